@@ -1,0 +1,90 @@
+/**
+ * The sandbox's options: one schema for the command-line flags and the
+ * `PAYMENT_SANDBOX_<NAME>` environment variables (flags win). `createApp` and the CLI both
+ * take a `SandboxOptions`; tests build one with `resolveOptions({...})`.
+ */
+import { z } from 'zod';
+import { isTimeZone } from './webhooks/time.js';
+
+/** Default restricted wallet channel: billing_details and cart_items are required with it. */
+export const DEFAULT_RESTRICTED_CHANNEL_CODE = 'RESTRICTED_WALLET';
+
+const port = z.coerce
+  .number({ message: 'must be a number' })
+  .int('must be a whole number')
+  .min(0, 'must be 0 to 65535')
+  .max(65535, 'must be 0 to 65535');
+
+const url = z.url({ message: 'must be an http(s) URL', protocol: /^https?$/ });
+
+export const optionsSchema = z.object({
+  port: port.default(4010),
+  host: z.string().min(1).default('127.0.0.1'),
+  db: z.string().min(1).default(':memory:'),
+  notificationUrl: url.optional(),
+  seed: z.coerce.number({ message: 'must be a number' }).int('must be a whole number').default(4010),
+  scenario: z.array(z.string().min(1)).default([]),
+  latency: z.coerce.number({ message: 'must be a number' }).min(0, 'must be 0 or more').max(60_000).default(0),
+  webhookTimezone: z
+    .string()
+    .refine((v) => isTimeZone(v), { message: 'must be an IANA time-zone name such as UTC or Asia/Shanghai' })
+    .default('UTC'),
+  webhookSigning: z.enum(['rsa', 'hmac'], { message: 'must be rsa or hmac' }).default('rsa'),
+  webhookSecret: z.string().min(1).optional(),
+  restrictedChannelCode: z.string().min(1).default(DEFAULT_RESTRICTED_CHANNEL_CODE),
+  /** Largest accepted request body, in bytes. */
+  bodyLimit: z.coerce.number().int().min(1024).default(1024 * 1024),
+  /** Whether the real-time ticker runs due work on its own (tests may switch it off). */
+  ticker: z.boolean().default(true),
+  /** Log each request to stdout. */
+  log: z.boolean().default(false),
+})
+  .superRefine((o, ctx) => {
+    if (o.webhookSigning === 'hmac' && !o.webhookSecret) {
+      ctx.addIssue({ code: 'custom', path: ['webhookSecret'], message: 'is required with --webhook-signing hmac' });
+    }
+  });
+
+export type SandboxOptions = z.output<typeof optionsSchema>;
+export type SandboxOptionsInput = z.input<typeof optionsSchema>;
+
+/** Names of the options that can come from `PAYMENT_SANDBOX_<NAME>` variables. */
+export const ENV_OPTIONS: ReadonlyArray<keyof SandboxOptionsInput> = [
+  'port', 'host', 'db', 'notificationUrl', 'seed', 'scenario', 'latency',
+  'webhookTimezone', 'webhookSigning', 'webhookSecret', 'restrictedChannelCode', 'bodyLimit',
+];
+
+/** `notificationUrl` -> `PAYMENT_SANDBOX_NOTIFICATION_URL`. */
+export function envName(option: string): string {
+  return 'PAYMENT_SANDBOX_' + option.replace(/[A-Z]/g, (m) => '_' + m).toUpperCase();
+}
+
+/** Reads the option values present in an environment (a `scenario` variable may list files separated by commas). */
+export function optionsFromEnv(env: NodeJS.ProcessEnv): Partial<Record<keyof SandboxOptionsInput, string | string[]>> {
+  const out: Partial<Record<keyof SandboxOptionsInput, string | string[]>> = {};
+  for (const name of ENV_OPTIONS) {
+    const value = env[envName(name)];
+    if (value === undefined || value === '') continue;
+    out[name] = name === 'scenario' ? value.split(',').map((s) => s.trim()).filter(Boolean) : value;
+  }
+  return out;
+}
+
+/** Thrown for a bad option value; its message is one line naming the flag. */
+export class OptionsError extends Error {}
+
+const flagName = (option: string): string => '--' + option.replace(/[A-Z]/g, (m) => '-' + m.toLowerCase());
+
+/** Validates and fills defaults. Throws `OptionsError` with a one-line message. */
+export function resolveOptions(input: Record<string, unknown> = {}): SandboxOptions {
+  const result = optionsSchema.safeParse(input);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    const name = String(issue.path[0] ?? 'options');
+    const shown = input[name];
+    throw new OptionsError(
+      `invalid ${flagName(name)}${shown === undefined ? '' : ` "${String(shown)}"`}: ${issue.message}`,
+    );
+  }
+  return result.data;
+}

@@ -1,0 +1,64 @@
+/**
+ * Card numbers and expiry dates: the Luhn check, the last four digits, the MM/YY format
+ * and the card scheme read from the number's leading digits. Pure functions; card numbers
+ * are strings of digits only (callers strip spaces or dashes before).
+ */
+
+/** Card schemes the sandbox recognises from a number's prefix. */
+export type CardBrand = 'visa' | 'mastercard' | 'amex' | 'discover' | 'jcb' | 'unionpay' | 'unknown';
+
+const CARD_NUMBER = /^\d{12,19}$/;
+const EXPIRY = /^(0[1-9]|1[0-2])\/\d{2}$/;
+
+/**
+ * Whether `number` is 12 to 19 digits (nothing else) and passes the Luhn checksum.
+ */
+export function luhnValid(number: string): boolean {
+  if (!CARD_NUMBER.test(number)) return false;
+  let sum = 0;
+  let double = false;
+  for (let i = number.length - 1; i >= 0; i--) {
+    let digit = number.charCodeAt(i) - 48;
+    if (double) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+    double = !double;
+  }
+  return sum % 10 === 0;
+}
+
+/**
+ * The last four digits of a card number, as in `payment_method.card.last4`.
+ * @throws RangeError if `number` is not at least four digits and nothing else.
+ */
+export function cardLast4(number: string): string {
+  if (!/^\d{4,}$/.test(number)) throw new RangeError('A card number must be at least four digits');
+  return number.slice(-4);
+}
+
+/**
+ * Whether `mmYY` has the form MM/YY with a month from 01 to 12 (e.g. "04/29").
+ * Only the format is checked, not whether the date has passed.
+ */
+export function isValidExpiry(mmYY: string): boolean {
+  return EXPIRY.test(mmYY);
+}
+
+/**
+ * The card scheme by IIN prefix: Visa 4; Mastercard 51–55 and 2221–2720; Amex 34, 37;
+ * Discover 6011, 644–649, 65; JCB 3528–3589; UnionPay 62 and 81. Anything else, or input
+ * that is not digits only, is 'unknown'. (622126–622925 is co-branded; it reads as UnionPay.)
+ */
+export function cardBrand(number: string): CardBrand {
+  if (!/^\d+$/.test(number)) return 'unknown';
+  const p = (n: number): number => (number.length >= n ? Number(number.slice(0, n)) : -1);
+  if (number.startsWith('4')) return 'visa';
+  if (p(2) === 34 || p(2) === 37) return 'amex';
+  if ((p(2) >= 51 && p(2) <= 55) || (p(4) >= 2221 && p(4) <= 2720)) return 'mastercard';
+  if (p(4) === 6011 || p(2) === 65 || (p(3) >= 644 && p(3) <= 649)) return 'discover';
+  if (p(4) >= 3528 && p(4) <= 3589) return 'jcb';
+  if (p(2) === 62 || p(2) === 81) return 'unionpay';
+  return 'unknown';
+}

@@ -1,0 +1,36 @@
+/**
+ * The sandbox clock: real time plus an offset that `POST /_sandbox/clock/advance` moves
+ * forward. Everything time-based (idempotency expiry, webhook retries, trials, renewals,
+ * scenario delays, JWT expiry) reads this one clock.
+ */
+
+export interface Clock {
+  /** Current sandbox time in epoch milliseconds. */
+  nowMs(): number;
+  /** Current sandbox time. */
+  now(): Date;
+  /** How far the sandbox clock is ahead of real time, in milliseconds. */
+  offsetMs(): number;
+  /** Moves the clock forward so that `nowMs()` is at least `targetMs`; never goes back. */
+  moveTo(targetMs: number): void;
+}
+
+/** A clock that follows real time (`realNow`, replaceable in tests) plus an offset. */
+export function createClock(initialOffsetMs = 0, realNow: () => number = Date.now): Clock {
+  let offset = initialOffsetMs;
+  const nowMs = (): number => realNow() + offset;
+  return {
+    nowMs,
+    now: () => new Date(nowMs()),
+    offsetMs: () => offset,
+    moveTo(targetMs) {
+      const current = nowMs();
+      if (targetMs > current) offset += targetMs - current;
+    },
+  };
+}
+
+/** ISO 8601 with milliseconds and a numeric offset, as the contract fixes: `2026-11-22T10:00:00.000+00:00`. */
+export function isoTimestamp(ms: number): string {
+  return new Date(ms).toISOString().replace('Z', '+00:00');
+}

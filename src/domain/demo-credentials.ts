@@ -1,0 +1,145 @@
+/**
+ * The published sandbox demo credentials (contract: "Demo credentials (published, fixed)").
+ * These keys are public on purpose: they are the same on every start so a merchant can paste
+ * them into a test config once. They are for the sandbox only and never valid anywhere else.
+ */
+
+export interface DemoAccountCredentials {
+  name: 'direct' | 'checkout';
+  mode: 'direct' | 'checkout';
+  account_id: string;
+  api_key: string;
+  jwt_kid: string;
+  jwt_private_key_pem: string;
+  jwt_public_key_pem: string;
+}
+
+export const DEMO_ACCOUNTS: readonly DemoAccountCredentials[] = [
+  {
+    name: 'direct',
+    mode: 'direct',
+    account_id: 'acc_demo_direct',
+    api_key: 'sk_test_demo_direct_5b2f6e0c9d4a4f1e8c3b7a9d2e6f1c04',
+    jwt_kid: 'kid_demo_direct_2026',
+    jwt_private_key_pem: `-----BEGIN PRIVATE KEY-----
+MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQCaDxtFm+pZXKtn
+4bqr702uFAMcK/lfNSyNvVEzEAkln8adKOA7WUP5Qcz2VX6f418odxrwzSc0jeIA
+3rxFVA1m0yLIUNLcviKvvNSUu8ZaBWRWCwOXkl9+L5XvZKwlWVD2ZpK6okNLWHYO
+dIvjlJ8KiPxXT6u0h02stvDNi700DgGPH6fqUlKvgRy16D9/xxuqTSb2GsGaieIB
+NmD6cYcWUTEgBrHMM7pd6dUG8IEoR5KHHJFRhAQVoHNWjeV83cNJmLuR/TjoIZQ8
+fiPkdy8BBKfvsCRzSEmsv4U08ldUPeAwdJidKcTig4+vSDXOVQg7YF98hSEzBoOP
+nkpYsUzHAgMBAAECggEAIJIECoXpmEXyyQ4cmKAJtL1vYOPdH2dPCZJWWezQej9a
+zrwnF/UJ3WcvbX7qu+PmqNfxfqpo2QAMIXH1rNSV1sDZkC8iPWAHVk8eRGmkiECu
+k1BVzJQ6EyP9V3TZvjWxW76Y09NdVc8YenriXlV8AE6wxsbFvu+CGPs+Ur5x3FCr
+v5CdlIaLnF7dAKLjHczhBZbdH75XAwCWHDNFLfBv5k4fYhF6AXUZGMfGI5nWeF32
+cMi7QlLh6v0z6ICvJBx3LyYMKiKNhJV5O6Ag6rDbbj3Rty9zlZ+ATQxHU03O5kQ2
+MmUV0ULylVCvicVKRq5nL5BwRLznM8URk2UiIZBH5QKBgQDKlMFYNBoyLB+QzgFP
+9KOugiplhK9se8Wsk752puwuDJD4g5CfNnH0TUNBJMODzk6karVyPNnUoM7c/qWo
+dUtooDnZenlfk6D+Gu+qHsRoH0MFe2fK2RRqsa3MtU2Ogqpp5ksKtzRft9iW0eCW
+B/W1sSo36KI51M13Mhqppp250wKBgQDCrt32Vri4aM2eDxe1cz+bMPzy7h4Fv5e0
+x78UWNSpKnQmdrwm+/K1HXwl56nl7caV30xSELxmDndjJpLNAGj9PiNyr1dKTTao
+DSbjCSaTWWxsEZ2O6ihhTaEu5NrjjXqofPeeK2pv2bVeKaHl20GyrFznGdiv+1de
+9vwTMxb0vQKBgGUYIPhkX+JD1KjNtSfyfLB8cq3gri5kAfyiaj0KBfjg+oOaHFTn
+taxl1jcvIoanMOWp/sx4g3gxm6n7Ri4wAqa+tr/J98HziTbluE5cNkWDvE2DDQPU
+mvS3oHT00TRaDrL0YuSBEpjlxSdWq04TwNGgDOKDrFlR0gs2rMmWxUVTAoGBALuq
+o46eREyHwoX12I3yPcNU8tEe1tQFv7Dlx/1OMBmuMe8OEAuoXWtXs+A6NB3QGtlI
+OqL1PRdIJK/wdByno41TBAq+mW+nhON0YiMDJCtwTULTrEUi1bAOjCzPMW2faTjX
+1j6jbWPKwrm1ejpAJFGfM6MW2Dm0GKIThiTf3+YlAoGAKjePtXmGuqThekC6ayTr
+XmtYoh0Q1GJmZuPtd2UIKLaE+pAr5v0rBpv1lauRhXT7LA2E+pPW/fta/U61KoA3
+Z8dkC0vRhoJnhahmt91WVF9xNEya0FZnNzY/XM1rhqj2UBU2y2AIIoIZN674Z6C4
+A0S1dPLKBaVEgSXD8rz+Acw=
+-----END PRIVATE KEY-----`,
+    jwt_public_key_pem: `-----BEGIN PUBLIC KEY-----
+MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAmg8bRZvqWVyrZ+G6q+9N
+rhQDHCv5XzUsjb1RMxAJJZ/GnSjgO1lD+UHM9lV+n+NfKHca8M0nNI3iAN68RVQN
+ZtMiyFDS3L4ir7zUlLvGWgVkVgsDl5Jffi+V72SsJVlQ9maSuqJDS1h2DnSL45Sf
+Coj8V0+rtIdNrLbwzYu9NA4Bjx+n6lJSr4Ecteg/f8cbqk0m9hrBmoniATZg+nGH
+FlExIAaxzDO6XenVBvCBKEeShxyRUYQEFaBzVo3lfN3DSZi7kf046CGUPH4j5Hcv
+AQSn77Akc0hJrL+FNPJXVD3gMHSYnSnE4oOPr0g1zlUIO2BffIUhMwaDj55KWLFM
+xwIDAQAB
+-----END PUBLIC KEY-----`,
+  },
+  {
+    name: 'checkout',
+    mode: 'checkout',
+    account_id: 'acc_demo_checkout',
+    api_key: 'sk_test_demo_checkout_8e1d3a7b6c2f4e09a5d1b3c7e9f2a6d8',
+    jwt_kid: 'kid_demo_checkout_2026',
+    jwt_private_key_pem: `-----BEGIN PRIVATE KEY-----
+MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQDETjtEarzL9pe+
+3hiAE5Da1bHWSnGsKTuwmf6i3Q9ZIPdc1Z91gHCcUPWrIwNHoHvRzEi2qnRpyHrX
+rxv+botEJsHZ/kOKe/7qN9/seRpxdQU/ZuSrmWAIb+xyHoO/IIK9X9qMv4yNKxJn
+Ym/slgFwU0NMI8rd6ikx25YLa8U6aDS74mq/cYq9e/kcGVQLgHwL7cITil9OhL5W
+eobAVX3vgNPbyQ+AyftMOpVkcRbTR0o580+VktU/KGSh4QV58gdAZdcDzgoBysop
+pPwaQZ9eGfbs65XyM3qvxmI7iHNpM/eM2cDNhziuoItNwBhVPtkUPuz/Ce2Du6s2
+OtiMtS9DAgMBAAECggEACWLKL6fA1im4sK4S0tDcrLHp+lp92+Lu0S9Tvvq92J+c
+ZCpsoOQevkKatG+MoRiZwvq3AVDeFw64XOao+n3Tl9MYkrE3DoCGPDGmubpCmuki
+8pibV18SeeTME9rEptdJmP9jxjYEZN2J2DqbKl8zu2inv5S4hurCxHkA0BP7jqLG
+YFSRAt1dKU84aTqcMiVVbmMnkHWTb7vsFqCslAhy0Bc6H01pYgk4QWOmHNVyRJ8b
+9KHFAno0TfMZ48fuDoCleJNDVmxmTbZAFzYWRpxckEUsoRvWmurFc9D2SaiDZC45
+SLE/vDwgdWlywgb6J6sbzqcWH8/dMcSqpJ0UCaZzuQKBgQDxDoy6EWuOrSLIt9hL
+09zvnIjJQeCvrbKxwyVR4/ES0jlfcwi6AhFNLTq45a2GjyDjtFh2GS+N8pwwX4xa
+qh4mlfN38H6kwUby/e7xlHR0vDesGs69O1pijMp4ieOSI/RyrhLzC9I4Ttchs24z
+fqi9gqFb2zMWztiOxv9MUAXqCQKBgQDQeYCNuAAulGwqbovVIqPee4UAXeK4ONSt
+jpKq0Mn7Od692mPgtlllkIa+g3TrzZNhB0gedaFYhlDSrkSq8JzbNv0Z8aGbFOzB
+r/cdTAel3NmubZYRjhdG5seeJ4zbVOJDj0gtluieX+BGJeGgUp92zctq6eqb6gr8
+oZTKTwbR6wKBgBbyuqTwCZxAkUIodlfpqGvLLB50vg4bbBqOKFxeZdHT35BdpCQJ
+FFqThraZbuaTc58ZyR4dEbDiusnEHtl2vn4P4mi1pWjL2ZRCZl/rMRb34BjrSGkt
+YFJnctL81YRRFfFg7v7iTjX8E3Dq4v/V+/xmljPnbzqpoGYfPainKZj5AoGBAIaT
+iJrzhpqLEXAqwHWr0ODUF71u3eZSOWh4OtGtylU0vEcObZ8n13mq3HCrZ5S4tkTS
+cInJIYiF3DLEcGtwu7D/RE+1Hb+AuH0n3Hu7EszNTnA9KbzXXstUOtQrb9A+cXlv
+Sway/iMOfTaLSaU28N2+Z2vy6JIReVov7F7UuPBVAoGAVoNs95NJ9uv0AqjDlZvs
+mY3aybG83tKXBh4huv9BgFPOIwyDOd6g7QfgXTa6uqHI+ySYPFqOT7coxibOD0HY
+SmOqRHocY4aEO9lJUmCg/iNzrOXZi7by4a/lW5zqa4XcexVH4NxFfzjl527pAWnH
+ys6V3trOBoYIOboLsmz78s8=
+-----END PRIVATE KEY-----`,
+    jwt_public_key_pem: `-----BEGIN PUBLIC KEY-----
+MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAxE47RGq8y/aXvt4YgBOQ
+2tWx1kpxrCk7sJn+ot0PWSD3XNWfdYBwnFD1qyMDR6B70cxItqp0ach6168b/m6L
+RCbB2f5Dinv+6jff7HkacXUFP2bkq5lgCG/sch6DvyCCvV/ajL+MjSsSZ2Jv7JYB
+cFNDTCPK3eopMduWC2vFOmg0u+Jqv3GKvXv5HBlUC4B8C+3CE4pfToS+VnqGwFV9
+74DT28kPgMn7TDqVZHEW00dKOfNPlZLVPyhkoeEFefIHQGXXA84KAcrKKaT8GkGf
+Xhn27OuV8jN6r8ZiO4hzaTP3jNnAzYc4rqCLTcAYVT7ZFD7s/wntg7urNjrYjLUv
+QwIDAQAB
+-----END PUBLIC KEY-----`,
+  },
+];
+
+/** The webhook signing key pair; the public half is what merchants verify with. */
+export const DEMO_WEBHOOK_PRIVATE_KEY_PEM = `-----BEGIN PRIVATE KEY-----
+MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQDgQP0nfPm8s3Fv
+ByevBAq2K7k1DmPKRMRMWoaKSVmfAUD5E35Dd/9mcNsyV2zPphSK9DCo5fO+lZHd
+AYyPyEOlhLqibQ3GRRjxOCO7Rr7nb953x5RyUyfDNiZM2I781DV/qRC/A+lVtszt
+NFpM78cT6perxFVR0GsC/vwHrXoH0BHvuWppOkq9fGDnWl/hAxgUpE5w0Gp48NgE
+lkR4azwOaUKo2KjIrGBPKffzCI0sK8V2uWhXO4278Tm6eG6bFM7sSJYaxMEvC9aE
+KZBoKc1SRLiAW72BUUr7RW6HTFved4r0Yf5KnaJp1FnXt1FGWZWABEEW58LNKD5H
+MJFYZQkhAgMBAAECggEADSpTkmdoY/cm8C07268Bj/tWJrK/EgdifNcNsf2naMnS
+jiziS0S2tkVm4Pg396LY7uVyG+BQJH60bwShw2ku638008dSOTMiSTsSAfMfzweG
+yIJriSCvo2rA6d8G2fn9YA7FYGly3+jY9A4QRRcImXc6y0c9+Q0i0yy0ECFTmjS1
+P0jxJswWb1fXL4alYJUE1bLhgalYcSK6dPi/suUX7rrRmHdOxweVfgYtg4wvRPQ3
+YJ9qejVYiwzW1A2X3OQBI3e/fQZXG6pm6yNiBTGIN1QmV072EAlbr7UrJlKL2jVo
+CQ4MqTTq4KFLG+pI9Ued7lfCfwyp4l3eMwKlWIa5qQKBgQD/1r/Z3VyXtZ1IteQj
+4dr2ne7I+vT5gfPe10HSiEB/WydtjVRqwlRJPUQE0PYv4ZggWyjL3gAQnLpj3vW1
+oJj6CNLYkmcWXs+9j87JY2av+GDP06JGEX/aCxGsO/wwWX3eHcnqjyYiN43r/i4k
+feT0CaA3zsRiVWtAFx5xChcXRQKBgQDgZSWVOKVcTgQeygqvKBVwfq3bH6Ktts1c
+NCLdJwpP26DTQj9TywktFhysdMN/UMyDBLCkWZKaEoN14qsmMxT/RjU8ZmkJQwsN
+6CAD0/y90E0gGkHPENedP1Lw3thkbLSYA8zTimQIfmG5/LUhgDEU+Q5hhayL8oxZ
+poy6yuxKLQKBgAbn3AvcbshljZZN2pehXBC2GKDyLTSi7ltAgjVVmjAV3M2XOAUd
+s7q6XaCnp02JkFqnO0Wte2D3agySEx3Q9PAi1tYjtYakDoV2YUWMWlQ7pxlVBBdS
+F5piHBsDD36am8woD7A2JvhbeYg6NzKi91AjBmEbQq/I0HlNZnP0qsTlAoGBAMIi
+X+iAsHdyO5hTnfi5ygqgXlNURE7b90FNDdidHQvH7JS5HMamwtKR7c652iT8x2KW
+nSgjInVPjRJhP0b2LLVJjWcrBrZvnVGzwHbvYRrq6r7aWJMHdDLkBSLE+Ruw/HED
+4KInebHrfSsGWcKZAF2vt2Rh3Mza09gAAoLcap8lAoGAb8RRRRAJFWYoTH62Qdpk
++XUCCQTI3RP/I6xIC2y0SVfYcGA1VRv3WdXo9dkQm0NUKXc+X3K7JtD/Jxm0dnNb
+jdLta1ciFy6U3dEPUTON/NZXBKjgfMxsQ0UuvBpGPgGTIFvFyyoUQs3VwzpFzD/a
+sKxQi0idVIsfrIVnJdBzrbw=
+-----END PRIVATE KEY-----`;
+export const DEMO_WEBHOOK_PUBLIC_KEY_PEM = `-----BEGIN PUBLIC KEY-----
+MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA4ED9J3z5vLNxbwcnrwQK
+tiu5NQ5jykTETFqGiklZnwFA+RN+Q3f/ZnDbMldsz6YUivQwqOXzvpWR3QGMj8hD
+pYS6om0NxkUY8Tgju0a+52/ed8eUclMnwzYmTNiO/NQ1f6kQvwPpVbbM7TRaTO/H
+E+qXq8RVUdBrAv78B616B9AR77lqaTpKvXxg51pf4QMYFKROcNBqePDYBJZEeGs8
+DmlCqNioyKxgTyn38wiNLCvFdrloVzuNu/E5unhumxTO7EiWGsTBLwvWhCmQaCnN
+UkS4gFu9gVFK+0Vuh0xb3neK9GH+Sp2iadRZ17dRRlmVgARBFufCzSg+RzCRWGUJ
+IQIDAQAB
+-----END PUBLIC KEY-----`;

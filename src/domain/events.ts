@@ -1,0 +1,35 @@
+/**
+ * The sandbox's change feed: every state change and delivery attempt is emitted here once
+ * it is committed; `GET /_sandbox/events` streams it to the panel as server-sent events.
+ */
+import { EventEmitter } from 'node:events';
+
+export interface SandboxEvent {
+  /** e.g. `transaction.created`, `transaction.updated`, `refund.created`, `delivery.attempted`, `clock.advanced`. */
+  type: string;
+  /** The merchant account the change belongs to, or null for sandbox-wide changes. */
+  account_id: string | null;
+  data: unknown;
+  /** Sandbox-clock time of the change, ISO 8601. */
+  at: string;
+}
+
+export class SandboxEvents {
+  private readonly emitter = new EventEmitter();
+  private sequence = 0;
+
+  constructor() {
+    this.emitter.setMaxListeners(0);
+  }
+
+  emit(event: SandboxEvent): void {
+    this.sequence += 1;
+    this.emitter.emit('event', { id: this.sequence, ...event });
+  }
+
+  /** Subscribes; returns the unsubscribe function. */
+  subscribe(listener: (event: SandboxEvent & { id: number }) => void): () => void {
+    this.emitter.on('event', listener);
+    return () => this.emitter.off('event', listener);
+  }
+}

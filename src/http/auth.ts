@@ -1,0 +1,138 @@
+/**
+ * Authentication and tenancy for /v4 (spec: Authentication; contract: Authentication).
+ * Bearer = the account's `sk_test_` API key (all scopes) or an RS256 JWT with the account's
+ * `kid`; `X-MERCHANT-ACCOUNT-ID` must name the token's account. 401 for a bad token, 400 for
+ * a missing account header, 403 for another account or a missing scope.
+ */
+import { createPublicKey, verify, type KeyObject } from 'node:crypto';
+import type { MiddlewareHandler } from 'hono';
+import { badRequest, forbidden, unauthorized } from '../domain/errors.js';
+import type { AccountRow, AccountsStore } from '../store/accounts.js';
+import { jsonBody } from './body.js';
+import type { AppEnv } from './env.js';
+
+/** Every scope the sandbox knows (contract: Authentication). */
+export const SCOPES = [
+  'transactions.read',
+  'transactions.write',
+  'buyers.read',
+  'subscriptions.read',
+  'subscriptions.write',
+  'refunds.write',
+] as const;
+export type Scope = (typeof SCOPES)[number];
+
+const ALL_SCOPES: readonly string[] = SCOPES;
+
+interface JwtHeader {
+  alg?: unknown;
+  kid?: unknown;
+}
+interface JwtClaims {
+  scopes?: unknown;
+  iat?: unknown;
+  exp?: unknown;
+  nbf?: unknown;
+}
+
+function decodeSegment<T>(segment: string): T | undefined {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(segment, 'base64url').toString('utf8'));
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as T) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const keyCache = new WeakMap<AccountRow, KeyObject>();
+const publicKeyOf = (account: AccountRow): KeyObject => {
+  let key = keyCache.get(account);
+  if (!key) {
+    key = createPublicKey(account.jwt_public_key_pem);
+    keyCache.set(account, key);
+  }
+  return key;
+};
+
+/** Verifies an RS256 JWT; returns its account and scopes or throws 401. `nowMs` is the sandbox clock. */
+export function verifyJwt(token: string, accounts: AccountsStore, nowMs: number): { account: AccountRow; scopes: string[] } {
+  const parts = token.split('.');
+  if (parts.length !== 3) throw unauthorized('The bearer token is not valid: neither an API key nor a JWT');
+  const [h, p, s] = parts as [string, string, string];
+  const header = decodeSegment<JwtHeader>(h);
+  const claims = decodeSegment<JwtClaims>(p);
+  if (!header || !claims) throw unauthorized('The bearer token is not valid: the JWT cannot be decoded');
+  if (header.alg !== 'RS256') throw unauthorized('The bearer token is not valid: the JWT must be signed with RS256');
+  if (typeof header.kid !== 'string') throw unauthorized('The bearer token is not valid: the JWT header has no kid');
+  const account = accounts.byKid(header.kid);
+  if (!account) throw unauthorized(`The bearer token is not valid: unknown kid "${header.kid}"`);
+  const signatureOk = verify('RSA-SHA256', Buffer.from(`${h}.${p}`), publicKeyOf(account), Buffer.from(s, 'base64url'));
+  if (!signatureOk) throw unauthorized('The bearer token is not valid: bad JWT signature');
+  const now = Math.floor(nowMs / 1000);
+  if (typeof claims.exp !== 'number') throw unauthorized('The bearer token is not valid: the JWT has no exp claim');
+  if (typeof claims.iat !== 'number') throw unauthorized('The bearer token is not valid: the JWT has no iat claim');
+  if (claims.exp <= now) throw unauthorized('The bearer token is not valid: the JWT has expired');
+  if (claims.nbf !== undefined && (typeof claims.nbf !== 'number' || claims.nbf > now)) {
+    throw unauthorized('The bearer token is not valid: the JWT is not valid yet (nbf)');
+  }
+  if (!Array.isArray(claims.scopes) || !claims.scopes.every((x): x is string => typeof x === 'string')) {
+    throw unauthorized('The bearer token is not valid: the JWT scopes claim must be an array of strings');
+  }
+  return { account, scopes: claims.scopes };
+}
+
+/** Resolves the bearer token of an `Authorization` header, or throws 401. */
+export function authenticate(authorization: string | undefined, accounts: AccountsStore, nowMs: number): { account: AccountRow; scopes: readonly string[] } {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+  if (!match) throw unauthorized('Missing or malformed Authorization header: expected "Bearer <API key or JWT>"');
+  const token = match[1]!;
+  if (token.startsWith('sk_live_')) {
+    throw unauthorized('This is a production (sk_live_) key: the sandbox never accepts production keys. Use an sk_test_ key.');
+  }
+  if (token.startsWith('sk_test_')) {
+    const account = accounts.byApiKey(token);
+    if (!account) throw unauthorized('The bearer token is not valid: unknown API key');
+    return { account, scopes: ALL_SCOPES };
+  }
+  return verifyJwt(token, accounts, nowMs);
+}
+
+/** True when `granted` holds `scope` itself or its `*.read` / `*.write` wildcard. */
+export function hasScope(granted: readonly string[], scope: Scope): boolean {
+  const action = scope.slice(scope.indexOf('.') + 1);
+  return granted.includes(scope) || granted.includes(`*.${action}`);
+}
+
+/** Middleware for every /v4 route: token, then account header; sets `account` and `scopes`. */
+export const requireAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const sandbox = c.get('sandbox');
+  const { account, scopes } = authenticate(c.req.header('authorization'), sandbox.stores.accounts, sandbox.clock.nowMs());
+  const accountId = c.req.header('x-merchant-account-id');
+  if (!accountId) {
+    throw badRequest('Missing X-MERCHANT-ACCOUNT-ID header', [
+      { type: 'missing', pointer: '/x-merchant-account-id', message: 'Header required', location: 'header' },
+    ]);
+  }
+  if (accountId !== account.id) {
+    throw forbidden(`The bearer token does not belong to merchant account "${accountId}"`);
+  }
+  c.set('account', account);
+  c.set('scopes', scopes);
+  await next();
+};
+
+/** Middleware: 403 unless the token grants `scope`. */
+export function requireScope(scope: Scope): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (!hasScope(c.get('scopes'), scope)) throw forbidden(`The token lacks the ${scope} scope`);
+    await next();
+  };
+}
+
+/**
+ * The middleware of every /v4 operation, in order: token and account (401/400/403), scope
+ * (403), then the JSON body gate. Per route, so unknown paths answer 404/405 without auth.
+ */
+export function secured(scope: Scope): [MiddlewareHandler<AppEnv>, MiddlewareHandler<AppEnv>, MiddlewareHandler<AppEnv>] {
+  return [requireAuth, requireScope(scope), jsonBody];
+}

@@ -1,0 +1,17 @@
+/** The Hono environment of every route: the sandbox context and what auth found. */
+import type { Sandbox } from '../sandbox.js';
+import type { AccountRow } from '../store/accounts.js';
+
+export interface AppEnv {
+  Variables: {
+    sandbox: Sandbox;
+    /** The authenticated merchant account (set by auth on /v4). */
+    account: AccountRow;
+    /** Scopes the bearer token grants. */
+    scopes: readonly string[];
+    /** Request-log annotations. */
+    idempotencyKey: string | undefined;
+    replayed: boolean;
+    warnings: string[];
+  };
+}

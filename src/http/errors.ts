@@ -1,0 +1,145 @@
+/**
+ * The spec's error envelope, built in one place: `errorBody` for a `SandboxError`, the zod
+ * validation hook that lists every failing field with its JSON pointer, and the handlers for
+ * unknown paths (404), wrong methods (405) and unexpected exceptions (500, no stack trace).
+ */
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { ZodError } from 'zod';
+import { SandboxError, badRequest, type ErrorDetail, type ErrorLocation } from '../domain/errors.js';
+
+export interface ErrorEnvelope {
+  type: 'error';
+  code: string;
+  status: number;
+  message: string;
+  details: ErrorDetail[];
+  [extra: string]: unknown;
+}
+
+/** The envelope of a `SandboxError`. */
+export function errorBody(err: SandboxError): ErrorEnvelope {
+  return { type: 'error', code: err.code, status: err.status, message: err.message, details: err.details, ...err.extra };
+}
+
+/** Sends a `SandboxError` as the spec's envelope. */
+export function errorResponse(c: Context, err: SandboxError): Response {
+  return c.json(errorBody(err), err.status as ContentfulStatusCode);
+}
+
+/** RFC 6901 JSON pointer of a zod issue path. */
+export function jsonPointer(path: ReadonlyArray<PropertyKey>): string {
+  return path.map((p) => '/' + String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
+}
+
+type ZodIssueLike = ZodError['issues'][number];
+
+/** The value at `path` inside `input`, or undefined. */
+function valueAt(input: unknown, path: ReadonlyArray<PropertyKey>): unknown {
+  let value = input;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
+/** Maps a zod issue to the documented `details[].type` vocabulary (README "Error details"). */
+function detailType(issue: ZodIssueLike, missing: boolean): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      return missing ? 'missing' : 'type_error';
+    case 'too_small':
+    case 'too_big':
+      return issue.origin === 'string' || issue.origin === 'array' ? 'length_error' : 'value_error';
+    case 'invalid_format':
+      return 'format_error';
+    case 'invalid_value':
+      return 'enum_error';
+    case 'unrecognized_keys':
+      return 'unknown_field';
+    default:
+      return 'value_error';
+  }
+}
+
+/**
+ * Every issue of a zod error as a `details` element at `location`; `input` (what was
+ * validated) tells a missing field from one of the wrong type.
+ */
+export function zodDetails(error: ZodError, location: ErrorLocation, input: unknown): ErrorDetail[] {
+  return error.issues.map((issue) => {
+    const missing = issue.code === 'invalid_type' && valueAt(input, issue.path) === undefined;
+    return {
+      type: detailType(issue, missing),
+      pointer: jsonPointer(issue.path),
+      message: missing ? (issue.message.startsWith('Invalid input') ? 'Field required' : issue.message) : issue.message,
+      location,
+    };
+  });
+}
+
+const LOCATIONS: Record<string, ErrorLocation> = { json: 'body', query: 'query', param: 'path', header: 'header' };
+
+/** A failed validation of `target` (json, query, param, header) as a 400 envelope. */
+export async function validationHook(error: ZodError, c: Context, target: string): Promise<Response> {
+  const location = LOCATIONS[target] ?? 'body';
+  let input: unknown;
+  if (target === 'json') {
+    const text = await c.req.text();
+    input = text.length > 0 ? (JSON.parse(text) as unknown) : undefined;
+  } else if (target === 'query') input = c.req.query();
+  else if (target === 'param') input = c.req.param();
+  else if (target === 'header') input = c.req.header();
+  return errorResponse(c, badRequest('Request failed validation', zodDetails(error, location, input)));
+}
+
+/** `app.onError`: envelopes for known errors, a logged 500 without a stack trace otherwise. */
+export function onError(err: Error, c: Context): Response {
+  if (err instanceof SandboxError) return errorResponse(c, err);
+  if (err instanceof HTTPException) {
+    const status = err.status;
+    const code = status === 401 ? 'unauthorized' : status === 404 ? 'not_found' : status === 413 ? 'request_too_large' : 'bad_request';
+    return errorResponse(c, new SandboxError(status, code, err.message || 'Bad request'));
+  }
+  console.error(`[payment-sandbox] unexpected error on ${c.req.method} ${c.req.path}:`, err);
+  return errorResponse(c, new SandboxError(500, 'server_error', 'The sandbox hit an unexpected error; it has been logged.'));
+}
+
+/** A route table for telling 404 from 405: each known path pattern with its methods. */
+export class RouteTable {
+  private readonly patterns: { re: RegExp; methods: Set<string> }[] = [];
+
+  add(method: string, path: string): void {
+    const source = '^' + path.replace(/\/+$/, '').replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z_]+(\{[^}]*\})?/g, '[^/]+') + '/?$';
+    let entry = this.patterns.find((p) => p.re.source === source);
+    if (!entry) {
+      entry = { re: new RegExp(source), methods: new Set() };
+      this.patterns.push(entry);
+    }
+    entry.methods.add(method.toUpperCase());
+  }
+
+  /** Methods allowed on `path`, empty when no route has that path. */
+  methodsFor(path: string): string[] {
+    const out = new Set<string>();
+    for (const p of this.patterns) if (p.re.test(path)) for (const m of p.methods) out.add(m);
+    return [...out];
+  }
+}
+
+/** `app.notFound`: 405 with `Allow` when the path exists with other methods, else 404. */
+export function notFoundHandler(routes: RouteTable) {
+  return (c: Context): Response => {
+    const methods = routes.methodsFor(c.req.path).filter((m) => m !== 'ALL');
+    if (methods.length > 0) {
+      c.header('Allow', methods.join(', '));
+      return errorResponse(
+        c,
+        new SandboxError(405, 'method_not_allowed', `Method ${c.req.method} is not allowed on ${c.req.path}; allowed: ${methods.join(', ')}`),
+      );
+    }
+    return errorResponse(c, new SandboxError(404, 'not_found', `No route for ${c.req.method} ${c.req.path}`));
+  };
+}

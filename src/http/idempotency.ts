@@ -1,0 +1,101 @@
+/**
+ * Idempotent requests (spec: Idempotency rules 1-7; contract: Idempotency). A create handler
+ * wraps its work in `idempotent(c, run)` after validation, so a request that fails validation
+ * stores nothing. Keys are per merchant account, expire after 24 hours on the sandbox clock,
+ * and "the same request" means the same method, path and JSON body (key order ignored).
+ */
+import { createHash } from 'node:crypto';
+import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { SandboxError, badRequest } from '../domain/errors.js';
+import type { AppEnv } from './env.js';
+import { errorBody } from './errors.js';
+
+export const IDEMPOTENCY_KEY_MAX = 255;
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** JSON with object keys sorted at every depth, so key order does not change a fingerprint. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return '[' + value.map(canonicalJson).join(',') + ']';
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return '{' + entries.map(([k, v]) => JSON.stringify(k) + ':' + canonicalJson(v)).join(',') + '}';
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Spends the configured `--latency` (artificial processing time). */
+export async function artificialLatency(c: Context<AppEnv>): Promise<void> {
+  const ms = c.get('sandbox').options.latency;
+  if (ms > 0) await sleep(ms);
+}
+
+/**
+ * Runs a create once per `Idempotency-Key`. Replays the stored status and body with
+ * `Idempotent-Replayed: true`; 400 for a key reused with another request; 409
+ * `concurrent_request` while the first is still running. Without a key, just runs.
+ */
+export async function idempotent<R extends Response>(c: Context<AppEnv>, run: () => Promise<R> | R): Promise<R> {
+  const key = c.req.header('idempotency-key');
+  if (key === undefined) {
+    await artificialLatency(c);
+    return run();
+  }
+  if (key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX) {
+    throw badRequest(`Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX} characters`, [
+      { type: 'length_error', pointer: '/idempotency-key', message: `Must be 1 to ${IDEMPOTENCY_KEY_MAX} characters`, location: 'header' },
+    ]);
+  }
+  c.set('idempotencyKey', key);
+  const sandbox = c.get('sandbox');
+  const store = sandbox.stores.idempotency;
+  const accountId = c.get('account').id;
+  const text = await c.req.text();
+  const body: unknown = text.length > 0 ? JSON.parse(text) : null;
+  const fingerprint = createHash('sha256').update(`${c.req.method} ${c.req.path}\n${canonicalJson(body)}`).digest('hex');
+  const now = sandbox.clock.nowMs();
+
+  const existing = store.get(accountId, key);
+  if (existing && existing.created_at + IDEMPOTENCY_TTL_MS > now) {
+    if (existing.fingerprint !== fingerprint) {
+      throw badRequest(`The idempotency key "${key}" is already in use with a different request`, [
+        { type: 'value_error', pointer: '/idempotency-key', message: 'Key already used with a different request', location: 'header' },
+      ]);
+    }
+    if (existing.state === 'processing') {
+      throw new SandboxError(409, 'concurrent_request', `A request with the idempotency key "${key}" is still being processed; retry later`);
+    }
+    c.set('replayed', true);
+    c.header('Idempotent-Replayed', 'true');
+    // The stored response has the type the route declares; it is replayed byte for byte.
+    return new Response(existing.response_body, {
+      status: existing.response_status ?? 200,
+      headers: { 'content-type': 'application/json', 'idempotent-replayed': 'true' },
+    }) as R;
+  }
+
+  store.claim(accountId, key, fingerprint, now);
+  let response: R;
+  try {
+    await artificialLatency(c);
+    response = await run();
+  } catch (err) {
+    if (err instanceof SandboxError && err.status < 500) {
+      // Execution started: the failure is the stored first response (rule 2).
+      const envelope = errorBody(err);
+      store.complete(accountId, key, err.status, JSON.stringify(envelope));
+      return c.json(envelope, err.status as ContentfulStatusCode) as unknown as R;
+    }
+    store.release(accountId, key);
+    throw err;
+  }
+  if (response.status >= 500) {
+    store.release(accountId, key);
+    return response;
+  }
+  const stored = await response.clone().text();
+  store.complete(accountId, key, response.status, stored);
+  return response;
+}

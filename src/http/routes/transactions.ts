@@ -1,0 +1,118 @@
+/** /v4/transactions and their refunds: create, read, list (cursor pages). */
+import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import { notFound } from '../../domain/errors.js';
+import { createTransaction, refundTransaction } from '../../domain/transactions.js';
+import { secured } from '../auth.js';
+import type { AppEnv } from '../env.js';
+import { refundView, transactionView } from '../formatters.js';
+import { idempotent } from '../idempotency.js';
+import { pageEnvelope, pageQuerySchema, pageRequest, pageSchema } from '../pagination.js';
+import { accountHeaderSchema, conflictResponse, errorResponses, idempotencyHeaderSchema } from '../schemas.js';
+import { refundCreateSchema, refundSchema, transactionCreateSchema, transactionSchema } from './transactions.schemas.js';
+import type { Hook } from './hook.js';
+
+const idParam = z.object({ transaction_id: z.string().openapi({ param: { name: 'transaction_id', in: 'path' }, example: '7099948d-7286-47e4-aad8-b68f7eb44591' }) });
+const security = [{ bearerAuth: [] }];
+
+const create = createRoute({
+  method: 'post',
+  path: '/transactions',
+  tags: ['Transactions'],
+  summary: 'Create a transaction (PENDING until its outcome)',
+  security,
+  middleware: secured('transactions.write'),
+  request: { headers: idempotencyHeaderSchema, body: { required: true, content: { 'application/json': { schema: transactionCreateSchema } } } },
+  responses: { 201: { description: 'Created', content: { 'application/json': { schema: transactionSchema } } }, ...errorResponses, ...conflictResponse },
+});
+
+const get = createRoute({
+  method: 'get',
+  path: '/transactions/{transaction_id}',
+  tags: ['Transactions'],
+  summary: 'Get a transaction',
+  security,
+  middleware: secured('transactions.read'),
+  request: { params: idParam, headers: accountHeaderSchema },
+  responses: { 200: { description: 'The transaction', content: { 'application/json': { schema: transactionSchema } } }, ...errorResponses },
+});
+
+const list = createRoute({
+  method: 'get',
+  path: '/transactions',
+  tags: ['Transactions'],
+  summary: 'List transactions, newest first',
+  security,
+  middleware: secured('transactions.read'),
+  request: { query: pageQuerySchema, headers: accountHeaderSchema },
+  responses: { 200: { description: 'A page', content: { 'application/json': { schema: pageSchema(transactionSchema, 'Transactions') } } }, ...errorResponses },
+});
+
+const createRefund = createRoute({
+  method: 'post',
+  path: '/transactions/{transaction_id}/refunds',
+  tags: ['Refunds'],
+  summary: 'Refund a SUCCEEDED transaction (default: the whole remainder)',
+  security,
+  middleware: secured('refunds.write'),
+  request: { params: idParam, headers: idempotencyHeaderSchema, body: { required: false, content: { 'application/json': { schema: refundCreateSchema } } } },
+  responses: { 201: { description: 'Created', content: { 'application/json': { schema: refundSchema } } }, ...errorResponses, ...conflictResponse },
+});
+
+const listRefunds = createRoute({
+  method: 'get',
+  path: '/transactions/{transaction_id}/refunds',
+  tags: ['Refunds'],
+  summary: "List a transaction's refunds, newest first",
+  security,
+  middleware: secured('transactions.read'),
+  request: { params: idParam, headers: accountHeaderSchema },
+  responses: { 200: { description: 'Refunds', content: { 'application/json': { schema: z.object({ items: z.array(refundSchema) }) } } }, ...errorResponses },
+});
+
+/** The transaction routes, mounted under /v4. */
+export function transactionRoutes(hook: Hook): OpenAPIHono<AppEnv> {
+  const app = new OpenAPIHono<AppEnv>({ defaultHook: hook });
+
+  const findTransaction = (c: { get: <K extends 'sandbox' | 'account'>(k: K) => AppEnv['Variables'][K] }, id: string) => {
+    const tx = c.get('sandbox').stores.transactions.byId(c.get('account').id, id);
+    if (!tx) throw notFound(`Transaction ${id} not found`);
+    return tx;
+  };
+
+  app.openapi(create, (c) =>
+    idempotent(c, () => {
+      const sandbox = c.get('sandbox');
+      const account = c.get('account');
+      const tx = createTransaction(sandbox, account, c.req.valid('json'));
+      return c.json(transactionView(tx, sandbox.baseUrl, account.mode), 201);
+    }),
+  );
+
+  app.openapi(get, (c) => {
+    const tx = findTransaction(c, c.req.valid('param').transaction_id);
+    return c.json(transactionView(tx, c.get('sandbox').baseUrl, c.get('account').mode), 200);
+  });
+
+  app.openapi(list, (c) => {
+    const query = c.req.valid('query');
+    const sandbox = c.get('sandbox');
+    const account = c.get('account');
+    const page = sandbox.stores.transactions.page(account.id, pageRequest(query));
+    return c.json(pageEnvelope(page, query.limit, (row) => transactionView(row, sandbox.baseUrl, account.mode)), 200);
+  });
+
+  app.openapi(createRefund, (c) =>
+    idempotent(c, () => {
+      const tx = findTransaction(c, c.req.valid('param').transaction_id);
+      const refund = refundTransaction(c.get('sandbox'), tx, c.req.valid('json') ?? {});
+      return c.json(refundView(refund), 201);
+    }),
+  );
+
+  app.openapi(listRefunds, (c) => {
+    const tx = findTransaction(c, c.req.valid('param').transaction_id);
+    return c.json({ items: c.get('sandbox').stores.transactions.refundsOf(tx.id).map(refundView) }, 200);
+  });
+
+  return app;
+}

@@ -1,0 +1,66 @@
+/**
+ * Field schemas shared by every request body: amounts, currencies, URLs, texts. One
+ * definition each, so a rule (and its message) is the same on every resource.
+ */
+import { z } from '@hono/zod-openapi';
+import { isCurrency } from '../domain/money.js';
+
+/** Largest amount in minor units the sandbox accepts (sandbox limit). */
+export const MAX_AMOUNT = 99_999_999;
+const CURRENCY_FORMAT = /^[A-Z]{3}$/;
+
+/** A string of 1 to `max` characters. */
+export const text = (max: number) => z.string().min(1).max(max);
+
+/** A positive amount in minor units (cents). */
+export const amountSchema = z.number().int().min(1).max(MAX_AMOUNT).openapi({ example: 1050, description: 'Amount in minor units (cents)' });
+
+/** Three uppercase letters that are an active ISO 4217 code (see `domain/money.ts`). */
+export const currencySchema = z
+  .string()
+  .regex(CURRENCY_FORMAT, 'Must be three uppercase letters (ISO 4217)')
+  .refine((v) => !CURRENCY_FORMAT.test(v) || isCurrency(v), 'Not an ISO 4217 currency code')
+  .openapi({ example: 'USD', description: 'ISO 4217 currency code' });
+
+/** http(s) URL; other schemes (javascript:, ftp:) are refused. */
+export const httpUrlSchema = z.url({ protocol: /^https?$/, error: 'Must be an http or https URL' });
+
+/** The spec's error envelope, for the OpenAPI document. */
+export const errorSchema = z
+  .object({
+    type: z.literal('error'),
+    code: z.string().openapi({ example: 'bad_request' }),
+    status: z.number().int().openapi({ example: 400 }),
+    message: z.string(),
+    details: z.array(
+      z.object({
+        type: z.string().openapi({ example: 'missing' }),
+        pointer: z.string().openapi({ example: '/customer/email' }),
+        message: z.string(),
+        location: z.enum(['body', 'query', 'path', 'header']),
+      }),
+    ),
+  })
+  .openapi('Error');
+
+const errorContent = { 'application/json': { schema: errorSchema } };
+
+/** The error responses every authenticated /v4 operation can give. */
+export const errorResponses = {
+  400: { description: 'Validation failed or data is missing', content: errorContent },
+  401: { description: 'The bearer token is not valid', content: errorContent },
+  403: { description: 'No permission: missing scope or another account', content: errorContent },
+  404: { description: 'Not found (or belongs to another account)', content: errorContent },
+} as const;
+
+/** Extra 409 of idempotent creates. */
+export const conflictResponse = { 409: { description: 'concurrent_request or duplicate_record', content: errorContent } } as const;
+
+/** The headers of every /v4 call, for the OpenAPI document. */
+export const accountHeaderSchema = z.object({
+  'x-merchant-account-id': z.string().optional().openapi({ description: 'Required: the merchant account id.', example: 'acc_demo_direct' }),
+});
+
+export const idempotencyHeaderSchema = accountHeaderSchema.extend({
+  'idempotency-key': z.string().optional().openapi({ description: 'Up to 255 characters; same key + same request replays the first response for 24 hours.' }),
+});

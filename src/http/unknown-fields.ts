@@ -1,0 +1,23 @@
+/**
+ * Unknown fields of a request body are ignored, as a production API would (contract); this
+ * finds them, as JSON pointers, by comparing the raw body with what the schema kept.
+ */
+import { jsonPointer } from './errors.js';
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** Pointers of the keys present in `raw` but dropped from `parsed`, at every depth. */
+export function unknownFields(raw: unknown, parsed: unknown, path: (string | number)[] = []): string[] {
+  if (isObject(raw) && isObject(parsed)) {
+    const out: string[] = [];
+    for (const key of Object.keys(raw)) {
+      if (!(key in parsed)) out.push(jsonPointer([...path, key]));
+      else out.push(...unknownFields(raw[key], parsed[key], [...path, key]));
+    }
+    return out;
+  }
+  if (Array.isArray(raw) && Array.isArray(parsed)) {
+    return raw.flatMap((item, i) => unknownFields(item, parsed[i], [...path, i]));
+  }
+  return [];
+}

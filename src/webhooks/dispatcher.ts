@@ -1,0 +1,183 @@
+/**
+ * Drains the webhook outbox: signs each body, POSTs it to the merchant, records every
+ * attempt, and retries with exponential back-off on the sandbox clock until the merchant
+ * answers 2xx with `{"code":"200","message":"SUCCESS"}`. Deliveries to one URL go one at a
+ * time, in order; different URLs never wait for each other.
+ */
+import { isoTimestamp } from '../domain/clock.js';
+import type { TimedWork } from '../domain/scheduler.js';
+import type { Sandbox } from '../sandbox.js';
+import type { DeliveryRow } from '../store/deliveries.js';
+import { webhookHeaders, type WebhookSigner } from './signing.js';
+
+/** The merchant has this long to answer one attempt. */
+export const DELIVERY_TIMEOUT_MS = 10_000;
+/** First retry delay; each further retry doubles it, up to `MAX_RETRY_DELAY_S`. */
+export const FIRST_RETRY_DELAY_S = 10;
+export const MAX_RETRY_DELAY_S = 6 * 60 * 60;
+/** After this many failed attempts a delivery is marked `failed` (it can still be resent). */
+export const MAX_ATTEMPTS = 16;
+
+/** Delay before attempt `n + 1` after `n` failed attempts: 10 s, 20 s, 40 s, ... capped at 6 h. */
+export function retryDelaySeconds(failedAttempts: number): number {
+  return Math.min(FIRST_RETRY_DELAY_S * 2 ** (failedAttempts - 1), MAX_RETRY_DELAY_S);
+}
+
+const MAX_STORED_RESPONSE = 64 * 1024;
+
+/** True when a merchant's answer acknowledges the webhook (contract: Webhooks). */
+export function isAcknowledgement(status: number, body: string): boolean {
+  if (status < 200 || status > 299) return false;
+  try {
+    const parsed: unknown = JSON.parse(body);
+    if (parsed === null || typeof parsed !== 'object') return false;
+    const { code, message } = parsed as { code?: unknown; message?: unknown };
+    return code === '200' && message === 'SUCCESS';
+  } catch {
+    return false;
+  }
+}
+
+interface AttemptOutcome {
+  ok: boolean;
+  status: number | null;
+  body: string | null;
+  error: string | null;
+}
+
+export class Dispatcher implements TimedWork {
+  readonly name = 'webhook deliveries';
+  private readonly inFlight = new Map<string, Promise<void>>();
+  private readonly chains = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly sandbox: Sandbox,
+    private readonly sign: WebhookSigner,
+  ) {}
+
+  nextDueMs(): number | null {
+    if (this.inFlight.size === 0) return this.sandbox.stores.deliveries.nextDue();
+    // Skip what is already being sent; the first due row not in flight decides.
+    const due = this.sandbox.stores.deliveries.due(Number.MAX_SAFE_INTEGER).find((d) => !this.inFlight.has(d.id));
+    return due ? due.next_attempt_at : null;
+  }
+
+  async runDue(nowMs: number, wait: boolean): Promise<void> {
+    const started: Promise<void>[] = [];
+    for (const row of this.sandbox.stores.deliveries.due(nowMs)) {
+      if (this.inFlight.has(row.id)) continue;
+      started.push(this.start(row));
+    }
+    if (wait) await Promise.all([...started, ...this.inFlight.values()]);
+  }
+
+  /** Waits for every attempt under way (used on shutdown). */
+  async drainInFlight(): Promise<void> {
+    await Promise.all(this.inFlight.values());
+  }
+
+  /** Queues a delivery again now, whatever its status: same body, fresh timestamp and signature. */
+  resend(id: string): DeliveryRow | undefined {
+    const row = this.sandbox.stores.deliveries.byId(id);
+    if (!row) return undefined;
+    this.sandbox.stores.deliveries.requeue(id, this.sandbox.clock.nowMs());
+    this.sandbox.kickDeliveries();
+    return this.sandbox.stores.deliveries.byId(id);
+  }
+
+  private start(row: DeliveryRow): Promise<void> {
+    const key = row.url ?? '';
+    const run = (this.chains.get(key) ?? Promise.resolve())
+      .then(() => this.attempt(row.id))
+      .catch((err: unknown) => console.error('[payment-sandbox] delivery failed unexpectedly:', err))
+      .finally(() => {
+        this.inFlight.delete(row.id);
+        if (this.chains.get(key) === run) this.chains.delete(key);
+      });
+    this.chains.set(key, run);
+    this.inFlight.set(row.id, run);
+    return run;
+  }
+
+  private async attempt(id: string): Promise<void> {
+    const { stores, clock, options } = this.sandbox;
+    const row = stores.deliveries.byId(id);
+    if (!row || row.status !== 'pending' || row.next_attempt_at === null || row.next_attempt_at > clock.nowMs()) return;
+    const at = clock.nowMs();
+    const number = row.attempts + 1;
+    const headers = webhookHeaders(row.body, new Date(at), options.webhookTimezone, this.sign);
+    const started = performance.now();
+    const outcome = await this.send(row, number, headers);
+    const duration = performance.now() - started;
+    const now = clock.nowMs();
+    const giveUp = !outcome.ok && number >= MAX_ATTEMPTS;
+    stores.deliveries.recordAttempt(
+      {
+        delivery_id: id,
+        number,
+        at,
+        url: row.url,
+        request_headers: JSON.stringify(headers),
+        request_body: row.body,
+        response_status: outcome.status,
+        response_body: outcome.body,
+        error: outcome.error,
+        duration_ms: Math.round(duration * 100) / 100,
+        ok: outcome.ok ? 1 : 0,
+      },
+      {
+        status: outcome.ok ? 'delivered' : giveUp ? 'failed' : 'pending',
+        attempts: number,
+        next_attempt_at: outcome.ok || giveUp ? null : now + retryDelaySeconds(number) * 1000,
+        delivered_at: outcome.ok ? now : row.delivered_at,
+        updated_at: now,
+      },
+    );
+    this.sandbox.emit('delivery.attempted', row.account_id, {
+      id,
+      number,
+      ok: outcome.ok,
+      status: outcome.status,
+      error: outcome.error,
+      at: isoTimestamp(at),
+    });
+  }
+
+  private async send(row: DeliveryRow, number: number, headers: Record<string, string>): Promise<AttemptOutcome> {
+    if (number <= row.simulated_failures) {
+      return { ok: false, status: row.simulated_failure_status, body: null, error: `simulated failure ${number} of ${row.simulated_failures} (scenario webhook_failures); the merchant was not contacted` };
+    }
+    if (!row.url) {
+      return { ok: false, status: null, body: null, error: 'no notification URL: set notification_url on the transaction or start the sandbox with --notification-url' };
+    }
+    try {
+      const res = await fetch(row.url, {
+        method: 'POST',
+        headers,
+        body: row.body,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+      });
+      const text = (await res.text()).slice(0, MAX_STORED_RESPONSE);
+      const ok = isAcknowledgement(res.status, text);
+      return {
+        ok,
+        status: res.status,
+        body: text,
+        error: ok ? null : res.status >= 200 && res.status < 300 ? 'answer was not {"code":"200","message":"SUCCESS"}' : `merchant answered HTTP ${res.status}`,
+      };
+    } catch (err) {
+      return { ok: false, status: null, body: null, error: describeFetchError(err) };
+    }
+  }
+}
+
+function describeFetchError(err: unknown): string {
+  if (err instanceof Error) {
+    if (err.name === 'TimeoutError' || err.name === 'AbortError') return `no answer within ${DELIVERY_TIMEOUT_MS / 1000} s`;
+    const cause = (err as Error & { cause?: { code?: string; message?: string } }).cause;
+    if (cause?.code) return `${cause.code}: ${cause.message ?? err.message}`;
+    return err.message;
+  }
+  return String(err);
+}

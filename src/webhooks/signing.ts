@@ -1,0 +1,54 @@
+/**
+ * Webhook signatures and headers (spec "Authentication" item 7; contract "Webhooks").
+ * `rsa` mode: base64 of RSASSA-PKCS1-v1_5 with SHA-256 over the exact UTF-8 bytes of the
+ * raw body, verifiable with the published webhook public key. `hmac` mode: the hex
+ * HMAC-SHA256 of the raw body with a shared secret.
+ */
+
+import { createHmac } from 'node:crypto';
+import forge from 'node-forge';
+import { compactTimestamp } from './time.js';
+
+/** How webhooks are signed: with an RSA private key (PEM) or with an HMAC secret. */
+export type WebhookSigning =
+  | { mode: 'rsa'; privateKeyPem: string }
+  | { mode: 'hmac'; secret: string };
+
+/** Signs a raw webhook body and returns the `signature` header value. */
+export type WebhookSigner = (rawBody: string) => string;
+
+/**
+ * A signer for `cfg`. The RSA key is parsed once here, not on every call.
+ * @throws Error if the PEM is not an RSA private key, or the HMAC secret is empty.
+ */
+export function createSigner(cfg: WebhookSigning): WebhookSigner {
+  if (cfg.mode === 'hmac') {
+    const { secret } = cfg;
+    if (secret.length === 0) throw new Error('The webhook HMAC secret must not be empty');
+    return (rawBody) => createHmac('sha256', secret).update(rawBody, 'utf8').digest('hex');
+  }
+  const key = forge.pki.privateKeyFromPem(cfg.privateKeyPem);
+  return (rawBody) => {
+    const md = forge.md.sha256.create();
+    md.update(rawBody, 'utf8');
+    return forge.util.encode64(key.sign(md));
+  };
+}
+
+/**
+ * The headers of one webhook delivery: JSON content type, `timestamp` (YYYYMMDDHHMMSS of
+ * `at` in `timeZone`), `timezone`, and `signature` of the exact raw body that is sent.
+ */
+export function webhookHeaders(
+  rawBody: string,
+  at: Date,
+  timeZone: string,
+  sign: WebhookSigner,
+): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    timestamp: compactTimestamp(at, timeZone),
+    timezone: timeZone,
+    signature: sign(rawBody),
+  };
+}
