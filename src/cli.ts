@@ -87,7 +87,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     running = await startServer(options);
   } catch (err) {
     const e = err as { code?: string; message?: string };
-    const reason = e.code === 'EADDRINUSE' ? `port ${options.port} on ${options.host} is already in use` : e.code === 'SQLITE_CANTOPEN' ? `cannot open the database file ${options.db}` : (e.message ?? String(err));
+    const reason = e.code === 'EADDRINUSE' ? `port ${options.port} on ${options.host} is already in use` : (e.message ?? String(err));
     process.stderr.write(`payment-sandbox: ${reason.split('\n')[0]}\n`);
     return 1;
   }

@@ -34,9 +34,15 @@ export function startServer(options: Partial<SandboxOptions> = {}): Promise<Runn
         port: info.port,
         stop() {
           stopping ??= new Promise<void>((done) => {
-            server.close(() => done());
+            // In-flight requests finish; keep-alive connections close as soon as they are idle.
+            const idle = setInterval(() => {
+              if ('closeIdleConnections' in server) server.closeIdleConnections();
+            }, 50);
+            server.close(() => {
+              clearInterval(idle);
+              done();
+            });
             // Server-sent event streams never end on their own.
-            if ('closeIdleConnections' in server) server.closeIdleConnections();
             setTimeout(() => {
               if ('closeAllConnections' in server) server.closeAllConnections();
             }, 2000).unref();

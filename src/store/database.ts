@@ -169,13 +169,22 @@ const MIGRATIONS: string[] = [
   `,
 ];
 
+/** The database file cannot be opened or written; the message is one line. */
+export class DatabaseOpenError extends Error {}
+
 /**
  * Opens the database at `path` (`:memory:` for an in-memory one) and migrates it.
  * Throws with a one-line message when the file cannot be opened or written.
  */
 export function openDatabase(path: string): Db {
-  const db = new Database(path);
-  if (path !== ':memory:') db.pragma('journal_mode = WAL');
+  let db: Db;
+  try {
+    db = new Database(path);
+    if (path !== ':memory:') db.pragma('journal_mode = WAL');
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new DatabaseOpenError(`cannot open the database file ${path} (${reason.split('\n')[0]})`);
+  }
   db.pragma('foreign_keys = ON');
   db.pragma('synchronous = NORMAL');
   const version = db.pragma('user_version', { simple: true }) as number;
