@@ -175,9 +175,10 @@ export class Dispatcher implements TimedWork {
 function describeFetchError(err: unknown): string {
   if (err instanceof Error) {
     if (err.name === 'TimeoutError' || err.name === 'AbortError') return `no answer within ${DELIVERY_TIMEOUT_MS / 1000} s`;
-    const cause = (err as Error & { cause?: { code?: string; message?: string } }).cause;
-    if (cause?.code) return `${cause.code}: ${cause.message ?? err.message}`;
-    return err.message;
+    const cause = (err as Error & { cause?: { code?: string; message?: string; errors?: { code?: string; message?: string }[] } }).cause;
+    const root = cause?.code ? cause : cause?.errors?.find((e) => e.code);
+    if (root?.code) return `${root.code}: ${root.message ?? err.message}`;
+    return cause?.message ? `${err.message}: ${cause.message}` : err.message;
   }
   return String(err);
 }
