@@ -10,13 +10,17 @@ import { createClock, isoTimestamp, type Clock } from './domain/clock.js';
 import { DEMO_WEBHOOK_PRIVATE_KEY_PEM, DEMO_WEBHOOK_PUBLIC_KEY_PEM } from './domain/demo-credentials.js';
 import { SandboxEvents } from './domain/events.js';
 import { Scheduler } from './domain/scheduler.js';
+import { installSubscriptionBilling } from './domain/subscriptions.js';
 import type { TransactionCreatedHook, TransactionResolvedHook } from './domain/transactions.js';
+import { installScenarioEngine, loadConfiguredScenarios, type ScenarioEngine } from './scenarios/engine.js';
 import { accountsStore, type AccountsStore } from './store/accounts.js';
 import { buyersStore, type BuyersStore } from './store/buyers.js';
 import { getMeta, openDatabase, setMeta, type Db } from './store/database.js';
 import { deliveriesStore, type DeliveriesStore } from './store/deliveries.js';
 import { idempotencyStore, type IdempotencyStore } from './store/idempotency.js';
 import { requestLogStore, type RequestLogStore } from './store/request-log.js';
+import { scheduledStepsStore, type ScheduledStepsStore } from './store/scheduled-steps.js';
+import { subscriptionsStore, type SubscriptionsStore } from './store/subscriptions.js';
 import { transactionsStore, type TransactionsStore } from './store/transactions.js';
 import { Dispatcher } from './webhooks/dispatcher.js';
 import { createSigner } from './webhooks/signing.js';
@@ -28,6 +32,8 @@ export interface Stores {
   idempotency: IdempotencyStore;
   requestLog: RequestLogStore;
   deliveries: DeliveriesStore;
+  subscriptions: SubscriptionsStore;
+  scheduledSteps: ScheduledStepsStore;
 }
 
 export interface Sandbox {
@@ -38,6 +44,8 @@ export interface Sandbox {
   events: SandboxEvents;
   scheduler: Scheduler;
   dispatcher: Dispatcher;
+  /** The loaded scenario rules and the steps they schedule (`scenarios/engine.ts`). */
+  scenarios: ScenarioEngine;
   hooks: { transactionCreated: TransactionCreatedHook[]; transactionResolved: TransactionResolvedHook[] };
   webhookPublicKeyPem: string;
   /** Base URL the sandbox is reached at (for payment_url); set by the server once it listens. */
@@ -56,9 +64,13 @@ export interface Sandbox {
 
 const CLOCK_OFFSET = 'clock_offset_ms';
 
-/** Builds a sandbox from options (defaults filled in by `resolveOptions`). */
+/**
+ * Builds a sandbox from options (defaults filled in by `resolveOptions`).
+ * @throws ScenarioError (one line naming the file and the bad rule) for a bad `--scenario` file.
+ */
 export function createSandbox(input: Partial<SandboxOptions> = {}): Sandbox {
   const options = resolveOptions({ restrictedChannelCode: DEFAULT_RESTRICTED_CHANNEL_CODE, ...input });
+  const scenarios = loadConfiguredScenarios(options.scenario);
   const db = openDatabase(options.db);
   const clock = createClock(Number(getMeta(db, CLOCK_OFFSET) ?? 0));
   const stores: Stores = {
@@ -68,6 +80,8 @@ export function createSandbox(input: Partial<SandboxOptions> = {}): Sandbox {
     idempotency: idempotencyStore(db),
     requestLog: requestLogStore(db),
     deliveries: deliveriesStore(db),
+    subscriptions: subscriptionsStore(db),
+    scheduledSteps: scheduledStepsStore(db),
   };
   const events = new SandboxEvents();
   const scheduler = new Scheduler(clock);
@@ -85,6 +99,7 @@ export function createSandbox(input: Partial<SandboxOptions> = {}): Sandbox {
     events,
     scheduler,
     dispatcher: undefined as unknown as Dispatcher,
+    scenarios: undefined as unknown as ScenarioEngine,
     hooks: { transactionCreated: [], transactionResolved: [] },
     webhookPublicKeyPem: DEMO_WEBHOOK_PUBLIC_KEY_PEM,
     baseUrl: `http://${options.host}:${options.port}`,
@@ -118,6 +133,8 @@ export function createSandbox(input: Partial<SandboxOptions> = {}): Sandbox {
   };
   sandbox.dispatcher = new Dispatcher(sandbox, sign);
   scheduler.register(sandbox.dispatcher);
+  sandbox.scenarios = installScenarioEngine(sandbox, scenarios);
+  installSubscriptionBilling(sandbox);
 
   db.transaction(() => {
     for (const id of ensureDemoAccounts(stores.accounts, clock.nowMs())) {

@@ -145,7 +145,7 @@ const MIGRATIONS: string[] = [
     id TEXT NOT NULL UNIQUE,
     account_id TEXT NOT NULL,
     external_identifier TEXT NOT NULL,
-    status TEXT NOT NULL CHECK (status IN ('pending', 'failed', 'active', 'past_due', 'cancelled')),
+    status TEXT NOT NULL CHECK (status IN ('failed', 'active', 'past_due', 'cancelled')),
     request TEXT NOT NULL,
     state TEXT NOT NULL,
     next_charge_at INTEGER,

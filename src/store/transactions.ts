@@ -56,6 +56,8 @@ export interface TransactionsStore {
   setStatus(id: string, status: TransactionStatus, at: number): void;
   addRefunded(id: string, amount: number, at: number): void;
   forSubscription(subscriptionId: string): TransactionRow[];
+  /** Records which scenario rule decides the transaction (`scenario/rule`). */
+  setScenarioRule(id: string, rule: string): void;
   insertRefund(row: Omit<RefundRow, 'seq'>): void;
   refundById(id: string): RefundRow | undefined;
   refundsOf(transactionId: string): RefundRow[];
@@ -73,6 +75,7 @@ export function transactionsStore(db: Db): TransactionsStore {
   const setStatus = db.prepare('UPDATE transactions SET status = ?, updated_at = ?, resolved_at = ? WHERE id = ?');
   const addRefunded = db.prepare('UPDATE transactions SET refunded_amount = refunded_amount + ?, updated_at = ? WHERE id = ?');
   const forSubscription = db.prepare('SELECT * FROM transactions WHERE subscription_id = ? ORDER BY seq');
+  const setScenarioRule = db.prepare('UPDATE transactions SET scenario_rule = ? WHERE id = ?');
   const insertRefund = db.prepare(`INSERT INTO refunds (id, account_id, transaction_id, amount, currency, reason,
       external_identifier, status, created_at, updated_at)
     VALUES (@id, @account_id, @transaction_id, @amount, @currency, @reason, @external_identifier, @status, @created_at, @updated_at)`);
@@ -87,6 +90,7 @@ export function transactionsStore(db: Db): TransactionsStore {
     setStatus: (id, status, at) => void setStatus.run(status, at, at, id),
     addRefunded: (id, amount, at) => void addRefunded.run(amount, at, id),
     forSubscription: (subscriptionId) => forSubscription.all(subscriptionId) as TransactionRow[],
+    setScenarioRule: (id, rule) => void setScenarioRule.run(rule, id),
     insertRefund: (row) => void insertRefund.run(row),
     refundById: (id) => refundById.get(id) as RefundRow | undefined,
     refundsOf: (transactionId) => refundsOf.all(transactionId) as RefundRow[],

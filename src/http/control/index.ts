@@ -9,6 +9,7 @@ import { credentialsOf, newAccount } from '../../domain/accounts.js';
 import { seedBuyers } from '../../domain/buyers.js';
 import { isoTimestamp } from '../../domain/clock.js';
 import { notFound } from '../../domain/errors.js';
+import { CURRENCY_CODES, currencyExponent } from '../../domain/money.js';
 import { refundTransaction, resolveTransaction } from '../../domain/transactions.js';
 import type { AccountRow } from '../../store/accounts.js';
 import type { AppEnv } from '../env.js';
@@ -76,16 +77,21 @@ export function controlRoutes(hook: Hook): OpenAPIHono<AppEnv> {
   );
 
   app.openapi(
+    createRoute({ method: 'get', path: '/currencies', tags, summary: 'ISO 4217 minor-unit exponent of every accepted currency (for showing amounts in major units)', responses: { 200: json(z.object({ exponents: z.record(z.string(), z.number().int()) })) } }),
+    (c) => c.json({ exponents: Object.fromEntries(CURRENCY_CODES.map((code) => [code, currencyExponent(code)])) }, 200),
+  );
+
+  app.openapi(
     createRoute({ method: 'get', path: '/webhook-public-key', tags, summary: 'The webhook public key (PEM)', responses: { 200: { description: 'PEM', content: { 'application/x-pem-file': { schema: z.string() } } } } }),
     (c) => c.body(c.get('sandbox').webhookPublicKeyPem, 200, { 'content-type': 'application/x-pem-file' }),
   );
 
   app.openapi(
-    createRoute({ method: 'get', path: '/transactions', tags, summary: "An account's transactions (all accounts without account_id)", request: { query: pageQuerySchema.extend(accountQuery.shape) }, responses: { 200: json(anyObject), 400: errors[400], 404: errors[404] } }),
+    createRoute({ method: 'get', path: '/transactions', tags, summary: "An account's transactions with their refunds, newest first", request: { query: pageQuerySchema.extend({ account_id: z.string() }) }, responses: { 200: json(anyObject), 400: errors[400], 404: errors[404] } }),
     (c) => {
       const sandbox = c.get('sandbox');
       const query = c.req.valid('query');
-      const account = accountOr404(sandbox.stores.accounts, query.account_id) ?? sandbox.stores.accounts.all()[0]!;
+      const account = accountOr404(sandbox.stores.accounts, query.account_id)!;
       const page = sandbox.stores.transactions.page(account.id, pageRequest(query));
       return c.json(pageEnvelope(page, query.limit, (row) => ({ ...transactionView(row, sandbox.baseUrl, account.mode), refunds: sandbox.stores.transactions.refundsOf(row.id).map(refundView) })), 200);
     },

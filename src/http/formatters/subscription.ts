@@ -1,0 +1,45 @@
+/**
+ * The wire format of a subscription (spec: Subscription (response body)): a stored row in,
+ * the spec's Subscription object out. The dates come from the subscription's billing
+ * calendar (`domain/subscriptions.ts`); card data is never shown beyond `last4` and
+ * `expiration_date`.
+ */
+import { cardLast4 } from '../../domain/card.js';
+import { isoTimestamp } from '../../domain/clock.js';
+import { requestOf, stateOf, subscriptionCalendar } from '../../domain/subscriptions.js';
+import type { AccountMode } from '../../store/accounts.js';
+import type { SubscriptionRow } from '../../store/subscriptions.js';
+import type { Subscription } from '../routes/subscriptions.schemas.js';
+
+/**
+ * A Subscription object. `payment_url_link` is the payment page of the first charge for a
+ * checkout account (null until that charge exists, i.e. during a trial), null in direct mode.
+ */
+export function subscriptionView(row: SubscriptionRow, baseUrl: string, mode: AccountMode): Subscription {
+  const request = requestOf(row);
+  const state = stateOf(row);
+  const calendar = subscriptionCalendar(row);
+  const pm = request.payment_method;
+  return {
+    id: row.id,
+    object: 'subscription',
+    external_identifier: row.external_identifier,
+    amount: request.amount,
+    currency: request.currency,
+    created: isoTimestamp(row.created_at),
+    customer: request.customer,
+    plan: request.plan,
+    payment_method:
+      pm.number !== undefined
+        ? { type: pm.type, card: { last4: cardLast4(pm.number), expiration_date: pm.expiration_date ?? '' } }
+        : { type: pm.type },
+    status: row.status,
+    current_period_start: isoTimestamp(calendar.currentPeriodStart),
+    current_period_end: isoTimestamp(calendar.currentPeriodEnd),
+    next_billing_date: calendar.nextBillingDate,
+    trial_start: calendar.trialStart === null ? null : isoTimestamp(calendar.trialStart),
+    trial_end: calendar.trialEnd === null ? null : isoTimestamp(calendar.trialEnd),
+    ...(request.metadata !== undefined ? { metadata: request.metadata } : {}),
+    payment_url_link: mode === 'checkout' && state.first_charge_id !== null ? `${baseUrl}/pay/${state.first_charge_id}` : null,
+  };
+}

@@ -1,0 +1,404 @@
+/**
+ * POST/GET /v4/subscriptions and cancel, over HTTP without a socket: the exact Subscription
+ * object, every validation rule with its pointer and location, scopes, idempotency with the
+ * lowercase header, duplicates, pages, and the control API the panel uses.
+ */
+import { describe, expect, it } from 'vitest';
+import { subscriptionResponseSchema } from '../../src/http/routes/subscriptions.schemas.js';
+import { body, headers, jwt, testApp } from '../support.js';
+import {
+  CHECKOUT,
+  DIRECT,
+  checkoutSubscription,
+  createSubscription,
+  directSubscription,
+  getSubscription,
+  postSubscription,
+  withCharges,
+  withPath,
+  type App,
+  type Json,
+} from '../subscription-support.js';
+
+interface Detail {
+  type: string;
+  pointer: string;
+  message: string;
+  location: string;
+}
+
+async function failure(res: Response): Promise<{ status: number; code: string; details: Detail[] }> {
+  const json = await body<{ code: string; details: Detail[] }>(res);
+  return { status: res.status, code: json.code, details: json.details };
+}
+
+/** The details of a 400 for `payload`, checking that nothing was created. */
+async function detailsOf(app: App, payload: unknown, creds = DIRECT, extra: Record<string, string> = {}): Promise<Detail[]> {
+  const res = await failure(await postSubscription(app, payload, creds, extra));
+  expect(res.status).toBe(400);
+  expect(res.code).toBe('bad_request');
+  const list = await app.request('/v4/subscriptions', { headers: headers(creds) });
+  expect((await body<{ items: unknown[] }>(list)).items).toEqual([]);
+  return res.details;
+}
+
+const SPEC_KEYS = [
+  'id', 'object', 'external_identifier', 'amount', 'currency', 'created', 'customer', 'plan', 'payment_method', 'status',
+  'current_period_start', 'current_period_end', 'next_billing_date', 'trial_start', 'trial_end', 'metadata', 'payment_url_link',
+];
+const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00$/;
+
+describe('POST /v4/subscriptions: the Subscription object', () => {
+  it('answers 201 with exactly the spec fields; the first period is charged at once (active)', async () => {
+    const { app } = testApp();
+    const res = await postSubscription(app, directSubscription());
+    expect(res.status).toBe(201);
+    const sub = await body(res);
+    expect(Object.keys(sub)).toEqual(SPEC_KEYS);
+    expect(subscriptionResponseSchema.strict().safeParse(sub).success).toBe(true);
+    expect(sub).toMatchObject({
+      object: 'subscription',
+      external_identifier: 'sub-0001',
+      amount: 1000,
+      currency: 'USD',
+      customer: { email_address: 'jane@example.com', first_name: 'Jane', last_name: 'Doe', phone_number: '+66812345678' },
+      plan: { name: 'Gold', currency: 'USD', amount: 900, interval: 'month', interval_time: 1, payment_attempts: 3 },
+      payment_method: { type: 'card', card: { last4: '1111', expiration_date: '12/30' } },
+      status: 'active',
+      trial_start: null,
+      trial_end: null,
+      metadata: { crm_id: 'C-42' },
+      payment_url_link: null,
+    });
+    expect(sub.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    for (const key of ['created', 'current_period_start', 'current_period_end']) expect(sub[key]).toMatch(TIMESTAMP);
+    expect(sub.current_period_start).toBe(sub.created);
+    expect(sub.next_billing_date).toMatch(/^\d{4}-\d\d-\d\d$/);
+    expect(sub.next_billing_date).toBe(String(sub.current_period_end).slice(0, 10));
+    // The card number and security code never come back.
+    expect(JSON.stringify(sub)).not.toContain('4111111111111111');
+    expect(JSON.stringify(sub)).not.toContain('"123"');
+    expect(await getSubscription(app, sub.id)).toEqual(sub);
+  });
+
+  it('the first charge is a transaction of the subscription, its webhook aimed at payment_method.webhooks_url', async () => {
+    const { app } = testApp();
+    const sub = await createSubscription(app, directSubscription());
+    const { charges } = await withCharges(app, sub.id);
+    expect(charges).toHaveLength(1);
+    expect(charges[0]).toMatchObject({
+      status: 'SUCCEEDED',
+      amount: 1000,
+      currency: 'USD',
+      subscription_id: sub.id,
+      notification_url: 'http://127.0.0.1:9/hooks',
+      external_identifier: 'sub-0001.period-0',
+      customer: { email: 'jane@example.com', name: 'Jane Doe' },
+    });
+    const tx = await app.request(`/v4/transactions/${String(charges[0]!.id)}`, { headers: headers() });
+    expect((await body(tx)).subscription_id).toBe(sub.id);
+  });
+
+  it('checkout accounts get payment_url_link: the payment page of the first charge', async () => {
+    const { app, sandbox } = testApp();
+    const sub = await createSubscription(app, checkoutSubscription(), CHECKOUT);
+    const { charges } = await withCharges(app, sub.id, CHECKOUT);
+    expect(sub.payment_url_link).toBe(`${sandbox.baseUrl}/pay/${String(charges[0]!.id)}`);
+    expect(charges[0]!.payment_url).toBe(sub.payment_url_link);
+    expect(charges[0]!.return_url).toBe('https://merchant.example/done');
+    expect(sub.payment_method).toEqual({ type: 'card' });
+  });
+
+  it('metadata is left out when not sent', async () => {
+    const { app } = testApp();
+    const sub = await createSubscription(app, directSubscription({ metadata: undefined }));
+    expect('metadata' in sub).toBe(false);
+  });
+});
+
+describe('POST /v4/subscriptions: validation, each failure at its pointer', () => {
+  const cases: [string, string[], unknown, string, string][] = [
+    ['external_identifier empty', ['external_identifier'], '', '/external_identifier', 'length_error'],
+    ['external_identifier of 65', ['external_identifier'], 'x'.repeat(65), '/external_identifier', 'length_error'],
+    ['external_identifier missing', ['external_identifier'], undefined, '/external_identifier', 'missing'],
+    ['description empty', ['description'], '', '/description', 'length_error'],
+    ['description of 256', ['description'], 'd'.repeat(256), '/description', 'length_error'],
+    ['amount not an integer', ['amount'], 10.5, '/amount', 'type_error'],
+    ['amount a string', ['amount'], '1000', '/amount', 'type_error'],
+    ['currency lowercase', ['currency'], 'usd', '/currency', 'format_error'],
+    ['currency not ISO 4217', ['currency'], 'XYZ', '/currency', 'value_error'],
+    ['customer missing', ['customer'], undefined, '/customer', 'missing'],
+    ['customer.email_address', ['customer', 'email_address'], 'jane-at-example', '/customer/email_address', 'format_error'],
+    ['customer.phone_number without plus', ['customer', 'phone_number'], '0812345678', '/customer/phone_number', 'format_error'],
+    ['customer.first_name a number', ['customer', 'first_name'], 7, '/customer/first_name', 'type_error'],
+    ['plan.currency other than currency', ['plan', 'currency'], 'EUR', '/plan/currency', 'value_error'],
+    ['plan.interval unknown', ['plan', 'interval'], 'fortnight', '/plan/interval', 'enum_error'],
+    ['plan.interval_time 0', ['plan', 'interval_time'], 0, '/plan/interval_time', 'value_error'],
+    ['plan.payment_attempts a string', ['plan', 'payment_attempts'], 'three', '/plan/payment_attempts', 'type_error'],
+    ['plan.trial_period_days negative', ['plan', 'trial_period_days'], -1, '/plan/trial_period_days', 'value_error'],
+    ['plan.billing_cycle_anchor not a date', ['plan', 'billing_cycle_anchor'], 'next monday', '/plan/billing_cycle_anchor', 'value_error'],
+    ['payment_method.type unknown', ['payment_method', 'type'], 'cheque', '/payment_method/type', 'enum_error'],
+    ['payment_method.webhooks_url not http', ['payment_method', 'webhooks_url'], 'ftp://x.example/h', '/payment_method/webhooks_url', 'format_error'],
+    ['payment_method.redirect_url not a URL', ['payment_method', 'redirect_url'], 'not a url', '/payment_method/redirect_url', 'format_error'],
+    ['payment_method.number fails Luhn', ['payment_method', 'number'], '4111111111111112', '/payment_method/number', 'value_error'],
+    ['payment_method.expiration_date month 13', ['payment_method', 'expiration_date'], '13/30', '/payment_method/expiration_date', 'value_error'],
+    ['browser_info.color_depth', ['browser_info', 'color_depth'], 7, '/browser_info/color_depth', 'value_error'],
+    ['browser_info.java_enabled a string', ['browser_info', 'java_enabled'], 'yes', '/browser_info/java_enabled', 'type_error'],
+    ['trial_end not ISO 8601', ['trial_end'], 'tomorrow', '/trial_end', 'format_error'],
+    ['trial_end in the past', ['trial_end'], '2020-01-01T00:00:00Z', '/trial_end', 'value_error'],
+    ['metadata value not a string', ['metadata', 'crm_id'], 42, '/metadata/crm_id', 'type_error'],
+  ];
+  for (const [name, path, value, pointer, type] of cases) {
+    it(`${name} → 400 at ${pointer}`, async () => {
+      const { app } = testApp();
+      const details = await detailsOf(app, withPath(directSubscription(), path, value));
+      expect(details).toContainEqual(expect.objectContaining({ pointer, type, location: 'body' }));
+      expect(details).toHaveLength(1);
+    });
+  }
+
+  it('trial_end "in the past" follows the sandbox clock', async () => {
+    const { app, sandbox } = testApp();
+    const inTwoDays = new Date(sandbox.clock.nowMs() + 2 * 86_400_000).toISOString();
+    await sandbox.advanceClock(3 * 86_400);
+    const details = await detailsOf(app, directSubscription({ trial_end: inTwoDays }));
+    expect(details).toEqual([expect.objectContaining({ pointer: '/trial_end', type: 'value_error', location: 'body' })]);
+  });
+
+  it('X-Forwarded-For is required (400 at location header)', async () => {
+    const { app } = testApp();
+    const res = await app.request('/v4/subscriptions', { method: 'POST', headers: headers(), body: JSON.stringify(directSubscription()) });
+    const { status, details } = await failure(res);
+    expect(status).toBe(400);
+    expect(details).toEqual([{ type: 'missing', pointer: '/x-forwarded-for', message: expect.stringContaining('IP') as string, location: 'header' }]);
+  });
+
+  it('X-Forwarded-For must be IP addresses', async () => {
+    const { app } = testApp();
+    for (const bad of ['not-an-ip', '203.0.113.7, proxy.example', '999.1.1.1', '']) {
+      const details = await detailsOf(app, directSubscription(), DIRECT, { 'x-forwarded-for': bad });
+      expect(details, bad).toEqual([expect.objectContaining({ pointer: '/x-forwarded-for', location: 'header' })]);
+    }
+    for (const [i, good] of ['198.51.100.4', '203.0.113.7, 10.0.0.1', '2001:db8::1'].entries()) {
+      const res = await postSubscription(app, directSubscription({ external_identifier: `ip-${i}` }), DIRECT, { 'x-forwarded-for': good });
+      expect(res.status, good).toBe(201);
+    }
+  });
+
+  it('direct-mode accounts must send browser_info; checkout accounts need not', async () => {
+    const { app } = testApp();
+    const details = await detailsOf(app, directSubscription({ browser_info: undefined }));
+    expect(details).toEqual([expect.objectContaining({ pointer: '/browser_info', type: 'missing', location: 'body' })]);
+    expect((await postSubscription(app, checkoutSubscription(), CHECKOUT)).status).toBe(201);
+  });
+
+  it('direct-mode card subscriptions need number, expiration_date and security_code', async () => {
+    const { app } = testApp();
+    const details = await detailsOf(app, directSubscription({ payment_method: { type: 'card' } }));
+    expect(details.map((d) => d.pointer).sort()).toEqual(['/payment_method/expiration_date', '/payment_method/number', '/payment_method/security_code']);
+  });
+
+  it('direct-mode wallet subscriptions need payment_channel_code (their charges do)', async () => {
+    const { app } = testApp();
+    const details = await detailsOf(app, directSubscription({ payment_method: { type: 'wallet' } }));
+    expect(details).toEqual([expect.objectContaining({ pointer: '/payment_method/payment_channel_code', type: 'missing', location: 'body' })]);
+  });
+
+  it('the restricted channel (default RESTRICTED_WALLET) requires billing_details and cart_items', async () => {
+    const { app } = testApp();
+    const restricted = directSubscription({ payment_method: { type: 'wallet', payment_channel_code: 'RESTRICTED_WALLET' } });
+    const details = await detailsOf(app, restricted);
+    expect(details.map((d) => [d.pointer, d.type])).toEqual([['/billing_details', 'missing'], ['/cart_items', 'missing']]);
+    const complete = {
+      ...restricted,
+      billing_details: { first_name: 'Jane', email_address: 'jane@example.com', address: { country: 'TH', city: 'Bangkok' } },
+      cart_items: [{ name: 'Gold plan', quantity: 1, unit_amount: 1000, product_type: 'service' }],
+    };
+    expect((await postSubscription(app, complete)).status).toBe(201);
+  });
+
+  it('sub-objects of the restricted channel are validated at their pointers', async () => {
+    const { app } = testApp();
+    const payload = directSubscription({
+      payment_method: { type: 'wallet', payment_channel_code: 'RESTRICTED_WALLET' },
+      billing_details: { address: { country: 'tha' }, phone_number: '12' },
+      cart_items: [{ name: 'Gold', quantity: 'two', unit_amount: 1, product_url: 'javascript:alert(1)' }],
+    });
+    const details = await detailsOf(app, payload);
+    expect(details.map((d) => d.pointer).sort()).toEqual([
+      '/billing_details/address/country',
+      '/billing_details/phone_number',
+      '/cart_items/0/product_url',
+      '/cart_items/0/quantity',
+    ]);
+  });
+
+  it('--restricted-channel-code changes which channel is restricted', async () => {
+    const { app } = testApp({ restrictedChannelCode: 'TRUEMONEY_LIMITED' });
+    const plain = directSubscription({ payment_method: { type: 'wallet', payment_channel_code: 'RESTRICTED_WALLET' } });
+    expect((await postSubscription(app, plain)).status).toBe(201);
+    const details = await detailsOf(
+      testApp({ restrictedChannelCode: 'TRUEMONEY_LIMITED' }).app,
+      directSubscription({ payment_method: { type: 'wallet', payment_channel_code: 'TRUEMONEY_LIMITED' } }),
+    );
+    expect(details.map((d) => d.pointer)).toEqual(['/billing_details', '/cart_items']);
+  });
+
+  it('reports every failure in one answer, header and body together', async () => {
+    const { app } = testApp();
+    const payload = directSubscription({ external_identifier: '', currency: 'usd', browser_info: undefined, trial_end: '2020-01-01T00:00:00Z' });
+    const details = await detailsOf(app, payload, DIRECT, { 'x-forwarded-for': 'nope' });
+    expect(details.map((d) => `${d.location} ${d.pointer}`).sort()).toEqual([
+      'body /browser_info',
+      'body /currency',
+      'body /external_identifier',
+      'body /trial_end',
+      'header /x-forwarded-for',
+    ]);
+  });
+
+  it('an empty body is a 400', async () => {
+    const { app } = testApp();
+    const res = await app.request('/v4/subscriptions', { method: 'POST', headers: { ...headers(), 'x-forwarded-for': '203.0.113.7' } });
+    expect(res.status).toBe(400);
+  });
+});
+
+describe('POST /v4/subscriptions: auth, idempotency, duplicates', () => {
+  const now = () => Math.floor(Date.now() / 1000);
+  const bearer = (scopes: string[]) => ({
+    authorization: `Bearer ${jwt({ scopes, iat: now(), exp: now() + 300 })}`,
+    'x-merchant-account-id': DIRECT.account_id,
+    'content-type': 'application/json',
+    'x-forwarded-for': '203.0.113.7',
+  });
+
+  it('needs the subscriptions.write scope; reads need subscriptions.read', async () => {
+    const { app } = testApp();
+    const post = (scopes: string[]) => app.request('/v4/subscriptions', { method: 'POST', headers: bearer(scopes), body: JSON.stringify(directSubscription()) });
+    expect((await post(['subscriptions.read', 'transactions.write'])).status).toBe(403);
+    const created = await post(['subscriptions.write']);
+    expect(created.status).toBe(201);
+    const { id } = await body(created);
+    const get = (scopes: string[]) => app.request(`/v4/subscriptions/${String(id)}`, { headers: bearer(scopes) });
+    expect((await get(['transactions.read'])).status).toBe(403);
+    expect((await get(['subscriptions.read'])).status).toBe(200);
+    expect((await get(['*.read'])).status).toBe(200);
+    const cancel = (scopes: string[]) => app.request(`/v4/subscriptions/${String(id)}/cancel`, { method: 'POST', headers: bearer(scopes) });
+    expect((await cancel(['subscriptions.read'])).status).toBe(403);
+    expect((await cancel(['subscriptions.write'])).status).toBe(200);
+  });
+
+  it('the lowercase idempotency-key header replays the first answer and creates one subscription', async () => {
+    const { app } = testApp();
+    const first = await postSubscription(app, directSubscription(), DIRECT, { 'idempotency-key': 'sub-key-1' });
+    expect(first.status).toBe(201);
+    const text = await first.text();
+    const again = await postSubscription(app, directSubscription(), DIRECT, { 'idempotency-key': 'sub-key-1' });
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(await again.text()).toBe(text);
+    const other = await postSubscription(app, directSubscription({ amount: 2000 }), DIRECT, { 'idempotency-key': 'sub-key-1' });
+    expect(other.status).toBe(400);
+    const list = await body<{ items: unknown[] }>(await app.request('/v4/subscriptions', { headers: headers() }));
+    expect(list.items).toHaveLength(1);
+    const { charges } = await withCharges(app, JSON.parse(text).id);
+    expect(charges).toHaveLength(1);
+  });
+
+  it('a second subscription with the same external_identifier → 409 duplicate_record with resource_id', async () => {
+    const { app } = testApp();
+    const first = await createSubscription(app, directSubscription());
+    const res = await postSubscription(app, directSubscription({ amount: 5000 }));
+    expect(res.status).toBe(409);
+    expect(await body(res)).toMatchObject({ type: 'error', code: 'duplicate_record', status: 409, resource_id: first.id });
+    // Another account may use the same reference.
+    expect((await postSubscription(app, checkoutSubscription(), CHECKOUT)).status).toBe(201);
+  });
+});
+
+describe('GET /v4/subscriptions and cancel', () => {
+  it('another account\'s subscription is not found', async () => {
+    const { app } = testApp();
+    const sub = await createSubscription(app, directSubscription());
+    const res = await app.request(`/v4/subscriptions/${String(sub.id)}`, { headers: headers(CHECKOUT) });
+    expect(res.status).toBe(404);
+    expect((await body(res)).code).toBe('not_found');
+  });
+
+  it('lists newest first in cursor pages', async () => {
+    const { app } = testApp();
+    const ids: unknown[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await createSubscription(app, directSubscription({ external_identifier: `sub-${i}` }))).id);
+    const page1 = await body<{ items: Json[]; limit: number; next_cursor: string | null; previous_cursor: string | null }>(
+      await app.request('/v4/subscriptions?limit=2', { headers: headers() }),
+    );
+    expect(page1.items.map((s) => s.id)).toEqual([ids[2], ids[1]]);
+    expect(page1).toMatchObject({ limit: 2, previous_cursor: null });
+    expect(page1.items[0]!.object).toBe('subscription');
+    const page2 = await body<{ items: Json[]; next_cursor: string | null; previous_cursor: string | null }>(
+      await app.request(`/v4/subscriptions?limit=2&cursor=${page1.next_cursor!}`, { headers: headers() }),
+    );
+    expect(page2.items.map((s) => s.id)).toEqual([ids[0]]);
+    expect(page2.next_cursor).toBeNull();
+    const back = await body<{ items: Json[] }>(await app.request(`/v4/subscriptions?limit=2&cursor=${page2.previous_cursor!}`, { headers: headers() }));
+    expect(back.items.map((s) => s.id)).toEqual([ids[2], ids[1]]);
+    const bad = await failure(await app.request('/v4/subscriptions?limit=0', { headers: headers() }));
+    expect(bad.details[0]).toMatchObject({ pointer: '/limit', location: 'query' });
+  });
+
+  it('cancel: 200 cancelled, no further charges; a second cancel is 409 invalid_state', async () => {
+    const { app, sandbox } = testApp();
+    const sub = await createSubscription(app, directSubscription());
+    const res = await app.request(`/v4/subscriptions/${String(sub.id)}/cancel`, { method: 'POST', headers: headers() });
+    expect(res.status).toBe(200);
+    expect(await body(res)).toMatchObject({ id: sub.id, object: 'subscription', status: 'cancelled' });
+    await sandbox.advanceClock(90 * 86_400);
+    expect((await withCharges(app, sub.id)).charges).toHaveLength(1);
+    const again = await app.request(`/v4/subscriptions/${String(sub.id)}/cancel`, { method: 'POST', headers: headers() });
+    expect(again.status).toBe(409);
+    expect((await body(again)).code).toBe('invalid_state');
+  });
+});
+
+describe('control API for the panel', () => {
+  it('GET /_sandbox/subscriptions: pages of Subscription objects with their charges, per account', async () => {
+    const { app } = testApp();
+    const a = await createSubscription(app, directSubscription());
+    const b = await createSubscription(app, checkoutSubscription(), CHECKOUT);
+    const direct = await body<{ items: (Json & { charges: Json[] })[]; limit: number; next_cursor: null }>(
+      await app.request(`/_sandbox/subscriptions?account_id=${DIRECT.account_id}`),
+    );
+    expect(direct.items.map((s) => s.id)).toEqual([a.id]);
+    const { charges, ...subscription } = direct.items[0]!;
+    expect(subscription).toEqual(a);
+    expect(charges).toEqual([expect.objectContaining({ type: 'transaction', subscription_id: a.id, status: 'SUCCEEDED' })]);
+    const all = await body<{ items: Json[] }>(await app.request('/_sandbox/subscriptions?limit=1'));
+    expect(all.items.map((s) => s.id)).toEqual([b.id]);
+    expect((await app.request('/_sandbox/subscriptions?account_id=acc_nope')).status).toBe(404);
+  });
+
+  it('POST /_sandbox/subscriptions/{id}/cancel cancels and answers the subscription with its charges', async () => {
+    const { app } = testApp();
+    const sub = await createSubscription(app, directSubscription());
+    const res = await app.request(`/_sandbox/subscriptions/${String(sub.id)}/cancel`, { method: 'POST' });
+    expect(res.status).toBe(200);
+    const json = await body<Json & { charges: Json[] }>(res);
+    expect(json).toMatchObject({ id: sub.id, status: 'cancelled' });
+    expect(json.charges).toHaveLength(1);
+    expect((await app.request(`/_sandbox/subscriptions/${String(sub.id)}/cancel`, { method: 'POST' })).status).toBe(409);
+    expect((await app.request('/_sandbox/subscriptions/nope/cancel', { method: 'POST' })).status).toBe(404);
+  });
+
+  it('emits subscription.created and subscription.updated on the change feed', async () => {
+    const { app, sandbox } = testApp();
+    const events: { type: string; data: unknown }[] = [];
+    sandbox.events.subscribe((e) => events.push({ type: e.type, data: e.data }));
+    const sub = await createSubscription(app, directSubscription());
+    await app.request(`/v4/subscriptions/${String(sub.id)}/cancel`, { method: 'POST', headers: headers() });
+    await Promise.resolve();
+    const mine = events.filter((e) => e.type.startsWith('subscription.'));
+    expect(mine[0]).toEqual({ type: 'subscription.created', data: { id: sub.id, status: 'active' } });
+    expect(mine.at(-1)).toEqual({ type: 'subscription.updated', data: { id: sub.id, status: 'cancelled' } });
+  });
+});
