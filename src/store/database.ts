@@ -111,6 +111,7 @@ const MIGRATIONS: string[] = [
     resource_id TEXT NOT NULL,
     url TEXT,
     body TEXT NOT NULL,
+    signature TEXT,
     status TEXT NOT NULL CHECK (status IN ('pending', 'delivered', 'failed')),
     attempts INTEGER NOT NULL DEFAULT 0,
     simulated_failures INTEGER NOT NULL DEFAULT 0,

@@ -13,6 +13,8 @@ export interface DeliveryRow {
   url: string | null;
   /** The exact raw body sent on every attempt. */
   body: string;
+  /** The body's signature, made once at the first attempt (it depends on the body alone). */
+  signature: string | null;
   status: DeliveryStatus;
   attempts: number;
   simulated_failures: number;
@@ -49,6 +51,7 @@ export interface DeliveriesStore {
   forResource(resourceId: string): DeliveryRow[];
   recordAttempt(attempt: Omit<AttemptRow, 'seq'>, update: Pick<DeliveryRow, 'status' | 'attempts' | 'next_attempt_at' | 'delivered_at' | 'updated_at'>): void;
   requeue(id: string, nowMs: number): void;
+  setSignature(id: string, signature: string): void;
   attemptsOf(deliveryId: string): AttemptRow[];
 }
 
@@ -67,6 +70,7 @@ export function deliveriesStore(db: Db): DeliveriesStore {
   const update = db.prepare(`UPDATE deliveries SET status = @status, attempts = @attempts, next_attempt_at = @next_attempt_at,
       delivered_at = @delivered_at, updated_at = @updated_at WHERE id = @id`);
   const requeue = db.prepare("UPDATE deliveries SET status = 'pending', next_attempt_at = ?, updated_at = ? WHERE id = ?");
+  const setSignature = db.prepare('UPDATE deliveries SET signature = ? WHERE id = ?');
   const attemptsOf = db.prepare('SELECT * FROM delivery_attempts WHERE delivery_id = ? ORDER BY seq');
   const page = keysetPage<DeliveryRow>(db, 'deliveries', 'account_id = @scope');
   const pageAll = keysetPage<DeliveryRow>(db, 'deliveries', "@scope = ''");
@@ -86,6 +90,7 @@ export function deliveriesStore(db: Db): DeliveriesStore {
     forResource: (resourceId) => forResource.all(resourceId) as DeliveryRow[],
     recordAttempt: (attempt, u) => record(attempt, u),
     requeue: (id, nowMs) => void requeue.run(nowMs, nowMs, id),
+    setSignature: (id, signature) => void setSignature.run(signature, id),
     attemptsOf: (deliveryId) => attemptsOf.all(deliveryId) as AttemptRow[],
   };
 }

@@ -24,6 +24,7 @@ function enqueue(
   const row: Omit<DeliveryRow, 'seq'> = {
     id: randomUUID(),
     ...fields,
+    signature: null,
     status: 'pending',
     attempts: 0,
     simulated_failures: simulatedFailures,
