@@ -1,5 +1,5 @@
 /**
- * Renders the magic-values table of `docs/subscriptions-and-scenarios.md` from
+ * Renders the magic-values table of the README from
  * `scenarios/default.json` (its rules' matches and descriptions), so the documentation is
  * generated from the scenario the sandbox runs and a test can keep the two identical.
  * Print it with `npx tsx test/scenarios/magic-values.ts`.
