@@ -13,10 +13,8 @@
 import { z } from '@hono/zod-openapi';
 import { isValidExpiry, luhnValid } from '../../domain/card.js';
 import { isCurrency } from '../../domain/money.js';
+import { MAX_AMOUNT, amountSchema, currencySchema, httpUrlSchema, text } from '../schemas.js';
 
-/** Largest amount in minor units the sandbox accepts (sandbox limit). */
-const MAX_AMOUNT = 99_999_999;
-const CURRENCY_FORMAT = /^[A-Z]{3}$/;
 const CARD_NUMBER_FORMAT = /^\d{12,19}$/;
 /** E.164: a plus, a non-zero digit, then 6 to 14 more digits. */
 const E164 = /^\+[1-9]\d{6,14}$/;
@@ -27,25 +25,12 @@ const COLOR_DEPTHS = [1, 4, 8, 15, 16, 24, 30, 32, 48] as const;
 const isoDateSchema = z.iso.date();
 const isoDateTimeSchema = z.iso.datetime({ offset: true });
 
-const text = (max: number) => z.string().min(1).max(max);
-
-const amountSchema = z.number().int().min(1).max(MAX_AMOUNT);
 const nonNegativeAmountSchema = z.number().int().min(0).max(MAX_AMOUNT);
-
-/** Three uppercase letters that are an active ISO 4217 code (see `domain/money.ts`). */
-const currencySchema = z
-  .string()
-  .regex(CURRENCY_FORMAT, 'Must be three uppercase letters (ISO 4217)')
-  .refine((v) => !CURRENCY_FORMAT.test(v) || isCurrency(v), 'Not an ISO 4217 currency code')
-  .openapi({ example: 'USD', description: 'ISO 4217 currency code' });
 
 const phoneSchema = z
   .string()
   .regex(E164, 'Must be in E.164 international format, e.g. +66812345678')
   .openapi({ example: '+66812345678' });
-
-/** http(s) URL; other schemes (javascript:, ftp:) are refused. */
-const httpUrlSchema = z.url({ protocol: /^https?$/, error: 'Must be an http or https URL' });
 
 /** An ISO 8601 date-time with `Z` or an offset, e.g. `2026-03-01T00:00:00Z`. */
 const dateTimeSchema = z.iso
