@@ -127,7 +127,7 @@ export function createSandbox(input: Partial<SandboxOptions> = {}): Sandbox {
     },
     async close() {
       if (ticker) clearInterval(ticker);
-      await sandbox.dispatcher.drainInFlight();
+      await sandbox.dispatcher.idle();
       db.close();
     },
   };

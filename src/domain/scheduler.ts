@@ -12,6 +12,8 @@ export interface TimedWork {
   nextDueMs(): number | null;
   /** Runs everything due at or before `nowMs`. When `wait` is false it may leave I/O running. */
   runDue(nowMs: number, wait: boolean): Promise<void>;
+  /** Resolves once I/O this work started outside `advance` (e.g. a webhook sent on settle) is done. */
+  idle?(): Promise<void>;
 }
 
 export class Scheduler {
@@ -53,6 +55,8 @@ export class Scheduler {
       const target = this.clock.nowMs() + Math.round(seconds * 1000);
       let steps = 0;
       for (;;) {
+        // Work already under way (a delivery started by a request) finishes before time moves.
+        await Promise.all(this.works.map((w) => w.idle?.()));
         let next: { work: TimedWork; due: number } | null = null;
         for (const work of this.works) {
           const due = work.nextDueMs();

@@ -56,10 +56,7 @@ export class Dispatcher implements TimedWork {
   ) {}
 
   nextDueMs(): number | null {
-    if (this.inFlight.size === 0) return this.sandbox.stores.deliveries.nextDue();
-    // Skip what is already being sent; the first due row not in flight decides.
-    const due = this.sandbox.stores.deliveries.due(Number.MAX_SAFE_INTEGER).find((d) => !this.inFlight.has(d.id));
-    return due ? due.next_attempt_at : null;
+    return this.sandbox.stores.deliveries.nextDue();
   }
 
   async runDue(nowMs: number, wait: boolean): Promise<void> {
@@ -71,9 +68,9 @@ export class Dispatcher implements TimedWork {
     if (wait) await Promise.all([...started, ...this.inFlight.values()]);
   }
 
-  /** Waits for every attempt under way (used on shutdown). */
-  async drainInFlight(): Promise<void> {
-    await Promise.all(this.inFlight.values());
+  /** Waits for every attempt under way (before the clock moves, and on shutdown). */
+  async idle(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.all(this.inFlight.values());
   }
 
   /** Queues a delivery again now, whatever its status: same body, fresh timestamp and signature. */

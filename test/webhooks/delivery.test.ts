@@ -166,6 +166,18 @@ describe('delivery retries', () => {
     expect((attempts[0]!.request_headers as Json).signature).toBe(receiver.received[0]!.headers.signature);
   });
 
+  it('a clock advance first lets a delivery already under way finish, then runs its retry in time', async () => {
+    const { server, receiver } = await setup();
+    receiver.respond = (n) => (n === 1 ? { status: 500, body: '', delayMs: 300 } : ACK);
+    const tx = await createTx(server);
+    await control(server, 'POST', `/transactions/${String(tx.id)}/settle`); // attempt 1 starts now
+    // Attempt 1 fails 0.3 s later; its retry is due 10 s after that, inside this advance.
+    await control(server, 'POST', '/clock/advance', { seconds: 11 });
+    expect(receiver.received).toHaveLength(2);
+    const [d] = await deliveriesOf(server);
+    expect(d).toMatchObject({ status: 'delivered', attempts_count: 2 });
+  });
+
   it('a 200 with the wrong body is retried', async () => {
     const { server, receiver } = await setup();
     receiver.respond = (n) => (n === 1 ? { status: 200, body: '{"ok":true}' } : ACK);
