@@ -5,7 +5,7 @@
  * and "the same request" means the same method, path and JSON body (key order ignored).
  */
 import { createHash } from 'node:crypto';
-import type { Context } from 'hono';
+import type { Context, TypedResponse } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { SandboxError, badRequest } from '../domain/errors.js';
 import type { AppEnv } from './env.js';
@@ -33,15 +33,20 @@ export async function artificialLatency(c: Context<AppEnv>): Promise<void> {
 }
 
 /**
- * Runs a create once per `Idempotency-Key`. Replays the stored status and body with
- * `Idempotent-Replayed: true`; 400 for a key reused with another request; 409
- * `concurrent_request` while the first is still running. Without a key, just runs.
+ * Runs a create once per `Idempotency-Key` and answers `status` with the JSON that `run`
+ * returns. Replays the stored status and body with `Idempotent-Replayed: true`; 400 for a key
+ * reused with another request; 409 `concurrent_request` while the first is still running.
+ * Without a key, just runs.
  */
-export async function idempotent<R extends Response>(c: Context<AppEnv>, run: () => Promise<R> | R): Promise<R> {
+export async function idempotent<T, S extends ContentfulStatusCode>(
+  c: Context<AppEnv>,
+  status: S,
+  run: () => T | Promise<T>,
+): Promise<TypedResponse<T, S, 'json'>> {
   const key = c.req.header('idempotency-key');
   if (key === undefined) {
     await artificialLatency(c);
-    return run();
+    return c.json(await run(), status) as unknown as TypedResponse<T, S, 'json'>;
   }
   if (key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX) {
     throw badRequest(`Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX} characters`, [
@@ -56,6 +61,12 @@ export async function idempotent<R extends Response>(c: Context<AppEnv>, run: ()
   const body: unknown = text.length > 0 ? JSON.parse(text) : null;
   const fingerprint = createHash('sha256').update(`${c.req.method} ${c.req.path}\n${canonicalJson(body)}`).digest('hex');
   const now = sandbox.clock.nowMs();
+  // The stored response is the one the route declares; it is sent again byte for byte.
+  const send = (code: number, json: string, replayed: boolean): TypedResponse<T, S, 'json'> =>
+    new Response(json, {
+      status: code,
+      headers: replayed ? { 'content-type': 'application/json', 'idempotent-replayed': 'true' } : { 'content-type': 'application/json' },
+    }) as unknown as TypedResponse<T, S, 'json'>;
 
   const existing = store.get(accountId, key);
   if (existing && existing.created_at + IDEMPOTENCY_TTL_MS > now) {
@@ -68,34 +79,22 @@ export async function idempotent<R extends Response>(c: Context<AppEnv>, run: ()
       throw new SandboxError(409, 'concurrent_request', `A request with the idempotency key "${key}" is still being processed; retry later`);
     }
     c.set('replayed', true);
-    c.header('Idempotent-Replayed', 'true');
-    // The stored response has the type the route declares; it is replayed byte for byte.
-    return new Response(existing.response_body, {
-      status: existing.response_status ?? 200,
-      headers: { 'content-type': 'application/json', 'idempotent-replayed': 'true' },
-    }) as R;
+    return send(existing.response_status ?? 200, existing.response_body ?? 'null', true);
   }
 
   store.claim(accountId, key, fingerprint, now);
-  let response: R;
+  let result: { status: number; json: string };
   try {
     await artificialLatency(c);
-    response = await run();
+    result = { status, json: JSON.stringify(await run()) };
   } catch (err) {
-    if (err instanceof SandboxError && err.status < 500) {
-      // Execution started: the failure is the stored first response (rule 2).
-      const envelope = errorBody(err);
-      store.complete(accountId, key, err.status, JSON.stringify(envelope));
-      return c.json(envelope, err.status as ContentfulStatusCode) as unknown as R;
+    if (!(err instanceof SandboxError) || err.status >= 500) {
+      store.release(accountId, key); // nothing was stored: a retry runs again
+      throw err;
     }
-    store.release(accountId, key);
-    throw err;
+    // Execution started: the failure is the stored first response (rule 2).
+    result = { status: err.status, json: JSON.stringify(errorBody(err)) };
   }
-  if (response.status >= 500) {
-    store.release(accountId, key);
-    return response;
-  }
-  const stored = await response.clone().text();
-  store.complete(accountId, key, response.status, stored);
-  return response;
+  store.complete(accountId, key, result.status, result.json);
+  return send(result.status, result.json, false);
 }

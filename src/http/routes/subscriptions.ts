@@ -158,10 +158,7 @@ export function subscriptionRoutes(hook: Hook): OpenAPIHono<AppEnv> {
     const ignored = unknownFields(raw, body.data);
     if (ignored.length > 0) c.get('warnings').push(...ignored.map((p) => `unknown field ${p} ignored`));
 
-    return idempotent(c, () => {
-      const row = createSubscription(sandbox, account, body.data);
-      return c.json(subscriptionView(row, sandbox.baseUrl, account.mode), 201);
-    });
+    return idempotent(c, 201, () => subscriptionView(createSubscription(sandbox, account, body.data), sandbox.baseUrl, account.mode));
   });
 
   app.openapi(get, (c) => {

@@ -80,11 +80,11 @@ export function transactionRoutes(hook: Hook): OpenAPIHono<AppEnv> {
   };
 
   app.openapi(create, (c) =>
-    idempotent(c, () => {
+    idempotent(c, 201, () => {
       const sandbox = c.get('sandbox');
       const account = c.get('account');
       const tx = createTransaction(sandbox, account, c.req.valid('json'));
-      return c.json(transactionView(tx, sandbox.baseUrl, account.mode), 201);
+      return transactionView(tx, sandbox.baseUrl, account.mode);
     }),
   );
 
@@ -102,10 +102,9 @@ export function transactionRoutes(hook: Hook): OpenAPIHono<AppEnv> {
   });
 
   app.openapi(createRefund, (c) =>
-    idempotent(c, () => {
+    idempotent(c, 201, () => {
       const tx = findTransaction(c, c.req.valid('param').transaction_id);
-      const refund = refundTransaction(c.get('sandbox'), tx, c.req.valid('json') ?? {});
-      return c.json(refundView(refund), 201);
+      return refundView(refundTransaction(c.get('sandbox'), tx, c.req.valid('json') ?? {}));
     }),
   );
 
