@@ -10,12 +10,16 @@ import type { ZodError } from 'zod';
 import type { SandboxOptions } from './config.js';
 import { jsonBody } from './http/body.js';
 import { controlRoutes } from './http/control/index.js';
+import { subscriptionControlRoutes } from './http/control/subscriptions.js';
 import type { AppEnv } from './http/env.js';
 import { RouteTable, notFoundHandler, onError, validationHook } from './http/errors.js';
 import { artificialLatency } from './http/idempotency.js';
+import { panelRoutes } from './http/panel.js';
+import { paymentPageRoutes } from './http/pay.js';
 import { requestLog } from './http/request-log.js';
 import { buyerRoutes } from './http/routes/buyers.js';
 import type { Hook } from './http/routes/hook.js';
+import { subscriptionRoutes } from './http/routes/subscriptions.js';
 import { transactionRoutes } from './http/routes/transactions.js';
 import { unknownFields } from './http/unknown-fields.js';
 import { createSandbox, type Sandbox } from './sandbox.js';
@@ -60,6 +64,7 @@ export function createApp(options: Partial<SandboxOptions> = {}): SandboxApp {
     await next();
   });
   v4.route('/', transactionRoutes(hook));
+  v4.route('/', subscriptionRoutes(hook));
   v4.route('/', buyerRoutes(hook));
   app.route('/v4', v4);
 
@@ -72,7 +77,11 @@ export function createApp(options: Partial<SandboxOptions> = {}): SandboxApp {
   const control = new OpenAPIHono<AppEnv>({ defaultHook: hook });
   control.use('*', jsonBody);
   control.route('/', controlRoutes(hook));
+  control.route('/', subscriptionControlRoutes(hook));
   app.route('/_sandbox', control);
+
+  app.route('/pay', paymentPageRoutes());
+  app.route('/', panelRoutes());
 
   app.doc31('/openapi.json', {
     openapi: '3.1.0',

@@ -27,7 +27,7 @@ type PageStatus = 200 | 404 | 409;
 
 /** The page's HTML: no script at all, styles from the package only. */
 const SECURITY_HEADERS = {
-  'Content-Security-Policy': "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'self'",
+  'Content-Security-Policy': "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'",
   'Cache-Control': 'no-store',
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',
@@ -129,7 +129,7 @@ ${facts(tx, account)}
 <button type="submit" class="btn btn-primary btn-block btn-lg">Pay</button>
 </form>
 <form method="post" action="/pay/${tx.id}/cancel" class="pay-form">
-<button type="submit" class="btn btn-block">Cancel</button>
+<button type="submit" class="btn btn-block btn-lg btn-secondary">Cancel</button>
 </form>
 <p class="pay-help"><strong>Pay</strong> sets the transaction SUCCEEDED${payTo ? html` and returns to <span class="mono">${payTo}</span>` : ''}.
 <strong>Cancel</strong> sets it FAILED${cancelTo ? html` and returns to <span class="mono">${cancelTo}</span>` : ''}.

@@ -1,0 +1,185 @@
+/**
+ * The webhook delivery log of the selected account: each delivery's state (delivered,
+ * queued, retrying, failed), target and last answer, with Resend. Expanding one shows every
+ * attempt: time, URL, the exact request headers (signature included) and body, the
+ * merchant's status and body or the error, each copyable, and the attempt as a curl command.
+ */
+import { badge, bodyView, copyButton, h, reconcile, shellQuote } from '../dom.js';
+import { duration, fullTime, shortId, shortTime } from '../format.js';
+import { TONES, emptyState, listShell, showListState, toggleButton } from './common.js';
+
+const COLUMNS = [
+  { title: 'Details', className: 'col-toggle', hidden: true },
+  { title: 'Status', className: 'col-status' },
+  { title: 'Webhook', className: 'col-main' },
+  { title: 'Target', className: 'col-url' },
+  { title: 'Last answer', className: 'col-answer' },
+  { title: 'Attempts', className: 'col-count' },
+  { title: 'Created', className: 'col-time' },
+  { title: 'Actions', className: 'col-actions', hidden: true },
+];
+
+/** delivered | queued | retrying | failed. */
+export function deliveryState(d) {
+  if (d.status === 'pending') return d.attempts_count > 0 ? 'retrying' : 'queued';
+  return d.status;
+}
+
+function reference(d) {
+  try {
+    const body = JSON.parse(d.body);
+    return (d.kind === 'refund' ? body.original_transaction_id : body.merchant_transaction_id) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** One attempt as a curl command that sends the same bytes with the same headers. */
+export function attemptCurl(attempt) {
+  const lines = [`curl -X POST ${shellQuote(attempt.url ?? '')}`];
+  for (const [name, value] of Object.entries(attempt.request_headers ?? {})) lines.push(`  -H ${shellQuote(`${name}: ${value}`)}`);
+  lines.push(`  --data-binary ${shellQuote(attempt.request_body ?? '')}`);
+  return lines.join(' \\\n');
+}
+
+/** @param {object} ctx the panel's state and actions (panel.js) */
+export function deliveriesView(ctx) {
+  const shell = listShell({ label: 'Webhook deliveries', className: 'delivery-list', columns: COLUMNS, onMore: () => ctx.loadMore('deliveries') });
+
+  const signature = (d) => JSON.stringify([d, ctx.day(), ctx.isExpanded('delivery', d.id), ctx.busyFor(d.id)]);
+
+  function render(d) {
+    const state = deliveryState(d);
+    const tone = TONES[state] ?? 'neutral';
+    const expanded = ctx.isExpanded('delivery', d.id);
+    const busy = ctx.busyFor(d.id);
+    const detailId = `delivery-detail-${d.id}`;
+    const refId = `delivery-ref-${d.id}`;
+    const last = d.attempts[d.attempts.length - 1];
+    const ref = reference(d);
+
+    const answer = !last
+      ? h('span', { class: 'faint' }, d.next_attempt_at ? 'not sent yet' : '—')
+      : last.ok
+        ? h('span', { class: 'ok-text mono' }, `${last.response_status} · ${duration(last.duration_ms)}`)
+        : h('span', { class: 'error-text', title: last.error ?? '' }, last.response_status ? `HTTP ${last.response_status}` : (last.error ?? 'failed'));
+
+    const main = h(
+      'tr',
+      { class: `row tone-${tone}${state === 'failed' || state === 'retrying' ? ' attention' : ''}` },
+      h('td', { class: 'col-toggle' }, toggleButton({ expanded, controls: detailId, focus: `${d.id}:toggle`, describedBy: refId, onToggle: () => ctx.toggle('delivery', d.id) })),
+      h('td', { class: 'col-status', 'data-label': 'Status' }, badge(state, tone)),
+      h(
+        'td',
+        { class: 'col-main', 'data-label': 'Webhook', id: refId },
+        h('div', { class: 'primary-line' }, h('span', { class: 'mono', title: d.resource_id }, ref ?? shortId(d.resource_id))),
+        h(
+          'div',
+          { class: 'secondary-line' },
+          `${d.kind} webhook`,
+          state === 'retrying' && d.next_attempt_at
+            ? h('span', { class: 'warn-text', title: fullTime(d.next_attempt_at) }, ` · next attempt ${shortTime(d.next_attempt_at, ctx.nowMs())}`)
+            : state === 'failed'
+              ? h('span', { class: 'error-text' }, ' · gave up; Resend to try again')
+              : null,
+        ),
+      ),
+      h('td', { class: 'col-url', 'data-label': 'Target' }, d.url ? h('span', { class: 'mono url', title: d.url }, d.url.replace(/^https?:\/\//, '')) : h('span', { class: 'error-text' }, 'no notification URL')),
+      h('td', { class: 'col-answer', 'data-label': 'Last answer' }, answer),
+      h('td', { class: 'col-count', 'data-label': 'Attempts' }, String(d.attempts_count)),
+      h('td', { class: 'col-time', 'data-label': 'Created', title: fullTime(d.created_at) }, shortTime(d.created_at, ctx.nowMs())),
+      h(
+        'td',
+        { class: 'col-actions' },
+        h(
+          'div',
+          { class: 'actions' },
+          h('button', { type: 'button', class: 'btn btn-sm', disabled: Boolean(busy), 'aria-busy': busy ? 'true' : null, 'aria-describedby': refId, dataset: { focus: `${d.id}:resend` }, onclick: () => ctx.resend(d) }, 'Resend'),
+        ),
+      ),
+    );
+    const rows = [main];
+    if (expanded) rows.push(h('tr', { class: 'detail-row' }, h('td', { colspan: String(COLUMNS.length), id: detailId }, details(d))));
+    return h('tbody', { class: 'item', dataset: { item: d.id } }, rows);
+  }
+
+  function details(d) {
+    const head = h(
+      'div',
+      { class: 'delivery-summary' },
+      h('span', null, `${d.kind} webhook for `, h('span', { class: 'mono' }, d.resource_id)),
+      d.delivered_at ? h('span', { class: 'ok-text' }, `delivered ${fullTime(d.delivered_at)}`) : null,
+      d.next_attempt_at ? h('span', { class: 'warn-text' }, `next attempt ${fullTime(d.next_attempt_at)}`) : null,
+      h('span', { class: 'spacer' }),
+      copyButton(() => d.body, 'webhook body', { label: 'Copy body' }),
+    );
+    if (d.attempts.length === 0) {
+      return h('div', { class: 'delivery-detail' }, head, h('p', { class: 'muted small' }, 'Not attempted yet. The body that will be sent:'), bodyView(d.body, 'Webhook body'));
+    }
+    const attempts = [...d.attempts].reverse().map((a) => attemptView(a));
+    return h('div', { class: 'delivery-detail' }, head, h('ol', { class: 'attempts', reversed: true }, attempts));
+  }
+
+  function attemptView(a) {
+    const headers = a.request_headers ?? {};
+    return h(
+      'li',
+      { class: `attempt ${a.ok ? 'attempt-ok' : 'attempt-failed'}` },
+      h(
+        'div',
+        { class: 'attempt-head' },
+        h('strong', null, `Attempt ${a.number}`),
+        badge(a.ok ? 'acknowledged' : 'failed', a.ok ? 'ok' : 'danger'),
+        h('span', { title: fullTime(a.at) }, shortTime(a.at, ctx.nowMs())),
+        h('span', { class: 'mono url', title: a.url ?? '' }, `POST ${a.url ?? '(no URL)'}`),
+        a.response_status !== null ? h('span', { class: 'mono' }, `→ ${a.response_status}`) : null,
+        h('span', { class: 'faint' }, duration(a.duration_ms)),
+      ),
+      a.error ? h('p', { class: 'attempt-error' }, a.error) : null,
+      h(
+        'div',
+        { class: 'attempt-grid' },
+        h(
+          'section',
+          { class: 'attempt-part', 'aria-label': `Attempt ${a.number} request` },
+          h('div', { class: 'code-head' }, h('h4', null, 'Request headers'), copyButton(() => Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\n'), `attempt ${a.number} request headers`)),
+          h('table', { class: 'headers' }, h('tbody', null, Object.entries(headers).map(([k, v]) => h('tr', null, h('th', { scope: 'row', class: 'mono' }, k), h('td', { class: 'mono break' }, v))))),
+          h('div', { class: 'code-head' }, h('h4', null, 'Request body'), copyButton(() => a.request_body ?? '', `attempt ${a.number} request body`), copyButton(() => attemptCurl(a), `attempt ${a.number} as a curl command`, { label: 'Copy as curl' })),
+          bodyView(a.request_body, `Attempt ${a.number} request body`),
+        ),
+        h(
+          'section',
+          { class: 'attempt-part', 'aria-label': `Attempt ${a.number} response` },
+          h('div', { class: 'code-head' }, h('h4', null, a.response_status !== null ? `Response ${a.response_status}` : 'Response'), a.response_body ? copyButton(() => a.response_body ?? '', `attempt ${a.number} response body`) : null),
+          a.response_status === null ? h('p', { class: 'muted small' }, 'No HTTP answer.') : bodyView(a.response_body, `Attempt ${a.number} response body`),
+          a.ok ? null : h('p', { class: 'hint small' }, 'Acknowledge with HTTP 2xx and the body {"code":"200","message":"SUCCESS"}.'),
+        ),
+      ),
+    );
+  }
+
+  return {
+    root: shell.root,
+    update() {
+      const list = ctx.state.lists.deliveries;
+      reconcile(shell.table, list.items, { key: (d) => d.id, signature, render, after: shell.head });
+      showListState(shell, {
+        count: list.items.length,
+        hasMore: Boolean(list.nextCursor),
+        loading: !list.loaded,
+        error: list.error,
+        emptyContent: () => {
+          const pending = ctx.state.lists.transactions.items.find((tx) => tx.status === 'PENDING');
+          const account = ctx.account();
+          return emptyState({
+            title: 'No webhooks yet',
+            text: "Settle, fail or refund a transaction and its webhook appears here with every delivery attempt. Webhooks go to the transaction's notification_url, a subscription's payment_method.webhooks_url, or the sandbox's --notification-url." +
+              (pending ? ' Settle your pending transaction:' : account ? ' Create a transaction first:' : ''),
+            command: pending ? ctx.examples.settle(pending.id) : account ? ctx.examples.createTransaction(account) : undefined,
+            commandLabel: pending ? 'curl command that settles the pending transaction' : 'curl command that creates a transaction',
+          });
+        },
+      });
+    },
+  };
+}

@@ -1,0 +1,153 @@
+/**
+ * What the browser tests share: headless Chromium (Debian's, driven by playwright-core), a
+ * real merchant server on loopback that verifies every webhook signature with Node's own
+ * `crypto.verify` and the published key (never with the sandbox's signing code) and serves
+ * the merchant's return pages, and a small client of the /v4 API with the demo credentials.
+ */
+import { verify } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { DEMO_ACCOUNTS, DEMO_WEBHOOK_PUBLIC_KEY_PEM, type DemoAccountCredentials } from '../../src/domain/demo-credentials.js';
+
+/** Screenshots go here (gitignored), to be looked at. */
+export const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/', import.meta.url));
+
+export const DIRECT = DEMO_ACCOUNTS.find((a) => a.mode === 'direct')!;
+export const CHECKOUT = DEMO_ACCOUNTS.find((a) => a.mode === 'checkout')!;
+
+/** A card and browser_info that direct mode requires; 4111... matches no scenario rule, so the payment waits. */
+export const CARD = { type: 'card', number: '4111111111111111', expiration_date: '12/30', security_code: '123' };
+export const BROWSER_INFO = { user_agent: 'e2e', language: 'en-US', javascript_enabled: true };
+
+/** Debian's chromium, headless, with nothing that phones home. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/** Saves a full-width screenshot to test-artifacts/<name>.png. */
+export async function screenshot(page: Page, name: string, fullPage = false): Promise<void> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: `${ARTIFACTS}${name}.png`, fullPage });
+}
+
+export interface ReceivedWebhook {
+  path: string;
+  headers: IncomingHttpHeaders;
+  rawBody: Buffer;
+  body: Record<string, unknown>;
+  /** The signature header verified against the raw bytes with the published public key. */
+  verified: boolean;
+}
+
+export interface MerchantServer {
+  url: string;
+  received: ReceivedWebhook[];
+  /** Resolves with the first webhook (already received or still to come) that `match` accepts. */
+  waitFor(match: (w: ReceivedWebhook) => boolean, timeoutMs?: number): Promise<ReceivedWebhook>;
+  close(): Promise<void>;
+}
+
+/**
+ * A merchant's server: `POST /webhooks` verifies and acknowledges; `POST /flaky` answers 503
+ * the first time each body arrives, then acknowledges; `GET /return` and `GET /cancel` are
+ * the pages a customer lands on after the payment page.
+ */
+export async function startMerchant(): Promise<MerchantServer> {
+  const received: ReceivedWebhook[] = [];
+  const waiters: Array<{ match: (w: ReceivedWebhook) => boolean; resolve: (w: ReceivedWebhook) => void }> = [];
+  const seenOnFlaky = new Set<string>();
+
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const url = new URL(req.url ?? '/', 'http://merchant');
+      if (req.method === 'GET') {
+        const title = url.pathname === '/cancel' ? 'Payment cancelled' : 'Thank you for your order';
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end(`<!doctype html><title>${title}</title><h1>${title}</h1><p id="query">${url.search.replace(/[<>&"]/g, '')}</p>`);
+        return;
+      }
+      const rawBody = Buffer.concat(chunks);
+      const signature = req.headers.signature;
+      const verified = typeof signature === 'string' && verify('sha256', rawBody, DEMO_WEBHOOK_PUBLIC_KEY_PEM, Buffer.from(signature, 'base64'));
+      const webhook: ReceivedWebhook = { path: url.pathname, headers: req.headers, rawBody, body: JSON.parse(rawBody.toString('utf8')) as Record<string, unknown>, verified };
+      received.push(webhook);
+      for (const waiter of [...waiters]) {
+        if (waiter.match(webhook)) {
+          waiters.splice(waiters.indexOf(waiter), 1);
+          waiter.resolve(webhook);
+        }
+      }
+      const key = rawBody.toString('utf8');
+      if (url.pathname === '/flaky' && !seenOnFlaky.has(key)) {
+        seenOnFlaky.add(key);
+        res.writeHead(503, { 'content-type': 'text/plain' });
+        res.end('maintenance');
+        return;
+      }
+      res.writeHead(verified ? 200 : 400, { 'content-type': 'application/json' });
+      res.end(verified ? JSON.stringify({ code: '200', message: 'SUCCESS' }) : JSON.stringify({ code: '400', message: 'BAD SIGNATURE' }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    received,
+    waitFor(match, timeoutMs = 5000) {
+      const found = received.find(match);
+      if (found) return Promise.resolve(found);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('no matching webhook arrived')), timeoutMs);
+        waiters.push({ match, resolve: (w) => (clearTimeout(timer), resolve(w)) });
+      });
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** A merchant's /v4 client with an account's API key, as the merchant's own code would send it. */
+export function merchantApi(baseUrl: string, account: DemoAccountCredentials) {
+  const headers = { authorization: `Bearer ${account.api_key}`, 'x-merchant-account-id': account.account_id, 'content-type': 'application/json' };
+  const post = async (path: string, body: unknown, extra: Record<string, string> = {}) => {
+    const res = await fetch(`${baseUrl}/v4${path}`, { method: 'POST', headers: { ...headers, ...extra }, body: JSON.stringify(body) });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+  return {
+    post,
+    /** Creates a transaction and returns its record (throws unless 201). */
+    async createTransaction(body: Record<string, unknown>): Promise<TransactionRecord> {
+      const res = await post('/transactions', account.mode === 'direct' ? { payment_method: CARD, browser_info: BROWSER_INFO, ...body } : body);
+      if (res.status !== 201) throw new Error(`create failed: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body as unknown as TransactionRecord;
+    },
+  };
+}
+
+export interface TransactionRecord {
+  id: string;
+  status: string;
+  amount: number;
+  currency: string;
+  refunded_amount: number;
+  payment_url: string | null;
+  external_identifier: string | null;
+}
+
+/** GET a control API path as JSON. */
+export async function control<T = Record<string, unknown>>(baseUrl: string, path: string, init?: { method?: string; body?: unknown }): Promise<{ status: number; body: T }> {
+  const res = await fetch(`${baseUrl}/_sandbox${path}`, {
+    method: init?.method ?? 'GET',
+    headers: init?.body === undefined ? {} : { 'content-type': 'application/json' },
+    body: init?.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  return { status: res.status, body: (await res.json()) as T };
+}
