@@ -21,7 +21,7 @@ import { buyerRoutes } from './http/routes/buyers.js';
 import type { Hook } from './http/routes/hook.js';
 import { subscriptionRoutes } from './http/routes/subscriptions.js';
 import { transactionRoutes } from './http/routes/transactions.js';
-import { unknownFields } from './http/unknown-fields.js';
+import { warnUnknownFields } from './http/unknown-fields.js';
 import { createSandbox, type Sandbox } from './sandbox.js';
 
 export interface SandboxApp {
@@ -36,8 +36,7 @@ const hook: Hook = (result, c) => {
   if (result.target === 'json') {
     return ctx.req.text().then((text) => {
       if (text.length === 0) return undefined;
-      const ignored = unknownFields(JSON.parse(text) as unknown, result.data);
-      if (ignored.length > 0) ctx.get('warnings').push(...ignored.map((p) => `unknown field ${p} ignored`));
+      warnUnknownFields(ctx, JSON.parse(text) as unknown, result.data);
       return undefined;
     });
   }

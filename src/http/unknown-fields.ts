@@ -2,6 +2,8 @@
  * Unknown fields of a request body are ignored, as a production API would (contract); this
  * finds them, as JSON pointers, by comparing the raw body with what the schema kept.
  */
+import type { Context } from 'hono';
+import type { AppEnv } from './env.js';
 import { jsonPointer } from './errors.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -20,4 +22,9 @@ export function unknownFields(raw: unknown, parsed: unknown, path: (string | num
     return raw.flatMap((item, i) => unknownFields(item, parsed[i], [...path, i]));
   }
   return [];
+}
+
+/** Notes each unknown field of the request body in the request log's warnings. */
+export function warnUnknownFields(c: Context<AppEnv>, raw: unknown, parsed: unknown): void {
+  for (const pointer of unknownFields(raw, parsed)) c.get('warnings').push(`unknown field ${pointer} ignored`);
 }

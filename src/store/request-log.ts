@@ -21,6 +21,8 @@ export interface RequestLogRow {
 export interface RequestLogStore {
   insert(row: Omit<RequestLogRow, 'seq'>): number;
   page(accountId: string, req: PageRequest): Page<RequestLogRow>;
+  /** Every request, including those no account could be found for (e.g. a 401). */
+  pageAll(req: PageRequest): Page<RequestLogRow>;
 }
 
 export function requestLogStore(db: Db): RequestLogStore {
@@ -29,8 +31,10 @@ export function requestLogStore(db: Db): RequestLogStore {
     VALUES (@account_id, @method, @path, @status, @idempotency_key, @replayed, @duration_ms, @request_body,
       @response_body, @warnings, @at)`);
   const page = keysetPage<RequestLogRow>(db, 'request_log', 'account_id = @scope');
+  const pageAll = keysetPage<RequestLogRow>(db, 'request_log', "@scope = ''");
   return {
     insert: (row) => Number(insert.run(row).lastInsertRowid),
     page,
+    pageAll: (req) => pageAll('', req),
   };
 }

@@ -110,3 +110,14 @@ describe('error envelope', () => {
     expect(await body(bad)).toMatchObject({ details: [{ pointer: '/seconds', location: 'body' }] });
   });
 });
+
+describe('the request log', () => {
+  it('keeps requests no account could be found for, such as a 401, in the full listing', async () => {
+    const { app } = testApp();
+    await app.request('/v4/transactions', { headers: { authorization: 'Bearer sk_test_wrong', 'x-merchant-account-id': 'acc_demo_direct' } });
+    await app.request('/v4/transactions', { headers: headers() });
+    const all = await body<{ items: { status: number; path: string; response_body: string | null }[] }>(await app.request('/_sandbox/requests'));
+    expect(all.items.map((r) => r.status)).toEqual([200, 401]);
+    expect(all.items[1]!.response_body).toMatch(/unknown API key/);
+  });
+});

@@ -69,6 +69,8 @@ describe('default scenario: magic values end to end', () => {
     const tx = await pay(app, { payment_method: card('4242424242424242') });
     expect(tx.status).toBe('SUCCEEDED');
     expect(ruleOf(sandbox, tx.id)).toBe('default/card 4242424242424242 succeeds');
+    const detail = (await (await app.request(`/_sandbox/transactions/${String(tx.id)}`)).json()) as Json;
+    expect(detail.scenario_rule).toBe('default/card 4242424242424242 succeeds');
     const [hook] = await receiver.waitFor(1);
     expect(hook?.verified).toBe(true);
     expect((hook?.body as { payment_data: Json }).payment_data.payment_status).toBe('SUCCEEDED');

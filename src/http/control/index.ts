@@ -107,6 +107,7 @@ export function controlRoutes(hook: Hook): OpenAPIHono<AppEnv> {
       const { deliveries } = sandbox.stores;
       return c.json({
         ...transactionView(tx, sandbox.baseUrl, account.mode),
+        scenario_rule: tx.scenario_rule,
         refunds: sandbox.stores.transactions.refundsOf(tx.id).map(refundView),
         deliveries: deliveries.forResource(tx.id).map((d) => deliveryView(d, deliveries.attemptsOf(d.id))),
       }, 200);
@@ -190,12 +191,13 @@ export function controlRoutes(hook: Hook): OpenAPIHono<AppEnv> {
   );
 
   app.openapi(
-    createRoute({ method: 'get', path: '/requests', tags, summary: "An account's API request log, newest first", request: { query: pageQuerySchema.extend({ account_id: z.string() }) }, responses: { 200: json(anyObject), 400: errors[400], 404: errors[404] } }),
+    createRoute({ method: 'get', path: '/requests', tags, summary: "The API request log, newest first: one account's, or every request without account_id (401s included)", request: { query: pageQuerySchema.extend(accountQuery.shape) }, responses: { 200: json(anyObject), 400: errors[400], 404: errors[404] } }),
     (c) => {
       const { stores } = c.get('sandbox');
       const query = c.req.valid('query');
-      const account = accountOr404(stores.accounts, query.account_id)!;
-      return c.json(pageEnvelope(stores.requestLog.page(account.id, pageRequest(query)), query.limit, requestLogView), 200);
+      const account = accountOr404(stores.accounts, query.account_id);
+      const req = pageRequest(query);
+      return c.json(pageEnvelope(account ? stores.requestLog.page(account.id, req) : stores.requestLog.pageAll(req), query.limit, requestLogView), 200);
     },
   );
 

@@ -20,7 +20,7 @@ import { subscriptionView } from '../formatters/subscription.js';
 import { idempotent } from '../idempotency.js';
 import { pageEnvelope, pageQuerySchema, pageRequest, pageSchema } from '../pagination.js';
 import { accountHeaderSchema, conflictResponse, errorResponses, idempotencyHeaderSchema } from '../schemas.js';
-import { unknownFields } from '../unknown-fields.js';
+import { warnUnknownFields } from '../unknown-fields.js';
 import type { Hook } from './hook.js';
 import { subscriptionCreateSchema, subscriptionResponseSchema } from './subscriptions.schemas.js';
 
@@ -155,8 +155,7 @@ export function subscriptionRoutes(hook: Hook): OpenAPIHono<AppEnv> {
     }
     if (details.length > 0 || !body.success) throw badRequest('Request failed validation', details);
 
-    const ignored = unknownFields(raw, body.data);
-    if (ignored.length > 0) c.get('warnings').push(...ignored.map((p) => `unknown field ${p} ignored`));
+    warnUnknownFields(c, raw, body.data);
 
     return idempotent(c, 201, () => subscriptionView(createSubscription(sandbox, account, body.data), sandbox.baseUrl, account.mode));
   });
