@@ -29,7 +29,7 @@ import { buildSchedule, isoDate, nthPeriod, type BillingSchedule } from './billi
 import { isoTimestamp } from './clock.js';
 import { duplicateRecord, invalidState, type ErrorDetail } from './errors.js';
 import type { TimedWork } from './scheduler.js';
-import { createTransaction, modeRequirements, type NewTransaction } from './transactions.js';
+import { createTransaction, modeRequirements, storedPaymentMethod, type NewTransaction, type StoredPaymentMethod } from './transactions.js';
 
 /** Spacing of the retries of a failed renewal, on the sandbox clock: one day. */
 export const RENEWAL_RETRY_SECONDS = 86_400;
@@ -53,6 +53,8 @@ export interface SubscriptionState {
   scenario_rule: string | null;
   /** The matched rule's steps, as they were at creation. */
   steps: ScenarioStep[];
+  /** The payment method charged each period, masked (card: last4, brand, expiry; never the number or code). */
+  payment_method_on_file: StoredPaymentMethod;
   cancelled_at: number | null;
   cancellation_reason: 'requested' | 'payment_attempts' | null;
 }
@@ -140,6 +142,7 @@ function chargeInput(sandbox: Sandbox, account: AccountRow, request: NewSubscrip
   for (const key of ['payment_channel_code', 'number', 'expiration_date', 'security_code', 'holder_name'] as const) {
     if (pm[key] !== undefined) paymentMethod[key] = pm[key];
   }
+  // A stored request has no card number or code (`onFile`): its charges use the method on file.
   const input: NewTransaction = {
     amount: period === 0 ? request.amount : plan.amount,
     currency: period === 0 ? request.currency : plan.currency,
@@ -249,7 +252,11 @@ function startCharge(sandbox: Sandbox, subscriptionId: string): void {
       settle(sandbox, row, next, 'SUCCEEDED');
       return;
     }
-    const tx = createTransaction(sandbox, account, input, { subscriptionId: row.id, notificationUrl: request.payment_method.webhooks_url });
+    const tx = createTransaction(sandbox, account, input, {
+      subscriptionId: row.id,
+      notificationUrl: request.payment_method.webhooks_url,
+      paymentMethodOnFile: state.payment_method_on_file,
+    });
     if (state.scenario_rule !== null) stores.transactions.setScenarioRule(tx.id, state.scenario_rule);
     next.pending_charge_id = tx.id;
     next.first_charge_id ??= tx.id;
@@ -322,6 +329,7 @@ export function createSubscription(sandbox: Sandbox, account: AccountRow, reques
       first_charge_id: null,
       scenario_rule: found ? ruleLabel(found) : null,
       steps: found ? found.rule.steps : [],
+      payment_method_on_file: storedPaymentMethod(request.payment_method),
       cancelled_at: null,
       cancellation_reason: null,
     };
@@ -330,7 +338,7 @@ export function createSubscription(sandbox: Sandbox, account: AccountRow, reques
       account_id: account.id,
       external_identifier: request.external_identifier,
       status: 'active',
-      request: JSON.stringify(request),
+      request: JSON.stringify(onFile(request)),
       state: JSON.stringify(state),
       next_charge_at: schedule.origin.getTime(),
       created_at: now,
@@ -341,6 +349,12 @@ export function createSubscription(sandbox: Sandbox, account: AccountRow, reques
   const created = stores.subscriptions.byIdAnyAccount(id)!;
   sandbox.emit('subscription.created', created.account_id, { id, status: created.status });
   return created;
+}
+
+/** The request as stored: the card number and security code are never kept (the masked card is on file). */
+function onFile(request: NewSubscription): NewSubscription {
+  const { number: _number, security_code: _code, ...paymentMethod } = request.payment_method;
+  return { ...request, payment_method: paymentMethod };
 }
 
 /**

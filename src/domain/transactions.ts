@@ -59,12 +59,17 @@ export function storedPaymentMethod(pm: PaymentMethodInput): StoredPaymentMethod
   return out;
 }
 
-/** The mode rules of the contract: direct mode sends the card and browser_info; checkout needs return_url. */
-export function modeRequirements(account: AccountRow, input: NewTransaction): ErrorDetail[] {
+/**
+ * The mode rules of the contract: direct mode sends the card and browser_info; checkout needs
+ * return_url. A charge with a payment method on file (a subscription's) sends no card again.
+ */
+export function modeRequirements(account: AccountRow, input: NewTransaction, onFile = false): ErrorDetail[] {
   const details: ErrorDetail[] = [];
   const missing = (pointer: string, message: string): void => void details.push({ type: 'missing', pointer, message, location: 'body' });
   if (account.mode === 'direct') {
-    if (!input.payment_method) missing('/payment_method', 'Required in direct API mode (card data or a wallet/QR method)');
+    if (onFile) {
+      // The card was checked when it was put on file.
+    } else if (!input.payment_method) missing('/payment_method', 'Required in direct API mode (card data or a wallet/QR method)');
     else if (input.payment_method.type === 'card') {
       for (const f of ['number', 'expiration_date', 'security_code'] as const) {
         if (!input.payment_method[f]) missing(`/payment_method/${f}`, `Required for a card in direct API mode`);
@@ -87,9 +92,9 @@ export function createTransaction(
   sandbox: Sandbox,
   account: AccountRow,
   input: NewTransaction,
-  extra: { subscriptionId?: string; notificationUrl?: string } = {},
+  extra: { subscriptionId?: string; notificationUrl?: string; paymentMethodOnFile?: StoredPaymentMethod } = {},
 ): TransactionRow {
-  const details = modeRequirements(account, input);
+  const details = modeRequirements(account, input, extra.paymentMethodOnFile !== undefined);
   if (details.length > 0) throw badRequest('Request failed validation', details);
   const now = sandbox.clock.nowMs();
   const row: TransactionRow = {
@@ -106,7 +111,14 @@ export function createTransaction(
     external_identifier: input.external_identifier ?? null,
     notification_url: input.notification_url ?? extra.notificationUrl ?? null,
     metadata: input.metadata ? JSON.stringify(input.metadata) : null,
-    payment_method: account.mode === 'direct' && input.payment_method ? JSON.stringify(storedPaymentMethod(input.payment_method)) : null,
+    payment_method:
+      account.mode !== 'direct'
+        ? null
+        : extra.paymentMethodOnFile
+          ? JSON.stringify(extra.paymentMethodOnFile)
+          : input.payment_method
+            ? JSON.stringify(storedPaymentMethod(input.payment_method))
+            : null,
     browser_info: account.mode === 'direct' && input.browser_info ? JSON.stringify(input.browser_info) : null,
     refunded_amount: 0,
     subscription_id: extra.subscriptionId ?? null,

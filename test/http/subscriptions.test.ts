@@ -81,6 +81,24 @@ describe('POST /v4/subscriptions: the Subscription object', () => {
     expect(await getSubscription(app, sub.id)).toEqual(sub);
   });
 
+  it('never stores the card number or security code: the masked card is on file for renewals', async () => {
+    const { app, sandbox } = testApp();
+    const sub = await createSubscription(app, directSubscription());
+    await sandbox.advanceClock(40 * 24 * 3600); // a renewal charges the card on file
+    const dump = JSON.stringify([
+      sandbox.db.prepare('SELECT * FROM subscriptions').all(),
+      sandbox.db.prepare('SELECT * FROM transactions').all(),
+    ]);
+    expect(dump).not.toContain('4111111111111111');
+    expect(dump).not.toContain('security_code');
+    const { charges } = await withCharges(app, sub.id);
+    expect(charges).toHaveLength(2);
+    expect(charges.map((c) => [c.status, (c.payment_method as { card: { last4: string } }).card.last4])).toEqual([
+      ['SUCCEEDED', '1111'],
+      ['SUCCEEDED', '1111'],
+    ]);
+  });
+
   it('the first charge is a transaction of the subscription, its webhook aimed at payment_method.webhooks_url', async () => {
     const { app } = testApp();
     const sub = await createSubscription(app, directSubscription());

@@ -4,7 +4,6 @@
  * calendar (`domain/subscriptions.ts`); card data is never shown beyond `last4` and
  * `expiration_date`.
  */
-import { cardLast4 } from '../../domain/card.js';
 import { isoTimestamp } from '../../domain/clock.js';
 import { requestOf, stateOf, subscriptionCalendar } from '../../domain/subscriptions.js';
 import type { AccountMode } from '../../store/accounts.js';
@@ -29,10 +28,9 @@ export function subscriptionView(row: SubscriptionRow, baseUrl: string, mode: Ac
     created: isoTimestamp(row.created_at),
     customer: request.customer,
     plan: request.plan,
-    payment_method:
-      pm.number !== undefined
-        ? { type: pm.type, card: { last4: cardLast4(pm.number), expiration_date: pm.expiration_date ?? '' } }
-        : { type: pm.type },
+    payment_method: state.payment_method_on_file.card
+      ? { type: pm.type, card: { last4: state.payment_method_on_file.card.last4, expiration_date: state.payment_method_on_file.card.expiration_date } }
+      : { type: pm.type },
     status: row.status,
     current_period_start: isoTimestamp(calendar.currentPeriodStart),
     current_period_end: isoTimestamp(calendar.currentPeriodEnd),
