@@ -4,19 +4,19 @@
  * attempt: time, URL, the exact request headers (signature included) and body, the
  * merchant's status and body or the error, each copyable, and the attempt as a curl command.
  */
-import { badge, bodyView, copyButton, h, reconcile, shellQuote } from '../dom.js';
+import { badge, bodyView, copyButton, h, shellQuote } from '../dom.js';
 import { duration, fullTime, shortId, shortTime } from '../format.js';
-import { TONES, emptyState, listShell, showListState, toggleButton } from './common.js';
+import { ACTIONS_COLUMN, TOGGLE_COLUMN, TONES, actionButton, actionsCell, detailRow, emptyState, itemBody, listView, statusCell, timeCell, toggleCell } from './common.js';
 
 const COLUMNS = [
-  { title: 'Details', className: 'col-toggle', hidden: true },
+  TOGGLE_COLUMN,
   { title: 'Status', className: 'col-status' },
   { title: 'Webhook', className: 'col-main' },
   { title: 'Target', className: 'col-url' },
   { title: 'Last answer', className: 'col-answer' },
   { title: 'Attempts', className: 'col-count' },
   { title: 'Created', className: 'col-time' },
-  { title: 'Actions', className: 'col-actions', hidden: true },
+  ACTIONS_COLUMN,
 ];
 
 /** delivered | queued | retrying | failed. */
@@ -44,16 +44,12 @@ export function attemptCurl(attempt) {
 
 /** @param {object} ctx the panel's state and actions (panel.js) */
 export function deliveriesView(ctx) {
-  const shell = listShell({ label: 'Webhook deliveries', className: 'delivery-list', columns: COLUMNS, onMore: () => ctx.loadMore('deliveries') });
-
   const signature = (d) => JSON.stringify([d, ctx.day(), ctx.isExpanded('delivery', d.id), ctx.busyFor(d.id)]);
 
   function render(d) {
     const state = deliveryState(d);
     const tone = TONES[state] ?? 'neutral';
-    const expanded = ctx.isExpanded('delivery', d.id);
     const busy = ctx.busyFor(d.id);
-    const detailId = `delivery-detail-${d.id}`;
     const refId = `delivery-ref-${d.id}`;
     const last = d.attempts[d.attempts.length - 1];
     const ref = reference(d);
@@ -67,8 +63,8 @@ export function deliveriesView(ctx) {
     const main = h(
       'tr',
       { class: `row tone-${tone}${state === 'failed' || state === 'retrying' ? ' attention' : ''}` },
-      h('td', { class: 'col-toggle' }, toggleButton({ expanded, controls: detailId, focus: `${d.id}:toggle`, describedBy: refId, onToggle: () => ctx.toggle('delivery', d.id) })),
-      h('td', { class: 'col-status', 'data-label': 'Status' }, badge(state, tone)),
+      toggleCell(ctx, 'delivery', d.id, refId),
+      statusCell(state, tone),
       h(
         'td',
         { class: 'col-main', 'data-label': 'Webhook', id: refId },
@@ -87,20 +83,10 @@ export function deliveriesView(ctx) {
       h('td', { class: 'col-url', 'data-label': 'Target' }, d.url ? h('span', { class: 'mono url', title: d.url }, d.url.replace(/^https?:\/\//, '')) : h('span', { class: 'error-text' }, 'no notification URL')),
       h('td', { class: 'col-answer', 'data-label': 'Last answer' }, answer),
       h('td', { class: 'col-count', 'data-label': 'Attempts' }, String(d.attempts_count)),
-      h('td', { class: 'col-time', 'data-label': 'Created', title: fullTime(d.created_at) }, shortTime(d.created_at, ctx.nowMs())),
-      h(
-        'td',
-        { class: 'col-actions' },
-        h(
-          'div',
-          { class: 'actions' },
-          h('button', { type: 'button', class: 'btn btn-sm', disabled: Boolean(busy), 'aria-busy': busy ? 'true' : null, 'aria-describedby': refId, dataset: { focus: `${d.id}:resend` }, onclick: () => ctx.resend(d) }, 'Resend'),
-        ),
-      ),
+      timeCell('Created', d.created_at, ctx.nowMs()),
+      actionsCell(actionButton('Resend', { disabled: Boolean(busy), busy, focus: `${d.id}:resend`, describedBy: refId, onClick: () => ctx.resend(d) })),
     );
-    const rows = [main];
-    if (expanded) rows.push(h('tr', { class: 'detail-row' }, h('td', { colspan: String(COLUMNS.length), id: detailId }, details(d))));
-    return h('tbody', { class: 'item', dataset: { item: d.id } }, rows);
+    return itemBody(d.id, main, detailRow(ctx, 'delivery', d.id, COLUMNS, () => details(d)));
   }
 
   function details(d) {
@@ -158,28 +144,25 @@ export function deliveriesView(ctx) {
     );
   }
 
-  return {
-    root: shell.root,
-    update() {
-      const list = ctx.state.lists.deliveries;
-      reconcile(shell.table, list.items, { key: (d) => d.id, signature, render, after: shell.head });
-      showListState(shell, {
-        count: list.items.length,
-        hasMore: Boolean(list.nextCursor),
-        loading: !list.loaded,
-        error: list.error,
-        emptyContent: () => {
-          const pending = ctx.state.lists.transactions.items.find((tx) => tx.status === 'PENDING');
-          const account = ctx.account();
-          return emptyState({
-            title: 'No webhooks yet',
-            text: "Settle, fail or refund a transaction and its webhook appears here with every delivery attempt. Webhooks go to the transaction's notification_url, a subscription's payment_method.webhooks_url, or the sandbox's --notification-url." +
-              (pending ? ' Settle your pending transaction:' : account ? ' Create a transaction first:' : ''),
-            command: pending ? ctx.examples.settle(pending.id) : account ? ctx.examples.createTransaction(account) : undefined,
-            commandLabel: pending ? 'curl command that settles the pending transaction' : 'curl command that creates a transaction',
-          });
-        },
+  return listView(ctx, {
+    list: 'deliveries',
+    label: 'Webhook deliveries',
+    className: 'delivery-list',
+    columns: COLUMNS,
+    key: (d) => d.id,
+    signature,
+    render,
+    emptyContent: () => {
+      const pending = ctx.state.lists.transactions.items.find((tx) => tx.status === 'PENDING');
+      const account = ctx.account();
+      return emptyState({
+        title: 'No webhooks yet',
+        text:
+          "Settle, fail or refund a transaction and its webhook appears here with every delivery attempt. Webhooks go to the transaction's notification_url, a subscription's payment_method.webhooks_url, or the sandbox's --notification-url." +
+          (pending ? ' Settle your pending transaction:' : account ? ' Create a transaction first:' : ''),
+        command: pending ? ctx.examples.settle(pending.id) : account ? ctx.examples.createTransaction(account) : undefined,
+        commandLabel: pending ? 'curl command that settles the pending transaction' : 'curl command that creates a transaction',
       });
     },
-  };
+  });
 }

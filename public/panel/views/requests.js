@@ -4,12 +4,12 @@
  * error message and every validation detail without expanding; warnings (ignored unknown
  * fields) too. Expanding shows the request and response bodies.
  */
-import { badge, bodyView, copyButton, h, reconcile } from '../dom.js';
-import { duration, fullTime, shortTime } from '../format.js';
-import { emptyState, listShell, showListState, toggleButton } from './common.js';
+import { badge, bodyView, copyButton, h } from '../dom.js';
+import { duration } from '../format.js';
+import { TOGGLE_COLUMN, codeColumn, detailGrid, detailRow, emptyState, itemBody, listView, spanRow, timeCell, toggleCell } from './common.js';
 
 const COLUMNS = [
-  { title: 'Details', className: 'col-toggle', hidden: true },
+  TOGGLE_COLUMN,
   { title: 'Time', className: 'col-time' },
   { title: 'Request', className: 'col-main' },
   { title: 'Status', className: 'col-status' },
@@ -31,34 +31,24 @@ function envelopeOf(entry) {
 
 /** @param {object} ctx the panel's state and actions (panel.js) */
 export function requestsView(ctx) {
-  const shell = listShell({ label: 'API requests', className: 'request-list', columns: COLUMNS, onMore: () => ctx.loadMore('requests') });
-
   const signature = (entry) => JSON.stringify([entry, ctx.day(), ctx.isExpanded('request', entry.id)]);
 
   function render(entry) {
-    const expanded = ctx.isExpanded('request', entry.id);
-    const detailId = `request-detail-${entry.id}`;
     const envelope = envelopeOf(entry);
     const tone = statusTone(entry.status);
     const main = h(
       'tr',
       { class: `row tone-${tone === 'ok' ? 'neutral' : tone}` },
-      h('td', { class: 'col-toggle' }, toggleButton({ expanded, controls: detailId, focus: `${entry.id}:toggle`, onToggle: () => ctx.toggle('request', entry.id) })),
-      h('td', { class: 'col-time', 'data-label': 'Time', title: fullTime(entry.at) }, shortTime(entry.at, ctx.nowMs())),
+      toggleCell(ctx, 'request', entry.id),
+      timeCell('Time', entry.at, ctx.nowMs()),
       h('td', { class: 'col-main', 'data-label': 'Request' }, h('span', { class: `method method-${entry.method.toLowerCase()}` }, entry.method), ' ', h('span', { class: 'mono path' }, entry.path)),
       h('td', { class: 'col-status', 'data-label': 'Status' }, h('span', { class: `status-code status-${tone}` }, String(entry.status)), entry.replayed ? badge('replayed', 'info') : null),
       h('td', { class: 'col-key', 'data-label': 'Idempotency key' }, entry.idempotency_key ? h('span', { class: 'mono', title: entry.idempotency_key }, entry.idempotency_key) : h('span', { class: 'faint' }, '—')),
       h('td', { class: 'col-duration', 'data-label': 'Duration' }, duration(entry.duration_ms)),
     );
-    const rows = [main];
-    if (envelope || entry.warnings.length > 0) {
-      rows.push(
-        h(
-          'tr',
-          { class: 'note-row' },
-          h(
-            'td',
-            { colspan: String(COLUMNS.length) },
+    const notes =
+      envelope || entry.warnings.length > 0
+        ? spanRow('note-row', COLUMNS, [
             envelope
               ? h(
                   'div',
@@ -70,51 +60,34 @@ export function requestsView(ctx) {
                 )
               : null,
             entry.warnings.length > 0 ? h('ul', { class: 'warnings' }, entry.warnings.map((w) => h('li', null, h('span', { class: 'warn-text' }, 'warning'), ' ', w))) : null,
-          ),
-        ),
-      );
-    }
-    if (expanded) {
-      rows.push(
-        h(
-          'tr',
-          { class: 'detail-row' },
-          h(
-            'td',
-            { colspan: String(COLUMNS.length), id: detailId },
-            h(
-              'div',
-              { class: 'detail-grid' },
-              h('div', { class: 'detail-col' }, h('div', { class: 'code-head' }, h('h3', { class: 'detail-title' }, 'Request body'), entry.request_body ? copyButton(() => entry.request_body, 'request body') : null), entry.method === 'GET' ? h('p', { class: 'muted small' }, '(GET: no body)') : bodyView(entry.request_body, 'Request body')),
-              h('div', { class: 'detail-col' }, h('div', { class: 'code-head' }, h('h3', { class: 'detail-title' }, `Response ${entry.status}`), entry.response_body ? copyButton(() => entry.response_body, 'response body') : null), entry.response_body ? bodyView(entry.response_body, 'Response body') : h('p', { class: 'muted small' }, 'Only the bodies of failed requests are kept.')),
-            ),
-          ),
-        ),
-      );
-    }
-    return h('tbody', { class: 'item', dataset: { item: String(entry.id) } }, rows);
+          ])
+        : null;
+    return itemBody(String(entry.id), main, notes, detailRow(ctx, 'request', entry.id, COLUMNS, () => details(entry)));
   }
 
-  return {
-    root: shell.root,
-    update() {
-      const list = ctx.state.lists.requests;
-      reconcile(shell.table, list.items, { key: (entry) => String(entry.id), signature, render, after: shell.head });
-      showListState(shell, {
-        count: list.items.length,
-        hasMore: Boolean(list.nextCursor),
-        loading: !list.loaded,
-        error: list.error,
-        emptyContent: () => {
-          const account = ctx.account();
-          return emptyState({
-            title: 'No API requests yet',
-            text: account ? `Every /v4 call made with the ${account.name} account's credentials is logged here, with the validation details of each 4xx. Try:` : 'Choose an account.',
-            command: account ? ctx.examples.listTransactions(account) : undefined,
-            commandLabel: 'curl command that lists transactions',
-          });
-        },
+  function details(entry) {
+    return detailGrid(
+      codeColumn('Request body', entry.request_body ? copyButton(() => entry.request_body, 'request body') : null, entry.method === 'GET' ? h('p', { class: 'muted small' }, '(GET: no body)') : bodyView(entry.request_body, 'Request body')),
+      codeColumn(`Response ${entry.status}`, entry.response_body ? copyButton(() => entry.response_body, 'response body') : null, entry.response_body ? bodyView(entry.response_body, 'Response body') : h('p', { class: 'muted small' }, 'Only the bodies of failed requests are kept.')),
+    );
+  }
+
+  return listView(ctx, {
+    list: 'requests',
+    label: 'API requests',
+    className: 'request-list',
+    columns: COLUMNS,
+    key: (entry) => String(entry.id),
+    signature,
+    render,
+    emptyContent: () => {
+      const account = ctx.account();
+      return emptyState({
+        title: 'No API requests yet',
+        text: account ? `Every /v4 call made with the ${account.name} account's credentials is logged here, with the validation details of each 4xx. Try:` : 'Choose an account.',
+        command: account ? ctx.examples.listTransactions(account) : undefined,
+        commandLabel: 'curl command that lists transactions',
       });
     },
-  };
+  });
 }

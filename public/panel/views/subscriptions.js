@@ -2,19 +2,19 @@
  * Subscriptions of the selected account: status, plan, current period, next billing date
  * and their charges (one transaction per billing period), with Cancel where it is legal.
  */
-import { badge, copyButton, h, jsonView, reconcile } from '../dom.js';
-import { fullTime, money, shortDate, shortTime } from '../format.js';
-import { TONES, copyable, emptyState, fact, listShell, showListState, toggleButton } from './common.js';
+import { badge, h } from '../dom.js';
+import { fullTime, money, shortDate } from '../format.js';
+import { ACTIONS_COLUMN, TOGGLE_COLUMN, TONES, actionButton, actionsCell, copyable, detailColumn, detailGrid, detailRow, emptyState, fact, itemBody, listView, openLink, recordColumn, relatedList, statusCell, timeText, toggleCell } from './common.js';
 
 const COLUMNS = [
-  { title: 'Details', className: 'col-toggle', hidden: true },
+  TOGGLE_COLUMN,
   { title: 'Status', className: 'col-status' },
   { title: 'Reference', className: 'col-main' },
   { title: 'Plan', className: 'col-plan' },
   { title: 'Current period', className: 'col-period' },
   { title: 'Next billing', className: 'col-date' },
   { title: 'Charges', className: 'col-count' },
-  { title: 'Actions', className: 'col-actions', hidden: true },
+  ACTIONS_COLUMN,
 ];
 
 export const canCancel = (sub) => sub.status === 'active' || sub.status === 'past_due';
@@ -28,22 +28,18 @@ export function planText(plan) {
 
 /** @param {object} ctx the panel's state and actions (panel.js) */
 export function subscriptionsView(ctx) {
-  const shell = listShell({ label: 'Subscriptions', className: 'sub-list', columns: COLUMNS, onMore: () => ctx.loadMore('subscriptions') });
-
   const signature = (sub) => JSON.stringify([sub, ctx.day(), ctx.isExpanded('sub', sub.id), ctx.busyFor(sub.id)]);
 
   function render(sub) {
-    const expanded = ctx.isExpanded('sub', sub.id);
     const busy = ctx.busyFor(sub.id);
-    const detailId = `sub-detail-${sub.id}`;
     const refId = `sub-ref-${sub.id}`;
     const charges = sub.charges ?? [];
     const email = sub.customer?.email_address ?? sub.customer?.email;
     const main = h(
       'tr',
       { class: `row tone-${TONES[sub.status] ?? 'neutral'}` },
-      h('td', { class: 'col-toggle' }, toggleButton({ expanded, controls: detailId, focus: `${sub.id}:toggle`, describedBy: refId, onToggle: () => ctx.toggle('sub', sub.id) })),
-      h('td', { class: 'col-status', 'data-label': 'Status' }, badge(sub.status, TONES[sub.status] ?? 'neutral')),
+      toggleCell(ctx, 'sub', sub.id, refId),
+      statusCell(sub.status, TONES[sub.status] ?? 'neutral'),
       h(
         'td',
         { class: 'col-main', 'data-label': 'Reference', id: refId },
@@ -54,29 +50,15 @@ export function subscriptionsView(ctx) {
       h('td', { class: 'col-period', 'data-label': 'Current period', title: `${fullTime(sub.current_period_start)} → ${fullTime(sub.current_period_end)}` }, `${shortDate(sub.current_period_start)} → ${shortDate(sub.current_period_end)}`),
       h('td', { class: 'col-date', 'data-label': 'Next billing' }, sub.status === 'cancelled' || sub.status === 'failed' ? h('span', { class: 'faint' }, '—') : h('span', { class: 'next-billing' }, shortDate(sub.next_billing_date))),
       h('td', { class: 'col-count', 'data-label': 'Charges' }, h('span', { class: 'charge-count' }, String(charges.length))),
-      h(
-        'td',
-        { class: 'col-actions' },
-        h(
-          'div',
-          { class: 'actions' },
-          h('button', { type: 'button', class: 'btn btn-sm btn-danger', disabled: !canCancel(sub) || Boolean(busy), 'aria-busy': busy ? 'true' : null, 'aria-describedby': refId, dataset: { focus: `${sub.id}:cancel` }, onclick: () => ctx.cancelSubscription(sub) }, 'Cancel'),
-        ),
-      ),
+      actionsCell(actionButton('Cancel', { tone: 'btn-danger', disabled: !canCancel(sub) || Boolean(busy), busy, focus: `${sub.id}:cancel`, describedBy: refId, onClick: () => ctx.cancelSubscription(sub) })),
     );
-    const rows = [main];
-    if (expanded) rows.push(h('tr', { class: 'detail-row' }, h('td', { colspan: String(COLUMNS.length), id: detailId }, details(sub, charges))));
-    return h('tbody', { class: 'item', dataset: { item: sub.id } }, rows);
+    return itemBody(sub.id, main, detailRow(ctx, 'sub', sub.id, COLUMNS, () => details(sub, charges)));
   }
 
   function details(sub, charges) {
     const { charges: _omit, ...record } = sub;
-    return h(
-      'div',
-      { class: 'detail-grid' },
-      h(
-        'div',
-        { class: 'detail-col' },
+    return detailGrid(
+      detailColumn(
         h(
           'dl',
           { class: 'facts' },
@@ -91,51 +73,43 @@ export function subscriptionsView(ctx) {
           fact('Webhook URL', sub.payment_method?.webhooks_url ? h('span', { class: 'mono break' }, sub.payment_method.webhooks_url) : null),
           fact('Payment page', sub.payment_url_link ? h('a', { href: sub.payment_url_link, target: '_blank', rel: 'noopener', class: 'mono break' }, sub.payment_url_link) : null),
         ),
-        h('h3', { class: 'detail-title' }, `Charges (${charges.length})`),
-        charges.length === 0
-          ? h('p', { class: 'muted small' }, 'No charges yet.')
-          : h(
-              'ul',
-              { class: 'mini-list charges' },
-              charges.map((tx) =>
-                h(
-                  'li',
-                  null,
-                  badge(tx.status, TONES[tx.status] ?? 'neutral'),
-                  h('span', { class: 'mono' }, money(tx.amount, tx.currency)),
-                  h('span', { class: 'faint', title: fullTime(tx.created_at) }, shortTime(tx.created_at, ctx.nowMs())),
-                  h('a', { href: '#transactions', onclick: (event) => { event.preventDefault(); ctx.showTransaction(tx.id); } }, 'Open'),
-                ),
-              ),
-            ),
+        relatedList({
+          title: 'Charges',
+          items: charges,
+          none: 'No charges yet.',
+          className: 'mini-list charges',
+          line: (tx) => [
+            badge(tx.status, TONES[tx.status] ?? 'neutral'),
+            h('span', { class: 'mono' }, money(tx.amount, tx.currency)),
+            timeText(tx.created_at, ctx.nowMs()),
+            openLink('#transactions', () => ctx.showTransaction(tx.id)),
+          ],
+        }),
       ),
-      h('div', { class: 'detail-col' }, h('div', { class: 'code-head' }, h('h3', { class: 'detail-title' }, 'Record'), copyButton(() => JSON.stringify(record, null, 2), 'subscription JSON')), jsonView(record, { label: 'Subscription record' })),
+      recordColumn(record, 'subscription'),
     );
   }
 
-  return {
-    root: shell.root,
-    update() {
-      const list = ctx.state.lists.subscriptions;
-      reconcile(shell.table, list.items, { key: (sub) => sub.id, signature, render, after: shell.head });
-      showListState(shell, {
-        count: list.items.length,
-        hasMore: Boolean(list.nextCursor),
-        loading: !list.loaded,
-        error: list.unavailable ? null : list.error,
-        emptyContent: () => {
-          if (list.unavailable) {
-            return emptyState({ title: 'Subscriptions are not available', text: 'This sandbox build has no GET /_sandbox/subscriptions endpoint yet.' });
-          }
-          const account = ctx.account();
-          return emptyState({
-            title: 'No subscriptions yet',
-            text: account ? `Create one for the ${account.name} account; each billing period is charged as a transaction. Advance the clock to see renewals.` : 'Choose an account.',
-            command: account ? ctx.examples.createSubscription(account) : undefined,
-            commandLabel: 'curl command that creates a subscription',
-          });
-        },
+  return listView(ctx, {
+    list: 'subscriptions',
+    label: 'Subscriptions',
+    className: 'sub-list',
+    columns: COLUMNS,
+    key: (sub) => sub.id,
+    signature,
+    render,
+    error: (list) => (list.unavailable ? null : list.error),
+    emptyContent: (list) => {
+      if (list.unavailable) {
+        return emptyState({ title: 'Subscriptions are not available', text: 'This sandbox build has no GET /_sandbox/subscriptions endpoint yet.' });
+      }
+      const account = ctx.account();
+      return emptyState({
+        title: 'No subscriptions yet',
+        text: account ? `Create one for the ${account.name} account; each billing period is charged as a transaction. Advance the clock to see renewals.` : 'Choose an account.',
+        command: account ? ctx.examples.createSubscription(account) : undefined,
+        commandLabel: 'curl command that creates a subscription',
       });
     },
-  };
+  });
 }

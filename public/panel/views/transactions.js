@@ -3,18 +3,18 @@
  * merchant reference, refunded amount, and Settle / Fail / Refund where the API allows them.
  * Expanding a row shows its facts, refunds, webhooks and the full record.
  */
-import { badge, copyButton, h, jsonView, reconcile } from '../dom.js';
-import { money, shortId, shortTime, toMajor, fullTime } from '../format.js';
-import { TONES, copyable, emptyState, fact, listShell, showListState, toggleButton } from './common.js';
+import { badge, h } from '../dom.js';
+import { money, shortId, toMajor, fullTime } from '../format.js';
+import { ACTIONS_COLUMN, TOGGLE_COLUMN, TONES, actionButton, actionsCell, copyable, detailColumn, detailGrid, detailRow, emptyState, fact, itemBody, listView, openLink, recordColumn, relatedList, spanRow, statusCell, timeCell, timeText, toggleCell } from './common.js';
 
 const COLUMNS = [
-  { title: 'Details', className: 'col-toggle', hidden: true },
+  TOGGLE_COLUMN,
   { title: 'Status', className: 'col-status' },
   { title: 'Amount', className: 'col-amount' },
   { title: 'Reference', className: 'col-main' },
   { title: 'Refunded', className: 'col-refunded' },
   { title: 'Created', className: 'col-time' },
-  { title: 'Actions', className: 'col-actions', hidden: true },
+  ACTIONS_COLUMN,
 ];
 
 export const canSettle = (tx) => tx.status === 'PENDING';
@@ -22,8 +22,6 @@ export const canRefund = (tx) => tx.status === 'SUCCEEDED' && tx.refunded_amount
 
 /** @param {object} ctx the panel's state and actions (panel.js) */
 export function transactionsView(ctx) {
-  const shell = listShell({ label: 'Transactions', className: 'tx-list', columns: COLUMNS, onMore: () => ctx.loadMore('transactions') });
-
   function related(tx) {
     const ids = new Set([tx.id, ...(tx.refunds ?? []).map((r) => r.id)]);
     return ctx.state.lists.deliveries.items.filter((d) => ids.has(d.resource_id));
@@ -43,9 +41,7 @@ export function transactionsView(ctx) {
   }
 
   function render(tx) {
-    const expanded = ctx.isExpanded('tx', tx.id);
     const busy = ctx.busyFor(tx.id);
-    const detailId = `tx-detail-${tx.id}`;
     const refId = `tx-ref-${tx.id}`;
     const fullyRefunded = tx.refunded_amount > 0 && tx.refunded_amount >= tx.amount;
     const form = ctx.refundForm(tx.id);
@@ -53,8 +49,8 @@ export function transactionsView(ctx) {
     const main = h(
       'tr',
       { class: `row tone-${TONES[tx.status] ?? 'neutral'}` },
-      h('td', { class: 'col-toggle' }, toggleButton({ expanded, controls: detailId, focus: `${tx.id}:toggle`, describedBy: refId, onToggle: () => ctx.toggle('tx', tx.id) })),
-      h('td', { class: 'col-status', 'data-label': 'Status' }, badge(tx.status, TONES[tx.status] ?? 'neutral')),
+      toggleCell(ctx, 'tx', tx.id, refId),
+      statusCell(tx.status, TONES[tx.status] ?? 'neutral'),
       h('td', { class: 'col-amount', 'data-label': 'Amount' }, h('span', { class: 'amount' }, toMajor(tx.amount, tx.currency)), ' ', h('span', { class: 'currency' }, tx.currency)),
       h(
         'td',
@@ -67,32 +63,15 @@ export function transactionsView(ctx) {
         { class: 'col-refunded', 'data-label': 'Refunded' },
         tx.refunded_amount > 0 ? [h('span', { class: 'mono' }, money(tx.refunded_amount, tx.currency)), fullyRefunded ? h('span', { class: 'pill' }, 'full') : null] : h('span', { class: 'faint' }, '—'),
       ),
-      h('td', { class: 'col-time', 'data-label': 'Created', title: fullTime(tx.created_at) }, shortTime(tx.created_at, ctx.nowMs())),
-      h(
-        'td',
-        { class: 'col-actions' },
-        h(
-          'div',
-          { class: 'actions' },
-          actionButton('Settle', 'btn-ok', !canSettle(tx) || Boolean(busy), busy === 'settle', `${tx.id}:settle`, refId, () => ctx.settle(tx)),
-          actionButton('Fail', 'btn-danger', !canSettle(tx) || Boolean(busy), busy === 'fail', `${tx.id}:fail`, refId, () => ctx.fail(tx)),
-          actionButton('Refund', '', !canRefund(tx) || Boolean(busy) || Boolean(form), false, `${tx.id}:refund`, refId, () => ctx.openRefund(tx)),
-        ),
+      timeCell('Created', tx.created_at, ctx.nowMs()),
+      actionsCell(
+        actionButton('Settle', { tone: 'btn-ok', disabled: !canSettle(tx) || Boolean(busy), busy: busy === 'settle', focus: `${tx.id}:settle`, describedBy: refId, onClick: () => ctx.settle(tx) }),
+        actionButton('Fail', { tone: 'btn-danger', disabled: !canSettle(tx) || Boolean(busy), busy: busy === 'fail', focus: `${tx.id}:fail`, describedBy: refId, onClick: () => ctx.fail(tx) }),
+        actionButton('Refund', { tone: '', disabled: !canRefund(tx) || Boolean(busy) || Boolean(form), busy: false, focus: `${tx.id}:refund`, describedBy: refId, onClick: () => ctx.openRefund(tx) }),
       ),
     );
 
-    const rows = [main];
-    if (form) rows.push(refundRow(tx, form, busy === 'refund'));
-    if (expanded) rows.push(h('tr', { class: 'detail-row' }, h('td', { colspan: String(COLUMNS.length), id: detailId }, details(tx))));
-    return h('tbody', { class: 'item', dataset: { item: tx.id } }, rows);
-  }
-
-  function actionButton(label, className, disabled, busy, focus, describedBy, onClick) {
-    return h(
-      'button',
-      { type: 'button', class: `btn btn-sm ${className}`, disabled, 'aria-busy': busy ? 'true' : null, 'aria-describedby': describedBy, dataset: { focus }, onclick: onClick },
-      label,
-    );
+    return itemBody(tx.id, main, form ? refundRow(tx, form, busy === 'refund') : null, detailRow(ctx, 'tx', tx.id, COLUMNS, () => details(tx)));
   }
 
   function refundRow(tx, form, busy) {
@@ -130,7 +109,7 @@ export function transactionsView(ctx) {
       h('button', { type: 'button', class: 'btn btn-sm btn-ghost', dataset: { focus: `${tx.id}:refund-close` }, onclick: () => ctx.closeRefund(tx.id) }, 'Close'),
       form.error ? h('p', { class: 'form-error', id: errorId, role: 'alert' }, form.error) : null,
     );
-    return h('tr', { class: 'form-row' }, h('td', { colspan: String(COLUMNS.length) }, formEl));
+    return spanRow('form-row', COLUMNS, formEl);
   }
 
   function details(tx) {
@@ -138,12 +117,8 @@ export function transactionsView(ctx) {
     const method = pm ? [pm.type, pm.card ? `${pm.card.brand} •••• ${pm.card.last4} · exp ${pm.card.expiration_date}` : null, pm.payment_channel_code ?? null].filter(Boolean).join(' · ') : null;
     const customer = tx.customer ? [tx.customer.name, tx.customer.email].filter(Boolean).join(' · ') : null;
     const deliveries = related(tx);
-    return h(
-      'div',
-      { class: 'detail-grid' },
-      h(
-        'div',
-        { class: 'detail-col' },
+    return detailGrid(
+      detailColumn(
         h(
           'dl',
           { class: 'facts' },
@@ -161,54 +136,46 @@ export function transactionsView(ctx) {
           fact('Created', fullTime(tx.created_at)),
           fact('Updated', fullTime(tx.updated_at)),
         ),
-        h('h3', { class: 'detail-title' }, `Refunds (${(tx.refunds ?? []).length})`),
-        (tx.refunds ?? []).length === 0
-          ? h('p', { class: 'muted small' }, canRefund(tx) ? 'None yet. Refund sends the refund webhook.' : 'None.')
-          : h('ul', { class: 'mini-list' }, tx.refunds.map((r) => h('li', null, badge(r.status, 'ok'), h('span', { class: 'mono' }, money(r.amount, r.currency)), r.reason ? h('span', { class: 'muted' }, r.reason) : null, h('span', { class: 'faint', title: fullTime(r.created_at) }, shortTime(r.created_at, ctx.nowMs()))))),
-        h('h3', { class: 'detail-title' }, `Webhooks (${deliveries.length})`),
-        deliveries.length === 0
-          ? h('p', { class: 'muted small' }, tx.status === 'PENDING' ? 'The payment webhook is sent when the transaction gets its outcome.' : 'None loaded.')
-          : h(
-              'ul',
-              { class: 'mini-list' },
-              deliveries.map((d) =>
-                h(
-                  'li',
-                  null,
-                  badge(ctx.deliveryState(d), TONES[ctx.deliveryState(d)] ?? 'neutral'),
-                  h('span', null, `${d.kind} webhook`),
-                  h('span', { class: 'faint' }, `${d.attempts_count} attempt${d.attempts_count === 1 ? '' : 's'}`),
-                  h('a', { href: '#webhooks', onclick: (event) => { event.preventDefault(); ctx.showDelivery(d.id); } }, 'Open'),
-                ),
-              ),
-            ),
+        relatedList({
+          title: 'Refunds',
+          items: tx.refunds ?? [],
+          none: canRefund(tx) ? 'None yet. Refund sends the refund webhook.' : 'None.',
+          line: (r) => [badge(r.status, 'ok'), h('span', { class: 'mono' }, money(r.amount, r.currency)), r.reason ? h('span', { class: 'muted' }, r.reason) : null, timeText(r.created_at, ctx.nowMs())],
+        }),
+        relatedList({
+          title: 'Webhooks',
+          items: deliveries,
+          none: tx.status === 'PENDING' ? 'The payment webhook is sent when the transaction gets its outcome.' : 'None loaded.',
+          line: (d) => [
+            badge(ctx.deliveryState(d), TONES[ctx.deliveryState(d)] ?? 'neutral'),
+            h('span', null, `${d.kind} webhook`),
+            h('span', { class: 'faint' }, `${d.attempts_count} attempt${d.attempts_count === 1 ? '' : 's'}`),
+            openLink('#webhooks', () => ctx.showDelivery(d.id)),
+          ],
+        }),
       ),
-      h('div', { class: 'detail-col' }, h('div', { class: 'code-head' }, h('h3', { class: 'detail-title' }, 'Record'), copyButton(() => JSON.stringify(tx, null, 2), 'transaction JSON')), jsonView(tx, { label: 'Transaction record' })),
+      recordColumn(tx, 'transaction'),
     );
   }
 
-  return {
-    root: shell.root,
-    update() {
-      const list = ctx.state.lists.transactions;
-      reconcile(shell.table, list.items, { key: (tx) => tx.id, signature, render, after: shell.head });
-      showListState(shell, {
-        count: list.items.length,
-        hasMore: Boolean(list.nextCursor),
-        loading: !list.loaded,
-        error: list.error,
-        emptyContent: () => {
-          const account = ctx.account();
-          return emptyState({
-            title: 'No transactions yet',
-            text: account
-              ? [`Create one for the ${account.name} account (${account.mode} mode) and it appears here at once. Settle or Fail it to send the payment webhook.`]
-              : 'Choose an account.',
-            command: account ? ctx.examples.createTransaction(account) : undefined,
-            commandLabel: 'curl command that creates a transaction',
-          });
-        },
+  return listView(ctx, {
+    list: 'transactions',
+    label: 'Transactions',
+    className: 'tx-list',
+    columns: COLUMNS,
+    key: (tx) => tx.id,
+    signature,
+    render,
+    emptyContent: () => {
+      const account = ctx.account();
+      return emptyState({
+        title: 'No transactions yet',
+        text: account
+          ? [`Create one for the ${account.name} account (${account.mode} mode) and it appears here at once. Settle or Fail it to send the payment webhook.`]
+          : 'Choose an account.',
+        command: account ? ctx.examples.createTransaction(account) : undefined,
+        commandLabel: 'curl command that creates a transaction',
       });
     },
-  };
+  });
 }
