@@ -104,7 +104,7 @@ export function createSandbox(input: Partial<SandboxOptions> = {}): Sandbox {
     webhookPublicKeyPem: DEMO_WEBHOOK_PUBLIC_KEY_PEM,
     baseUrl: `http://${options.host}:${options.port}`,
     emit(type, accountId, data) {
-      events.emit({ type, account_id: accountId, data, at: isoTimestamp(clock.nowMs()) });
+      if (events.listened) events.emit({ type, account_id: accountId, data, at: isoTimestamp(clock.nowMs()) });
     },
     kickDeliveries() {
       void sandbox.dispatcher.runDue(clock.nowMs(), false);

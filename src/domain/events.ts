@@ -27,6 +27,11 @@ export class SandboxEvents {
     this.emitter.emit('event', { id: this.sequence, ...event });
   }
 
+  /** Whether anyone listens (the feed costs nothing while no panel is open). */
+  get listened(): boolean {
+    return this.emitter.listenerCount('event') > 0;
+  }
+
   /** Subscribes; returns the unsubscribe function. */
   subscribe(listener: (event: SandboxEvent & { id: number }) => void): () => void {
     this.emitter.on('event', listener);

@@ -31,10 +31,19 @@ export function accountsStore(db: Db): AccountsStore {
   const byApiKey = db.prepare(`SELECT ${cols} FROM accounts WHERE api_key = ?`);
   const byKid = db.prepare(`SELECT ${cols} FROM accounts WHERE jwt_kid = ?`);
   const all = db.prepare(`SELECT ${cols} FROM accounts ORDER BY seq`);
+  // Every /v4 call looks its key up; accounts are only ever added, so a found one stays valid.
+  const byKey = new Map<string, AccountRow>();
   return {
     insert: (row) => void insert.run(row),
     byId: (id) => byId.get(id) as AccountRow | undefined,
-    byApiKey: (key) => byApiKey.get(key) as AccountRow | undefined,
+    byApiKey: (key) => {
+      let row = byKey.get(key);
+      if (!row) {
+        row = byApiKey.get(key) as AccountRow | undefined;
+        if (row) byKey.set(key, row);
+      }
+      return row;
+    },
     byKid: (kid) => byKid.get(kid) as AccountRow | undefined,
     all: () => all.all() as AccountRow[],
   };
