@@ -13,7 +13,7 @@ if (kind === 'bare') {
   app.post('/bare', async (c) => c.json({ ok: true, echo: await c.req.json() }, 201));
   serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info) => console.log(`READY ${info.port}`));
 } else {
-  const { startServer } = await import('../dist/server.js');
+  const { startServer } = await import('../../dist/server.js');
   const server = await startServer({ port: 0, host: '127.0.0.1' });
   const rows = Number(rowsArg ?? 0);
   if (rows > 0) {
