@@ -1,6 +1,6 @@
 // A server for the benchmark, in its own process so load generator and server do not share
-// one event loop: `node bench/server.js bare` (a bare Hono endpoint, the baseline) or
-// `node bench/server.js sandbox [rows]` (the sandbox, optionally with `rows` transactions
+// one event loop: `node test/bench/server.js bare` (a bare Hono endpoint, the baseline) or
+// `node test/bench/server.js sandbox [rows]` (the sandbox, optionally with `rows` transactions
 // inserted first). Prints `READY <port>` once listening.
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
