@@ -155,7 +155,8 @@ export function resolveTransaction(
     const now = sandbox.clock.nowMs();
     sandbox.stores.transactions.setStatus(id, outcome, now);
     const updated = sandbox.stores.transactions.byIdAnyAccount(id)!;
-    enqueuePaymentWebhook(sandbox, updated, simulated);
+    // A scenario's webhook_failures hold for an outcome set by hand too.
+    enqueuePaymentWebhook(sandbox, updated, simulated ?? sandbox.scenarios.simulatedFailuresFor(updated));
     for (const hook of sandbox.hooks.transactionResolved) hook(updated);
     return updated;
   })();
@@ -208,7 +209,7 @@ export function refundTransaction(sandbox: Sandbox, tx: TransactionRow, input: N
     };
     sandbox.stores.transactions.insertRefund(row);
     sandbox.stores.transactions.addRefunded(current.id, amount, now);
-    enqueueRefundWebhook(sandbox, current, row, simulated);
+    enqueueRefundWebhook(sandbox, current, row, simulated ?? sandbox.scenarios.simulatedFailuresFor(current));
     return sandbox.stores.transactions.refundById(row.id)!;
   })();
   sandbox.emit('refund.created', refund.account_id, { id: refund.id, transaction_id: refund.transaction_id });

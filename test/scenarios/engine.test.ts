@@ -176,6 +176,7 @@ describe('--scenario files', () => {
       },
       { name: 'vip', match: { customer_email: '*@vip.example' }, steps: [{ outcome: 'SUCCEEDED' }, { webhook_failures: 1, status: 500 }] },
       { name: 'tagged', match: { metadata: { flow: 'manual-review' } }, steps: [{ outcome: 'FAILED', after_seconds: 60 }] },
+      { name: 'flaky merchant', match: { metadata: { flow: 'flaky' } }, steps: [{ webhook_failures: 2, status: 502 }] },
       { name: 'second renewal fails', match: { applies_to: 'subscription', plan: { name: 'Bronze', interval: 'month' } }, steps: [{ renewal_fails: [2] }] },
       { name: 'flaky renewals', match: { applies_to: 'subscription', plan: { name: 'Flaky' } }, steps: [{ renewal_outcomes: ['FAILED', 'SUCCEEDED', 'FAILED'] }] },
     ],
@@ -217,6 +218,21 @@ describe('--scenario files', () => {
     expect(tagged.status).toBe('PENDING');
     await advance(app, 60);
     expect((await transaction(app, tagged.id)).status).toBe('FAILED');
+  });
+
+  it('webhook_failures hold for outcomes and refunds set by hand too', async () => {
+    const { app } = testApp({ scenario: [scenarioFile(ci)], notificationUrl: receiver.url });
+    const tx = await pay(app, { external_identifier: 'flaky-1', metadata: { flow: 'flaky' } });
+    expect(tx.status).toBe('PENDING');
+    await app.request(`/_sandbox/transactions/${String(tx.id)}/settle`, { method: 'POST' });
+    await app.request(`/_sandbox/transactions/${String(tx.id)}/refund`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"amount":100}' });
+    await advance(app, 31);
+    const deliveries = await deliveriesOf(app, tx.id);
+    const payment = deliveries.find((d) => d.kind === 'payment')!;
+    expect((payment.attempts as Json[]).map((a) => a.response_status)).toEqual([502, 502, 200]);
+    const all = (await (await app.request('/_sandbox/deliveries')).json()) as { items: Json[] };
+    const refund = all.items.find((d) => d.kind === 'refund')!;
+    expect((refund.attempts as Json[]).map((a) => a.response_status)).toEqual([502, 502, 200]);
   });
 
   it('a scheduled outcome is skipped when a hand settled the payment first', async () => {
