@@ -32,6 +32,8 @@ export const optionsSchema = z.object({
   webhookSigning: z.enum(['rsa', 'hmac'], { message: 'must be rsa or hmac' }).default('rsa'),
   webhookSecret: z.string().min(1).optional(),
   restrictedChannelCode: z.string().min(1).default(DEFAULT_RESTRICTED_CHANNEL_CODE),
+  /** How long a merchant has to answer one webhook attempt (contract: 10 s; tests shorten it). */
+  deliveryTimeoutMs: z.number().int().min(1).default(10_000),
   /** Largest accepted request body, in bytes. */
   bodyLimit: z.coerce.number().int().min(1024).default(1024 * 1024),
   /** Whether the real-time ticker runs due work on its own (tests may switch it off). */

@@ -10,8 +10,6 @@ import type { Sandbox } from '../sandbox.js';
 import type { DeliveryRow } from '../store/deliveries.js';
 import { webhookHeaders, type WebhookSigner } from './signing.js';
 
-/** The merchant has this long to answer one attempt. */
-export const DELIVERY_TIMEOUT_MS = 10_000;
 /** First retry delay; each further retry doubles it, up to `MAX_RETRY_DELAY_S`. */
 export const FIRST_RETRY_DELAY_S = 10;
 export const MAX_RETRY_DELAY_S = 6 * 60 * 60;
@@ -161,7 +159,7 @@ export class Dispatcher implements TimedWork {
         headers,
         body: row.body,
         redirect: 'manual',
-        signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+        signal: AbortSignal.timeout(this.sandbox.options.deliveryTimeoutMs),
       });
       const text = (await res.text()).slice(0, MAX_STORED_RESPONSE);
       const ok = isAcknowledgement(res.status, text);
@@ -172,14 +170,14 @@ export class Dispatcher implements TimedWork {
         error: ok ? null : res.status >= 200 && res.status < 300 ? 'answer was not {"code":"200","message":"SUCCESS"}' : `merchant answered HTTP ${res.status}`,
       };
     } catch (err) {
-      return { ok: false, status: null, body: null, error: describeFetchError(err) };
+      return { ok: false, status: null, body: null, error: describeFetchError(err, this.sandbox.options.deliveryTimeoutMs) };
     }
   }
 }
 
-function describeFetchError(err: unknown): string {
+function describeFetchError(err: unknown, timeoutMs: number): string {
   if (err instanceof Error) {
-    if (err.name === 'TimeoutError' || err.name === 'AbortError') return `no answer within ${DELIVERY_TIMEOUT_MS / 1000} s`;
+    if (err.name === 'TimeoutError' || err.name === 'AbortError') return `no answer within ${timeoutMs / 1000} s`;
     const cause = (err as Error & { cause?: { code?: string; message?: string; errors?: { code?: string; message?: string }[] } }).cause;
     const root = cause?.code ? cause : cause?.errors?.find((e) => e.code);
     if (root?.code) return `${root.code}: ${root.message ?? err.message}`;

@@ -178,6 +178,17 @@ describe('delivery retries', () => {
     expect(d).toMatchObject({ status: 'delivered', attempts_count: 2 });
   });
 
+  it('a merchant that does not answer in time (10 s; shortened here) is retried', async () => {
+    const { server, receiver } = await setup({ deliveryTimeoutMs: 300 });
+    receiver.respond = (n) => (n === 1 ? { ...ACK, delayMs: 1000 } : ACK);
+    const tx = await createTx(server);
+    await control(server, 'POST', `/transactions/${String(tx.id)}/settle`);
+    await control(server, 'POST', '/clock/advance', { seconds: 11 });
+    const [d] = await deliveriesOf(server);
+    expect(d).toMatchObject({ status: 'delivered', attempts_count: 2 });
+    expect((d!.attempts as Json[])[0]).toMatchObject({ ok: false, response_status: null, error: 'no answer within 0.3 s' });
+  });
+
   it('a 200 with the wrong body is retried', async () => {
     const { server, receiver } = await setup();
     receiver.respond = (n) => (n === 1 ? { status: 200, body: '{"ok":true}' } : ACK);
