@@ -64,3 +64,16 @@ export const accountHeaderSchema = z.object({
 export const idempotencyHeaderSchema = accountHeaderSchema.extend({
   'idempotency-key': z.string().optional().openapi({ description: 'Up to 255 characters; same key + same request replays the first response for 24 hours.' }),
 });
+
+/**
+ * The same headers as OpenAPI parameters, for routes that only document them: requireAuth
+ * and `idempotent` check them already, and a header validator per call costs time.
+ */
+export const accountHeaderParameters = [
+  { name: 'x-merchant-account-id', in: 'header' as const, required: true, description: 'The merchant account id.', schema: { type: 'string' as const }, example: 'acc_demo_direct' },
+];
+
+export const idempotencyHeaderParameters = [
+  ...accountHeaderParameters,
+  { name: 'idempotency-key', in: 'header' as const, required: false, description: 'Up to 255 characters; same key + same request replays the first response for 24 hours.', schema: { type: 'string' as const, maxLength: 255 } },
+];

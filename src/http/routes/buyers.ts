@@ -4,7 +4,7 @@ import { secured } from '../auth.js';
 import type { AppEnv } from '../env.js';
 import { buyerView } from '../formatters.js';
 import { pageEnvelope, pageQuerySchema, pageRequest, pageSchema } from '../pagination.js';
-import { accountHeaderSchema, errorResponses } from '../schemas.js';
+import { accountHeaderParameters, errorResponses } from '../schemas.js';
 import type { Hook } from './hook.js';
 
 export const buyerSchema = z
@@ -26,7 +26,8 @@ const list = createRoute({
   summary: 'List buyers, newest first',
   security: [{ bearerAuth: [] }],
   middleware: secured('buyers.read'),
-  request: { query: pageQuerySchema, headers: accountHeaderSchema },
+  parameters: accountHeaderParameters,
+  request: { query: pageQuerySchema },
   responses: { 200: { description: 'A page', content: { 'application/json': { schema: pageSchema(buyerSchema, 'Buyers') } } }, ...errorResponses },
 });
 

@@ -7,7 +7,7 @@ import type { AppEnv } from '../env.js';
 import { refundView, transactionView } from '../formatters.js';
 import { idempotent } from '../idempotency.js';
 import { pageEnvelope, pageQuerySchema, pageRequest, pageSchema } from '../pagination.js';
-import { accountHeaderSchema, conflictResponse, errorResponses, idempotencyHeaderSchema } from '../schemas.js';
+import { accountHeaderParameters, conflictResponse, errorResponses, idempotencyHeaderParameters } from '../schemas.js';
 import { refundCreateSchema, refundSchema, transactionCreateSchema, transactionSchema } from './transactions.schemas.js';
 import type { Hook } from './hook.js';
 
@@ -21,7 +21,8 @@ const create = createRoute({
   summary: 'Create a transaction (PENDING until its outcome)',
   security,
   middleware: secured('transactions.write'),
-  request: { headers: idempotencyHeaderSchema, body: { required: true, content: { 'application/json': { schema: transactionCreateSchema } } } },
+  parameters: idempotencyHeaderParameters,
+  request: { body: { required: true, content: { 'application/json': { schema: transactionCreateSchema } } } },
   responses: { 201: { description: 'Created', content: { 'application/json': { schema: transactionSchema } } }, ...errorResponses, ...conflictResponse },
 });
 
@@ -32,7 +33,8 @@ const get = createRoute({
   summary: 'Get a transaction',
   security,
   middleware: secured('transactions.read'),
-  request: { params: idParam, headers: accountHeaderSchema },
+  parameters: accountHeaderParameters,
+  request: { params: idParam },
   responses: { 200: { description: 'The transaction', content: { 'application/json': { schema: transactionSchema } } }, ...errorResponses },
 });
 
@@ -43,7 +45,8 @@ const list = createRoute({
   summary: 'List transactions, newest first',
   security,
   middleware: secured('transactions.read'),
-  request: { query: pageQuerySchema, headers: accountHeaderSchema },
+  parameters: accountHeaderParameters,
+  request: { query: pageQuerySchema },
   responses: { 200: { description: 'A page', content: { 'application/json': { schema: pageSchema(transactionSchema, 'Transactions') } } }, ...errorResponses },
 });
 
@@ -54,7 +57,8 @@ const createRefund = createRoute({
   summary: 'Refund a SUCCEEDED transaction (default: the whole remainder)',
   security,
   middleware: secured('refunds.write'),
-  request: { params: idParam, headers: idempotencyHeaderSchema, body: { required: false, content: { 'application/json': { schema: refundCreateSchema } } } },
+  parameters: idempotencyHeaderParameters,
+  request: { params: idParam, body: { required: false, content: { 'application/json': { schema: refundCreateSchema } } } },
   responses: { 201: { description: 'Created', content: { 'application/json': { schema: refundSchema } } }, ...errorResponses, ...conflictResponse },
 });
 
@@ -65,7 +69,8 @@ const listRefunds = createRoute({
   summary: "List a transaction's refunds, newest first",
   security,
   middleware: secured('transactions.read'),
-  request: { params: idParam, headers: accountHeaderSchema },
+  parameters: accountHeaderParameters,
+  request: { params: idParam },
   responses: { 200: { description: 'Refunds', content: { 'application/json': { schema: z.object({ items: z.array(refundSchema) }) } } }, ...errorResponses },
 });
 
