@@ -42,7 +42,8 @@ export function startServer(options: Partial<SandboxOptions> = {}): Promise<Runn
               clearInterval(idle);
               done();
             });
-            // Server-sent event streams never end on their own.
+            sandbox.events.end(); // open event streams (a panel) finish now
+            // Anything still open after 2 s is cut.
             setTimeout(() => {
               if ('closeAllConnections' in server) server.closeAllConnections();
             }, 2000).unref();

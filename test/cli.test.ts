@@ -118,3 +118,18 @@ describe('payment-sandbox CLI', () => {
     expect(r.out()).toContain('PAYMENT_SANDBOX_PORT');
   });
 });
+
+describe('stopping with the panel open', () => {
+  it('ends open event streams and exits 0 at once', async () => {
+    const s = await start([]);
+    const controller = new AbortController();
+    const res = await fetch(`${s.url}/_sandbox/events`, { signal: controller.signal });
+    const reader = res.body!.getReader();
+    await reader.read(); // the `ready` event
+    const stopped = Date.now();
+    s.child.kill('SIGTERM');
+    expect(await s.exit).toBe(0);
+    expect(Date.now() - stopped).toBeLessThan(1500);
+    controller.abort();
+  });
+});

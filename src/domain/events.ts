@@ -32,9 +32,18 @@ export class SandboxEvents {
     return this.emitter.listenerCount('event') > 0;
   }
 
-  /** Subscribes; returns the unsubscribe function. */
-  subscribe(listener: (event: SandboxEvent & { id: number }) => void): () => void {
+  /** Subscribes (and to the end of the feed, if given); returns the unsubscribe function. */
+  subscribe(listener: (event: SandboxEvent & { id: number }) => void, onEnd?: () => void): () => void {
     this.emitter.on('event', listener);
-    return () => this.emitter.off('event', listener);
+    if (onEnd) this.emitter.on('end', onEnd);
+    return () => {
+      this.emitter.off('event', listener);
+      if (onEnd) this.emitter.off('end', onEnd);
+    };
+  }
+
+  /** Ends every subscriber's stream (the sandbox is stopping). */
+  end(): void {
+    this.emitter.emit('end');
   }
 }

@@ -215,27 +215,33 @@ export function controlRoutes(hook: Hook): OpenAPIHono<AppEnv> {
     return streamSSE(c, async (stream) => {
       const queue: string[] = [];
       let wake: (() => void) | undefined;
-      const unsubscribe = sandbox.events.subscribe((event) => {
-        queue.push(JSON.stringify(event));
-        wake?.();
-      });
-      stream.onAbort(() => {
-        unsubscribe();
-        wake?.();
-      });
+      let ended = false;
+      const unsubscribe = sandbox.events.subscribe(
+        (event) => {
+          queue.push(JSON.stringify(event));
+          wake?.();
+        },
+        () => {
+          ended = true; // the sandbox is stopping
+          wake?.();
+        },
+      );
+      stream.onAbort(() => wake?.());
       await stream.writeSSE({ event: 'ready', data: JSON.stringify({ now: isoTimestamp(sandbox.clock.nowMs()) }) });
-      while (!stream.aborted && !stream.closed) {
+      while (!ended && !stream.aborted && !stream.closed) {
         const next = queue.shift();
         if (next !== undefined) {
           await stream.writeSSE({ event: 'change', data: next });
           continue;
         }
+        let timer: NodeJS.Timeout | undefined;
         await new Promise<void>((resolve) => {
           wake = resolve;
-          setTimeout(resolve, 15_000);
+          timer = setTimeout(resolve, 15_000);
         });
+        clearTimeout(timer);
         wake = undefined;
-        if (queue.length === 0 && !stream.aborted) await stream.write(': keep-alive\n\n');
+        if (queue.length === 0 && !ended && !stream.aborted) await stream.write(': keep-alive\n\n');
       }
       unsubscribe();
     });
