@@ -3,7 +3,6 @@
  * (`app.request(...)`) and for the server. /v4 is the emulated API, /_sandbox the control
  * API, /pay the checkout payment page, / the panel, /openapi.json the OpenAPI document.
  */
-import { readFile } from 'node:fs/promises';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { ZodError } from 'zod';
@@ -96,9 +95,4 @@ export function createApp(options: Partial<SandboxOptions> = {}): SandboxApp {
   for (const r of app.routes) routes.add(r.method, r.path);
   app.notFound(notFoundHandler(routes));
   return { app, sandbox };
-}
-
-/** Reads a file shipped in the package (public/, scenarios/), relative to the package root. */
-export function packageFile(relative: string): Promise<Buffer> {
-  return readFile(new URL(`../${relative}`, import.meta.url));
 }

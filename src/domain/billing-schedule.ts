@@ -46,11 +46,6 @@ export interface BillingSchedule {
   trialEnd: Date | null;
 }
 
-/** Where an instant falls in a subscription's calendar (see `periodAt`). */
-export type SchedulePosition =
-  | { kind: 'trial'; start: Date; end: Date }
-  | { kind: 'paid'; index: number; start: Date; end: Date };
-
 const DAY_MS = 86_400_000;
 
 function assertInteger(name: string, value: number): void {
@@ -211,48 +206,6 @@ export function nthPeriod(schedule: Pick<BillingSchedule, 'origin' | 'plan' | 'a
   const { base, firstEnd } = grid(schedule);
   const start = k === 0 ? new Date(schedule.origin.getTime()) : gridPoint(base, schedule.plan, firstEnd + k - 1);
   return { start, end: gridPoint(base, schedule.plan, firstEnd + k) };
-}
-
-/**
- * The period that begins at `start`: `nthPeriod` with `start` as the origin. Without an
- * anchor it is one full step; with one it ends at the first anchor-aligned instant after
- * `start`.
- */
-export function periodAfter(start: Date, plan: PlanCadence, anchor?: Date | null): BillingPeriod {
-  return nthPeriod({ origin: start, plan, anchor: anchor ?? null }, 0);
-}
-
-/**
- * The next billing date after paid period `k` has been charged: the day (YYYY-MM-DD, UTC) on
- * which period k ends and period k + 1 is charged.
- */
-export function nextBillingDate(schedule: Pick<BillingSchedule, 'origin' | 'plan' | 'anchor'>, k: number): string {
-  return isoDate(nthPeriod(schedule, k).end);
-}
-
-/**
- * The index of the paid period containing `at` (start ≤ at < end). Instants before the
- * origin (during a trial, or before creation) give 0.
- */
-export function periodIndexAt(schedule: Pick<BillingSchedule, 'origin' | 'plan' | 'anchor'>, at: Date): number {
-  const { base, firstEnd } = grid(schedule);
-  if (at.getTime() < gridPoint(base, schedule.plan, firstEnd).getTime()) return 0;
-  return firstGridIndexAfter(base, schedule.plan, at, firstEnd) - firstEnd;
-}
-
-/**
- * Where `at` falls: the trial [trialStart, trialEnd) while it runs, otherwise the paid
- * period containing `at` with its index. This gives a subscription's
- * `current_period_start`/`current_period_end`; `next_billing_date` is `isoDate(end)`.
- * Instants before the origin and outside the trial count as period 0.
- */
-export function periodAt(schedule: BillingSchedule, at: Date): SchedulePosition {
-  const { trialStart, trialEnd } = schedule;
-  if (trialStart && trialEnd && at.getTime() < trialEnd.getTime() && at.getTime() >= trialStart.getTime()) {
-    return { kind: 'trial', start: new Date(trialStart.getTime()), end: new Date(trialEnd.getTime()) };
-  }
-  const index = periodIndexAt(schedule, at);
-  return { kind: 'paid', index, ...nthPeriod(schedule, index) };
 }
 
 /** `d` as an ISO 8601 calendar date in UTC, `YYYY-MM-DD` (the spec's `next_billing_date`). */

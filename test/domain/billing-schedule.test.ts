@@ -8,12 +8,8 @@ import {
   buildSchedule,
   firstChargeAt,
   isoDate,
-  nextBillingDate,
   nthPeriod,
   parseIsoInstant,
-  periodAfter,
-  periodAt,
-  periodIndexAt,
   type BillingSchedule,
   type PlanCadence,
 } from '../../src/domain/billing-schedule.js';
@@ -113,7 +109,7 @@ describe('nthPeriod without an anchor', () => {
     expect(periodStarts(schedule, 4)).toEqual([
       '2026-12-24T18:00:00.000Z', '2026-12-31T18:00:00.000Z', '2027-01-07T18:00:00.000Z', '2027-01-14T18:00:00.000Z',
     ]);
-    expect(nextBillingDate(schedule, 0)).toBe('2026-12-31');
+    expect(isoDate(nthPeriod(schedule, 0).end)).toBe('2026-12-31');
   });
 
   it('renews every 2 days', () => {
@@ -133,7 +129,7 @@ describe('nthPeriod without an anchor', () => {
     expect(periodStarts(schedule, 5).map((s) => s.slice(0, 10))).toEqual([
       '2026-11-30', '2027-02-28', '2027-05-30', '2027-08-30', '2027-11-30',
     ]);
-    expect(nextBillingDate(schedule, 0)).toBe('2027-02-28');
+    expect(isoDate(nthPeriod(schedule, 0).end)).toBe('2027-02-28');
   });
 
   it('computes a far period directly from the origin', () => {
@@ -158,7 +154,7 @@ describe('billing_cycle_anchor', () => {
     expect(periodStarts(schedule, 4).slice(1)).toEqual([
       '2026-02-01T00:00:00.000Z', '2026-03-01T00:00:00.000Z', '2026-04-01T00:00:00.000Z',
     ]);
-    expect(nextBillingDate(schedule, 0)).toBe('2026-02-01');
+    expect(isoDate(nthPeriod(schedule, 0).end)).toBe('2026-02-01');
   });
 
   it('aligns a past anchor to the next aligned instant after the start', () => {
@@ -197,17 +193,6 @@ describe('billing_cycle_anchor', () => {
     });
     expect(periodStarts(schedule, 3).map((s) => s.slice(0, 10))).toEqual(['2026-02-15', '2026-04-01', '2026-07-01']);
   });
-
-  it('periodAfter gives the same first period as the schedule', () => {
-    expect(periodAfter(d('2026-04-10T08:00:00.000Z'), monthly, d('2025-01-31T06:00:00.000Z'))).toEqual({
-      start: d('2026-04-10T08:00:00.000Z'),
-      end: d('2026-04-30T06:00:00.000Z'),
-    });
-    expect(periodAfter(d('2026-01-31T10:00:00.000Z'), monthly)).toEqual({
-      start: d('2026-01-31T10:00:00.000Z'),
-      end: d('2026-02-28T10:00:00.000Z'),
-    });
-  });
 });
 
 describe('trials', () => {
@@ -233,45 +218,6 @@ describe('trials', () => {
       plan: { ...monthly, trial_period_days: 7, billing_cycle_anchor: '2026-01-15' },
     });
     expect(nthPeriod(schedule, 0)).toEqual({ start: d('2026-01-08T00:00:00.000Z'), end: d('2026-01-15T00:00:00.000Z') });
-  });
-});
-
-describe('periodAt and periodIndexAt', () => {
-  const schedule = buildSchedule({ created: d('2026-01-17T10:00:00.000Z'), plan: { ...monthly, trial_period_days: 14 } });
-
-  it('reports the trial while it runs', () => {
-    expect(periodAt(schedule, d('2026-01-20T00:00:00.000Z'))).toEqual({
-      kind: 'trial',
-      start: d('2026-01-17T10:00:00.000Z'),
-      end: d('2026-01-31T10:00:00.000Z'),
-    });
-  });
-
-  it('reports the paid period containing an instant (start inclusive, end exclusive)', () => {
-    expect(periodAt(schedule, d('2026-01-31T10:00:00.000Z'))).toMatchObject({ kind: 'paid', index: 0 });
-    expect(periodAt(schedule, d('2026-02-28T09:59:59.999Z'))).toMatchObject({ kind: 'paid', index: 0 });
-    expect(periodAt(schedule, d('2026-02-28T10:00:00.000Z'))).toEqual({
-      kind: 'paid',
-      index: 1,
-      start: d('2026-02-28T10:00:00.000Z'),
-      end: d('2026-03-31T10:00:00.000Z'),
-    });
-  });
-
-  it('agrees with nthPeriod for every period boundary over several years', () => {
-    const anchored = buildSchedule({
-      created: d('2026-04-10T08:00:00.000Z'),
-      plan: { ...monthly, billing_cycle_anchor: '2025-01-31T06:00:00Z' },
-    });
-    for (let k = 0; k < 60; k++) {
-      const { start, end } = nthPeriod(anchored, k);
-      expect(periodIndexAt(anchored, start)).toBe(k);
-      expect(periodIndexAt(anchored, new Date(end.getTime() - 1))).toBe(k);
-    }
-  });
-
-  it('gives 0 before the origin', () => {
-    expect(periodIndexAt(schedule, d('2025-01-01T00:00:00.000Z'))).toBe(0);
   });
 });
 
