@@ -32,13 +32,7 @@ export interface SandboxApp {
 const hook: Hook = (result, c) => {
   const ctx = c as unknown as Context<AppEnv>;
   if (!result.success) return validationHook(result.error as ZodError, ctx, result.target);
-  if (result.target === 'json') {
-    return ctx.req.text().then((text) => {
-      if (text.length === 0) return undefined;
-      warnUnknownFields(ctx, JSON.parse(text) as unknown, result.data);
-      return undefined;
-    });
-  }
+  if (result.target === 'json') warnUnknownFields(ctx, ctx.get('body'), result.data);
   return undefined;
 };
 

@@ -1,7 +1,8 @@
 /**
  * Request-body gate for writes: size limit (413), `Content-Type: application/json` (400),
  * well-formed JSON (400 with the parser's position) and a JSON object (400). What passes is
- * cached by Hono's request, so the validator and the idempotency fingerprint reuse it.
+ * kept as the `body` variable, parsed once for the unknown-field warnings, the validation
+ * details and the idempotency fingerprint.
  */
 import type { MiddlewareHandler } from 'hono';
 import { SandboxError, badRequest } from '../domain/errors.js';
@@ -44,5 +45,6 @@ export const jsonBody: MiddlewareHandler<AppEnv> = async (c, next) => {
       { type: 'type_error', pointer: '', message: 'Expected a JSON object', location: 'body' },
     ]);
   }
+  c.set('body', parsed);
   return next();
 };

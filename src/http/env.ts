@@ -9,6 +9,8 @@ export interface AppEnv {
     account: AccountRow;
     /** Scopes the bearer token grants. */
     scopes: readonly string[];
+    /** The request's JSON body, parsed once by the body gate (undefined when there is none). */
+    body: unknown;
     /** Request-log annotations. */
     idempotencyKey: string | undefined;
     replayed: boolean;

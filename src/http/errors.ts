@@ -8,6 +8,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ZodError } from 'zod';
 import { SandboxError, badRequest, type ErrorDetail, type ErrorLocation } from '../domain/errors.js';
+import type { AppEnv } from './env.js';
 
 export interface ErrorEnvelope {
   type: 'error';
@@ -83,13 +84,11 @@ export function zodDetails(error: ZodError, location: ErrorLocation, input: unkn
 const LOCATIONS: Record<string, ErrorLocation> = { json: 'body', query: 'query', param: 'path', header: 'header' };
 
 /** A failed validation of `target` (json, query, param, header) as a 400 envelope. */
-export async function validationHook(error: ZodError, c: Context, target: string): Promise<Response> {
+export function validationHook(error: ZodError, c: Context<AppEnv>, target: string): Response {
   const location = LOCATIONS[target] ?? 'body';
   let input: unknown;
-  if (target === 'json') {
-    const text = await c.req.text();
-    input = text.length > 0 ? (JSON.parse(text) as unknown) : undefined;
-  } else if (target === 'query') input = c.req.query();
+  if (target === 'json') input = c.get('body');
+  else if (target === 'query') input = c.req.query();
   else if (target === 'param') input = c.req.param();
   else if (target === 'header') input = c.req.header();
   return errorResponse(c, badRequest('Request failed validation', zodDetails(error, location, input)));

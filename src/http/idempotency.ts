@@ -57,8 +57,7 @@ export async function idempotent<T, S extends ContentfulStatusCode>(
   const sandbox = c.get('sandbox');
   const store = sandbox.stores.idempotency;
   const accountId = c.get('account').id;
-  const text = await c.req.text();
-  const body: unknown = text.length > 0 ? JSON.parse(text) : null;
+  const body: unknown = c.get('body') ?? null;
   const fingerprint = createHash('sha256').update(`${c.req.method} ${c.req.path}\n${canonicalJson(body)}`).digest('hex');
   const now = sandbox.clock.nowMs();
   // The stored response is the one the route declares; it is sent again byte for byte.

@@ -129,11 +129,10 @@ export function subscriptionRoutes(hook: Hook): OpenAPIHono<AppEnv> {
   app.openapi(create, async (c) => {
     const sandbox = c.get('sandbox');
     const account = c.get('account');
-    const text = await c.req.text();
-    if (text.length === 0) {
+    const raw = c.get('body');
+    if (raw === undefined) {
       throw badRequest('A JSON body is required', [{ type: 'missing', pointer: '', message: 'Body required', location: 'body' }]);
     }
-    const raw = JSON.parse(text) as unknown;
     const details: ErrorDetail[] = [];
 
     const headers = { 'x-forwarded-for': c.req.header('x-forwarded-for') };
