@@ -21,11 +21,15 @@ import type { Hook } from './http/routes/hook.js';
 import { subscriptionRoutes } from './http/routes/subscriptions.js';
 import { transactionRoutes } from './http/routes/transactions.js';
 import { warnUnknownFields } from './http/unknown-fields.js';
-import { createSandbox, type Sandbox } from './sandbox.js';
+import { composeSandbox } from './compose.js';
+import type { Sandbox } from './sandbox.js';
+import type { Db } from './store/database.js';
 
 export interface SandboxApp {
   app: OpenAPIHono<AppEnv>;
   sandbox: Sandbox;
+  /** The database handle, for tests and benchmarks that inspect or seed it. */
+  db: Db;
 }
 
 /** The validation hook: a 400 envelope on failure; on success, notes ignored unknown fields. */
@@ -38,7 +42,7 @@ const hook: Hook = (result, c) => {
 
 /** Builds the sandbox and its app. */
 export function createApp(options: Partial<SandboxOptions> = {}): SandboxApp {
-  const sandbox = createSandbox(options);
+  const { sandbox, db } = composeSandbox(options);
   const app = new OpenAPIHono<AppEnv>({ defaultHook: hook });
   const routes = new RouteTable();
 
@@ -88,5 +92,5 @@ export function createApp(options: Partial<SandboxOptions> = {}): SandboxApp {
 
   for (const r of app.routes) routes.add(r.method, r.path);
   app.notFound(notFoundHandler(routes));
-  return { app, sandbox };
+  return { app, sandbox, db };
 }

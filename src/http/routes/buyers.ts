@@ -2,22 +2,13 @@
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { secured } from '../auth.js';
 import type { AppEnv } from '../env.js';
-import { buyerView } from '../formatters.js';
+import { buyerView } from '../formatters/buyer.js';
+import { buyerSchema } from './buyers.schemas.js';
 import { pageEnvelope, pageQuerySchema, pageRequest, pageSchema } from '../pagination.js';
 import { accountHeaderParameters, errorResponses } from '../schemas.js';
 import type { Hook } from './hook.js';
 
-export const buyerSchema = z
-  .object({
-    type: z.literal('buyer'),
-    id: z.uuid(),
-    merchant_account_id: z.string(),
-    display_name: z.string().nullable(),
-    external_identifier: z.string().nullable(),
-    created_at: z.string(),
-    updated_at: z.string(),
-  })
-  .openapi('Buyer');
+
 
 const list = createRoute({
   method: 'get',

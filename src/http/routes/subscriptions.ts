@@ -12,7 +12,7 @@ import { isIP } from 'node:net';
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { DEFAULT_RESTRICTED_CHANNEL_CODE } from '../../config.js';
 import { badRequest, notFound, type ErrorDetail } from '../../domain/errors.js';
-import { cancelSubscription, createSubscription, subscriptionRequestProblems, trialEndProblem } from '../../domain/subscriptions.js';
+import { trialEndProblem } from '../../domain/subscription-calendar.js';
 import { requireAuth, requireScope, secured } from '../auth.js';
 import type { AppEnv } from '../env.js';
 import { zodDetails } from '../errors.js';
@@ -142,7 +142,7 @@ export function subscriptionRoutes(hook: Hook): OpenAPIHono<AppEnv> {
     const schema = subscriptionCreateSchema({ restrictedChannelCode: sandbox.options.restrictedChannelCode, directMode: account.mode === 'direct' });
     const body = schema.safeParse(raw);
     if (body.success) {
-      details.push(...subscriptionRequestProblems(sandbox, account, body.data));
+      details.push(...sandbox.subscriptions.problems(account, body.data));
     } else {
       details.push(...zodDetails(body.error, 'body', raw));
       // A well-formed trial_end in the past is reported with the other failures.
@@ -156,7 +156,7 @@ export function subscriptionRoutes(hook: Hook): OpenAPIHono<AppEnv> {
 
     warnUnknownFields(c, raw, body.data);
 
-    return idempotent(c, 201, () => subscriptionView(createSubscription(sandbox, account, body.data), sandbox.baseUrl, account.mode));
+    return idempotent(c, 201, () => subscriptionView(sandbox.subscriptions.create(account, body.data), sandbox.baseUrl, account.mode));
   });
 
   app.openapi(get, (c) => {
@@ -174,7 +174,7 @@ export function subscriptionRoutes(hook: Hook): OpenAPIHono<AppEnv> {
 
   app.openapi(cancel, (c) => {
     const sandbox = c.get('sandbox');
-    const row = cancelSubscription(sandbox, findSubscription(c, c.req.valid('param').subscription_id));
+    const row = sandbox.subscriptions.cancel(findSubscription(c, c.req.valid('param').subscription_id).id);
     return c.json(subscriptionView(row, sandbox.baseUrl, c.get('account').mode), 200);
   });
 

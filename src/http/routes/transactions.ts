@@ -1,10 +1,10 @@
 /** /v4/transactions and their refunds: create, read, list (cursor pages). */
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { notFound } from '../../domain/errors.js';
-import { createTransaction, refundTransaction } from '../../domain/transactions.js';
 import { secured } from '../auth.js';
 import type { AppEnv } from '../env.js';
-import { refundView, transactionView } from '../formatters.js';
+import { refundView } from '../formatters/refund.js';
+import { transactionView } from '../formatters/transaction.js';
 import { idempotent } from '../idempotency.js';
 import { pageEnvelope, pageQuerySchema, pageRequest, pageSchema } from '../pagination.js';
 import { accountHeaderParameters, conflictResponse, errorResponses, idempotencyHeaderParameters } from '../schemas.js';
@@ -88,7 +88,7 @@ export function transactionRoutes(hook: Hook): OpenAPIHono<AppEnv> {
     idempotent(c, 201, () => {
       const sandbox = c.get('sandbox');
       const account = c.get('account');
-      const tx = createTransaction(sandbox, account, c.req.valid('json'));
+      const tx = sandbox.transactions.create(account, c.req.valid('json'));
       return transactionView(tx, sandbox.baseUrl, account.mode);
     }),
   );
@@ -109,7 +109,7 @@ export function transactionRoutes(hook: Hook): OpenAPIHono<AppEnv> {
   app.openapi(createRefund, (c) =>
     idempotent(c, 201, () => {
       const tx = findTransaction(c, c.req.valid('param').transaction_id);
-      return refundView(refundTransaction(c.get('sandbox'), tx, c.req.valid('json') ?? {}));
+      return refundView(c.get('sandbox').transactions.refund(tx.id, c.req.valid('json') ?? {}));
     }),
   );
 
