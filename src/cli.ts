@@ -32,7 +32,8 @@ Examples:
 Ready line (first line on stdout): payment-sandbox ready: url=http://127.0.0.1:4010 port=4010
 `;
 
-function buildProgram(): Command {
+/** The commander program: every option, its default and variable in the help, two examples. */
+export function buildProgram(): Command {
   const program = new Command('payment-sandbox')
     .description('Local emulator of the Payment Service API (/v4) with signed webhooks, a sandbox clock and a control panel.')
     .helpOption('-h, --help', 'show this help')
