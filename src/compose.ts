@@ -14,7 +14,7 @@ import type { ChangeFeed } from './domain/ports.js';
 import { Scheduler } from './domain/scheduler.js';
 import { createSubscriptionService } from './domain/subscriptions.js';
 import { createTransactionService } from './domain/transactions.js';
-import { logError } from './log.js';
+import { logger } from './log.js';
 import type { Sandbox } from './sandbox.js';
 import type { Db } from './store/database.js';
 import { createScenarioPolicy, loadConfiguredScenarios } from './scenarios/policy.js';
@@ -38,7 +38,7 @@ export interface ComposedSandbox {
 export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSandbox {
   const options = resolveOptions({ restrictedChannelCode: DEFAULT_RESTRICTED_CHANNEL_CODE, ...input });
   const policy = createScenarioPolicy(loadConfiguredScenarios(options.scenario));
-  const store = openStore(options.db, (err) => logError('a change-feed listener failed', err));
+  const store = openStore(options.db, (err) => logger.error('feed.failed', 'an after-commit effect failed', { err }));
   const { repos, uow } = store;
   const clock = createClock(store.clockOffsetMs());
 
@@ -62,7 +62,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
     ),
     timeZone: options.webhookTimezone,
     timeoutMs: options.deliveryTimeoutMs,
-    onError: (err) => logError('a webhook delivery failed unexpectedly', err),
+    onError: (err) => logger.error('delivery.crashed', 'delivery failed unexpectedly', { err }),
   });
   const outbox = createOutbox({
     clock,
@@ -93,18 +93,18 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
     policy,
     feed,
     startPageUrl: () => `${baseUrl}/`,
-    onChargeError: (id, err) => logError(`charge of subscription ${id} failed; no further charges`, err),
+    onChargeError: (id, err) => logger.error('subscription.charge.failed', `charge of subscription ${id} failed; no further charges`, { err }),
   });
   const accounts = createMerchantAccounts({ clock, uow, accounts: repos.accounts, buyers: repos.buyers, feed, seed: options.seed });
 
-  const scheduler = new Scheduler(clock, (work, err) => logError(`${work} failed`, err));
+  const scheduler = new Scheduler(clock, (work, err) => logger.error('scheduler.failed', `${work} failed`, { err }));
   scheduler.register(dispatcher);
   scheduler.register(
     createScenarioRunner({
       uow,
       scheduledSteps: repos.scheduledSteps,
       transactions,
-      onStepError: (step, err) => logError(`scenario step ${step.action.kind} on ${step.resource_id} failed`, err),
+      onStepError: (step, err) => logger.error('scenario.step.failed', `scenario step ${step.action.kind} on ${step.resource_id} failed`, { err }),
     }),
   );
   scheduler.register(subscriptions.billing);

@@ -40,6 +40,5 @@ export const requestLog: MiddlewareHandler<AppEnv> = async (c, next) => {
     warnings,
     at: sandbox.clock.nowMs(),
   });
-  if (sandbox.options.log) console.log(`${c.req.method} ${c.req.path} ${status} ${duration.toFixed(1)}ms`);
-  sandbox.emit('request.logged', account?.id ?? null, { id });
+  sandbox.emit('request.logged', account?.id ?? null, { id, method: c.req.method, path: c.req.path, status, duration_ms: Math.round(duration * 100) / 100 });
 };

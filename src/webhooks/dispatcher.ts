@@ -158,6 +158,10 @@ export class Dispatcher implements TimedWork {
       status: outcome.status,
       error: outcome.error,
       at: isoTimestamp(at),
+      kind: row.kind,
+      resource_id: row.resource_id,
+      url: row.url,
+      next_attempt_at: outcome.ok || giveUp ? null : isoTimestamp(now + retryDelaySeconds(number) * 1000),
     });
   }
 
