@@ -228,7 +228,7 @@ function testCards(sandbox: Sandbox): Array<{ number: string; description: strin
     .describe()
     .flatMap((scenario) => scenario.rules)
     .filter((rule) => rule.match.card_number !== undefined && rule.match.applies_to !== 'subscription')
-    .map((rule) => ({ number: rule.match.card_number!, description: rule.description ?? rule.name }));
+    .map((rule) => ({ number: rule.match.card_number!, description: (rule.description ?? rule.name).replace(/^Card [\d ]+(\([^)]*\))?:\s*/, '$1 ').trim() }));
 }
 
 function field(name: keyof CardForm, label: string, errors: CardErrors, input: Html): Html {
