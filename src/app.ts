@@ -9,6 +9,7 @@ import type { ZodError } from 'zod';
 import type { SandboxOptions } from './config.js';
 import { jsonBody } from './http/body.js';
 import { controlRoutes } from './http/control/index.js';
+import { paymentMethodControlRoutes } from './http/control/payment-methods.js';
 import { subscriptionControlRoutes } from './http/control/subscriptions.js';
 import type { AppEnv } from './http/env.js';
 import { RouteTable, notFoundHandler, onError, validationHook } from './http/errors.js';
@@ -74,6 +75,7 @@ export function createApp(options: Partial<SandboxOptions> = {}): SandboxApp {
   control.use('*', jsonBody);
   control.route('/', controlRoutes(hook));
   control.route('/', subscriptionControlRoutes(hook));
+  control.route('/', paymentMethodControlRoutes(hook));
   app.route('/_sandbox', control);
 
   app.route('/pay', paymentPageRoutes());

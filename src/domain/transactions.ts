@@ -7,7 +7,7 @@
  * once, or a step stored for the scenario runner to apply when the sandbox clock reaches it.
  */
 import { randomUUID } from 'node:crypto';
-import { cardBrand, cardLast4 } from './card.js';
+import { cardBrand, cardLast4, isCardExpired } from './card.js';
 import type { Clock } from './clock.js';
 import type { Account, Refund, SimulatedFailures, StoredPaymentMethod, Transaction, TransactionCustomer, TransactionOutcome } from './entities.js';
 import { SandboxError, badRequest, invalidState, notFound, type ErrorDetail } from './errors.js';
@@ -137,6 +137,12 @@ export interface TransactionService {
    * when both delays are 0; a refund the transaction cannot take is dropped).
    */
   play(tx: Transaction, script: ChargeScript): void;
+  /**
+   * The customer pays a PENDING transaction with a card on the payment page: an expired card
+   * is declined (FAILED); otherwise the first scenario rule matching the card (and the rest of
+   * the payment) plays out as it would for a card sent to the API; without a rule it is approved.
+   */
+  payWithCard(id: string, card: { number: string; expiration_date: string }): Transaction;
   /** Registers a listener told of every outcome inside its unit of work (subscription billing). */
   onResolved(listener: (tx: Transaction) => void): void;
 }
@@ -279,6 +285,29 @@ export function createTransactionService(deps: TransactionServiceDeps): Transact
     resolve,
     refund,
     play,
+    payWithCard(id, card) {
+      return uow.run(() => {
+        const tx = transactions.byIdAnyAccount(id);
+        if (!tx) throw notFound(`Transaction ${id} not found`);
+        if (isCardExpired(card.expiration_date, clock.nowMs())) return resolve(id, 'FAILED');
+        const decided = policy.forTransaction({
+          kind: 'transaction',
+          amount: tx.amount,
+          currency: tx.currency,
+          cardNumber: card.number,
+          customerEmail: tx.customer?.email ?? null,
+          metadata: tx.metadata,
+          paymentChannelCode: tx.payment_method?.payment_channel_code ?? null,
+          plan: null,
+        });
+        if (decided && decided.script.outcome !== null) {
+          transactions.setScenarioRule(id, decided.rule);
+          play(tx, decided.script);
+          return transactions.byIdAnyAccount(id)!;
+        }
+        return resolve(id, 'SUCCEEDED', decided?.script.webhookFailures);
+      });
+    },
     onResolved(listener) {
       resolvedListeners.push(listener);
     },
