@@ -108,20 +108,20 @@ export function credentialsView(ctx) {
         h('p', { class: 'muted small' }, 'Every webhook carries a base64 RSA-SHA256 signature of its exact raw body in the signature header. Verify it with this key, in the form your verifier takes (also at /_sandbox/webhook-public-key?format=pem|der|jwk|x509):'),
         webhookKey
           ? h(
-              'dl',
-              { class: 'cred-list key-forms' },
+              'div',
+              { class: 'key-forms' },
               keyForms(webhookKey).map((form) =>
                 h(
-                  'div',
-                  { class: 'cred-row key-form', dataset: { format: form.id } },
-                  h('dt', null, form.title, h('span', { class: 'faint small key-use' }, form.use)),
+                  'section',
+                  { class: 'key-form', dataset: { format: form.id }, 'aria-label': `Webhook public key as ${form.title}` },
                   h(
-                    'dd',
-                    null,
-                    h('details', { class: 'pem' }, h('summary', null, 'Show'), h('pre', { class: 'code pem-block' }, form.text)),
-                    h('a', { class: 'btn btn-sm btn-ghost', href: `/_sandbox/webhook-public-key?format=${form.id}`, target: '_blank', rel: 'noopener', title: `GET /_sandbox/webhook-public-key?format=${form.id}` }, 'Open'),
+                    'div',
+                    { class: 'key-form-head' },
+                    h('div', { class: 'key-form-name' }, h('strong', null, form.title), h('span', { class: 'faint small' }, form.use)),
+                    h('a', { class: 'btn btn-sm btn-ghost', href: `/_sandbox/webhook-public-key?format=${form.id}`, target: '_blank', rel: 'noopener', title: `GET /_sandbox/webhook-public-key?format=${form.id}` }, `?format=${form.id}`),
                     copyButton(() => form.text, `webhook public key as ${form.title}`),
                   ),
+                  h('details', { class: 'pem' }, h('summary', null, 'Show'), h('pre', { class: 'code key-text' }, form.text)),
                 ),
               ),
             )
