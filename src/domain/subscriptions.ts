@@ -28,6 +28,11 @@ import { modeRequirements, storedPaymentMethod, type NewTransaction, type Transa
 /** Spacing of the retries of a failed renewal, on the sandbox clock: one day. */
 export const RENEWAL_RETRY_SECONDS = 86_400;
 
+/** The transitions a subscription can take now: a cancellation while it still charges. */
+export function subscriptionActions(sub: Pick<Subscription, 'status'>): 'cancel'[] {
+  return sub.status === 'active' || sub.status === 'past_due' ? ['cancel'] : [];
+}
+
 /** What a subscription is matched on against scenario rules. */
 export function subscriptionMatchInput(request: SubscriptionRequest): MatchInput {
   return {
@@ -247,7 +252,7 @@ export function createSubscriptionService(deps: SubscriptionServiceDeps): Subscr
     cancel(id) {
       uow.run(() => {
         const current = subscriptions.byIdAnyAccount(id)!;
-        if (current.status === 'cancelled' || current.status === 'failed') {
+        if (subscriptionActions(current).length === 0) {
           throw invalidState(`Subscription ${id} is already ${current.status}; it cannot be cancelled`);
         }
         save(current, 'cancelled', { ...current.state, cancelled_at: clock.nowMs(), cancellation_reason: 'requested' }, null);

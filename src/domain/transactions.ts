@@ -53,6 +53,17 @@ export interface ChargeContext {
   paymentMethodOnFile?: StoredPaymentMethod;
 }
 
+/** What is left to refund: the unrefunded part of a SUCCEEDED transaction, else 0. */
+export function refundableAmount(tx: Pick<Transaction, 'status' | 'amount' | 'refunded_amount'>): number {
+  return tx.status === 'SUCCEEDED' ? Math.max(0, tx.amount - tx.refunded_amount) : 0;
+}
+
+/** The transitions a transaction can take now: an outcome while PENDING, a refund while something is left. */
+export function allowedActions(tx: Pick<Transaction, 'status' | 'amount' | 'refunded_amount'>): ('settle' | 'fail' | 'refund')[] {
+  if (tx.status === 'PENDING') return ['settle', 'fail'];
+  return refundableAmount(tx) > 0 ? ['refund'] : [];
+}
+
 /** Masks a request payment method for storage. */
 export function storedPaymentMethod(pm: PaymentMethodInput): StoredPaymentMethod {
   const out: StoredPaymentMethod = { type: pm.type };
@@ -174,7 +185,7 @@ export function createTransactionService(deps: TransactionServiceDeps): Transact
       if (current.status !== 'SUCCEEDED') {
         throw badRequest(`Transaction ${current.id} is ${current.status}: only a SUCCEEDED transaction can be refunded`);
       }
-      const remainder = current.amount - current.refunded_amount;
+      const remainder = refundableAmount(current);
       const amount = input.amount ?? remainder;
       if (remainder === 0) {
         throw badRequest(`Transaction ${current.id} is already fully refunded`, [

@@ -388,8 +388,10 @@ describe('control API for the panel', () => {
       await app.request(`/_sandbox/subscriptions?account_id=${DIRECT.account_id}`),
     );
     expect(direct.items.map((s) => s.id)).toEqual([a.id]);
-    const { charges, ...subscription } = direct.items[0]!;
+    const { charges, allowed_actions, next_charge_at, ...subscription } = direct.items[0]!;
     expect(subscription).toEqual(a);
+    expect(allowed_actions).toEqual(['cancel']);
+    expect(next_charge_at).toEqual(expect.any(String));
     expect(charges).toEqual([expect.objectContaining({ type: 'transaction', subscription_id: a.id, status: 'SUCCEEDED' })]);
     const all = await body<{ items: Json[] }>(await app.request('/_sandbox/subscriptions?limit=1'));
     expect(all.items.map((s) => s.id)).toEqual([b.id]);
