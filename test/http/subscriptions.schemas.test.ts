@@ -329,8 +329,9 @@ describe('subscriptionCreateSchema: cross-field rules', () => {
     ]);
     // Checkout mode collects card data on the payment page.
     expect(issuePaths(checkout, body)).toEqual([]);
-    // Other types need no card data in direct mode.
-    expect(issuePaths(direct, withPath(validDirectBody(), ['payment_method'], { type: 'qr' }))).toEqual([]);
+    // Other types need no card data in direct mode, only their channel code.
+    expect(issuePaths(direct, withPath(validDirectBody(), ['payment_method'], { type: 'qr', payment_channel_code: 'PROMPTPAY' }))).toEqual([]);
+    expect(issuePaths(direct, withPath(validDirectBody(), ['payment_method'], { type: 'qr' }))).toEqual(['payment_method/payment_channel_code']);
   });
 
   it('reports every failure at once, field rules and cross-field rules together', () => {

@@ -17,6 +17,7 @@ import { deliveryView, refundView, requestLogView, transactionView } from '../fo
 import { pageEnvelope, pageQuerySchema, pageRequest } from '../pagination.js';
 import { amountSchema, errorSchema } from '../schemas.js';
 import type { Hook } from '../routes/hook.js';
+import { createRouter } from '../router.js';
 
 const json = <T extends z.ZodTypeAny>(schema: T, description = 'OK') => ({ description, content: { 'application/json': { schema } } });
 const errors = {
@@ -32,7 +33,7 @@ const MAX_ADVANCE_SECONDS = 10 * 366 * 24 * 60 * 60;
 
 /** The /_sandbox routes. */
 export function controlRoutes(hook: Hook): OpenAPIHono<AppEnv> {
-  const app = new OpenAPIHono<AppEnv>({ defaultHook: hook });
+  const app = createRouter<AppEnv>();
   const tags = ['Sandbox control (extension)'];
 
   const accountOr404 = (sandboxAccounts: { byId(id: string): AccountRow | undefined }, id: string | undefined): AccountRow | undefined => {

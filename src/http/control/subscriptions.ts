@@ -13,6 +13,7 @@ import { transactionView } from '../formatters.js';
 import { subscriptionView } from '../formatters/subscription.js';
 import { pageEnvelope, pageQuerySchema, pageRequest } from '../pagination.js';
 import type { Hook } from '../routes/hook.js';
+import { createRouter } from '../router.js';
 import { errorSchema } from '../schemas.js';
 
 const json = <T extends z.ZodTypeAny>(schema: T, description = 'OK') => ({ description, content: { 'application/json': { schema } } });
@@ -30,7 +31,7 @@ function withCharges(sandbox: Sandbox, row: SubscriptionRow) {
 
 /** The /_sandbox routes of subscriptions and scenarios. */
 export function subscriptionControlRoutes(hook: Hook): OpenAPIHono<AppEnv> {
-  const app = new OpenAPIHono<AppEnv>({ defaultHook: hook });
+  const app = createRouter<AppEnv>();
 
   app.openapi(
     createRoute({

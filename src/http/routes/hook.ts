@@ -1,5 +1,2 @@
-/** The validation hook type every OpenAPIHono router of the sandbox uses. */
-import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { AppEnv } from '../env.js';
-
-export type Hook = NonNullable<ConstructorParameters<typeof OpenAPIHono<AppEnv>>[0]>['defaultHook'];
+/** The validation hook type; the hook itself is set once by `createRouter` (../router.ts). */
+export type { Hook } from '../router.js';
