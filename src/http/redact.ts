@@ -36,7 +36,7 @@ export function redactBody(value: unknown): unknown {
 /** A run of 12 to 19 digits, spaces or dashes allowed between them: what a card number looks like. */
 const CARD_DIGITS = /\d(?:[ -]?\d){11,18}/g;
 /** A security code member of JSON text, with its value (string or number). */
-const SECURITY_CODE_MEMBER = /"(?:security_code|cvv|cvc|cvv2|cvc2)"\s*:\s*(?:"(?:[^"\\]|\\.)*"|-?\d[\d.eE+-]*|null|true|false)\s*,?/gi;
+const SECURITY_CODE_MEMBER = /"(?:security_code|cvv|cvc|cvv2|cvc2)"\s*:\s*(?:"(?:[^"\\]|\\.)*"|-?\d[\d.eE+-]*|null|true|false)\s*,?\s*/gi;
 
 /** A card number member of JSON text whose value is a string or a number. */
 const CARD_NUMBER_MEMBER = /("(?:number|card_number|pan)"\s*:\s*)(?:"((?:[^"\\]|\\.)*)"|(\d+))/gi;

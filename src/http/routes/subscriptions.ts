@@ -48,7 +48,7 @@ const create = createRoute({
   tags,
   summary: 'Create a subscription; its first period is charged at once or when the trial ends',
   description:
-    'Scope subscriptions.write. The body schema depends on the account mode (oneOf): direct-mode accounts must also send ' +
+    'Scope subscriptions.write. The body schema depends on the account mode (anyOf: the first for direct accounts, the second for checkout): direct-mode accounts must also send ' +
     'browser_info and, for type card, number, expiration_date and security_code. billing_details and cart_items are ' +
     'required when payment_method.payment_channel_code is the restricted channel (--restricted-channel-code).',
   security,

@@ -2,7 +2,7 @@
  * Wire schemas of transactions and refunds: the POST bodies (validation + OpenAPI) and the
  * records the endpoints return. The create body has one schema per account mode, with the
  * mode rules in it (direct: payment_method and browser_info, and the card fields or the
- * channel code; checkout: return_url); the OpenAPI document shows both (`oneOf`).
+ * channel code; checkout: return_url); the OpenAPI document shows both (`anyOf`, the first for direct accounts).
  */
 import { z } from '@hono/zod-openapi';
 import { amountSchema, currencySchema, httpUrlSchema, text } from '../schemas.js';

@@ -127,7 +127,7 @@ export function subscriptionCreateSchema(options: SubscriptionCreateOptions): Su
 
 /**
  * The body as the OpenAPI document shows it: the schemas that validate, one per mode
- * (`oneOf`: direct accounts use the first, checkout accounts the second).
+ * (`anyOf`: direct accounts use the first, checkout accounts the second).
  */
 export function subscriptionCreateDocument(restrictedChannelCode: string) {
   return z
