@@ -20,11 +20,15 @@ import { createRouter, validation } from './http/router.js';
 import { buyerRoutes } from './http/routes/buyers.js';
 import { subscriptionRoutes } from './http/routes/subscriptions.js';
 import { transactionRoutes } from './http/routes/transactions.js';
-import { createSandbox, type Sandbox } from './sandbox.js';
+import { composeSandbox } from './compose.js';
+import type { Sandbox } from './sandbox.js';
+import type { Db } from './store/database.js';
 
 export interface SandboxApp {
   app: OpenAPIHono<AppEnv>;
   sandbox: Sandbox;
+  /** The database handle, for tests and benchmarks that inspect or seed it. */
+  db: Db;
 }
 
 /** The emulated API: request log, `--latency` for every method, then the resources. */
@@ -40,7 +44,7 @@ function apiRoutes(sandbox: Sandbox): OpenAPIHono<ApiEnv> {
 
 /** Builds the sandbox and its app. */
 export function createApp(options: Partial<SandboxOptions> = {}): SandboxApp {
-  const sandbox = createSandbox(options);
+  const { sandbox, db } = composeSandbox(options);
   const app = createRouter<AppEnv>();
   const routes = new RouteTable();
 
@@ -81,5 +85,5 @@ export function createApp(options: Partial<SandboxOptions> = {}): SandboxApp {
 
   for (const r of app.routes) routes.add(r.method, r.path);
   app.notFound(notFoundHandler(routes));
-  return { app, sandbox };
+  return { app, sandbox, db };
 }

@@ -7,7 +7,8 @@
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import { badRequest, forbidden, unauthorized } from '../domain/errors.js';
-import type { AccountRow, AccountsStore } from '../store/accounts.js';
+import type { Account as AccountRow } from '../domain/entities.js';
+import type { AccountsRepo as AccountsStore } from '../domain/ports.js';
 import { jsonBody } from './body.js';
 import type { ApiEnv, AppEnv } from './env.js';
 

@@ -5,7 +5,7 @@
  * annotations.
  */
 import type { Sandbox } from '../sandbox.js';
-import type { AccountRow } from '../store/accounts.js';
+import type { Account } from '../domain/entities.js';
 
 /** Every route: /_sandbox, /pay, the panel (no account). */
 export interface AppEnv {
@@ -20,7 +20,7 @@ export interface AppEnv {
 export interface ApiEnv {
   Variables: AppEnv['Variables'] & {
     /** The authenticated merchant account (set by auth). */
-    account: AccountRow;
+    account: Account;
     /** Scopes the bearer token grants. */
     scopes: readonly string[];
     /** The `--latency` wait of this request, when one is configured (see latency.ts). */

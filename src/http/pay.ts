@@ -17,9 +17,7 @@ import { html } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
 import { SandboxError } from '../domain/errors.js';
 import { toMajorUnits } from '../domain/money.js';
-import { resolveTransaction } from '../domain/transactions.js';
-import type { AccountRow } from '../store/accounts.js';
-import type { TransactionRow } from '../store/transactions.js';
+import type { Account as AccountRow, Transaction as TransactionRow } from '../domain/entities.js';
 import type { AppEnv } from './env.js';
 
 type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
@@ -77,7 +75,7 @@ function amountBlock(tx: TransactionRow): Html {
 }
 
 function facts(tx: TransactionRow, account: AccountRow): Html {
-  const customer = tx.customer ? (JSON.parse(tx.customer) as { email?: string; name?: string }) : null;
+  const customer = tx.customer;
   const who = [customer?.name, customer?.email].filter((v): v is string => Boolean(v)).join(' · ');
   return html`<dl class="pay-facts">
 ${tx.external_identifier ? html`<div><dt>Reference</dt><dd class="mono">${tx.external_identifier}</dd></div>` : ''}
@@ -168,7 +166,7 @@ export function paymentPageRoutes(): Hono<AppEnv> {
       if ('reason' in found) return notFoundPage(c, id, found.reason);
       let resolved: TransactionRow;
       try {
-        resolved = resolveTransaction(c.get('sandbox'), id, outcome);
+        resolved = c.get('sandbox').transactions.resolve(id, outcome);
       } catch (err) {
         if (!(err instanceof SandboxError) || err.status !== 409) throw err;
         const current = c.get('sandbox').stores.transactions.byIdAnyAccount(id)!;

@@ -40,11 +40,11 @@ export const requestLog: MiddlewareHandler<ApiEnv> = async (c, next) => {
     path: c.req.path + (c.req.url.includes('?') ? c.req.url.slice(c.req.url.indexOf('?')) : ''),
     status,
     idempotency_key: c.req.header('idempotency-key') ?? null,
-    replayed: c.get('replayed') ? 1 : 0,
+    replayed: c.get('replayed'),
     duration_ms: Math.round(duration * 100) / 100,
     request_body: requestBody,
     response_body: responseBody,
-    warnings: warnings.length > 0 ? JSON.stringify(warnings) : null,
+    warnings,
     at: sandbox.clock.nowMs(),
   });
   if (sandbox.options.log) console.log(`${c.req.method} ${c.req.path} ${status} ${duration.toFixed(1)}ms`);

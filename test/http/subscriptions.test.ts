@@ -59,12 +59,12 @@ describe('POST /v4/subscriptions: the Subscription object', () => {
   });
 
   it('never stores the card number or security code: the masked card is on file for renewals', async () => {
-    const { app, sandbox } = testApp();
+    const { app, sandbox, db } = testApp();
     const sub = await createSubscription(app, directSubscription());
     await sandbox.advanceClock(40 * 24 * 3600); // a renewal charges the card on file
     const dump = JSON.stringify([
-      sandbox.db.prepare('SELECT * FROM subscriptions').all(),
-      sandbox.db.prepare('SELECT * FROM transactions').all(),
+      db.prepare('SELECT * FROM subscriptions').all(),
+      db.prepare('SELECT * FROM transactions').all(),
     ]);
     expect(dump).not.toContain('4111111111111111');
     expect(dump).not.toContain('security_code');

@@ -5,15 +5,16 @@
  */
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { streamSSE } from 'hono/streaming';
-import { credentialsOf, newAccount } from '../../domain/accounts.js';
-import { seedBuyers } from '../../domain/buyers.js';
+import { credentialsOf } from '../../domain/accounts.js';
 import { isoTimestamp } from '../../domain/clock.js';
 import { notFound } from '../../domain/errors.js';
 import { CURRENCY_CODES, currencyExponent } from '../../domain/money.js';
-import { refundTransaction, resolveTransaction } from '../../domain/transactions.js';
-import type { AccountRow } from '../../store/accounts.js';
+import type { Account as AccountRow } from '../../domain/entities.js';
 import type { AppEnv } from '../env.js';
-import { deliveryView, refundView, requestLogView, transactionView } from '../formatters.js';
+import { deliveryView } from '../formatters/delivery.js';
+import { refundView } from '../formatters/refund.js';
+import { requestLogView } from '../formatters/request-log.js';
+import { transactionView } from '../formatters/transaction.js';
 import { pageEnvelope, pageQuerySchema, pageRequest } from '../pagination.js';
 import { amountSchema, errorSchema } from '../schemas.js';
 import type { Hook } from '../routes/hook.js';
@@ -64,16 +65,9 @@ export function controlRoutes(hook: Hook): OpenAPIHono<AppEnv> {
       request: { body: { required: true, content: { 'application/json': { schema: z.object({ mode: z.enum(['direct', 'checkout']), name: z.string().min(1).max(64).optional() }) } } } },
       responses: { 201: json(anyObject, 'Created'), 400: errors[400] },
     }),
-    (c) => {
-      const sandbox = c.get('sandbox');
+    async (c) => {
       const { mode, name } = c.req.valid('json');
-      const row = newAccount(mode, name, sandbox.clock.nowMs());
-      sandbox.db.transaction(() => {
-        sandbox.stores.accounts.insert(row);
-        seedBuyers(sandbox.stores.buyers, row.id, sandbox.options.seed, sandbox.clock.nowMs());
-      })();
-      sandbox.emit('account.created', row.id, { id: row.id });
-      return c.json(credentialsOf(row), 201);
+      return c.json(await c.get('sandbox').accounts.create(mode, name), 201);
     },
   );
 
@@ -120,7 +114,7 @@ export function controlRoutes(hook: Hook): OpenAPIHono<AppEnv> {
       createRoute({ method: 'post', path: `/transactions/{id}/${action}`, tags, summary: `Outcome ${outcome} now, and its payment webhook`, request: { params: idParam }, responses: { 200: json(anyObject), 404: errors[404], 409: errors[409] } }),
       (c) => {
         const sandbox = c.get('sandbox');
-        const tx = resolveTransaction(sandbox, c.req.valid('param').id, outcome);
+        const tx = sandbox.transactions.resolve(c.req.valid('param').id, outcome);
         const account = sandbox.stores.accounts.byId(tx.account_id)!;
         return c.json(transactionView(tx, sandbox.baseUrl, account.mode), 200);
       },
@@ -140,7 +134,7 @@ export function controlRoutes(hook: Hook): OpenAPIHono<AppEnv> {
       const sandbox = c.get('sandbox');
       const tx = sandbox.stores.transactions.byIdAnyAccount(c.req.valid('param').id);
       if (!tx) throw notFound(`Transaction ${c.req.valid('param').id} not found`);
-      const refund = refundTransaction(sandbox, tx, c.req.valid('json') ?? {});
+      const refund = sandbox.transactions.refund(tx.id, c.req.valid('json') ?? {});
       return c.json(refundView(refund), 201);
     },
   );

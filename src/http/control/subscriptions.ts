@@ -5,11 +5,10 @@
  */
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { notFound } from '../../domain/errors.js';
-import { cancelSubscription } from '../../domain/subscriptions.js';
 import type { Sandbox } from '../../sandbox.js';
-import type { SubscriptionRow } from '../../store/subscriptions.js';
+import type { Subscription } from '../../domain/entities.js';
 import type { AppEnv } from '../env.js';
-import { transactionView } from '../formatters.js';
+import { transactionView } from '../formatters/transaction.js';
 import { subscriptionView } from '../formatters/subscription.js';
 import { pageEnvelope, pageQuerySchema, pageRequest } from '../pagination.js';
 import type { Hook } from '../routes/hook.js';
@@ -21,7 +20,7 @@ const anyObject = z.record(z.string(), z.unknown());
 const tags = ['Sandbox control (extension)'];
 
 /** A Subscription object with its charges (transaction records, oldest first), as the panel shows it. */
-function withCharges(sandbox: Sandbox, row: SubscriptionRow) {
+function withCharges(sandbox: Sandbox, row: Subscription) {
   const account = sandbox.stores.accounts.byId(row.account_id)!;
   return {
     ...subscriptionView(row, sandbox.baseUrl, account.mode),
@@ -68,7 +67,7 @@ export function subscriptionControlRoutes(hook: Hook): OpenAPIHono<AppEnv> {
       const { id } = c.req.valid('param');
       const row = sandbox.stores.subscriptions.byIdAnyAccount(id);
       if (!row) throw notFound(`Subscription ${id} not found`);
-      return c.json(withCharges(sandbox, cancelSubscription(sandbox, row)), 200);
+      return c.json(withCharges(sandbox, sandbox.subscriptions.cancel(row.id)), 200);
     },
   );
 

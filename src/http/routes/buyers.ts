@@ -2,22 +2,12 @@
 import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { secured } from '../auth.js';
 import type { ApiEnv } from '../env.js';
-import { buyerView } from '../formatters.js';
+import { buyerView } from '../formatters/buyer.js';
 import { pageEnvelope, pageQuerySchema, pageRequest, pageSchema } from '../pagination.js';
 import { createRouter } from '../router.js';
+import { buyerSchema } from './buyers.schemas.js';
 import { accountHeaderParameters, errorResponses } from '../schemas.js';
 
-export const buyerSchema = z
-  .object({
-    type: z.literal('buyer'),
-    id: z.uuid(),
-    merchant_account_id: z.string(),
-    display_name: z.string().nullable(),
-    external_identifier: z.string().nullable(),
-    created_at: z.string(),
-    updated_at: z.string(),
-  })
-  .openapi('Buyer');
 
 const list = createRoute({
   method: 'get',

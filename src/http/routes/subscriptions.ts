@@ -10,7 +10,6 @@ import { isIP } from 'node:net';
 import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { notFound } from '../../domain/errors.js';
-import { cancelSubscription, createSubscription } from '../../domain/subscriptions.js';
 import { requireAuth, requireScope, secured } from '../auth.js';
 import type { ApiEnv } from '../env.js';
 import { subscriptionView } from '../formatters/subscription.js';
@@ -122,7 +121,7 @@ export function subscriptionRoutes(restrictedChannelCode: string): OpenAPIHono<A
       nowMs: sandbox.clock.nowMs(),
     });
     const input = validRequest(c, { body, headers: forwardedForSchema });
-    return idempotent(c, 201, () => subscriptionView(createSubscription(sandbox, account, input), sandbox.baseUrl, account.mode));
+    return idempotent(c, 201, () => subscriptionView(sandbox.subscriptions.create(account, input), sandbox.baseUrl, account.mode));
   });
 
   app.openapi(get, (c) => {
@@ -140,7 +139,7 @@ export function subscriptionRoutes(restrictedChannelCode: string): OpenAPIHono<A
 
   app.openapi(cancel, (c) => {
     const sandbox = c.get('sandbox');
-    const row = cancelSubscription(sandbox, findSubscription(c, c.req.valid('param').subscription_id));
+    const row = sandbox.subscriptions.cancel(findSubscription(c, c.req.valid('param').subscription_id).id);
     return c.json(subscriptionView(row, sandbox.baseUrl, c.get('account').mode), 200);
   });
 

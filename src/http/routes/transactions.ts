@@ -5,10 +5,10 @@
 import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { notFound } from '../../domain/errors.js';
-import { createTransaction, refundTransaction } from '../../domain/transactions.js';
 import { secured } from '../auth.js';
 import type { ApiEnv } from '../env.js';
-import { refundView, transactionView } from '../formatters.js';
+import { refundView } from '../formatters/refund.js';
+import { transactionView } from '../formatters/transaction.js';
 import { idempotent } from '../idempotency.js';
 import { pageEnvelope, pageQuerySchema, pageRequest, pageSchema } from '../pagination.js';
 import { createRouter } from '../router.js';
@@ -96,7 +96,7 @@ export function transactionRoutes(): OpenAPIHono<ApiEnv> {
     const input = validRequest(c, { body: transactionCreateSchema(account.mode) });
     return idempotent(c, 201, () => {
       const sandbox = c.get('sandbox');
-      const tx = createTransaction(sandbox, account, input);
+      const tx = sandbox.transactions.create(account, input);
       return transactionView(tx, sandbox.baseUrl, account.mode);
     });
   });
@@ -118,7 +118,7 @@ export function transactionRoutes(): OpenAPIHono<ApiEnv> {
     const input = validRequest(c, { body: refundCreateSchema, bodyOptional: true });
     return idempotent(c, 201, () => {
       const tx = findTransaction(c, c.req.valid('param').transaction_id);
-      return refundView(refundTransaction(c.get('sandbox'), tx, input));
+      return refundView(c.get('sandbox').transactions.refund(tx.id, input));
     });
   });
 
