@@ -1,12 +1,10 @@
 /**
  * The dates of a subscription as the Subscription object shows them, rebuilt from its
  * request, its creation time and its billing state (calendar arithmetic itself lives in
- * `billing-schedule.ts`), and the request rules that depend on the sandbox clock.
+ * `billing-schedule.ts`).
  */
 import { buildSchedule, isoDate, nthPeriod, type BillingSchedule } from './billing-schedule.js';
-import { isoTimestamp } from './clock.js';
 import type { Subscription } from './entities.js';
-import type { ErrorDetail } from './errors.js';
 
 /** The dates of a subscription (epoch ms; date as YYYY-MM-DD). */
 export interface SubscriptionCalendar {
@@ -41,19 +39,6 @@ export function subscriptionCalendar(sub: Subscription): SubscriptionCalendar {
     nextBillingDate: isoDate(new Date(sub.next_charge_at ?? period.end.getTime())),
     trialStart: schedule.trialStart?.getTime() ?? null,
     trialEnd: schedule.trialEnd?.getTime() ?? null,
-  };
-}
-
-/** 400 detail for a `trial_end` that is not after `nowMs` (sandbox clock), or null. */
-export function trialEndProblem(trialEnd: string | undefined, nowMs: number): ErrorDetail | null {
-  if (trialEnd === undefined) return null;
-  const at = Date.parse(trialEnd);
-  if (Number.isNaN(at) || at > nowMs) return null;
-  return {
-    type: 'value_error',
-    pointer: '/trial_end',
-    message: `Must be in the future; the sandbox clock is at ${isoTimestamp(nowMs)}`,
-    location: 'body',
   };
 }
 

@@ -19,11 +19,11 @@ import { randomUUID } from 'node:crypto';
 import { nthPeriod } from './billing-schedule.js';
 import type { Clock } from './clock.js';
 import type { Account, Subscription, SubscriptionRequest, SubscriptionState, SubscriptionStatus, Transaction } from './entities.js';
-import { duplicateRecord, invalidState, type ErrorDetail } from './errors.js';
+import { duplicateRecord, invalidState } from './errors.js';
 import type { AccountsRepo, ChangeFeed, ChargeScript, MatchInput, ScenarioPolicy, SubscriptionsRepo, TransactionsRepo, UnitOfWork } from './ports.js';
 import type { TimedWork } from './scheduler.js';
-import { chargeReference, scheduleOf, trialEndProblem } from './subscription-calendar.js';
-import { modeRequirements, storedPaymentMethod, type NewTransaction, type TransactionService } from './transactions.js';
+import { chargeReference, scheduleOf } from './subscription-calendar.js';
+import { storedPaymentMethod, type NewTransaction, type TransactionService } from './transactions.js';
 
 /** Spacing of the retries of a failed renewal, on the sandbox clock: one day. */
 export const RENEWAL_RETRY_SECONDS = 86_400;
@@ -69,12 +69,6 @@ export interface SubscriptionServiceDeps {
 }
 
 export interface SubscriptionService {
-  /**
-   * Rules of a schema-valid creation request that depend on the sandbox's state: `trial_end`
-   * must lie ahead of the sandbox clock, and every charge must be one the account's mode
-   * accepts (direct mode: a wallet or QR method needs its `payment_channel_code`).
-   */
-  problems(account: Account, request: SubscriptionRequest): ErrorDetail[];
   /**
    * Creates a subscription (status `active`) and, without a trial, charges its first period
    * at once, so the answer already shows the outcome (`failed` when it was declined).
@@ -200,14 +194,6 @@ export function createSubscriptionService(deps: SubscriptionServiceDeps): Subscr
   transactionService.onResolved(onChargeResolved);
 
   return {
-    problems(account, request) {
-      const details: ErrorDetail[] = [];
-      const problem = trialEndProblem(request.trial_end, clock.nowMs());
-      if (problem) details.push(problem);
-      details.push(...modeRequirements(account, chargeInput(account, request, 0, 1)));
-      return details;
-    },
-
     create(account, request) {
       const id = randomUUID();
       uow.run(() => {

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { cardBrand, cardLast4, isCardExpired } from './card.js';
 import type { Clock } from './clock.js';
 import type { Account, Refund, SimulatedFailures, StoredPaymentMethod, Transaction, TransactionCustomer, TransactionOutcome } from './entities.js';
-import { SandboxError, badRequest, invalidState, notFound, type ErrorDetail } from './errors.js';
+import { SandboxError, badRequest, invalidState, notFound } from './errors.js';
 import { formatMoney } from './money.js';
 import type { ChangeFeed, ChargeScript, MatchInput, Outbox, ScenarioPolicy, ScheduledStepsRepo, TransactionsRepo, UnitOfWork } from './ports.js';
 
@@ -75,31 +75,6 @@ export function storedPaymentMethod(pm: PaymentMethodInput): StoredPaymentMethod
   return out;
 }
 
-/**
- * The mode rules of the contract: direct mode sends the card and browser_info; checkout needs
- * return_url. A charge with a payment method on file (a subscription's) sends no card again.
- */
-export function modeRequirements(account: Account, input: NewTransaction, onFile = false): ErrorDetail[] {
-  const details: ErrorDetail[] = [];
-  const missing = (pointer: string, message: string): void => void details.push({ type: 'missing', pointer, message, location: 'body' });
-  if (account.mode === 'direct') {
-    if (onFile) {
-      // The card was checked when it was put on file.
-    } else if (!input.payment_method) missing('/payment_method', 'Required in direct API mode (card data or a wallet/QR method)');
-    else if (input.payment_method.type === 'card') {
-      for (const f of ['number', 'expiration_date', 'security_code'] as const) {
-        if (!input.payment_method[f]) missing(`/payment_method/${f}`, `Required for a card in direct API mode`);
-      }
-    } else if (!input.payment_method.payment_channel_code) {
-      missing('/payment_method/payment_channel_code', `Required for payment method type ${input.payment_method.type}`);
-    }
-    if (!input.browser_info) missing('/browser_info', 'Required in direct API mode (anti-fraud checks)');
-  } else if (!input.return_url) {
-    missing('/return_url', 'Required in checkout mode: the payment page sends the customer back there');
-  }
-  return details;
-}
-
 /** What a new transaction is matched on against scenario rules. */
 export function transactionMatchInput(input: NewTransaction): MatchInput {
   return {
@@ -127,8 +102,8 @@ export interface TransactionServiceDeps {
 export interface TransactionService {
   /**
    * Creates a PENDING transaction and plays what a scenario rule scripts for it (not for a
-   * subscription's charge: billing plays its own script). 400 with details when the
-   * account's mode rules are not met.
+   * subscription's charge: billing plays its own script). The request has passed its
+   * account's schema (mode rules included) in the HTTP layer.
    */
   create(account: Account, input: NewTransaction, charge?: ChargeContext): Transaction;
   /**
@@ -252,8 +227,6 @@ export function createTransactionService(deps: TransactionServiceDeps): Transact
 
   return {
     create(account, input, charge = {}) {
-      const details = modeRequirements(account, input, charge.paymentMethodOnFile !== undefined);
-      if (details.length > 0) throw badRequest('Request failed validation', details);
       const now = clock.nowMs();
       const direct = account.mode === 'direct';
       const row: Omit<Transaction, 'seq'> = {

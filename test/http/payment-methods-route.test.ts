@@ -2,37 +2,25 @@
  * `GET /_sandbox/payment-methods`: the catalogue as the control API serves it, through
  * `app.request()` and over a real loopback socket, checked against its zod schema.
  */
-import { serve, type ServerType } from '@hono/node-server';
-import { OpenAPIHono } from '@hono/zod-openapi';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAYMENT_CHANNEL_CODES } from '../../src/domain/payment-methods.js';
-import { paymentMethodControlRoutes, paymentMethodsResponseSchema } from '../../src/http/control/payment-methods.js';
-import type { AppEnv } from '../../src/http/env.js';
+import { paymentMethodsResponseSchema } from '../../src/http/control/payment-methods.js';
+import { startServer, type RunningServer } from '../../src/server.js';
+import { testApp } from '../support.js';
 
-function controlApp(): OpenAPIHono<AppEnv> {
-  const app = new OpenAPIHono<AppEnv>();
-  app.route('/_sandbox', paymentMethodControlRoutes(undefined));
-  return app;
-}
-
-let server: ServerType;
+let server: RunningServer;
 let base: string;
 
 beforeAll(async () => {
-  await new Promise<void>((resolve) => {
-    server = serve({ fetch: controlApp().fetch, hostname: '127.0.0.1', port: 0 }, (info: AddressInfo) => {
-      base = `http://127.0.0.1:${info.port}`;
-      resolve();
-    });
-  });
+  server = await startServer({ host: '127.0.0.1', port: 0, ticker: false });
+  base = server.url;
 });
 
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => server.stop());
 
 describe('GET /_sandbox/payment-methods', () => {
   it('app.request: the groups with every channel code, valid against the schema', async () => {
-    const res = await controlApp().request('/_sandbox/payment-methods');
+    const res = await testApp().app.request('/_sandbox/payment-methods');
     expect(res.status).toBe(200);
     const body = paymentMethodsResponseSchema.parse(await res.json());
     expect(body.groups.flatMap((g) => g.channels.map((c) => c.code))).toEqual(PAYMENT_CHANNEL_CODES);

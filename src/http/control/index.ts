@@ -3,7 +3,7 @@
  * outcomes by hand, the clock, the delivery log, the request log, the change feed and reset.
  * Used by the panel and by CI scripts; answers with the same error envelope as the API.
  */
-import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { streamSSE } from 'hono/streaming';
 import { credentialsOf } from '../../domain/accounts.js';
 import { addInterval } from '../../domain/billing-schedule.js';
@@ -16,10 +16,10 @@ import { refundView } from '../formatters/refund.js';
 import { pageEnvelope, pageQuerySchema, pageRequest, pageSchema } from '../pagination.js';
 import { refundSchema } from '../routes/transactions.schemas.js';
 import { amountSchema, errorSchema } from '../schemas.js';
-import type { Hook } from '../routes/hook.js';
 import { accountCredentialsSchema, clockAdvancedSchema, clockSchema, controlTransactionSchema, credentialsSchema, deliverySchema, requestLogEntrySchema, transactionDetailSchema, webhookJwkSchema } from './schemas.js';
 import { controlDelivery, controlTransaction, controlTransactionOf, requestLogEntry, transactionDetail } from './views.js';
 import { WEBHOOK_KEY_FORMATS, webhookKeyAs, webhookKeyForms } from './webhook-key.js';
+import { createRouter } from '../router.js';
 
 const json = <T extends z.ZodTypeAny>(schema: T, description = 'OK') => ({ description, content: { 'application/json': { schema } } });
 const errors = {
@@ -50,8 +50,8 @@ const webhookKeyQuery = z.object({
 });
 
 /** The /_sandbox routes. */
-export function controlRoutes(hook: Hook): OpenAPIHono<AppEnv> {
-  const app = new OpenAPIHono<AppEnv>({ defaultHook: hook });
+export function controlRoutes(): OpenAPIHono<AppEnv> {
+  const app = createRouter<AppEnv>();
   const tags = ['Sandbox control (extension)'];
 
   const accountOr404 = (sandboxAccounts: { byId(id: string): AccountRow | undefined }, id: string | undefined): AccountRow | undefined => {

@@ -4,10 +4,10 @@
  * currencies, country, type and whether a payment waits for the customer's step, as
  * `domain/payment-methods.ts` holds them. Mounted by the app under /_sandbox.
  */
-import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { PAYMENT_METHOD_GROUPS } from '../../domain/payment-methods.js';
 import type { AppEnv } from '../env.js';
-import type { Hook } from '../routes/hook.js';
+import { createRouter } from '../router.js';
 
 const methodType = z.enum(['card', 'qr', 'wallet', 'banking_app']);
 
@@ -43,8 +43,8 @@ export function paymentMethodsView(): z.infer<typeof paymentMethodsResponseSchem
 }
 
 /** The /_sandbox route of the payment-method catalogue. */
-export function paymentMethodControlRoutes(hook: Hook): OpenAPIHono<AppEnv> {
-  const app = new OpenAPIHono<AppEnv>({ defaultHook: hook });
+export function paymentMethodControlRoutes(): OpenAPIHono<AppEnv> {
+  const app = createRouter<AppEnv>();
   app.openapi(
     createRoute({
       method: 'get',

@@ -4,11 +4,11 @@
  * the actions legal now and its next charge time),
  * `POST /_sandbox/subscriptions/{id}/cancel` and `GET /_sandbox/scenarios` (what is loaded).
  */
-import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { notFound } from '../../domain/errors.js';
 import type { AppEnv } from '../env.js';
 import { pageEnvelope, pageQuerySchema, pageRequest, pageSchema } from '../pagination.js';
-import type { Hook } from '../routes/hook.js';
+import { createRouter } from '../router.js';
 import { errorSchema } from '../schemas.js';
 import { controlSubscriptionSchema, scenarioSummarySchema } from './schemas.js';
 import { controlSubscription } from './views.js';
@@ -17,8 +17,8 @@ const json = <T extends z.ZodTypeAny>(schema: T, description = 'OK') => ({ descr
 const tags = ['Sandbox control (extension)'];
 
 /** The /_sandbox routes of subscriptions and scenarios. */
-export function subscriptionControlRoutes(hook: Hook): OpenAPIHono<AppEnv> {
-  const app = new OpenAPIHono<AppEnv>({ defaultHook: hook });
+export function subscriptionControlRoutes(): OpenAPIHono<AppEnv> {
+  const app = createRouter<AppEnv>();
 
   app.openapi(
     createRoute({
