@@ -51,6 +51,8 @@ export interface DeliveriesStore {
   forResource(resourceId: string): DeliveryRow[];
   recordAttempt(attempt: Omit<AttemptRow, 'seq'>, update: Pick<DeliveryRow, 'status' | 'attempts' | 'next_attempt_at' | 'delivered_at' | 'updated_at'>): void;
   requeue(id: string, nowMs: number): void;
+  /** Moves a pending delivery's next attempt to `atMs` (it waits for an earlier one of its transaction). */
+  postpone(id: string, atMs: number): void;
   setSignature(id: string, signature: string): void;
   attemptsOf(deliveryId: string): AttemptRow[];
 }
@@ -70,6 +72,7 @@ export function deliveriesStore(db: Db): DeliveriesStore {
   const update = db.prepare(`UPDATE deliveries SET status = @status, attempts = @attempts, next_attempt_at = @next_attempt_at,
       delivered_at = @delivered_at, updated_at = @updated_at WHERE id = @id`);
   const requeue = db.prepare("UPDATE deliveries SET status = 'pending', next_attempt_at = ?, updated_at = ? WHERE id = ?");
+  const postpone = db.prepare("UPDATE deliveries SET next_attempt_at = ? WHERE id = ? AND status = 'pending'");
   const setSignature = db.prepare('UPDATE deliveries SET signature = ? WHERE id = ?');
   const attemptsOf = db.prepare('SELECT * FROM delivery_attempts WHERE delivery_id = ? ORDER BY seq');
   const page = keysetPage<DeliveryRow>(db, 'deliveries', 'account_id = @scope');
@@ -90,6 +93,7 @@ export function deliveriesStore(db: Db): DeliveriesStore {
     forResource: (resourceId) => forResource.all(resourceId) as DeliveryRow[],
     recordAttempt: (attempt, u) => record(attempt, u),
     requeue: (id, nowMs) => void requeue.run(nowMs, nowMs, id),
+    postpone: (id, atMs) => void postpone.run(atMs, id),
     setSignature: (id, signature) => void setSignature.run(signature, id),
     attemptsOf: (deliveryId) => attemptsOf.all(deliveryId) as AttemptRow[],
   };
