@@ -63,10 +63,10 @@ export function controlRoutes(hook: Hook): OpenAPIHono<AppEnv> {
       request: { body: { required: true, content: { 'application/json': { schema: z.object({ mode: z.enum(['direct', 'checkout']), name: z.string().min(1).max(64).optional() }) } } } },
       responses: { 201: json(anyObject, 'Created'), 400: errors[400] },
     }),
-    (c) => {
+    async (c) => {
       const sandbox = c.get('sandbox');
       const { mode, name } = c.req.valid('json');
-      const row = newAccount(mode, name, sandbox.clock.nowMs());
+      const row = await newAccount(mode, name, sandbox.clock.nowMs());
       sandbox.db.transaction(() => {
         sandbox.stores.accounts.insert(row);
         seedBuyers(sandbox.stores.buyers, row.id, sandbox.options.seed, sandbox.clock.nowMs());
