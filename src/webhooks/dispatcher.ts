@@ -149,6 +149,7 @@ export class Dispatcher implements TimedWork {
       const now = this.sandbox.clock.nowMs();
       // A follower held behind the one that just ended starts now, whatever time it was held to.
       if (next.next_attempt_at <= now || this.held.delete(next.id)) {
+        if (next.next_attempt_at > now) this.sandbox.stores.deliveries.postpone(next.id, now);
         this.admit(next, transactionId);
         return;
       }

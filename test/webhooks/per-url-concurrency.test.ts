@@ -163,4 +163,22 @@ describe('webhooks of one transaction keep their order', () => {
     await receiver.until(() => receiver.hooks.length === 4);
     expect(receiver.hooks.map((h) => ('payment_data' in h.body ? 'payment' : 'refund'))).toEqual(['payment', 'payment', 'payment', 'refund']);
   });
+
+  it('a refund held behind its payment’s retry goes right after the payment when that is resent by hand', async () => {
+    const receiver = await heldReceiver((hook, all) => (all.length === 1 ? answer(hook, 500, '{}') : answer(hook)));
+    cleanup.push(() => receiver.close());
+    const server = await sandboxFor(receiver.url);
+    const id = await createTx(server);
+    await settle(server, id);
+    await receiver.until(() => receiver.hooks.length === 1);
+    const refund = await fetch(`${server.url}/v4/transactions/${id}/refunds`, { method: 'POST', headers: headers(), body: JSON.stringify({ amount: 100 }) });
+    expect(refund.status).toBe(201);
+    const list = (await (await fetch(`${server.url}/_sandbox/deliveries`)).json()) as { items: { id: string; kind: string }[] };
+    const payment = list.items.find((d) => d.kind === 'payment')!;
+    const resent = await fetch(`${server.url}/_sandbox/deliveries/${payment.id}/resend`, { method: 'POST' });
+    expect(resent.status).toBe(202);
+    // No clock advance: the resent payment goes now, and the refund right after it.
+    await receiver.until(() => receiver.hooks.length === 3);
+    expect(receiver.hooks.map((h) => ('payment_data' in h.body ? 'payment' : 'refund'))).toEqual(['payment', 'payment', 'refund']);
+  });
 });
