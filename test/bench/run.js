@@ -87,7 +87,10 @@ function load(opts) {
   });
 }
 
-/** GETs `url` one after another until stopped; returns every latency (ms). */
+/**
+ * GETs `url` about every 10 ms (one at a time, so a stalled server shows as one long latency)
+ * until stopped; returns every latency (ms). Paced so the probe itself does not eat the CPU.
+ */
 function probe(url, headers = HEADERS) {
   const latencies = [];
   let running = true;
@@ -96,7 +99,9 @@ function probe(url, headers = HEADERS) {
       const t = performance.now();
       const res = await fetch(url, { headers });
       await res.arrayBuffer();
-      latencies.push(performance.now() - t);
+      const took = performance.now() - t;
+      latencies.push(took);
+      if (took < 10) await sleep(10 - took);
     }
   })();
   return async () => {
