@@ -54,6 +54,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
   const dispatcher = new Dispatcher({
     clock,
     deliveries: repos.deliveries,
+    transactions: repos.transactions,
     feed,
     sign: createSigner(
       options.webhookSigning === 'hmac'

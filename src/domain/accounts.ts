@@ -1,8 +1,10 @@
 /**
  * Merchant accounts: the two published demo accounts (fixed credentials, created on every
  * start if missing) and further accounts with fresh credentials (`POST /_sandbox/accounts`).
+ * Fresh RSA key pairs are made by OpenSSL on libuv's thread pool (async `generateKeyPair`),
+ * never on the main thread, a few at a time so the pool stays free for other I/O.
  */
-import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
+import { generateKeyPair, randomBytes, randomUUID } from 'node:crypto';
 import type { Account, AccountMode } from './entities.js';
 import type { AccountsRepo } from './ports.js';
 import { DEMO_ACCOUNTS } from './demo-credentials.js';
@@ -48,13 +50,46 @@ export function ensureDemoAccounts(store: AccountsRepo, nowMs: number): string[]
   return inserted;
 }
 
-/** A new isolated account with a fresh API key and RSA key pair. */
-export function newAccount(mode: AccountMode, name: string | undefined, nowMs: number): Account {
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', {
-    modulusLength: 2048,
-    publicKeyEncoding: { type: 'spki', format: 'pem' },
-    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+/** How many RSA key pairs are generated at once; further requests queue for a turn. */
+export const KEY_GENERATION_CONCURRENCY = 2;
+
+interface PemKeyPair {
+  privateKey: string;
+  publicKey: string;
+}
+
+let generating = 0;
+const waitingForTurn: (() => void)[] = [];
+
+function generateRsaKeyPair(): Promise<PemKeyPair> {
+  return new Promise((resolve, reject) => {
+    generateKeyPair(
+      'rsa',
+      { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } },
+      (err, publicKey, privateKey) => (err ? reject(err) : resolve({ privateKey, publicKey })),
+    );
   });
+}
+
+/** A fresh 2048-bit RSA key pair (PEM), made off the main thread, at most a few at a time. */
+async function freshKeyPair(): Promise<PemKeyPair> {
+  if (generating >= KEY_GENERATION_CONCURRENCY) await new Promise<void>((resolve) => waitingForTurn.push(resolve));
+  else generating += 1;
+  try {
+    return await generateRsaKeyPair();
+  } finally {
+    const next = waitingForTurn.shift();
+    if (next) next();
+    else generating -= 1;
+  }
+}
+
+/**
+ * A new isolated account with a fresh API key and RSA key pair. The key pair is generated on
+ * libuv's thread pool, so the event loop keeps serving other requests meanwhile.
+ */
+export async function newAccount(mode: AccountMode, name: string | undefined, nowMs: number): Promise<Account> {
+  const { privateKey, publicKey } = await freshKeyPair();
   const suffix = randomBytes(16).toString('hex');
   const id = `acc_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
   return {

@@ -129,6 +129,8 @@ export interface DeliveriesRepo {
   forResource(resourceId: string): Delivery[];
   recordAttempt(attempt: Omit<DeliveryAttempt, 'seq'>, progress: DeliveryProgress): void;
   requeue(id: string, nowMs: number): void;
+  /** Moves a pending delivery's next attempt to `atMs` (it waits for an earlier one of its transaction). */
+  postpone(id: string, atMs: number): void;
   setSignature(id: string, signature: string): void;
   attemptsOf(deliveryId: string): DeliveryAttempt[];
 }

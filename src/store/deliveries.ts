@@ -30,6 +30,7 @@ export function deliveriesStore(db: Db): DeliveriesRepo {
   const update = db.prepare(`UPDATE deliveries SET status = @status, attempts = @attempts, next_attempt_at = @next_attempt_at,
       delivered_at = @delivered_at, updated_at = @updated_at WHERE id = @id`);
   const requeue = db.prepare("UPDATE deliveries SET status = 'pending', next_attempt_at = ?, updated_at = ? WHERE id = ?");
+  const postpone = db.prepare("UPDATE deliveries SET next_attempt_at = ? WHERE id = ? AND status = 'pending'");
   const setSignature = db.prepare('UPDATE deliveries SET signature = ? WHERE id = ?');
   const attemptsOf = db.prepare<[string], AttemptRow>('SELECT * FROM delivery_attempts WHERE delivery_id = ? ORDER BY seq');
   const page = keysetPage<Delivery>(db, 'deliveries', 'account_id = @scope', (row) => row);
@@ -50,6 +51,7 @@ export function deliveriesStore(db: Db): DeliveriesRepo {
     forResource: (resourceId) => forResource.all(resourceId),
     recordAttempt: (attempt, u) => record(attempt, u),
     requeue: (id, nowMs) => void requeue.run(nowMs, nowMs, id),
+    postpone: (id, atMs) => void postpone.run(atMs, id),
     setSignature: (id, signature) => void setSignature.run(signature, id),
     attemptsOf: (deliveryId) => attemptsOf.all(deliveryId).map(toAttempt),
   };

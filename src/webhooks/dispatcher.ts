@@ -1,27 +1,17 @@
 /**
  * Drains the webhook outbox: signs each body, POSTs it to the merchant, records every
  * attempt, and retries with exponential back-off on the sandbox clock until the merchant
- * answers 2xx with `{"code":"200","message":"SUCCESS"}`. Deliveries to one URL go one at a
- * time, in order; different URLs never wait for each other.
+ * answers 2xx with `{"code":"200","message":"SUCCESS"}`. Up to `MAX_IN_FLIGHT_PER_URL`
+ * deliveries to one URL are under way at once (different URLs never wait for each other),
+ * so a slow or hanging receiver holds up only its own in-flight deliveries. The webhooks of
+ * one transaction (its payment, then each refund) go one at a time, in the order they were
+ * queued: a later one waits while an earlier one is under way or waiting for a retry.
  */
 import { isoTimestamp, type Clock } from '../domain/clock.js';
-import type { Delivery } from '../domain/entities.js';
-import type { ChangeFeed, DeliveriesRepo } from '../domain/ports.js';
+import type { Delivery as DeliveryRow } from '../domain/entities.js';
+import type { ChangeFeed, DeliveriesRepo, TransactionsRepo } from '../domain/ports.js';
 import type { TimedWork } from '../domain/scheduler.js';
 import { webhookHeaders, type WebhookSigner } from './signing.js';
-
-export interface DispatcherDeps {
-  clock: Clock;
-  deliveries: DeliveriesRepo;
-  feed: ChangeFeed;
-  sign: WebhookSigner;
-  /** `--webhook-timezone` of the timestamp header. */
-  timeZone: string;
-  /** `--delivery-timeout` in milliseconds. */
-  timeoutMs: number;
-  /** Hears of an attempt that failed in the sandbox itself (not at the merchant). */
-  onError: (err: unknown) => void;
-}
 
 /** First retry delay; each further retry doubles it, up to `MAX_RETRY_DELAY_S`. */
 export const FIRST_RETRY_DELAY_S = 10;
@@ -56,10 +46,39 @@ interface AttemptOutcome {
   error: string | null;
 }
 
+/** How many deliveries to one URL may be under way at once. */
+export const MAX_IN_FLIGHT_PER_URL = 8;
+
+/** The deliveries under way (or waiting for a slot) to one URL. */
+interface Lane {
+  active: number;
+  waiting: (() => void)[];
+}
+
+export interface DispatcherDeps {
+  clock: Clock;
+  deliveries: DeliveriesRepo;
+  /** For the transaction a refund's webhook belongs to (its order follows the payment's). */
+  transactions: Pick<TransactionsRepo, 'refundById' | 'refundsOf'>;
+  feed: ChangeFeed;
+  sign: WebhookSigner;
+  /** `--webhook-timezone` of the timestamp header. */
+  timeZone: string;
+  /** `--delivery-timeout` in milliseconds. */
+  timeoutMs: number;
+  /** Hears of an attempt that failed in the sandbox itself (not at the merchant). */
+  onError: (err: unknown) => void;
+}
+
 export class Dispatcher implements TimedWork {
   readonly name = 'webhook deliveries';
+  /** Deliveries admitted (waiting for a slot on their URL, or being attempted), by id. */
   private readonly inFlight = new Map<string, Promise<void>>();
-  private readonly chains = new Map<string, Promise<void>>();
+  /** Transactions with a delivery admitted: their later deliveries wait for it. */
+  private readonly busyTransactions = new Set<string>();
+  private readonly lanes = new Map<string, Lane>();
+  /** Deliveries postponed behind an earlier one of their transaction that awaits a retry. */
+  private readonly held = new Set<string>();
 
   constructor(private readonly deps: DispatcherDeps) {}
 
@@ -73,12 +92,20 @@ export class Dispatcher implements TimedWork {
   }
 
   async runDue(nowMs: number, wait: boolean): Promise<void> {
-    const started: Promise<void>[] = [];
     for (const row of this.deps.deliveries.due(nowMs)) {
       if (this.inFlight.has(row.id)) continue;
-      started.push(this.start(row));
+      const transactionId = this.transactionOf(row);
+      // A delivery of the same transaction is under way: this one starts when it ends.
+      if (this.busyTransactions.has(transactionId)) continue;
+      const head = this.nextOfTransaction(transactionId);
+      if (head && head.id !== row.id) {
+        // An earlier delivery of this transaction waits for its retry: this one waits with it.
+        if (head.next_attempt_at !== null && head.next_attempt_at > nowMs) this.holdBehind(row, head.next_attempt_at);
+        continue;
+      }
+      this.admit(row, transactionId);
     }
-    if (wait) await Promise.all([...started, ...this.inFlight.values()]);
+    if (wait) await this.idle();
   }
 
   /** Waits for every attempt under way (before the clock moves, and on shutdown). */
@@ -87,7 +114,7 @@ export class Dispatcher implements TimedWork {
   }
 
   /** Queues a delivery again now, whatever its status: same body, fresh timestamp and signature. */
-  resend(id: string): Delivery | undefined {
+  resend(id: string): DeliveryRow | undefined {
     const { deliveries, clock } = this.deps;
     if (!deliveries.byId(id)) return undefined;
     deliveries.requeue(id, clock.nowMs());
@@ -95,18 +122,91 @@ export class Dispatcher implements TimedWork {
     return deliveries.byId(id);
   }
 
-  private start(row: Delivery): Promise<void> {
-    const key = row.url ?? '';
-    const run = (this.chains.get(key) ?? Promise.resolve())
-      .then(() => this.attempt(row.id))
+  /** The transaction a delivery is about: the payment's own id, or the refunded transaction's. */
+  private transactionOf(row: DeliveryRow): string {
+    if (row.kind === 'payment') return row.resource_id;
+    return this.deps.transactions.refundById(row.resource_id)?.transaction_id ?? row.resource_id;
+  }
+
+  /** The pending deliveries of a transaction (its payment's and its refunds'), earliest queued first. */
+  private pendingOfTransaction(transactionId: string): DeliveryRow[] {
+    const { deliveries, transactions } = this.deps;
+    const rows = deliveries.forResource(transactionId);
+    for (const refund of transactions.refundsOf(transactionId)) rows.push(...deliveries.forResource(refund.id));
+    return rows.filter((d) => d.status === 'pending').sort((a, b) => a.seq - b.seq);
+  }
+
+  /** The earliest-queued delivery of a transaction that is still pending, if any. */
+  private nextOfTransaction(transactionId: string): DeliveryRow | undefined {
+    return this.pendingOfTransaction(transactionId)[0];
+  }
+
+  /** Starts a delivery once its URL has a free slot; when it ends, the transaction's next one may start. */
+  private admit(row: DeliveryRow, transactionId: string): void {
+    const url = row.url ?? '';
+    this.busyTransactions.add(transactionId);
+    this.held.delete(row.id);
+    const run = this.acquire(url)
+      .then(() => this.attempt(row.id).finally(() => this.release(url)))
       .catch((err: unknown) => this.deps.onError(err))
       .finally(() => {
         this.inFlight.delete(row.id);
-        if (this.chains.get(key) === run) this.chains.delete(key);
+        this.busyTransactions.delete(transactionId);
+        this.startNextOf(transactionId);
       });
-    this.chains.set(key, run);
     this.inFlight.set(row.id, run);
-    return run;
+  }
+
+  /** After a delivery of a transaction ends: starts its next one, or holds the rest behind a retry. */
+  private startNextOf(transactionId: string): void {
+    try {
+      if (this.busyTransactions.has(transactionId)) return;
+      const next = this.nextOfTransaction(transactionId);
+      if (!next || this.inFlight.has(next.id) || next.next_attempt_at === null) return;
+      const now = this.deps.clock.nowMs();
+      // A follower held behind the one that just ended starts now, whatever time it was held to.
+      if (next.next_attempt_at <= now || this.held.delete(next.id)) {
+        if (next.next_attempt_at > now) this.deps.deliveries.postpone(next.id, now);
+        this.admit(next, transactionId);
+        return;
+      }
+      const retryAt = next.next_attempt_at;
+      for (const later of this.pendingOfTransaction(transactionId)) {
+        if (later.id !== next.id && later.next_attempt_at !== null && later.next_attempt_at < retryAt) this.holdBehind(later, retryAt);
+      }
+    } catch (err) {
+      this.deps.onError(err);
+    }
+  }
+
+  /** Moves a delivery's next attempt to when the earlier one of its transaction is retried. */
+  private holdBehind(row: DeliveryRow, atMs: number): void {
+    this.deps.deliveries.postpone(row.id, atMs);
+    this.held.add(row.id);
+  }
+
+  private acquire(url: string): Promise<void> {
+    let lane = this.lanes.get(url);
+    if (!lane) {
+      lane = { active: 0, waiting: [] };
+      this.lanes.set(url, lane);
+    }
+    if (lane.active < MAX_IN_FLIGHT_PER_URL) {
+      lane.active += 1;
+      return Promise.resolve();
+    }
+    const queue = lane.waiting;
+    return new Promise<void>((resolve) => queue.push(resolve));
+  }
+
+  /** Hands the slot to the next waiting delivery to `url`, or frees it. */
+  private release(url: string): void {
+    const lane = this.lanes.get(url);
+    if (!lane) return;
+    const next = lane.waiting.shift();
+    if (next) return next();
+    lane.active -= 1;
+    if (lane.active === 0) this.lanes.delete(url);
   }
 
   private async attempt(id: string): Promise<void> {
@@ -116,7 +216,7 @@ export class Dispatcher implements TimedWork {
     const at = clock.nowMs();
     const number = row.attempts + 1;
     // RSASSA-PKCS1-v1_5 is deterministic and signs the body alone, so one signature serves
-    // every attempt and resend of this delivery (node-forge takes ~30 ms to make one).
+    // every attempt and resend of this delivery.
     let signature = row.signature;
     if (signature === null) {
       signature = this.deps.sign(row.body);
@@ -165,7 +265,7 @@ export class Dispatcher implements TimedWork {
     });
   }
 
-  private async send(row: Delivery, number: number, headers: Record<string, string>): Promise<AttemptOutcome> {
+  private async send(row: DeliveryRow, number: number, headers: Record<string, string>): Promise<AttemptOutcome> {
     if (number <= row.simulated_failures) {
       return { ok: false, status: row.simulated_failure_status, body: null, error: `simulated failure ${number} of ${row.simulated_failures} (scenario webhook_failures); the merchant was not contacted` };
     }

@@ -2,11 +2,11 @@
  * Webhook signatures and headers (spec "Authentication" item 7; contract "Webhooks").
  * `rsa` mode: base64 of RSASSA-PKCS1-v1_5 with SHA-256 over the exact UTF-8 bytes of the
  * raw body, verifiable with the published webhook public key. `hmac` mode: the hex
- * HMAC-SHA256 of the raw body with a shared secret.
+ * HMAC-SHA256 of the raw body with a shared secret. Both are computed by node:crypto
+ * (OpenSSL, well under a millisecond per RSA signature); node-forge is not on this path.
  */
 
-import { createHmac } from 'node:crypto';
-import forge from 'node-forge';
+import { createHmac, createPrivateKey, sign as cryptoSign } from 'node:crypto';
 import { compactTimestamp } from './time.js';
 
 /** How webhooks are signed: with an RSA private key (PEM) or with an HMAC secret. */
@@ -18,7 +18,8 @@ export type WebhookSigning =
 export type WebhookSigner = (rawBody: string) => string;
 
 /**
- * A signer for `cfg`. The RSA key is parsed once here, not on every call.
+ * A signer for `cfg`. The RSA key is parsed once here into a KeyObject, not on every call.
+ * RSASSA-PKCS1-v1_5 is deterministic, so the bytes equal what node-forge produced before.
  * @throws Error if the PEM is not an RSA private key, or the HMAC secret is empty.
  */
 export function createSigner(cfg: WebhookSigning): WebhookSigner {
@@ -27,12 +28,9 @@ export function createSigner(cfg: WebhookSigning): WebhookSigner {
     if (secret.length === 0) throw new Error('The webhook HMAC secret must not be empty');
     return (rawBody) => createHmac('sha256', secret).update(rawBody, 'utf8').digest('hex');
   }
-  const key = forge.pki.privateKeyFromPem(cfg.privateKeyPem);
-  return (rawBody) => {
-    const md = forge.md.sha256.create();
-    md.update(rawBody, 'utf8');
-    return forge.util.encode64(key.sign(md));
-  };
+  const key = createPrivateKey({ key: cfg.privateKeyPem, format: 'pem' });
+  if (key.asymmetricKeyType !== 'rsa') throw new Error('The webhook signing key must be an RSA private key');
+  return (rawBody) => cryptoSign('sha256', Buffer.from(rawBody, 'utf8'), key).toString('base64');
 }
 
 /**

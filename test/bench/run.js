@@ -1,33 +1,83 @@
-// `npm run bench`: prints figures, asserts nothing. Each server runs in its own process;
-// ratios compare the sandbox with a bare Hono endpoint measured in the same run.
-//  1. POST /v4/transactions (unique Idempotency-Key each), GET by id, GET list vs bare Hono.
-//  2. A deep page of GET /v4/transactions at 1,000 and at 100,000 rows.
-//  3. Settle 500 transactions: deliveries per second to a local receiver, settle-to-receipt p50/p99.
+// `npm run bench [-- part ...]`: measures the figures of issue 12 and prints each with its
+// target beside it. It asserts nothing. Parts (all by default, or name one or more):
+//   api       create (unique Idempotency-Key), get by id, list of 20: req/s as ratios to a
+//             bare Hono JSON endpoint measured in the same run, and p99 at 32 connections
+//   pages     a head page and a deep page at 1,000,000 transactions vs at 1,000 (rows seeded
+//             straight into a --db file with better-sqlite3, cached in $BENCH_TMP)
+//   webhooks  500 settles -> 500 acknowledged deliveries at a fast local receiver
+//   clock     advance a year with 100 daily subscriptions; the longest stall a concurrent GET saw
+//   accounts  50 parallel POST /_sandbox/accounts; a concurrent GET's p99
+//   startup   `node bin/payment-sandbox.js` to the first healthy answer, and idle RSS
+//   profile   (only when named) a CPU profile (--cpu-prof) of the server under create load:
+//             the top 10 self-time items
+// Every server runs in its own process. BENCH_ROOT measures another checkout's build (e.g. main
+// before a change); BENCH_SECONDS sets each load run's length (default 3); BENCH_CPU_PROF_DIR
+// makes every sandbox server write a CPU profile there (`node test/bench/run.js top FILE`
+// prints the top 10 self-time items of one).
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import Database from 'better-sqlite3';
 
-const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
-const CONNECTIONS = 10;
+const ROOT = process.env.BENCH_ROOT ?? fileURLToPath(new URL('../../', import.meta.url));
+const TMP = process.env.BENCH_TMP ?? join(tmpdir(), 'payment-sandbox-bench');
+const DURATION = Number(process.env.BENCH_SECONDS ?? 3);
+const CONNECTIONS = 32;
+const CLOCK_TIMEOUT_S = Number(process.env.BENCH_CLOCK_TIMEOUT ?? 90);
 const KEY = 'sk_test_demo_direct_5b2f6e0c9d4a4f1e8c3b7a9d2e6f1c04';
 const HEADERS = { authorization: `Bearer ${KEY}`, 'x-merchant-account-id': 'acc_demo_direct', 'content-type': 'application/json' };
-const PAYMENT = JSON.stringify({
+const PAYMENT = {
   amount: 1050,
   currency: 'USD',
   description: 'bench',
   payment_method: { type: 'card', number: '4111111111111111', expiration_date: '12/30', security_code: '123' },
   browser_info: { user_agent: 'bench' },
-});
+};
+const PARTS = ['api', 'pages', 'webhooks', 'clock', 'accounts', 'startup'];
+const EXTRA_PARTS = ['profile'];
 
-function startProcess(args) {
+// ---------------------------------------------------------------- processes and load
+
+function startProcess(args, nodeFlags = []) {
+  // BENCH_CPU_PROF_DIR: every sandbox server of the run writes a CPU profile there.
+  if (process.env.BENCH_CPU_PROF_DIR && args[0] === 'sandbox' && nodeFlags.length === 0) {
+    nodeFlags = ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`];
+  }
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [new URL('./server.js', import.meta.url).pathname, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [...nodeFlags, fileURLToPath(new URL('./server.js', import.meta.url)), ...args], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, BENCH_ROOT: ROOT },
+    });
+    const onExit = (code) => reject(new Error(`bench server exited with ${code}`));
+    child.once('exit', onExit);
     child.stdout.on('data', (d) => {
       const m = /READY (\d+)/.exec(d.toString());
-      if (m) resolve({ url: `http://127.0.0.1:${m[1]}`, stop: () => new Promise((r) => { child.once('exit', r); child.kill('SIGTERM'); }) });
+      if (!m) return;
+      child.off('exit', onExit);
+      resolve({
+        url: `http://127.0.0.1:${m[1]}`,
+        pid: child.pid,
+        stop: () => stopChild(child),
+      });
     });
-    child.once('exit', (code) => reject(new Error(`server exited ${code}`)));
+  });
+}
+
+/** SIGTERM (a clean exit writes a CPU profile), then SIGKILL if it has not gone in 10 s. */
+function stopChild(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    child.kill('SIGTERM');
   });
 }
 
@@ -37,73 +87,164 @@ function load(opts) {
   });
 }
 
-const rps = (r) => r.requests.average;
-const p99 = (r) => r.latency.p99;
-const fmt = (n, d = 0) => n.toFixed(d).padStart(9);
-const rows = [];
-function row(name, r, base) {
-  const bad = r.non2xx + r.errors;
-  rows.push(`${name.padEnd(38)}${fmt(rps(r))} req/s ${fmt(p99(r), 1)} ms p99${base ? `   ${fmt((100 * rps(r)) / rps(base), 0)}% of bare` : ''}${bad ? `  (${bad} non-2xx/errors!)` : ''}`);
+/**
+ * GETs `url` about every 10 ms (one at a time, so a stalled server shows as one long latency)
+ * until stopped; returns every latency (ms). Paced so the probe itself does not eat the CPU.
+ */
+function probe(url, headers = HEADERS) {
+  const latencies = [];
+  let running = true;
+  const done = (async () => {
+    while (running) {
+      const t = performance.now();
+      const res = await fetch(url, { headers });
+      await res.arrayBuffer();
+      const took = performance.now() - t;
+      latencies.push(took);
+      if (took < 10) await sleep(10 - took);
+    }
+  })();
+  return async () => {
+    running = false;
+    await done;
+    return latencies;
+  };
 }
 
-async function main() {
-  console.log(`payment-sandbox benchmark: ${DURATION}s per run, ${CONNECTIONS} connections, node ${process.version}\n`);
-  const bare = await startProcess(['bare']);
-  const bareGet = await load({ url: `${bare.url}/bare` });
-  const barePost = await load({ url: `${bare.url}/bare`, method: 'POST', headers: { 'content-type': 'application/json' }, body: PAYMENT });
-  await bare.stop();
-  row('bare Hono GET', bareGet);
-  row('bare Hono POST (JSON echo)', barePost);
-
-  const sb = await startProcess(['sandbox']);
-  const created = await load({
-    url: `${sb.url}/v4/transactions`,
-    method: 'POST',
-    headers: HEADERS,
-    body: PAYMENT,
-    setupClient: (client) => client.on('response', () => client.setHeaders({ ...HEADERS, 'idempotency-key': randomUUID() })),
-    requests: [{ method: 'POST', path: '/v4/transactions', setupRequest: (req) => ({ ...req, headers: { ...HEADERS, 'idempotency-key': randomUUID() } }) }],
-  });
-  row('POST /v4/transactions (unique keys)', created, barePost);
-  const one = await (await fetch(`${sb.url}/v4/transactions?limit=1`, { headers: HEADERS })).json();
-  const id = one.items[0].id;
-  row('GET /v4/transactions/{id}', await load({ url: `${sb.url}/v4/transactions/${id}`, headers: HEADERS }), bareGet);
-  row('GET /v4/transactions (limit 20)', await load({ url: `${sb.url}/v4/transactions`, headers: HEADERS }), bareGet);
-  await sb.stop();
-
-  // Deep pages: the same cursor depth (the 10th page from the end) at two table sizes.
-  for (const size of [1_000, 100_000]) {
-    const s = await startProcess(['sandbox', String(size)]);
-    let cursor = null;
-    const first = await (await fetch(`${s.url}/v4/transactions?limit=100`, { headers: HEADERS })).json();
-    cursor = first.next_cursor;
-    // Jump near the end: walk with limit 100 to the last tenth of the table.
-    const stepsToEnd = Math.floor((size * 0.9) / 100);
-    for (let i = 1; i < stepsToEnd && cursor; i++) {
-      const p = await (await fetch(`${s.url}/v4/transactions?limit=100&cursor=${cursor}`, { headers: HEADERS })).json();
-      cursor = p.next_cursor;
-    }
-    row(`GET deep page at ${size.toLocaleString('en')} rows`, await load({ url: `${s.url}/v4/transactions?limit=20&cursor=${cursor}`, headers: HEADERS }), bareGet);
-    await s.stop();
-  }
-
-  // Webhook throughput: settle 500 transactions, receiver acknowledges each.
+/** A webhook receiver on loopback that acknowledges at once and notes when each arrived. */
+async function ackReceiver() {
   const received = new Map();
-  const receiver = createServer((req, res) => {
+  const server = createServer((req, res) => {
     let raw = '';
     req.on('data', (c) => (raw += c));
     req.on('end', () => {
-      received.set(JSON.parse(raw).ll_transaction_id, performance.now());
+      try {
+        received.set(JSON.parse(raw).ll_transaction_id, performance.now());
+      } catch {
+        // not JSON: still acknowledged
+      }
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end('{"code":"200","message":"SUCCESS"}');
     });
   });
-  await new Promise((r) => receiver.listen(0, '127.0.0.1', r));
-  const hookUrl = `http://127.0.0.1:${receiver.address().port}/hooks`;
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${server.address().port}/hooks`, received, close: () => new Promise((r) => { server.closeAllConnections(); server.close(r); }) };
+}
+
+const percentile = (values, q) => {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+};
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// ---------------------------------------------------------------- the report
+
+const figures = [];
+/** One line of the report: the figure, its value, the target, and whether it is met. */
+function figure(part, name, value, target, met) {
+  figures.push({ part, name, value, target, met });
+  console.log(`  ${name.padEnd(52)} ${value.padStart(22)}   target ${target.padEnd(18)} ${met === null ? '' : met ? 'met' : 'MISSED'}`);
+}
+const ms = (n) => `${n.toFixed(1)} ms`;
+const pct = (n) => `${n.toFixed(0)}%`;
+const bad = (r) => r.non2xx + r.errors + r.timeouts;
+const noteBad = (r) => (bad(r) ? ` (${bad(r)} bad!)` : '');
+
+// ---------------------------------------------------------------- parts
+
+async function api() {
+  const bare = await startProcess(['bare']);
+  const bareGet = await load({ url: `${bare.url}/bare` });
+  const barePost = await load({ url: `${bare.url}/bare`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(PAYMENT) });
+  await bare.stop();
+  figure('api', 'bare Hono GET (baseline)', `${bareGet.requests.average.toFixed(0)} req/s, p99 ${ms(bareGet.latency.p99)}`, '-', null);
+  figure('api', 'bare Hono POST JSON (baseline)', `${barePost.requests.average.toFixed(0)} req/s, p99 ${ms(barePost.latency.p99)}`, '-', null);
+
+  const sb = await startProcess(['sandbox']);
+  const create = await createLoad(sb.url);
+  const created = await (await fetch(`${sb.url}/v4/transactions?limit=1`, { headers: HEADERS })).json();
+  const id = created.items[0].id;
+  const get = await load({ url: `${sb.url}/v4/transactions/${id}`, headers: HEADERS });
+  const list = await load({ url: `${sb.url}/v4/transactions?limit=20`, headers: HEADERS });
+  await sb.stop();
+  for (const [name, r, base, min] of [
+    ['create (Idempotency-Key) vs bare POST', create, barePost, 50],
+    ['get by id vs bare GET', get, bareGet, 70],
+    ['list of 20 vs bare GET', list, bareGet, 70],
+  ]) {
+    const ratio = (100 * r.requests.average) / base.requests.average;
+    figure('api', `${name}: req/s`, `${r.requests.average.toFixed(0)} = ${pct(ratio)}${noteBad(r)}`, `>= ${min}%`, ratio >= min && !bad(r));
+    const p99 = r.latency.p99 / base.latency.p99;
+    figure('api', `${name}: p99 at ${CONNECTIONS} conns`, `${ms(r.latency.p99)} = ${p99.toFixed(2)}x`, '<= 2x', p99 <= 2);
+  }
+}
+
+function createLoad(url) {
+  const body = JSON.stringify(PAYMENT);
+  return load({
+    url,
+    requests: [{ method: 'POST', path: '/v4/transactions', body, setupRequest: (req) => ({ ...req, headers: { ...HEADERS, 'idempotency-key': randomUUID() } }) }],
+  });
+}
+
+/** A --db file with `size` transactions of the direct demo account, made once and kept in TMP. */
+async function seededDb(size) {
+  mkdirSync(TMP, { recursive: true });
+  const file = join(TMP, `transactions-${size}.db`);
+  if (existsSync(file)) {
+    const db = new Database(file, { readonly: true });
+    const count = db.prepare('SELECT count(*) FROM transactions').pluck().get();
+    db.close();
+    if (count === size) return file;
+  }
+  for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
+  const schema = await startProcess(['sandbox', file]); // makes the schema and the demo accounts
+  await schema.stop();
+  const t = performance.now();
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = OFF');
+  const insert = db.prepare(`INSERT INTO transactions (id, account_id, status, amount, currency, description, created_at, updated_at, resolved_at)
+    VALUES (?, 'acc_demo_direct', 'SUCCEEDED', ?, 'USD', 'seeded', ?, ?, ?)`);
+  const start = Date.now() - size * 1000;
+  db.transaction(() => {
+    for (let i = 0; i < size; i++) {
+      const at = start + i * 1000;
+      insert.run(`tx_seed_${i.toString(36).padStart(8, '0')}`, 100 + (i % 9000), at, at, at);
+    }
+  })();
+  db.close();
+  console.log(`  (seeded ${size.toLocaleString('en')} transactions into ${file} in ${((performance.now() - t) / 1000).toFixed(1)} s)`);
+  return file;
+}
+
+async function pages() {
+  const cursor = (key) => Buffer.from(JSON.stringify({ d: 'a', k: key })).toString('base64url');
+  const results = {};
+  for (const size of [1_000, 1_000_000]) {
+    const file = await seededDb(size);
+    const s = await startProcess(['sandbox', file]);
+    const head = await load({ url: `${s.url}/v4/transactions?limit=20`, headers: HEADERS });
+    // The last pages of the list: the oldest rows, found from a cursor at seq 60.
+    const deep = await load({ url: `${s.url}/v4/transactions?limit=20&cursor=${cursor(60)}`, headers: HEADERS });
+    await s.stop();
+    results[size] = { head, deep };
+  }
+  for (const kind of ['head', 'deep']) {
+    const small = results[1_000][kind];
+    const large = results[1_000_000][kind];
+    const ratio = small.requests.average / large.requests.average;
+    figure('pages', `${kind} page (20): 1,000,000 vs 1,000 rows`, `${large.requests.average.toFixed(0)} vs ${small.requests.average.toFixed(0)} req/s = ${ratio.toFixed(2)}x${noteBad(large)}${noteBad(small)}`, '<= 1.2x time', ratio <= 1.2);
+  }
+}
+
+async function webhooks() {
+  const receiver = await ackReceiver();
   const w = await startProcess(['sandbox']);
   const ids = [];
   for (let i = 0; i < 500; i++) {
-    const res = await fetch(`${w.url}/v4/transactions`, { method: 'POST', headers: HEADERS, body: JSON.stringify({ ...JSON.parse(PAYMENT), notification_url: hookUrl }) });
+    const res = await fetch(`${w.url}/v4/transactions`, { method: 'POST', headers: HEADERS, body: JSON.stringify({ ...PAYMENT, notification_url: receiver.url }) });
     ids.push((await res.json()).id);
   }
   const settledAt = new Map();
@@ -112,19 +253,178 @@ async function main() {
     Array.from({ length: 10 }, async (_, k) => {
       for (let i = k; i < ids.length; i += 10) {
         settledAt.set(ids[i], performance.now());
-        await fetch(`${w.url}/_sandbox/transactions/${ids[i]}/settle`, { method: 'POST' });
+        await (await fetch(`${w.url}/_sandbox/transactions/${ids[i]}/settle`, { method: 'POST' })).arrayBuffer();
       }
     }),
   );
-  while (received.size < ids.length && performance.now() - t0 < 60_000) await new Promise((r) => setTimeout(r, 10));
-  const elapsed = (performance.now() - t0) / 1000;
-  const lat = ids.filter((i) => received.has(i)).map((i) => received.get(i) - settledAt.get(i)).sort((a, b) => a - b);
-  const pct = (q) => lat[Math.min(lat.length - 1, Math.floor(q * lat.length))];
-  rows.push(`${'webhooks: 500 settles delivered'.padEnd(38)}${fmt(received.size / elapsed)} dlv/s   settle->receipt p50 ${pct(0.5).toFixed(1)} ms, p99 ${pct(0.99).toFixed(1)} ms (${received.size}/500)`);
+  const settled = (performance.now() - t0) / 1000;
+  while (receiver.received.size < ids.length && performance.now() - t0 < 120_000) await sleep(5);
+  const wall = (Math.max(...receiver.received.values()) - t0) / 1000;
+  const lat = ids.filter((i) => receiver.received.has(i)).map((i) => receiver.received.get(i) - settledAt.get(i));
   await w.stop();
-  receiver.close();
+  await receiver.close();
+  const all = receiver.received.size === ids.length;
+  figure('webhooks', '500 settles -> acknowledged deliveries: wall', `${wall.toFixed(2)} s (${receiver.received.size}/500, ${(receiver.received.size / wall).toFixed(0)}/s)`, '< 2 s', all && wall < 2);
+  figure('webhooks', 'the 500 settle calls themselves (10 at a time)', `${settled.toFixed(2)} s`, '-', null);
+  figure('webhooks', 'settle -> receipt p50', ms(percentile(lat, 0.5)), '-', null);
+  figure('webhooks', 'settle -> receipt p99', ms(percentile(lat, 0.99)), '< 1000 ms', percentile(lat, 0.99) < 1000);
+}
 
-  console.log(rows.join('\n'));
+async function clock() {
+  const receiver = await ackReceiver();
+  const s = await startProcess(['sandbox']);
+  for (let i = 0; i < 100; i++) {
+    const res = await fetch(`${s.url}/v4/subscriptions`, {
+      method: 'POST',
+      headers: { ...HEADERS, 'x-forwarded-for': '203.0.113.7' },
+      body: JSON.stringify({
+        external_identifier: `sub-bench-${i}`,
+        amount: 1000,
+        currency: 'USD',
+        description: 'bench daily',
+        customer: { email_address: 'jane@example.com', first_name: 'Jane', last_name: 'Doe', phone_number: '+66812345678' },
+        plan: { name: 'Daily', currency: 'USD', amount: 900, interval: 'day' },
+        payment_method: { type: 'card', number: '4111111111111111', expiration_date: '12/30', security_code: '123', webhooks_url: receiver.url },
+        browser_info: { javascript_enabled: true, language: 'en-US', color_depth: 24, user_device: 'desktop' },
+      }),
+    });
+    if (res.status !== 201) throw new Error(`subscription create answered ${res.status}: ${await res.text()}`);
+  }
+  await sleep(200);
+  const stopProbe = probe(`${s.url}/v4/transactions?limit=1`);
+  const t = performance.now();
+  let outcome;
+  try {
+    const res = await fetch(`${s.url}/_sandbox/clock/advance`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ seconds: 365 * 24 * 3600 }),
+      signal: AbortSignal.timeout(CLOCK_TIMEOUT_S * 1000),
+    });
+    const body = await res.json();
+    outcome = `HTTP ${res.status}${body.steps !== undefined ? `, ${body.steps} steps` : ''}`;
+  } catch (err) {
+    outcome = `no answer within ${CLOCK_TIMEOUT_S} s (${err.name})`;
+  }
+  const took = (performance.now() - t) / 1000;
+  // A probe stuck behind a frozen server would wait for ever: stop the server first if need be.
+  const latencies = await Promise.race([stopProbe(), sleep(2000).then(() => null)]);
+  await s.stop();
+  await receiver.close();
+  const stall = latencies ? Math.max(...latencies) : took * 1000;
+  figure('clock', 'advance 1 year, 100 daily subscriptions: time', `${took.toFixed(1)} s (${outcome})`, '-', null);
+  figure('clock', 'longest stall a concurrent GET saw', `${ms(stall)}${latencies ? ` (${latencies.length} GETs)` : ' (probe stuck)'}`, '<= ~50 ms', stall <= 60);
+}
+
+async function accounts() {
+  const s = await startProcess(['sandbox']);
+  await sleep(200);
+  const stopProbe = probe(`${s.url}/v4/transactions?limit=1`);
+  await sleep(200);
+  const t = performance.now();
+  const statuses = await Promise.all(
+    Array.from({ length: 50 }, async () => {
+      const res = await fetch(`${s.url}/_sandbox/accounts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mode: 'direct' }) });
+      await res.arrayBuffer();
+      return res.status;
+    }),
+  );
+  const wall = (performance.now() - t) / 1000;
+  const latencies = await stopProbe();
+  await s.stop();
+  const created = statuses.filter((c) => c === 201).length;
+  figure('accounts', '50 parallel POST /_sandbox/accounts: wall', `${wall.toFixed(2)} s (${created}/50 created)`, '< 3 s', created === 50 && wall < 3);
+  figure('accounts', 'concurrent GET p99 meanwhile', `${ms(percentile(latencies, 0.99))} (max ${ms(Math.max(...latencies))}, ${latencies.length} GETs)`, '< 50 ms', percentile(latencies, 0.99) < 50);
+}
+
+async function freePort() {
+  const server = createServer();
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address();
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+async function startup() {
+  const times = [];
+  const rss = [];
+  for (let run = 0; run < 3; run++) {
+    const port = await freePort();
+    const t = performance.now();
+    const child = spawn(process.execPath, [join(ROOT, 'bin/payment-sandbox.js'), '--port', String(port)], { stdio: ['ignore', 'ignore', 'inherit'] });
+    for (;;) {
+      try {
+        const res = await fetch(`http://127.0.0.1:${port}/_sandbox/health`);
+        if (res.status === 200) break;
+      } catch {
+        // not listening yet
+      }
+      if (performance.now() - t > 20_000) throw new Error('the sandbox did not become healthy in 20 s');
+      await sleep(2);
+    }
+    times.push(performance.now() - t);
+    await sleep(1500);
+    const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+    rss.push(Number(/VmRSS:\s+(\d+)/.exec(status)[1]) / 1024);
+    await stopChild(child);
+  }
+  const median = (a) => [...a].sort((x, y) => x - y)[1];
+  figure('startup', 'node bin/payment-sandbox.js to first healthy answer', `${ms(median(times))} (median of 3)`, '< 300 ms', median(times) < 300);
+  figure('startup', 'idle RSS 1.5 s after start', `${median(rss).toFixed(0)} MB`, '< 100 MB', median(rss) < 100);
+}
+
+/** Runs create load against a server under --cpu-prof and prints its top 10 self-time items. */
+async function profile() {
+  const dir = mkdtempSync(join(tmpdir(), 'payment-sandbox-prof-'));
+  const s = await startProcess(['sandbox'], ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
+  const r = await createLoad(s.url);
+  await s.stop();
+  const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
+  if (!file) throw new Error(`no CPU profile written in ${dir}`);
+  console.log(`  create load under --cpu-prof: ${r.requests.average.toFixed(0)} req/s; profile ${join(dir, file)}`);
+  for (const [name, share] of topSelfTime(JSON.parse(readFileSync(join(dir, file), 'utf8')), 10)) {
+    console.log(`  ${share.toFixed(1).padStart(5)}%  ${name}`);
+  }
+}
+
+/** The `n` call frames (file:line function) with the most self time in a .cpuprofile. */
+function topSelfTime(prof, n) {
+  const byNode = new Map(prof.nodes.map((node) => [node.id, node]));
+  const self = new Map();
+  let total = 0;
+  for (let i = 0; i < prof.samples.length; i++) {
+    const dt = prof.timeDeltas[i] ?? 0;
+    const node = byNode.get(prof.samples[i]);
+    if (!node) continue;
+    const f = node.callFrame;
+    const where = f.url ? `${f.url.replace(/^file:\/\//, '').replace(`${ROOT.replace(/\/$/, '')}/`, '').replace(/.*node_modules\//, 'node_modules/')}:${f.lineNumber + 1}` : '(native)';
+    const key = `${where} ${f.functionName || '(anonymous)'}`;
+    self.set(key, (self.get(key) ?? 0) + dt);
+    total += dt;
+  }
+  return [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, v]) => [k, (100 * v) / total]);
+}
+
+// ---------------------------------------------------------------- main
+
+async function main() {
+  const named = process.argv.slice(2);
+  if (named[0] === 'top') {
+    for (const [name, share] of topSelfTime(JSON.parse(readFileSync(named[1], 'utf8')), 10)) console.log(`  ${share.toFixed(1).padStart(5)}%  ${name}`);
+    return;
+  }
+  const unknown = named.filter((p) => !PARTS.includes(p) && !EXTRA_PARTS.includes(p));
+  if (unknown.length) throw new Error(`unknown part(s) ${unknown.join(', ')}; parts: ${[...PARTS, ...EXTRA_PARTS].join(', ')}`);
+  const parts = named.length ? named : PARTS;
+  console.log(`payment-sandbox benchmark of ${ROOT}: node ${process.version}, ${DURATION} s per load run, ${CONNECTIONS} connections`);
+  const runs = { api, pages, webhooks, clock, accounts, startup, profile };
+  const started = performance.now();
+  for (const part of parts) {
+    console.log(`\n[${part}]`);
+    await runs[part]();
+  }
+  const missed = figures.filter((f) => f.met === false).length;
+  console.log(`\n${figures.filter((f) => f.met !== null).length - missed} targets met, ${missed} missed, in ${((performance.now() - started) / 1000).toFixed(0)} s`);
 }
 
 main().then(() => process.exit(0), (err) => { console.error(err); process.exit(1); });

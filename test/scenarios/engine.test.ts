@@ -226,7 +226,9 @@ describe('--scenario files', () => {
     expect(tx.status).toBe('PENDING');
     await app.request(`/_sandbox/transactions/${String(tx.id)}/settle`, { method: 'POST' });
     await app.request(`/_sandbox/transactions/${String(tx.id)}/refund`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"amount":100}' });
-    await advance(app, 31);
+    // The payment is acknowledged at +30 s; the refund's webhook waits for it, then fails at
+    // +30 s and +40 s and is acknowledged at +60 s.
+    await advance(app, 61);
     const deliveries = await deliveriesOf(app, tx.id);
     const payment = deliveries.find((d) => d.kind === 'payment')!;
     expect((payment.attempts as Json[]).map((a) => a.response_status)).toEqual([502, 502, 200]);

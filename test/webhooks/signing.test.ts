@@ -57,13 +57,15 @@ describe('createSigner, rsa mode', () => {
     expect(verifies(ASCII_BODY, sign(ASCII_BODY), otherPem)).toBe(false);
   });
 
-  it('parses the private key once per signer, not per call', () => {
+  it('signs with node:crypto, not node-forge (no forge key parsing or hashing per signer or call)', () => {
     const parse = vi.spyOn(forge.pki, 'privateKeyFromPem');
+    const hash = vi.spyOn(forge.md.sha256, 'create');
     const signer = createSigner({ mode: 'rsa', privateKeyPem: DEMO_WEBHOOK_PRIVATE_KEY_PEM });
     signer('a');
     signer('b');
     signer('c');
-    expect(parse).toHaveBeenCalledTimes(1);
+    expect(parse).not.toHaveBeenCalled();
+    expect(hash).not.toHaveBeenCalled();
   });
 
   it('rejects a PEM that is not a private key', () => {
