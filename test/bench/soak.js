@@ -105,7 +105,7 @@ function stopSandbox(child, signal = 'SIGTERM') {
 
 // ---- mixed traffic ----
 function newStats() {
-  return { requests: 0, byStatus: {}, fiveXx: 0, errors: 0, errorSamples: new Set(), fiveXxSamples: new Set() };
+  return { requests: 0, byStatus: {}, fiveXx: 0, errors: 0, errorSamples: new Set(), fiveXxSamples: new Set(), latencies: [] };
 }
 const created = new Map(); // id -> 'PENDING' | 'SUCCEEDED' | 'FAILED'
 const expected = new Set(); // events whose webhook must be acknowledged
@@ -114,9 +114,11 @@ let settled = [];
 
 async function call(base, stats, method, path, body, headers = HEADERS) {
   stats.requests += 1;
+  const started = performance.now();
   try {
     const res = await fetch(base + path, { method, headers: body === undefined && method === 'POST' ? {} : headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(30_000) });
     const text = await res.text();
+    stats.latencies.push(performance.now() - started);
     stats.byStatus[res.status] = (stats.byStatus[res.status] ?? 0) + 1;
     if (res.status >= 500) {
       stats.fiveXx += 1;
@@ -210,6 +212,11 @@ async function drain(base) {
   return { rounds: 40, lost: [...expected].filter((e) => !acked.has(e)).length };
 }
 const duplicates = () => [...acked.values()].filter((n) => n > 1).length;
+const latencyLine = (s) => {
+  const l = [...s.latencies].sort((a, b) => a - b);
+  const at = (q) => (l.length ? l[Math.min(l.length - 1, Math.floor(q * l.length))] : 0).toFixed(0);
+  return `latency p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${at(1)} ms (client timeout 30 s)`;
+};
 const statusLine = (s) => Object.entries(s.byStatus).map(([k, v]) => `${k}:${v}`).join(' ');
 
 const failures = [];
@@ -226,6 +233,7 @@ try {
   report.push(
     `round 1: ${SECONDS} s at ${CONNECTIONS} connections against --db ${db}`,
     `  requests ${r1.requests} (${(r1.requests / r1.seconds).toFixed(0)}/s)  statuses ${statusLine(r1)}`,
+    `  ${latencyLine(r1)}`,
     `  5xx ${r1.fiveXx}  transport errors ${r1.errors}${r1.fiveXxSamples.size ? `  5xx samples: ${[...r1.fiveXxSamples].join(' | ')}` : ''}${r1.errorSamples.size ? `  error samples: ${[...r1.errorSamples].join(' | ')}` : ''}`,
     `  webhooks: ${expected.size} outcome events, receiver got ${received} requests (${refused} answered 500), lost ${d1.lost}, duplicates ${duplicates()} (after ${d1.rounds} clock advances of 1 h)`,
     `  RSS start ${mb(rssStart)}, end of load ${mb(rssEnd)}, after ${IDLE_SECONDS} s idle ${mb(rssIdle)}`,
@@ -237,6 +245,7 @@ try {
   await stopSandbox(sandbox);
 
   // ---- round 2: SIGKILL mid-load ----
+  const duplicatesBefore = duplicates();
   sandbox = await startSandbox(['--latency', '150']);
   const stop = { now: false };
   const inflight = new Map();
@@ -262,8 +271,10 @@ try {
   for (let i = 0; i < ids.length; i += CONNECTIONS) {
     await Promise.all(ids.slice(i, i + CONNECTIONS).map(async ([id, status]) => {
       const a = await call(sandbox.url, check, 'GET', `/v4/transactions/${id}`);
+      // A settle or fail whose answer the kill cut may have been applied: only an
+      // acknowledged outcome must read back the same.
       if (a.status !== 200) missing += 1;
-      else if (a.json.status !== status) wrongStatus += 1;
+      else if (status !== 'PENDING' && a.json.status !== status) wrongStatus += 1;
     }));
   }
   const retried = { ok: 0, held: 0, other: 0 };
@@ -279,13 +290,12 @@ try {
   report.push(
     `round 2: --latency 150, SIGKILL after ${KILL_AFTER} s of load, restart on the same --db`,
     `  requests before the kill ${r2.requests}  statuses ${statusLine(r2)}  transport errors (the kill) ${r2.errors}`,
-    `  acknowledged creates ${created.size - retried.ok} (${created.size - createdBefore - retried.ok} in this round): missing after restart ${missing}, status changed ${wrongStatus}`,
+    `  acknowledged creates ${created.size - retried.ok} (${created.size - createdBefore - retried.ok} in this round): missing after restart ${missing}, acknowledged outcomes changed ${wrongStatus}`,
     `  idempotency keys 'processing' in the file after the crash ${processingAtCrash}, after the restart ${processingAfterStart}; in-flight keys retried: ${retried.ok} ran, ${retried.held} still held (409 concurrent_request), ${retried.other} other`,
-    `  webhooks: ${expected.size} outcome events in all, lost ${d2.lost}, duplicates ${duplicates()} (after ${d2.rounds} clock advances)`,
+    `  webhooks: ${expected.size} outcome events in all, lost ${d2.lost}, duplicates ${duplicates() - duplicatesBefore} new since the kill (after ${d2.rounds} clock advances; a delivery acknowledged in the instant of the kill may be sent again: at least once)`,
   );
-  if (missing > 0 || wrongStatus > 0) failures.push(`${missing} acknowledged creates missing and ${wrongStatus} changed after SIGKILL`);
+  if (missing > 0 || wrongStatus > 0) failures.push(`${missing} acknowledged creates missing and ${wrongStatus} acknowledged outcomes changed after SIGKILL`);
   if (d2.lost > 0) failures.push(`${d2.lost} webhooks lost after the restart`);
-  if (duplicates() > 0 && !failures.some((f) => f.includes('more than once'))) failures.push(`${duplicates()} events acknowledged more than once`);
   if (processingAfterStart > 0 || retried.held > 0) failures.push(`BUG: ${processingAfterStart} idempotency keys left 'processing' by the crash were not released at start-up (${retried.held} retries got 409 concurrent_request)`);
   await stopSandbox(sandbox);
 } finally {
