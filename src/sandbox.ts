@@ -102,7 +102,7 @@ export function createSandbox(input: Partial<SandboxOptions> = {}): Sandbox {
     scenarios: undefined as unknown as ScenarioEngine,
     hooks: { transactionCreated: [], transactionResolved: [] },
     webhookPublicKeyPem: DEMO_WEBHOOK_PUBLIC_KEY_PEM,
-    baseUrl: `http://${options.host}:${options.port}`,
+    baseUrl: options.publicUrl ?? `http://${options.host}:${options.port}`,
     emit(type, accountId, data) {
       if (events.listened) events.emit({ type, account_id: accountId, data, at: isoTimestamp(clock.nowMs()) });
     },
