@@ -1,26 +1,53 @@
 /**
  * The command line: `payment-sandbox [options]`. Every option also comes from
- * `PAYMENT_SANDBOX_<NAME>` (flags win). Prints the base URL, the panel URL and the demo
- * credentials; SIGTERM/SIGINT stop it cleanly with exit code 0. Bad values exit 1 with
- * one line, no stack trace.
+ * `PAYMENT_SANDBOX_<NAME>` (flags win; a bad variable is named in the error). Once
+ * listening it prints the ready line (`payment-sandbox ready: url=<base URL> port=<port>`,
+ * first line on stdout, also under --quiet; a JSON record with --log-format json), writes
+ * --port-file, then the banner (base URL, panel URL, demo credentials) and, while running,
+ * the terminal's delivery and request lines. SIGTERM/SIGINT stop it cleanly with exit
+ * code 0. Bad values exit 1 with one line, no stack trace.
  */
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { OptionsError, envName, optionsFromEnv, resolveOptions, type SandboxOptions } from './config.js';
 import { credentialsOf } from './domain/accounts.js';
+import { createLogger, setLogger, type Logger } from './log.js';
 import { startServer } from './server.js';
+import { attachTerminal } from './terminal.js';
 
-function buildProgram(): Command {
+/** The package's version (package.json sits one folder above both src/ and dist/). */
+function packageVersion(): string {
+  const pkg: unknown = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  return typeof pkg === 'object' && pkg !== null && 'version' in pkg ? String(pkg.version) : '0.0.0';
+}
+
+const EXAMPLES = `
+Examples:
+  # a free port, webhooks to a local handler, JSON lines for a CI log
+  $ payment-sandbox --port 0 --port-file .sandbox-port --notification-url http://127.0.0.1:3000/webhooks --log-format json
+
+  # keep data across restarts, print each API request, try a scenario file first
+  $ payment-sandbox --db ./sandbox.db --log --scenario ./my-scenarios.json
+
+Ready line (first line on stdout): payment-sandbox ready: url=http://127.0.0.1:4010 port=4010
+`;
+
+/** The commander program: every option, its default and variable in the help, two examples. */
+export function buildProgram(): Command {
   const program = new Command('payment-sandbox')
     .description('Local emulator of the Payment Service API (/v4) with signed webhooks, a sandbox clock and a control panel.')
     .helpOption('-h, --help', 'show this help')
+    .version(packageVersion(), '-V, --version', 'print the version')
     .showHelpAfterError(false)
-    .configureOutput({ outputError: (str, write) => write(str.split('\n')[0] + '\n') })
+    .showSuggestionAfterError(true)
+    // commander's error and its "(Did you mean --port?)" on one line
+    .configureOutput({ outputError: (str, write) => write(str.trim().split('\n').map((l) => l.trim()).join(' ') + '\n') })
+    .addHelpText('after', EXAMPLES)
     .exitOverride();
-  const opt = (flags: string, description: string, name: string, defaultText?: string): Option => {
-    const o = new Option(flags, `${description} [env ${envName(name)}]`);
-    if (defaultText) o.default(undefined, defaultText);
-    return o;
-  };
+  // The default is written into the description: a commander default would be a value,
+  // and then a PAYMENT_SANDBOX_* variable could never win over an option not given.
+  const opt = (flags: string, description: string, name: string, defaultText = 'none'): Option =>
+    new Option(flags, `${description} (default: ${defaultText}; env ${envName(name)})`);
   program
     .addOption(opt('-p, --port <port>', 'port to listen on', 'port', '4010'))
     .addOption(opt('--host <host>', 'address to listen on', 'host', '127.0.0.1'))
@@ -33,10 +60,13 @@ function buildProgram(): Command {
     )
     .addOption(opt('--latency <ms>', 'artificial processing time inside each API call', 'latency', '0'))
     .addOption(opt('--webhook-timezone <zone>', 'IANA zone of webhook timestamps', 'webhookTimezone', 'UTC'))
-    .addOption(new Option('--webhook-signing <mode>', `rsa or hmac [env ${envName('webhookSigning')}]`).default(undefined, 'rsa'))
+    .addOption(opt('--webhook-signing <mode>', 'rsa or hmac', 'webhookSigning', 'rsa'))
     .addOption(opt('--webhook-secret <secret>', 'HMAC secret for --webhook-signing hmac', 'webhookSecret'))
     .addOption(opt('--restricted-channel-code <code>', 'payment_channel_code that requires billing_details and cart_items', 'restrictedChannelCode', 'RESTRICTED_WALLET'))
-    .addOption(new Option('--log', 'print each API request'));
+    .addOption(opt('--log', 'print one line per API request', 'log', 'off'))
+    .addOption(opt('--log-format <format>', 'text, or json for one JSON object a line', 'logFormat', 'text'))
+    .addOption(opt('-q, --quiet', 'print only the ready line, warnings and errors (no webhook lines)', 'quiet', 'off'))
+    .addOption(opt('--port-file <path>', 'write the port to this file once listening (with --port 0)', 'portFile'));
   return program;
 }
 
@@ -46,8 +76,13 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): SandboxOptions
   program.parse(argv, { from: 'user' });
   const flags = program.opts<Record<string, unknown>>();
   const merged: Record<string, unknown> = { ...optionsFromEnv(env) };
-  for (const [key, value] of Object.entries(flags)) if (value !== undefined) merged[key] = value;
-  return resolveOptions(merged);
+  const fromEnv = new Set(Object.keys(merged));
+  for (const [key, value] of Object.entries(flags)) {
+    if (value === undefined || key === 'version') continue;
+    merged[key] = value;
+    fromEnv.delete(key);
+  }
+  return resolveOptions(merged, fromEnv);
 }
 
 function banner(url: string, options: SandboxOptions, accounts: ReturnType<typeof credentialsOf>[]): string {
@@ -71,6 +106,18 @@ function banner(url: string, options: SandboxOptions, accounts: ReturnType<typeo
   return lines.join('\n');
 }
 
+/** The ready line's text: `payment-sandbox ready: url=http://127.0.0.1:4010 port=4010`. */
+export function readyLine(url: string, port: number): string {
+  return `payment-sandbox ready: url=${url} port=${port}`;
+}
+
+/** Writes `port` to `path` whole (a temporary file renamed into place), so a reader never sees half a file. */
+function writePortFile(path: string, port: number): void {
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, `${port}\n`);
+  renameSync(temporary, path);
+}
+
 /** Runs the CLI; resolves with the process exit code. */
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let options: SandboxOptions;
@@ -83,21 +130,48 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     process.stderr.write(`payment-sandbox: ${err instanceof OptionsError ? err.message : String(e.message)}\n`);
     return 1;
   }
+  const log: Logger = createLogger({ format: options.logFormat, quiet: options.quiet });
+  setLogger(log);
   let running;
   try {
     running = await startServer(options);
   } catch (err) {
     const e = err as { code?: string; message?: string };
     const reason = e.code === 'EADDRINUSE' ? `port ${options.port} on ${options.host} is already in use` : (e.message ?? String(err));
-    process.stderr.write(`payment-sandbox: ${reason.split('\n')[0]}\n`);
+    log.error('start.failed', reason.split('\n')[0]!);
     return 1;
   }
-  process.stdout.write(banner(running.url, options, running.sandbox.stores.accounts.all().slice(0, 2).map(credentialsOf)) + '\n');
+  const server = running;
+  if (options.portFile) {
+    try {
+      writePortFile(options.portFile, server.port);
+    } catch (err) {
+      log.error('start.failed', `cannot write --port-file ${options.portFile}: ${(err as Error).message.split('\n')[0]}`);
+      await server.stop();
+      return 1;
+    }
+  }
+  // The ready line is printed even with --quiet: scripts wait for it.
+  createLogger({ format: options.logFormat }).info('ready', readyLine(server.url, server.port), {
+    url: server.url,
+    port: server.port,
+    api: `${server.url}/v4`,
+    panel: `${server.url}/`,
+    openapi: `${server.url}/openapi.json`,
+  });
+  if (options.logFormat === 'text' && !options.quiet) {
+    process.stdout.write(banner(server.url, options, server.sandbox.stores.accounts.all().slice(0, 2).map(credentialsOf)) + '\n');
+  }
+  const detach = attachTerminal(server.sandbox.events, log, { requests: options.log });
   return new Promise<number>((resolve) => {
     const stop = (signal: string): void => {
-      process.stdout.write(`\n${signal}: stopping payment-sandbox\n`);
-      running.stop().then(
-        () => resolve(0),
+      log.info('stopping', `${signal}: stopping payment-sandbox`, { signal });
+      detach();
+      server.stop().then(
+        () => {
+          if (options.portFile) rmSync(options.portFile, { force: true });
+          resolve(0);
+        },
         () => resolve(1),
       );
     };

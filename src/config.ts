@@ -15,6 +15,12 @@ const port = z.coerce
   .min(0, 'must be 0 to 65535')
   .max(65535, 'must be 0 to 65535');
 
+/** A switch: true/false from a flag, or `1`/`true`/`0`/`false` from a variable. */
+const flag = z.preprocess(
+  (v) => (typeof v === 'string' ? ({ '1': true, true: true, '0': false, false: false } as Record<string, boolean>)[v.toLowerCase()] ?? v : v),
+  z.boolean({ message: 'must be true or false (1 or 0)' }),
+);
+
 const url = z.url({ message: 'must be an http(s) URL', protocol: /^https?$/ });
 
 export const optionsSchema = z.object({
@@ -40,8 +46,14 @@ export const optionsSchema = z.object({
   bodyLimit: z.coerce.number().int().min(1024).default(1024 * 1024),
   /** Whether the real-time ticker runs due work on its own (tests may switch it off). */
   ticker: z.boolean().default(true),
-  /** Log each request to stdout. */
-  log: z.boolean().default(false),
+  /** Print one line per API request. */
+  log: flag.default(false),
+  /** `text` for a person, `json` (one JSON object a line) for CI logs. */
+  logFormat: z.enum(['text', 'json'], { message: 'must be text or json' }).default('text'),
+  /** Print only the ready line, warnings and errors (no delivery or request lines). */
+  quiet: flag.default(false),
+  /** A file the chosen port is written to once listening (useful with --port 0). */
+  portFile: z.string().min(1).optional(),
 })
   .superRefine((o, ctx) => {
     if (o.webhookSigning === 'hmac' && !o.webhookSecret) {
@@ -56,6 +68,7 @@ export type SandboxOptionsInput = z.input<typeof optionsSchema>;
 export const ENV_OPTIONS: ReadonlyArray<keyof SandboxOptionsInput> = [
   'port', 'host', 'db', 'notificationUrl', 'publicUrl', 'seed', 'scenario', 'latency',
   'webhookTimezone', 'webhookSigning', 'webhookSecret', 'restrictedChannelCode', 'bodyLimit',
+  'log', 'logFormat', 'quiet', 'portFile',
 ];
 
 /** `notificationUrl` -> `PAYMENT_SANDBOX_NOTIFICATION_URL`. */
@@ -79,16 +92,22 @@ export class OptionsError extends Error {}
 
 const flagName = (option: string): string => '--' + option.replace(/[A-Z]/g, (m) => '-' + m.toLowerCase());
 
-/** Validates and fills defaults. Throws `OptionsError` with a one-line message. */
-export function resolveOptions(input: Record<string, unknown> = {}): SandboxOptions {
+/** Options whose values are never echoed in an error message. */
+const SECRET_OPTIONS: ReadonlySet<string> = new Set(['webhookSecret']);
+
+/**
+ * Validates and fills defaults. Throws `OptionsError` with a one-line message naming the
+ * flag, or the environment variable when the bad value came from one (`fromEnv`).
+ */
+export function resolveOptions(input: Record<string, unknown> = {}, fromEnv: ReadonlySet<string> = new Set()): SandboxOptions {
   const result = optionsSchema.safeParse(input);
   if (!result.success) {
     const issue = result.error.issues[0]!;
     const name = String(issue.path[0] ?? 'options');
     const shown = input[name];
-    throw new OptionsError(
-      `invalid ${flagName(name)}${shown === undefined ? '' : ` "${String(shown)}"`}: ${issue.message}`,
-    );
+    const value = shown === undefined ? '' : SECRET_OPTIONS.has(name) ? ' (value hidden)' : ` "${String(shown)}"`;
+    const where = fromEnv.has(name) ? `${envName(name)}${value} (the variable for ${flagName(name)})` : `${flagName(name)}${value}`;
+    throw new OptionsError(`invalid ${where}: ${issue.message}`);
   }
   return result.data;
 }

@@ -7,9 +7,12 @@ import { serve, type ServerType } from '@hono/node-server';
 import { createApp } from './app.js';
 import type { SandboxOptions } from './config.js';
 import type { Sandbox } from './sandbox.js';
+import type { Db } from './store/database.js';
 
 export interface RunningServer {
   sandbox: Sandbox;
+  /** The database handle, for tests and benchmarks that inspect or seed it. */
+  db: Db;
   server: ServerType;
   /** e.g. http://127.0.0.1:4010 */
   url: string;
@@ -20,7 +23,7 @@ export interface RunningServer {
 
 /** Starts the sandbox on `options.host`:`options.port` (0 picks a free port). */
 export function startServer(options: Partial<SandboxOptions> = {}): Promise<RunningServer> {
-  const { app, sandbox } = createApp(options);
+  const { app, sandbox, db } = createApp(options);
   return new Promise((resolve, reject) => {
     const server = serve({ fetch: app.fetch, hostname: sandbox.options.host, port: sandbox.options.port }, (info: AddressInfo) => {
       const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
@@ -29,6 +32,7 @@ export function startServer(options: Partial<SandboxOptions> = {}): Promise<Runn
       let stopping: Promise<void> | undefined;
       resolve({
         sandbox,
+        db,
         server,
         url,
         port: info.port,

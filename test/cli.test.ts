@@ -4,7 +4,7 @@
  * and refuses bad options with one line.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -90,7 +90,37 @@ describe('payment-sandbox CLI', () => {
     expect(await s.exit).toBe(0);
     const bad = run([], { PAYMENT_SANDBOX_PORT: 'abc' });
     expect(await bad.exit).toBe(1);
-    expect(bad.err()).toMatch(/--port "abc"/);
+    expect(bad.err()).toBe('payment-sandbox: invalid PAYMENT_SANDBOX_PORT "abc" (the variable for --port): must be a number\n');
+  });
+
+  it('a bad value from a variable names the variable; the same value as a flag names the flag', async () => {
+    const fromEnv = run([], { PAYMENT_SANDBOX_LOG_FORMAT: 'yaml' });
+    expect(await fromEnv.exit).toBe(1);
+    expect(fromEnv.err()).toMatch(/^payment-sandbox: invalid PAYMENT_SANDBOX_LOG_FORMAT "yaml" \(the variable for --log-format\): must be text or json\n$/);
+    const fromFlag = run(['--log-format', 'yaml'], { PAYMENT_SANDBOX_LOG_FORMAT: 'json' });
+    expect(await fromFlag.exit).toBe(1);
+    expect(fromFlag.err()).toMatch(/^payment-sandbox: invalid --log-format "yaml": must be text or json\n$/);
+  });
+
+  it('never echoes a webhook secret in an error', async () => {
+    const r = run(['--webhook-secret', ''], { PAYMENT_SANDBOX_WEBHOOK_SECRET: 'hunter2' });
+    await r.exit;
+    const s = run([], { PAYMENT_SANDBOX_WEBHOOK_SIGNING: 'nope', PAYMENT_SANDBOX_WEBHOOK_SECRET: 'hunter2' });
+    expect(await s.exit).toBe(1);
+    expect(r.err() + s.err()).not.toContain('hunter2');
+  });
+
+  it('--version prints the version of package.json', async () => {
+    const r = run(['--version']);
+    expect(await r.exit).toBe(0);
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(r.out()).toBe(`${pkg.version}\n`);
+  });
+
+  it('a mistyped option is refused with the right one suggested, on one line', async () => {
+    const r = run(['--prot', '0']);
+    expect(await r.exit).toBe(1);
+    expect(r.err()).toBe("error: unknown option '--prot' (Did you mean --port?)\n");
   });
 
   it.each([
@@ -116,6 +146,16 @@ describe('payment-sandbox CLI', () => {
       expect(r.out()).toContain(flag);
     }
     expect(r.out()).toContain('PAYMENT_SANDBOX_PORT');
+  });
+
+  it('--help shows each option\'s default and two examples', async () => {
+    const r = run(['--help']);
+    expect(await r.exit).toBe(0);
+    const help = r.out().replace(/\s+/g, ' ');
+    for (const shown of ['--port <port> port to listen on (default: 4010;', '--host <host> address to listen on (default: 127.0.0.1;', '(default: text; env PAYMENT_SANDBOX_LOG_FORMAT)', '--quiet', '--port-file', '--log-format']) {
+      expect(help).toContain(shown);
+    }
+    expect(r.out().match(/^\s+\$ payment-sandbox /gm)).toHaveLength(2);
   });
 });
 

@@ -3,31 +3,31 @@
  * error envelope on failure) and its server-sent event stream. Nothing here knows the UI.
  */
 
+/** @typedef {{ code?: string, message?: string, details?: Array<{ pointer: string, message: string, location?: string }> }} ErrorEnvelope */
+
 /** A failed control call, carrying the API's error envelope. */
 export class ApiError extends Error {
   /**
    * @param {number} status HTTP status, 0 when the sandbox could not be reached
-   * @param {{ code?: string, message?: string, details?: Array<{ pointer: string, message: string, location?: string }> } | null} envelope
+   * @param {ErrorEnvelope | null} envelope
    */
   constructor(status, envelope) {
     super(envelope?.message ?? (status === 0 ? 'The sandbox is not reachable. Is it still running?' : `HTTP ${status}`));
     this.name = 'ApiError';
     this.status = status;
     this.code = envelope?.code ?? (status === 0 ? 'network_error' : 'http_error');
-    this.details = Array.isArray(envelope?.details) ? envelope.details : [];
-  }
-
-  /** True when the route itself does not exist (an endpoint this sandbox build lacks). */
-  get routeMissing() {
-    return (this.status === 404 || this.status === 405) && /^(No route|Method)/.test(this.message);
+    this.details = envelope?.details ?? [];
   }
 }
 
 /**
- * Calls the control API: `call('POST', '/transactions/abc/settle')`.
+ * Calls the control API: `call('POST', '/transactions/abc/settle')`. The caller names the
+ * answer's type (the route's response schema, see types.js).
+ * @template T
  * @param {'GET' | 'POST'} method
  * @param {string} path under /_sandbox
  * @param {unknown} [body] sent as JSON when given
+ * @returns {Promise<T>}
  */
 export async function call(method, path, body) {
   /** @type {RequestInit} */
@@ -43,17 +43,21 @@ export async function call(method, path, body) {
     throw new ApiError(0, null);
   }
   const text = await response.text();
+  /** @type {unknown} */
   let data = null;
   try {
     data = text ? JSON.parse(text) : null;
   } catch {
     data = null;
   }
-  if (!response.ok) throw new ApiError(response.status, data ?? { message: text.slice(0, 300) || `HTTP ${response.status}` });
-  return data;
+  if (!response.ok) throw new ApiError(response.status, /** @type {ErrorEnvelope | null} */ (data) ?? { message: text.slice(0, 300) || `HTTP ${response.status}` });
+  return /** @type {T} */ (data);
 }
 
-/** A query string from the defined values: `query({ account_id: 'a', cursor: undefined })` -> "?account_id=a". */
+/**
+ * A query string from the defined values: `query({ account_id: 'a', cursor: undefined })` -> "?account_id=a".
+ * @param {Record<string, string | number | null | undefined>} params
+ */
 export function query(params) {
   const search = new URLSearchParams();
   for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== '') search.set(k, String(v));
@@ -62,10 +66,17 @@ export function query(params) {
 }
 
 /**
+ * @typedef {{ type: string, account_id: string | null, data: unknown, at: string }} ChangeEvent
+ */
+
+/**
  * Follows `GET /_sandbox/events`. `onChange(event)` gets each change ({type, account_id, data}),
  * `onStatus('live' | 'reconnecting')` the connection state; every (re)connection's `ready`
  * is reported as 'live' so the caller reloads what it may have missed. EventSource retries
  * on its own after a drop.
+ */
+/**
+ * @param {{ onChange(event: ChangeEvent): void, onStatus(status: 'live' | 'reconnecting'): void }} handlers
  */
 export function followEvents({ onChange, onStatus }) {
   const source = new EventSource('/_sandbox/events');

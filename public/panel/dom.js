@@ -14,7 +14,7 @@ const SAFE_HREF = /^(https?:\/\/|\/|#)/i;
  * same-origin paths and fragments only. Children: nodes, strings (text), arrays, or nothing.
  * @param {string} tag
  * @param {Record<string, unknown> | null} [props]
- * @param {...unknown} children
+ * @param {...Child} children
  * @returns {HTMLElement}
  */
 export function h(tag, props, ...children) {
@@ -32,21 +32,39 @@ export function h(tag, props, ...children) {
   return el;
 }
 
-/** Appends children (nodes, strings as text nodes, nested arrays; null/false skipped). */
+/**
+ * A child of `h()`: a node, a string (text), nothing, or a list of children.
+ * @typedef {Node | string | number | null | undefined | false | ChildList} Child
+ */
+/** @typedef {ReadonlyArray<Child>} ChildList */
+
+/**
+ * Appends children (nodes, strings as text nodes, nested arrays; null/false skipped).
+ * @template {Node & ParentNode} P
+ * @param {P} parent
+ * @param {readonly Child[]} children
+ * @returns {P}
+ */
 export function append(parent, children) {
-  for (const child of children.flat(Infinity)) {
+  for (const child of /** @type {Array<Exclude<Child, ChildList>>} */ (/** @type {unknown[]} */ (children).flat(Infinity))) {
     if (child === null || child === undefined || child === false || child === '') continue;
     parent.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
   return parent;
 }
 
-/** Replaces all children of `parent`. */
+/**
+ * Replaces all children of `parent`.
+ * @template {Element} P
+ * @param {P} parent
+ * @param {...Child} children
+ */
 export function setChildren(parent, ...children) {
   parent.replaceChildren();
   return append(parent, children);
 }
 
+/** @type {WeakMap<Element, Map<string, { node: HTMLElement, sig: string }>>} */
 const keyedState = new WeakMap();
 
 /**
@@ -54,13 +72,19 @@ const keyedState = new WeakMap();
  * `items`, in order. An item's node is reused while `signature(item)` is unchanged; nodes
  * are only moved when out of place. Focus inside a replaced node moves to the element with
  * the same `data-focus` in its new node (or the item's first enabled control).
+ * @template T
+ * @param {HTMLElement} container
+ * @param {readonly T[]} items
+ * @param {{ key(item: T): string, signature(item: T): string, render(item: T): HTMLElement, after?: Node | null }} options
  */
 export function reconcile(container, items, { key, signature, render, after = null }) {
   const previous = keyedState.get(container) ?? new Map();
   const active = document.activeElement;
   const focusKey = active instanceof HTMLElement && container.contains(active) ? active.dataset.focus : undefined;
+  /** @type {[number | null, number | null] | null} */
   const selection = active instanceof HTMLInputElement ? [active.selectionStart, active.selectionEnd] : null;
 
+  /** @type {Map<string, { node: HTMLElement, sig: string }>} */
   const next = new Map();
   const nodes = items.map((item) => {
     const k = key(item);
@@ -73,9 +97,10 @@ export function reconcile(container, items, { key, signature, render, after = nu
   for (const [k, { node }] of previous) {
     if (next.get(k)?.node !== node) node.remove();
   }
+  /** @type {ChildNode | null} */
   let cursor = after ? after.nextSibling : container.firstChild;
   for (const node of nodes) {
-    if (node === cursor) cursor = cursor.nextSibling;
+    if (cursor && node === cursor) cursor = cursor.nextSibling;
     else container.insertBefore(node, cursor);
   }
   keyedState.set(container, next);
@@ -83,9 +108,15 @@ export function reconcile(container, items, { key, signature, render, after = nu
   if (focusKey && !container.contains(document.activeElement)) restoreFocus(container, focusKey, selection);
 }
 
+/**
+ * @param {HTMLElement} container
+ * @param {string} focusKey
+ * @param {[number | null, number | null] | null} selection
+ */
 function restoreFocus(container, focusKey, selection) {
   const target = container.querySelector(`[data-focus="${CSS.escape(focusKey)}"]`);
   if (!target) return;
+  if (!(target instanceof HTMLElement)) return;
   if (!target.matches(':disabled')) {
     target.focus();
     if (selection && target instanceof HTMLInputElement) target.setSelectionRange(selection[0], selection[1]);
@@ -95,13 +126,15 @@ function restoreFocus(container, focusKey, selection) {
   if (fallback instanceof HTMLElement) fallback.focus();
 }
 
-/** Copies text; falls back to a hidden textarea where the Clipboard API is unavailable (plain http on a LAN address). */
+/** Copies text; falls back to a hidden textarea where the Clipboard API is unavailable (plain http on a LAN address). @param {string} text */
 export async function copyText(text) {
   try {
     await navigator.clipboard.writeText(text);
     return;
   } catch {
-    const area = h('textarea', { class: 'visually-hidden', 'aria-hidden': 'true' });
+    const area = document.createElement('textarea');
+    area.className = 'visually-hidden';
+    area.setAttribute('aria-hidden', 'true');
     area.value = text;
     document.body.append(area);
     area.select();
@@ -118,13 +151,14 @@ export async function copyText(text) {
  */
 export function copyButton(getText, what, { label = 'Copy', focus } = {}) {
   const button = h('button', { type: 'button', class: 'btn btn-sm btn-ghost copy-btn', 'aria-label': `Copy ${what}`, title: `Copy ${what}`, dataset: focus ? { focus } : undefined }, label);
+  /** @type {number | undefined} */
   let timer;
   button.addEventListener('click', async () => {
     await copyText(getText());
     button.textContent = 'Copied';
     button.classList.add('copied');
     clearTimeout(timer);
-    timer = setTimeout(() => {
+    timer = window.setTimeout(() => {
       button.textContent = label;
       button.classList.remove('copied');
     }, 1400);
@@ -134,7 +168,11 @@ export function copyButton(getText, what, { label = 'Copy', focus } = {}) {
 
 const JSON_TOKEN = /("(?:\\.|[^"\\])*")(\s*:)?|\b(true|false|null)\b|(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)/g;
 
-/** A <pre> of pretty-printed JSON with light syntax colouring (all text nodes). */
+/**
+ * A <pre> of pretty-printed JSON with light syntax colouring (all text nodes).
+ * @param {unknown} value a value, or JSON text already formatted
+ * @param {{ label?: string }} [options]
+ */
 export function jsonView(value, { label } = {}) {
   const text = typeof value === 'string' ? value : JSON.stringify(value, null, 2);
   const pre = h('pre', { class: 'code json', tabindex: '0', 'aria-label': label });
@@ -154,9 +192,9 @@ export function jsonView(value, { label } = {}) {
   return pre;
 }
 
-/** A body as sent or received: pretty JSON when it parses, else the raw text. */
+/** A body as sent or received: pretty JSON when it parses, else the raw text. @param {string | null} raw @param {string} label */
 export function bodyView(raw, label) {
-  if (raw === null || raw === undefined || raw === '') return h('p', { class: 'muted small' }, '(empty body)');
+  if (raw === null || raw === '') return h('p', { class: 'muted small' }, '(empty body)');
   try {
     return jsonView(JSON.stringify(JSON.parse(raw), null, 2), { label });
   } catch {
@@ -164,12 +202,14 @@ export function bodyView(raw, label) {
   }
 }
 
-/** A status badge. tone: ok | warn | danger | info | neutral. */
+/** A status badge. @param {string} text @param {Tone} tone */
 export function badge(text, tone) {
   return h('span', { class: `badge badge-${tone}` }, text);
 }
 
-/** Shell-quotes a string in single quotes. */
+/** @typedef {'ok' | 'warn' | 'danger' | 'info' | 'neutral'} Tone */
+
+/** Shell-quotes a string in single quotes. @param {string} text */
 export function shellQuote(text) {
-  return `'${String(text).replace(/'/g, `'\\''`)}'`;
+  return `'${text.replace(/'/g, `'\\''`)}'`;
 }

@@ -5,8 +5,17 @@
  */
 import { shellQuote } from './dom.js';
 
+/** @import { Account } from './types.js' */
+
 const BASE = () => window.location.origin;
 
+/**
+ * @param {'GET' | 'POST'} method
+ * @param {string} path
+ * @param {Account} account
+ * @param {unknown} [body]
+ * @param {string[]} [extraHeaders]
+ */
 function curl(method, path, account, body, extraHeaders = []) {
   const lines = [`curl -X ${method} ${BASE()}${path}`];
   lines.push(`  -H ${shellQuote(`Authorization: Bearer ${account.api_key}`)}`);
@@ -24,16 +33,18 @@ const BROWSER_INFO = { user_agent: 'curl', language: 'en-US', javascript_enabled
 const WEBHOOK_URL = 'http://127.0.0.1:3000/webhooks';
 
 export const examples = {
-  /** POST /v4/transactions for the account's mode (direct: card + browser_info; checkout: return_url). */
+  /** POST /v4/transactions for the account's mode (direct: card + browser_info; checkout: return_url). @param {Account} account */
   createTransaction(account) {
+    /** @type {Record<string, unknown>} */
     const body = { amount: 1050, currency: 'USD', description: 'Order #1001', external_identifier: 'order-1001', notification_url: WEBHOOK_URL };
     if (account.mode === 'direct') Object.assign(body, { payment_method: CARD, browser_info: BROWSER_INFO });
     else Object.assign(body, { customer: { email: 'jane@example.com', name: 'Jane Doe' }, return_url: 'http://127.0.0.1:3000/thanks', cancel_url: 'http://127.0.0.1:3000/cart' });
     return curl('POST', '/v4/transactions', account, body);
   },
 
-  /** POST /v4/subscriptions, monthly plan. */
+  /** POST /v4/subscriptions, monthly plan. @param {Account} account */
   createSubscription(account) {
+    /** @type {Record<string, unknown>} */
     const body = {
       external_identifier: 'sub-1001',
       amount: 999,
@@ -47,11 +58,12 @@ export const examples = {
   },
 
   /** POST /_sandbox/transactions/{id}/settle (the control API needs no credentials). */
+  /** @param {string} id */
   settle(id) {
     return `curl -X POST ${BASE()}/_sandbox/transactions/${id}/settle`;
   },
 
-  /** GET /v4/transactions. */
+  /** GET /v4/transactions. @param {Account} account */
   listTransactions(account) {
     return curl('GET', '/v4/transactions?limit=5', account);
   },

@@ -8,22 +8,21 @@
 /** @type {Record<string, number>} */
 let exponents = {};
 
-/** Installs the exponent table from the control API. */
+/** Installs the exponent table from the control API (every currency the sandbox accepts). @param {Record<string, number>} table */
 export function setExponents(table) {
-  exponents = table ?? {};
+  exponents = table;
 }
 
-/** Minor-unit exponent of a currency (ISO table, else Intl, else 2). */
+/** Minor-unit exponent of a currency. @param {string} currency */
 export function exponentOf(currency) {
-  if (Object.hasOwn(exponents, currency)) return exponents[currency];
-  try {
-    return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-  } catch {
-    return 2;
-  }
+  return exponents[currency] ?? 2;
 }
 
-/** Minor units to a major-unit decimal string with digit grouping: 100001 USD -> "1,000.01". */
+/**
+ * Minor units to a major-unit decimal string with digit grouping: 100001 USD -> "1,000.01".
+ * @param {number} amount
+ * @param {string} currency
+ */
 export function toMajor(amount, currency) {
   const exponent = exponentOf(currency);
   const sign = amount < 0 ? '-' : '';
@@ -32,12 +31,12 @@ export function toMajor(amount, currency) {
   return exponent === 0 ? sign + whole : `${sign}${whole}.${digits.slice(digits.length - exponent)}`;
 }
 
-/** Minor units to the plain decimal string a person types back: 1050 USD -> "10.50". */
+/** Minor units to the plain decimal string a person types back: 1050 USD -> "10.50". @param {number} amount @param {string} currency */
 export function toMajorPlain(amount, currency) {
   return toMajor(amount, currency).replace(/,/g, '');
 }
 
-/** "10.50 USD". */
+/** "10.50 USD". @param {number} amount @param {string} currency */
 export function money(amount, currency) {
   return `${toMajor(amount, currency)} ${currency}`;
 }
@@ -45,6 +44,8 @@ export function money(amount, currency) {
 /**
  * Parses a typed major-unit amount ("2.5", "1,000.01") into minor units, or returns an
  * error message. More fraction digits than the currency has is an error, not a rounding.
+ * @param {string} text
+ * @param {string} currency
  * @returns {{ minor: number } | { error: string }}
  */
 export function parseMajor(text, currency) {
@@ -66,44 +67,44 @@ const dayFormat = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 's
 const fullFormat = new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit', timeZoneName: 'short' });
 const dateFormat = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric' });
 
+/** @param {Date} a @param {Date} b */
 const sameDay = (a, b) => a.getFullYear() === b.getFullYear() && a.getMonth() === b.getMonth() && a.getDate() === b.getDate();
 
-/** A short time for lists: "10:02:15" today (sandbox clock), else "22 Nov 10:02:15". */
+/** A short time for lists: "10:02:15" today (sandbox clock), else "22 Nov 10:02:15". @param {string} iso @param {number} [nowMs] */
 export function shortTime(iso, nowMs) {
   const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return String(iso ?? '');
+  if (Number.isNaN(date.getTime())) return iso;
   const time = timeFormat.format(date);
   return nowMs !== undefined && sameDay(date, new Date(nowMs)) ? time : `${dayFormat.format(date)} ${time}`;
 }
 
-/** "Sat, 22 Nov 2026, 10:02:15 UTC". */
+/** "Sat, 22 Nov 2026, 10:02:15 UTC". @param {string | number} isoOrMs */
 export function fullTime(isoOrMs) {
   const date = new Date(isoOrMs);
-  return Number.isNaN(date.getTime()) ? String(isoOrMs ?? '') : fullFormat.format(date);
+  return Number.isNaN(date.getTime()) ? String(isoOrMs) : fullFormat.format(date);
 }
 
 const clockDate = new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' });
 const clockTime = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', timeZoneName: 'short' });
 
-/** The sandbox clock in two parts: { date: "Sun, Nov 22, 2026", time: "10:02:15 AM UTC" }. */
+/** The sandbox clock in two parts: { date: "Sun, Nov 22, 2026", time: "10:02:15 AM UTC" }. @param {number} ms */
 export function clockParts(ms) {
   const date = new Date(ms);
   return { date: clockDate.format(date), time: clockTime.format(date) };
 }
 
-/** "22 Nov 2026" from a date or date-time. */
+/** "22 Nov 2026" from a date or date-time. @param {string} iso */
 export function shortDate(iso) {
-  if (!iso) return '—';
   const date = /^\d{4}-\d{2}-\d{2}$/.test(iso) ? new Date(`${iso}T00:00:00`) : new Date(iso);
-  return Number.isNaN(date.getTime()) ? String(iso) : dateFormat.format(date);
+  return Number.isNaN(date.getTime()) ? iso : dateFormat.format(date);
 }
 
-/** A clock offset in seconds as "+1d 2h 5m", or "" when zero. */
+/** A clock offset in seconds as "+1d 2h 5m", or "" when zero. @param {number} seconds */
 export function offsetText(seconds) {
-  if (!seconds || seconds < 1) return '';
+  if (seconds < 1) return '';
   let rest = Math.round(seconds);
   const parts = [];
-  for (const [unit, size] of [['d', 86400], ['h', 3600], ['m', 60], ['s', 1]]) {
+  for (const [unit, size] of /** @type {const} */ ([['d', 86400], ['h', 3600], ['m', 60], ['s', 1]])) {
     const n = Math.floor(rest / size);
     rest -= n * size;
     if (n > 0) parts.push(`${n}${unit}`);
@@ -112,24 +113,12 @@ export function offsetText(seconds) {
   return `+${parts.join(' ')}`;
 }
 
-/** "12 ms", "1.3 s". */
+/** "12 ms", "1.3 s". @param {number} ms */
 export function duration(ms) {
-  if (ms === null || ms === undefined) return '';
   return ms < 1000 ? `${ms < 10 ? ms.toFixed(1) : Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
-/** A long id shortened for a list: "7099948d…4591"; the full id stays in the title and the copy. */
+/** A long id shortened for a list: "7099948d…4591"; the full id stays in the title and the copy. @param {string} id */
 export function shortId(id) {
-  return id && id.length > 16 ? `${id.slice(0, 8)}…${id.slice(-4)}` : id ?? '';
-}
-
-/** Seconds from `nowMs` to the same moment one calendar month later (clamped to the month's end). */
-export function secondsToNextMonth(nowMs) {
-  const now = new Date(nowMs);
-  const next = new Date(nowMs);
-  next.setUTCDate(1);
-  next.setUTCMonth(now.getUTCMonth() + 1);
-  const lastDay = new Date(Date.UTC(next.getUTCFullYear(), next.getUTCMonth() + 1, 0)).getUTCDate();
-  next.setUTCDate(Math.min(now.getUTCDate(), lastDay));
-  return Math.round((next.getTime() - now.getTime()) / 1000);
+  return id.length > 16 ? `${id.slice(0, 8)}…${id.slice(-4)}` : id;
 }

@@ -3,7 +3,8 @@
  * start if missing) and further accounts with fresh credentials (`POST /_sandbox/accounts`).
  */
 import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
-import type { AccountMode, AccountRow, AccountsStore } from '../store/accounts.js';
+import type { Account, AccountMode } from './entities.js';
+import type { AccountsRepo } from './ports.js';
 import { DEMO_ACCOUNTS } from './demo-credentials.js';
 
 /** The credentials of an account as `GET /_sandbox/credentials` shows them. */
@@ -16,7 +17,7 @@ export interface AccountCredentials {
   jwt_private_key_pem: string;
 }
 
-export function credentialsOf(row: AccountRow): AccountCredentials {
+export function credentialsOf(row: Account): AccountCredentials {
   return {
     name: row.name,
     mode: row.mode,
@@ -28,7 +29,7 @@ export function credentialsOf(row: AccountRow): AccountCredentials {
 }
 
 /** Inserts the demo accounts that are missing; returns the ids inserted. */
-export function ensureDemoAccounts(store: AccountsStore, nowMs: number): string[] {
+export function ensureDemoAccounts(store: AccountsRepo, nowMs: number): string[] {
   const inserted: string[] = [];
   for (const demo of DEMO_ACCOUNTS) {
     if (store.byId(demo.account_id)) continue;
@@ -48,7 +49,7 @@ export function ensureDemoAccounts(store: AccountsStore, nowMs: number): string[
 }
 
 /** A new isolated account with a fresh API key and RSA key pair. */
-export function newAccount(mode: AccountMode, name: string | undefined, nowMs: number): AccountRow {
+export function newAccount(mode: AccountMode, name: string | undefined, nowMs: number): Account {
   const { privateKey, publicKey } = generateKeyPairSync('rsa', {
     modulusLength: 2048,
     publicKeyEncoding: { type: 'spki', format: 'pem' },

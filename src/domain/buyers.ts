@@ -3,7 +3,7 @@
  * `--seed` and account id always give the same buyers, so listings are reproducible.
  */
 import { Faker, en } from '@faker-js/faker';
-import type { BuyersStore } from '../store/buyers.js';
+import type { BuyersRepo } from './ports.js';
 
 export const BUYERS_PER_ACCOUNT = 45;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -22,7 +22,7 @@ function accountSeed(seed: number, accountId: string): number {
  * Inserts the account's buyers, oldest first, created over the 90 days before `nowMs`.
  * Ids and names depend only on `seed` and the account id.
  */
-export function seedBuyers(store: BuyersStore, accountId: string, seed: number, nowMs: number): void {
+export function seedBuyers(store: BuyersRepo, accountId: string, seed: number, nowMs: number): void {
   const faker = new Faker({ locale: [en] });
   faker.seed(accountSeed(seed, accountId));
   const start = nowMs - 90 * DAY_MS;

@@ -62,3 +62,32 @@ export function cardBrand(number: string): CardBrand {
   if (p(2) === 62 || p(2) === 81) return 'unionpay';
   return 'unknown';
 }
+
+/**
+ * Whether a card with expiry `mmYY` (MM/YY, e.g. "04/29") has expired at `nowMs` on the
+ * sandbox clock: a card is good through the last day of its expiry month, so it is
+ * expired from the first instant (UTC) of the month after. Two-digit years are 20YY.
+ * @throws RangeError if `mmYY` is not MM/YY.
+ */
+export function isCardExpired(mmYY: string, nowMs: number): boolean {
+  if (!isValidExpiry(mmYY)) throw new RangeError(`A card expiry is MM/YY, got ${JSON.stringify(mmYY)}`);
+  const month = Number(mmYY.slice(0, 2));
+  const year = 2000 + Number(mmYY.slice(3));
+  const now = new Date(nowMs);
+  const nowIndex = now.getUTCFullYear() * 12 + now.getUTCMonth();
+  const expiryIndex = year * 12 + (month - 1);
+  return expiryIndex < nowIndex;
+}
+
+/** The security-code length a scheme prints: 4 digits for American Express, 3 for every other. */
+export function securityCodeLength(brand: CardBrand): 3 | 4 {
+  return brand === 'amex' ? 4 : 3;
+}
+
+/**
+ * Whether `code` is a security code for a card of `number`: digits only, exactly as many as
+ * the scheme uses (`securityCodeLength(cardBrand(number))`).
+ */
+export function isValidSecurityCode(code: string, number: string): boolean {
+  return new RegExp(`^\\d{${securityCodeLength(cardBrand(number))}}$`).test(code);
+}

@@ -21,7 +21,11 @@ export class Scheduler {
   private advancing: Promise<unknown> = Promise.resolve();
   private busy = false;
 
-  constructor(private readonly clock: Clock) {}
+  constructor(
+    private readonly clock: Clock,
+    /** Hears of timed work that failed outside `advance` (the real-time ticker). */
+    private readonly onError: (work: string, err: unknown) => void,
+  ) {}
 
   register(work: TimedWork): void {
     this.works.push(work);
@@ -34,7 +38,7 @@ export class Scheduler {
     for (const work of this.works) {
       const due = work.nextDueMs();
       if (due !== null && due <= now) {
-        work.runDue(now, false).catch((err: unknown) => console.error(`[payment-sandbox] ${work.name} failed:`, err));
+        work.runDue(now, false).catch((err: unknown) => this.onError(work.name, err));
       }
     }
   }

@@ -1,16 +1,18 @@
 /**
  * The transaction and refund state machine (contract: Resources). A transaction is PENDING
  * until its outcome, then SUCCEEDED or FAILED, terminal; refunds add up on a SUCCEEDED one.
- * Every transition is one database transaction that also queues its webhook in the outbox.
+ * Every transition is one unit of work that also queues its webhook in the outbox; the
+ * change feed hears of it after the commit. What a scenario rule scripts for a new
+ * transaction is asked of the scenario policy and carried out here (`play`): an outcome at
+ * once, or a step stored for the scenario runner to apply when the sandbox clock reaches it.
  */
 import { randomUUID } from 'node:crypto';
-import type { Sandbox } from '../sandbox.js';
-import type { AccountRow } from '../store/accounts.js';
-import type { RefundRow, TransactionRow, TransactionStatus } from '../store/transactions.js';
-import { enqueuePaymentWebhook, enqueueRefundWebhook, type SimulatedFailures } from '../webhooks/outbox.js';
-import { cardBrand, cardLast4 } from './card.js';
-import { badRequest, invalidState, notFound, type ErrorDetail } from './errors.js';
+import { cardBrand, cardLast4, isCardExpired } from './card.js';
+import type { Clock } from './clock.js';
+import type { Account, Refund, SimulatedFailures, StoredPaymentMethod, Transaction, TransactionCustomer, TransactionOutcome } from './entities.js';
+import { SandboxError, badRequest, invalidState, notFound } from './errors.js';
 import { formatMoney } from './money.js';
+import type { ChangeFeed, ChargeScript, MatchInput, Outbox, ScenarioPolicy, ScheduledStepsRepo, TransactionsRepo, UnitOfWork } from './ports.js';
 
 /** A payment method as the request carries it (card fields in direct mode). */
 export interface PaymentMethodInput {
@@ -22,18 +24,11 @@ export interface PaymentMethodInput {
   holder_name?: string;
 }
 
-/** What is stored and echoed of a payment method: never the full number or the security code. */
-export interface StoredPaymentMethod {
-  type: string;
-  payment_channel_code?: string;
-  card?: { last4: string; expiration_date: string; brand: string; holder_name?: string };
-}
-
 export interface NewTransaction {
   amount: number;
   currency: string;
   description?: string;
-  customer?: { email?: string; name?: string };
+  customer?: TransactionCustomer;
   return_url?: string;
   cancel_url?: string;
   external_identifier?: string;
@@ -43,10 +38,31 @@ export interface NewTransaction {
   browser_info?: Record<string, unknown>;
 }
 
-/** Called inside the creating database transaction, e.g. by the scenario engine. */
-export type TransactionCreatedHook = (tx: TransactionRow, input: NewTransaction) => void;
-/** Called inside the resolving database transaction, e.g. by subscription billing. */
-export type TransactionResolvedHook = (tx: TransactionRow) => void;
+export interface NewRefund {
+  amount?: number;
+  reason?: string;
+  external_identifier?: string;
+}
+
+/** Extra facts of a charge made by subscription billing. */
+export interface ChargeContext {
+  subscriptionId?: string;
+  /** Where its webhook goes when the input names no notification_url. */
+  notificationUrl?: string;
+  /** The (masked) payment method on file, charged instead of card data in the request. */
+  paymentMethodOnFile?: StoredPaymentMethod;
+}
+
+/** What is left to refund: the unrefunded part of a SUCCEEDED transaction, else 0. */
+export function refundableAmount(tx: Pick<Transaction, 'status' | 'amount' | 'refunded_amount'>): number {
+  return tx.status === 'SUCCEEDED' ? Math.max(0, tx.amount - tx.refunded_amount) : 0;
+}
+
+/** The transitions a transaction can take now: an outcome while PENDING, a refund while something is left. */
+export function allowedActions(tx: Pick<Transaction, 'status' | 'amount' | 'refunded_amount'>): ('settle' | 'fail' | 'refund')[] {
+  if (tx.status === 'PENDING') return ['settle', 'fail'];
+  return refundableAmount(tx) > 0 ? ['refund'] : [];
+}
 
 /** Masks a request payment method for storage. */
 export function storedPaymentMethod(pm: PaymentMethodInput): StoredPaymentMethod {
@@ -59,161 +75,225 @@ export function storedPaymentMethod(pm: PaymentMethodInput): StoredPaymentMethod
   return out;
 }
 
-/**
- * The mode rules of the contract: direct mode sends the card and browser_info; checkout needs
- * return_url. A charge with a payment method on file (a subscription's) sends no card again.
- */
-export function modeRequirements(account: AccountRow, input: NewTransaction, onFile = false): ErrorDetail[] {
-  const details: ErrorDetail[] = [];
-  const missing = (pointer: string, message: string): void => void details.push({ type: 'missing', pointer, message, location: 'body' });
-  if (account.mode === 'direct') {
-    if (onFile) {
-      // The card was checked when it was put on file.
-    } else if (!input.payment_method) missing('/payment_method', 'Required in direct API mode (card data or a wallet/QR method)');
-    else if (input.payment_method.type === 'card') {
-      for (const f of ['number', 'expiration_date', 'security_code'] as const) {
-        if (!input.payment_method[f]) missing(`/payment_method/${f}`, `Required for a card in direct API mode`);
-      }
-    } else if (!input.payment_method.payment_channel_code) {
-      missing('/payment_method/payment_channel_code', `Required for payment method type ${input.payment_method.type}`);
-    }
-    if (!input.browser_info) missing('/browser_info', 'Required in direct API mode (anti-fraud checks)');
-  } else if (!input.return_url) {
-    missing('/return_url', 'Required in checkout mode: the payment page sends the customer back there');
-  }
-  return details;
-}
-
-/**
- * Creates a PENDING transaction (and whatever a scenario schedules for it) in one database
- * transaction. 400 with details when the account's mode rules are not met.
- */
-export function createTransaction(
-  sandbox: Sandbox,
-  account: AccountRow,
-  input: NewTransaction,
-  extra: { subscriptionId?: string; notificationUrl?: string; paymentMethodOnFile?: StoredPaymentMethod } = {},
-): TransactionRow {
-  const details = modeRequirements(account, input, extra.paymentMethodOnFile !== undefined);
-  if (details.length > 0) throw badRequest('Request failed validation', details);
-  const now = sandbox.clock.nowMs();
-  const row: TransactionRow = {
-    seq: 0,
-    id: randomUUID(),
-    account_id: account.id,
-    status: 'PENDING',
+/** What a new transaction is matched on against scenario rules. */
+export function transactionMatchInput(input: NewTransaction): MatchInput {
+  return {
+    kind: 'transaction',
     amount: input.amount,
     currency: input.currency,
-    description: input.description ?? null,
-    customer: input.customer ? JSON.stringify(input.customer) : null,
-    return_url: input.return_url ?? null,
-    cancel_url: input.cancel_url ?? null,
-    external_identifier: input.external_identifier ?? null,
-    notification_url: input.notification_url ?? extra.notificationUrl ?? null,
-    metadata: input.metadata ? JSON.stringify(input.metadata) : null,
-    payment_method:
-      account.mode !== 'direct'
-        ? null
-        : extra.paymentMethodOnFile
-          ? JSON.stringify(extra.paymentMethodOnFile)
-          : input.payment_method
-            ? JSON.stringify(storedPaymentMethod(input.payment_method))
-            : null,
-    browser_info: account.mode === 'direct' && input.browser_info ? JSON.stringify(input.browser_info) : null,
-    refunded_amount: 0,
-    subscription_id: extra.subscriptionId ?? null,
-    scenario_rule: null,
-    created_at: now,
-    updated_at: now,
-    resolved_at: null,
+    cardNumber: input.payment_method?.number ?? null,
+    customerEmail: input.customer?.email ?? null,
+    metadata: input.metadata ?? null,
+    paymentChannelCode: input.payment_method?.payment_channel_code ?? null,
+    plan: null,
   };
-  sandbox.db.transaction(() => {
-    sandbox.stores.transactions.insert(row);
-    for (const hook of sandbox.hooks.transactionCreated) hook(row, input);
-  })();
-  const created = sandbox.stores.transactions.byIdAnyAccount(row.id)!;
-  sandbox.emit('transaction.created', created.account_id, { id: created.id });
-  return created;
 }
 
-/**
- * Sets the outcome of a PENDING transaction and queues its payment webhook. 409
- * `invalid_state` (nothing changed, nothing sent) when it already has one.
- */
-export function resolveTransaction(
-  sandbox: Sandbox,
-  id: string,
-  outcome: Exclude<TransactionStatus, 'PENDING'>,
-  simulated?: SimulatedFailures,
-): TransactionRow {
-  const resolved = sandbox.db.transaction(() => {
-    const tx = sandbox.stores.transactions.byIdAnyAccount(id);
-    if (!tx) throw notFound(`Transaction ${id} not found`);
-    if (tx.status !== 'PENDING') {
-      throw invalidState(`Transaction ${id} is already ${tx.status}; an outcome is final and cannot change to ${outcome}`);
-    }
-    const now = sandbox.clock.nowMs();
-    sandbox.stores.transactions.setStatus(id, outcome, now);
-    const updated = sandbox.stores.transactions.byIdAnyAccount(id)!;
-    // A scenario's webhook_failures hold for an outcome set by hand too.
-    enqueuePaymentWebhook(sandbox, updated, simulated ?? sandbox.scenarios.simulatedFailuresFor(updated));
-    for (const hook of sandbox.hooks.transactionResolved) hook(updated);
-    return updated;
-  })();
-  sandbox.emit('transaction.updated', resolved.account_id, { id: resolved.id, status: resolved.status });
-  sandbox.kickDeliveries();
-  return resolved;
+export interface TransactionServiceDeps {
+  clock: Clock;
+  uow: UnitOfWork;
+  transactions: TransactionsRepo;
+  scheduledSteps: ScheduledStepsRepo;
+  outbox: Outbox;
+  feed: ChangeFeed;
+  policy: ScenarioPolicy;
 }
 
-export interface NewRefund {
-  amount?: number;
-  reason?: string;
-  external_identifier?: string;
+export interface TransactionService {
+  /**
+   * Creates a PENDING transaction and plays what a scenario rule scripts for it (not for a
+   * subscription's charge: billing plays its own script). The request has passed its
+   * account's schema (mode rules included) in the HTTP layer.
+   */
+  create(account: Account, input: NewTransaction, charge?: ChargeContext): Transaction;
+  /**
+   * Sets the outcome of a PENDING transaction and queues its payment webhook (with the
+   * simulated failures its scenario rule asks for, unless `simulated` is given). 409
+   * `invalid_state` (nothing changed, nothing sent) when it already has one.
+   */
+  resolve(id: string, outcome: TransactionOutcome, simulated?: SimulatedFailures): Transaction;
+  /**
+   * Refunds part or all of the remainder of a SUCCEEDED transaction (outcome SUCCESS) and
+   * queues the refund webhook. 400 on any other status or more than the remainder.
+   */
+  refund(transactionId: string, input: NewRefund, simulated?: SimulatedFailures): Refund;
+  /**
+   * Carries out a script for a PENDING transaction: the outcome now (`afterSeconds` 0) or as
+   * a scheduled step, and each refund `afterSeconds` after the outcome's instant (at once
+   * when both delays are 0; a refund the transaction cannot take is dropped).
+   */
+  play(tx: Transaction, script: ChargeScript): void;
+  /**
+   * The customer pays a PENDING transaction with a card on the payment page: an expired card
+   * is declined (FAILED); otherwise the first scenario rule matching the card (and the rest of
+   * the payment) plays out as it would for a card sent to the API; without a rule it is approved.
+   */
+  payWithCard(id: string, card: { number: string; expiration_date: string }): Transaction;
+  /** Registers a listener told of every outcome inside its unit of work (subscription billing). */
+  onResolved(listener: (tx: Transaction) => void): void;
 }
 
-/**
- * Refunds part or all of the remainder of a SUCCEEDED transaction (outcome SUCCESS) and
- * queues the refund webhook. 400 on any other status or more than the remainder.
- */
-export function refundTransaction(sandbox: Sandbox, tx: TransactionRow, input: NewRefund, simulated?: SimulatedFailures): RefundRow {
-  const refund = sandbox.db.transaction(() => {
-    const current = sandbox.stores.transactions.byIdAnyAccount(tx.id)!;
-    if (current.status !== 'SUCCEEDED') {
-      throw badRequest(`Transaction ${tx.id} is ${current.status}: only a SUCCEEDED transaction can be refunded`);
-    }
-    const remainder = current.amount - current.refunded_amount;
-    const amount = input.amount ?? remainder;
-    if (remainder === 0) {
-      throw badRequest(`Transaction ${tx.id} is already fully refunded`, [
-        { type: 'value_error', pointer: '/amount', message: 'Nothing left to refund', location: 'body' },
-      ]);
-    }
-    if (amount > remainder) {
-      throw badRequest(`The refund of ${formatMoney(amount, current.currency)} is more than the ${formatMoney(remainder, current.currency)} left to refund`, [
-        { type: 'value_error', pointer: '/amount', message: `Must be at most ${remainder} (the remainder)`, location: 'body' },
-      ]);
-    }
-    const now = sandbox.clock.nowMs();
-    const row: RefundRow = {
-      seq: 0,
-      id: randomUUID(),
-      account_id: current.account_id,
-      transaction_id: current.id,
-      amount,
-      currency: current.currency,
-      reason: input.reason ?? null,
-      external_identifier: input.external_identifier ?? null,
-      status: 'SUCCESS',
-      created_at: now,
-      updated_at: now,
-    };
-    sandbox.stores.transactions.insertRefund(row);
-    sandbox.stores.transactions.addRefunded(current.id, amount, now);
-    enqueueRefundWebhook(sandbox, current, row, simulated ?? sandbox.scenarios.simulatedFailuresFor(current));
-    return sandbox.stores.transactions.refundById(row.id)!;
-  })();
-  sandbox.emit('refund.created', refund.account_id, { id: refund.id, transaction_id: refund.transaction_id });
-  sandbox.emit('transaction.updated', refund.account_id, { id: refund.transaction_id });
-  sandbox.kickDeliveries();
-  return refund;
+export function createTransactionService(deps: TransactionServiceDeps): TransactionService {
+  const { clock, uow, transactions, scheduledSteps, outbox, feed, policy } = deps;
+  const resolvedListeners: ((tx: Transaction) => void)[] = [];
+
+  const resolve = (id: string, outcome: TransactionOutcome, simulated?: SimulatedFailures): Transaction =>
+    uow.run(() => {
+      const tx = transactions.byIdAnyAccount(id);
+      if (!tx) throw notFound(`Transaction ${id} not found`);
+      if (tx.status !== 'PENDING') {
+        throw invalidState(`Transaction ${id} is already ${tx.status}; an outcome is final and cannot change to ${outcome}`);
+      }
+      transactions.setStatus(id, outcome, clock.nowMs());
+      const updated = transactions.byIdAnyAccount(id)!;
+      // A scenario's webhook_failures hold for an outcome set by hand too.
+      outbox.paymentOutcome(updated, simulated ?? policy.simulatedFailures(updated.scenario_rule));
+      feed.emit('transaction.updated', updated.account_id, { id: updated.id, status: updated.status });
+      for (const listener of resolvedListeners) listener(updated);
+      return updated;
+    });
+
+  const refund = (transactionId: string, input: NewRefund, simulated?: SimulatedFailures): Refund =>
+    uow.run(() => {
+      const current = transactions.byIdAnyAccount(transactionId);
+      if (!current) throw notFound(`Transaction ${transactionId} not found`);
+      if (current.status !== 'SUCCEEDED') {
+        throw badRequest(`Transaction ${current.id} is ${current.status}: only a SUCCEEDED transaction can be refunded`);
+      }
+      const remainder = refundableAmount(current);
+      const amount = input.amount ?? remainder;
+      if (remainder === 0) {
+        throw badRequest(`Transaction ${current.id} is already fully refunded`, [
+          { type: 'value_error', pointer: '/amount', message: 'Nothing left to refund', location: 'body' },
+        ]);
+      }
+      if (amount > remainder) {
+        throw badRequest(`The refund of ${formatMoney(amount, current.currency)} is more than the ${formatMoney(remainder, current.currency)} left to refund`, [
+          { type: 'value_error', pointer: '/amount', message: `Must be at most ${remainder} (the remainder)`, location: 'body' },
+        ]);
+      }
+      const now = clock.nowMs();
+      const row: Omit<Refund, 'seq'> = {
+        id: randomUUID(),
+        account_id: current.account_id,
+        transaction_id: current.id,
+        amount,
+        currency: current.currency,
+        reason: input.reason ?? null,
+        external_identifier: input.external_identifier ?? null,
+        status: 'SUCCESS',
+        created_at: now,
+        updated_at: now,
+      };
+      transactions.insertRefund(row);
+      transactions.addRefunded(current.id, amount, now);
+      const created = transactions.refundById(row.id)!;
+      outbox.refund(current, created, simulated ?? policy.simulatedFailures(current.scenario_rule));
+      feed.emit('refund.created', created.account_id, { id: created.id, transaction_id: created.transaction_id });
+      feed.emit('transaction.updated', created.account_id, { id: created.transaction_id });
+      return created;
+    });
+
+  const play = (tx: Transaction, script: ChargeScript): void => {
+    if (script.outcome === null) return;
+    const outcomeAt = clock.nowMs() + script.afterSeconds * 1000;
+    const immediate = script.afterSeconds === 0;
+    uow.run(() => {
+      if (immediate) resolve(tx.id, script.outcome!, script.webhookFailures);
+      else {
+        scheduledSteps.insert({
+          account_id: tx.account_id,
+          due_at: outcomeAt,
+          resource_id: tx.id,
+          action: { kind: 'outcome', outcome: script.outcome!, webhook_failures: script.webhookFailures },
+        });
+      }
+      for (const scripted of script.refunds) {
+        const action = { kind: 'refund' as const, amount: scripted.amount, reason: scripted.reason, webhook_failures: script.webhookFailures };
+        if (immediate && scripted.afterSeconds === 0) {
+          try {
+            uow.run(() => refund(tx.id, { amount: action.amount, reason: action.reason }, action.webhook_failures));
+          } catch (err) {
+            // A refund the transaction cannot take (e.g. more than its amount) is dropped,
+            // never failing the create it belongs to.
+            if (!(err instanceof SandboxError)) throw err;
+          }
+        } else {
+          scheduledSteps.insert({ account_id: tx.account_id, due_at: outcomeAt + scripted.afterSeconds * 1000, resource_id: tx.id, action });
+        }
+      }
+    });
+  };
+
+  return {
+    create(account, input, charge = {}) {
+      const now = clock.nowMs();
+      const direct = account.mode === 'direct';
+      const row: Omit<Transaction, 'seq'> = {
+        id: randomUUID(),
+        account_id: account.id,
+        status: 'PENDING',
+        amount: input.amount,
+        currency: input.currency,
+        description: input.description ?? null,
+        customer: input.customer ?? null,
+        return_url: input.return_url ?? null,
+        cancel_url: input.cancel_url ?? null,
+        external_identifier: input.external_identifier ?? null,
+        notification_url: input.notification_url ?? charge.notificationUrl ?? null,
+        metadata: input.metadata ?? null,
+        payment_method: !direct
+          ? null
+          : (charge.paymentMethodOnFile ?? (input.payment_method ? storedPaymentMethod(input.payment_method) : null)),
+        browser_info: direct ? (input.browser_info ?? null) : null,
+        refunded_amount: 0,
+        subscription_id: charge.subscriptionId ?? null,
+        scenario_rule: null,
+        created_at: now,
+        updated_at: now,
+        resolved_at: null,
+      };
+      return uow.run(() => {
+        transactions.insert(row);
+        feed.emit('transaction.created', account.id, { id: row.id });
+        if (charge.subscriptionId === undefined) {
+          const decided = policy.forTransaction(transactionMatchInput(input));
+          if (decided) {
+            transactions.setScenarioRule(row.id, decided.rule);
+            play(transactions.byIdAnyAccount(row.id)!, decided.script);
+          }
+        }
+        return transactions.byIdAnyAccount(row.id)!;
+      });
+    },
+    resolve,
+    refund,
+    play,
+    payWithCard(id, card) {
+      return uow.run(() => {
+        const tx = transactions.byIdAnyAccount(id);
+        if (!tx) throw notFound(`Transaction ${id} not found`);
+        if (isCardExpired(card.expiration_date, clock.nowMs())) return resolve(id, 'FAILED');
+        const decided = policy.forTransaction({
+          kind: 'transaction',
+          amount: tx.amount,
+          currency: tx.currency,
+          cardNumber: card.number,
+          customerEmail: tx.customer?.email ?? null,
+          metadata: tx.metadata,
+          paymentChannelCode: tx.payment_method?.payment_channel_code ?? null,
+          plan: null,
+        });
+        if (decided && decided.script.outcome !== null) {
+          transactions.setScenarioRule(id, decided.rule);
+          play(tx, decided.script);
+          return transactions.byIdAnyAccount(id)!;
+        }
+        return resolve(id, 'SUCCEEDED', decided?.script.webhookFailures);
+      });
+    },
+    onResolved(listener) {
+      resolvedListeners.push(listener);
+    },
+  };
 }

@@ -5,11 +5,12 @@
  * a missing account header, 403 for another account or a missing scope.
  */
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { badRequest, forbidden, unauthorized } from '../domain/errors.js';
-import type { AccountRow, AccountsStore } from '../store/accounts.js';
+import type { Account as AccountRow } from '../domain/entities.js';
+import type { AccountsRepo as AccountsStore } from '../domain/ports.js';
 import { jsonBody } from './body.js';
-import type { AppEnv } from './env.js';
+import type { ApiEnv, AppEnv } from './env.js';
 
 /** Every scope the sandbox knows (contract: Authentication). */
 export const SCOPES = [
@@ -44,15 +45,34 @@ function decodeSegment<T>(segment: string): T | undefined {
   }
 }
 
-const keyCache = new WeakMap<AccountRow, KeyObject>();
-const publicKeyOf = (account: AccountRow): KeyObject => {
-  let key = keyCache.get(account);
-  if (!key) {
-    key = createPublicKey(account.jwt_public_key_pem);
-    keyCache.set(account, key);
+/**
+ * JWT verification keys, parsed once per `kid` (account rows are new objects on every
+ * lookup, so the key is the kid; the PEM is compared so a changed key is parsed again).
+ */
+export class VerificationKeys {
+  private readonly byKid = new Map<string, { pem: string; key: KeyObject }>();
+  /** How many PEMs were parsed so far (for tests). */
+  parses = 0;
+
+  /** The parsed public key of `account`'s kid. */
+  keyOf(account: AccountRow): KeyObject {
+    const cached = this.byKid.get(account.jwt_kid);
+    if (cached && cached.pem === account.jwt_public_key_pem) return cached.key;
+    const key = createPublicKey(account.jwt_public_key_pem);
+    this.parses += 1;
+    this.byKid.set(account.jwt_kid, { pem: account.jwt_public_key_pem, key });
+    return key;
   }
-  return key;
-};
+
+  /** Forgets every parsed key. */
+  clear(): void {
+    this.byKid.clear();
+    this.parses = 0;
+  }
+}
+
+/** The verification keys of this process. */
+export const verificationKeys = new VerificationKeys();
 
 /** Verifies an RS256 JWT; returns its account and scopes or throws 401. `nowMs` is the sandbox clock. */
 export function verifyJwt(token: string, accounts: AccountsStore, nowMs: number): { account: AccountRow; scopes: string[] } {
@@ -66,7 +86,7 @@ export function verifyJwt(token: string, accounts: AccountsStore, nowMs: number)
   if (typeof header.kid !== 'string') throw unauthorized('The bearer token is not valid: the JWT header has no kid');
   const account = accounts.byKid(header.kid);
   if (!account) throw unauthorized(`The bearer token is not valid: unknown kid "${header.kid}"`);
-  const signatureOk = verify('RSA-SHA256', Buffer.from(`${h}.${p}`), publicKeyOf(account), Buffer.from(s, 'base64url'));
+  const signatureOk = verify('RSA-SHA256', Buffer.from(`${h}.${p}`), verificationKeys.keyOf(account), Buffer.from(s, 'base64url'));
   if (!signatureOk) throw unauthorized('The bearer token is not valid: bad JWT signature');
   const now = Math.floor(nowMs / 1000);
   if (typeof claims.exp !== 'number') throw unauthorized('The bearer token is not valid: the JWT has no exp claim');
@@ -104,7 +124,7 @@ export function hasScope(granted: readonly string[], scope: Scope): boolean {
 }
 
 /** Middleware for every /v4 route: token, then account header; sets `account` and `scopes`. */
-export const requireAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
+export const requireAuth: MiddlewareHandler<ApiEnv> = async (c, next) => {
   const sandbox = c.get('sandbox');
   const { account, scopes } = authenticate(c.req.header('authorization'), sandbox.stores.accounts, sandbox.clock.nowMs());
   const accountId = c.req.header('x-merchant-account-id');
@@ -122,17 +142,20 @@ export const requireAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
 };
 
 /** Middleware: 403 unless the token grants `scope`. */
-export function requireScope(scope: Scope): MiddlewareHandler<AppEnv> {
+export function requireScope(scope: Scope): MiddlewareHandler<ApiEnv> {
   return async (c, next) => {
     if (!hasScope(c.get('scopes'), scope)) throw forbidden(`The token lacks the ${scope} scope`);
     await next();
   };
 }
 
+/** The body gate on /v4: it reads only the variables every environment has (Hono's contexts are invariant). */
+const apiJsonBody: MiddlewareHandler<ApiEnv> = (c, next) => jsonBody(c as unknown as Context<AppEnv>, next);
+
 /**
  * The middleware of every /v4 operation, in order: token and account (401/400/403), scope
  * (403), then the JSON body gate. Per route, so unknown paths answer 404/405 without auth.
  */
-export function secured(scope: Scope): [MiddlewareHandler<AppEnv>, MiddlewareHandler<AppEnv>, MiddlewareHandler<AppEnv>] {
-  return [requireAuth, requireScope(scope), jsonBody];
+export function secured(scope: Scope): [MiddlewareHandler<ApiEnv>, MiddlewareHandler<ApiEnv>, MiddlewareHandler<ApiEnv>] {
+  return [requireAuth, requireScope(scope), apiJsonBody];
 }

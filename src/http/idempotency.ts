@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import type { Context, TypedResponse } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { SandboxError, badRequest } from '../domain/errors.js';
-import type { AppEnv } from './env.js';
+import type { ApiEnv } from './env.js';
 import { errorBody } from './errors.js';
 
 export const IDEMPOTENCY_KEY_MAX = 255;
@@ -24,14 +24,6 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Spends the configured `--latency` (artificial processing time). */
-export async function artificialLatency(c: Context<AppEnv>): Promise<void> {
-  const ms = c.get('sandbox').options.latency;
-  if (ms > 0) await sleep(ms);
-}
-
 /**
  * Runs a create once per `Idempotency-Key` and answers `status` with the JSON that `run`
  * returns. Replays the stored status and body with `Idempotent-Replayed: true`; 400 for a key
@@ -39,13 +31,12 @@ export async function artificialLatency(c: Context<AppEnv>): Promise<void> {
  * Without a key, just runs.
  */
 export async function idempotent<T, S extends ContentfulStatusCode>(
-  c: Context<AppEnv>,
+  c: Context<ApiEnv>,
   status: S,
   run: () => T | Promise<T>,
 ): Promise<TypedResponse<T, S, 'json'>> {
   const key = c.req.header('idempotency-key');
   if (key === undefined) {
-    await artificialLatency(c);
     return c.json(await run(), status) as unknown as TypedResponse<T, S, 'json'>;
   }
   if (key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX) {
@@ -84,7 +75,7 @@ export async function idempotent<T, S extends ContentfulStatusCode>(
   store.claim(accountId, key, fingerprint, now);
   let result: { status: number; json: string };
   try {
-    await artificialLatency(c);
+    await c.get('latency'); // the artificial processing time is spent while the key is claimed
     result = { status, json: JSON.stringify(await run()) };
   } catch (err) {
     if (!(err instanceof SandboxError) || err.status >= 500) {

@@ -4,7 +4,7 @@
  */
 import { z } from '@hono/zod-openapi';
 import { badRequest } from '../domain/errors.js';
-import type { Page, PageRequest } from '../store/keyset.js';
+import type { Page, PageRequest } from '../domain/ports.js';
 
 export const pageQuerySchema = z.object({
   limit: z.coerce

@@ -1,13 +1,27 @@
 /**
  * Records every /v4 call in the request log (method, path, status, idempotency key, replayed,
  * duration, bodies of failures, warnings such as ignored unknown fields), for the panel.
+ * Card numbers are masked and security codes dropped before anything is stored (redact.ts).
  */
-import type { MiddlewareHandler } from 'hono';
-import type { AppEnv } from './env.js';
+import type { Context, MiddlewareHandler } from 'hono';
+import type { ApiEnv } from './env.js';
+import { redactBody, redactText } from './redact.js';
 
 const MAX_LOGGED_BODY = 16 * 1024;
 
-export const requestLog: MiddlewareHandler<AppEnv> = async (c, next) => {
+/** The request body as logged: the parsed body redacted, or the raw text redacted when it did not parse. */
+async function loggedRequestBody(c: Context<ApiEnv>): Promise<string | null> {
+  if (c.req.method === 'GET') return null;
+  const parsed: unknown = c.get('body');
+  if (parsed !== undefined) return JSON.stringify(redactBody(parsed)).slice(0, MAX_LOGGED_BODY);
+  try {
+    return redactText(await c.req.text()).slice(0, MAX_LOGGED_BODY) || null;
+  } catch {
+    return null;
+  }
+}
+
+export const requestLog: MiddlewareHandler<ApiEnv> = async (c, next) => {
   const started = performance.now();
   c.set('warnings', []);
   c.set('replayed', false);
@@ -15,31 +29,23 @@ export const requestLog: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
   const sandbox = c.get('sandbox');
   const duration = performance.now() - started;
-  let requestBody: string | null = null;
-  if (c.req.method !== 'GET') {
-    try {
-      requestBody = (await c.req.text()).slice(0, MAX_LOGGED_BODY) || null;
-    } catch {
-      requestBody = null;
-    }
-  }
+  const requestBody = await loggedRequestBody(c);
   const status = c.res.status;
-  const responseBody = status >= 400 ? (await c.res.clone().text()).slice(0, MAX_LOGGED_BODY) : null;
-  const account = c.get('account') as AppEnv['Variables']['account'] | undefined;
-  const warnings = c.get('warnings');
+  const responseBody = status >= 400 ? redactText(await c.res.clone().text()).slice(0, MAX_LOGGED_BODY) : null;
+  const account = c.get('account') as ApiEnv['Variables']['account'] | undefined;
+  const warnings = c.get('warnings').map(redactText);
   const id = sandbox.stores.requestLog.insert({
     account_id: account?.id ?? c.req.header('x-merchant-account-id') ?? null,
     method: c.req.method,
     path: c.req.path + (c.req.url.includes('?') ? c.req.url.slice(c.req.url.indexOf('?')) : ''),
     status,
     idempotency_key: c.req.header('idempotency-key') ?? null,
-    replayed: c.get('replayed') ? 1 : 0,
+    replayed: c.get('replayed'),
     duration_ms: Math.round(duration * 100) / 100,
     request_body: requestBody,
     response_body: responseBody,
-    warnings: warnings.length > 0 ? JSON.stringify(warnings) : null,
+    warnings,
     at: sandbox.clock.nowMs(),
   });
-  if (sandbox.options.log) console.log(`${c.req.method} ${c.req.path} ${status} ${duration.toFixed(1)}ms`);
-  sandbox.emit('request.logged', account?.id ?? null, { id });
+  sandbox.emit('request.logged', account?.id ?? null, { id, method: c.req.method, path: c.req.path, status, duration_ms: Math.round(duration * 100) / 100 });
 };

@@ -3,7 +3,7 @@
  * finds them, as JSON pointers, by comparing the raw body with what the schema kept.
  */
 import type { Context } from 'hono';
-import type { AppEnv } from './env.js';
+import type { ApiEnv, AppEnv } from './env.js';
 import { jsonPointer } from './errors.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -24,7 +24,9 @@ export function unknownFields(raw: unknown, parsed: unknown, path: (string | num
   return [];
 }
 
-/** Notes each unknown field of the request body in the request log's warnings. */
-export function warnUnknownFields(c: Context<AppEnv>, raw: unknown, parsed: unknown): void {
-  for (const pointer of unknownFields(raw, parsed)) c.get('warnings').push(`unknown field ${pointer} ignored`);
+/** Notes each unknown field of the request body in the request log's warnings (/v4 only: other routes keep no log). */
+export function warnUnknownFields<E extends AppEnv>(c: Context<E>, raw: unknown, parsed: unknown): void {
+  const warnings = (c as unknown as Context<ApiEnv>).get('warnings') as string[] | undefined;
+  if (!warnings) return;
+  for (const pointer of unknownFields(raw, parsed)) warnings.push(`unknown field ${pointer} ignored`);
 }

@@ -3,22 +3,11 @@
  * transaction or subscription, and the summary of loaded scenarios that the control API shows
  * (`GET /_sandbox/scenarios`). Pure functions: no clock, no database.
  */
+import type { MatchInput } from '../domain/ports.js';
 import type { LoadedScenario } from './load.js';
-import type { AmountMatch, ScenarioMatch, ScenarioRule, ScenarioStep } from './schema.js';
 
-/** What a rule can be matched on, taken from a create request. */
-export interface MatchInput {
-  kind: 'transaction' | 'subscription';
-  /** In cents. */
-  amount: number;
-  currency: string;
-  /** Spaces and dashes are ignored. */
-  cardNumber?: string | null;
-  customerEmail?: string | null;
-  metadata?: Record<string, string> | null;
-  paymentChannelCode?: string | null;
-  plan?: { name?: string; interval?: string } | null;
-}
+export type { MatchInput };
+import type { AmountMatch, ScenarioMatch, ScenarioRule, ScenarioStep } from './schema.js';
 
 /** The rule that decides a request, and the name of the scenario it belongs to. */
 export interface RuleMatch {

@@ -1,69 +1,29 @@
-/** Queries of the webhook outbox (`deliveries`) and its attempt log (`delivery_attempts`). */
+/**
+ * The webhook outbox (`deliveries`) and its attempt log (`delivery_attempts`)
+ * (`domain/ports.ts` → `DeliveriesRepo`). An attempt's request headers are JSON text.
+ */
+import type { Delivery, DeliveryAttempt } from '../domain/entities.js';
+import type { DeliveriesRepo, DeliveryProgress } from '../domain/ports.js';
 import type { Db } from './database.js';
-import { keysetPage, type Page, type PageRequest } from './keyset.js';
+import { keysetPage } from './keyset.js';
 
-export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
-
-export interface DeliveryRow {
-  seq: number;
-  id: string;
-  account_id: string;
-  kind: 'payment' | 'refund';
-  resource_id: string;
-  url: string | null;
-  /** The exact raw body sent on every attempt. */
-  body: string;
-  /** The body's signature, made once at the first attempt (it depends on the body alone). */
-  signature: string | null;
-  status: DeliveryStatus;
-  attempts: number;
-  simulated_failures: number;
-  simulated_failure_status: number;
-  next_attempt_at: number | null;
-  created_at: number;
-  updated_at: number;
-  delivered_at: number | null;
-}
-
-export interface AttemptRow {
-  seq: number;
-  delivery_id: string;
-  number: number;
-  at: number;
-  url: string | null;
+/** A `delivery_attempts` row as SQLite holds it. */
+interface AttemptRow extends Omit<DeliveryAttempt, 'request_headers' | 'ok'> {
   request_headers: string;
-  request_body: string;
-  response_status: number | null;
-  response_body: string | null;
-  error: string | null;
-  duration_ms: number;
   ok: number;
 }
 
-export interface DeliveriesStore {
-  insert(row: Omit<DeliveryRow, 'seq'>): void;
-  byId(id: string): DeliveryRow | undefined;
-  /** Pending deliveries due at or before `nowMs`, oldest first. */
-  due(nowMs: number): DeliveryRow[];
-  nextDue(): number | null;
-  page(accountId: string, req: PageRequest): Page<DeliveryRow>;
-  pageAll(req: PageRequest): Page<DeliveryRow>;
-  forResource(resourceId: string): DeliveryRow[];
-  recordAttempt(attempt: Omit<AttemptRow, 'seq'>, update: Pick<DeliveryRow, 'status' | 'attempts' | 'next_attempt_at' | 'delivered_at' | 'updated_at'>): void;
-  requeue(id: string, nowMs: number): void;
-  setSignature(id: string, signature: string): void;
-  attemptsOf(deliveryId: string): AttemptRow[];
-}
+const toAttempt = (row: AttemptRow): DeliveryAttempt => ({ ...row, request_headers: JSON.parse(row.request_headers) as Record<string, string>, ok: row.ok === 1 });
 
-export function deliveriesStore(db: Db): DeliveriesStore {
+export function deliveriesStore(db: Db): DeliveriesRepo {
   const insert = db.prepare(`INSERT INTO deliveries (id, account_id, kind, resource_id, url, body, status, attempts,
       simulated_failures, simulated_failure_status, next_attempt_at, created_at, updated_at, delivered_at)
     VALUES (@id, @account_id, @kind, @resource_id, @url, @body, @status, @attempts, @simulated_failures,
       @simulated_failure_status, @next_attempt_at, @created_at, @updated_at, @delivered_at)`);
-  const byId = db.prepare('SELECT * FROM deliveries WHERE id = ?');
-  const due = db.prepare("SELECT * FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, seq");
+  const byId = db.prepare<[string], Delivery>('SELECT * FROM deliveries WHERE id = ?');
+  const due = db.prepare<[number], Delivery>("SELECT * FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, seq");
   const nextDue = db.prepare("SELECT min(next_attempt_at) FROM deliveries WHERE status = 'pending'").pluck();
-  const forResource = db.prepare('SELECT * FROM deliveries WHERE resource_id = ? ORDER BY seq');
+  const forResource = db.prepare<[string], Delivery>('SELECT * FROM deliveries WHERE resource_id = ? ORDER BY seq');
   const insertAttempt = db.prepare(`INSERT INTO delivery_attempts (delivery_id, number, at, url, request_headers, request_body,
       response_status, response_body, error, duration_ms, ok)
     VALUES (@delivery_id, @number, @at, @url, @request_headers, @request_body, @response_status, @response_body, @error, @duration_ms, @ok)`);
@@ -71,26 +31,26 @@ export function deliveriesStore(db: Db): DeliveriesStore {
       delivered_at = @delivered_at, updated_at = @updated_at WHERE id = @id`);
   const requeue = db.prepare("UPDATE deliveries SET status = 'pending', next_attempt_at = ?, updated_at = ? WHERE id = ?");
   const setSignature = db.prepare('UPDATE deliveries SET signature = ? WHERE id = ?');
-  const attemptsOf = db.prepare('SELECT * FROM delivery_attempts WHERE delivery_id = ? ORDER BY seq');
-  const page = keysetPage<DeliveryRow>(db, 'deliveries', 'account_id = @scope');
-  const pageAll = keysetPage<DeliveryRow>(db, 'deliveries', "@scope = ''");
+  const attemptsOf = db.prepare<[string], AttemptRow>('SELECT * FROM delivery_attempts WHERE delivery_id = ? ORDER BY seq');
+  const page = keysetPage<Delivery>(db, 'deliveries', 'account_id = @scope', (row) => row);
+  const pageAll = keysetPage<Delivery>(db, 'deliveries', "@scope = ''", (row) => row);
   const record = db.transaction(
-    (attempt: Omit<AttemptRow, 'seq'>, u: Pick<DeliveryRow, 'status' | 'attempts' | 'next_attempt_at' | 'delivered_at' | 'updated_at'>) => {
-      insertAttempt.run(attempt);
+    (attempt: Omit<DeliveryAttempt, 'seq'>, u: DeliveryProgress) => {
+      insertAttempt.run({ ...attempt, request_headers: JSON.stringify(attempt.request_headers), ok: attempt.ok ? 1 : 0 });
       update.run({ ...u, id: attempt.delivery_id });
     },
   );
   return {
     insert: (row) => void insert.run(row),
-    byId: (id) => byId.get(id) as DeliveryRow | undefined,
-    due: (nowMs) => due.all(nowMs) as DeliveryRow[],
+    byId: (id) => byId.get(id),
+    due: (nowMs) => due.all(nowMs),
     nextDue: () => (nextDue.get() as number | null) ?? null,
     page,
     pageAll: (req) => pageAll('', req),
-    forResource: (resourceId) => forResource.all(resourceId) as DeliveryRow[],
+    forResource: (resourceId) => forResource.all(resourceId),
     recordAttempt: (attempt, u) => record(attempt, u),
     requeue: (id, nowMs) => void requeue.run(nowMs, nowMs, id),
     setSignature: (id, signature) => void setSignature.run(signature, id),
-    attemptsOf: (deliveryId) => attemptsOf.all(deliveryId) as AttemptRow[],
+    attemptsOf: (deliveryId) => attemptsOf.all(deliveryId).map(toAttempt),
   };
 }

@@ -4,6 +4,7 @@
  * costs the same as the first, and inserts never shift a page.
  */
 import type { Statement } from 'better-sqlite3';
+import type { Page, PageRequest } from '../domain/ports.js';
 import type { Db } from './database.js';
 
 /**
@@ -18,30 +19,16 @@ function objectRows<Row>(stmt: Statement): (params: Record<string, unknown>) => 
   return (params) => (raw.all(params) as unknown[][]).map(make);
 }
 
-/** Which way a page runs from its key: `after` = older than key (next), `before` = newer (previous). */
-export interface PageRequest {
-  limit: number;
-  direction?: 'after' | 'before';
-  key?: number;
-}
-
-export interface Page<Row> {
-  rows: Row[];
-  /** seq of the last row when older rows exist. */
-  nextKey: number | null;
-  /** seq of the first row when newer rows exist. */
-  previousKey: number | null;
-}
-
 /**
  * Builds a pager for `table` filtered by `where` (which may use the `@scope` parameter).
- * Rows must have a numeric `seq`.
+ * Rows must have a numeric `seq`; `toEntity` turns each into what the domain sees.
  */
-export function keysetPage<Row extends { seq: number }>(
+export function keysetPage<Row extends { seq: number }, Entity = Row>(
   db: Db,
   table: string,
   where: string,
-): (scope: string, req: PageRequest) => Page<Row> {
+  toEntity: (row: Row) => Entity,
+): (scope: string, req: PageRequest) => Page<Entity> {
   const first = objectRows<Row>(db.prepare(`SELECT * FROM ${table} WHERE ${where} ORDER BY seq DESC LIMIT @limit`));
   const older = objectRows<Row>(db.prepare(`SELECT * FROM ${table} WHERE ${where} AND seq < @key ORDER BY seq DESC LIMIT @limit`));
   const newer = objectRows<Row>(db.prepare(`SELECT * FROM ${table} WHERE ${where} AND seq > @key ORDER BY seq ASC LIMIT @limit`));
@@ -55,16 +42,16 @@ export function keysetPage<Row extends { seq: number }>(
     else rows = older({ scope, key: req.key, limit: req.limit });
     if (rows.length === 0) {
       // An empty page (its rows were deleted) still links back to where it came from.
-      if (req.key === undefined) return { rows, nextKey: null, previousKey: null };
+      if (req.key === undefined) return { rows: [], nextKey: null, previousKey: null };
       if (req.direction === 'before') {
-        return { rows, nextKey: hasOlder.get({ scope, key: req.key + 1 }) ? req.key + 1 : null, previousKey: null };
+        return { rows: [], nextKey: hasOlder.get({ scope, key: req.key + 1 }) ? req.key + 1 : null, previousKey: null };
       }
-      return { rows, nextKey: null, previousKey: hasNewer.get({ scope, key: req.key - 1 }) ? req.key - 1 : null };
+      return { rows: [], nextKey: null, previousKey: hasNewer.get({ scope, key: req.key - 1 }) ? req.key - 1 : null };
     }
     const top = rows[0]!.seq;
     const bottom = rows[rows.length - 1]!.seq;
     return {
-      rows,
+      rows: rows.map(toEntity),
       nextKey: hasOlder.get({ scope, key: bottom }) ? bottom : null,
       previousKey: hasNewer.get({ scope, key: top }) ? top : null,
     };

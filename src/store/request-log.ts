@@ -1,39 +1,33 @@
-/** Queries of the API request log shown in the panel (`GET /_sandbox/requests`). */
+/** The API request log shown in the panel (`GET /_sandbox/requests`; `domain/ports.ts` → `RequestLogRepo`). */
+import type { RequestLogEntry } from '../domain/entities.js';
+import type { RequestLogRepo } from '../domain/ports.js';
 import type { Db } from './database.js';
-import { keysetPage, type Page, type PageRequest } from './keyset.js';
+import { keysetPage } from './keyset.js';
 
-export interface RequestLogRow {
-  seq: number;
-  account_id: string | null;
-  method: string;
-  path: string;
-  status: number;
-  idempotency_key: string | null;
+/** A `request_log` row as SQLite holds it. */
+interface RequestLogRow extends Omit<RequestLogEntry, 'replayed' | 'warnings'> {
   replayed: number;
-  duration_ms: number;
-  request_body: string | null;
-  response_body: string | null;
-  /** JSON array of strings, e.g. unknown fields that were ignored. */
+  /** JSON array of strings. */
   warnings: string | null;
-  at: number;
 }
 
-export interface RequestLogStore {
-  insert(row: Omit<RequestLogRow, 'seq'>): number;
-  page(accountId: string, req: PageRequest): Page<RequestLogRow>;
-  /** Every request, including those no account could be found for (e.g. a 401). */
-  pageAll(req: PageRequest): Page<RequestLogRow>;
+function toEntry(row: RequestLogRow): RequestLogEntry {
+  return { ...row, replayed: row.replayed === 1, warnings: row.warnings === null ? [] : (JSON.parse(row.warnings) as string[]) };
 }
 
-export function requestLogStore(db: Db): RequestLogStore {
+export function requestLogStore(db: Db): RequestLogRepo {
   const insert = db.prepare(`INSERT INTO request_log (account_id, method, path, status, idempotency_key, replayed,
       duration_ms, request_body, response_body, warnings, at)
     VALUES (@account_id, @method, @path, @status, @idempotency_key, @replayed, @duration_ms, @request_body,
       @response_body, @warnings, @at)`);
-  const page = keysetPage<RequestLogRow>(db, 'request_log', 'account_id = @scope');
-  const pageAll = keysetPage<RequestLogRow>(db, 'request_log', "@scope = ''");
+  const page = keysetPage<RequestLogRow, RequestLogEntry>(db, 'request_log', 'account_id = @scope', toEntry);
+  const pageAll = keysetPage<RequestLogRow, RequestLogEntry>(db, 'request_log', "@scope = ''", toEntry);
   return {
-    insert: (row) => Number(insert.run(row).lastInsertRowid),
+    insert: (entry) =>
+      Number(
+        insert.run({ ...entry, replayed: entry.replayed ? 1 : 0, warnings: entry.warnings.length > 0 ? JSON.stringify(entry.warnings) : null })
+          .lastInsertRowid,
+      ),
     page,
     pageAll: (req) => pageAll('', req),
   };

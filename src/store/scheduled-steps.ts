@@ -1,52 +1,46 @@
 /**
- * Queries of the `scheduled_steps` table: scenario steps waiting for their instant on the
- * sandbox clock (`scenarios/engine.ts`). `done` is 0 while waiting, 1 once applied, 2 when
- * skipped (the transaction had changed meanwhile, e.g. settled by hand).
+ * The `scheduled_steps` table (`domain/ports.ts` → `ScheduledStepsRepo`): scenario steps
+ * waiting for their instant on the sandbox clock. `kind` and `payload` (JSON) hold the
+ * step's action; `done` is 0 while waiting, 1 once applied, 2 when skipped (the transaction
+ * had changed meanwhile, e.g. settled by hand).
  */
+import type { ScheduledAction, ScheduledStep } from '../domain/entities.js';
+import type { ScheduledStepsRepo, StepResult } from '../domain/ports.js';
 import type { Db } from './database.js';
 
-/** What a step does when it falls due. */
-export type ScheduledStepKind = 'outcome' | 'refund';
-
-export const STEP_WAITING = 0;
-export const STEP_APPLIED = 1;
-export const STEP_SKIPPED = 2;
-
-export interface ScheduledStepRow {
+interface ScheduledStepRow {
   seq: number;
   account_id: string;
   due_at: number;
-  kind: ScheduledStepKind;
-  /** The transaction the step acts on. */
+  kind: ScheduledAction['kind'];
   resource_id: string;
-  /** JSON of the step's parameters. */
   payload: string;
   done: number;
 }
 
-export interface ScheduledStepsStore {
-  insert(row: Omit<ScheduledStepRow, 'seq' | 'done'>): void;
-  /** Waiting steps due at or before `nowMs`, in time order (ties: insertion order). */
-  due(nowMs: number): ScheduledStepRow[];
-  /** The earliest `due_at` of a waiting step. */
-  nextDue(): number | null;
-  /** Marks a step applied or skipped. */
-  finish(seq: number, done: typeof STEP_APPLIED | typeof STEP_SKIPPED): void;
-  forResource(resourceId: string): ScheduledStepRow[];
+const DONE: Record<StepResult | 'waiting', number> = { waiting: 0, applied: 1, skipped: 2 };
+const DONE_NAMES = ['waiting', 'applied', 'skipped'] as const;
+
+function toStep(row: ScheduledStepRow): ScheduledStep {
+  const { kind: _kind, ...payload } = JSON.parse(row.payload) as Omit<ScheduledAction, 'kind'> & { kind?: string };
+  return { seq: row.seq, account_id: row.account_id, due_at: row.due_at, resource_id: row.resource_id, action: { ...payload, kind: row.kind } as ScheduledAction };
 }
 
-export function scheduledStepsStore(db: Db): ScheduledStepsStore {
+export function scheduledStepsStore(db: Db): ScheduledStepsRepo {
   const insert = db.prepare(`INSERT INTO scheduled_steps (account_id, due_at, kind, resource_id, payload)
     VALUES (@account_id, @due_at, @kind, @resource_id, @payload)`);
-  const due = db.prepare('SELECT * FROM scheduled_steps WHERE done = 0 AND due_at <= ? ORDER BY due_at, seq');
+  const due = db.prepare<[number], ScheduledStepRow>('SELECT * FROM scheduled_steps WHERE done = 0 AND due_at <= ? ORDER BY due_at, seq');
   const nextDue = db.prepare('SELECT min(due_at) FROM scheduled_steps WHERE done = 0').pluck();
   const finish = db.prepare('UPDATE scheduled_steps SET done = ? WHERE seq = ?');
-  const forResource = db.prepare('SELECT * FROM scheduled_steps WHERE resource_id = ? ORDER BY due_at, seq');
+  const forResource = db.prepare<[string], ScheduledStepRow>('SELECT * FROM scheduled_steps WHERE resource_id = ? ORDER BY due_at, seq');
   return {
-    insert: (row) => void insert.run(row),
-    due: (nowMs) => due.all(nowMs) as ScheduledStepRow[],
+    insert: (step) => {
+      const { kind, ...payload } = step.action;
+      insert.run({ account_id: step.account_id, due_at: step.due_at, kind, resource_id: step.resource_id, payload: JSON.stringify(payload) });
+    },
+    due: (nowMs) => due.all(nowMs).map(toStep),
     nextDue: () => (nextDue.get() as number | null) ?? null,
-    finish: (seq, done) => void finish.run(done, seq),
-    forResource: (resourceId) => forResource.all(resourceId) as ScheduledStepRow[],
+    finish: (seq, result) => void finish.run(DONE[result], seq),
+    forResource: (resourceId) => forResource.all(resourceId).map((row) => ({ ...toStep(row), done: DONE_NAMES[row.done] ?? 'waiting' })),
   };
 }

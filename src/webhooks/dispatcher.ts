@@ -4,11 +4,24 @@
  * answers 2xx with `{"code":"200","message":"SUCCESS"}`. Deliveries to one URL go one at a
  * time, in order; different URLs never wait for each other.
  */
-import { isoTimestamp } from '../domain/clock.js';
+import { isoTimestamp, type Clock } from '../domain/clock.js';
+import type { Delivery } from '../domain/entities.js';
+import type { ChangeFeed, DeliveriesRepo } from '../domain/ports.js';
 import type { TimedWork } from '../domain/scheduler.js';
-import type { Sandbox } from '../sandbox.js';
-import type { DeliveryRow } from '../store/deliveries.js';
 import { webhookHeaders, type WebhookSigner } from './signing.js';
+
+export interface DispatcherDeps {
+  clock: Clock;
+  deliveries: DeliveriesRepo;
+  feed: ChangeFeed;
+  sign: WebhookSigner;
+  /** `--webhook-timezone` of the timestamp header. */
+  timeZone: string;
+  /** `--delivery-timeout` in milliseconds. */
+  timeoutMs: number;
+  /** Hears of an attempt that failed in the sandbox itself (not at the merchant). */
+  onError: (err: unknown) => void;
+}
 
 /** First retry delay; each further retry doubles it, up to `MAX_RETRY_DELAY_S`. */
 export const FIRST_RETRY_DELAY_S = 10;
@@ -48,18 +61,20 @@ export class Dispatcher implements TimedWork {
   private readonly inFlight = new Map<string, Promise<void>>();
   private readonly chains = new Map<string, Promise<void>>();
 
-  constructor(
-    private readonly sandbox: Sandbox,
-    private readonly sign: WebhookSigner,
-  ) {}
+  constructor(private readonly deps: DispatcherDeps) {}
 
   nextDueMs(): number | null {
-    return this.sandbox.stores.deliveries.nextDue();
+    return this.deps.deliveries.nextDue();
+  }
+
+  /** Starts the deliveries that are due now, without waiting for them. */
+  nudge(): void {
+    void this.runDue(this.deps.clock.nowMs(), false);
   }
 
   async runDue(nowMs: number, wait: boolean): Promise<void> {
     const started: Promise<void>[] = [];
-    for (const row of this.sandbox.stores.deliveries.due(nowMs)) {
+    for (const row of this.deps.deliveries.due(nowMs)) {
       if (this.inFlight.has(row.id)) continue;
       started.push(this.start(row));
     }
@@ -72,19 +87,19 @@ export class Dispatcher implements TimedWork {
   }
 
   /** Queues a delivery again now, whatever its status: same body, fresh timestamp and signature. */
-  resend(id: string): DeliveryRow | undefined {
-    const row = this.sandbox.stores.deliveries.byId(id);
-    if (!row) return undefined;
-    this.sandbox.stores.deliveries.requeue(id, this.sandbox.clock.nowMs());
-    this.sandbox.kickDeliveries();
-    return this.sandbox.stores.deliveries.byId(id);
+  resend(id: string): Delivery | undefined {
+    const { deliveries, clock } = this.deps;
+    if (!deliveries.byId(id)) return undefined;
+    deliveries.requeue(id, clock.nowMs());
+    this.nudge();
+    return deliveries.byId(id);
   }
 
-  private start(row: DeliveryRow): Promise<void> {
+  private start(row: Delivery): Promise<void> {
     const key = row.url ?? '';
     const run = (this.chains.get(key) ?? Promise.resolve())
       .then(() => this.attempt(row.id))
-      .catch((err: unknown) => console.error('[payment-sandbox] delivery failed unexpectedly:', err))
+      .catch((err: unknown) => this.deps.onError(err))
       .finally(() => {
         this.inFlight.delete(row.id);
         if (this.chains.get(key) === run) this.chains.delete(key);
@@ -95,8 +110,8 @@ export class Dispatcher implements TimedWork {
   }
 
   private async attempt(id: string): Promise<void> {
-    const { stores, clock, options } = this.sandbox;
-    const row = stores.deliveries.byId(id);
+    const { deliveries, clock, timeZone } = this.deps;
+    const row = deliveries.byId(id);
     if (!row || row.status !== 'pending' || row.next_attempt_at === null || row.next_attempt_at > clock.nowMs()) return;
     const at = clock.nowMs();
     const number = row.attempts + 1;
@@ -104,29 +119,29 @@ export class Dispatcher implements TimedWork {
     // every attempt and resend of this delivery (node-forge takes ~30 ms to make one).
     let signature = row.signature;
     if (signature === null) {
-      signature = this.sign(row.body);
-      stores.deliveries.setSignature(id, signature);
+      signature = this.deps.sign(row.body);
+      deliveries.setSignature(id, signature);
     }
     const signed = signature;
-    const headers = webhookHeaders(row.body, new Date(at), options.webhookTimezone, () => signed);
+    const headers = webhookHeaders(row.body, new Date(at), timeZone, () => signed);
     const started = performance.now();
     const outcome = await this.send(row, number, headers);
     const duration = performance.now() - started;
     const now = clock.nowMs();
     const giveUp = !outcome.ok && number >= MAX_ATTEMPTS;
-    stores.deliveries.recordAttempt(
+    deliveries.recordAttempt(
       {
         delivery_id: id,
         number,
         at,
         url: row.url,
-        request_headers: JSON.stringify(headers),
+        request_headers: headers,
         request_body: row.body,
         response_status: outcome.status,
         response_body: outcome.body,
         error: outcome.error,
         duration_ms: Math.round(duration * 100) / 100,
-        ok: outcome.ok ? 1 : 0,
+        ok: outcome.ok,
       },
       {
         status: outcome.ok ? 'delivered' : giveUp ? 'failed' : 'pending',
@@ -136,17 +151,21 @@ export class Dispatcher implements TimedWork {
         updated_at: now,
       },
     );
-    this.sandbox.emit('delivery.attempted', row.account_id, {
+    this.deps.feed.emit('delivery.attempted', row.account_id, {
       id,
       number,
       ok: outcome.ok,
       status: outcome.status,
       error: outcome.error,
       at: isoTimestamp(at),
+      kind: row.kind,
+      resource_id: row.resource_id,
+      url: row.url,
+      next_attempt_at: outcome.ok || giveUp ? null : isoTimestamp(now + retryDelaySeconds(number) * 1000),
     });
   }
 
-  private async send(row: DeliveryRow, number: number, headers: Record<string, string>): Promise<AttemptOutcome> {
+  private async send(row: Delivery, number: number, headers: Record<string, string>): Promise<AttemptOutcome> {
     if (number <= row.simulated_failures) {
       return { ok: false, status: row.simulated_failure_status, body: null, error: `simulated failure ${number} of ${row.simulated_failures} (scenario webhook_failures); the merchant was not contacted` };
     }
@@ -159,7 +178,7 @@ export class Dispatcher implements TimedWork {
         headers,
         body: row.body,
         redirect: 'manual',
-        signal: AbortSignal.timeout(this.sandbox.options.deliveryTimeoutMs),
+        signal: AbortSignal.timeout(this.deps.timeoutMs),
       });
       const text = (await res.text()).slice(0, MAX_STORED_RESPONSE);
       const ok = isAcknowledgement(res.status, text);
@@ -170,7 +189,7 @@ export class Dispatcher implements TimedWork {
         error: ok ? null : res.status >= 200 && res.status < 300 ? 'answer was not {"code":"200","message":"SUCCESS"}' : `merchant answered HTTP ${res.status}`,
       };
     } catch (err) {
-      return { ok: false, status: null, body: null, error: describeFetchError(err, this.sandbox.options.deliveryTimeoutMs) };
+      return { ok: false, status: null, body: null, error: describeFetchError(err, this.deps.timeoutMs) };
     }
   }
 }

@@ -5,7 +5,7 @@ import { body, directPayment, headers, testApp } from '../support.js';
 const envelopeKeys = ['code', 'details', 'message', 'status', 'type'];
 
 describe('error envelope', () => {
-  const { app, sandbox } = testApp({ bodyLimit: 4096 });
+  const { app, sandbox, db } = testApp({ bodyLimit: 4096 });
 
   it('404 not_found for an unknown path, with or without credentials', async () => {
     for (const h of [{}, headers()]) {
@@ -81,20 +81,22 @@ describe('error envelope', () => {
   });
 
   it('nothing half-written stays after a failure inside a create', async () => {
-    const before = (sandbox.db.prepare('SELECT count(*) AS n FROM transactions').get() as { n: number }).n;
+    const before = (db.prepare('SELECT count(*) AS n FROM transactions').get() as { n: number }).n;
     const error = console.error;
     console.error = () => undefined;
-    sandbox.hooks.transactionCreated.push(() => {
+    // The scenario policy is asked after the insert, inside the create's unit of work.
+    const decide = sandbox.scenarios.forTransaction;
+    sandbox.scenarios.forTransaction = () => {
       throw new Error('boom after insert');
-    });
+    };
     try {
       const res = await app.request('/v4/transactions', { method: 'POST', headers: { ...headers(), 'idempotency-key': 'half' }, body: JSON.stringify(directPayment()) });
       expect(res.status).toBe(500);
     } finally {
-      sandbox.hooks.transactionCreated.pop();
+      sandbox.scenarios.forTransaction = decide;
       console.error = error;
     }
-    expect((sandbox.db.prepare('SELECT count(*) AS n FROM transactions').get() as { n: number }).n).toBe(before);
+    expect((db.prepare('SELECT count(*) AS n FROM transactions').get() as { n: number }).n).toBe(before);
     // The key was released: the retry runs.
     const retry = await app.request('/v4/transactions', { method: 'POST', headers: { ...headers(), 'idempotency-key': 'half' }, body: JSON.stringify(directPayment()) });
     expect(retry.status).toBe(201);

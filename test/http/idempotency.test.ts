@@ -9,12 +9,12 @@ const create = (app: App, key: string | undefined, payload: unknown = directPaym
     headers: key === undefined ? h : { ...h, 'Idempotency-Key': key },
     body: typeof payload === 'string' ? payload : JSON.stringify(payload),
   });
-const count = (sandbox: ReturnType<typeof testApp>['sandbox']) =>
-  (sandbox.db.prepare('SELECT count(*) AS n FROM transactions').get() as { n: number }).n;
+const count = ({ db }: Pick<ReturnType<typeof testApp>, 'db'>): number =>
+  (db.prepare('SELECT count(*) AS n FROM transactions').get() as { n: number }).n;
 
 describe('Idempotency-Key', () => {
   it('rule 2: replays the first status and body with Idempotent-Replayed: true, creating one record', async () => {
-    const { app, sandbox } = testApp();
+    const { app, sandbox, db } = testApp();
     const first = await create(app, 'key-1');
     expect(first.status).toBe(201);
     expect(first.headers.get('idempotent-replayed')).toBeNull();
@@ -23,28 +23,27 @@ describe('Idempotency-Key', () => {
     expect(second.status).toBe(201);
     expect(second.headers.get('idempotent-replayed')).toBe('true');
     expect(await second.text()).toBe(firstBody);
-    expect(count(sandbox)).toBe(1);
+    expect(count({ db })).toBe(1);
   });
 
   it('"the same request" ignores JSON key order', async () => {
-    const { app, sandbox } = testApp();
+    const { app, sandbox, db } = testApp();
     await create(app, 'k', { amount: 1, currency: 'USD', ...directPayment({ amount: 1 }) });
     const reordered = Object.fromEntries(Object.entries(directPayment({ amount: 1 })).reverse());
     const res = await create(app, 'k', reordered);
     expect(res.headers.get('idempotent-replayed')).toBe('true');
-    expect(count(sandbox)).toBe(1);
+    expect(count({ db })).toBe(1);
   });
 
   it('rule 2: a failed first response (after execution started) is stored and replayed too', async () => {
-    const { app, sandbox } = testApp();
+    const { app, sandbox, db } = testApp();
     const tx = await body(await create(app, undefined));
     await sandbox.advanceClock(0.001);
     const refund = (amount: number) =>
       app.request(`/v4/transactions/${String(tx.id)}/refunds`, { method: 'POST', headers: { ...headers(), 'idempotency-key': 'r-1' }, body: JSON.stringify({ amount }) });
     const first = await refund(1);
     expect(first.status).toBe(400); // PENDING: not refundable
-    const { resolveTransaction } = await import('../../src/domain/transactions.js');
-    resolveTransaction(sandbox, String(tx.id), 'SUCCEEDED');
+    sandbox.transactions.resolve(String(tx.id), 'SUCCEEDED');
     const again = await refund(1);
     expect(again.status).toBe(400);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
@@ -61,7 +60,7 @@ describe('Idempotency-Key', () => {
   });
 
   it('rule 5: 409 concurrent_request while the first request is still processing (--latency)', async () => {
-    const { app, sandbox } = testApp({ latency: 300 });
+    const { app, sandbox, db } = testApp({ latency: 300 });
     const first = create(app, 'slow');
     await new Promise((r) => setTimeout(r, 50));
     const second = await create(app, 'slow');
@@ -71,11 +70,11 @@ describe('Idempotency-Key', () => {
     const third = await create(app, 'slow');
     expect(third.status).toBe(201);
     expect(third.headers.get('idempotent-replayed')).toBe('true');
-    expect(count(sandbox)).toBe(1);
+    expect(count({ db })).toBe(1);
   });
 
   it('rule 6: the same key with a different body is 400, every time', async () => {
-    const { app, sandbox } = testApp();
+    const { app, sandbox, db } = testApp();
     await create(app, 'k2', directPayment({ amount: 100 }));
     for (let i = 0; i < 2; i++) {
       const res = await create(app, 'k2', directPayment({ amount: 200 }));
@@ -84,7 +83,7 @@ describe('Idempotency-Key', () => {
       expect(err).toMatchObject({ code: 'bad_request' });
       expect(err.message).toMatch(/already in use/);
     }
-    expect(count(sandbox)).toBe(1);
+    expect(count({ db })).toBe(1);
   });
 
   it('the same key on another path is a different request (400)', async () => {
@@ -104,7 +103,7 @@ describe('Idempotency-Key', () => {
   });
 
   it('rule 3: a key is valid for 24 hours on the sandbox clock, then free for another request', async () => {
-    const { app, sandbox } = testApp();
+    const { app, sandbox, db } = testApp();
     await create(app, 'day', directPayment({ amount: 100 }));
     await sandbox.advanceClock(23 * 3600);
     expect((await create(app, 'day', directPayment({ amount: 100 }))).headers.get('idempotent-replayed')).toBe('true');
@@ -117,11 +116,11 @@ describe('Idempotency-Key', () => {
   });
 
   it('keys are scoped to the merchant account', async () => {
-    const { app, sandbox } = testApp();
+    const { app, sandbox, db } = testApp();
     await create(app, 'same-key');
     const res = await create(app, 'same-key', { amount: 100, currency: 'USD', return_url: 'https://shop.example/ok' }, headers(CHECKOUT));
     expect(res.status).toBe(201);
     expect(res.headers.get('idempotent-replayed')).toBeNull();
-    expect(count(sandbox)).toBe(2);
+    expect(count({ db })).toBe(2);
   });
 });

@@ -81,8 +81,8 @@ describe('cursor pagination', () => {
   });
 
   it('finds a deep page by an index range, not by scanning (keyset, no OFFSET)', () => {
-    const { sandbox } = testApp();
-    const plan = sandbox.db
+    const { db } = testApp();
+    const plan = db
       .prepare("EXPLAIN QUERY PLAN SELECT * FROM transactions WHERE account_id = 'a' AND seq < 5000 ORDER BY seq DESC LIMIT 20")
       .all() as { detail: string }[];
     expect(plan.map((p) => p.detail).join(' ')).toMatch(/SEARCH transactions USING (INDEX transactions_account|INTEGER PRIMARY KEY)/);

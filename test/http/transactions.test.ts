@@ -34,12 +34,12 @@ describe('POST /v4/transactions', () => {
   });
 
   it('never stores or echoes the full card number or the security code', async () => {
-    const { app, sandbox } = testApp();
+    const { app, sandbox, db } = testApp();
     const res = await post(app, directPayment());
     const text = await res.text();
     expect(text).not.toContain('4111111111111111');
     expect(text).not.toContain('"123"');
-    const dump = JSON.stringify(sandbox.db.prepare('SELECT * FROM transactions').all());
+    const dump = JSON.stringify(db.prepare('SELECT * FROM transactions').all());
     expect(dump).not.toContain('4111111111111111');
     expect(dump).not.toContain('security_code');
   });

@@ -98,6 +98,10 @@ describe('loadScenarioFile', () => {
     ['a missing colon', '{\n "a" 2}', 'line 2, column 6: expected ":", found "2"'],
     ['text after the value', '{} x', 'line 1, column 4: expected the end of the file, found "x"'],
     ['an unterminated string', '{"a": "b', 'line 1, column 7: unterminated string'],
+    ['a missing comma in an array', '[1 2]', 'line 1, column 4: expected "," or "]", found "2"'],
+    ['an unclosed object after a value', '{"a": 1', 'line 1, column 8: expected "," or "}", found the end of the file'],
+    ['a comment', '// note\n{}', 'line 1, column 1: comments are not allowed in JSON'],
+    ['a bare word', '{"a": tru}', 'line 1, column 7: expected a value, found "t"'],
   ])('reports %s as invalid JSON', (_name, text, where) => {
     const path = file('syntax-case.json', text);
     expect(errorOf(() => loadScenarioFile(path)).message).toBe(`${path}: invalid JSON at ${where}`);

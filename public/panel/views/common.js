@@ -8,7 +8,12 @@
 import { badge, copyButton, h, jsonView, reconcile, setChildren } from '../dom.js';
 import { fullTime, shortTime } from '../format.js';
 
-/** Badge tone of each status the API returns. */
+/** @import { Child, Tone } from '../dom.js' */
+/** @import { PanelContext } from '../actions.js' */
+/** @import { List, ListItems, ListName, View } from '../types.js' */
+/** @typedef {{ title: string, className?: string, hidden?: boolean }} Column */
+
+/** Badge tone of each status and state the API returns. @type {Record<string, Tone>} */
 export const TONES = {
   PENDING: 'warn',
   SUCCEEDED: 'ok',
@@ -24,7 +29,7 @@ export const TONES = {
 
 /**
  * A list table with a header row, an empty state and a "Load older" button.
- * @param {{ label: string, className: string, columns: Array<{ title: string, className?: string, hidden?: boolean }> }} spec
+ * @param {{ label: string, className: string, columns: readonly Column[], onMore: () => void }} spec
  */
 export function listShell({ label, className, columns, onMore }) {
   const head = h('thead', null, h('tr', null, columns.map((col) => h('th', { scope: 'col', class: col.className }, col.hidden ? h('span', { class: 'visually-hidden' }, col.title) : col.title))));
@@ -36,11 +41,13 @@ export function listShell({ label, className, columns, onMore }) {
   return { root, table, head, empty, note, more };
 }
 
+/** @type {WeakMap<HTMLElement, string | null>} */
 const shownEmpty = new WeakMap();
 
 /**
  * Shows the items or the empty state, and the "Load older" button when there is more.
  * @param {{ table: HTMLElement, empty: HTMLElement, more: HTMLElement, note: HTMLElement }} shell
+ * @param {{ count: number, hasMore: boolean, loading: boolean, error: string | null, emptyContent: () => HTMLElement }} status
  */
 export function showListState(shell, { count, hasMore, loading, error, emptyContent }) {
   shell.table.hidden = count === 0;
@@ -62,22 +69,25 @@ export function showListState(shell, { count, hasMore, loading, error, emptyCont
 /**
  * A list view of `ctx.state.lists[list]`: a `listShell` whose items are rendered by key and
  * kept while their signature is unchanged, with its empty, loading, error and "Load older"
- * states. `error(list)` picks the error to show; `emptyContent(list)` builds the empty state.
- * @returns {{ root: HTMLElement, update(): void }}
+ * states. `emptyContent()` builds the empty state.
+ * @template {ListName} K
+ * @param {PanelContext} ctx
+ * @param {{ list: K, label: string, className: string, columns: readonly Column[], key(item: ListItems[K]): string, signature(item: ListItems[K]): string, render(item: ListItems[K]): HTMLElement, emptyContent(): HTMLElement }} spec
+ * @returns {View}
  */
-export function listView(ctx, { list: name, label, className, columns, key, signature, render, error = (list) => list.error, emptyContent }) {
+export function listView(ctx, { list: name, label, className, columns, key, signature, render, emptyContent }) {
   const shell = listShell({ label, className, columns, onMore: () => ctx.loadMore(name) });
   return {
     root: shell.root,
     update() {
-      const list = ctx.state.lists[name];
+      const list = /** @type {List<ListItems[K]>} */ (ctx.state.lists[name]);
       reconcile(shell.table, list.items, { key, signature, render, after: shell.head });
       showListState(shell, {
         count: list.items.length,
         hasMore: Boolean(list.nextCursor),
         loading: !list.loaded,
-        error: error(list),
-        emptyContent: () => emptyContent(list),
+        error: list.error,
+        emptyContent,
       });
     },
   };
@@ -88,41 +98,61 @@ export const TOGGLE_COLUMN = { title: 'Details', className: 'col-toggle', hidden
 /** The last column of a list with row actions. */
 export const ACTIONS_COLUMN = { title: 'Actions', className: 'col-actions', hidden: true };
 
-/** An item's <tbody>: its rows (null skipped). */
+/** An item's <tbody>: its rows (null skipped). @param {string} id @param {...HTMLElement | null} rows */
 export function itemBody(id, ...rows) {
   return h('tbody', { class: 'item', dataset: { item: id } }, rows);
 }
 
-/** A row under an item's main row that spans every column (an inline form, notes). */
+/**
+ * A row under an item's main row that spans every column (an inline form, notes).
+ * @param {string} className
+ * @param {readonly Column[]} columns
+ * @param {Child} content
+ * @param {string} [id]
+ */
 export function spanRow(className, columns, content, id) {
   return h('tr', { class: className }, h('td', { colspan: String(columns.length), id }, content));
 }
 
 /** The id of the details row of item `id` of `kind` ('tx', 'sub', ...), which its toggle controls. */
+/** @param {string} kind @param {string | number} id */
 const detailIdOf = (kind, id) => `${kind}-detail-${id}`;
 
-/** The expanded details of an item, or null while it is collapsed; `details()` builds them. */
+/**
+ * The expanded details of an item, or null while it is collapsed; `details()` builds them.
+ * @param {PanelContext} ctx
+ * @param {string} kind
+ * @param {string | number} id
+ * @param {readonly Column[]} columns
+ * @param {() => Child} details
+ */
 export function detailRow(ctx, kind, id, columns, details) {
   return ctx.isExpanded(kind, id) ? spanRow('detail-row', columns, details(), detailIdOf(kind, id)) : null;
 }
 
-/** The cell with an item's Details toggle; `describedBy` names the cell that identifies the item. */
+/**
+ * The cell with an item's Details toggle; `describedBy` names the cell that identifies the item.
+ * @param {PanelContext} ctx
+ * @param {string} kind
+ * @param {string | number} id
+ * @param {string} [describedBy]
+ */
 export function toggleCell(ctx, kind, id, describedBy) {
   const expanded = ctx.isExpanded(kind, id);
   return h('td', { class: 'col-toggle' }, toggleButton({ expanded, controls: detailIdOf(kind, id), focus: `${id}:toggle`, describedBy, onToggle: () => ctx.toggle(kind, id) }));
 }
 
-/** The Status cell: a badge. */
+/** The Status cell: a badge. @param {string} status @param {Tone} tone */
 export function statusCell(status, tone) {
   return h('td', { class: 'col-status', 'data-label': 'Status' }, badge(status, tone));
 }
 
-/** A time cell: the short time, the full time on hover. */
+/** A time cell: the short time, the full time on hover. @param {string} label @param {string} iso @param {number} nowMs */
 export function timeCell(label, iso, nowMs) {
   return h('td', { class: 'col-time', 'data-label': label, title: fullTime(iso) }, shortTime(iso, nowMs));
 }
 
-/** The Actions cell of an item's row. */
+/** The Actions cell of an item's row. @param {...HTMLElement} buttons */
 export function actionsCell(...buttons) {
   return h('td', { class: 'col-actions' }, h('div', { class: 'actions' }, buttons));
 }
@@ -130,6 +160,8 @@ export function actionsCell(...buttons) {
 /**
  * A small row action. `tone` is the extra button class ('btn-ok', 'btn-danger'); `busy` marks
  * the action in flight; `describedBy` names the cell that identifies the item.
+ * @param {string} label
+ * @param {{ tone?: string, disabled: boolean, busy: boolean, focus: string, describedBy: string, onClick: () => void }} options
  */
 export function actionButton(label, { tone, disabled, busy, focus, describedBy, onClick }) {
   return h(
@@ -139,7 +171,10 @@ export function actionButton(label, { tone, disabled, busy, focus, describedBy, 
   );
 }
 
-/** The chevron that expands an item; its accessible name is "Details". */
+/**
+ * The chevron that expands an item; its accessible name is "Details".
+ * @param {{ expanded: boolean, controls: string, focus: string, describedBy?: string, onToggle: () => void }} options
+ */
 export function toggleButton({ expanded, controls, focus, describedBy, onToggle }) {
   return h(
     'button',
@@ -150,7 +185,7 @@ export function toggleButton({ expanded, controls, focus, describedBy, onToggle 
 
 /**
  * An empty state: a title, a sentence and, when given, a ready command with a Copy button.
- * @param {{ title: string, text: string | Node | Array<string | Node>, command?: string, commandLabel?: string }} spec
+ * @param {{ title: string, text: Child, command?: string, commandLabel?: string }} spec
  */
 export function emptyState({ title, text, command, commandLabel = 'command' }) {
   return h(
@@ -164,34 +199,34 @@ export function emptyState({ title, text, command, commandLabel = 'command' }) {
   );
 }
 
-/** A definition list row, skipped when the value is empty. */
+/** A definition list row, skipped when the value is empty. @param {string} term @param {...Child} value */
 export function fact(term, ...value) {
-  const parts = value.flat().filter((v) => v !== null && v !== undefined && v !== '');
+  const parts = value.flat().filter((v) => v !== null && v !== undefined && v !== '' && v !== false);
   if (parts.length === 0) return null;
   return h('div', { class: 'fact' }, h('dt', null, term), h('dd', null, parts));
 }
 
-/** A monospace value with a Copy button. */
+/** A monospace value with a Copy button. @param {string} value @param {string} what */
 export function copyable(value, what) {
   return [h('span', { class: 'mono break' }, value), copyButton(() => value, what)];
 }
 
-/** The expanded details: columns side by side. */
+/** The expanded details: columns side by side. @param {...HTMLElement} columns */
 export function detailGrid(...columns) {
   return h('div', { class: 'detail-grid' }, columns);
 }
 
-/** A column of the details. */
+/** A column of the details. @param {...Child} children */
 export function detailColumn(...children) {
   return h('div', { class: 'detail-col' }, children);
 }
 
-/** A details column headed by a title and, when given, a copy button, above a code view. */
+/** A details column headed by a title and, when given, a copy button, above a code view. @param {string} title @param {HTMLElement | null} copy @param {HTMLElement} content */
 export function codeColumn(title, copy, content) {
   return detailColumn(h('div', { class: 'code-head' }, h('h3', { class: 'detail-title' }, title), copy), content);
 }
 
-/** The "Record" column: the item as JSON, with a Copy button. `what` names it: 'transaction'. */
+/** The "Record" column: the item as JSON, with a Copy button. `what` names it: 'transaction'. @param {unknown} record @param {string} what */
 export function recordColumn(record, what) {
   const label = `${what.charAt(0).toUpperCase()}${what.slice(1)} record`;
   return codeColumn('Record', copyButton(() => JSON.stringify(record, null, 2), `${what} JSON`), jsonView(record, { label }));
@@ -200,6 +235,8 @@ export function recordColumn(record, what) {
 /**
  * Records related to an item, titled with their count ("Refunds (2)"): a list item each,
  * with the parts `line(item)` returns, or the sentence `none` when there are none.
+ * @template T
+ * @param {{ title: string, items: readonly T[], none: string, className?: string, line(item: T): Child }} spec
  */
 export function relatedList({ title, items, none, className = 'mini-list', line }) {
   return [
@@ -208,12 +245,13 @@ export function relatedList({ title, items, none, className = 'mini-list', line 
   ];
 }
 
-/** An "Open" link to a related item in another view; `href` is that view's fragment. */
+/** An "Open" link to a related item in another view; `href` is that view's fragment. @param {string} href @param {() => void} onOpen */
 export function openLink(href, onOpen) {
   return h(
     'a',
     {
       href,
+      /** @param {Event} event */
       onclick: (event) => {
         event.preventDefault();
         onOpen();
@@ -223,7 +261,7 @@ export function openLink(href, onOpen) {
   );
 }
 
-/** A short time in faint text, the full time on hover. */
+/** A short time in faint text, the full time on hover. @param {string} iso @param {number} nowMs */
 export function timeText(iso, nowMs) {
   return h('span', { class: 'faint', title: fullTime(iso) }, shortTime(iso, nowMs));
 }

@@ -1,37 +1,57 @@
 /**
  * The credentials page: every account (the published demo accounts and created ones) with
- * copy buttons for its id, API key, JWT kid and private key; the webhook public key with a
+ * copy buttons for its id, API key, JWT kid and private key; the webhook public key in each
+ * published form (PEM, base64 DER, JWK, X.509 certificate), each with a copy button, and a
  * verification snippet; a quick-start command; and a form that creates an isolated account.
  */
 import { badge, copyButton, h, setChildren } from '../dom.js';
 import { verifySnippet } from '../examples.js';
 
+/** @import { PanelContext } from '../actions.js' */
+/** @import { WebhookKeyForms } from '../types.js' */
+
+/** @param {string} label @param {string} value @param {string} what */
 function secretRow(label, value, what) {
   return h('div', { class: 'cred-row' }, h('dt', null, label), h('dd', null, h('code', { class: 'cred-value' }, value), copyButton(() => value, what)));
 }
 
+/** @param {string} title @param {string} text @param {string} what */
 function codeBlock(title, text, what) {
   return h('div', { class: 'command' }, h('div', { class: 'command-bar' }, h('span', null, title), copyButton(() => text, what)), h('pre', { class: 'code', tabindex: '0', 'aria-label': what }, text));
 }
 
-/** @param {object} ctx the panel's state and actions (panel.js) */
+/**
+ * The webhook key's forms: what each is for, its `?format=` and its text.
+ * @param {WebhookKeyForms} key
+ */
+function keyForms(key) {
+  return [
+    { id: 'pem', title: 'PEM (SPKI)', use: 'Node.js, Python, Go, OpenSSL', text: key.pem },
+    { id: 'der', title: 'DER, base64', use: 'Java (X509EncodedKeySpec), PHP and SDKs that take one line', text: key.der_base64 },
+    { id: 'jwk', title: 'JWK', use: 'JOSE libraries, a JWKS', text: JSON.stringify(key.jwk, null, 2) },
+    { id: 'x509', title: 'X.509 certificate', use: 'platforms that verify only against a certificate (self-signed)', text: key.x509_pem },
+  ];
+}
+
+/** @param {PanelContext} ctx the panel's state and actions */
 export function credentialsView(ctx) {
   const accountsEl = h('div', { class: 'cred-grid' });
   const keyEl = h('div', { class: 'card pad' });
   const quickEl = h('div', { class: 'card pad' });
 
-  const modeSelect = h('select', { id: 'new-account-mode', name: 'mode' }, h('option', { value: 'direct' }, 'direct'), h('option', { value: 'checkout' }, 'checkout'));
-  const nameInput = h('input', { id: 'new-account-name', name: 'name', type: 'text', maxlength: '64', placeholder: 'optional', autocomplete: 'off' });
-  const createButton = h('button', { type: 'submit', class: 'btn btn-primary' }, 'Create account');
+  const modeSelect = /** @type {HTMLSelectElement} */ (h('select', { id: 'new-account-mode', name: 'mode' }, h('option', { value: 'direct' }, 'direct'), h('option', { value: 'checkout' }, 'checkout')));
+  const nameInput = /** @type {HTMLInputElement} */ (h('input', { id: 'new-account-name', name: 'name', type: 'text', maxlength: '64', placeholder: 'optional', autocomplete: 'off' }));
+  const createButton = /** @type {HTMLButtonElement} */ (h('button', { type: 'submit', class: 'btn btn-primary' }, 'Create account'));
   const createForm = h(
     'form',
     {
       class: 'card pad new-account',
+      /** @param {SubmitEvent} event */
       onsubmit: async (event) => {
         event.preventDefault();
         createButton.disabled = true;
         try {
-          await ctx.createAccount(modeSelect.value, nameInput.value.trim() || undefined);
+          await ctx.createAccount(modeSelect.value === 'checkout' ? 'checkout' : 'direct', nameInput.value.trim() || undefined);
           nameInput.value = '';
         } finally {
           createButton.disabled = false;
@@ -49,8 +69,8 @@ export function credentialsView(ctx) {
   return {
     root,
     update() {
-      const { accounts, webhookPublicKeyPem, accountId } = ctx.state;
-      const signature = JSON.stringify([accounts, webhookPublicKeyPem, accountId]);
+      const { accounts, webhookKey, accountId } = ctx.state;
+      const signature = JSON.stringify([accounts, webhookKey, accountId]);
       if (signature === shown) return;
       shown = signature;
       setChildren(
@@ -84,9 +104,28 @@ export function credentialsView(ctx) {
       );
       setChildren(
         keyEl,
-        h('div', { class: 'cred-head' }, h('h2', { class: 'card-title' }, 'Webhook public key'), copyButton(() => webhookPublicKeyPem ?? '', 'webhook public key')),
-        h('p', { class: 'muted small' }, 'Every webhook carries a base64 RSA-SHA256 signature of its exact raw body in the signature header. Verify it with this key (also at /_sandbox/webhook-public-key):'),
-        h('pre', { class: 'code pem-block' }, webhookPublicKeyPem ?? ''),
+        h('div', { class: 'cred-head' }, h('h2', { class: 'card-title' }, 'Webhook public key')),
+        h('p', { class: 'muted small' }, 'Every webhook carries a base64 RSA-SHA256 signature of its exact raw body in the signature header. Verify it with this key, in the form your verifier takes (also at /_sandbox/webhook-public-key?format=pem|der|jwk|x509):'),
+        webhookKey
+          ? h(
+              'div',
+              { class: 'key-forms' },
+              keyForms(webhookKey).map((form) =>
+                h(
+                  'section',
+                  { class: 'key-form', dataset: { format: form.id }, 'aria-label': `Webhook public key as ${form.title}` },
+                  h(
+                    'div',
+                    { class: 'key-form-head' },
+                    h('div', { class: 'key-form-name' }, h('strong', null, form.title), h('span', { class: 'faint small' }, form.use)),
+                    h('a', { class: 'btn btn-sm btn-ghost', href: `/_sandbox/webhook-public-key?format=${form.id}`, target: '_blank', rel: 'noopener', title: `GET /_sandbox/webhook-public-key?format=${form.id}` }, `?format=${form.id}`),
+                    copyButton(() => form.text, `webhook public key as ${form.title}`),
+                  ),
+                  h('details', { class: 'pem' }, h('summary', null, 'Show'), h('pre', { class: 'code key-text' }, form.text)),
+                ),
+              ),
+            )
+          : null,
         codeBlock('Node.js receiver', verifySnippet(), 'webhook receiver example'),
       );
       const account = ctx.account();

@@ -8,6 +8,10 @@ import { badge, bodyView, copyButton, h, shellQuote } from '../dom.js';
 import { duration, fullTime, shortId, shortTime } from '../format.js';
 import { ACTIONS_COLUMN, TOGGLE_COLUMN, TONES, actionButton, actionsCell, detailRow, emptyState, itemBody, listView, statusCell, timeCell, toggleCell } from './common.js';
 
+/** @import { PanelContext } from '../actions.js' */
+/** @import { Delivery, DeliveryAttempt } from '../types.js' */
+
+/** @type {import('./common.js').Column[]} */
 const COLUMNS = [
   TOGGLE_COLUMN,
   { title: 'Status', className: 'col-status' },
@@ -19,40 +23,27 @@ const COLUMNS = [
   ACTIONS_COLUMN,
 ];
 
-/** delivered | queued | retrying | failed. */
-export function deliveryState(d) {
-  if (d.status === 'pending') return d.attempts_count > 0 ? 'retrying' : 'queued';
-  return d.status;
-}
-
-function reference(d) {
-  try {
-    const body = JSON.parse(d.body);
-    return (d.kind === 'refund' ? body.original_transaction_id : body.merchant_transaction_id) ?? null;
-  } catch {
-    return null;
-  }
-}
-
-/** One attempt as a curl command that sends the same bytes with the same headers. */
+/** One attempt as a curl command that sends the same bytes with the same headers. @param {DeliveryAttempt} attempt */
 export function attemptCurl(attempt) {
   const lines = [`curl -X POST ${shellQuote(attempt.url ?? '')}`];
-  for (const [name, value] of Object.entries(attempt.request_headers ?? {})) lines.push(`  -H ${shellQuote(`${name}: ${value}`)}`);
-  lines.push(`  --data-binary ${shellQuote(attempt.request_body ?? '')}`);
+  for (const [name, value] of Object.entries(attempt.request_headers)) lines.push(`  -H ${shellQuote(`${name}: ${value}`)}`);
+  lines.push(`  --data-binary ${shellQuote(attempt.request_body)}`);
   return lines.join(' \\\n');
 }
 
-/** @param {object} ctx the panel's state and actions (panel.js) */
+/** @param {PanelContext} ctx the panel's state and actions */
 export function deliveriesView(ctx) {
+  /** @param {Delivery} d */
   const signature = (d) => JSON.stringify([d, ctx.day(), ctx.isExpanded('delivery', d.id), ctx.busyFor(d.id)]);
 
+  /** @param {Delivery} d */
   function render(d) {
-    const state = deliveryState(d);
+    const state = d.state;
     const tone = TONES[state] ?? 'neutral';
     const busy = ctx.busyFor(d.id);
     const refId = `delivery-ref-${d.id}`;
-    const last = d.attempts[d.attempts.length - 1];
-    const ref = reference(d);
+    const last = d.attempts.at(-1);
+    const ref = d.reference;
 
     const answer = !last
       ? h('span', { class: 'faint' }, d.next_attempt_at ? 'not sent yet' : '—')
@@ -84,11 +75,12 @@ export function deliveriesView(ctx) {
       h('td', { class: 'col-answer', 'data-label': 'Last answer' }, answer),
       h('td', { class: 'col-count', 'data-label': 'Attempts' }, String(d.attempts_count)),
       timeCell('Created', d.created_at, ctx.nowMs()),
-      actionsCell(actionButton('Resend', { disabled: Boolean(busy), busy, focus: `${d.id}:resend`, describedBy: refId, onClick: () => ctx.resend(d) })),
+      actionsCell(actionButton('Resend', { disabled: Boolean(busy), busy: Boolean(busy), focus: `${d.id}:resend`, describedBy: refId, onClick: () => void ctx.resend(d) })),
     );
     return itemBody(d.id, main, detailRow(ctx, 'delivery', d.id, COLUMNS, () => details(d)));
   }
 
+  /** @param {Delivery} d */
   function details(d) {
     const head = h(
       'div',
@@ -106,8 +98,9 @@ export function deliveriesView(ctx) {
     return h('div', { class: 'delivery-detail' }, head, h('ol', { class: 'attempts', reversed: true }, attempts));
   }
 
+  /** @param {DeliveryAttempt} a */
   function attemptView(a) {
-    const headers = a.request_headers ?? {};
+    const headers = a.request_headers;
     return h(
       'li',
       { class: `attempt ${a.ok ? 'attempt-ok' : 'attempt-failed'}` },
@@ -130,7 +123,7 @@ export function deliveriesView(ctx) {
           { class: 'attempt-part', 'aria-label': `Attempt ${a.number} request` },
           h('div', { class: 'code-head' }, h('h4', null, 'Request headers'), copyButton(() => Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\n'), `attempt ${a.number} request headers`)),
           h('table', { class: 'headers' }, h('tbody', null, Object.entries(headers).map(([k, v]) => h('tr', null, h('th', { scope: 'row', class: 'mono' }, k), h('td', { class: 'mono break' }, v))))),
-          h('div', { class: 'code-head' }, h('h4', null, 'Request body'), copyButton(() => a.request_body ?? '', `attempt ${a.number} request body`), copyButton(() => attemptCurl(a), `attempt ${a.number} as a curl command`, { label: 'Copy as curl' })),
+          h('div', { class: 'code-head' }, h('h4', null, 'Request body'), copyButton(() => a.request_body, `attempt ${a.number} request body`), copyButton(() => attemptCurl(a), `attempt ${a.number} as a curl command`, { label: 'Copy as curl' })),
           bodyView(a.request_body, `Attempt ${a.number} request body`),
         ),
         h(

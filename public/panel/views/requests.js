@@ -8,6 +8,10 @@ import { badge, bodyView, copyButton, h } from '../dom.js';
 import { duration } from '../format.js';
 import { TOGGLE_COLUMN, codeColumn, detailGrid, detailRow, emptyState, itemBody, listView, spanRow, timeCell, toggleCell } from './common.js';
 
+/** @import { PanelContext } from '../actions.js' */
+/** @import { RequestLogEntry } from '../types.js' */
+
+/** @type {import('./common.js').Column[]} */
 const COLUMNS = [
   TOGGLE_COLUMN,
   { title: 'Time', className: 'col-time' },
@@ -17,24 +21,17 @@ const COLUMNS = [
   { title: 'Duration', className: 'col-duration' },
 ];
 
+/** @param {number} status @returns {import('../dom.js').Tone} */
 const statusTone = (status) => (status >= 500 ? 'danger' : status >= 400 ? 'warn' : 'ok');
 
-function envelopeOf(entry) {
-  if (entry.status < 400 || !entry.response_body) return null;
-  try {
-    const body = JSON.parse(entry.response_body);
-    return body && typeof body === 'object' ? body : null;
-  } catch {
-    return null;
-  }
-}
-
-/** @param {object} ctx the panel's state and actions (panel.js) */
+/** @param {PanelContext} ctx the panel's state and actions */
 export function requestsView(ctx) {
+  /** @param {RequestLogEntry} entry */
   const signature = (entry) => JSON.stringify([entry, ctx.day(), ctx.isExpanded('request', entry.id)]);
 
+  /** @param {RequestLogEntry} entry */
   function render(entry) {
-    const envelope = envelopeOf(entry);
+    const envelope = entry.error;
     const tone = statusTone(entry.status);
     const main = h(
       'tr',
@@ -53,9 +50,9 @@ export function requestsView(ctx) {
               ? h(
                   'div',
                   { class: `request-error tone-text-${tone}` },
-                  h('p', { class: 'request-error-message' }, h('span', { class: 'mono' }, envelope.code ?? 'error'), ' ', envelope.message ?? ''),
-                  Array.isArray(envelope.details) && envelope.details.length > 0
-                    ? h('ul', { class: 'validation-details' }, envelope.details.map((d) => h('li', null, h('span', { class: 'mono pointer' }, d.pointer || '(body)'), h('span', { class: 'faint' }, d.location ? ` in ${d.location}` : ''), ' ', d.message ?? '', d.type ? h('span', { class: 'pill' }, d.type) : null)))
+                  h('p', { class: 'request-error-message' }, h('span', { class: 'mono' }, envelope.code), ' ', envelope.message),
+                  envelope.details.length > 0
+                    ? h('ul', { class: 'validation-details' }, envelope.details.map((d) => h('li', null, h('span', { class: 'mono pointer' }, d.pointer || '(body)'), h('span', { class: 'faint' }, d.location ? ` in ${d.location}` : ''), ' ', d.message, d.type ? h('span', { class: 'pill' }, d.type) : null)))
                     : null,
                 )
               : null,
@@ -65,10 +62,12 @@ export function requestsView(ctx) {
     return itemBody(String(entry.id), main, notes, detailRow(ctx, 'request', entry.id, COLUMNS, () => details(entry)));
   }
 
+  /** @param {RequestLogEntry} entry */
   function details(entry) {
+    const { request_body: requestBody, response_body: responseBody } = entry;
     return detailGrid(
-      codeColumn('Request body', entry.request_body ? copyButton(() => entry.request_body, 'request body') : null, entry.method === 'GET' ? h('p', { class: 'muted small' }, '(GET: no body)') : bodyView(entry.request_body, 'Request body')),
-      codeColumn(`Response ${entry.status}`, entry.response_body ? copyButton(() => entry.response_body, 'response body') : null, entry.response_body ? bodyView(entry.response_body, 'Response body') : h('p', { class: 'muted small' }, 'Only the bodies of failed requests are kept.')),
+      codeColumn('Request body', requestBody ? copyButton(() => requestBody, 'request body') : null, entry.method === 'GET' ? h('p', { class: 'muted small' }, '(GET: no body)') : bodyView(entry.request_body, 'Request body')),
+      codeColumn(`Response ${entry.status}`, responseBody ? copyButton(() => responseBody, 'response body') : null, responseBody ? bodyView(responseBody, 'Response body') : h('p', { class: 'muted small' }, 'Only the bodies of failed requests are kept.')),
     );
   }
 

@@ -6,11 +6,14 @@
 import { emptyState } from './common.js';
 import { h, setChildren } from '../dom.js';
 
+/** @import { PanelContext } from '../actions.js' */
+
+/** @param {unknown} value */
 function compact(value) {
   return JSON.stringify(value);
 }
 
-/** @param {object} ctx the panel's state and actions (panel.js) */
+/** @param {PanelContext} ctx the panel's state and actions */
 export function scenariosView(ctx) {
   const root = h('div', { class: 'stack' });
   let shown = '';
@@ -21,10 +24,6 @@ export function scenariosView(ctx) {
       const signature = JSON.stringify(scenarios);
       if (signature === shown) return;
       shown = signature;
-      if (scenarios.unavailable) {
-        setChildren(root, h('div', { class: 'card empty' }, emptyState({ title: 'Scenarios are not available', text: 'This sandbox build has no GET /_sandbox/scenarios endpoint yet.' })));
-        return;
-      }
       if (scenarios.error) {
         setChildren(root, h('p', { class: 'error-text' }, `Could not load the scenarios: ${scenarios.error}`));
         return;
@@ -40,12 +39,12 @@ export function scenariosView(ctx) {
           h(
             'section',
             { class: 'card pad scenario', 'aria-label': `Scenario ${s.name}` },
-            h('div', { class: 'cred-head' }, h('h2', { class: 'card-title' }, s.name), s.source ? h('span', { class: 'pill mono' }, s.source) : null, h('span', { class: 'faint small' }, `${(s.rules ?? []).length} rules, first match wins`)),
+            h('div', { class: 'cred-head' }, h('h2', { class: 'card-title' }, s.name), s.source ? h('span', { class: 'pill mono' }, s.source) : null, h('span', { class: 'faint small' }, `${s.rules.length} rules, first match wins`)),
             s.description ? h('p', { class: 'muted scenario-description' }, s.description) : null,
             h(
               'ol',
               { class: 'rules' },
-              (s.rules ?? []).map((r) =>
+              s.rules.map((r) =>
                 h(
                   'li',
                   { class: 'rule' },

@@ -6,6 +6,10 @@ import { badge, h } from '../dom.js';
 import { fullTime, money, shortDate } from '../format.js';
 import { ACTIONS_COLUMN, TOGGLE_COLUMN, TONES, actionButton, actionsCell, copyable, detailColumn, detailGrid, detailRow, emptyState, fact, itemBody, listView, openLink, recordColumn, relatedList, statusCell, timeText, toggleCell } from './common.js';
 
+/** @import { PanelContext } from '../actions.js' */
+/** @import { Subscription, Transaction } from '../types.js' */
+
+/** @type {import('./common.js').Column[]} */
 const COLUMNS = [
   TOGGLE_COLUMN,
   { title: 'Status', className: 'col-status' },
@@ -17,24 +21,23 @@ const COLUMNS = [
   ACTIONS_COLUMN,
 ];
 
-export const canCancel = (sub) => sub.status === 'active' || sub.status === 'past_due';
-
-/** "9.99 USD / month", "30.00 USD / 3 months". */
+/** "9.99 USD / month", "30.00 USD / 3 months". @param {Subscription['plan']} plan */
 export function planText(plan) {
-  if (!plan) return '';
   const every = plan.interval_time > 1 ? `${plan.interval_time} ${plan.interval}s` : plan.interval;
   return `${money(plan.amount, plan.currency)} / ${every}`;
 }
 
-/** @param {object} ctx the panel's state and actions (panel.js) */
+/** @param {PanelContext} ctx the panel's state and actions */
 export function subscriptionsView(ctx) {
+  /** @param {Subscription} sub */
   const signature = (sub) => JSON.stringify([sub, ctx.day(), ctx.isExpanded('sub', sub.id), ctx.busyFor(sub.id)]);
 
+  /** @param {Subscription} sub */
   function render(sub) {
     const busy = ctx.busyFor(sub.id);
     const refId = `sub-ref-${sub.id}`;
-    const charges = sub.charges ?? [];
-    const email = sub.customer?.email_address ?? sub.customer?.email;
+    const charges = sub.charges;
+    const email = sub.customer.email_address;
     const main = h(
       'tr',
       { class: `row tone-${TONES[sub.status] ?? 'neutral'}` },
@@ -43,18 +46,19 @@ export function subscriptionsView(ctx) {
       h(
         'td',
         { class: 'col-main', 'data-label': 'Reference', id: refId },
-        h('div', { class: 'primary-line' }, h('span', { class: 'mono' }, sub.external_identifier ?? sub.id)),
+        h('div', { class: 'primary-line' }, h('span', { class: 'mono' }, sub.external_identifier)),
         email ? h('div', { class: 'secondary-line' }, email) : null,
       ),
-      h('td', { class: 'col-plan', 'data-label': 'Plan' }, h('div', { class: 'primary-line' }, sub.plan?.name ?? ''), h('div', { class: 'secondary-line mono' }, planText(sub.plan))),
+      h('td', { class: 'col-plan', 'data-label': 'Plan' }, h('div', { class: 'primary-line' }, sub.plan.name), h('div', { class: 'secondary-line mono' }, planText(sub.plan))),
       h('td', { class: 'col-period', 'data-label': 'Current period', title: `${fullTime(sub.current_period_start)} → ${fullTime(sub.current_period_end)}` }, `${shortDate(sub.current_period_start)} → ${shortDate(sub.current_period_end)}`),
-      h('td', { class: 'col-date', 'data-label': 'Next billing' }, sub.status === 'cancelled' || sub.status === 'failed' ? h('span', { class: 'faint' }, '—') : h('span', { class: 'next-billing' }, shortDate(sub.next_billing_date))),
+      h('td', { class: 'col-date', 'data-label': 'Next billing' }, sub.next_charge_at === null ? h('span', { class: 'faint' }, '—') : h('span', { class: 'next-billing' }, shortDate(sub.next_billing_date))),
       h('td', { class: 'col-count', 'data-label': 'Charges' }, h('span', { class: 'charge-count' }, String(charges.length))),
-      actionsCell(actionButton('Cancel', { tone: 'btn-danger', disabled: !canCancel(sub) || Boolean(busy), busy, focus: `${sub.id}:cancel`, describedBy: refId, onClick: () => ctx.cancelSubscription(sub) })),
+      actionsCell(actionButton('Cancel', { tone: 'btn-danger', disabled: !sub.allowed_actions.includes('cancel') || Boolean(busy), busy: Boolean(busy), focus: `${sub.id}:cancel`, describedBy: refId, onClick: () => void ctx.cancelSubscription(sub) })),
     );
     return itemBody(sub.id, main, detailRow(ctx, 'sub', sub.id, COLUMNS, () => details(sub, charges)));
   }
 
+  /** @param {Subscription} sub @param {Transaction[]} charges */
   function details(sub, charges) {
     const { charges: _omit, ...record } = sub;
     return detailGrid(
@@ -63,14 +67,14 @@ export function subscriptionsView(ctx) {
           'dl',
           { class: 'facts' },
           fact('Subscription', copyable(sub.id, 'subscription id')),
-          fact('Customer', [sub.customer?.display_name, sub.customer?.email_address].filter(Boolean).join(' · ')),
-          fact('First period', sub.amount !== undefined ? money(sub.amount, sub.currency) : null),
-          fact('Plan', `${sub.plan?.name ?? ''} · ${planText(sub.plan)}`),
-          fact('Payment attempts', sub.plan?.payment_attempts !== undefined ? `${sub.plan.payment_attempts} per renewal` : null),
+          fact('Customer', [sub.customer.display_name, sub.customer.email_address].filter(Boolean).join(' · ')),
+          fact('First period', money(sub.amount, sub.currency)),
+          fact('Plan', `${sub.plan.name} · ${planText(sub.plan)}`),
+          fact('Payment attempts', `${sub.plan.payment_attempts} per renewal`),
           fact('Trial', sub.trial_end ? `until ${fullTime(sub.trial_end)}` : null),
           fact('Current period', `${fullTime(sub.current_period_start)} → ${fullTime(sub.current_period_end)}`),
           fact('Next billing', sub.next_billing_date),
-          fact('Webhook URL', sub.payment_method?.webhooks_url ? h('span', { class: 'mono break' }, sub.payment_method.webhooks_url) : null),
+          fact('Next charge', sub.next_charge_at === null ? 'none: it will not be charged again' : fullTime(sub.next_charge_at)),
           fact('Payment page', sub.payment_url_link ? h('a', { href: sub.payment_url_link, target: '_blank', rel: 'noopener', class: 'mono break' }, sub.payment_url_link) : null),
         ),
         relatedList({
@@ -98,11 +102,7 @@ export function subscriptionsView(ctx) {
     key: (sub) => sub.id,
     signature,
     render,
-    error: (list) => (list.unavailable ? null : list.error),
-    emptyContent: (list) => {
-      if (list.unavailable) {
-        return emptyState({ title: 'Subscriptions are not available', text: 'This sandbox build has no GET /_sandbox/subscriptions endpoint yet.' });
-      }
+    emptyContent: () => {
       const account = ctx.account();
       return emptyState({
         title: 'No subscriptions yet',

@@ -1,12 +1,17 @@
 /**
  * Transactions of the selected account, newest first: status, amount in major units,
- * merchant reference, refunded amount, and Settle / Fail / Refund where the API allows them.
+ * merchant reference, refunded amount, and Settle / Fail / Refund enabled as the server's
+ * `allowed_actions` say; the refund form starts at the server's `refundable_amount`.
  * Expanding a row shows its facts, refunds, webhooks and the full record.
  */
 import { badge, h } from '../dom.js';
 import { money, shortId, toMajor, fullTime } from '../format.js';
 import { ACTIONS_COLUMN, TOGGLE_COLUMN, TONES, actionButton, actionsCell, copyable, detailColumn, detailGrid, detailRow, emptyState, fact, itemBody, listView, openLink, recordColumn, relatedList, spanRow, statusCell, timeCell, timeText, toggleCell } from './common.js';
 
+/** @import { PanelContext } from '../actions.js' */
+/** @import { Transaction, TransactionAction } from '../types.js' */
+
+/** @type {import('./common.js').Column[]} */
 const COLUMNS = [
   TOGGLE_COLUMN,
   { title: 'Status', className: 'col-status' },
@@ -17,16 +22,18 @@ const COLUMNS = [
   ACTIONS_COLUMN,
 ];
 
-export const canSettle = (tx) => tx.status === 'PENDING';
-export const canRefund = (tx) => tx.status === 'SUCCEEDED' && tx.refunded_amount < tx.amount;
+/** Whether the server allows `action` on `tx` now. @param {Transaction} tx @param {TransactionAction} action */
+const allows = (tx, action) => tx.allowed_actions.includes(action);
 
-/** @param {object} ctx the panel's state and actions (panel.js) */
+/** @param {PanelContext} ctx the panel's state and actions */
 export function transactionsView(ctx) {
+  /** The loaded deliveries of the transaction and its refunds. @param {Transaction} tx */
   function related(tx) {
-    const ids = new Set([tx.id, ...(tx.refunds ?? []).map((r) => r.id)]);
+    const ids = new Set([tx.id, ...tx.refunds.map((r) => r.id)]);
     return ctx.state.lists.deliveries.items.filter((d) => ids.has(d.resource_id));
   }
 
+  /** @param {Transaction} tx */
   function signature(tx) {
     const expanded = ctx.isExpanded('tx', tx.id);
     return JSON.stringify([
@@ -40,10 +47,11 @@ export function transactionsView(ctx) {
     ]);
   }
 
+  /** @param {Transaction} tx */
   function render(tx) {
     const busy = ctx.busyFor(tx.id);
     const refId = `tx-ref-${tx.id}`;
-    const fullyRefunded = tx.refunded_amount > 0 && tx.refunded_amount >= tx.amount;
+    const fullyRefunded = tx.refunded_amount > 0 && tx.refundable_amount === 0;
     const form = ctx.refundForm(tx.id);
 
     const main = h(
@@ -65,17 +73,21 @@ export function transactionsView(ctx) {
       ),
       timeCell('Created', tx.created_at, ctx.nowMs()),
       actionsCell(
-        actionButton('Settle', { tone: 'btn-ok', disabled: !canSettle(tx) || Boolean(busy), busy: busy === 'settle', focus: `${tx.id}:settle`, describedBy: refId, onClick: () => ctx.settle(tx) }),
-        actionButton('Fail', { tone: 'btn-danger', disabled: !canSettle(tx) || Boolean(busy), busy: busy === 'fail', focus: `${tx.id}:fail`, describedBy: refId, onClick: () => ctx.fail(tx) }),
-        actionButton('Refund', { tone: '', disabled: !canRefund(tx) || Boolean(busy) || Boolean(form), busy: false, focus: `${tx.id}:refund`, describedBy: refId, onClick: () => ctx.openRefund(tx) }),
+        actionButton('Settle', { tone: 'btn-ok', disabled: !allows(tx, 'settle') || Boolean(busy), busy: busy === 'settle', focus: `${tx.id}:settle`, describedBy: refId, onClick: () => void ctx.settle(tx) }),
+        actionButton('Fail', { tone: 'btn-danger', disabled: !allows(tx, 'fail') || Boolean(busy), busy: busy === 'fail', focus: `${tx.id}:fail`, describedBy: refId, onClick: () => void ctx.fail(tx) }),
+        actionButton('Refund', { tone: '', disabled: !allows(tx, 'refund') || Boolean(busy) || Boolean(form), busy: false, focus: `${tx.id}:refund`, describedBy: refId, onClick: () => ctx.openRefund(tx) }),
       ),
     );
 
     return itemBody(tx.id, main, form ? refundRow(tx, form, busy === 'refund') : null, detailRow(ctx, 'tx', tx.id, COLUMNS, () => details(tx)));
   }
 
+  /**
+   * @param {Transaction} tx
+   * @param {{ value: string, error: string | null }} form
+   * @param {boolean} busy
+   */
   function refundRow(tx, form, busy) {
-    const remainder = tx.amount - tx.refunded_amount;
     const inputId = `refund-amount-${tx.id}`;
     const errorId = `refund-error-${tx.id}`;
     const input = h('input', {
@@ -88,7 +100,9 @@ export function transactionsView(ctx) {
       'aria-invalid': form.error ? 'true' : null,
       'aria-describedby': form.error ? errorId : null,
       dataset: { focus: `${tx.id}:refund-amount` },
-      oninput: (event) => ctx.setRefundValue(tx.id, event.target.value),
+      /** @param {Event} event */
+      oninput: (event) => ctx.setRefundValue(tx.id, /** @type {HTMLInputElement} */ (event.target).value),
+      /** @param {KeyboardEvent} event */
       onkeydown: (event) => {
         if (event.key === 'Escape') ctx.closeRefund(tx.id);
       },
@@ -97,14 +111,15 @@ export function transactionsView(ctx) {
       'form',
       {
         class: 'inline-form',
+        /** @param {SubmitEvent} event */
         onsubmit: (event) => {
           event.preventDefault();
-          ctx.submitRefund(tx);
+          void ctx.submitRefund(tx);
         },
       },
       h('label', { for: inputId, class: 'inline-label' }, `Refund amount (${tx.currency})`),
       h('span', { class: 'input-affix' }, input, h('span', { class: 'affix' }, tx.currency)),
-      h('span', { class: 'hint' }, `${money(remainder, tx.currency)} left to refund`),
+      h('span', { class: 'hint' }, `${money(tx.refundable_amount, tx.currency)} left to refund`),
       h('button', { type: 'submit', class: 'btn btn-sm btn-primary', disabled: busy, 'aria-busy': busy ? 'true' : null, dataset: { focus: `${tx.id}:refund-submit` } }, 'Confirm refund'),
       h('button', { type: 'button', class: 'btn btn-sm btn-ghost', dataset: { focus: `${tx.id}:refund-close` }, onclick: () => ctx.closeRefund(tx.id) }, 'Close'),
       form.error ? h('p', { class: 'form-error', id: errorId, role: 'alert' }, form.error) : null,
@@ -112,6 +127,7 @@ export function transactionsView(ctx) {
     return spanRow('form-row', COLUMNS, formEl);
   }
 
+  /** @param {Transaction} tx */
   function details(tx) {
     const pm = tx.payment_method;
     const method = pm ? [pm.type, pm.card ? `${pm.card.brand} •••• ${pm.card.last4} · exp ${pm.card.expiration_date}` : null, pm.payment_channel_code ?? null].filter(Boolean).join(' · ') : null;
@@ -138,8 +154,8 @@ export function transactionsView(ctx) {
         ),
         relatedList({
           title: 'Refunds',
-          items: tx.refunds ?? [],
-          none: canRefund(tx) ? 'None yet. Refund sends the refund webhook.' : 'None.',
+          items: tx.refunds,
+          none: allows(tx, 'refund') ? 'None yet. Refund sends the refund webhook.' : 'None.',
           line: (r) => [badge(r.status, 'ok'), h('span', { class: 'mono' }, money(r.amount, r.currency)), r.reason ? h('span', { class: 'muted' }, r.reason) : null, timeText(r.created_at, ctx.nowMs())],
         }),
         relatedList({
@@ -147,7 +163,7 @@ export function transactionsView(ctx) {
           items: deliveries,
           none: tx.status === 'PENDING' ? 'The payment webhook is sent when the transaction gets its outcome.' : 'None loaded.',
           line: (d) => [
-            badge(ctx.deliveryState(d), TONES[ctx.deliveryState(d)] ?? 'neutral'),
+            badge(d.state, TONES[d.state] ?? 'neutral'),
             h('span', null, `${d.kind} webhook`),
             h('span', { class: 'faint' }, `${d.attempts_count} attempt${d.attempts_count === 1 ? '' : 's'}`),
             openLink('#webhooks', () => ctx.showDelivery(d.id)),

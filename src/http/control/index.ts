@@ -3,20 +3,23 @@
  * outcomes by hand, the clock, the delivery log, the request log, the change feed and reset.
  * Used by the panel and by CI scripts; answers with the same error envelope as the API.
  */
-import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { streamSSE } from 'hono/streaming';
-import { credentialsOf, newAccount } from '../../domain/accounts.js';
-import { seedBuyers } from '../../domain/buyers.js';
+import { credentialsOf } from '../../domain/accounts.js';
+import { addInterval } from '../../domain/billing-schedule.js';
 import { isoTimestamp } from '../../domain/clock.js';
 import { notFound } from '../../domain/errors.js';
 import { CURRENCY_CODES, currencyExponent } from '../../domain/money.js';
-import { refundTransaction, resolveTransaction } from '../../domain/transactions.js';
-import type { AccountRow } from '../../store/accounts.js';
+import type { Account as AccountRow } from '../../domain/entities.js';
 import type { AppEnv } from '../env.js';
-import { deliveryView, refundView, requestLogView, transactionView } from '../formatters.js';
-import { pageEnvelope, pageQuerySchema, pageRequest } from '../pagination.js';
+import { refundView } from '../formatters/refund.js';
+import { pageEnvelope, pageQuerySchema, pageRequest, pageSchema } from '../pagination.js';
+import { refundSchema } from '../routes/transactions.schemas.js';
 import { amountSchema, errorSchema } from '../schemas.js';
-import type { Hook } from '../routes/hook.js';
+import { accountCredentialsSchema, clockAdvancedSchema, clockSchema, controlTransactionSchema, credentialsSchema, deliverySchema, requestLogEntrySchema, transactionDetailSchema, webhookJwkSchema } from './schemas.js';
+import { controlDelivery, controlTransaction, controlTransactionOf, requestLogEntry, transactionDetail } from './views.js';
+import { WEBHOOK_KEY_FORMATS, webhookKeyAs, webhookKeyForms } from './webhook-key.js';
+import { createRouter } from '../router.js';
 
 const json = <T extends z.ZodTypeAny>(schema: T, description = 'OK') => ({ description, content: { 'application/json': { schema } } });
 const errors = {
@@ -24,15 +27,31 @@ const errors = {
   404: json(errorSchema, 'Not found'),
   409: json(errorSchema, 'Illegal transition'),
 };
-const anyObject = z.record(z.string(), z.unknown());
 const idParam = z.object({ id: z.string().openapi({ param: { name: 'id', in: 'path' } }) });
 const accountQuery = z.object({ account_id: z.string().optional() });
 
 const MAX_ADVANCE_SECONDS = 10 * 366 * 24 * 60 * 60;
+const MAX_ADVANCE_MONTHS = 120;
+
+/** `{ seconds }` or `{ months }` (calendar months on the sandbox clock, UTC, clamped to the month's end). */
+const clockAdvanceSchema = z
+  .object({
+    seconds: z.number().positive().max(MAX_ADVANCE_SECONDS).optional().openapi({ description: 'Seconds to move forward.' }),
+    months: z.number().int().min(1).max(MAX_ADVANCE_MONTHS).optional().openapi({ description: 'Calendar months to move forward: the same day and time n months later (Jan 31 + 1 month = Feb 28).' }),
+  })
+  .refine((body) => (body.seconds === undefined) !== (body.months === undefined), { message: 'Give either seconds or months' })
+  .openapi('ClockAdvance');
+
+const webhookKeyQuery = z.object({
+  format: z
+    .enum(WEBHOOK_KEY_FORMATS)
+    .default('pem')
+    .openapi({ description: 'pem: SPKI PEM (default); der: SPKI DER in base64, one line; jwk: a JWK (RFC 7517) with kid, alg and use; x509: a self-signed X.509 certificate (PEM) of the key.' }),
+});
 
 /** The /_sandbox routes. */
-export function controlRoutes(hook: Hook): OpenAPIHono<AppEnv> {
-  const app = new OpenAPIHono<AppEnv>({ defaultHook: hook });
+export function controlRoutes(): OpenAPIHono<AppEnv> {
+  const app = createRouter<AppEnv>();
   const tags = ['Sandbox control (extension)'];
 
   const accountOr404 = (sandboxAccounts: { byId(id: string): AccountRow | undefined }, id: string | undefined): AccountRow | undefined => {
@@ -47,10 +66,10 @@ export function controlRoutes(hook: Hook): OpenAPIHono<AppEnv> {
   );
 
   app.openapi(
-    createRoute({ method: 'get', path: '/credentials', tags, summary: 'Demo and created accounts with their credentials, and the webhook public key', responses: { 200: json(anyObject) } }),
+    createRoute({ method: 'get', path: '/credentials', tags, summary: 'Demo and created accounts with their credentials, and the webhook public key in every form', responses: { 200: json(credentialsSchema) } }),
     (c) => {
       const sandbox = c.get('sandbox');
-      return c.json({ accounts: sandbox.stores.accounts.all().map(credentialsOf), webhook_public_key_pem: sandbox.webhookPublicKeyPem }, 200);
+      return c.json({ accounts: sandbox.stores.accounts.all().map(credentialsOf), webhook_public_key_pem: sandbox.webhookPublicKeyPem, webhook_public_key: webhookKeyForms() }, 200);
     },
   );
 
@@ -61,18 +80,11 @@ export function controlRoutes(hook: Hook): OpenAPIHono<AppEnv> {
       tags,
       summary: 'Create an isolated account with fresh credentials',
       request: { body: { required: true, content: { 'application/json': { schema: z.object({ mode: z.enum(['direct', 'checkout']), name: z.string().min(1).max(64).optional() }) } } } },
-      responses: { 201: json(anyObject, 'Created'), 400: errors[400] },
+      responses: { 201: json(accountCredentialsSchema, 'Created'), 400: errors[400] },
     }),
-    (c) => {
-      const sandbox = c.get('sandbox');
+    async (c) => {
       const { mode, name } = c.req.valid('json');
-      const row = newAccount(mode, name, sandbox.clock.nowMs());
-      sandbox.db.transaction(() => {
-        sandbox.stores.accounts.insert(row);
-        seedBuyers(sandbox.stores.buyers, row.id, sandbox.options.seed, sandbox.clock.nowMs());
-      })();
-      sandbox.emit('account.created', row.id, { id: row.id });
-      return c.json(credentialsOf(row), 201);
+      return c.json(await c.get('sandbox').accounts.create(mode, name), 201);
     },
   );
 
@@ -82,46 +94,60 @@ export function controlRoutes(hook: Hook): OpenAPIHono<AppEnv> {
   );
 
   app.openapi(
-    createRoute({ method: 'get', path: '/webhook-public-key', tags, summary: 'The webhook public key (PEM)', responses: { 200: { description: 'PEM', content: { 'application/x-pem-file': { schema: z.string() } } } } }),
-    (c) => c.body(c.get('sandbox').webhookPublicKeyPem, 200, { 'content-type': 'application/x-pem-file' }),
+    createRoute({
+      method: 'get',
+      path: '/webhook-public-key',
+      tags,
+      summary: 'The webhook public key, in the form `format` names',
+      description:
+        'Verify the `signature` header (base64 RSA-SHA256 of the raw body) with this key. `?format=pem` (default) serves the SubjectPublicKeyInfo as PEM; `der` the same SPKI as base64 DER on one line (text/plain); `jwk` a JWK (application/jwk+json) with kid (RFC 7638 thumbprint), alg RS256 and use sig; `x509` a self-signed X.509 certificate of the key (PEM). The key is the published demo key: the same on every start.',
+      request: { query: webhookKeyQuery },
+      responses: {
+        200: {
+          description: 'The key',
+          content: {
+            'application/x-pem-file': { schema: z.string().openapi({ description: 'format=pem (PUBLIC KEY) or format=x509 (CERTIFICATE)' }) },
+            'text/plain': { schema: z.string().openapi({ description: 'format=der: base64 of the DER SubjectPublicKeyInfo' }) },
+            'application/jwk+json': { schema: webhookJwkSchema },
+          },
+        },
+        400: errors[400],
+      },
+    }),
+    (c) => {
+      const { body, contentType } = webhookKeyAs(c.req.valid('query').format);
+      return c.body(body, 200, { 'content-type': contentType });
+    },
   );
 
   app.openapi(
-    createRoute({ method: 'get', path: '/transactions', tags, summary: "An account's transactions with their refunds, newest first", request: { query: pageQuerySchema.extend({ account_id: z.string() }) }, responses: { 200: json(anyObject), 400: errors[400], 404: errors[404] } }),
+    createRoute({ method: 'get', path: '/transactions', tags, summary: "An account's transactions with their refunds, newest first", request: { query: pageQuerySchema.extend({ account_id: z.string() }) }, responses: { 200: json(pageSchema(controlTransactionSchema, 'ControlTransactionPage')), 400: errors[400], 404: errors[404] } }),
     (c) => {
       const sandbox = c.get('sandbox');
       const query = c.req.valid('query');
       const account = accountOr404(sandbox.stores.accounts, query.account_id)!;
       const page = sandbox.stores.transactions.page(account.id, pageRequest(query));
-      return c.json(pageEnvelope(page, query.limit, (row) => ({ ...transactionView(row, sandbox.baseUrl, account.mode), refunds: sandbox.stores.transactions.refundsOf(row.id).map(refundView) })), 200);
+      return c.json(pageEnvelope(page, query.limit, (row) => controlTransaction(sandbox, row, account.mode)), 200);
     },
   );
 
   app.openapi(
-    createRoute({ method: 'get', path: '/transactions/{id}', tags, summary: 'A transaction with its refunds and deliveries', request: { params: idParam }, responses: { 200: json(anyObject), 404: errors[404] } }),
+    createRoute({ method: 'get', path: '/transactions/{id}', tags, summary: 'A transaction with its refunds and deliveries', request: { params: idParam }, responses: { 200: json(transactionDetailSchema), 404: errors[404] } }),
     (c) => {
       const sandbox = c.get('sandbox');
       const tx = sandbox.stores.transactions.byIdAnyAccount(c.req.valid('param').id);
       if (!tx) throw notFound(`Transaction ${c.req.valid('param').id} not found`);
-      const account = sandbox.stores.accounts.byId(tx.account_id)!;
-      const { deliveries } = sandbox.stores;
-      return c.json({
-        ...transactionView(tx, sandbox.baseUrl, account.mode),
-        scenario_rule: tx.scenario_rule,
-        refunds: sandbox.stores.transactions.refundsOf(tx.id).map(refundView),
-        deliveries: deliveries.forResource(tx.id).map((d) => deliveryView(d, deliveries.attemptsOf(d.id))),
-      }, 200);
+      return c.json(transactionDetail(sandbox, tx), 200);
     },
   );
 
   for (const [action, outcome] of [['settle', 'SUCCEEDED'], ['fail', 'FAILED']] as const) {
     app.openapi(
-      createRoute({ method: 'post', path: `/transactions/{id}/${action}`, tags, summary: `Outcome ${outcome} now, and its payment webhook`, request: { params: idParam }, responses: { 200: json(anyObject), 404: errors[404], 409: errors[409] } }),
+      createRoute({ method: 'post', path: `/transactions/{id}/${action}`, tags, summary: `Outcome ${outcome} now, and its payment webhook`, request: { params: idParam }, responses: { 200: json(controlTransactionSchema), 404: errors[404], 409: errors[409] } }),
       (c) => {
         const sandbox = c.get('sandbox');
-        const tx = resolveTransaction(sandbox, c.req.valid('param').id, outcome);
-        const account = sandbox.stores.accounts.byId(tx.account_id)!;
-        return c.json(transactionView(tx, sandbox.baseUrl, account.mode), 200);
+        const tx = sandbox.transactions.resolve(c.req.valid('param').id, outcome);
+        return c.json(controlTransactionOf(sandbox, tx), 200);
       },
     );
   }
@@ -133,19 +159,19 @@ export function controlRoutes(hook: Hook): OpenAPIHono<AppEnv> {
       tags,
       summary: 'Refund as if from the merchant console (default: the remainder)',
       request: { params: idParam, body: { required: false, content: { 'application/json': { schema: z.object({ amount: amountSchema.optional(), reason: z.string().max(255).optional() }) } } } },
-      responses: { 201: json(anyObject, 'Created'), 400: errors[400], 404: errors[404] },
+      responses: { 201: json(refundSchema, 'Created'), 400: errors[400], 404: errors[404] },
     }),
     (c) => {
       const sandbox = c.get('sandbox');
       const tx = sandbox.stores.transactions.byIdAnyAccount(c.req.valid('param').id);
       if (!tx) throw notFound(`Transaction ${c.req.valid('param').id} not found`);
-      const refund = refundTransaction(sandbox, tx, c.req.valid('json') ?? {});
+      const refund = sandbox.transactions.refund(tx.id, c.req.valid('json') ?? {});
       return c.json(refundView(refund), 201);
     },
   );
 
   app.openapi(
-    createRoute({ method: 'get', path: '/clock', tags, summary: 'The sandbox clock', responses: { 200: json(z.object({ now: z.string(), offset_seconds: z.number() })) } }),
+    createRoute({ method: 'get', path: '/clock', tags, summary: 'The sandbox clock', responses: { 200: json(clockSchema) } }),
     (c) => {
       const { clock } = c.get('sandbox');
       return c.json({ now: isoTimestamp(clock.nowMs()), offset_seconds: clock.offsetMs() / 1000 }, 200);
@@ -157,47 +183,50 @@ export function controlRoutes(hook: Hook): OpenAPIHono<AppEnv> {
       method: 'post',
       path: '/clock/advance',
       tags,
-      summary: 'Move the clock forward, running all that falls due, in time order',
-      request: { body: { required: true, content: { 'application/json': { schema: z.object({ seconds: z.number().positive().max(MAX_ADVANCE_SECONDS) }) } } } },
-      responses: { 200: json(z.object({ now: z.string(), offset_seconds: z.number(), steps: z.number() })), 400: errors[400] },
+      summary: 'Move the clock forward by seconds or calendar months, running all that falls due, in time order',
+      request: { body: { required: true, content: { 'application/json': { schema: clockAdvanceSchema } } } },
+      responses: { 200: json(clockAdvancedSchema), 400: errors[400] },
     }),
     async (c) => {
       const sandbox = c.get('sandbox');
-      const steps = await sandbox.advanceClock(c.req.valid('json').seconds);
+      const { seconds, months } = c.req.valid('json');
+      const nowMs = sandbox.clock.nowMs();
+      const steps = await sandbox.advanceClock(months === undefined ? seconds! : (addInterval(new Date(nowMs), 'month', months).getTime() - nowMs) / 1000);
       return c.json({ now: isoTimestamp(sandbox.clock.nowMs()), offset_seconds: sandbox.clock.offsetMs() / 1000, steps }, 200);
     },
   );
 
   app.openapi(
-    createRoute({ method: 'get', path: '/deliveries', tags, summary: 'Webhook delivery log with every attempt, newest first', request: { query: pageQuerySchema.extend(accountQuery.shape) }, responses: { 200: json(anyObject), 400: errors[400], 404: errors[404] } }),
+    createRoute({ method: 'get', path: '/deliveries', tags, summary: 'Webhook delivery log with every attempt, newest first', request: { query: pageQuerySchema.extend(accountQuery.shape) }, responses: { 200: json(pageSchema(deliverySchema, 'DeliveryPage')), 400: errors[400], 404: errors[404] } }),
     (c) => {
-      const { stores } = c.get('sandbox');
+      const sandbox = c.get('sandbox');
+      const { stores } = sandbox;
       const query = c.req.valid('query');
       const account = accountOr404(stores.accounts, query.account_id);
       const req = pageRequest(query);
       const page = account ? stores.deliveries.page(account.id, req) : stores.deliveries.pageAll(req);
-      return c.json(pageEnvelope(page, query.limit, (d) => deliveryView(d, stores.deliveries.attemptsOf(d.id))), 200);
+      return c.json(pageEnvelope(page, query.limit, (d) => controlDelivery(sandbox, d)), 200);
     },
   );
 
   app.openapi(
-    createRoute({ method: 'post', path: '/deliveries/{id}/resend', tags, summary: 'Send a delivery again: same body, fresh timestamp and signature', request: { params: idParam }, responses: { 202: json(anyObject, 'Queued'), 404: errors[404] } }),
+    createRoute({ method: 'post', path: '/deliveries/{id}/resend', tags, summary: 'Send a delivery again: same body, fresh timestamp and signature', request: { params: idParam }, responses: { 202: json(deliverySchema, 'Queued'), 404: errors[404] } }),
     (c) => {
       const sandbox = c.get('sandbox');
       const row = sandbox.dispatcher.resend(c.req.valid('param').id);
       if (!row) throw notFound(`Delivery ${c.req.valid('param').id} not found`);
-      return c.json(deliveryView(row, sandbox.stores.deliveries.attemptsOf(row.id)), 202);
+      return c.json(controlDelivery(sandbox, row), 202);
     },
   );
 
   app.openapi(
-    createRoute({ method: 'get', path: '/requests', tags, summary: "The API request log, newest first: one account's, or every request without account_id (401s included)", request: { query: pageQuerySchema.extend(accountQuery.shape) }, responses: { 200: json(anyObject), 400: errors[400], 404: errors[404] } }),
+    createRoute({ method: 'get', path: '/requests', tags, summary: "The API request log, newest first: one account's, or every request without account_id (401s included)", request: { query: pageQuerySchema.extend(accountQuery.shape) }, responses: { 200: json(pageSchema(requestLogEntrySchema, 'RequestLogPage')), 400: errors[400], 404: errors[404] } }),
     (c) => {
       const { stores } = c.get('sandbox');
       const query = c.req.valid('query');
       const account = accountOr404(stores.accounts, query.account_id);
       const req = pageRequest(query);
-      return c.json(pageEnvelope(account ? stores.requestLog.page(account.id, req) : stores.requestLog.pageAll(req), query.limit, requestLogView), 200);
+      return c.json(pageEnvelope(account ? stores.requestLog.page(account.id, req) : stores.requestLog.pageAll(req), query.limit, requestLogEntry), 200);
     },
   );
 

@@ -1,36 +1,24 @@
 /**
  * Control API of subscriptions and scenarios (sandbox extension, for the panel and CI):
- * `GET /_sandbox/subscriptions` (a page of Subscription objects, each with its `charges`),
+ * `GET /_sandbox/subscriptions` (a page of Subscription objects, each with its `charges`,
+ * the actions legal now and its next charge time),
  * `POST /_sandbox/subscriptions/{id}/cancel` and `GET /_sandbox/scenarios` (what is loaded).
  */
-import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { notFound } from '../../domain/errors.js';
-import { cancelSubscription } from '../../domain/subscriptions.js';
-import type { Sandbox } from '../../sandbox.js';
-import type { SubscriptionRow } from '../../store/subscriptions.js';
 import type { AppEnv } from '../env.js';
-import { transactionView } from '../formatters.js';
-import { subscriptionView } from '../formatters/subscription.js';
-import { pageEnvelope, pageQuerySchema, pageRequest } from '../pagination.js';
-import type { Hook } from '../routes/hook.js';
+import { pageEnvelope, pageQuerySchema, pageRequest, pageSchema } from '../pagination.js';
+import { createRouter } from '../router.js';
 import { errorSchema } from '../schemas.js';
+import { controlSubscriptionSchema, scenarioSummarySchema } from './schemas.js';
+import { controlSubscription } from './views.js';
 
 const json = <T extends z.ZodTypeAny>(schema: T, description = 'OK') => ({ description, content: { 'application/json': { schema } } });
-const anyObject = z.record(z.string(), z.unknown());
 const tags = ['Sandbox control (extension)'];
 
-/** A Subscription object with its charges (transaction records, oldest first), as the panel shows it. */
-function withCharges(sandbox: Sandbox, row: SubscriptionRow) {
-  const account = sandbox.stores.accounts.byId(row.account_id)!;
-  return {
-    ...subscriptionView(row, sandbox.baseUrl, account.mode),
-    charges: sandbox.stores.transactions.forSubscription(row.id).map((tx) => transactionView(tx, sandbox.baseUrl, account.mode)),
-  };
-}
-
 /** The /_sandbox routes of subscriptions and scenarios. */
-export function subscriptionControlRoutes(hook: Hook): OpenAPIHono<AppEnv> {
-  const app = new OpenAPIHono<AppEnv>({ defaultHook: hook });
+export function subscriptionControlRoutes(): OpenAPIHono<AppEnv> {
+  const app = createRouter<AppEnv>();
 
   app.openapi(
     createRoute({
@@ -39,7 +27,7 @@ export function subscriptionControlRoutes(hook: Hook): OpenAPIHono<AppEnv> {
       tags,
       summary: "An account's subscriptions with their charges, newest first (all accounts without account_id)",
       request: { query: pageQuerySchema.extend({ account_id: z.string().optional() }) },
-      responses: { 200: json(anyObject), 400: json(errorSchema, 'Bad request'), 404: json(errorSchema, 'Not found') },
+      responses: { 200: json(pageSchema(controlSubscriptionSchema, 'ControlSubscriptionPage')), 400: json(errorSchema, 'Bad request'), 404: json(errorSchema, 'Not found') },
     }),
     (c) => {
       const sandbox = c.get('sandbox');
@@ -49,7 +37,7 @@ export function subscriptionControlRoutes(hook: Hook): OpenAPIHono<AppEnv> {
       }
       const req = pageRequest(query);
       const page = query.account_id === undefined ? sandbox.stores.subscriptions.pageAll(req) : sandbox.stores.subscriptions.page(query.account_id, req);
-      return c.json(pageEnvelope(page, query.limit, (row) => withCharges(sandbox, row)), 200);
+      return c.json(pageEnvelope(page, query.limit, (row) => controlSubscription(sandbox, row)), 200);
     },
   );
 
@@ -60,14 +48,14 @@ export function subscriptionControlRoutes(hook: Hook): OpenAPIHono<AppEnv> {
       tags,
       summary: 'Cancel a subscription now (as the merchant would), answering it with its charges',
       request: { params: z.object({ id: z.string().openapi({ param: { name: 'id', in: 'path' } }) }) },
-      responses: { 200: json(anyObject), 404: json(errorSchema, 'Not found'), 409: json(errorSchema, 'Already cancelled or failed') },
+      responses: { 200: json(controlSubscriptionSchema), 404: json(errorSchema, 'Not found'), 409: json(errorSchema, 'Already cancelled or failed') },
     }),
     (c) => {
       const sandbox = c.get('sandbox');
       const { id } = c.req.valid('param');
       const row = sandbox.stores.subscriptions.byIdAnyAccount(id);
       if (!row) throw notFound(`Subscription ${id} not found`);
-      return c.json(withCharges(sandbox, cancelSubscription(sandbox, row)), 200);
+      return c.json(controlSubscription(sandbox, sandbox.subscriptions.cancel(row.id)), 200);
     },
   );
 
@@ -77,7 +65,7 @@ export function subscriptionControlRoutes(hook: Hook): OpenAPIHono<AppEnv> {
       path: '/scenarios',
       tags,
       summary: 'The loaded scenarios and their rules, in matching order',
-      responses: { 200: json(z.object({ scenarios: z.array(anyObject) })) },
+      responses: { 200: json(z.object({ scenarios: z.array(scenarioSummarySchema) })) },
     }),
     (c) => c.json({ scenarios: c.get('sandbox').scenarios.describe() }, 200),
   );

@@ -1,22 +1,20 @@
 /**
- * The wire format of a subscription (spec: Subscription (response body)): a stored row in,
+ * The wire format of a subscription (spec: Subscription (response body)): a stored subscription in,
  * the spec's Subscription object out. The dates come from the subscription's billing
  * calendar (`domain/subscriptions.ts`); card data is never shown beyond `last4` and
  * `expiration_date`.
  */
 import { isoTimestamp } from '../../domain/clock.js';
-import { requestOf, stateOf, subscriptionCalendar } from '../../domain/subscriptions.js';
-import type { AccountMode } from '../../store/accounts.js';
-import type { SubscriptionRow } from '../../store/subscriptions.js';
-import type { Subscription } from '../routes/subscriptions.schemas.js';
+import type { AccountMode, Subscription } from '../../domain/entities.js';
+import { subscriptionCalendar } from '../../domain/subscription-calendar.js';
+import type { Subscription as SubscriptionResponse } from '../routes/subscriptions.schemas.js';
 
 /**
  * A Subscription object. `payment_url_link` is the payment page of the first charge for a
  * checkout account (null until that charge exists, i.e. during a trial), null in direct mode.
  */
-export function subscriptionView(row: SubscriptionRow, baseUrl: string, mode: AccountMode): Subscription {
-  const request = requestOf(row);
-  const state = stateOf(row);
+export function subscriptionView(row: Subscription, baseUrl: string, mode: AccountMode): SubscriptionResponse {
+  const { request, state } = row;
   const calendar = subscriptionCalendar(row);
   const pm = request.payment_method;
   return {

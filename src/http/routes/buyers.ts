@@ -1,23 +1,13 @@
 /** GET /v4/buyers (and GET /buyers, as in the spec's pagination example): faker buyers, cursor pages. */
-import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { secured } from '../auth.js';
-import type { AppEnv } from '../env.js';
-import { buyerView } from '../formatters.js';
+import type { ApiEnv } from '../env.js';
+import { buyerView } from '../formatters/buyer.js';
 import { pageEnvelope, pageQuerySchema, pageRequest, pageSchema } from '../pagination.js';
+import { createRouter } from '../router.js';
+import { buyerSchema } from './buyers.schemas.js';
 import { accountHeaderParameters, errorResponses } from '../schemas.js';
-import type { Hook } from './hook.js';
 
-export const buyerSchema = z
-  .object({
-    type: z.literal('buyer'),
-    id: z.uuid(),
-    merchant_account_id: z.string(),
-    display_name: z.string().nullable(),
-    external_identifier: z.string().nullable(),
-    created_at: z.string(),
-    updated_at: z.string(),
-  })
-  .openapi('Buyer');
 
 const list = createRoute({
   method: 'get',
@@ -31,8 +21,9 @@ const list = createRoute({
   responses: { 200: { description: 'A page', content: { 'application/json': { schema: pageSchema(buyerSchema, 'Buyers') } } }, ...errorResponses },
 });
 
-export function buyerRoutes(hook: Hook): OpenAPIHono<AppEnv> {
-  const app = new OpenAPIHono<AppEnv>({ defaultHook: hook });
+/** The buyer routes. */
+export function buyerRoutes(): OpenAPIHono<ApiEnv> {
+  const app = createRouter<ApiEnv>();
   app.openapi(list, (c) => {
     const query = c.req.valid('query');
     const page = c.get('sandbox').stores.buyers.page(c.get('account').id, pageRequest(query));

@@ -1,28 +1,24 @@
 /**
  * /v4/subscriptions: create, read, list (cursor pages), cancel.
  *
- * The creation body's rules depend on the account (direct mode needs `browser_info` and the
- * card) and on the `--restricted-channel-code` setting, which a route-level validator cannot
- * know; so POST /v4/subscriptions validates in its handler with the account's variant of
- * `subscriptionCreateSchema`, together with `X-Forwarded-For`, and answers every failure in
- * one 400 (each detail with its pointer and location). The OpenAPI document shows the body
- * of a checkout account with the default restricted channel.
+ * POST /v4/subscriptions is validated once (`validRequest`): the body with the schema of the
+ * account's mode, the `--restricted-channel-code` setting and the sandbox clock (trial_end),
+ * together with `X-Forwarded-For`; every failure comes back in one 400. The OpenAPI document
+ * shows the same schemas (one per mode) by reference.
  */
 import { isIP } from 'node:net';
-import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
-import { DEFAULT_RESTRICTED_CHANNEL_CODE } from '../../config.js';
-import { badRequest, notFound, type ErrorDetail } from '../../domain/errors.js';
-import { cancelSubscription, createSubscription, subscriptionRequestProblems, trialEndProblem } from '../../domain/subscriptions.js';
+import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { notFound } from '../../domain/errors.js';
 import { requireAuth, requireScope, secured } from '../auth.js';
-import type { AppEnv } from '../env.js';
-import { zodDetails } from '../errors.js';
+import type { ApiEnv } from '../env.js';
 import { subscriptionView } from '../formatters/subscription.js';
 import { idempotent } from '../idempotency.js';
 import { pageEnvelope, pageQuerySchema, pageRequest, pageSchema } from '../pagination.js';
-import { accountHeaderSchema, conflictResponse, errorResponses, idempotencyHeaderSchema } from '../schemas.js';
-import { warnUnknownFields } from '../unknown-fields.js';
-import type { Hook } from './hook.js';
-import { subscriptionCreateSchema, subscriptionResponseSchema } from './subscriptions.schemas.js';
+import { createRouter } from '../router.js';
+import { accountHeaderSchema, conflictResponse, errorResponses, idempotencyHeaderParameters } from '../schemas.js';
+import { documentedBody, validRequest } from '../validation.js';
+import { subscriptionCreateDocument, subscriptionCreateSchema, subscriptionResponseSchema } from './subscriptions.schemas.js';
 
 const security = [{ bearerAuth: [] }];
 const tags = ['Subscriptions'];
@@ -45,33 +41,23 @@ const forwardedForSchema = z.object({
 
 const subscriptionJson = { 'application/json': { schema: subscriptionResponseSchema } };
 
-/** POST /subscriptions as the OpenAPI document shows it (validation runs in the handler). */
-const createDocumented = createRoute({
+const create = createRoute({
   method: 'post',
   path: '/subscriptions',
   tags,
   summary: 'Create a subscription; its first period is charged at once or when the trial ends',
   description:
-    'Scope subscriptions.write. Direct-mode accounts must also send browser_info and, for type card, number, ' +
-    'expiration_date and security_code. billing_details and cart_items are required when ' +
-    'payment_method.payment_channel_code is the restricted channel (--restricted-channel-code).',
+    'Scope subscriptions.write. The body schema depends on the account mode (anyOf: the first for direct accounts, the second for checkout): direct-mode accounts must also send ' +
+    'browser_info and, for type card, number, expiration_date and security_code. billing_details and cart_items are ' +
+    'required when payment_method.payment_channel_code is the restricted channel (--restricted-channel-code).',
   security,
-  request: {
-    headers: idempotencyHeaderSchema.extend(forwardedForSchema.shape),
-    body: {
-      required: true,
-      content: { 'application/json': { schema: subscriptionCreateSchema({ restrictedChannelCode: DEFAULT_RESTRICTED_CHANNEL_CODE, directMode: false }) } },
-    },
-  },
-  responses: { 201: { description: 'Created', content: subscriptionJson }, ...errorResponses, ...conflictResponse },
-});
-
-const create = createRoute({
-  method: 'post',
-  path: '/subscriptions',
-  hide: true,
   middleware: secured('subscriptions.write'),
-  responses: { 201: { description: 'Created', content: subscriptionJson } },
+  parameters: [
+    ...idempotencyHeaderParameters,
+    { name: 'x-forwarded-for', in: 'header' as const, required: true, description: 'The original client IP address.', schema: { type: 'string' as const }, example: '203.0.113.7' },
+  ],
+  request: { body: documentedBody('SubscriptionCreate') },
+  responses: { 201: { description: 'Created', content: subscriptionJson }, ...errorResponses, ...conflictResponse },
 });
 
 const get = createRoute({
@@ -115,48 +101,27 @@ const cancel = createRoute({
   },
 });
 
-/** The subscription routes, mounted under /v4. */
-export function subscriptionRoutes(hook: Hook): OpenAPIHono<AppEnv> {
-  const app = new OpenAPIHono<AppEnv>({ defaultHook: hook });
-  app.openAPIRegistry.registerPath(createDocumented);
+/** The subscription routes, mounted under /v4; the document shows the body for `restrictedChannelCode`. */
+export function subscriptionRoutes(restrictedChannelCode: string): OpenAPIHono<ApiEnv> {
+  const app = createRouter<ApiEnv>();
+  app.openAPIRegistry.register('SubscriptionCreate', subscriptionCreateDocument(restrictedChannelCode));
 
-  const findSubscription = (c: { get: <K extends 'sandbox' | 'account'>(k: K) => AppEnv['Variables'][K] }, id: string) => {
+  const findSubscription = (c: Context<ApiEnv>, id: string) => {
     const row = c.get('sandbox').stores.subscriptions.byId(c.get('account').id, id);
     if (!row) throw notFound(`Subscription ${id} not found`);
     return row;
   };
 
-  app.openapi(create, async (c) => {
+  app.openapi(create, (c) => {
     const sandbox = c.get('sandbox');
     const account = c.get('account');
-    const raw = c.get('body');
-    if (raw === undefined) {
-      throw badRequest('A JSON body is required', [{ type: 'missing', pointer: '', message: 'Body required', location: 'body' }]);
-    }
-    const details: ErrorDetail[] = [];
-
-    const headers = { 'x-forwarded-for': c.req.header('x-forwarded-for') };
-    const header = forwardedForSchema.safeParse(headers);
-    if (!header.success) details.push(...zodDetails(header.error, 'header', headers));
-
-    const schema = subscriptionCreateSchema({ restrictedChannelCode: sandbox.options.restrictedChannelCode, directMode: account.mode === 'direct' });
-    const body = schema.safeParse(raw);
-    if (body.success) {
-      details.push(...subscriptionRequestProblems(sandbox, account, body.data));
-    } else {
-      details.push(...zodDetails(body.error, 'body', raw));
-      // A well-formed trial_end in the past is reported with the other failures.
-      const trialEnd = (raw as { trial_end?: unknown }).trial_end;
-      if (typeof trialEnd === 'string' && !body.error.issues.some((i) => i.path[0] === 'trial_end')) {
-        const problem = trialEndProblem(trialEnd, sandbox.clock.nowMs());
-        if (problem) details.push(problem);
-      }
-    }
-    if (details.length > 0 || !body.success) throw badRequest('Request failed validation', details);
-
-    warnUnknownFields(c, raw, body.data);
-
-    return idempotent(c, 201, () => subscriptionView(createSubscription(sandbox, account, body.data), sandbox.baseUrl, account.mode));
+    const body = subscriptionCreateSchema({
+      restrictedChannelCode: sandbox.options.restrictedChannelCode,
+      directMode: account.mode === 'direct',
+      nowMs: sandbox.clock.nowMs(),
+    });
+    const input = validRequest(c, { body, headers: forwardedForSchema });
+    return idempotent(c, 201, () => subscriptionView(sandbox.subscriptions.create(account, input), sandbox.baseUrl, account.mode));
   });
 
   app.openapi(get, (c) => {
@@ -174,7 +139,7 @@ export function subscriptionRoutes(hook: Hook): OpenAPIHono<AppEnv> {
 
   app.openapi(cancel, (c) => {
     const sandbox = c.get('sandbox');
-    const row = cancelSubscription(sandbox, findSubscription(c, c.req.valid('param').subscription_id));
+    const row = sandbox.subscriptions.cancel(findSubscription(c, c.req.valid('param').subscription_id).id);
     return c.json(subscriptionView(row, sandbox.baseUrl, c.get('account').mode), 200);
   });
 

@@ -1,13 +1,18 @@
 /**
  * Wire schemas of transactions and refunds: the POST bodies (validation + OpenAPI) and the
- * records the endpoints return. Mode rules (card and browser_info in direct mode, return_url
- * in checkout mode) depend on the account and live in `domain/transactions.ts`.
+ * records the endpoints return. The create body has one schema per account mode, with the
+ * mode rules in it (direct: payment_method and browser_info, and the card fields or the
+ * channel code; checkout: return_url); the OpenAPI document shows both (`anyOf`, the first for direct accounts).
  */
 import { z } from '@hono/zod-openapi';
 import { amountSchema, currencySchema, httpUrlSchema, text } from '../schemas.js';
-import { browserInfoSchema, metadataSchema, paymentMethodRequestSchema } from './subscriptions.schemas.js';
+import { browserInfoSchema } from '../wire/browser-info.js';
+import { onAnyObject } from '../wire/issues.js';
+import { metadataSchema } from '../wire/metadata.js';
+import { DIRECT_PAYMENT_METHOD_RULE, directPaymentMethodRule, paymentMethodRequestSchema } from '../wire/payment-method.js';
 
-export const transactionCreateSchema = z
+/** The create body's fields, every one optional that some mode does not need. */
+const transactionCreateObject = z
   .object({
     amount: amountSchema,
     currency: currencySchema,
@@ -25,10 +30,36 @@ export const transactionCreateSchema = z
     metadata: metadataSchema.optional(),
     payment_method: paymentMethodRequestSchema.optional().openapi({ description: 'Direct mode: the card (number, expiration_date MM/YY, security_code) or a wallet/QR method.' }),
     browser_info: browserInfoSchema.optional().openapi({ description: 'Direct mode: required for anti-fraud checks.' }),
-  })
-  .openapi('TransactionCreate');
+  });
 
-export type TransactionCreate = z.infer<typeof transactionCreateSchema>;
+/** Direct mode: the payment method and browser_info are required; a card needs its fields, other kinds their channel code. */
+const directTransactionCreateSchema = transactionCreateObject
+  .extend({
+    payment_method: paymentMethodRequestSchema.openapi({ description: 'The card (number, expiration_date MM/YY, security_code) or a wallet/QR method.' }),
+    browser_info: browserInfoSchema.openapi({ description: 'Required for anti-fraud checks.' }),
+  })
+  .superRefine((body, ctx) => directPaymentMethodRule(body as Record<string, unknown>, ctx), onAnyObject)
+  .openapi({ title: 'Direct mode', description: DIRECT_PAYMENT_METHOD_RULE });
+
+/** Checkout mode: return_url is required (the payment page sends the customer back there). */
+const checkoutTransactionCreateSchema = transactionCreateObject
+  .extend({
+    return_url: httpUrlSchema.openapi({ description: 'Where the payment page sends the customer after paying.' }),
+  })
+  .openapi({ title: 'Checkout mode', description: 'Card data is collected on the payment page; payment_method and browser_info are ignored.' });
+
+/** The POST /v4/transactions body schema of an account mode. */
+export function transactionCreateSchema(mode: 'direct' | 'checkout'): z.ZodType<TransactionCreate, z.input<typeof transactionCreateObject>> {
+  return mode === 'direct' ? directTransactionCreateSchema : checkoutTransactionCreateSchema;
+}
+
+/** The create body as the OpenAPI document shows it: the schemas that validate, one per mode. */
+export const transactionCreateDocument = z
+  .union([directTransactionCreateSchema, checkoutTransactionCreateSchema])
+  .openapi('TransactionCreate', { description: 'One schema per account mode: direct-mode accounts send the first, checkout-mode accounts the second.' });
+
+/** A validated transaction create body (the fields of every mode). */
+export type TransactionCreate = z.infer<typeof transactionCreateObject>;
 
 export const transactionSchema = z
   .object({

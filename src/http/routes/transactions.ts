@@ -1,15 +1,20 @@
-/** /v4/transactions and their refunds: create, read, list (cursor pages). */
-import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+/**
+ * /v4/transactions and their refunds: create, read, list (cursor pages). Create bodies are
+ * validated once, with the schema of the account's mode (`validRequest`).
+ */
+import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { notFound } from '../../domain/errors.js';
-import { createTransaction, refundTransaction } from '../../domain/transactions.js';
 import { secured } from '../auth.js';
-import type { AppEnv } from '../env.js';
-import { refundView, transactionView } from '../formatters.js';
+import type { ApiEnv } from '../env.js';
+import { refundView } from '../formatters/refund.js';
+import { transactionView } from '../formatters/transaction.js';
 import { idempotent } from '../idempotency.js';
 import { pageEnvelope, pageQuerySchema, pageRequest, pageSchema } from '../pagination.js';
+import { createRouter } from '../router.js';
 import { accountHeaderParameters, conflictResponse, errorResponses, idempotencyHeaderParameters } from '../schemas.js';
-import { refundCreateSchema, refundSchema, transactionCreateSchema, transactionSchema } from './transactions.schemas.js';
-import type { Hook } from './hook.js';
+import { documentedBody, validRequest } from '../validation.js';
+import { refundCreateSchema, refundSchema, transactionCreateDocument, transactionCreateSchema, transactionSchema } from './transactions.schemas.js';
 
 const idParam = z.object({ transaction_id: z.string().openapi({ param: { name: 'transaction_id', in: 'path' }, example: '7099948d-7286-47e4-aad8-b68f7eb44591' }) });
 const security = [{ bearerAuth: [] }];
@@ -22,7 +27,7 @@ const create = createRoute({
   security,
   middleware: secured('transactions.write'),
   parameters: idempotencyHeaderParameters,
-  request: { body: { required: true, content: { 'application/json': { schema: transactionCreateSchema } } } },
+  request: { body: documentedBody('TransactionCreate') },
   responses: { 201: { description: 'Created', content: { 'application/json': { schema: transactionSchema } } }, ...errorResponses, ...conflictResponse },
 });
 
@@ -58,7 +63,7 @@ const createRefund = createRoute({
   security,
   middleware: secured('refunds.write'),
   parameters: idempotencyHeaderParameters,
-  request: { params: idParam, body: { required: false, content: { 'application/json': { schema: refundCreateSchema } } } },
+  request: { params: idParam, body: documentedBody('RefundCreate', false) },
   responses: { 201: { description: 'Created', content: { 'application/json': { schema: refundSchema } } }, ...errorResponses, ...conflictResponse },
 });
 
@@ -75,23 +80,26 @@ const listRefunds = createRoute({
 });
 
 /** The transaction routes, mounted under /v4. */
-export function transactionRoutes(hook: Hook): OpenAPIHono<AppEnv> {
-  const app = new OpenAPIHono<AppEnv>({ defaultHook: hook });
+export function transactionRoutes(): OpenAPIHono<ApiEnv> {
+  const app = createRouter<ApiEnv>();
+  app.openAPIRegistry.register('TransactionCreate', transactionCreateDocument);
+  app.openAPIRegistry.register('RefundCreate', refundCreateSchema);
 
-  const findTransaction = (c: { get: <K extends 'sandbox' | 'account'>(k: K) => AppEnv['Variables'][K] }, id: string) => {
+  const findTransaction = (c: Context<ApiEnv>, id: string) => {
     const tx = c.get('sandbox').stores.transactions.byId(c.get('account').id, id);
     if (!tx) throw notFound(`Transaction ${id} not found`);
     return tx;
   };
 
-  app.openapi(create, (c) =>
-    idempotent(c, 201, () => {
+  app.openapi(create, (c) => {
+    const account = c.get('account');
+    const input = validRequest(c, { body: transactionCreateSchema(account.mode) });
+    return idempotent(c, 201, () => {
       const sandbox = c.get('sandbox');
-      const account = c.get('account');
-      const tx = createTransaction(sandbox, account, c.req.valid('json'));
+      const tx = sandbox.transactions.create(account, input);
       return transactionView(tx, sandbox.baseUrl, account.mode);
-    }),
-  );
+    });
+  });
 
   app.openapi(get, (c) => {
     const tx = findTransaction(c, c.req.valid('param').transaction_id);
@@ -106,12 +114,13 @@ export function transactionRoutes(hook: Hook): OpenAPIHono<AppEnv> {
     return c.json(pageEnvelope(page, query.limit, (row) => transactionView(row, sandbox.baseUrl, account.mode)), 200);
   });
 
-  app.openapi(createRefund, (c) =>
-    idempotent(c, 201, () => {
+  app.openapi(createRefund, (c) => {
+    const input = validRequest(c, { body: refundCreateSchema, bodyOptional: true });
+    return idempotent(c, 201, () => {
       const tx = findTransaction(c, c.req.valid('param').transaction_id);
-      return refundView(refundTransaction(c.get('sandbox'), tx, c.req.valid('json') ?? {}));
-    }),
-  );
+      return refundView(c.get('sandbox').transactions.refund(tx.id, input));
+    });
+  });
 
   app.openapi(listRefunds, (c) => {
     const tx = findTransaction(c, c.req.valid('param').transaction_id);

@@ -1,0 +1,169 @@
+/**
+ * Loading the control API's data into the state: accounts and keys, currencies, the clock,
+ * scenarios and the lists (as many pages as are shown). A change on the event stream marks
+ * kinds of data stale; a burst of changes is one reload. Nothing is polled.
+ */
+import { call, query } from './api.js';
+import { setExponents } from './format.js';
+import { LISTS, render, state } from './state.js';
+
+/** @import { Clock, Credentials, ListItems, ListName, Page, ScenarioSummary } from './types.js' */
+/** @typedef {ListName | 'accounts' | 'clock' | 'scenarios'} Kind */
+
+const PAGE_SIZE = 50;
+const ACCOUNT_KEY = 'payment-sandbox.account';
+/** @type {Record<ListName, string>} */
+const LIST_PATHS = { transactions: '/transactions', subscriptions: '/subscriptions', deliveries: '/deliveries', requests: '/requests' };
+
+/** The account chosen last time on this browser. */
+export const storedAccountId = () => localStorage.getItem(ACCOUNT_KEY);
+/** Remembers the chosen account. @param {string} id */
+export const storeAccountId = (id) => localStorage.setItem(ACCOUNT_KEY, id);
+
+async function loadAccounts() {
+  /** @type {Credentials} */
+  const creds = await call('GET', '/credentials');
+  state.accounts = creds.accounts;
+  state.webhookKey = creds.webhook_public_key;
+  if (!state.accounts.some((a) => a.account_id === state.accountId)) {
+    const stored = storedAccountId();
+    state.accountId = (state.accounts.find((a) => a.account_id === stored) ?? state.accounts[0])?.account_id ?? null;
+  }
+}
+
+/** Loads the ISO 4217 exponents amounts are shown with. */
+export async function loadCurrencies() {
+  /** @type {{ exponents: Record<string, number> }} */
+  const body = await call('GET', '/currencies');
+  setExponents(body.exponents);
+}
+
+async function loadClock() {
+  /** @type {Clock} */
+  const clock = await call('GET', '/clock');
+  state.clock = { ms: Date.parse(clock.now), at: performance.now(), offset: clock.offset_seconds };
+}
+
+async function loadScenarios() {
+  try {
+    /** @type {{ scenarios: ScenarioSummary[] }} */
+    const body = await call('GET', '/scenarios');
+    state.scenarios = { items: body.scenarios, error: null };
+  } catch (err) {
+    state.scenarios = { items: null, error: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+/**
+ * Reloads a list from its first page through as many pages as are shown.
+ * @template {ListName} K
+ * @param {K} kind
+ */
+async function loadList(kind) {
+  const accountId = state.accountId;
+  if (!accountId) return;
+  /** @type {ListItems[K][]} */
+  const items = [];
+  /** @type {string | undefined} */
+  let cursor;
+  /** @type {string | null} */
+  let nextCursor = null;
+  let pages = 0;
+  const list = /** @type {import('./types.js').List<ListItems[K]>} */ (state.lists[kind]);
+  try {
+    do {
+      /** @type {Page<ListItems[K]>} */
+      const page = await call('GET', LIST_PATHS[kind] + query({ account_id: accountId, limit: PAGE_SIZE, cursor }));
+      items.push(...page.items);
+      nextCursor = page.next_cursor;
+      cursor = nextCursor ?? undefined;
+      pages += 1;
+    } while (pages < list.pages && nextCursor);
+    if (accountId !== state.accountId) return;
+    Object.assign(list, { items, nextCursor, loaded: true, error: null });
+  } catch (err) {
+    if (accountId !== state.accountId) return;
+    Object.assign(list, { loaded: true, error: err instanceof Error ? err.message : String(err) });
+  }
+}
+
+/** @type {Record<Kind, () => Promise<void>>} */
+const LOADERS = {
+  accounts: loadAccounts,
+  clock: loadClock,
+  scenarios: loadScenarios,
+  transactions: () => loadList('transactions'),
+  subscriptions: () => loadList('subscriptions'),
+  deliveries: () => loadList('deliveries'),
+  requests: () => loadList('requests'),
+};
+
+/** @type {Map<Kind, { again: boolean, promise: Promise<void> }>} */
+const loading = new Map();
+
+/**
+ * Loads one kind of data and re-renders; a call while one is under way runs it once more after.
+ * @param {Kind} kind
+ * @returns {Promise<void>}
+ */
+export function refresh(kind) {
+  const running = loading.get(kind);
+  if (running) {
+    running.again = true;
+    return running.promise;
+  }
+  const entry = { again: false, promise: Promise.resolve() };
+  entry.promise = (async () => {
+    do {
+      entry.again = false;
+      try {
+        await LOADERS[kind]();
+      } catch (err) {
+        console.error(`payment-sandbox panel: loading ${kind} failed`, err);
+      }
+    } while (entry.again);
+    loading.delete(kind);
+    render();
+  })();
+  loading.set(kind, entry);
+  return entry.promise;
+}
+
+/** @type {Set<Kind>} */
+const pending = new Set();
+let flushTimer = 0;
+
+/**
+ * Marks kinds of data stale; they reload together a moment later.
+ * @param {readonly Kind[]} kinds
+ */
+export function invalidate(kinds) {
+  for (const kind of kinds) pending.add(kind);
+  if (flushTimer) return;
+  flushTimer = window.setTimeout(() => {
+    flushTimer = 0;
+    const due = [...pending];
+    pending.clear();
+    for (const kind of due) void refresh(kind);
+  }, 30);
+}
+
+/**
+ * What each change on the feed makes stale.
+ * @param {{ type: string, account_id: string | null }} event
+ */
+export function onChange(event) {
+  const type = event.type;
+  if (type === 'sandbox.reset') {
+    state.expanded.clear();
+    state.refundForms.clear();
+    invalidate(['clock', ...LISTS]);
+  } else if (type.startsWith('account.')) invalidate(['accounts']);
+  else if (type.startsWith('clock.')) invalidate(['clock', ...LISTS]);
+  else if (event.account_id && event.account_id !== state.accountId) return;
+  else if (type.startsWith('transaction.') || type.startsWith('refund.')) invalidate(['transactions', 'deliveries', 'subscriptions']);
+  else if (type.startsWith('subscription.')) invalidate(['subscriptions', 'transactions']);
+  else if (type.startsWith('delivery.')) invalidate(['deliveries']);
+  else if (type.startsWith('request.')) invalidate(['requests']);
+  else invalidate(LISTS);
+}

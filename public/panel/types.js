@@ -1,0 +1,46 @@
+/**
+ * The panel's data types: the control API's records, exactly as its response schemas
+ * describe them (src/http/control/schemas.ts, `z.infer`), so the panel is type-checked
+ * against what the server sends. Types only: nothing here runs in the browser.
+ */
+
+/** @typedef {import('../../src/http/control/schemas.js').ControlTransaction} Transaction */
+/** @typedef {import('../../src/http/control/schemas.js').Refund} Refund */
+/** @typedef {import('../../src/http/control/schemas.js').TransactionAction} TransactionAction */
+/** @typedef {import('../../src/http/control/schemas.js').ControlSubscription} Subscription */
+/** @typedef {import('../../src/http/control/schemas.js').Delivery} Delivery */
+/** @typedef {import('../../src/http/control/schemas.js').DeliveryAttempt} DeliveryAttempt */
+/** @typedef {import('../../src/http/control/schemas.js').DeliveryState} DeliveryState */
+/** @typedef {import('../../src/http/control/schemas.js').RequestLogEntry} RequestLogEntry */
+/** @typedef {import('../../src/http/control/schemas.js').AccountCredentials} Account */
+/** @typedef {import('../../src/http/control/schemas.js').Credentials} Credentials */
+/** @typedef {import('../../src/http/control/schemas.js').WebhookKeyForms} WebhookKeyForms */
+/** @typedef {import('../../src/http/control/schemas.js').Clock} Clock */
+/** @typedef {import('../../src/http/control/schemas.js').ClockAdvanced} ClockAdvanced */
+/** @typedef {import('../../src/http/control/schemas.js').ScenarioSummary} ScenarioSummary */
+
+/**
+ * A page of a control API list.
+ * @template T
+ * @typedef {{ items: T[], limit: number, next_cursor: string | null, previous_cursor: string | null }} Page
+ */
+
+/**
+ * The lists the panel keeps, by name, and the record each holds.
+ * @typedef {{ transactions: Transaction, subscriptions: Subscription, deliveries: Delivery, requests: RequestLogEntry }} ListItems
+ * @typedef {keyof ListItems} ListName
+ */
+
+/**
+ * One loaded list: the items of the pages shown so far.
+ * @template T
+ * @typedef {{ items: T[], pages: number, nextCursor: string | null, loaded: boolean, error: string | null }} List
+ */
+
+/** @typedef {'transactions' | 'subscriptions' | 'webhooks' | 'requests' | 'credentials' | 'scenarios'} ViewName */
+
+/** @typedef {'connecting' | 'live' | 'reconnecting'} LiveStatus */
+
+/** A view: its root element and an update that brings it up to date with the state. @typedef {{ root: HTMLElement, update(): void }} View */
+
+export {};

@@ -1,0 +1,154 @@
+/**
+ * The composition root: builds every part of a sandbox once, in order, each handed only what
+ * it uses. Storage and the unit of work first, then the clock and the change feed, the
+ * webhook dispatcher and outbox, the scenario policy, the domain services, and the timed
+ * work (webhook retries, scenario steps, subscription billing) on one scheduler. The result
+ * is the `Sandbox` the HTTP layer, the server and the CLI use.
+ */
+import { DEFAULT_RESTRICTED_CHANNEL_CODE, resolveOptions, type SandboxOptions } from './config.js';
+import { createClock, isoTimestamp } from './domain/clock.js';
+import { DEMO_WEBHOOK_PRIVATE_KEY_PEM, DEMO_WEBHOOK_PUBLIC_KEY_PEM } from './domain/demo-credentials.js';
+import { SandboxEvents } from './domain/events.js';
+import { createMerchantAccounts } from './domain/merchant-accounts.js';
+import type { ChangeFeed } from './domain/ports.js';
+import { Scheduler } from './domain/scheduler.js';
+import { createSubscriptionService } from './domain/subscriptions.js';
+import { createTransactionService } from './domain/transactions.js';
+import { logger } from './log.js';
+import type { Sandbox } from './sandbox.js';
+import type { Db } from './store/database.js';
+import { createScenarioPolicy, loadConfiguredScenarios } from './scenarios/policy.js';
+import { createScenarioRunner } from './scenarios/runner.js';
+import { openStore } from './store/sqlite-store.js';
+import { Dispatcher } from './webhooks/dispatcher.js';
+import { createOutbox } from './webhooks/outbox.js';
+import { createSigner } from './webhooks/signing.js';
+
+/** A composed sandbox, and its database handle for tests and benchmarks that inspect or seed it. */
+export interface ComposedSandbox {
+  sandbox: Sandbox;
+  db: Db;
+}
+
+/**
+ * Builds a sandbox from options (defaults filled in by `resolveOptions`).
+ * @throws ScenarioError (one line naming the file and the bad rule) for a bad `--scenario` file.
+ * @throws DatabaseOpenError (one line) when the `--db` file cannot be opened or written.
+ */
+export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSandbox {
+  const options = resolveOptions({ restrictedChannelCode: DEFAULT_RESTRICTED_CHANNEL_CODE, ...input });
+  const policy = createScenarioPolicy(loadConfiguredScenarios(options.scenario));
+  const store = openStore(options.db, (err) => logger.error('feed.failed', 'an after-commit effect failed', { err }));
+  const { repos, uow } = store;
+  const clock = createClock(store.clockOffsetMs());
+
+  const events = new SandboxEvents();
+  const feed: ChangeFeed = {
+    emit(type, accountId, data) {
+      if (!events.listened) return; // the feed costs nothing while no panel is open
+      const at = isoTimestamp(clock.nowMs());
+      uow.afterCommit(() => events.emit({ type, account_id: accountId, data, at }));
+    },
+  };
+
+  const dispatcher = new Dispatcher({
+    clock,
+    deliveries: repos.deliveries,
+    feed,
+    sign: createSigner(
+      options.webhookSigning === 'hmac'
+        ? { mode: 'hmac', secret: options.webhookSecret ?? '' }
+        : { mode: 'rsa', privateKeyPem: DEMO_WEBHOOK_PRIVATE_KEY_PEM },
+    ),
+    timeZone: options.webhookTimezone,
+    timeoutMs: options.deliveryTimeoutMs,
+    onError: (err) => logger.error('delivery.crashed', 'delivery failed unexpectedly', { err }),
+  });
+  const outbox = createOutbox({
+    clock,
+    uow,
+    deliveries: repos.deliveries,
+    defaultNotificationUrl: options.notificationUrl,
+    timeZone: options.webhookTimezone,
+    onQueued: () => dispatcher.nudge(),
+  });
+
+  let baseUrl = options.publicUrl ?? `http://${options.host}:${options.port}`;
+  const transactions = createTransactionService({
+    clock,
+    uow,
+    transactions: repos.transactions,
+    scheduledSteps: repos.scheduledSteps,
+    outbox,
+    feed,
+    policy,
+  });
+  const subscriptions = createSubscriptionService({
+    clock,
+    uow,
+    accounts: repos.accounts,
+    subscriptions: repos.subscriptions,
+    transactions: repos.transactions,
+    transactionService: transactions,
+    policy,
+    feed,
+    startPageUrl: () => `${baseUrl}/`,
+    onChargeError: (id, err) => logger.error('subscription.charge.failed', `charge of subscription ${id} failed; no further charges`, { err }),
+  });
+  const accounts = createMerchantAccounts({ clock, uow, accounts: repos.accounts, buyers: repos.buyers, feed, seed: options.seed });
+
+  const scheduler = new Scheduler(clock, (work, err) => logger.error('scheduler.failed', `${work} failed`, { err }));
+  scheduler.register(dispatcher);
+  scheduler.register(
+    createScenarioRunner({
+      uow,
+      scheduledSteps: repos.scheduledSteps,
+      transactions,
+      onStepError: (step, err) => logger.error('scenario.step.failed', `scenario step ${step.action.kind} on ${step.resource_id} failed`, { err }),
+    }),
+  );
+  scheduler.register(subscriptions.billing);
+
+  accounts.ensureDemo();
+  const ticker = options.ticker ? setInterval(() => scheduler.tick(), 250) : undefined;
+  ticker?.unref();
+
+  const sandbox: Sandbox = {
+    options,
+    clock,
+    stores: repos,
+    events,
+    transactions,
+    subscriptions,
+    accounts,
+    scenarios: policy,
+    dispatcher,
+    webhookPublicKeyPem: DEMO_WEBHOOK_PUBLIC_KEY_PEM,
+    get baseUrl() {
+      return baseUrl;
+    },
+    set baseUrl(url: string) {
+      baseUrl = url;
+    },
+    emit: (type, accountId, data) => feed.emit(type, accountId, data),
+    async advanceClock(seconds) {
+      const steps = await scheduler.advance(seconds);
+      store.saveClockOffset(clock.offsetMs());
+      feed.emit('clock.advanced', null, { now: isoTimestamp(clock.nowMs()), offset_ms: clock.offsetMs(), steps });
+      return steps;
+    },
+    reset() {
+      uow.run(() => {
+        store.wipe();
+        accounts.reseedBuyers();
+      });
+      feed.emit('sandbox.reset', null, {});
+    },
+    async close() {
+      if (ticker) clearInterval(ticker);
+      await dispatcher.idle();
+      store.close();
+    },
+  };
+  return { sandbox, db: store.db };
+}

@@ -1,0 +1,264 @@
+/**
+ * The sandbox's records as the domain sees them: typed, with every JSON column already
+ * parsed by the store (`store/*` reads and writes them). Times are epoch milliseconds on
+ * the sandbox clock; `seq` is the insertion order that cursor pages run on.
+ */
+
+export type AccountMode = 'direct' | 'checkout';
+
+export interface Account {
+  id: string;
+  name: string;
+  mode: AccountMode;
+  api_key: string;
+  jwt_kid: string;
+  jwt_private_key_pem: string;
+  jwt_public_key_pem: string;
+  created_at: number;
+}
+
+export interface Buyer {
+  seq: number;
+  id: string;
+  account_id: string;
+  display_name: string | null;
+  external_identifier: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export type TransactionStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED';
+/** The terminal statuses: a transaction's outcome. */
+export type TransactionOutcome = Exclude<TransactionStatus, 'PENDING'>;
+
+/** What is stored and echoed of a payment method: never the full number or the security code. */
+export interface StoredPaymentMethod {
+  type: string;
+  payment_channel_code?: string;
+  card?: { last4: string; expiration_date: string; brand: string; holder_name?: string };
+}
+
+export interface TransactionCustomer {
+  email?: string;
+  name?: string;
+}
+
+export interface Transaction {
+  seq: number;
+  id: string;
+  account_id: string;
+  status: TransactionStatus;
+  amount: number;
+  currency: string;
+  description: string | null;
+  customer: TransactionCustomer | null;
+  return_url: string | null;
+  cancel_url: string | null;
+  external_identifier: string | null;
+  notification_url: string | null;
+  metadata: Record<string, string> | null;
+  payment_method: StoredPaymentMethod | null;
+  browser_info: Record<string, unknown> | null;
+  refunded_amount: number;
+  subscription_id: string | null;
+  /** `scenario/rule` that decides the transaction, or null. */
+  scenario_rule: string | null;
+  created_at: number;
+  updated_at: number;
+  resolved_at: number | null;
+}
+
+export interface Refund {
+  seq: number;
+  id: string;
+  account_id: string;
+  transaction_id: string;
+  amount: number;
+  currency: string;
+  reason: string | null;
+  external_identifier: string | null;
+  status: 'SUCCESS';
+  created_at: number;
+  updated_at: number;
+}
+
+/** The spec's subscription statuses. */
+export type SubscriptionStatus = 'failed' | 'active' | 'past_due' | 'cancelled';
+
+export type PlanInterval = 'day' | 'week' | 'month' | 'year';
+
+/** The kinds of payment method a request names. */
+export type PaymentMethodType = 'card' | 'wallet' | 'qr' | 'bank_transfer' | 'mobile_banking' | 'instant_payment';
+
+/** A subscription's creation request as stored: the validated body without card number or code. */
+export interface SubscriptionRequest {
+  external_identifier: string;
+  amount: number;
+  currency: string;
+  customer: {
+    email_address: string;
+    display_name?: string;
+    external_identifier?: string;
+    first_name?: string;
+    last_name?: string;
+    phone_number?: string;
+    account_number?: string;
+  };
+  plan: {
+    name: string;
+    amount: number;
+    currency: string;
+    interval: PlanInterval;
+    interval_time: number;
+    trial_period_days?: number;
+    billing_cycle_anchor?: string;
+    payment_attempts: number;
+  };
+  payment_method: {
+    type: PaymentMethodType;
+    payment_channel_code?: string;
+    redirect_url?: string;
+    webhooks_url?: string;
+    number?: string;
+    expiration_date?: string;
+    security_code?: string;
+    holder_name?: string;
+  };
+  trial_end?: string;
+  description?: string;
+  metadata?: Record<string, string>;
+  browser_info?: Record<string, unknown>;
+  billing_details?: Record<string, unknown>;
+  cart_items?: Record<string, unknown>[];
+}
+
+/**
+ * The rule a scenario matched for a subscription at creation, kept with it so renewals are
+ * decided by the rule as it was: its label and its steps, opaque to the domain (the
+ * scenario policy reads them).
+ */
+export interface RuleSnapshot {
+  label: string;
+  steps: readonly unknown[];
+}
+
+/** The billing progress of a subscription. */
+export interface SubscriptionState {
+  /** Index of the latest paid period charged or being charged (0 = first); -1 before the first charge. */
+  period: number;
+  /** Failed attempts of `period` so far. */
+  failed_attempts: number;
+  /** Renewal charge attempts made so far, retries included (a rule's `renewal_outcomes` is read in this order). */
+  renewal_attempts: number;
+  /** The charge waiting for its outcome, if any. */
+  pending_charge_id: string | null;
+  /** The first charge (its payment page is the checkout `payment_url_link`). */
+  first_charge_id: string | null;
+  /** The scenario rule matched at creation, or null. */
+  rule: RuleSnapshot | null;
+  /** The payment method charged each period, masked (card: last4, brand, expiry; never the number or code). */
+  payment_method_on_file: StoredPaymentMethod;
+  cancelled_at: number | null;
+  cancellation_reason: 'requested' | 'payment_attempts' | null;
+}
+
+export interface Subscription {
+  seq: number;
+  id: string;
+  account_id: string;
+  external_identifier: string;
+  status: SubscriptionStatus;
+  request: SubscriptionRequest;
+  state: SubscriptionState;
+  /** Sandbox-clock instant of the next charge attempt, null when none is due. */
+  next_charge_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export type DeliveryKind = 'payment' | 'refund';
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+/** A webhook in the outbox. */
+export interface Delivery {
+  seq: number;
+  id: string;
+  account_id: string;
+  kind: DeliveryKind;
+  /** The transaction or refund the webhook is about. */
+  resource_id: string;
+  url: string | null;
+  /** The exact raw body sent on every attempt. */
+  body: string;
+  /** The body's signature, made once at the first attempt (it depends on the body alone). */
+  signature: string | null;
+  status: DeliveryStatus;
+  attempts: number;
+  simulated_failures: number;
+  simulated_failure_status: number;
+  next_attempt_at: number | null;
+  created_at: number;
+  updated_at: number;
+  delivered_at: number | null;
+}
+
+export interface DeliveryAttempt {
+  seq: number;
+  delivery_id: string;
+  number: number;
+  at: number;
+  url: string | null;
+  request_headers: Record<string, string>;
+  request_body: string;
+  response_status: number | null;
+  response_body: string | null;
+  error: string | null;
+  duration_ms: number;
+  ok: boolean;
+}
+
+export interface RequestLogEntry {
+  seq: number;
+  account_id: string | null;
+  method: string;
+  path: string;
+  status: number;
+  idempotency_key: string | null;
+  replayed: boolean;
+  duration_ms: number;
+  request_body: string | null;
+  response_body: string | null;
+  /** e.g. unknown fields that were ignored. */
+  warnings: string[];
+  at: number;
+}
+
+export interface IdempotencyRecord {
+  account_id: string;
+  key: string;
+  fingerprint: string;
+  state: 'processing' | 'done';
+  response_status: number | null;
+  response_body: string | null;
+  created_at: number;
+}
+
+/** Simulated webhook failures a scenario asked for (`webhook_failures` step). */
+export interface SimulatedFailures {
+  count: number;
+  status: number;
+}
+
+/** A scenario step waiting for its instant on the sandbox clock. */
+export type ScheduledAction =
+  | { kind: 'outcome'; outcome: TransactionOutcome; webhook_failures?: SimulatedFailures }
+  | { kind: 'refund'; amount?: number; reason?: string; webhook_failures?: SimulatedFailures };
+
+export interface ScheduledStep {
+  seq: number;
+  account_id: string;
+  due_at: number;
+  /** The transaction the step acts on. */
+  resource_id: string;
+  action: ScheduledAction;
+}

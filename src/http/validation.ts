@@ -1,0 +1,48 @@
+/**
+ * The one validation of a /v4 write whose rules depend on the account (its mode), the
+ * sandbox's options or its clock: the body the body gate parsed (never parsed again) and the
+ * headers go through schemas the route picks for this request, and every failure of both
+ * comes back in one 400 with all details. A valid body's unknown fields are noted as
+ * warnings. Routes document the same schemas in the OpenAPI document (by reference), so
+ * the router does not validate the body a second time.
+ */
+import type { Context } from 'hono';
+import type { z } from '@hono/zod-openapi';
+import { badRequest, type ErrorDetail } from '../domain/errors.js';
+import type { ApiEnv } from './env.js';
+import { zodDetails } from './errors.js';
+import { warnUnknownFields } from './unknown-fields.js';
+
+export interface RequestSchemas<T> {
+  /** The body schema for this request. */
+  body: z.ZodType<T>;
+  /** When true, a request without a body is validated as `{}`; otherwise it is a 400. */
+  bodyOptional?: boolean;
+  /** Headers checked with the body (names in lower case). */
+  headers?: z.ZodType;
+}
+
+/** Validates the parsed body (and headers) of `c`; returns the body's data or throws one 400 listing every failure. */
+export function validRequest<T>(c: Context<ApiEnv>, schemas: RequestSchemas<T>): T {
+  const details: ErrorDetail[] = [];
+  if (schemas.headers) {
+    const input = c.req.header();
+    const result = schemas.headers.safeParse(input);
+    if (!result.success) details.push(...zodDetails(result.error, 'header', input));
+  }
+  const raw: unknown = c.get('body') ?? (schemas.bodyOptional ? {} : undefined);
+  if (raw === undefined) {
+    details.push({ type: 'missing', pointer: '', message: 'A JSON body is required', location: 'body' });
+    throw badRequest('A JSON body is required', details);
+  }
+  const result = schemas.body.safeParse(raw);
+  if (!result.success) details.push(...zodDetails(result.error, 'body', raw));
+  if (!result.success || details.length > 0) throw badRequest('Request failed validation', details);
+  warnUnknownFields(c, raw, result.data);
+  return result.data;
+}
+
+/** An OpenAPI request body that refers to the registered component `name` (validated by `validRequest`, not by the router). */
+export function documentedBody(name: string, required = true) {
+  return { required, content: { 'application/json': { schema: { $ref: `#/components/schemas/${name}` } } } };
+}

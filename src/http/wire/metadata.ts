@@ -1,0 +1,22 @@
+/**
+ * metadata: free key-value pairs echoed back (sandbox limits, as common payment APIs): at
+ * most 50 keys, keys 1 to 40 characters, values strings of at most 500 characters.
+ */
+import { z } from '@hono/zod-openapi';
+import { isRecord } from './issues.js';
+
+export const metadataSchema = z
+  .record(z.string().min(1).max(40), z.string().max(500))
+  .superRefine((value, ctx) => {
+    if (Object.keys(value).length > 50) {
+      ctx.addIssue({
+        code: 'too_big',
+        origin: 'object',
+        maximum: 50,
+        inclusive: true,
+        input: value,
+        message: 'metadata may have at most 50 keys',
+      });
+    }
+  }, { when: (payload) => isRecord(payload.value) })
+  .openapi('Metadata', { example: { order_ref: 'A-1001' } });

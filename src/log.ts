@@ -1,0 +1,133 @@
+/**
+ * The sandbox's one logger: levels (debug < info < warn < error), a text format for a
+ * person at a terminal and a JSON-lines format for CI logs (`--log-format text|json`), and
+ * `--quiet` (only warnings and errors). Every line passes through `redact` first, so card
+ * numbers, security codes, JWTs and bearer tokens never reach a terminal or a log file.
+ *
+ * Modules log through `logger` (the process-wide instance the CLI configures with
+ * `setLogger`), or take a `Logger` as a dependency; nothing else writes to the console.
+ */
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+export type LogFormat = 'text' | 'json';
+
+/** Fields of one record; in JSON they become keys of the line, in text only `text` is shown. */
+export type LogFields = Record<string, unknown>;
+
+export interface Logger {
+  /** Diagnostic detail; shown only when the logger's level is `debug`. */
+  debug(event: string, text: string, fields?: LogFields): void;
+  /** What a developer keeps the terminal open for (a delivery attempt, a request with --log). */
+  info(event: string, text: string, fields?: LogFields): void;
+  /** Something went wrong but the sandbox goes on. */
+  warn(event: string, text: string, fields?: LogFields): void;
+  /** An unexpected failure; `fields.err` (an Error) adds its stack in text, its message in JSON. */
+  error(event: string, text: string, fields?: LogFields): void;
+}
+
+export interface LoggerOptions {
+  format?: LogFormat;
+  /** Lowest level written (default `info`). */
+  level?: LogLevel;
+  /** Same as `level: 'warn'`. */
+  quiet?: boolean;
+  /** Where debug and info go (default: process.stdout). */
+  out?: (line: string) => void;
+  /** Where warn and error go (default: process.stderr). */
+  err?: (line: string) => void;
+  /** Wall-clock time of a record (JSON `time`); tests may fix it. */
+  now?: () => Date;
+}
+
+const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+
+/** A record's name for the error it carries (`{ name, message }`, no stack in JSON lines). */
+function describeError(value: unknown): { name: string; message: string } | unknown {
+  return value instanceof Error ? { name: value.name, message: redact(value.message) } : value;
+}
+
+/** Redacts each string inside a field value (objects and arrays are walked). */
+function redactValue(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return redact(value);
+  if (depth > 5 || value === null || typeof value !== 'object') return value;
+  if (value instanceof Error) return describeError(value);
+  if (Array.isArray(value)) return value.map((v) => redactValue(v, depth + 1));
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, /security_code|cvv|cvc|secret|token|authorization|password/i.test(k) ? '[redacted]' : redactValue(v, depth + 1)]));
+}
+
+/**
+ * Removes what must never be printed: card numbers (13 to 19 digits, possibly grouped by
+ * spaces or dashes, passing the Luhn check) become `****1111`; JWTs, `Bearer` tokens and `sk_` API keys become
+ * `[redacted]`; `security_code` values are dropped.
+ */
+export function redact(text: string): string {
+  return text
+    .replace(/\beyJ[\w-]*\.[\w-]+\.[\w-]*/g, '[redacted JWT]')
+    .replace(/\b(Bearer\s+)\S+/gi, '$1[redacted]')
+    .replace(/\bsk_(test|live)_\w+/g, 'sk_$1_[redacted]')
+    .replace(/("?(?:security_code|cvv|cvc)"?\s*[:=]\s*)"?\d{3,4}"?/gi, '$1"[redacted]"')
+    .replace(/\b\d(?:[ -]?\d){12,18}\b/g, (found) => {
+      const digits = found.replace(/\D/g, '');
+      return passesLuhn(digits) ? `****${digits.slice(-4)}` : found;
+    });
+}
+
+/** The card-number checksum; digits that fail it (an epoch in ms, an id) are left alone. */
+function passesLuhn(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+/** Makes a logger that writes lines in `format` at `level` and above. */
+export function createLogger(options: LoggerOptions = {}): Logger {
+  const format = options.format ?? 'text';
+  const min = RANK[options.quiet ? 'warn' : (options.level ?? 'info')];
+  const out = options.out ?? ((line: string) => void process.stdout.write(line + '\n'));
+  const err = options.err ?? ((line: string) => void process.stderr.write(line + '\n'));
+  const now = options.now ?? (() => new Date());
+  const write = (level: LogLevel, event: string, text: string, fields: LogFields = {}): void => {
+    if (RANK[level] < min) return;
+    const sink = RANK[level] >= RANK.warn ? err : out;
+    if (format === 'json') {
+      const record: LogFields = { time: now().toISOString(), level, event };
+      for (const [key, value] of Object.entries(fields)) {
+        record[key] = key === 'err' ? describeError(value) : redactValue(value);
+      }
+      record.msg = redact(text);
+      sink(JSON.stringify(record));
+      return;
+    }
+    let line = redact(text);
+    if (RANK[level] >= RANK.warn) line = `payment-sandbox: ${line}`;
+    const cause = fields.err;
+    if (cause instanceof Error) line += `: ${redact(cause.stack ?? cause.message)}`;
+    else if (cause !== undefined) line += `: ${redact(String(cause))}`;
+    sink(line);
+  };
+  return {
+    debug: (event, text, fields) => write('debug', event, text, fields),
+    info: (event, text, fields) => write('info', event, text, fields),
+    warn: (event, text, fields) => write('warn', event, text, fields),
+    error: (event, text, fields) => write('error', event, text, fields),
+  };
+}
+
+let current: Logger = createLogger();
+
+/** The process-wide logger (text, level info, until the CLI sets another). */
+export const logger: Logger = {
+  debug: (event, text, fields) => current.debug(event, text, fields),
+  info: (event, text, fields) => current.info(event, text, fields),
+  warn: (event, text, fields) => current.warn(event, text, fields),
+  error: (event, text, fields) => current.error(event, text, fields),
+};
+
+/** Replaces the process-wide logger (the CLI does, from `--log-format` and `--quiet`). */
+export function setLogger(next: Logger): void {
+  current = next;
+}

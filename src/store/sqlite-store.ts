@@ -1,0 +1,71 @@
+/**
+ * The sandbox's storage in one piece: the SQLite database (`database.ts`), a repository per
+ * table, the unit of work over them, the persisted clock offset, and the wipe a reset does.
+ */
+import type { Repositories, UnitOfWork } from '../domain/ports.js';
+import { accountsStore } from './accounts.js';
+import { buyersStore } from './buyers.js';
+import { getMeta, openDatabase, setMeta, type Db } from './database.js';
+import { deliveriesStore } from './deliveries.js';
+import { idempotencyStore } from './idempotency.js';
+import { requestLogStore } from './request-log.js';
+import { scheduledStepsStore } from './scheduled-steps.js';
+import { subscriptionsStore } from './subscriptions.js';
+import { transactionsStore } from './transactions.js';
+import { createUnitOfWork } from './unit-of-work.js';
+
+const CLOCK_OFFSET = 'clock_offset_ms';
+
+/** Every table a reset empties: all data but the accounts. */
+const DATA_TABLES = [
+  'buyers',
+  'transactions',
+  'refunds',
+  'idempotency_keys',
+  'request_log',
+  'deliveries',
+  'delivery_attempts',
+  'subscriptions',
+  'scheduled_steps',
+] as const;
+
+export interface SqliteStore {
+  db: Db;
+  repos: Repositories;
+  uow: UnitOfWork;
+  /** The sandbox clock's offset from real time as last persisted (0 for a new database). */
+  clockOffsetMs(): number;
+  saveClockOffset(ms: number): void;
+  /** Deletes all data but the accounts (inside the caller's unit of work, if any). */
+  wipe(): void;
+  close(): void;
+}
+
+/**
+ * Opens (and migrates) the database at `path` (`:memory:` for one in memory).
+ * @throws DatabaseOpenError with a one-line message when the file cannot be opened or written.
+ */
+export function openStore(path: string, onEffectError: (err: unknown) => void): SqliteStore {
+  const db = openDatabase(path);
+  const uow = createUnitOfWork(db, onEffectError);
+  return {
+    db,
+    uow,
+    repos: {
+      accounts: accountsStore(db),
+      buyers: buyersStore(db),
+      transactions: transactionsStore(db),
+      subscriptions: subscriptionsStore(db),
+      scheduledSteps: scheduledStepsStore(db),
+      deliveries: deliveriesStore(db),
+      idempotency: idempotencyStore(db),
+      requestLog: requestLogStore(db),
+    },
+    clockOffsetMs: () => Number(getMeta(db, CLOCK_OFFSET) ?? 0),
+    saveClockOffset: (ms) => setMeta(db, CLOCK_OFFSET, String(ms)),
+    wipe: () => uow.run(() => {
+      for (const table of DATA_TABLES) db.exec(`DELETE FROM ${table}`);
+    }),
+    close: () => db.close(),
+  };
+}

@@ -1,0 +1,63 @@
+/**
+ * The unit of work over the SQLite database (`domain/ports.ts` → `UnitOfWork`): nested
+ * `run`s become savepoints of one transaction, and effects registered with `afterCommit`
+ * (change-feed events, the dispatcher's nudge) run after the outermost commit, in order, or
+ * not at all when their part of the work rolls back.
+ */
+import type { UnitOfWork } from '../domain/ports.js';
+import type { Db } from './database.js';
+
+interface Level {
+  effects: (() => void)[];
+  keys: Set<string>;
+}
+
+/** A unit of work on `db`; `onEffectError` hears about an effect that threw (the others still run). */
+export function createUnitOfWork(db: Db, onEffectError: (err: unknown) => void): UnitOfWork {
+  const levels: Level[] = [];
+
+  const queued = (key: string): boolean => levels.some((level) => level.keys.has(key));
+
+  const flush = (effects: (() => void)[]): void => {
+    for (const effect of effects) {
+      try {
+        effect();
+      } catch (err) {
+        onEffectError(err);
+      }
+    }
+  };
+
+  return {
+    run<T>(work: () => T): T {
+      const level: Level = { effects: [], keys: new Set() };
+      levels.push(level);
+      let result: T;
+      try {
+        result = db.transaction(work)();
+      } finally {
+        levels.pop();
+      }
+      const parent = levels[levels.length - 1];
+      if (parent) {
+        parent.effects.push(...level.effects);
+        for (const key of level.keys) parent.keys.add(key);
+      } else {
+        flush(level.effects);
+      }
+      return result;
+    },
+    afterCommit(effect, key) {
+      const level = levels[levels.length - 1];
+      if (!level) {
+        flush([effect]);
+        return;
+      }
+      if (key !== undefined) {
+        if (queued(key)) return;
+        level.keys.add(key);
+      }
+      level.effects.push(effect);
+    },
+  };
+}

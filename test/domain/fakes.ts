@@ -1,0 +1,113 @@
+/**
+ * In-memory fakes of the domain's ports (`src/domain/ports.ts`), for unit tests of the
+ * domain services without SQLite, HTTP or a socket. The unit of work keeps the contract's
+ * one promise that matters here: effects run after the outermost `run`, in order, and are
+ * dropped when the work throws (the fake repositories do not roll back).
+ */
+import type { Clock } from '../../src/domain/clock.js';
+import type { Refund, ScheduledStep, SimulatedFailures, Transaction } from '../../src/domain/entities.js';
+import type { ChangeFeed, ChargeScript, Outbox, ScenarioPolicy, ScheduledStepsRepo, StepResult, TransactionsRepo, UnitOfWork } from '../../src/domain/ports.js';
+
+export function fakeClock(startMs = Date.UTC(2026, 10, 22, 10)): Clock & { set(ms: number): void } {
+  let now = startMs;
+  return {
+    nowMs: () => now,
+    now: () => new Date(now),
+    offsetMs: () => 0,
+    moveTo: (ms) => void (now = Math.max(now, ms)),
+    set: (ms) => void (now = ms),
+  };
+}
+
+export function fakeUnitOfWork(): UnitOfWork & { depth(): number } {
+  const levels: (() => void)[][] = [];
+  return {
+    depth: () => levels.length,
+    run(work) {
+      levels.push([]);
+      let effects: (() => void)[];
+      let result;
+      try {
+        result = work();
+      } finally {
+        effects = levels.pop()!;
+      }
+      if (levels.length > 0) levels[levels.length - 1]!.push(...effects);
+      else for (const effect of effects) effect();
+      return result;
+    },
+    afterCommit(effect) {
+      if (levels.length === 0) effect();
+      else levels[levels.length - 1]!.push(effect);
+    },
+  };
+}
+
+export function fakeTransactions(): TransactionsRepo & { rows: Transaction[]; refunds: Refund[] } {
+  const rows: Transaction[] = [];
+  const refunds: Refund[] = [];
+  const find = (id: string) => rows.find((t) => t.id === id);
+  return {
+    rows,
+    refunds,
+    insert: (tx) => void rows.push({ ...tx, seq: rows.length + 1 }),
+    byId: (accountId, id) => rows.find((t) => t.id === id && t.account_id === accountId),
+    byIdAnyAccount: (id) => (find(id) ? { ...find(id)! } : undefined),
+    page: () => ({ rows: [...rows].reverse(), nextKey: null, previousKey: null }),
+    setStatus: (id, status, at) => void Object.assign(find(id)!, { status, updated_at: at, resolved_at: at }),
+    addRefunded: (id, amount, at) => {
+      const tx = find(id)!;
+      tx.refunded_amount += amount;
+      tx.updated_at = at;
+    },
+    forSubscription: (id) => rows.filter((t) => t.subscription_id === id),
+    setScenarioRule: (id, rule) => void (find(id)!.scenario_rule = rule),
+    insertRefund: (refund) => void refunds.push({ ...refund, seq: refunds.length + 1 }),
+    refundById: (id) => refunds.find((r) => r.id === id),
+    refundsOf: (id) => refunds.filter((r) => r.transaction_id === id).reverse(),
+  };
+}
+
+export function fakeScheduledSteps(): ScheduledStepsRepo & { steps: (ScheduledStep & { done: StepResult | 'waiting' })[] } {
+  const steps: (ScheduledStep & { done: StepResult | 'waiting' })[] = [];
+  return {
+    steps,
+    insert: (step) => void steps.push({ ...step, seq: steps.length + 1, done: 'waiting' }),
+    due: (nowMs) => steps.filter((s) => s.done === 'waiting' && s.due_at <= nowMs).sort((a, b) => a.due_at - b.due_at || a.seq - b.seq),
+    nextDue: () => Math.min(...steps.filter((s) => s.done === 'waiting').map((s) => s.due_at)) || null,
+    finish: (seq, result) => void (steps.find((s) => s.seq === seq)!.done = result),
+    forResource: (id) => steps.filter((s) => s.resource_id === id),
+  };
+}
+
+export interface QueuedWebhook {
+  kind: 'payment' | 'refund';
+  id: string;
+  status?: string;
+  simulated?: SimulatedFailures;
+}
+
+export function fakeOutbox(): Outbox & { queued: QueuedWebhook[] } {
+  const queued: QueuedWebhook[] = [];
+  return {
+    queued,
+    paymentOutcome: (tx, simulated) => void queued.push({ kind: 'payment', id: tx.id, status: tx.status, simulated }),
+    refund: (_tx, refund, simulated) => void queued.push({ kind: 'refund', id: refund.id, simulated }),
+  };
+}
+
+export function fakeFeed(uow: UnitOfWork): ChangeFeed & { published: { type: string; data: unknown }[] } {
+  const published: { type: string; data: unknown }[] = [];
+  return { published, emit: (type, _account, data) => uow.afterCommit(() => published.push({ type, data })) };
+}
+
+/** A policy that scripts `script` for every new transaction (rule `fake/rule`), or nothing. */
+export function fakePolicy(script: ChargeScript | null = null, failures?: SimulatedFailures): ScenarioPolicy {
+  return {
+    forTransaction: () => (script ? { rule: 'fake/rule', script } : null),
+    forSubscription: () => null,
+    firstChargeScript: () => ({ outcome: 'SUCCEEDED', afterSeconds: 0, refunds: [] }),
+    renewalScript: () => ({ outcome: 'SUCCEEDED', afterSeconds: 0, refunds: [] }),
+    simulatedFailures: (label) => (label === 'fake/rule' ? failures : undefined),
+  };
+}
