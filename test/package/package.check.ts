@@ -75,7 +75,7 @@ describe('the packed package', () => {
       const origin = await new Promise<string>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`no banner:\n${stdout}`)), 60_000);
         child.stdout.on('data', () => {
-          const m = /API\s+(http:\/\/\S+)\/v4/.exec(stdout);
+          const m = /payment-sandbox ready: url=(http:\/\/\S+)/.exec(stdout); // the ready line
           if (m) {
             clearTimeout(timer);
             resolve(m[1]!);
