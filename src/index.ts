@@ -9,6 +9,7 @@ import { startServer } from './server.js';
 
 export { verifyWebhook, type VerifyWebhookInput, type WebhookRequestHeaders } from './verify-webhook.js';
 export type { SandboxOptionsInput } from './config.js';
+export { checkWebhooks, type CheckWebhooksOptions, type WebhookCheckReport, type WebhookCheckResult } from './check-webhooks/index.js';
 
 /** The options of `startSandbox`: the CLI's options (flags in camelCase); `port` defaults to 0 (a free port). */
 export type StartSandboxOptions = SandboxOptionsInput;

@@ -155,6 +155,7 @@ describe('the package entry points', () => {
     const webhooks = (await import(names[1]!)) as Record<string, unknown>;
     expect(typeof main.startSandbox).toBe('function');
     expect(typeof main.verifyWebhook).toBe('function');
+    expect(typeof main.checkWebhooks).toBe('function');
     expect(typeof webhooks.verifyWebhook).toBe('function');
   });
 });
