@@ -9,6 +9,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { OptionsError, resolveOptions } from '../../src/config.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { DIRECT, directPayment, headers, startReceiver, type Receiver } from '../support.js';
 
@@ -187,5 +188,16 @@ describe('--settlement-currency', () => {
     } finally {
       await handler.close();
     }
+  });
+});
+
+describe('the two options', () => {
+  it('default to the spec bodies and no settlement currency; bad values name the flag', () => {
+    expect(resolveOptions({})).toMatchObject({ webhookFormat: 'spec', settlementCurrency: undefined });
+    expect(resolveOptions({ webhookFormat: 'event', settlementCurrency: 'THB' })).toMatchObject({ webhookFormat: 'event', settlementCurrency: 'THB' });
+    expect(() => resolveOptions({ webhookFormat: 'json' })).toThrow(OptionsError);
+    expect(() => resolveOptions({ webhookFormat: 'json' })).toThrow(/--webhook-format "json": must be spec or event/);
+    expect(() => resolveOptions({ settlementCurrency: 'XYZ' })).toThrow(/--settlement-currency "XYZ": must be a currency with a sandbox rate: BRL, CNY/);
+    expect(() => resolveOptions({ settlementCurrency: 'BHD' })).toThrow(OptionsError);
   });
 });
