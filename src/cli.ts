@@ -63,6 +63,8 @@ export function buildProgram(): Command {
     .addOption(opt('--webhook-timezone <zone>', 'IANA zone of webhook timestamps', 'webhookTimezone', 'UTC'))
     .addOption(opt('--webhook-signing <mode>', 'rsa or hmac', 'webhookSigning', 'rsa'))
     .addOption(opt('--webhook-secret <secret>', 'HMAC secret for --webhook-signing hmac', 'webhookSecret'))
+    .addOption(opt('--webhook-format <format>', 'spec (the spec\'s bodies, as production) or event (the overview handler\'s events)', 'webhookFormat', 'spec'))
+    .addOption(opt('--settlement-currency <code>', 'ISO 4217 currency payments settle in, at fixed sandbox rates', 'settlementCurrency', "each payment's own"))
     .addOption(opt('--restricted-channel-code <code>', 'payment_channel_code that requires billing_details and cart_items', 'restrictedChannelCode', 'RESTRICTED_WALLET'))
     .addOption(opt('--log', 'print one line per API request', 'log', 'off'))
     .addOption(opt('--log-format <format>', 'text, or json for one JSON object a line', 'logFormat', 'text'))
