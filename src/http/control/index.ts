@@ -68,9 +68,9 @@ export function controlRoutes(): OpenAPIHono<AppEnv> {
 
   app.openapi(
     createRoute({ method: 'get', path: '/credentials', tags, summary: 'Demo and created accounts with their credentials, and the webhook public key in every form', responses: { 200: json(credentialsSchema) } }),
-    (c) => {
+    async (c) => {
       const sandbox = c.get('sandbox');
-      return c.json({ accounts: sandbox.stores.accounts.all().map(credentialsOf), webhook_public_key_pem: sandbox.webhookPublicKeyPem, webhook_public_key: webhookKeyForms() }, 200);
+      return c.json({ accounts: sandbox.stores.accounts.all().map(credentialsOf), webhook_public_key_pem: sandbox.webhookPublicKeyPem, webhook_public_key: await webhookKeyForms() }, 200);
     },
   );
 
@@ -115,8 +115,8 @@ export function controlRoutes(): OpenAPIHono<AppEnv> {
         400: errors[400],
       },
     }),
-    (c) => {
-      const { body, contentType } = webhookKeyAs(c.req.valid('query').format);
+    async (c) => {
+      const { body, contentType } = await webhookKeyAs(c.req.valid('query').format);
       return c.body(body, 200, { 'content-type': contentType });
     },
   );
