@@ -131,7 +131,7 @@ describe('clock advance: bounded and never freezing', () => {
     const slow = { ...work, runDue: (nowMs: number) => {
       const until = performance.now() + 2; // 2 ms of work per step
       while (performance.now() < until);
-      work.runDue(nowMs);
+      work.runDue(nowMs, true);
     } };
     scheduler.register(slow);
     let advanced = false;
