@@ -9,7 +9,6 @@
  */
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
-import { runCheckWebhooks } from './check-webhooks/index.js';
 import { OptionsError, envName, optionsFromEnv, resolveOptions, type SandboxOptions } from './config.js';
 import { credentialsOf } from './domain/accounts.js';
 import { createLogger, setLogger, type Logger } from './log.js';
@@ -123,7 +122,8 @@ function writePortFile(path: string, port: number): void {
 
 /** Runs the CLI; resolves with the process exit code. */
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  if (argv[0] === 'check-webhooks') return runCheckWebhooks(argv.slice(1), env); // issue 10: the webhook handler checker
+  // Loaded only for that command: it is not on the server's start-up path.
+  if (argv[0] === 'check-webhooks') return (await import('./check-webhooks/index.js')).runCheckWebhooks(argv.slice(1), env); // issue 10: the webhook handler checker
   let options: SandboxOptions;
   try {
     options = parseCli(argv, env);

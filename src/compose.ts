@@ -101,7 +101,12 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
   });
   const accounts = createMerchantAccounts({ clock, uow, accounts: repos.accounts, buyers: repos.buyers, feed, seed: options.seed });
 
-  const scheduler = new Scheduler(clock, (work, err) => logger.error('scheduler.failed', `${work} failed`, { err }));
+  const scheduler = new Scheduler({
+    clock,
+    uow,
+    saveOffset: (ms) => store.saveClockOffset(ms),
+    onError: (work, err) => logger.error('scheduler.failed', `${work} failed`, { err }),
+  });
   scheduler.register(dispatcher);
   scheduler.register(
     createScenarioRunner({
@@ -136,8 +141,8 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
     },
     emit: (type, accountId, data) => feed.emit(type, accountId, data),
     async advanceClock(seconds) {
+      // Each step saves the offset with its own work, so the disk never runs ahead or behind.
       const steps = await scheduler.advance(seconds);
-      store.saveClockOffset(clock.offsetMs());
       feed.emit('clock.advanced', null, { now: isoTimestamp(clock.nowMs()), offset_ms: clock.offsetMs(), steps });
       return steps;
     },

@@ -13,6 +13,8 @@ export interface Clock {
   offsetMs(): number;
   /** Moves the clock forward so that `nowMs()` is at least `targetMs`; never goes back. */
   moveTo(targetMs: number): void;
+  /** Puts the offset back to a value read earlier (a clock advance's step that rolled back). */
+  restoreOffset(offsetMs: number): void;
 }
 
 /** A clock that follows real time (`realNow`, replaceable in tests) plus an offset. */
@@ -26,6 +28,9 @@ export function createClock(initialOffsetMs = 0, realNow: () => number = Date.no
     moveTo(targetMs) {
       const current = nowMs();
       if (targetMs > current) offset += targetMs - current;
+    },
+    restoreOffset(offsetMs) {
+      offset = offsetMs;
     },
   };
 }

@@ -3,29 +3,81 @@
  * scenario steps) registers a `TimedWork`; `advance` moves the clock to each due instant in
  * time order and runs what falls due there, and `tick` (called by a real-time timer) runs
  * whatever is due now.
+ *
+ * An advance never freezes the server: it yields to the event loop between steps (at most
+ * every `YIELD_EVERY_MS` of work), so other requests are answered while it runs. It is
+ * bounded: an advance whose estimated steps exceed `MAX_ADVANCE_STEPS` is refused before the
+ * clock moves. And it is atomic on disk step by step: each step moves the clock, runs its work
+ * and saves the new clock offset in one unit of work, so a failure (or a crash) mid-advance
+ * leaves the clock at the last step that committed, with exactly that step's data.
  */
 import type { Clock } from './clock.js';
+import { SandboxError } from './errors.js';
+import type { UnitOfWork } from './ports.js';
+
+/** The most steps one advance may run (README "The sandbox clock"); longer advances are refused. */
+export const MAX_ADVANCE_STEPS = 100_000;
+
+/** An advance gives the event loop a turn after at most this much work. */
+export const YIELD_EVERY_MS = 10;
 
 export interface TimedWork {
   name: string;
   /** Earliest instant (epoch ms, sandbox clock) at which something is due, or null. */
   nextDueMs(): number | null;
-  /** Runs everything due at or before `nowMs`. When `wait` is false it may leave I/O running. */
-  runDue(nowMs: number, wait: boolean): Promise<void>;
+  /**
+   * About how many steps this work would run up to `untilMs`, estimated from what is due now
+   * (renewal periods in the window, scheduled steps, retries). Without it: 1 if due, else 0.
+   */
+  countDue?(untilMs: number): number;
+  /**
+   * Runs everything due at or before `nowMs`. Its synchronous part runs inside the caller's
+   * unit of work (a throw rolls it back); a returned promise is I/O it started (awaited, when
+   * `wait` is true, before the clock moves on; it is not part of the step's unit of work).
+   */
+  runDue(nowMs: number, wait: boolean): Promise<void> | void;
   /** Resolves once I/O this work started outside `advance` (e.g. a webhook sent on settle) is done. */
   idle?(): Promise<void>;
 }
+
+export interface SchedulerDeps {
+  clock: Clock;
+  uow: UnitOfWork;
+  /** Persists the clock offset (called inside the unit of work of each step). */
+  saveOffset(offsetMs: number): void;
+  /** Hears of timed work that failed (the real-time ticker, or a step of an advance). */
+  onError(work: string, err: unknown): void;
+  /** Overrides `MAX_ADVANCE_STEPS` (tests). */
+  maxSteps?: number;
+}
+
+/** 400: an advance that would run more steps than `MAX_ADVANCE_STEPS`; nothing moved. */
+export class AdvanceTooLongError extends SandboxError {
+  constructor(
+    readonly estimatedSteps: number,
+    readonly maxSteps: number,
+  ) {
+    super(
+      400,
+      'bad_request',
+      `This advance would run about ${estimatedSteps} steps (renewals, scheduled steps and webhook retries due in the window); ` +
+        `at most ${maxSteps} are allowed in one advance. Nothing moved: advance in shorter pieces.`,
+    );
+    this.name = 'AdvanceTooLongError';
+  }
+}
+
+const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 export class Scheduler {
   private readonly works: TimedWork[] = [];
   private advancing: Promise<unknown> = Promise.resolve();
   private busy = false;
+  private readonly maxSteps: number;
 
-  constructor(
-    private readonly clock: Clock,
-    /** Hears of timed work that failed outside `advance` (the real-time ticker). */
-    private readonly onError: (work: string, err: unknown) => void,
-  ) {}
+  constructor(private readonly deps: SchedulerDeps) {
+    this.maxSteps = deps.maxSteps ?? MAX_ADVANCE_STEPS;
+  }
 
   register(work: TimedWork): void {
     this.works.push(work);
@@ -34,11 +86,18 @@ export class Scheduler {
   /** Runs what is due now without waiting for network I/O (the real-time ticker). */
   tick(): void {
     if (this.busy) return;
-    const now = this.clock.nowMs();
+    const now = this.deps.clock.nowMs();
     for (const work of this.works) {
       const due = work.nextDueMs();
-      if (due !== null && due <= now) {
-        work.runDue(now, false).catch((err: unknown) => this.onError(work.name, err));
+      if (due === null || due > now) continue;
+      try {
+        let io: Promise<void> | void = undefined;
+        this.deps.uow.run(() => {
+          io = work.runDue(now, false);
+        });
+        (io as Promise<void> | void)?.catch((err: unknown) => this.deps.onError(work.name, err));
+      } catch (err) {
+        this.deps.onError(work.name, err);
       }
     }
   }
@@ -46,6 +105,8 @@ export class Scheduler {
   /**
    * Moves the clock forward by `seconds`, running every due item in time order (each with
    * its I/O finished before the next), and returns how many steps ran. Calls are serialised.
+   * @throws AdvanceTooLongError (400) before anything moves when the estimate exceeds the limit.
+   * @throws SandboxError (500) when a step fails: the clock stays at the last committed step.
    */
   advance(seconds: number): Promise<number> {
     const run = this.advancing.then(() => this.advanceNow(seconds));
@@ -53,29 +114,90 @@ export class Scheduler {
     return run;
   }
 
+  /** About how many steps an advance to `targetMs` would run (the sum of each work's estimate). */
+  estimateSteps(targetMs: number): number {
+    let total = 0;
+    for (const work of this.works) {
+      if (work.countDue) total += work.countDue(targetMs);
+      else {
+        const due = work.nextDueMs();
+        if (due !== null && due <= targetMs) total += 1;
+      }
+    }
+    return total;
+  }
+
   private async advanceNow(seconds: number): Promise<number> {
+    const { clock, uow } = this.deps;
+    const target = clock.nowMs() + Math.round(seconds * 1000);
+    const estimate = this.estimateSteps(target);
+    if (estimate > this.maxSteps) throw new AdvanceTooLongError(estimate, this.maxSteps);
     this.busy = true;
     try {
-      const target = this.clock.nowMs() + Math.round(seconds * 1000);
       let steps = 0;
+      let sliceStart = performance.now();
       for (;;) {
         // Work already under way (a delivery started by a request) finishes before time moves.
         await Promise.all(this.works.map((w) => w.idle?.()));
+        if (performance.now() - sliceStart >= YIELD_EVERY_MS) {
+          await yieldToEventLoop();
+          sliceStart = performance.now();
+        }
         let next: { work: TimedWork; due: number } | null = null;
         for (const work of this.works) {
           const due = work.nextDueMs();
           if (due !== null && due <= target && (next === null || due < next.due)) next = { work, due };
         }
         if (next === null) break;
-        this.clock.moveTo(next.due);
-        await next.work.runDue(this.clock.nowMs(), true);
+        if (steps >= this.maxSteps) throw new AdvanceTooLongError(steps + 1, this.maxSteps);
+        const io = this.step(next.work, next.due);
         steps += 1;
-        if (steps > 100_000) throw new Error('clock advance ran more than 100000 steps');
+        if (io) await io;
       }
-      this.clock.moveTo(target);
+      this.moveAndSave(target);
       return steps;
     } finally {
       this.busy = false;
+    }
+  }
+
+  /** One step: the clock moves to `due`, the work runs, the offset is saved, all in one unit of work. */
+  private step(work: TimedWork, due: number): Promise<void> | void {
+    const { clock, uow } = this.deps;
+    const before = clock.offsetMs();
+    // better-sqlite3 refuses a transaction function that returns a promise: keep it aside.
+    let io: Promise<void> | void = undefined;
+    try {
+      uow.run(() => {
+        clock.moveTo(due);
+        io = work.runDue(clock.nowMs(), true);
+        this.deps.saveOffset(clock.offsetMs());
+      });
+      return io;
+    } catch (err) {
+      clock.restoreOffset(before);
+      this.deps.onError(work.name, err);
+      const at = new Date(clock.nowMs()).toISOString();
+      throw new SandboxError(
+        500,
+        'server_error',
+        `The clock advance stopped: ${work.name} failed at its step due ${new Date(due).toISOString()} (logged). ` +
+          `The clock stays at ${at} with everything before that step kept.`,
+      );
+    }
+  }
+
+  private moveAndSave(targetMs: number): void {
+    const { clock, uow } = this.deps;
+    const before = clock.offsetMs();
+    try {
+      uow.run(() => {
+        clock.moveTo(targetMs);
+        this.deps.saveOffset(clock.offsetMs());
+      });
+    } catch (err) {
+      clock.restoreOffset(before);
+      throw err;
     }
   }
 }

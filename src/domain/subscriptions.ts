@@ -16,7 +16,7 @@
  * every renewal that falls due, in time order, each with its webhook.
  */
 import { randomUUID } from 'node:crypto';
-import { nthPeriod } from './billing-schedule.js';
+import { nthPeriod, type PlanInterval } from './billing-schedule.js';
 import type { Clock } from './clock.js';
 import type { Account, Subscription, SubscriptionRequest, SubscriptionState, SubscriptionStatus, Transaction } from './entities.js';
 import { duplicateRecord, invalidState } from './errors.js';
@@ -24,6 +24,13 @@ import type { AccountsRepo, ChangeFeed, ChargeScript, MatchInput, ScenarioPolicy
 import type { TimedWork } from './scheduler.js';
 import { chargeReference, scheduleOf } from './subscription-calendar.js';
 import { storedPaymentMethod, type NewTransaction, type TransactionService } from './transactions.js';
+
+/** Most subscriptions one step of a clock advance charges; the rest due then run in the next steps. */
+const BILLING_BATCH = 20;
+
+const DAY_MS = 86_400_000;
+/** The shortest length of one interval (a month is at least 28 days), for estimating renewals. */
+const SHORTEST_INTERVAL_MS: Record<PlanInterval, number> = { day: DAY_MS, week: 7 * DAY_MS, month: 28 * DAY_MS, year: 365 * DAY_MS };
 
 /** Spacing of the retries of a failed renewal, on the sandbox clock: one day. */
 export const RENEWAL_RETRY_SECONDS = 86_400;
@@ -249,8 +256,19 @@ export function createSubscriptionService(deps: SubscriptionServiceDeps): Subscr
     billing: {
       name: 'subscription billing',
       nextDueMs: () => subscriptions.nextDue(),
-      async runDue(nowMs) {
-        for (const sub of subscriptions.due(nowMs)) {
+      countDue: (untilMs) => {
+        let count = 0;
+        for (const sub of subscriptions.due(untilMs)) {
+          const { interval, interval_time: times, payment_attempts: attempts } = sub.request.plan;
+          const shortest = times * SHORTEST_INTERVAL_MS[interval];
+          count += Math.floor((untilMs - (sub.next_charge_at ?? untilMs)) / shortest) + 1;
+          if (sub.status === 'past_due') count += attempts;
+        }
+        return count;
+      },
+      runDue(nowMs) {
+        // A bounded batch per step, so one step never holds the event loop for long.
+        for (const sub of subscriptions.due(nowMs).slice(0, BILLING_BATCH)) {
           try {
             startCharge(sub.id);
           } catch (err) {

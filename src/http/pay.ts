@@ -30,7 +30,6 @@
 import { Hono, type Context } from 'hono';
 import { html } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
-import QRCode from 'qrcode';
 import { cardBrand, isCardExpired, isValidExpiry, luhnValid, securityCodeLength } from '../domain/card.js';
 import { qrPayloadFor } from '../domain/emvco/payment-payload.js';
 import { SandboxError } from '../domain/errors.js';
@@ -278,6 +277,8 @@ ${outcomeHelp(tx, `Pay ${toMajorUnits(tx.amount, tx.currency)} ${tx.currency}`, 
 
 /** The QR image of a payload: an SVG data URL (dark modules on white, whatever the theme). */
 async function qrImage(payload: string): Promise<string> {
+  // Loaded on first use: qrcode costs a few hundred ms at start-up.
+  const { default: QRCode } = await import('qrcode');
   const svg = await QRCode.toString(payload, { type: 'svg', errorCorrectionLevel: 'M', margin: 2, color: { dark: '#000000', light: '#ffffff' } });
   return `data:image/svg+xml;base64,${Buffer.from(svg, 'utf8').toString('base64')}`;
 }

@@ -39,7 +39,8 @@ export function createScenarioRunner(deps: ScenarioRunnerDeps): TimedWork {
   return {
     name: 'scenario steps',
     nextDueMs: () => scheduledSteps.nextDue(),
-    async runDue(nowMs) {
+    countDue: (untilMs) => scheduledSteps.due(untilMs).length,
+    runDue(nowMs) {
       for (const step of scheduledSteps.due(nowMs)) apply(step);
     },
   };

@@ -5,7 +5,7 @@
 import type { Repositories, UnitOfWork } from '../domain/ports.js';
 import { accountsStore } from './accounts.js';
 import { buyersStore } from './buyers.js';
-import { getMeta, openDatabase, setMeta, type Db } from './database.js';
+import { getMeta, openDatabase, type Db } from './database.js';
 import { deliveriesStore } from './deliveries.js';
 import { idempotencyStore } from './idempotency.js';
 import { requestLogStore } from './request-log.js';
@@ -48,6 +48,8 @@ export interface SqliteStore {
 export function openStore(path: string, onEffectError: (err: unknown) => void): SqliteStore {
   const db = openDatabase(path);
   const uow = createUnitOfWork(db, onEffectError);
+  // Saved once per step of a clock advance: prepared once.
+  const saveOffset = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
   return {
     db,
     uow,
@@ -62,7 +64,7 @@ export function openStore(path: string, onEffectError: (err: unknown) => void): 
       requestLog: requestLogStore(db),
     },
     clockOffsetMs: () => Number(getMeta(db, CLOCK_OFFSET) ?? 0),
-    saveClockOffset: (ms) => setMeta(db, CLOCK_OFFSET, String(ms)),
+    saveClockOffset: (ms) => void saveOffset.run(CLOCK_OFFSET, String(ms)),
     wipe: () => uow.run(() => {
       for (const table of DATA_TABLES) db.exec(`DELETE FROM ${table}`);
     }),

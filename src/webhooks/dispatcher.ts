@@ -74,7 +74,20 @@ export class Dispatcher implements TimedWork {
     return this.deps.deliveries.nextDue();
   }
 
-  /** Starts the deliveries that are due now, without waiting for them. */
+  /** Attempts due up to `untilMs`: each pending delivery's retries that fall in the window. */
+  countDue(untilMs: number): number {
+    let count = 0;
+    for (const row of this.deps.deliveries.due(untilMs)) {
+      let at = row.next_attempt_at ?? untilMs;
+      for (let n = row.attempts; at <= untilMs && n < MAX_ATTEMPTS; n += 1) {
+        count += 1;
+        at += retryDelaySeconds(n + 1) * 1000;
+      }
+    }
+    return count;
+  }
+
+    /** Starts the deliveries that are due now, without waiting for them. */
   nudge(): void {
     void this.runDue(this.deps.clock.nowMs(), false);
   }

@@ -15,6 +15,7 @@ export function fakeClock(startMs = Date.UTC(2026, 10, 22, 10)): Clock & { set(m
     now: () => new Date(now),
     offsetMs: () => 0,
     moveTo: (ms) => void (now = Math.max(now, ms)),
+    restoreOffset: () => undefined,
     set: (ms) => void (now = ms),
   };
 }

@@ -8,7 +8,8 @@ import { streamSSE } from 'hono/streaming';
 import { credentialsOf } from '../../domain/accounts.js';
 import { addInterval } from '../../domain/billing-schedule.js';
 import { isoTimestamp } from '../../domain/clock.js';
-import { notFound } from '../../domain/errors.js';
+import { badRequest, notFound } from '../../domain/errors.js';
+import { AdvanceTooLongError, MAX_ADVANCE_STEPS } from '../../domain/scheduler.js';
 import { CURRENCY_CODES, currencyExponent } from '../../domain/money.js';
 import type { Account as AccountRow } from '../../domain/entities.js';
 import type { AppEnv } from '../env.js';
@@ -67,9 +68,9 @@ export function controlRoutes(): OpenAPIHono<AppEnv> {
 
   app.openapi(
     createRoute({ method: 'get', path: '/credentials', tags, summary: 'Demo and created accounts with their credentials, and the webhook public key in every form', responses: { 200: json(credentialsSchema) } }),
-    (c) => {
+    async (c) => {
       const sandbox = c.get('sandbox');
-      return c.json({ accounts: sandbox.stores.accounts.all().map(credentialsOf), webhook_public_key_pem: sandbox.webhookPublicKeyPem, webhook_public_key: webhookKeyForms() }, 200);
+      return c.json({ accounts: sandbox.stores.accounts.all().map(credentialsOf), webhook_public_key_pem: sandbox.webhookPublicKeyPem, webhook_public_key: await webhookKeyForms() }, 200);
     },
   );
 
@@ -114,8 +115,8 @@ export function controlRoutes(): OpenAPIHono<AppEnv> {
         400: errors[400],
       },
     }),
-    (c) => {
-      const { body, contentType } = webhookKeyAs(c.req.valid('query').format);
+    async (c) => {
+      const { body, contentType } = await webhookKeyAs(c.req.valid('query').format);
       return c.body(body, 200, { 'content-type': contentType });
     },
   );
@@ -192,7 +193,15 @@ export function controlRoutes(): OpenAPIHono<AppEnv> {
       const sandbox = c.get('sandbox');
       const { seconds, months } = c.req.valid('json');
       const nowMs = sandbox.clock.nowMs();
-      const steps = await sandbox.advanceClock(months === undefined ? seconds! : (addInterval(new Date(nowMs), 'month', months).getTime() - nowMs) / 1000);
+      let steps: number;
+      try {
+        steps = await sandbox.advanceClock(months === undefined ? seconds! : (addInterval(new Date(nowMs), 'month', months).getTime() - nowMs) / 1000);
+      } catch (err) {
+        // Refused before anything moved: name the field that asked for too much.
+        if (!(err instanceof AdvanceTooLongError)) throw err;
+        const pointer = months === undefined ? '/seconds' : '/months';
+        throw badRequest(err.message, [{ type: 'value_error', pointer, location: 'body', message: `would run about ${err.estimatedSteps} steps; at most ${MAX_ADVANCE_STEPS} per advance` }]);
+      }
       return c.json({ now: isoTimestamp(sandbox.clock.nowMs()), offset_seconds: sandbox.clock.offsetMs() / 1000, steps }, 200);
     },
   );

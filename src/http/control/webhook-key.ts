@@ -7,7 +7,6 @@
  * serial, and RSA PKCS#1 v1.5 signatures are deterministic), so they are built once.
  */
 import { createHash, createPublicKey } from 'node:crypto';
-import forge from 'node-forge';
 import { DEMO_WEBHOOK_PRIVATE_KEY_PEM, DEMO_WEBHOOK_PUBLIC_KEY_PEM } from '../../domain/demo-credentials.js';
 import type { WebhookJwk, WebhookKeyForms } from './schemas.js';
 
@@ -34,7 +33,9 @@ export function publicJwk(publicKeyPem: string): WebhookJwk {
 }
 
 /** A self-signed X.509 certificate (PEM) of the key pair, valid 2026-2046, for digital signatures only. */
-export function selfSignedCertificate(publicKeyPem: string, privateKeyPem: string): string {
+export async function selfSignedCertificate(publicKeyPem: string, privateKeyPem: string): Promise<string> {
+  // Loaded on first use: node-forge costs a few hundred ms at start-up for one certificate.
+  const { default: forge } = await import('node-forge');
   const cert = forge.pki.createCertificate();
   cert.publicKey = forge.pki.publicKeyFromPem(publicKeyPem);
   cert.serialNumber = '01';
@@ -51,22 +52,22 @@ export function selfSignedCertificate(publicKeyPem: string, privateKeyPem: strin
   return forge.pki.certificateToPem(cert).replace(/\r\n/g, '\n');
 }
 
-let forms: WebhookKeyForms | undefined;
+let forms: Promise<WebhookKeyForms> | undefined;
 
 /** The published webhook public key in every form (built on first use). */
-export function webhookKeyForms(): WebhookKeyForms {
-  forms ??= {
+export function webhookKeyForms(): Promise<WebhookKeyForms> {
+  forms ??= selfSignedCertificate(DEMO_WEBHOOK_PUBLIC_KEY_PEM, DEMO_WEBHOOK_PRIVATE_KEY_PEM).then((x509) => ({
     pem: DEMO_WEBHOOK_PUBLIC_KEY_PEM,
     der_base64: createPublicKey(DEMO_WEBHOOK_PUBLIC_KEY_PEM).export({ format: 'der', type: 'spki' }).toString('base64'),
     jwk: publicJwk(DEMO_WEBHOOK_PUBLIC_KEY_PEM),
-    x509_pem: selfSignedCertificate(DEMO_WEBHOOK_PUBLIC_KEY_PEM, DEMO_WEBHOOK_PRIVATE_KEY_PEM),
-  };
+    x509_pem: x509,
+  }));
   return forms;
 }
 
 /** The body and content type of one form. */
-export function webhookKeyAs(format: WebhookKeyFormat): { body: string; contentType: string } {
-  const all = webhookKeyForms();
+export async function webhookKeyAs(format: WebhookKeyFormat): Promise<{ body: string; contentType: string }> {
+  const all = await webhookKeyForms();
   switch (format) {
     case 'pem':
       return { body: all.pem, contentType: 'application/x-pem-file' };
