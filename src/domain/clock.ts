@@ -15,8 +15,14 @@ export interface Clock {
   moveTo(targetMs: number): void;
 }
 
+/** The clock the composition root owns: it alone may send it back to real time (a reset). */
+export interface RewindableClock extends Clock {
+  /** Drops the offset: the clock shows real time again. */
+  rewind(): void;
+}
+
 /** A clock that follows real time (`realNow`, replaceable in tests) plus an offset. */
-export function createClock(initialOffsetMs = 0, realNow: () => number = Date.now): Clock {
+export function createClock(initialOffsetMs = 0, realNow: () => number = Date.now): RewindableClock {
   let offset = initialOffsetMs;
   const nowMs = (): number => realNow() + offset;
   return {
@@ -26,6 +32,9 @@ export function createClock(initialOffsetMs = 0, realNow: () => number = Date.no
     moveTo(targetMs) {
       const current = nowMs();
       if (targetMs > current) offset += targetMs - current;
+    },
+    rewind() {
+      offset = 0;
     },
   };
 }
