@@ -54,6 +54,7 @@ export function buildProgram(): Command {
     .addOption(opt('--host <host>', 'address to listen on', 'host', '127.0.0.1'))
     .addOption(opt('--db <path>', 'SQLite file; data persists across restarts', 'db', ':memory:'))
     .addOption(opt('--notification-url <url>', 'default webhook target for transactions without notification_url', 'notificationUrl'))
+    .addOption(opt('--public-url <url>', 'origin used in payment links (default: the listening address)', 'publicUrl'))
     .addOption(opt('--seed <n>', 'faker seed for the generated buyers', 'seed', '4010'))
     .addOption(
       opt('--scenario <file>', 'scenario file to load before the default one (repeatable)', 'scenario').argParser((v: string, prev: string[] | undefined) => [...(prev ?? []), v]),

@@ -76,7 +76,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
     onQueued: () => dispatcher.nudge(),
   });
 
-  let baseUrl = `http://${options.host}:${options.port}`;
+  let baseUrl = options.publicUrl ?? `http://${options.host}:${options.port}`;
   const transactions = createTransactionService({
     clock,
     uow,

@@ -28,6 +28,8 @@ export const optionsSchema = z.object({
   host: z.string().min(1).default('127.0.0.1'),
   db: z.string().min(1).default(':memory:'),
   notificationUrl: url.optional(),
+  /** Origin that payment links use instead of the bind address (e.g. behind a port mapping). */
+  publicUrl: url.transform((v) => v.replace(/\/+$/, '')).optional(),
   seed: z.coerce.number({ message: 'must be a number' }).int('must be a whole number').default(4010),
   scenario: z.array(z.string().min(1)).default([]),
   latency: z.coerce.number({ message: 'must be a number' }).min(0, 'must be 0 or more').max(60_000).default(0),
@@ -64,7 +66,7 @@ export type SandboxOptionsInput = z.input<typeof optionsSchema>;
 
 /** Names of the options that can come from `PAYMENT_SANDBOX_<NAME>` variables. */
 export const ENV_OPTIONS: ReadonlyArray<keyof SandboxOptionsInput> = [
-  'port', 'host', 'db', 'notificationUrl', 'seed', 'scenario', 'latency',
+  'port', 'host', 'db', 'notificationUrl', 'publicUrl', 'seed', 'scenario', 'latency',
   'webhookTimezone', 'webhookSigning', 'webhookSecret', 'restrictedChannelCode', 'bodyLimit',
   'log', 'logFormat', 'quiet', 'portFile',
 ];
