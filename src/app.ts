@@ -10,6 +10,7 @@ import type { SandboxOptions } from './config.js';
 import { jsonBody } from './http/body.js';
 import { controlRoutes } from './http/control/index.js';
 import { paymentMethodControlRoutes } from './http/control/payment-methods.js';
+import { scenarioControlRoutes } from './http/control/scenarios.js';
 import { subscriptionControlRoutes } from './http/control/subscriptions.js';
 import type { ApiEnv, AppEnv } from './http/env.js';
 import { RouteTable, notFoundHandler, onError } from './http/errors.js';
@@ -70,6 +71,7 @@ export function createApp(options: Partial<SandboxOptions> = {}): SandboxApp {
   control.route('/', controlRoutes());
   control.route('/', subscriptionControlRoutes());
   control.route('/', paymentMethodControlRoutes());
+  control.route('/', scenarioControlRoutes());
   app.route('/_sandbox', control);
 
   app.route('/pay', paymentPageRoutes());

@@ -17,7 +17,9 @@ import { createTransactionService } from './domain/transactions.js';
 import { logger } from './log.js';
 import type { Sandbox } from './sandbox.js';
 import type { Db } from './store/database.js';
-import { createScenarioPolicy, loadConfiguredScenarios } from './scenarios/policy.js';
+import { badRequest, type ErrorDetail, type SandboxError } from './domain/errors.js';
+import { ScenarioError, parseScenario } from './scenarios/load.js';
+import { RUNTIME_SOURCE, createScenarioPolicy, loadConfiguredScenarios } from './scenarios/policy.js';
 import { createScenarioRunner } from './scenarios/runner.js';
 import { openStore } from './store/sqlite-store.js';
 import { Dispatcher } from './webhooks/dispatcher.js';
@@ -146,12 +148,37 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
       feed.emit('clock.advanced', null, { now: isoTimestamp(clock.nowMs()), offset_ms: clock.offsetMs(), steps });
       return steps;
     },
-    reset() {
+    loadScenario(json) {
+      try {
+        const scenario = parseScenario(json, RUNTIME_SOURCE);
+        const { replaced } = policy.addRuntime(scenario);
+        feed.emit('scenarios.changed', null, { loaded: scenario.name, replaced });
+        return { scenario: policy.describe().find((s) => s.origin === 'runtime' && s.name === scenario.name)!, replaced };
+      } catch (err) {
+        if (err instanceof ScenarioError) throw scenarioRejected(err);
+        throw err;
+      }
+    },
+    removeScenario(name) {
+      const removed = policy.removeRuntime(name);
+      if (removed) feed.emit('scenarios.changed', null, { removed: [name] });
+      return removed;
+    },
+    clearScenarios() {
+      const count = policy.clearRuntime();
+      if (count > 0) feed.emit('scenarios.changed', null, { removed_count: count });
+      return count;
+    },
+    reset({ rewindClock = false } = {}) {
       uow.run(() => {
         store.wipe();
         accounts.reseedBuyers();
+        if (rewindClock) {
+          clock.rewind();
+          store.saveClockOffset(0);
+        }
       });
-      feed.emit('sandbox.reset', null, {});
+      feed.emit('sandbox.reset', null, { rewound_clock: rewindClock });
     },
     async close() {
       if (ticker) clearInterval(ticker);
@@ -160,4 +187,20 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
     },
   };
   return { sandbox, db: store.db };
+}
+
+/** A JSON pointer (RFC 6901) to a place in a scenario file. */
+function jsonPointer(path: readonly PropertyKey[]): string {
+  return path.map((segment) => `/${String(segment).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+}
+
+/** A scenario the control API was given that the loader rejects: 400 with its one-line message and a detail per problem. */
+function scenarioRejected(err: ScenarioError): SandboxError {
+  const details: ErrorDetail[] = err.problems.map((problem) => ({
+    type: problem.message.startsWith('missing') ? 'missing' : 'value_error',
+    pointer: jsonPointer(problem.path),
+    message: problem.message,
+    location: 'body',
+  }));
+  return badRequest(err.message, details);
 }

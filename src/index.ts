@@ -135,8 +135,8 @@ export interface RunningSandbox {
    * @throws Error after `timeoutMs` (default 10 s) without one.
    */
   waitForDelivery(predicate: (delivery: Delivery) => boolean, timeoutMs?: number): Promise<Delivery>;
-  /** Empties all data, keeps the accounts and credentials. */
-  reset(): Promise<void>;
+  /** Empties all data, keeps the accounts and credentials; `rewindClock` also sends the sandbox clock back to real time. */
+  reset(options?: { rewindClock?: boolean }): Promise<void>;
   /** Finishes in-flight requests and deliveries, closes the database. */
   stop(): Promise<void>;
 }
@@ -219,8 +219,8 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     },
-    async reset() {
-      await call('POST', '/reset');
+    async reset(options = {}) {
+      await call('POST', '/reset', options.rewindClock ? { rewind_clock: true } : undefined);
     },
     stop: () => running.stop(),
   };

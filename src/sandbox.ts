@@ -11,7 +11,8 @@ import type { MerchantAccounts } from './domain/merchant-accounts.js';
 import type { Repositories } from './domain/ports.js';
 import type { SubscriptionService } from './domain/subscriptions.js';
 import type { TransactionService } from './domain/transactions.js';
-import type { LoadedScenarioPolicy } from './scenarios/policy.js';
+import type { ScenarioSummary } from './scenarios/match.js';
+import type { LoadedScenarioPolicy, ScenarioOrigin } from './scenarios/policy.js';
 
 export interface Sandbox {
   options: SandboxOptions;
@@ -34,10 +35,25 @@ export interface Sandbox {
   baseUrl: string;
   /** Emits a change on the feed (after the commit of the work under way, if any). */
   emit(type: string, accountId: string | null, data: unknown): void;
+  /**
+   * Loads a scenario file's JSON at run time, with the loader of `--scenario` files; it is
+   * tried before every scenario loaded at start-up (and before those loaded earlier at run
+   * time). One loaded at run time with the same name is replaced. Not persisted.
+   * @throws SandboxError 400 with the loader's one-line message and a detail per problem,
+   * also when a start-up scenario has the name.
+   */
+  loadScenario(json: unknown): { scenario: ScenarioSummary & { origin: ScenarioOrigin }; replaced: boolean };
+  /** Removes the scenario `name` loaded at run time; false when there is none. */
+  removeScenario(name: string): boolean;
+  /** Removes every scenario loaded at run time; how many there were. */
+  clearScenarios(): number;
   /** Moves the sandbox clock forward, running all that falls due; persists the offset. */
   advanceClock(seconds: number): Promise<number>;
-  /** Empties all data but the accounts, and seeds the buyers again. */
-  reset(): void;
+  /**
+   * Empties all data but the accounts (and the scenarios), and seeds the buyers again; with
+   * `rewindClock`, the clock also goes back to real time (offset 0, persisted).
+   */
+  reset(options?: { rewindClock?: boolean }): void;
   /** Stops timers and in-flight work, closes the database. */
   close(): Promise<void>;
 }

@@ -159,6 +159,7 @@ export function onChange(event) {
     state.refundForms.clear();
     invalidate(['clock', ...LISTS]);
   } else if (type.startsWith('account.')) invalidate(['accounts']);
+  else if (type.startsWith('scenarios.')) invalidate(['scenarios']);
   else if (type.startsWith('clock.')) invalidate(['clock', ...LISTS]);
   else if (event.account_id && event.account_id !== state.accountId) return;
   else if (type.startsWith('transaction.') || type.startsWith('refund.')) invalidate(['transactions', 'deliveries', 'subscriptions']);

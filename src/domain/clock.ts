@@ -17,8 +17,14 @@ export interface Clock {
   restoreOffset(offsetMs: number): void;
 }
 
+/** The clock the composition root owns: it alone may send it back to real time (a reset). */
+export interface RewindableClock extends Clock {
+  /** Drops the offset: the clock shows real time again. */
+  rewind(): void;
+}
+
 /** A clock that follows real time (`realNow`, replaceable in tests) plus an offset. */
-export function createClock(initialOffsetMs = 0, realNow: () => number = Date.now): Clock {
+export function createClock(initialOffsetMs = 0, realNow: () => number = Date.now): RewindableClock {
   let offset = initialOffsetMs;
   const nowMs = (): number => realNow() + offset;
   return {
@@ -31,6 +37,9 @@ export function createClock(initialOffsetMs = 0, realNow: () => number = Date.no
     },
     restoreOffset(offsetMs) {
       offset = offsetMs;
+    },
+    rewind() {
+      offset = 0;
     },
   };
 }

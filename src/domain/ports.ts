@@ -153,11 +153,26 @@ export interface IdempotencyRepo {
   release(accountId: string, key: string): void;
 }
 
+/** Which logged requests a search keeps: every condition given must hold. */
+export interface RequestLogFilter {
+  accountId?: string;
+  /** Upper case, e.g. `POST`. */
+  method?: string;
+  /** The path without its query string, exactly (`/v4/transactions`). */
+  path?: string;
+  /** The path (without its query string) starts with this. */
+  pathPrefix?: string;
+  /** Status codes from `min` to `max`, both included (one code: min = max). */
+  status?: { min: number; max: number };
+}
+
 export interface RequestLogRepo {
   insert(entry: Omit<RequestLogEntry, 'seq'>): number;
   page(accountId: string, req: PageRequest): Page<RequestLogEntry>;
   /** Every request, including those no account could be found for (e.g. a 401). */
   pageAll(req: PageRequest): Page<RequestLogEntry>;
+  /** The requests `filter` keeps, newest first, in keyset pages like `pageAll`. */
+  find(filter: RequestLogFilter, req: PageRequest): Page<RequestLogEntry>;
 }
 
 /** Every repository, as the composition root builds them over one database. */

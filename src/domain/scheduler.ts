@@ -129,7 +129,9 @@ export class Scheduler {
 
   private async advanceNow(seconds: number): Promise<number> {
     const { clock, uow } = this.deps;
-    const target = clock.nowMs() + Math.round(seconds * 1000);
+    const ms = Math.round(seconds * 1000);
+    const startOffset = clock.offsetMs();
+    const target = clock.nowMs() + ms;
     const estimate = this.estimateSteps(target);
     if (estimate > this.maxSteps) throw new AdvanceTooLongError(estimate, this.maxSteps);
     this.busy = true;
@@ -154,7 +156,9 @@ export class Scheduler {
         steps += 1;
         if (io) await io;
       }
-      this.moveAndSave(target);
+      // The clock ends exactly `seconds` further ahead of real time than it was, however long the steps took.
+      const realNow = clock.nowMs() - clock.offsetMs();
+      this.moveAndSave(Math.max(target, realNow + startOffset + ms));
       return steps;
     } finally {
       this.busy = false;

@@ -12,10 +12,7 @@ import { STEP_KINDS, scenarioFileSchema } from './schema.js';
  * Unknown keys come first: a misspelt key also makes the intended one "missing".
  */
 export function explainScenarioIssues(issues: readonly z.core.$ZodIssue[], json: unknown): string {
-  const problems = issues
-    .flatMap((issue) => explain(issue, [], json))
-    .sort((a, b) => Number(b.unknownKey ?? false) - Number(a.unknownKey ?? false));
-  const [first, ...rest] = problems;
+  const [first, ...rest] = scenarioProblems(issues, json);
   const where = first && first.path.length > 0 ? `${formatPath(first.path, json)}: ` : '';
   const more = rest.length > 0 ? ` (and ${rest.length} more problem${rest.length > 1 ? 's' : ''})` : '';
   return `${where}${first?.message ?? 'invalid scenario file'}${more}`;
@@ -23,10 +20,20 @@ export function explainScenarioIssues(issues: readonly z.core.$ZodIssue[], json:
 
 type Path = PropertyKey[];
 type Issue = z.core.$ZodIssue;
-interface Problem {
+
+/** One problem of a scenario file: where (keys and indexes from the top) and what. */
+export interface ScenarioProblem {
   path: Path;
   message: string;
   unknownKey?: boolean;
+}
+type Problem = ScenarioProblem;
+
+/** Every problem of a failed validation, worded as in the one-line explanation, unknown keys first. */
+export function scenarioProblems(issues: readonly z.core.$ZodIssue[], json: unknown): ScenarioProblem[] {
+  return issues
+    .flatMap((issue) => explain(issue, [], json))
+    .sort((a, b) => Number(b.unknownKey ?? false) - Number(a.unknownKey ?? false));
 }
 
 function explain(issue: Issue, base: Path, json: unknown): Problem[] {

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { explainScenarioIssues } from './explain.js';
+import { explainScenarioIssues, scenarioProblems, type ScenarioProblem } from './explain.js';
 import { JsonSyntaxProblem, parseJsonText } from './json-text.js';
 import { scenarioFileSchema, type ScenarioFile } from './schema.js';
 
@@ -22,11 +22,14 @@ export const DEFAULT_SCENARIO_PATH: string = fileURLToPath(
 export class ScenarioError extends Error {
   /** The file (or label) the problem is in. */
   readonly source: string;
+  /** Each problem with its place in the file (empty when the file could not be read or parsed). */
+  readonly problems: readonly ScenarioProblem[];
 
-  constructor(source: string, problem: string) {
+  constructor(source: string, problem: string, problems: readonly ScenarioProblem[] = []) {
     super(`${source}: ${problem}`);
     this.name = 'ScenarioError';
     this.source = source;
+    this.problems = problems;
   }
 }
 
@@ -83,7 +86,7 @@ export function parseScenarioText(text: string, source: string): LoadedScenario 
 export function parseScenario(json: unknown, source: string): LoadedScenario {
   const result = scenarioFileSchema.safeParse(json);
   if (result.success) return { ...result.data, source };
-  throw new ScenarioError(source, explainScenarioIssues(result.error.issues, json));
+  throw new ScenarioError(source, explainScenarioIssues(result.error.issues, json), scenarioProblems(result.error.issues, json));
 }
 
 function oneLine(text: string): string {

@@ -7,7 +7,7 @@
  */
 import type { RuleSnapshot, SimulatedFailures } from '../domain/entities.js';
 import type { ChargeScript, ScenarioPolicy } from '../domain/ports.js';
-import { DEFAULT_SCENARIO_PATH, loadScenarios, type LoadedScenario } from './load.js';
+import { DEFAULT_SCENARIO_PATH, ScenarioError, loadScenarios, type LoadedScenario } from './load.js';
 import { describeScenarios, findRule, type RuleMatch, type ScenarioSummary } from './match.js';
 import type { PaymentOutcome, ScenarioRule, ScenarioStep } from './schema.js';
 
@@ -61,36 +61,86 @@ export function loadConfiguredScenarios(files: readonly string[]): LoadedScenari
   return loadScenarios([...files, DEFAULT_SCENARIO_PATH]);
 }
 
-/** The policy, plus what the control API shows of the loaded scenarios. */
+/** Where a loaded scenario came from: a start-up file (`--scenario`, the default) or the control API. */
+export type ScenarioOrigin = 'startup' | 'runtime';
+
+/** The source label of scenarios loaded at run time. */
+export const RUNTIME_SOURCE = 'POST /_sandbox/scenarios';
+
+/** The policy, plus what the control API shows of the loaded scenarios and the scenarios loaded at run time. */
 export interface LoadedScenarioPolicy extends ScenarioPolicy {
+  /** Every loaded scenario in matching order: run-time ones (newest first), then the start-up files. */
   readonly scenarios: readonly LoadedScenario[];
-  /** The loaded scenarios as `GET /_sandbox/scenarios` shows them. */
-  describe(): ScenarioSummary[];
+  /** The loaded scenarios as `GET /_sandbox/scenarios` shows them, in matching order. */
+  describe(): Array<ScenarioSummary & { origin: ScenarioOrigin }>;
   /** The loaded rule a `scenario/rule` label names, or null (e.g. a file no longer loaded). */
   ruleByLabel(label: string | null): ScenarioRule | null;
+  /**
+   * Loads a scenario at run time, tried before every other; one of the same name loaded at
+   * run time is replaced (and moves to the front).
+   * @throws ScenarioError when a start-up file already has the name.
+   */
+  addRuntime(scenario: LoadedScenario): { replaced: boolean };
+  /** Removes the run-time scenario `name`; false when there is none (a start-up file's name included). */
+  removeRuntime(name: string): boolean;
+  /** Removes every run-time scenario; how many there were. */
+  clearRuntime(): number;
 }
 
 /** A rule snapshot's steps, as the loader validated them when the snapshot was taken. */
 const stepsOf = (rule: RuleSnapshot | null): readonly ScenarioStep[] => (rule ? (rule.steps as readonly ScenarioStep[]) : []);
 
-export function createScenarioPolicy(scenarios: readonly LoadedScenario[]): LoadedScenarioPolicy {
+/**
+ * The policy over the start-up scenarios (`loadConfiguredScenarios`), which can take more at
+ * run time. The domain sees only `ScenarioPolicy`: it never learns where a rule came from.
+ */
+export function createScenarioPolicy(startup: readonly LoadedScenario[]): LoadedScenarioPolicy {
+  /** Run-time scenarios, newest first. */
+  let runtime: LoadedScenario[] = [];
+  /** All of them in matching order, rebuilt on each change (matching reads it on every create). */
+  let all: LoadedScenario[] = [...startup];
+  const rebuild = (): void => {
+    all = [...runtime, ...startup];
+  };
   const ruleByLabel = (label: string | null): ScenarioRule | null => {
     if (label === null) return null;
-    for (const scenario of scenarios) {
+    for (const scenario of all) {
       for (const rule of scenario.rules) if (`${scenario.name}/${rule.name}` === label) return rule;
     }
     return null;
   };
   return {
-    scenarios,
-    describe: () => describeScenarios([...scenarios]),
+    get scenarios() {
+      return all;
+    },
+    describe: () => describeScenarios(all).map((summary, i) => ({ ...summary, origin: i < runtime.length ? ('runtime' as const) : ('startup' as const) })),
     ruleByLabel,
+    addRuntime(scenario) {
+      const clash = startup.find((other) => other.name === scenario.name);
+      if (clash) throw new ScenarioError(scenario.source, `name: "${scenario.name}" is already the name of ${clash.source}, loaded at start-up`, [{ path: ['name'], message: 'already the name of a scenario loaded at start-up' }]);
+      const before = runtime.length;
+      runtime = [scenario, ...runtime.filter((other) => other.name !== scenario.name)];
+      rebuild();
+      return { replaced: runtime.length === before };
+    },
+    removeRuntime(name) {
+      const before = runtime.length;
+      runtime = runtime.filter((other) => other.name !== name);
+      rebuild();
+      return runtime.length < before;
+    },
+    clearRuntime() {
+      const count = runtime.length;
+      runtime = [];
+      rebuild();
+      return count;
+    },
     forTransaction(input) {
-      const found = findRule([...scenarios], input);
+      const found = findRule(all, input);
       return found ? { rule: ruleLabel(found), script: scriptOf(found.rule.steps) } : null;
     },
     forSubscription(input) {
-      const found = findRule([...scenarios], input);
+      const found = findRule(all, input);
       return found ? { label: ruleLabel(found), steps: found.rule.steps } : null;
     },
     firstChargeScript: (rule) => scriptOf(stepsOf(rule), 'SUCCEEDED'),

@@ -168,6 +168,11 @@ const MIGRATIONS: string[] = [
   );
   CREATE INDEX scheduled_steps_due ON scheduled_steps (done, due_at);
   `,
+  /* 3: the request log searched by path (GET /_sandbox/requests?path=): the path without its query string */ `
+  ALTER TABLE request_log ADD COLUMN bare_path TEXT
+    GENERATED ALWAYS AS (CASE WHEN instr(path, '?') > 0 THEN substr(path, 1, instr(path, '?') - 1) ELSE path END) VIRTUAL;
+  CREATE INDEX request_log_path ON request_log (bare_path, seq);
+  `,
 ];
 
 /** The database file cannot be opened or written; the message is one line. */

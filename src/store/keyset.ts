@@ -21,15 +21,15 @@ function objectRows<Row>(stmt: Statement): (params: Record<string, unknown>) => 
 
 /**
  * Builds a pager for `table` filtered by `where` (which may use the `@scope` parameter, and
- * the named parameters the pager is called with). Rows must have a numeric `seq`;
- * `toEntity` turns each into what the domain sees.
+ * any named parameter the pager is given in `params`).
+ * Rows must have a numeric `seq`; `toEntity` turns each into what the domain sees.
  */
 export function keysetPage<Row extends { seq: number }, Entity = Row>(
   db: Db,
   table: string,
   where: string,
   toEntity: (row: Row) => Entity,
-): (scope: string, req: PageRequest, params?: Record<string, string>) => Page<Entity> {
+): (scope: string, req: PageRequest, params?: Record<string, string | number>) => Page<Entity> {
   const first = objectRows<Row>(db.prepare(`SELECT * FROM ${table} WHERE ${where} ORDER BY seq DESC LIMIT @limit`));
   const older = objectRows<Row>(db.prepare(`SELECT * FROM ${table} WHERE ${where} AND seq < @key ORDER BY seq DESC LIMIT @limit`));
   const newer = objectRows<Row>(db.prepare(`SELECT * FROM ${table} WHERE ${where} AND seq > @key ORDER BY seq ASC LIMIT @limit`));

@@ -103,6 +103,9 @@ describe('startSandbox', () => {
     expect((await sandbox.fail(tx.id)).status).toBe('FAILED');
     const advanced = await sandbox.advanceClock(3600);
     expect(advanced.offset_seconds).toBeCloseTo(3600, 0);
+    await sandbox.reset({ rewindClock: true });
+    const health = (await (await fetch(`${sandbox.url}/_sandbox/clock`)).json()) as { offset_seconds: number };
+    expect(health.offset_seconds).toBe(0);
     const err = await sandbox.settle('no-such-transaction').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SandboxRequestError);
     expect((err as SandboxRequestError).status).toBe(404);

@@ -12,6 +12,7 @@ import { badRequest, notFound } from '../../domain/errors.js';
 import { AdvanceTooLongError, MAX_ADVANCE_STEPS } from '../../domain/scheduler.js';
 import { CURRENCY_CODES, currencyExponent } from '../../domain/money.js';
 import type { Account as AccountRow } from '../../domain/entities.js';
+import type { RequestLogFilter } from '../../domain/ports.js';
 import type { AppEnv } from '../env.js';
 import { refundView } from '../formatters/refund.js';
 import { pageEnvelope, pageQuerySchema, pageRequest, pageSchema } from '../pagination.js';
@@ -42,6 +43,54 @@ const clockAdvanceSchema = z
   })
   .refine((body) => (body.seconds === undefined) !== (body.months === undefined), { message: 'Give either seconds or months' })
   .openapi('ClockAdvance');
+
+/** `POST /_sandbox/reset` body (optional). */
+const resetSchema = z
+  .object({
+    rewind_clock: z.boolean().default(false).openapi({ description: 'Also send the sandbox clock back to real time (offset 0, persisted with --db). Default false: the clock keeps its offset.' }),
+  })
+  .openapi('ResetRequest');
+
+const resetResultSchema = z
+  .object({
+    status: z.literal('reset'),
+    now: z.string().openapi({ description: 'The sandbox clock after the reset.' }),
+    offset_seconds: z.number().openapi({ description: 'How far the clock is ahead of real time: 0 after rewind_clock.' }),
+  })
+  .openapi('ResetResult');
+
+/** The filters of `GET /_sandbox/requests`, besides `account_id`. */
+const requestFilterQuery = z.object({
+  method: z
+    .string()
+    .regex(/^[A-Za-z]{1,10}$/, { message: 'method must be an HTTP method such as POST' })
+    .optional()
+    .openapi({ example: 'POST', description: 'The HTTP method (any case).' }),
+  path: z
+    .string()
+    .regex(/^\/[^?#]*$/, { message: 'path must start with / and carry no query string' })
+    .max(2000)
+    .optional()
+    .openapi({ example: '/v4/transactions', description: 'The path, exactly, without the query string (a logged `/v4/transactions?limit=5` matches `/v4/transactions`).' }),
+  path_prefix: z
+    .string()
+    .regex(/^\/[^?#]*$/, { message: 'path_prefix must start with / and carry no query string' })
+    .max(2000)
+    .optional()
+    .openapi({ example: '/v4/transactions/', description: 'The path starts with this (`/v4/transactions/` finds every call on one transaction: gets, refunds).' }),
+  status: z
+    .string()
+    .regex(/^([1-5]\d\d|[1-5]xx)$/i, { message: 'status must be a status code such as 201, or a class such as 4xx' })
+    .optional()
+    .openapi({ example: '201', description: 'A status code (`201`) or a class (`2xx`, `4xx`, `5xx`).' }),
+});
+
+/** The store's filter of a request-log query, or undefined when it filters on nothing but the account. */
+function requestLogFilter(accountId: string | undefined, query: z.infer<typeof requestFilterQuery>): RequestLogFilter | undefined {
+  if (query.method === undefined && query.path === undefined && query.path_prefix === undefined && query.status === undefined) return undefined;
+  const status = query.status === undefined ? undefined : /x/i.test(query.status) ? { min: Number(query.status[0]) * 100, max: Number(query.status[0]) * 100 + 99 } : { min: Number(query.status), max: Number(query.status) };
+  return { accountId, method: query.method?.toUpperCase(), path: query.path, pathPrefix: query.path_prefix, status };
+}
 
 const webhookKeyQuery = z.object({
   format: z
@@ -231,22 +280,47 @@ export function controlRoutes(): OpenAPIHono<AppEnv> {
   );
 
   app.openapi(
-    createRoute({ method: 'get', path: '/requests', tags, summary: "The API request log, newest first: one account's, or every request without account_id (401s included)", request: { query: pageQuerySchema.extend(accountQuery.shape) }, responses: { 200: json(pageSchema(requestLogEntrySchema, 'RequestLogPage')), 400: errors[400], 404: errors[404] } }),
+    createRoute({
+      method: 'get',
+      path: '/requests',
+      tags,
+      operationId: 'listLoggedRequests',
+      security: [],
+      summary: "The API request log, newest first: one account's, or every request without account_id (401s included); filtered by method, path and status",
+      description:
+        'Every filter given must hold. `path` is compared with the logged path without its query string, exactly; `path_prefix` matches paths that start with it. Cursors of a filtered page are used with the same filters.',
+      request: { query: pageQuerySchema.extend(accountQuery.shape).extend(requestFilterQuery.shape) },
+      responses: { 200: json(pageSchema(requestLogEntrySchema, 'RequestLogPage')), 400: errors[400], 404: errors[404] },
+    }),
     (c) => {
       const { stores } = c.get('sandbox');
       const query = c.req.valid('query');
       const account = accountOr404(stores.accounts, query.account_id);
-      const list = { list: '_sandbox/requests', scope: account?.id ?? '*' };
+      const filter = requestLogFilter(account?.id, query);
+      // A cursor is valid for the same list, account and filters only.
+      const list = { list: '_sandbox/requests', scope: JSON.stringify([account?.id ?? '*', filter ?? null]) };
       const req = pageRequest(query, list);
-      return c.json(pageEnvelope(account ? stores.requestLog.page(account.id, req) : stores.requestLog.pageAll(req), query.limit, requestLogEntry, list), 200);
+      const page = filter ? stores.requestLog.find(filter, req) : account ? stores.requestLog.page(account.id, req) : stores.requestLog.pageAll(req);
+      return c.json(pageEnvelope(page, query.limit, requestLogEntry, list), 200);
     },
   );
 
   app.openapi(
-    createRoute({ method: 'post', path: '/reset', tags, summary: 'Empty all data, keep the accounts and credentials', responses: { 200: json(z.object({ status: z.literal('reset') })) } }),
+    createRoute({
+      method: 'post',
+      path: '/reset',
+      tags,
+      operationId: 'resetSandbox',
+      security: [],
+      summary: 'Empty all data, keep the accounts, credentials and scenarios; optionally rewind the clock to real time',
+      request: { body: { required: false, content: { 'application/json': { schema: resetSchema } } } },
+      responses: { 200: json(resetResultSchema), 400: errors[400] },
+    }),
     (c) => {
-      c.get('sandbox').reset();
-      return c.json({ status: 'reset' as const }, 200);
+      const sandbox = c.get('sandbox');
+      const rewindClock = c.req.valid('json')?.rewind_clock ?? false;
+      sandbox.reset({ rewindClock });
+      return c.json({ status: 'reset' as const, now: isoTimestamp(sandbox.clock.nowMs()), offset_seconds: sandbox.clock.offsetMs() / 1000 }, 200);
     },
   );
 
