@@ -168,6 +168,11 @@ const MIGRATIONS: string[] = [
   );
   CREATE INDEX scheduled_steps_due ON scheduled_steps (done, due_at);
   `,
+  /* 2: payment methods and the customer's step: decline reasons, payment-link expiry */ `
+  ALTER TABLE transactions ADD COLUMN decline_reason TEXT;
+  ALTER TABLE transactions ADD COLUMN link_expires_at INTEGER;
+  CREATE INDEX transactions_link_expiry ON transactions (link_expires_at) WHERE status = 'PENDING' AND link_expires_at IS NOT NULL;
+  `,
 ];
 
 /** The database file cannot be opened or written; the message is one line. */
