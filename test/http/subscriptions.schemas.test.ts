@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { subscriptionCreateSchema, type SubscriptionCreate, type SubscriptionCreateInput } from '../../src/http/routes/subscriptions.schemas.js';
-import { RESTRICTED, checkout, direct, validBody, withPath, issuePaths } from './subscription-schema-support.js';
+import { RESTRICTED, checkout, direct, validBody, validDirectBody, withPath, issuePaths } from './subscription-schema-support.js';
 
 describe('subscriptionCreateSchema: valid bodies', () => {
   it('accepts a minimal checkout body and fills plan defaults', () => {
