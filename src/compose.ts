@@ -119,6 +119,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
     }),
   );
   scheduler.register(subscriptions.billing);
+  scheduler.register(transactions.linkExpiry);
 
   accounts.ensureDemo();
   const ticker = options.ticker ? setInterval(() => scheduler.tick(), 250) : undefined;

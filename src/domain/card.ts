@@ -91,3 +91,18 @@ export function securityCodeLength(brand: CardBrand): 3 | 4 {
 export function isValidSecurityCode(code: string, number: string): boolean {
   return new RegExp(`^\\d{${securityCodeLength(cardBrand(number))}}$`).test(code);
 }
+
+/**
+ * The sandbox's default test card (contract: Subscriptions): charged when a direct-mode
+ * subscription sends no card fields. Visa ending 4242; its expiry is two years ahead of the
+ * sandbox clock at the time it is put on file (`defaultTestCardExpiry`).
+ */
+export const DEFAULT_TEST_CARD = Object.freeze({ number: '4242424242424242', brand: 'visa' as CardBrand, last4: '4242' });
+
+/** MM/YY two years after `nowMs` (UTC), the expiry of the default test card put on file then. */
+export function defaultTestCardExpiry(nowMs: number): string {
+  const now = new Date(nowMs);
+  const month = String(now.getUTCMonth() + 1).padStart(2, '0');
+  const year = String((now.getUTCFullYear() + 2) % 100).padStart(2, '0');
+  return `${month}/${year}`;
+}

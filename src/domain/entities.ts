@@ -36,7 +36,12 @@ export interface StoredPaymentMethod {
   type: string;
   payment_channel_code?: string;
   card?: { last4: string; expiration_date: string; brand: string; holder_name?: string };
+  /** PromptPay and Pix: the EMVCo merchant-presented QR payload the customer scans. */
+  qr_payload?: string;
 }
+
+/** Why a payment was declined (sandbox extension; the spec's webhook has no room for it). */
+export type DeclineReason = 'expired_card';
 
 export interface TransactionCustomer {
   email?: string;
@@ -63,6 +68,13 @@ export interface Transaction {
   subscription_id: string | null;
   /** `scenario/rule` that decides the transaction, or null. */
   scenario_rule: string | null;
+  /** Why the payment was declined, when the sandbox knows (`expired_card`), else null. */
+  decline_reason: DeclineReason | null;
+  /**
+   * When its payment link expires (sandbox clock), for a payment that waits for the
+   * customer's step; null for one that needs no step (a direct card, a renewal).
+   */
+  link_expires_at: number | null;
   created_at: number;
   updated_at: number;
   resolved_at: number | null;

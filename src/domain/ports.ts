@@ -7,6 +7,7 @@
 import type {
   Account,
   Buyer,
+  DeclineReason,
   Delivery,
   DeliveryAttempt,
   IdempotencyRecord,
@@ -93,6 +94,14 @@ export interface TransactionsRepo {
   forSubscription(subscriptionId: string): Transaction[];
   /** Records which scenario rule decides the transaction (`scenario/rule`). */
   setScenarioRule(id: string, rule: string): void;
+  /** Records why a payment was declined. */
+  setDeclineReason(id: string, reason: DeclineReason): void;
+  /** The earliest `link_expires_at` of a PENDING transaction, or null. */
+  nextLinkExpiry(): number | null;
+  /** PENDING transactions whose payment link expires at or before `nowMs`, earliest first. */
+  linksExpiredAt(nowMs: number): Transaction[];
+  /** Forgets a transaction's link expiry (it is no longer swept). */
+  clearLinkExpiry(id: string): void;
   insertRefund(refund: Omit<Refund, 'seq'>): void;
   refundById(id: string): Refund | undefined;
   refundsOf(transactionId: string): Refund[];

@@ -14,11 +14,21 @@
  *
  * Renewals run on the sandbox clock as a `TimedWork` (`billing`), so one clock advance runs
  * every renewal that falls due, in time order, each with its webhook.
+ *
+ * The customer's step (contract: "Payment methods and the customer's steps"): a first charge
+ * in checkout mode, or with a QR, wallet or banking-app channel, waits for the customer on
+ * its payment page (`payment_url_link`) unless a scenario rule scripts it; paid → `active`,
+ * cancelled or expired (24 h) → `failed`. A direct-mode card subscription without card fields
+ * puts the default test card on file (Visa 4242, two years ahead). Renewals always charge the
+ * method on file without the customer; a card on file that has expired declines the renewal
+ * (`expired_card`), which runs the usual `past_due` retries to `cancelled`.
  */
 import { randomUUID } from 'node:crypto';
 import { nthPeriod, type PlanInterval } from './billing-schedule.js';
 import type { Clock } from './clock.js';
-import type { Account, Subscription, SubscriptionRequest, SubscriptionState, SubscriptionStatus, Transaction } from './entities.js';
+import { DEFAULT_TEST_CARD, defaultTestCardExpiry } from './card.js';
+import { needsCustomerStep } from './payment-methods.js';
+import type { Account, AccountMode, StoredPaymentMethod, Subscription, SubscriptionRequest, SubscriptionState, SubscriptionStatus, Transaction } from './entities.js';
 import { duplicateRecord, invalidState } from './errors.js';
 import type { AccountsRepo, ChangeFeed, ChargeScript, MatchInput, ScenarioPolicy, SubscriptionsRepo, TransactionsRepo, UnitOfWork } from './ports.js';
 import type { TimedWork } from './scheduler.js';
@@ -38,6 +48,34 @@ export const RENEWAL_RETRY_SECONDS = 86_400;
 /** The transitions a subscription can take now: a cancellation while it still charges. */
 export function subscriptionActions(sub: Pick<Subscription, 'status'>): 'cancel'[] {
   return sub.status === 'active' || sub.status === 'past_due' ? ['cancel'] : [];
+}
+
+/**
+ * Whether the first charge of a subscription waits for the customer on its payment page:
+ * always in checkout mode; in direct mode for a QR, wallet or banking-app channel.
+ */
+export function firstChargeNeedsCustomer(mode: AccountMode, channelCode: string | null | undefined): boolean {
+  return mode === 'checkout' || needsCustomerStep(channelCode);
+}
+
+/**
+ * Whether a direct-mode request charges the default test card: a card method without card
+ * fields (the spec's payment_method has none; they are a sandbox extension).
+ */
+function usesDefaultCard(mode: AccountMode, pm: SubscriptionRequest['payment_method']): boolean {
+  return mode === 'direct' && pm.type === 'card' && pm.number === undefined;
+}
+
+/** The payment method put on file at creation: the request's card masked, or the default test card. */
+function methodOnFile(mode: AccountMode, request: SubscriptionRequest, nowMs: number): StoredPaymentMethod {
+  const pm = request.payment_method;
+  if (!usesDefaultCard(mode, pm)) return storedPaymentMethod(pm);
+  const stored: StoredPaymentMethod = {
+    type: pm.type,
+    card: { last4: DEFAULT_TEST_CARD.last4, expiration_date: defaultTestCardExpiry(nowMs), brand: DEFAULT_TEST_CARD.brand },
+  };
+  if (pm.payment_channel_code !== undefined) stored.payment_channel_code = pm.payment_channel_code;
+  return stored;
 }
 
 /** What a subscription is matched on against scenario rules. */
@@ -179,16 +217,21 @@ export function createSubscriptionService(deps: SubscriptionServiceDeps): Subscr
         settle(sub, next, 'SUCCEEDED');
         return;
       }
+      // A first charge that needs the customer waits for them, unless a scenario rule scripts it.
+      const awaitCustomer = period === 0 && state.rule === null && firstChargeNeedsCustomer(account.mode, sub.request.payment_method.payment_channel_code);
       const tx = transactionService.create(account, input, {
         subscriptionId: sub.id,
         notificationUrl: sub.request.payment_method.webhooks_url,
         paymentMethodOnFile: state.payment_method_on_file,
+        awaitCustomer,
       });
       if (state.rule !== null) transactions.setScenarioRule(tx.id, state.rule.label);
       next.pending_charge_id = tx.id;
       next.first_charge_id ??= tx.id;
       save(sub, sub.status, next, null);
-      transactionService.play(tx, script);
+      // Declined at creation (an expired card on file): the outcome is already there.
+      if (tx.status !== 'PENDING') settle(subscriptions.byIdAnyAccount(sub.id)!, next, tx.status);
+      else if (!awaitCustomer) transactionService.play(tx, script);
     });
 
   /** A subscription charge's outcome moves its subscription on (see the module header). */
@@ -217,8 +260,14 @@ export function createSubscriptionService(deps: SubscriptionServiceDeps): Subscr
           renewal_attempts: 0,
           pending_charge_id: null,
           first_charge_id: null,
-          rule: policy.forSubscription(subscriptionMatchInput(request)),
-          payment_method_on_file: storedPaymentMethod(request.payment_method),
+          rule: policy.forSubscription(
+            subscriptionMatchInput(
+              usesDefaultCard(account.mode, request.payment_method)
+                ? { ...request, payment_method: { ...request.payment_method, number: DEFAULT_TEST_CARD.number } }
+                : request,
+            ),
+          ),
+          payment_method_on_file: methodOnFile(account.mode, request, now),
           cancelled_at: null,
           cancellation_reason: null,
         };

@@ -5,10 +5,21 @@
  * change feed hears of it after the commit. What a scenario rule scripts for a new
  * transaction is asked of the scenario policy and carried out here (`play`): an outcome at
  * once, or a step stored for the scenario runner to apply when the sandbox clock reaches it.
+ *
+ * The customer's step (contract: "Payment methods and the customer's steps"): a payment of a
+ * checkout account, or a direct-mode payment with a QR, wallet or banking-app channel, waits
+ * for the customer on the payment page; it gets `link_expires_at` (24 h of sandbox clock),
+ * and `linkExpiry`, a `TimedWork`, sets it FAILED (with its webhook) when nobody paid by
+ * then. A PromptPay or Pix payment carries its EMVCo QR payload in `payment_method.qr_payload`.
+ * A card whose expiry is before the sandbox clock's month is declined at creation: the
+ * transaction is created FAILED with `decline_reason` `expired_card`, and its webhook queued.
  */
 import { randomUUID } from 'node:crypto';
-import { cardBrand, cardLast4, isCardExpired } from './card.js';
+import { cardBrand, cardLast4, isCardExpired, isValidExpiry } from './card.js';
 import type { Clock } from './clock.js';
+import { qrPayloadFor } from './emvco/payment-payload.js';
+import { needsCustomerStep, paymentChannel, paymentLinkExpiresAt } from './payment-methods.js';
+import type { TimedWork } from './scheduler.js';
 import type { Account, Refund, SimulatedFailures, StoredPaymentMethod, Transaction, TransactionCustomer, TransactionOutcome } from './entities.js';
 import { SandboxError, badRequest, invalidState, notFound } from './errors.js';
 import { formatMoney } from './money.js';
@@ -51,6 +62,25 @@ export interface ChargeContext {
   notificationUrl?: string;
   /** The (masked) payment method on file, charged instead of card data in the request. */
   paymentMethodOnFile?: StoredPaymentMethod;
+  /**
+   * Whether this charge waits for the customer on the payment page (a subscription's first
+   * charge in checkout mode or with a customer-step channel). Renewals never do.
+   */
+  awaitCustomer?: boolean;
+}
+
+/** Whether a card on file (MM/YY) has expired at `nowMs`; a malformed expiry is not judged here. */
+export function cardOnFileExpired(pm: StoredPaymentMethod | null, nowMs: number): boolean {
+  const expiry = pm?.card?.expiration_date;
+  return expiry !== undefined && isValidExpiry(expiry) && isCardExpired(expiry, nowMs);
+}
+
+/**
+ * Whether a new payment (not a subscription charge) waits for the customer: every payment of a
+ * checkout account, and in direct mode a QR, wallet or banking-app channel.
+ */
+export function paymentNeedsCustomer(mode: Account['mode'], channelCode: string | null | undefined): boolean {
+  return mode === 'checkout' || needsCustomerStep(channelCode);
 }
 
 /** What is left to refund: the unrefunded part of a SUCCEEDED transaction, else 0. */
@@ -131,6 +161,22 @@ export interface TransactionService {
   payWithCard(id: string, card: { number: string; expiration_date: string }): Transaction;
   /** Registers a listener told of every outcome inside its unit of work (subscription billing). */
   onResolved(listener: (tx: Transaction) => void): void;
+  /** Sets FAILED (with its webhook) every PENDING payment whose link expired, on the sandbox clock. */
+  linkExpiry: TimedWork;
+}
+
+/** What is stored of the payment method of a new payment, with the QR payload of a QR channel. */
+function paymentMethodOf(account: Account, input: NewTransaction, charge: ChargeContext, id: string): StoredPaymentMethod | null {
+  const pm = input.payment_method;
+  let stored: StoredPaymentMethod | null;
+  if (account.mode === 'direct') stored = charge.paymentMethodOnFile ?? (pm ? storedPaymentMethod(pm) : null);
+  // Checkout: no card data ever; the requested channel is kept so the page acts it out.
+  else stored = pm?.payment_channel_code !== undefined ? { type: pm.type, payment_channel_code: pm.payment_channel_code } : null;
+  const code = stored?.payment_channel_code;
+  if (stored === null || code === undefined || paymentChannel(code)?.type !== 'qr') return stored;
+  const qr = qrPayloadFor({ id, amount: input.amount, currency: input.currency, channelCode: code, merchantName: account.name });
+  const { qr_payload: _old, ...rest } = stored;
+  return qr === null ? rest : { ...rest, qr_payload: qr };
 }
 
 export function createTransactionService(deps: TransactionServiceDeps): TransactionService {
@@ -229,8 +275,13 @@ export function createTransactionService(deps: TransactionServiceDeps): Transact
     create(account, input, charge = {}) {
       const now = clock.nowMs();
       const direct = account.mode === 'direct';
+      const id = randomUUID();
+      const paymentMethod = paymentMethodOf(account, input, charge, id);
+      const awaitsCustomer =
+        charge.subscriptionId === undefined ? paymentNeedsCustomer(account.mode, paymentMethod?.payment_channel_code) : charge.awaitCustomer === true;
+      const expiredCard = direct && cardOnFileExpired(paymentMethod, now);
       const row: Omit<Transaction, 'seq'> = {
-        id: randomUUID(),
+        id,
         account_id: account.id,
         status: 'PENDING',
         amount: input.amount,
@@ -242,13 +293,13 @@ export function createTransactionService(deps: TransactionServiceDeps): Transact
         external_identifier: input.external_identifier ?? null,
         notification_url: input.notification_url ?? charge.notificationUrl ?? null,
         metadata: input.metadata ?? null,
-        payment_method: !direct
-          ? null
-          : (charge.paymentMethodOnFile ?? (input.payment_method ? storedPaymentMethod(input.payment_method) : null)),
+        payment_method: paymentMethod,
         browser_info: direct ? (input.browser_info ?? null) : null,
         refunded_amount: 0,
         subscription_id: charge.subscriptionId ?? null,
         scenario_rule: null,
+        decline_reason: null,
+        link_expires_at: awaitsCustomer && !expiredCard ? paymentLinkExpiresAt(now) : null,
         created_at: now,
         updated_at: now,
         resolved_at: null,
@@ -256,6 +307,11 @@ export function createTransactionService(deps: TransactionServiceDeps): Transact
       return uow.run(() => {
         transactions.insert(row);
         feed.emit('transaction.created', account.id, { id: row.id });
+        if (expiredCard) {
+          // Declined before any scenario rule is asked: the card is past its expiry month.
+          transactions.setDeclineReason(row.id, 'expired_card');
+          return resolve(row.id, 'FAILED');
+        }
         if (charge.subscriptionId === undefined) {
           const decided = policy.forTransaction(transactionMatchInput(input));
           if (decided) {
@@ -273,7 +329,10 @@ export function createTransactionService(deps: TransactionServiceDeps): Transact
       return uow.run(() => {
         const tx = transactions.byIdAnyAccount(id);
         if (!tx) throw notFound(`Transaction ${id} not found`);
-        if (isCardExpired(card.expiration_date, clock.nowMs())) return resolve(id, 'FAILED');
+        if (isCardExpired(card.expiration_date, clock.nowMs())) {
+          transactions.setDeclineReason(id, 'expired_card');
+          return resolve(id, 'FAILED');
+        }
         const decided = policy.forTransaction({
           kind: 'transaction',
           amount: tx.amount,
@@ -294,6 +353,21 @@ export function createTransactionService(deps: TransactionServiceDeps): Transact
     },
     onResolved(listener) {
       resolvedListeners.push(listener);
+    },
+    linkExpiry: {
+      name: 'payment link expiry',
+      nextDueMs: () => transactions.nextLinkExpiry(),
+      async runDue(nowMs) {
+        for (const tx of transactions.linksExpiredAt(nowMs)) {
+          try {
+            resolve(tx.id, 'FAILED');
+          } catch (err) {
+            // Never leave an expiry due that cannot run: the clock would stop at it forever.
+            transactions.clearLinkExpiry(tx.id);
+            if (!(err instanceof SandboxError)) throw err;
+          }
+        }
+      },
     },
   };
 }

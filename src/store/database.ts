@@ -173,6 +173,11 @@ const MIGRATIONS: string[] = [
     GENERATED ALWAYS AS (CASE WHEN instr(path, '?') > 0 THEN substr(path, 1, instr(path, '?') - 1) ELSE path END) VIRTUAL;
   CREATE INDEX request_log_path ON request_log (bare_path, seq);
   `,
+  /* 4: payment methods and the customer's step: decline reasons, payment-link expiry */ `
+  ALTER TABLE transactions ADD COLUMN decline_reason TEXT;
+  ALTER TABLE transactions ADD COLUMN link_expires_at INTEGER;
+  CREATE INDEX transactions_link_expiry ON transactions (link_expires_at) WHERE status = 'PENDING' AND link_expires_at IS NOT NULL;
+  `,
 ];
 
 /** The database file cannot be opened or written; the message is one line. */

@@ -41,16 +41,24 @@ function toRow(tx: Omit<Transaction, 'seq'>): Omit<TransactionRow, 'seq'> {
 export function transactionsStore(db: Db): TransactionsRepo {
   const insert = db.prepare(`INSERT INTO transactions (id, account_id, status, amount, currency, description, customer,
       return_url, cancel_url, external_identifier, notification_url, metadata, payment_method, browser_info,
-      refunded_amount, subscription_id, scenario_rule, created_at, updated_at, resolved_at)
+      refunded_amount, subscription_id, scenario_rule, decline_reason, link_expires_at, created_at, updated_at, resolved_at)
     VALUES (@id, @account_id, @status, @amount, @currency, @description, @customer, @return_url, @cancel_url,
       @external_identifier, @notification_url, @metadata, @payment_method, @browser_info, @refunded_amount,
-      @subscription_id, @scenario_rule, @created_at, @updated_at, @resolved_at)`);
+      @subscription_id, @scenario_rule, @decline_reason, @link_expires_at, @created_at, @updated_at, @resolved_at)`);
   const byId = db.prepare<[string, string], TransactionRow>('SELECT * FROM transactions WHERE id = ? AND account_id = ?');
   const byIdAny = db.prepare<[string], TransactionRow>('SELECT * FROM transactions WHERE id = ?');
   const setStatus = db.prepare('UPDATE transactions SET status = ?, updated_at = ?, resolved_at = ? WHERE id = ?');
   const addRefunded = db.prepare('UPDATE transactions SET refunded_amount = refunded_amount + ?, updated_at = ? WHERE id = ?');
   const forSubscription = db.prepare<[string], TransactionRow>('SELECT * FROM transactions WHERE subscription_id = ? ORDER BY seq');
   const setScenarioRule = db.prepare('UPDATE transactions SET scenario_rule = ? WHERE id = ?');
+  const setDeclineReason = db.prepare('UPDATE transactions SET decline_reason = ? WHERE id = ?');
+  const nextLinkExpiry = db.prepare<[], { due: number | null }>(
+    "SELECT MIN(link_expires_at) AS due FROM transactions WHERE status = 'PENDING' AND link_expires_at IS NOT NULL",
+  );
+  const linksExpiredAt = db.prepare<[number], TransactionRow>(
+    "SELECT * FROM transactions WHERE status = 'PENDING' AND link_expires_at IS NOT NULL AND link_expires_at <= ? ORDER BY link_expires_at, seq",
+  );
+  const clearLinkExpiry = db.prepare('UPDATE transactions SET link_expires_at = NULL WHERE id = ?');
   const insertRefund = db.prepare(`INSERT INTO refunds (id, account_id, transaction_id, amount, currency, reason,
       external_identifier, status, created_at, updated_at)
     VALUES (@id, @account_id, @transaction_id, @amount, @currency, @reason, @external_identifier, @status, @created_at, @updated_at)`);
@@ -68,6 +76,10 @@ export function transactionsStore(db: Db): TransactionsRepo {
     addRefunded: (id, amount, at) => void addRefunded.run(amount, at, id),
     forSubscription: (subscriptionId) => forSubscription.all(subscriptionId).map(toTransaction),
     setScenarioRule: (id, rule) => void setScenarioRule.run(rule, id),
+    setDeclineReason: (id, reason) => void setDeclineReason.run(reason, id),
+    nextLinkExpiry: () => nextLinkExpiry.get()?.due ?? null,
+    linksExpiredAt: (nowMs) => linksExpiredAt.all(nowMs).map(toTransaction),
+    clearLinkExpiry: (id) => void clearLinkExpiry.run(id),
     insertRefund: (refund) => void insertRefund.run(refund),
     refundById: (id) => refundById.get(id),
     refundsOf: (transactionId) => refundsOf.all(transactionId),

@@ -63,6 +63,14 @@ export function fakeTransactions(): TransactionsRepo & { rows: Transaction[]; re
     },
     forSubscription: (id) => rows.filter((t) => t.subscription_id === id),
     setScenarioRule: (id, rule) => void (find(id)!.scenario_rule = rule),
+    setDeclineReason: (id, reason) => void (find(id)!.decline_reason = reason),
+    nextLinkExpiry: () => {
+      const due = rows.filter((t) => t.status === 'PENDING' && t.link_expires_at !== null).map((t) => t.link_expires_at!);
+      return due.length === 0 ? null : Math.min(...due);
+    },
+    linksExpiredAt: (nowMs) =>
+      rows.filter((t) => t.status === 'PENDING' && t.link_expires_at !== null && t.link_expires_at <= nowMs).sort((a, b) => a.link_expires_at! - b.link_expires_at!),
+    clearLinkExpiry: (id) => void (find(id)!.link_expires_at = null),
     insertRefund: (refund) => void refunds.push({ ...refund, seq: refunds.length + 1 }),
     refundById: (id) => refunds.find((r) => r.id === id),
     refundsOf: (id) => refunds.filter((r) => r.transaction_id === id).reverse(),

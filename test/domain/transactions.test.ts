@@ -93,3 +93,37 @@ describe('transaction service', () => {
     expect(heard).toEqual([`${tx.id}:FAILED`]);
   });
 });
+
+describe("transaction service: the customer's step and card expiry", () => {
+  const wallet = { ...payment, currency: 'THB', payment_method: { type: 'wallet', payment_channel_code: 'TRUEMONEY' } };
+
+  it('a customer-step payment gets a link expiring 24 h later; linkExpiry fails it then, with its webhook, and nothing before', async () => {
+    const { txs, clock, outbox } = service();
+    const tx = txs.create(account, wallet);
+    const expires = clock.nowMs() + 24 * 3600 * 1000;
+    expect(tx.link_expires_at).toBe(expires);
+    expect(txs.linkExpiry.nextDueMs()).toBe(expires);
+    await txs.linkExpiry.runDue(expires - 1, true);
+    expect(outbox.queued).toEqual([]);
+    await txs.linkExpiry.runDue(expires, true);
+    expect(outbox.queued.map((w) => [w.id, w.status])).toEqual([[tx.id, 'FAILED']]);
+    expect(txs.linkExpiry.nextDueMs()).toBeNull();
+  });
+
+  it('a direct card needs no step (no link); checkout keeps only the channel, never card data', () => {
+    const { txs } = service();
+    expect(txs.create(account, payment).link_expires_at).toBeNull();
+    const checkout = txs.create({ ...account, mode: 'checkout' }, { ...wallet, payment_method: { type: 'qr', payment_channel_code: 'PROMPTPAY' } });
+    expect(checkout.link_expires_at).not.toBeNull();
+    expect(checkout.payment_method).toMatchObject({ type: 'qr', payment_channel_code: 'PROMPTPAY', qr_payload: expect.stringMatching(/^000201/) });
+  });
+
+  it('an expired card is created FAILED with decline_reason expired_card, before any scenario rule', () => {
+    const { txs, outbox } = service({ outcome: 'SUCCEEDED', afterSeconds: 0, refunds: [] });
+    const tx = txs.create(account, { ...payment, payment_method: { ...card, expiration_date: '10/26' } });
+    expect(tx).toMatchObject({ status: 'FAILED', decline_reason: 'expired_card', scenario_rule: null, link_expires_at: null });
+    expect(outbox.queued.map((w) => w.status)).toEqual(['FAILED']);
+    // The clock's own month is still good (2026-11).
+    expect(txs.create(account, { ...payment, payment_method: { ...card, expiration_date: '11/26' } }).decline_reason).toBeNull();
+  });
+});

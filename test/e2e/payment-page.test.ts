@@ -73,6 +73,8 @@ function channelTransaction(server: RunningServer, channel: string, currency: st
     refunded_amount: 0,
     subscription_id: null,
     scenario_rule: null,
+    decline_reason: null,
+    link_expires_at: now + 24 * 3600 * 1000,
     created_at: now,
     updated_at: now,
     resolved_at: null,

@@ -26,7 +26,10 @@ describe('subscriptionCreateSchema: cross-field rules', () => {
       expect.objectContaining({ code: 'invalid_type', path: ['cart_items'], expected: 'array', message: expect.stringContaining(RESTRICTED) }),
     ]);
 
-    const other = withPath(validBody(), ['payment_method'], { type: 'wallet', payment_channel_code: 'OTHER_WALLET' });
+    const other = withPath({ ...validBody(), currency: 'THB', plan: { name: 'Gold', currency: 'THB', amount: 1000, interval: 'month' } }, ['payment_method'], {
+      type: 'wallet',
+      payment_channel_code: 'TRUEMONEY',
+    });
     expect(issuePaths(checkout, other)).toEqual([]);
 
     const complete = {
@@ -39,8 +42,9 @@ describe('subscriptionCreateSchema: cross-field rules', () => {
 
   it('uses the configured restricted channel code', () => {
     const other = subscriptionCreateSchema({ restrictedChannelCode: 'ANOTHER', directMode: false });
+    // The default one is then neither restricted nor in the catalogue: an unknown code.
     const body = withPath(validBody(), ['payment_method'], { type: 'wallet', payment_channel_code: RESTRICTED });
-    expect(issuePaths(other, body)).toEqual([]);
+    expect(issuePaths(other, body)).toEqual(['payment_method/payment_channel_code']);
     const body2 = withPath(validBody(), ['payment_method'], { type: 'wallet', payment_channel_code: 'ANOTHER' });
     expect(issuePaths(other, body2)).toEqual(['billing_details', 'cart_items']);
   });
@@ -83,20 +87,21 @@ describe('subscriptionCreateSchema: cross-field rules', () => {
   it('requires browser_info only in direct mode', () => {
     const body = withPath(validDirectBody(), ['browser_info'], undefined);
     expect(issuePaths(direct, body)).toEqual(['browser_info']);
-    expect(issuePaths(checkout, body)).toEqual([]);
+    expect(issuePaths(checkout, withPath(validBody(), ['browser_info'], undefined))).toEqual([]);
   });
 
-  it('requires number, expiration_date and security_code for type card in direct mode, each at its path', () => {
+  it('direct mode takes the card fields all or none (none: the default test card), each missing one at its path', () => {
     const body = withPath(validDirectBody(), ['payment_method'], { type: 'card', holder_name: 'J' });
-    expect(issuePaths(direct, body)).toEqual([
-      'payment_method/number',
+    expect(issuePaths(direct, body)).toEqual([]);
+    expect(issuePaths(direct, withPath(validDirectBody(), ['payment_method'], { type: 'card', number: '4111111111111111' }))).toEqual([
       'payment_method/expiration_date',
       'payment_method/security_code',
     ]);
     // Checkout mode collects card data on the payment page.
     expect(issuePaths(checkout, body)).toEqual([]);
-    // Other types need no card data in direct mode, only their channel code.
-    expect(issuePaths(direct, withPath(validDirectBody(), ['payment_method'], { type: 'qr', payment_channel_code: 'PROMPTPAY' }))).toEqual([]);
+    // Other types need no card data in direct mode, only their channel code (in the catalogue, with its currency).
+    const thb = { ...validDirectBody(), currency: 'THB', plan: { name: 'Gold', currency: 'THB', amount: 1000, interval: 'month' } };
+    expect(issuePaths(direct, withPath(thb, ['payment_method'], { type: 'qr', payment_channel_code: 'PROMPTPAY' }))).toEqual([]);
     expect(issuePaths(direct, withPath(validDirectBody(), ['payment_method'], { type: 'qr' }))).toEqual(['payment_method/payment_channel_code']);
   });
 

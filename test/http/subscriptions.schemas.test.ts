@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { subscriptionCreateSchema, type SubscriptionCreate, type SubscriptionCreateInput } from '../../src/http/routes/subscriptions.schemas.js';
-import { RESTRICTED, checkout, direct, validBody, withPath, issuePaths } from './subscription-schema-support.js';
+import { RESTRICTED, checkout, direct, validBody, validDirectBody, withPath, issuePaths } from './subscription-schema-support.js';
 
 describe('subscriptionCreateSchema: valid bodies', () => {
   it('accepts a minimal checkout body and fills plan defaults', () => {
@@ -47,7 +47,7 @@ describe('subscriptionCreateSchema: valid bodies', () => {
         webhooks_url: 'https://merchant.example/hooks',
         number: '5555555555554444',
         expiration_date: '01/31',
-        security_code: '1234',
+        security_code: '123',
         holder_name: 'JANE DOE',
       },
       billing_details: {
@@ -153,18 +153,20 @@ describe('subscriptionCreateSchema: field rules and issue paths', () => {
   ];
 
   it.each(cases)('%s -> issue at %j', (_name, path, value, issuePath) => {
-    const paths = issuePaths(checkout, withPath(validBody(), path, value));
+    // Card fields are direct-mode data (checkout mode refuses them outright).
+    const card = path[0] === 'payment_method' && ['number', 'expiration_date', 'security_code'].includes(path[1]!);
+    const paths = card ? issuePaths(direct, withPath(validDirectBody(), path, value)) : issuePaths(checkout, withPath(validBody(), path, value));
     expect(paths).toEqual([(issuePath ?? path).join('/')]);
   });
 
   it('reports exactly one issue for a card number that is both malformed and not Luhn-valid', () => {
-    const result = checkout.safeParse(withPath(validBody(), ['payment_method', 'number'], '12ab'));
+    const result = direct.safeParse(withPath(validDirectBody(), ['payment_method', 'number'], '12ab'));
     expect(result.error?.issues).toHaveLength(1);
     expect(result.error?.issues[0].message).toMatch(/12 to 19 digits/);
   });
 
   it('names the Luhn failure in the message', () => {
-    const result = checkout.safeParse(withPath(validBody(), ['payment_method', 'number'], '4111111111111112'));
+    const result = direct.safeParse(withPath(validDirectBody(), ['payment_method', 'number'], '4111111111111112'));
     expect(result.error?.issues[0]).toMatchObject({ path: ['payment_method', 'number'], message: expect.stringMatching(/Luhn/) });
   });
 

@@ -99,7 +99,7 @@ describe('POST /v4/transactions', () => {
 
   it('accepts a wallet method with a channel code in direct mode', async () => {
     const { app } = testApp();
-    const res = await post(app, directPayment({ payment_method: { type: 'wallet', payment_channel_code: 'TRUEMONEY' } }));
+    const res = await post(app, directPayment({ currency: 'THB', payment_method: { type: 'wallet', payment_channel_code: 'TRUEMONEY' } }));
     expect(res.status).toBe(201);
     expect((await body(res)).payment_method).toEqual({ type: 'wallet', payment_channel_code: 'TRUEMONEY' });
   });

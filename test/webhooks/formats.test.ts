@@ -274,7 +274,8 @@ describe('event bodies (--webhook-format event)', () => {
     seq: 1, id: 'tx-1', account_id: 'acc', status: 'SUCCEEDED', amount: 1050, currency: 'USD', description: null, customer: null,
     return_url: null, cancel_url: null, external_identifier: 'order-1', notification_url: null, metadata: null,
     payment_method: { type: 'card', card: { last4: '4242', expiration_date: '12/30', brand: 'visa' } }, browser_info: null,
-    refunded_amount: 0, subscription_id: null, scenario_rule: null, created_at: AT.getTime(), updated_at: AT.getTime(), resolved_at: AT.getTime(),
+    refunded_amount: 0, subscription_id: null, scenario_rule: null, decline_reason: null, link_expires_at: null,
+    created_at: AT.getTime(), updated_at: AT.getTime(), resolved_at: AT.getTime(),
   };
 
   it('names the outcome: transaction.completed or transaction.failed, the transaction under data.transaction', () => {

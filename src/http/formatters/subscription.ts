@@ -7,11 +7,13 @@
 import { isoTimestamp } from '../../domain/clock.js';
 import type { AccountMode, Subscription } from '../../domain/entities.js';
 import { subscriptionCalendar } from '../../domain/subscription-calendar.js';
+import { firstChargeNeedsCustomer } from '../../domain/subscriptions.js';
 import type { Subscription as SubscriptionResponse } from '../routes/subscriptions.schemas.js';
 
 /**
- * A Subscription object. `payment_url_link` is the payment page of the first charge for a
- * checkout account (null until that charge exists, i.e. during a trial), null in direct mode.
+ * A Subscription object. `payment_url_link` is the payment page of the first charge when that
+ * charge waits for the customer (checkout mode, or a QR, wallet or banking-app channel); null
+ * until that charge exists (during a trial), and for a direct-mode card subscription.
  */
 export function subscriptionView(row: Subscription, baseUrl: string, mode: AccountMode): SubscriptionResponse {
   const { request, state } = row;
@@ -36,6 +38,6 @@ export function subscriptionView(row: Subscription, baseUrl: string, mode: Accou
     trial_start: calendar.trialStart === null ? null : isoTimestamp(calendar.trialStart),
     trial_end: calendar.trialEnd === null ? null : isoTimestamp(calendar.trialEnd),
     ...(request.metadata !== undefined ? { metadata: request.metadata } : {}),
-    payment_url_link: mode === 'checkout' && state.first_charge_id !== null ? `${baseUrl}/pay/${state.first_charge_id}` : null,
+    payment_url_link: firstChargeNeedsCustomer(mode, pm.payment_channel_code) && state.first_charge_id !== null ? `${baseUrl}/pay/${state.first_charge_id}` : null,
   };
 }

@@ -6,7 +6,11 @@ import type { transactionSchema } from '../routes/transactions.schemas.js';
 
 export type TransactionResponse = z.infer<typeof transactionSchema>;
 
-/** A transaction record; `payment_url` is set for checkout accounts (`mode`). */
+/**
+ * A transaction record. `payment_url` is the payment page of a payment that waits for the
+ * customer: every payment of a checkout account (`mode`), and a direct-mode payment with a
+ * payment link (a QR, wallet or banking-app channel).
+ */
 export function transactionView(tx: Transaction, baseUrl: string, mode: AccountMode): TransactionResponse {
   return {
     type: 'transaction',
@@ -24,7 +28,8 @@ export function transactionView(tx: Transaction, baseUrl: string, mode: AccountM
     cancel_url: tx.cancel_url,
     metadata: tx.metadata,
     payment_method: tx.payment_method,
-    payment_url: mode === 'checkout' ? `${baseUrl}/pay/${tx.id}` : null,
+    payment_url: mode === 'checkout' || tx.link_expires_at !== null ? `${baseUrl}/pay/${tx.id}` : null,
+    decline_reason: tx.decline_reason,
     subscription_id: tx.subscription_id,
     created_at: isoTimestamp(tx.created_at),
     updated_at: isoTimestamp(tx.updated_at),

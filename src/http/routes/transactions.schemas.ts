@@ -9,7 +9,15 @@ import { amountSchema, currencySchema, httpUrlSchema, text } from '../schemas.js
 import { browserInfoSchema } from '../wire/browser-info.js';
 import { onAnyObject } from '../wire/issues.js';
 import { metadataSchema } from '../wire/metadata.js';
-import { DIRECT_PAYMENT_METHOD_RULE, directPaymentMethodRule, paymentMethodRequestSchema } from '../wire/payment-method.js';
+import {
+  CHECKOUT_CARD_DATA_RULE,
+  DIRECT_PAYMENT_METHOD_RULE,
+  channelRule,
+  checkoutCardDataRule,
+  directPaymentMethodRule,
+  paymentMethodRequestSchema,
+  securityCodeRule,
+} from '../wire/payment-method.js';
 
 /** The create body's fields, every one optional that some mode does not need. */
 const transactionCreateObject = z
@@ -38,15 +46,31 @@ const directTransactionCreateSchema = transactionCreateObject
     payment_method: paymentMethodRequestSchema.openapi({ description: 'The card (number, expiration_date MM/YY, security_code) or a wallet/QR method.' }),
     browser_info: browserInfoSchema.openapi({ description: 'Required for anti-fraud checks.' }),
   })
-  .superRefine((body, ctx) => directPaymentMethodRule(body as Record<string, unknown>, ctx), onAnyObject)
-  .openapi({ title: 'Direct mode', description: DIRECT_PAYMENT_METHOD_RULE });
+  .superRefine((body, ctx) => {
+    const raw = body as Record<string, unknown>;
+    directPaymentMethodRule(raw, ctx);
+    securityCodeRule(raw, ctx);
+    channelRule(raw, ctx);
+  }, onAnyObject)
+  .openapi({
+    title: 'Direct mode',
+    description: `${DIRECT_PAYMENT_METHOD_RULE} The security code is 4 digits for American Express, 3 for other schemes. payment_channel_code must be in the catalogue (GET /_sandbox/payment-methods) and take the currency.`,
+  });
 
 /** Checkout mode: return_url is required (the payment page sends the customer back there). */
 const checkoutTransactionCreateSchema = transactionCreateObject
   .extend({
     return_url: httpUrlSchema.openapi({ description: 'Where the payment page sends the customer after paying.' }),
   })
-  .openapi({ title: 'Checkout mode', description: 'Card data is collected on the payment page; payment_method and browser_info are ignored.' });
+  .superRefine((body, ctx) => {
+    const raw = body as Record<string, unknown>;
+    checkoutCardDataRule(raw, ctx);
+    channelRule(raw, ctx);
+  }, onAnyObject)
+  .openapi({
+    title: 'Checkout mode',
+    description: `${CHECKOUT_CARD_DATA_RULE} payment_method.payment_channel_code (catalogue, taking the currency) picks what the payment page acts out; browser_info is ignored.`,
+  });
 
 /** The POST /v4/transactions body schema of an account mode. */
 export function transactionCreateSchema(mode: 'direct' | 'checkout'): z.ZodType<TransactionCreate, z.input<typeof transactionCreateObject>> {
@@ -82,9 +106,15 @@ export const transactionSchema = z
         type: z.string(),
         payment_channel_code: z.string().optional(),
         card: z.object({ last4: z.string(), expiration_date: z.string(), brand: z.string(), holder_name: z.string().optional() }).optional(),
+        qr_payload: z.string().optional().openapi({
+          description: 'PromptPay and Pix: the EMVCo merchant-presented QR payload (valid CRC) to render for the customer.',
+        }),
       })
       .nullable(),
-    payment_url: z.string().nullable().openapi({ description: 'Checkout mode: the sandbox-hosted payment page.' }),
+    payment_url: z.string().nullable().openapi({
+      description: "The sandbox-hosted payment page of a payment that waits for the customer: checkout mode, and direct-mode QR, wallet and banking-app channels.",
+    }),
+    decline_reason: z.enum(['expired_card']).nullable().openapi({ description: 'Sandbox extension: why the payment was declined (expired_card), else null.' }),
     subscription_id: z.string().nullable(),
     created_at: z.string(),
     updated_at: z.string(),

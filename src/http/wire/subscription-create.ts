@@ -2,8 +2,12 @@
  * The POST /v4/subscriptions body (spec: Subscription creation request, Limits), one schema
  * per account mode and `--restricted-channel-code`, with every rule in it:
  * - fields and sub-objects, each failure at the exact path of the failing field;
- * - direct mode: browser_info required, and the payment method rule (a card needs number,
- *   expiration_date and security_code; other kinds their payment_channel_code);
+ * - direct mode: browser_info required, and the payment method rule (a card's number,
+ *   expiration_date and security_code all or none; other kinds their payment_channel_code);
+ *   the security code's length by scheme;
+ * - checkout mode: no card number or security code (PCI);
+ * - the payment-method catalogue: a known payment_channel_code taking `currency` (the
+ *   restricted channel is accepted too);
  * - the restricted channel: billing_details and cart_items required;
  * - plan.currency equals currency;
  * - with the sandbox clock (`now`): trial_end after it.
@@ -18,7 +22,18 @@ import { browserInfoSchema } from './browser-info.js';
 import { customerSchema } from './customer.js';
 import { isRecord, missing, onAnyObject, type IssueSink } from './issues.js';
 import { metadataSchema } from './metadata.js';
-import { DIRECT_PAYMENT_METHOD_RULE, directPaymentMethodRule, paymentMethodRequestSchema } from './payment-method.js';
+import {
+  CHECKOUT_CARD_DATA_RULE,
+  channelRule,
+  checkoutCardDataRule,
+  directPaymentMethodRule,
+  paymentMethodRequestSchema,
+  securityCodeRule,
+} from './payment-method.js';
+
+/** What direct mode asks of a subscription's payment method. */
+const DIRECT_SUBSCRIPTION_METHOD_RULE =
+  'Direct mode: type card takes number, expiration_date and security_code (all or none: none charges the default test card, Visa 4242); any other type needs payment_channel_code.';
 import { planSchema } from './plan.js';
 
 /** An ISO 8601 date-time with `Z` or an offset, e.g. `2026-03-01T00:00:00Z`. */
@@ -92,13 +107,18 @@ function buildSchema(restrictedChannelCode: string, directMode: boolean) {
     .superRefine((body, ctx) => {
       const raw = body as Record<string, unknown>;
       sameCurrency(raw, ctx);
-      if (directMode) directPaymentMethodRule(raw, ctx);
+      if (directMode) {
+        directPaymentMethodRule(raw, ctx, true);
+        securityCodeRule(raw, ctx);
+      } else checkoutCardDataRule(raw, ctx);
+      channelRule(raw, ctx, restrictedChannelCode);
       restrictedChannelRule(raw, ctx, restrictedChannelCode);
     }, onAnyObject)
     .openapi({
       title: directMode ? 'Direct mode' : 'Checkout mode',
       description:
-        (directMode ? `${DIRECT_PAYMENT_METHOD_RULE} ` : 'Checkout mode: card data is collected on the payment page. ') +
+        (directMode ? `${DIRECT_SUBSCRIPTION_METHOD_RULE} The security code is 4 digits for American Express, 3 for other schemes. ` : `${CHECKOUT_CARD_DATA_RULE} `) +
+        'payment_method.payment_channel_code must be in the catalogue (GET /_sandbox/payment-methods) and take the currency. ' +
         `billing_details and cart_items are required when payment_method.payment_channel_code is ${restrictedChannelCode}. ` +
         'plan.currency must equal currency; trial_end must lie after the sandbox clock.',
     });
