@@ -13,6 +13,7 @@ import { paymentMethodControlRoutes } from './http/control/payment-methods.js';
 import { subscriptionControlRoutes } from './http/control/subscriptions.js';
 import type { ApiEnv, AppEnv } from './http/env.js';
 import { RouteTable, notFoundHandler, onError } from './http/errors.js';
+import { apiFaults } from './http/faults.js';
 import { artificialLatency } from './http/latency.js';
 import { panelRoutes } from './http/panel.js';
 import { paymentPageRoutes } from './http/pay.js';
@@ -37,6 +38,7 @@ function apiRoutes(sandbox: Sandbox): OpenAPIHono<ApiEnv> {
   const v4 = createRouter<ApiEnv>();
   v4.use('*', requestLog);
   v4.use('*', artificialLatency);
+  v4.use('*', apiFaults);
   v4.route('/', transactionRoutes());
   v4.route('/', subscriptionRoutes(sandbox.options.restrictedChannelCode));
   v4.route('/', buyerRoutes());

@@ -72,6 +72,8 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
     defaultNotificationUrl: options.notificationUrl,
     timeZone: options.webhookTimezone,
     onQueued: () => dispatcher.nudge(),
+    webhookFaults: (label) => policy.webhookFaults(label),
+    transactions: repos.transactions,
   });
 
   let baseUrl = `http://${options.host}:${options.port}`;
@@ -124,6 +126,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
     accounts,
     scenarios: policy,
     dispatcher,
+    webhookFaults: { inject: (transactionId, request) => outbox.injectFault(transactionId, request) },
     webhookPublicKeyPem: DEMO_WEBHOOK_PUBLIC_KEY_PEM,
     get baseUrl() {
       return baseUrl;

@@ -168,6 +168,9 @@ const MIGRATIONS: string[] = [
   );
   CREATE INDEX scheduled_steps_due ON scheduled_steps (done, due_at);
   `,
+  /* 3: scripted webhook faults (duplicate, out_of_order, delayed, bad_signature) */ `
+  ALTER TABLE deliveries ADD COLUMN fault TEXT;
+  `,
 ];
 
 /** The database file cannot be opened or written; the message is one line. */
