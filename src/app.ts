@@ -6,9 +6,12 @@
  * context type (`ApiEnv`: an account and its scopes), the rest share `AppEnv`.
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import { checkWebhooks, type CheckWebhooksOptions } from './check-webhooks/index.js';
 import type { SandboxOptions } from './config.js';
+import { DEMO_WEBHOOK_PRIVATE_KEY_PEM } from './domain/demo-credentials.js';
 import { jsonBody } from './http/body.js';
 import { controlRoutes } from './http/control/index.js';
+import { faultControlRoutes } from './http/control/faults.js';
 import { paymentMethodControlRoutes } from './http/control/payment-methods.js';
 import { subscriptionControlRoutes } from './http/control/subscriptions.js';
 import type { ApiEnv, AppEnv } from './http/env.js';
@@ -45,6 +48,15 @@ function apiRoutes(sandbox: Sandbox): OpenAPIHono<ApiEnv> {
   return v4;
 }
 
+/** The check-webhooks battery run from the control API signs as this sandbox's own deliveries do. */
+function checkSigningOf(options: SandboxOptions): CheckWebhooksOptions {
+  return {
+    signing: options.webhookSigning === 'hmac' ? { mode: 'hmac', secret: options.webhookSecret ?? '' } : { mode: 'rsa', privateKeyPem: DEMO_WEBHOOK_PRIVATE_KEY_PEM },
+    timeZone: options.webhookTimezone,
+    timeoutMs: options.deliveryTimeoutMs,
+  };
+}
+
 /** Builds the sandbox and its app. */
 export function createApp(options: Partial<SandboxOptions> = {}): SandboxApp {
   const { sandbox, db } = composeSandbox(options);
@@ -71,6 +83,7 @@ export function createApp(options: Partial<SandboxOptions> = {}): SandboxApp {
   control.route('/', controlRoutes());
   control.route('/', subscriptionControlRoutes());
   control.route('/', paymentMethodControlRoutes());
+  control.route('/', faultControlRoutes({ checkWebhooks: (url) => checkWebhooks(url, checkSigningOf(sandbox.options)) }));
   app.route('/_sandbox', control);
 
   app.route('/pay', paymentPageRoutes());
