@@ -41,6 +41,11 @@ export const webhookCheckReportSchema = z
   })
   .openapi('WebhookCheckReport');
 
+/** The report as the panel reads it. */
+export type WebhookCheckReport = z.infer<typeof webhookCheckReportSchema>;
+/** A webhook fault the control API takes. */
+export type WebhookFaultRequest = z.infer<typeof webhookFaultRequestSchema>;
+
 /** A report as the battery returns it (only what the route shows is named). */
 export interface WebhookCheckReportLike {
   url: string;
