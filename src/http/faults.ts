@@ -95,10 +95,10 @@ function statusResponse(fault: Extract<ApiFault, { kind: 'status' }>, when: stri
  * Drops the connection: the socket is destroyed, so the client sees a reset and no answer.
  * Without a socket (`app.request` in tests) it answers 503 saying so.
  */
-function dropConnection(c: Context<ApiEnv>, when: string): Response {
+function dropConnection(c: Context<ApiEnv>, after: boolean, when: string): Response {
   const incoming = incomingOf(c);
   incoming?.socket.destroy();
-  return statusResponse({ kind: 'status', status: 503, retryAfterS: 1, after: when !== 'before execution' }, `${when}; the connection was reset`);
+  return statusResponse({ kind: 'status', status: 503, retryAfterS: 1, after }, `${when}; the connection was reset`);
 }
 
 /** Holds the request until the client gives up or `seconds` pass, then drops the connection. */
@@ -121,7 +121,7 @@ async function play(c: Context<ApiEnv>, fault: ApiFault, when: string): Promise<
     case 'timeout':
       return holdThenDrop(c, fault.seconds, when);
     case 'reset':
-      return dropConnection(c, when);
+      return dropConnection(c, fault.after, when);
     case 'latency':
       await sleep(fault.ms, c.req.raw.signal);
       return undefined;
