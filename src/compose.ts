@@ -69,14 +69,16 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
     clock,
     uow,
     deliveries: repos.deliveries,
+    transactions: repos.transactions,
+    format: options.webhookFormat,
+    settlementCurrency: options.settlementCurrency,
     defaultNotificationUrl: options.notificationUrl,
     timeZone: options.webhookTimezone,
     onQueued: () => dispatcher.nudge(),
     webhookFaults: (label) => policy.webhookFaults(label),
-    transactions: repos.transactions,
   });
 
-  let baseUrl = `http://${options.host}:${options.port}`;
+  let baseUrl = options.publicUrl ?? `http://${options.host}:${options.port}`;
   const transactions = createTransactionService({
     clock,
     uow,
