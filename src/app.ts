@@ -6,14 +6,18 @@
  * context type (`ApiEnv`: an account and its scopes), the rest share `AppEnv`.
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import { checkWebhooks, type CheckWebhooksOptions } from './check-webhooks/index.js';
 import type { SandboxOptions } from './config.js';
+import { DEMO_WEBHOOK_PRIVATE_KEY_PEM } from './domain/demo-credentials.js';
 import { jsonBody } from './http/body.js';
 import { controlRoutes } from './http/control/index.js';
+import { faultControlRoutes } from './http/control/faults.js';
 import { paymentMethodControlRoutes } from './http/control/payment-methods.js';
 import { scenarioControlRoutes } from './http/control/scenarios.js';
 import { subscriptionControlRoutes } from './http/control/subscriptions.js';
 import type { ApiEnv, AppEnv } from './http/env.js';
 import { RouteTable, notFoundHandler, onError } from './http/errors.js';
+import { apiFaults } from './http/faults.js';
 import { artificialLatency } from './http/latency.js';
 import { panelRoutes } from './http/panel.js';
 import { paymentPageRoutes } from './http/pay.js';
@@ -38,10 +42,20 @@ function apiRoutes(sandbox: Sandbox): OpenAPIHono<ApiEnv> {
   const v4 = createRouter<ApiEnv>();
   v4.use('*', requestLog);
   v4.use('*', artificialLatency);
+  v4.use('*', apiFaults);
   v4.route('/', transactionRoutes());
   v4.route('/', subscriptionRoutes(sandbox.options.restrictedChannelCode));
   v4.route('/', buyerRoutes());
   return v4;
+}
+
+/** The check-webhooks battery run from the control API signs as this sandbox's own deliveries do. */
+function checkSigningOf(options: SandboxOptions): CheckWebhooksOptions {
+  return {
+    signing: options.webhookSigning === 'hmac' ? { mode: 'hmac', secret: options.webhookSecret ?? '' } : { mode: 'rsa', privateKeyPem: DEMO_WEBHOOK_PRIVATE_KEY_PEM },
+    timeZone: options.webhookTimezone,
+    timeoutMs: options.deliveryTimeoutMs,
+  };
 }
 
 /** Builds the sandbox and its app. */
@@ -72,6 +86,7 @@ export function createApp(options: Partial<SandboxOptions> = {}): SandboxApp {
   control.route('/', subscriptionControlRoutes());
   control.route('/', paymentMethodControlRoutes());
   control.route('/', scenarioControlRoutes());
+  control.route('/', faultControlRoutes({ checkWebhooks: (url) => checkWebhooks(url, checkSigningOf(sandbox.options)) }));
   app.route('/_sandbox', control);
 
   app.route('/pay', paymentPageRoutes());

@@ -77,6 +77,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
     defaultNotificationUrl: options.notificationUrl,
     timeZone: options.webhookTimezone,
     onQueued: () => dispatcher.nudge(),
+    webhookFaults: (label) => policy.webhookFaults(label),
   });
 
   let baseUrl = options.publicUrl ?? `http://${options.host}:${options.port}`;
@@ -135,6 +136,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
     accounts,
     scenarios: policy,
     dispatcher,
+    webhookFaults: { inject: (transactionId, request) => outbox.injectFault(transactionId, request) },
     webhookPublicKeyPem: DEMO_WEBHOOK_PUBLIC_KEY_PEM,
     get baseUrl() {
       return baseUrl;

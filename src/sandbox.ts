@@ -5,7 +5,7 @@
  */
 import type { SandboxOptions } from './config.js';
 import type { Clock } from './domain/clock.js';
-import type { Delivery } from './domain/entities.js';
+import type { Delivery, DeliveryFault } from './domain/entities.js';
 import type { SandboxEvents } from './domain/events.js';
 import type { MerchantAccounts } from './domain/merchant-accounts.js';
 import type { Repositories } from './domain/ports.js';
@@ -29,6 +29,14 @@ export interface Sandbox {
   dispatcher: {
     /** Queues a delivery again now, whatever its status: same body, fresh timestamp and signature. */
     resend(id: string): Delivery | undefined;
+  };
+  /** Scripted webhook faults on a transaction (control API, panel); see `webhooks/outbox.ts`. */
+  webhookFaults: {
+    /**
+     * Queues copies of the transaction's webhooks that play `kind` (`seconds` for `delayed`);
+     * returns them. 404 unknown transaction; 409 when it has no webhook (or refund) yet.
+     */
+    inject(transactionId: string, request: { kind: DeliveryFault; seconds?: number }): Delivery[];
   };
   webhookPublicKeyPem: string;
   /** Base URL the sandbox is reached at (for payment_url); set by the server once it listens. */

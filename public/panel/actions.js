@@ -13,7 +13,15 @@ import { invalidate, refresh, storeAccountId } from './loading.js';
 import { LISTS, emptyLists, nowMs, render, selectedAccount, state } from './state.js';
 import { showError, toast } from './toasts.js';
 
-/** @import { Account, ClockAdvanced, Delivery, ListName, Refund, Subscription, Transaction, ViewName } from './types.js' */
+/** @import { Account, ClockAdvanced, Delivery, ListName, Refund, Subscription, Transaction, ViewName, WebhookCheckReport, WebhookFault } from './types.js' */
+
+/** What each scripted webhook fault does, for its toast. @type {Record<WebhookFault, string>} */
+const FAULT_EFFECTS = {
+  duplicate: 'The payment webhook is sent once more, same body and signature.',
+  delayed: 'The payment webhook is sent once more in 60 s of sandbox time (advance the clock to send it now).',
+  bad_signature: 'The payment webhook is sent once more with a signature that does not match its body. Your handler should refuse it.',
+  out_of_order: "The latest refund's webhook is sent again, then the payment's, in that order.",
+};
 /** @typedef {import('./loading.js').Kind} Kind */
 
 /**
@@ -170,6 +178,26 @@ export const ctx = {
       onSuccess: () => toast({ title: `Failed ${money(tx.amount, tx.currency)}`, message: 'FAILED. The payment webhook is on its way.' }),
     });
   },
+
+  /**
+   * Scripts a webhook fault on a transaction (control API `webhook-faults`); `delayed` waits 60 s of sandbox time.
+   * @param {Transaction} tx
+   * @param {WebhookFault} fault
+   */
+  webhookFault(tx, fault) {
+    const body = fault === 'delayed' ? { fault, seconds: 60 } : { fault };
+    return act(tx.id, `fault:${fault}`, 'Could not script the webhook fault', () => call('POST', `/transactions/${seg(tx.id)}/webhook-faults`, body), {
+      then: ['transactions', 'deliveries'],
+      onSuccess: () => toast({ title: `Webhook fault: ${fault.replace('_', ' ')}`, message: FAULT_EFFECTS[fault] }),
+    });
+  },
+
+  /**
+   * Runs the check-webhooks battery against a merchant URL from the sandbox; rejects with an ApiError.
+   * @param {string} url
+   * @returns {Promise<WebhookCheckReport>}
+   */
+  checkWebhooks: (url) => /** @type {Promise<WebhookCheckReport>} */ (call('POST', '/check-webhooks', { url })),
 
   /** Opens the refund form with the server's refundable amount. @param {Transaction} tx */
   openRefund(tx) {

@@ -18,6 +18,8 @@
 /** @typedef {import('../../src/http/control/schemas.js').Clock} Clock */
 /** @typedef {import('../../src/http/control/schemas.js').ClockAdvanced} ClockAdvanced */
 /** @typedef {import('../../src/http/control/schemas.js').ScenarioSummary} ScenarioSummary */
+/** @typedef {import('../../src/http/control/faults.js').WebhookCheckReport} WebhookCheckReport */
+/** @typedef {import('../../src/http/control/faults.js').WebhookFaultRequest['fault']} WebhookFault */
 
 /**
  * A page of a control API list.

@@ -208,6 +208,13 @@ export interface Delivery {
   attempts: number;
   simulated_failures: number;
   simulated_failure_status: number;
+  /**
+   * A scripted webhook fault this delivery plays (null for an ordinary one): a `duplicate`
+   * copy, a `delayed` one, a copy with a `bad_signature` (attempted once, outside the
+   * transaction's order) or part of an `out_of_order` pair. A pending delivery with no
+   * `next_attempt_at` is parked until a later one of its transaction has been attempted.
+   */
+  fault: DeliveryFault | null;
   next_attempt_at: number | null;
   created_at: number;
   updated_at: number;
@@ -256,6 +263,15 @@ export interface IdempotencyRecord {
 }
 
 /** Simulated webhook failures a scenario asked for (`webhook_failures` step). */
+/** The webhook faults a scenario rule, the control API or the panel can script. */
+export type DeliveryFault = 'duplicate' | 'out_of_order' | 'delayed' | 'bad_signature';
+
+/** One webhook fault of a scenario rule (`seconds` for `delayed`). */
+export interface WebhookFault {
+  kind: DeliveryFault;
+  seconds?: number;
+}
+
 export interface SimulatedFailures {
   count: number;
   status: number;

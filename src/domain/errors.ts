@@ -29,7 +29,11 @@ export type ErrorCode =
   | 'concurrent_request'
   | 'invalid_state'
   | 'request_too_large'
-  | 'server_error';
+  | 'server_error'
+  /** Faults a merchant asks for (X-Sandbox-Fault, scenario api_fault). */
+  | 'service_unavailable'
+  | 'too_many_requests'
+  | 'gateway_timeout';
 
 /** A failure with the spec's status, code, message and details. */
 export class SandboxError extends Error {

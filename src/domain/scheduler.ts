@@ -128,7 +128,7 @@ export class Scheduler {
   }
 
   private async advanceNow(seconds: number): Promise<number> {
-    const { clock, uow } = this.deps;
+    const { clock } = this.deps;
     const ms = Math.round(seconds * 1000);
     const startOffset = clock.offsetMs();
     const target = clock.nowMs() + ms;

@@ -4,6 +4,7 @@
  */
 import { z } from '@hono/zod-openapi';
 import { isCurrency } from '../domain/money.js';
+import { faultHeaderParameter } from './faults.js';
 
 /** Largest amount in minor units the sandbox accepts (sandbox limit). */
 export const MAX_AMOUNT = 99_999_999;
@@ -71,6 +72,7 @@ export const idempotencyHeaderSchema = accountHeaderSchema.extend({
  */
 export const accountHeaderParameters = [
   { name: 'x-merchant-account-id', in: 'header' as const, required: true, description: 'The merchant account id.', schema: { type: 'string' as const }, example: 'acc_demo_direct' },
+  faultHeaderParameter,
 ];
 
 export const idempotencyHeaderParameters = [

@@ -5,8 +5,8 @@
  * scenario files: no clock, no storage. The steps that wait for the clock are played by
  * `runner.ts`.
  */
-import type { RuleSnapshot, SimulatedFailures } from '../domain/entities.js';
-import type { ChargeScript, ScenarioPolicy } from '../domain/ports.js';
+import type { RuleSnapshot, SimulatedFailures, WebhookFault } from '../domain/entities.js';
+import type { ChargeScript, MatchInput, ScenarioPolicy } from '../domain/ports.js';
 import { DEFAULT_SCENARIO_PATH, ScenarioError, loadScenarios, type LoadedScenario } from './load.js';
 import { describeScenarios, findRule, type RuleMatch, type ScenarioSummary } from './match.js';
 import type { PaymentOutcome, ScenarioRule, ScenarioStep } from './schema.js';
@@ -22,6 +22,11 @@ export function webhookFailuresOf(steps: readonly ScenarioStep[]): SimulatedFail
     if ('webhook_failures' in step) return { count: step.webhook_failures, status: step.status };
   }
   return undefined;
+}
+
+/** The webhook faults of a rule's steps (`webhook_fault`), in the order written. */
+export function webhookFaultsOf(steps: readonly ScenarioStep[]): WebhookFault[] {
+  return steps.flatMap((step) => ('webhook_fault' in step ? [{ kind: step.webhook_fault, ...(step.seconds !== undefined ? { seconds: step.seconds } : {}) }] : []));
 }
 
 /**
@@ -85,6 +90,10 @@ export interface LoadedScenarioPolicy extends ScenarioPolicy {
   removeRuntime(name: string): boolean;
   /** Removes every run-time scenario; how many there were. */
   clearRuntime(): number;
+  /** The `api_fault` of the first rule matching a create call, if that rule has one (http/faults.ts plays it). */
+  apiFaultFor(input: MatchInput): { rule: string; fault: string } | null;
+  /** The `webhook_fault` steps of the rule `label` names (the outbox plays them on each webhook). */
+  webhookFaults(label: string | null): WebhookFault[];
 }
 
 /** A rule snapshot's steps, as the loader validated them when the snapshot was taken. */
@@ -147,6 +156,15 @@ export function createScenarioPolicy(startup: readonly LoadedScenario[]): Loaded
     renewalScript: (rule, renewal, attemptsBefore) => {
       const steps = stepsOf(rule);
       return { outcome: renewalOutcome(steps, renewal, attemptsBefore), afterSeconds: 0, refunds: [], webhookFailures: webhookFailuresOf(steps) };
+    },
+    apiFaultFor(input) {
+      const found = findRule(all, input);
+      const step = found?.rule.steps.find((s) => 'api_fault' in s);
+      return found && step && 'api_fault' in step ? { rule: ruleLabel(found), fault: step.api_fault } : null;
+    },
+    webhookFaults(label) {
+      const rule = ruleByLabel(label);
+      return rule ? webhookFaultsOf(rule.steps) : [];
     },
     simulatedFailures(label) {
       const rule = ruleByLabel(label);

@@ -22,6 +22,8 @@ export const STEP_KINDS = [
   'renewal_fails',
   'renewal_outcomes',
   'webhook_failures',
+  'api_fault',
+  'webhook_fault',
 ] as const;
 
 /** The name of a step variant: the key it is recognised by. */
@@ -79,6 +81,43 @@ export const webhookFailuresStepSchema = z.strictObject({
   status: z.int().min(400).max(599).default(503),
 });
 
+/**
+ * The syntax of an API fault, shared by the `X-Sandbox-Fault` header and the `api_fault` step:
+ * `503`, `503-after`, `429`, `429=<s>`, `timeout`, `timeout=<n>s`, `timeout-after`,
+ * `latency=<ms>`, `reset`, `reset-after` (http/faults.ts plays them).
+ */
+export const API_FAULT_PATTERN = /^(?:503(?:-after)?|429(?:=\d{1,3})?|timeout(?:=\d{1,3}s)?(?:-after)?|latency=\d{1,6}|reset(?:-after)?)$/;
+
+/**
+ * `{ "api_fault": "503" }`: the create call (POST /v4/transactions or /v4/subscriptions) that
+ * the rule matches fails that way, as if `X-Sandbox-Fault` had been sent (see README).
+ */
+export const apiFaultStepSchema = z.strictObject({
+  api_fault: z.string().regex(API_FAULT_PATTERN, {
+    error: 'expected 503, 503-after, 429, 429=<s>, timeout, timeout=<n>s, timeout-after, latency=<ms>, reset or reset-after',
+  }),
+});
+
+/** The webhook faults a rule, the control API or the panel can script. */
+export const webhookFaultKindSchema = z.enum(['duplicate', 'out_of_order', 'delayed', 'bad_signature']);
+
+/**
+ * `{ "webhook_fault": "duplicate" | "out_of_order" | "delayed" | "bad_signature", "seconds"?: n }`:
+ * each webhook about the transaction is delivered twice (`duplicate`), first attempted
+ * `seconds` later on the sandbox clock (`delayed`), or preceded by a copy with a signature that
+ * does not match its body (`bad_signature`, attempted once); `out_of_order` sends the refund's
+ * webhook before the payment's (the rule needs a `refund` step).
+ */
+export const webhookFaultStepSchema = z
+  .strictObject({
+    webhook_fault: webhookFaultKindSchema,
+    seconds: z.int().min(1).max(30 * 24 * 60 * 60).optional(),
+  })
+  .refine((step) => step.webhook_fault !== 'delayed' || step.seconds !== undefined, {
+    error: 'a "delayed" webhook_fault needs "seconds"',
+    path: ['seconds'],
+  });
+
 /** One step of a rule; the variant is recognised by its key (see `STEP_KINDS`). */
 export const scenarioStepSchema = z.union(
   [
@@ -87,6 +126,8 @@ export const scenarioStepSchema = z.union(
     renewalFailsStepSchema,
     renewalOutcomesStepSchema,
     webhookFailuresStepSchema,
+    apiFaultStepSchema,
+    webhookFaultStepSchema,
   ],
   {
     error: `expected a step with one of the keys ${STEP_KINDS.slice(0, -1)
@@ -155,7 +196,28 @@ export const scenarioRuleSchema = z
     }
     const renewals: number[] = [];
     const webhookFailures: number[] = [];
+    const webhookFaults = new Map<string, number>();
+    const apiFaults: number[] = [];
     rule.steps.forEach((step, i) => {
+      if ('api_fault' in step) {
+        if (apiFaults.length > 0) {
+          ctx.addIssue({ code: 'custom', path: ['steps', i, 'api_fault'], message: `a rule has at most one "api_fault" step (the first is steps[${apiFaults[0]}])` });
+        }
+        apiFaults.push(i);
+      }
+      if ('webhook_fault' in step) {
+        const earlier = webhookFaults.get(step.webhook_fault);
+        if (earlier !== undefined) {
+          ctx.addIssue({ code: 'custom', path: ['steps', i, 'webhook_fault'], message: `a rule has at most one "${step.webhook_fault}" webhook_fault (the first is steps[${earlier}])` });
+        } else webhookFaults.set(step.webhook_fault, i);
+        if (step.webhook_fault === 'out_of_order' && !rule.steps.some((other) => 'refund' in other)) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['steps', i, 'webhook_fault'],
+            message: 'an "out_of_order" webhook_fault needs a "refund" step in the same rule (its webhook goes before the payment\'s)',
+          });
+        }
+      }
       if ('refund' in step) {
         if (!first) {
           ctx.addIssue({
@@ -250,8 +312,17 @@ export type RenewalOutcomesStep = z.output<typeof renewalOutcomesStepSchema>;
 /** Step: the first deliveries of each webhook fail. */
 export type WebhookFailuresStep = z.output<typeof webhookFailuresStepSchema>;
 
+/** Step: an API fault on the matched create call. */
+export type ApiFaultStep = z.output<typeof apiFaultStepSchema>;
+/** Step: a webhook fault on the transaction's webhooks. */
+export type WebhookFaultStep = z.output<typeof webhookFaultStepSchema>;
+/** `duplicate`, `out_of_order`, `delayed` or `bad_signature`. */
+export type WebhookFaultKind = z.output<typeof webhookFaultKindSchema>;
+
 /** The variant of a step, i.e. the one key of `STEP_KINDS` it carries. */
 export function stepKind(step: ScenarioStep): ScenarioStepKind {
+  if ('api_fault' in step) return 'api_fault';
+  if ('webhook_fault' in step) return 'webhook_fault';
   if ('outcome' in step) return 'outcome';
   if ('refund' in step) return 'refund';
   if ('renewal_fails' in step) return 'renewal_fails';

@@ -178,6 +178,9 @@ const MIGRATIONS: string[] = [
   ALTER TABLE transactions ADD COLUMN link_expires_at INTEGER;
   CREATE INDEX transactions_link_expiry ON transactions (link_expires_at) WHERE status = 'PENDING' AND link_expires_at IS NOT NULL;
   `,
+  /* 5: scripted webhook faults (duplicate, out_of_order, delayed, bad_signature) */ `
+  ALTER TABLE deliveries ADD COLUMN fault TEXT;
+  `,
 ];
 
 /** The database file cannot be opened or written; the message is one line. */

@@ -17,9 +17,9 @@ const toAttempt = (row: AttemptRow): DeliveryAttempt => ({ ...row, request_heade
 
 export function deliveriesStore(db: Db): DeliveriesRepo {
   const insert = db.prepare(`INSERT INTO deliveries (id, account_id, kind, resource_id, url, body, status, attempts,
-      simulated_failures, simulated_failure_status, next_attempt_at, created_at, updated_at, delivered_at)
+      simulated_failures, simulated_failure_status, fault, next_attempt_at, created_at, updated_at, delivered_at)
     VALUES (@id, @account_id, @kind, @resource_id, @url, @body, @status, @attempts, @simulated_failures,
-      @simulated_failure_status, @next_attempt_at, @created_at, @updated_at, @delivered_at)`);
+      @simulated_failure_status, @fault, @next_attempt_at, @created_at, @updated_at, @delivered_at)`);
   const byId = db.prepare<[string], Delivery>('SELECT * FROM deliveries WHERE id = ?');
   const due = db.prepare<[number], Delivery>("SELECT * FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, seq");
   const nextDue = db.prepare("SELECT min(next_attempt_at) FROM deliveries WHERE status = 'pending'").pluck();

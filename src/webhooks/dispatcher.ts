@@ -6,6 +6,10 @@
  * so a slow or hanging receiver holds up only its own in-flight deliveries. The webhooks of
  * one transaction (its payment, then each refund) go one at a time, in the order they were
  * queued: a later one waits while an earlier one is under way or waiting for a retry.
+ * Scripted faults (`Delivery.fault`) are the only exceptions: a `bad_signature` copy is
+ * signed over another body, attempted once and kept out of that order, and a parked
+ * `out_of_order` payment webhook waits until a refund webhook of its transaction has been
+ * attempted.
  */
 import { isoTimestamp, type Clock } from '../domain/clock.js';
 import type { Delivery as DeliveryRow } from '../domain/entities.js';
@@ -95,6 +99,10 @@ export class Dispatcher implements TimedWork {
   async runDue(nowMs: number, wait: boolean): Promise<void> {
     for (const row of this.deps.deliveries.due(nowMs)) {
       if (this.inFlight.has(row.id)) continue;
+      if (row.fault === 'bad_signature') {
+        this.admit(row, `bad_signature:${row.id}`); // outside its transaction's order
+        continue;
+      }
       const transactionId = this.transactionOf(row);
       // A delivery of the same transaction is under way: this one starts when it ends.
       if (this.busyTransactions.has(transactionId)) continue;
@@ -134,7 +142,8 @@ export class Dispatcher implements TimedWork {
     const { deliveries, transactions } = this.deps;
     const rows = deliveries.forResource(transactionId);
     for (const refund of transactions.refundsOf(transactionId)) rows.push(...deliveries.forResource(refund.id));
-    return rows.filter((d) => d.status === 'pending').sort((a, b) => a.seq - b.seq);
+    // Bad-signature copies go on their own; parked deliveries wait for a refund's attempt.
+    return rows.filter((d) => d.status === 'pending' && d.fault !== 'bad_signature' && d.next_attempt_at !== null).sort((a, b) => a.seq - b.seq);
   }
 
   /** The earliest-queued delivery of a transaction that is still pending, if any. */
@@ -220,7 +229,8 @@ export class Dispatcher implements TimedWork {
     // every attempt and resend of this delivery.
     let signature = row.signature;
     if (signature === null) {
-      signature = this.deps.sign(row.body);
+      // A scripted bad signature is a real signature of another body: it never verifies.
+      signature = this.deps.sign(row.fault === 'bad_signature' ? `${row.body}\n` : row.body);
       deliveries.setSignature(id, signature);
     }
     const signed = signature;
@@ -229,7 +239,14 @@ export class Dispatcher implements TimedWork {
     const outcome = await this.send(row, number, headers);
     const duration = performance.now() - started;
     const now = clock.nowMs();
-    const giveUp = !outcome.ok && number >= MAX_ATTEMPTS;
+    const badSignature = row.fault === 'bad_signature';
+    if (badSignature && outcome.status !== null) {
+      outcome.error = outcome.ok
+        ? 'scripted bad signature: the merchant acknowledged a webhook whose signature does not match its body (it must refuse it)'
+        : `scripted bad signature: refused by the merchant (HTTP ${outcome.status}), as it should be; not retried`;
+    }
+    // A bad-signature copy is attempted once; anything else until MAX_ATTEMPTS.
+    const giveUp = !outcome.ok && (number >= MAX_ATTEMPTS || badSignature);
     deliveries.recordAttempt(
       {
         delivery_id: id,
@@ -252,6 +269,7 @@ export class Dispatcher implements TimedWork {
         updated_at: now,
       },
     );
+    if (row.kind === 'refund' && !badSignature) this.releaseParked(row);
     this.deps.feed.emit('delivery.attempted', row.account_id, {
       id,
       number,
@@ -264,6 +282,16 @@ export class Dispatcher implements TimedWork {
       url: row.url,
       next_attempt_at: outcome.ok || giveUp ? null : isoTimestamp(now + retryDelaySeconds(number) * 1000),
     });
+  }
+
+  /** After a refund webhook's attempt: its transaction's parked (`out_of_order`) deliveries are due now. */
+  private releaseParked(refundRow: DeliveryRow): void {
+    const { deliveries, clock } = this.deps;
+    const transactionId = this.transactionOf(refundRow);
+    const now = clock.nowMs();
+    for (const d of deliveries.forResource(transactionId)) {
+      if (d.status === 'pending' && d.next_attempt_at === null) deliveries.postpone(d.id, now);
+    }
   }
 
   private async send(row: DeliveryRow, number: number, headers: Record<string, string>): Promise<AttemptOutcome> {

@@ -4,10 +4,14 @@
  * once that work commits, `onQueued` nudges the dispatcher (`dispatcher.ts`), which drains it.
  * The body is built once, here, in the configured format (`formats.ts`: the spec's bodies or
  * the overview's events) and with the configured settlement currency; retries send it as is.
+ * It also queues the scripted webhook faults: those of the transaction's scenario rule with
+ * each webhook (`webhook_fault` steps), and those asked for a transaction from the control
+ * API or the panel (`injectFault`), as extra or re-timed deliveries marked with their fault.
  */
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../domain/clock.js';
-import type { Delivery, SimulatedFailures, Transaction } from '../domain/entities.js';
+import type { Delivery, DeliveryFault, SimulatedFailures, Transaction, WebhookFault } from '../domain/entities.js';
+import { invalidState, notFound } from '../domain/errors.js';
 import type { DeliveriesRepo, Outbox, TransactionsRepo, UnitOfWork } from '../domain/ports.js';
 import { paymentWebhookBody, refundEventBody, refundWebhookBody, transactionEventBody, type WebhookFormat } from './formats.js';
 
@@ -15,8 +19,8 @@ export interface OutboxDeps {
   clock: Clock;
   uow: UnitOfWork;
   deliveries: DeliveriesRepo;
-  /** Reads a refunded transaction as it is after the refund (event format). */
-  transactions: Pick<TransactionsRepo, 'byIdAnyAccount'>;
+  /** Reads a refunded transaction as it is after the refund (event format), and the webhooks a control-API fault copies. */
+  transactions: Pick<TransactionsRepo, 'byIdAnyAccount' | 'refundsOf'>;
   /** `--webhook-format`: the spec's bodies (default) or the overview's events. */
   format?: WebhookFormat;
   /** `--settlement-currency`; absent: each payment settles in its own currency. */
@@ -27,15 +31,78 @@ export interface OutboxDeps {
   timeZone: string;
   /** Called after the commit of work that queued a webhook. */
   onQueued: () => void;
+  /** The `webhook_fault` steps of a scenario rule (by its `scenario/rule` label). */
+  webhookFaults: (ruleLabel: string | null) => readonly WebhookFault[];
 }
 
-/** The outbox over `deps.deliveries`, writing bodies in `deps.format`. */
-export function createOutbox(deps: OutboxDeps): Outbox {
+/** A webhook fault asked for one transaction (control API, panel). */
+export interface FaultRequest {
+  kind: DeliveryFault;
+  /** For `delayed`: sandbox-clock seconds until the copy is sent. */
+  seconds?: number;
+}
+
+/** The outbox, plus the webhook faults the control API asks for. */
+export interface FaultingOutbox extends Outbox {
+  /**
+   * Queues a scripted fault on a transaction's webhooks, as copies of webhooks already
+   * queued for it (same body): `duplicate` (its payment webhook once more), `delayed` (once
+   * more, `seconds` from now on the sandbox clock), `bad_signature` (once more, signed over
+   * another body, attempted once), `out_of_order` (its latest refund's webhook, then its
+   * payment's, in that order). Returns the deliveries queued.
+   * 404 for an unknown transaction; 409 `invalid_state` when it has no webhook (or, for
+   * `out_of_order`, no refund) yet.
+   */
+  injectFault(transactionId: string, request: FaultRequest): Delivery[];
+}
+
+/** The outbox over `deps.deliveries`, writing bodies in `deps.format`, with the scripted webhook faults. */
+export function createOutbox(deps: OutboxDeps): FaultingOutbox {
   const { clock, uow, deliveries, settlementCurrency } = deps;
   const events = deps.format === 'event';
 
   /** Where a transaction's webhooks go: its own notification_url, else the sandbox default. */
   const urlOf = (tx: Transaction): string | null => tx.notification_url ?? deps.defaultNotificationUrl ?? null;
+
+  type Fields = Pick<Delivery, 'account_id' | 'kind' | 'resource_id' | 'url' | 'body'>;
+
+  /** Inserts one delivery, first attempted at `nextAttemptAt` (null: parked, see `Delivery.fault`). */
+  const insert = (fields: Fields, fault: DeliveryFault | null, nextAttemptAt: number | null, simulated?: SimulatedFailures): Delivery => {
+    const now = clock.nowMs();
+    const id = randomUUID();
+    deliveries.insert({
+      id,
+      ...fields,
+      signature: null,
+      status: 'pending',
+      attempts: 0,
+      simulated_failures: simulated?.count ?? 0,
+      simulated_failure_status: simulated?.status ?? 503,
+      fault,
+      next_attempt_at: nextAttemptAt,
+      created_at: now,
+      updated_at: now,
+      delivered_at: null,
+    });
+    uow.afterCommit(deps.onQueued, 'deliveries.queued');
+    return deliveries.byId(id)!;
+  };
+
+  /**
+   * Queues a webhook with the faults its scenario rule scripts: a bad-signature copy first,
+   * then the webhook itself (delayed, or parked until the refund's webhook for `out_of_order`
+   * when `parkForRefund`), then its duplicate.
+   */
+  const enqueueScripted = (fields: Fields, faults: readonly WebhookFault[], parkForRefund: boolean, simulated?: SimulatedFailures): void => {
+    const now = clock.nowMs();
+    const has = (kind: DeliveryFault) => faults.find((f) => f.kind === kind);
+    if (has('bad_signature')) insert(fields, 'bad_signature', now);
+    const delayed = has('delayed');
+    const parked = parkForRefund && has('out_of_order') !== undefined;
+    const at = parked ? null : delayed ? now + (delayed.seconds ?? 0) * 1000 : now;
+    insert(fields, parked ? 'out_of_order' : delayed ? 'delayed' : null, at, simulated);
+    if (has('duplicate')) insert(fields, 'duplicate', at, simulated);
+  };
 
   const enqueue = (fields: Pick<Delivery, 'account_id' | 'kind' | 'resource_id' | 'url' | 'body'>, simulated?: SimulatedFailures): void => {
     const now = clock.nowMs();
@@ -47,6 +114,7 @@ export function createOutbox(deps: OutboxDeps): Outbox {
       attempts: 0,
       simulated_failures: simulated?.count ?? 0,
       simulated_failure_status: simulated?.status ?? 503,
+      fault: null,
       next_attempt_at: now,
       created_at: now,
       updated_at: now,
@@ -71,7 +139,11 @@ export function createOutbox(deps: OutboxDeps): Outbox {
         timeZone: deps.timeZone,
         settlementCurrency,
       });
-      enqueue({ account_id: tx.account_id, kind: 'payment', resource_id: tx.id, url: urlOf(tx), body: JSON.stringify(body) }, simulated);
+      const fields: Fields = { account_id: tx.account_id, kind: 'payment', resource_id: tx.id, url: urlOf(tx), body: JSON.stringify(body) };
+      const faults = deps.webhookFaults(tx.scenario_rule);
+      // out_of_order parks a SUCCEEDED payment's webhook until its refund's has been attempted.
+      if (faults.length > 0) enqueueScripted(fields, faults, tx.status === 'SUCCEEDED', simulated);
+      else enqueue(fields, simulated);
     },
     refund(tx, refund, simulated) {
       const at = new Date(refund.created_at);
@@ -89,7 +161,37 @@ export function createOutbox(deps: OutboxDeps): Outbox {
         timeZone: deps.timeZone,
         settlementCurrency,
       });
-      enqueue({ account_id: tx.account_id, kind: 'refund', resource_id: refund.id, url: urlOf(tx), body: JSON.stringify(body) }, simulated);
+      const fields: Fields = { account_id: tx.account_id, kind: 'refund', resource_id: refund.id, url: urlOf(tx), body: JSON.stringify(body) };
+      const faults = deps.webhookFaults(tx.scenario_rule);
+      if (faults.length > 0) enqueueScripted(fields, faults, false, simulated);
+      else enqueue(fields, simulated);
+    },
+    injectFault(transactionId, request) {
+      return uow.run(() => {
+        const tx = deps.transactions.byIdAnyAccount(transactionId);
+        if (!tx) throw notFound(`Transaction ${transactionId} not found`);
+        /** The first ordinary (or scripted, but not bad-signature) webhook about a resource. */
+        const original = (resourceId: string): Delivery | undefined =>
+          deliveries.forResource(resourceId).find((d) => d.fault !== 'bad_signature');
+        const payment = original(tx.id);
+        if (!payment) throw invalidState(`Transaction ${tx.id} is ${tx.status} and has no webhook yet: set its outcome first`);
+        const copy = (d: Delivery): Fields => ({ account_id: d.account_id, kind: d.kind, resource_id: d.resource_id, url: d.url, body: d.body });
+        const now = clock.nowMs();
+        switch (request.kind) {
+          case 'duplicate':
+            return [insert(copy(payment), 'duplicate', now)];
+          case 'delayed':
+            return [insert(copy(payment), 'delayed', now + (request.seconds ?? 0) * 1000)];
+          case 'bad_signature':
+            return [insert(copy(payment), 'bad_signature', now)];
+          case 'out_of_order': {
+            const refund = deps.transactions.refundsOf(tx.id).map((r) => original(r.id)).find((d) => d !== undefined); // refundsOf: newest first
+            if (!refund) throw invalidState(`Transaction ${tx.id} has no refund webhook yet: refund it first`);
+            // Queued in this order, the transaction's order sends the refund's copy first.
+            return [insert(copy(refund), 'out_of_order', now), insert(copy(payment), 'out_of_order', now)];
+          }
+        }
+      });
     },
   };
 }

@@ -71,7 +71,7 @@ describe('scenario schema', () => {
     ['zero webhook failures', { steps: [{ webhook_failures: 0 }] }, 'steps[0].webhook_failures: expected a number >= 1, got 0'],
     ['refund amount 0', { steps: [{ outcome: 'SUCCEEDED' }, { refund: { amount: 0 } }] }, 'steps[1].refund.amount: expected a number >= 1, got 0'],
     ['two step keys', { steps: [{ outcome: 'FAILED', refund: {} }] }, 'steps[0]: a step has exactly one of the keys'],
-    ['no step key', { steps: [{}] }, 'steps[0]: expected a step with one of the keys "outcome", "refund", "renewal_fails", "renewal_outcomes" or "webhook_failures", got no key'],
+    ['no step key', { steps: [{}] }, 'steps[0]: expected a step with one of the keys "outcome", "refund", "renewal_fails", "renewal_outcomes", "webhook_failures", "api_fault" or "webhook_fault", got no key'],
     ['a step that is not an object', { steps: [5] }, 'steps[0]: expected a step with one of the keys'],
     ['misspelt step key', { steps: [{ outcom: 'FAILED' }] }, 'steps[0].outcom: unknown key (did you mean "outcome"?)'],
     ['fractional amount', { match: { amount: 1.5 } }, 'match.amount: expected an integer amount in cents or a range { "min"?, "max"? }, got 1.5'],

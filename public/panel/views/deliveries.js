@@ -3,13 +3,68 @@
  * queued, retrying, failed), target and last answer, with Resend. Expanding one shows every
  * attempt: time, URL, the exact request headers (signature included) and body, the
  * merchant's status and body or the error, each copyable, and the attempt as a curl command.
+ * Above the log, a form runs the check-webhooks battery against a merchant URL and shows its
+ * report case by case.
  */
-import { badge, bodyView, copyButton, h, shellQuote } from '../dom.js';
+import { badge, bodyView, copyButton, h, setChildren, shellQuote } from '../dom.js';
 import { duration, fullTime, shortId, shortTime } from '../format.js';
 import { ACTIONS_COLUMN, TOGGLE_COLUMN, TONES, actionButton, actionsCell, detailRow, emptyState, itemBody, listView, statusCell, timeCell, toggleCell } from './common.js';
 
 /** @import { PanelContext } from '../actions.js' */
-/** @import { Delivery, DeliveryAttempt } from '../types.js' */
+/** @import { Delivery, DeliveryAttempt, WebhookCheckReport } from '../types.js' */
+
+/**
+ * The check-webhooks form: a merchant URL, a Check button, and the report (each case passed
+ * or failed with its reason). Its state is its own; the list's updates do not touch it.
+ * @param {PanelContext} ctx
+ */
+function checkWebhooksForm(ctx) {
+  const input = h('input', { type: 'url', id: 'check-webhooks-url', name: 'url', required: true, placeholder: 'http://127.0.0.1:3000/webhooks', class: 'input mono', 'aria-describedby': 'check-webhooks-hint' });
+  const button = h('button', { type: 'submit', class: 'btn btn-sm btn-primary' }, 'Check handler');
+  const result = h('div', { class: 'check-report', 'aria-live': 'polite' });
+
+  /** @param {WebhookCheckReport} report */
+  const showReport = (report) =>
+    setChildren(
+      result,
+      h('p', { class: report.passed ? 'ok-text' : 'error-text' }, report.passed ? `All ${report.checks.length} checks passed for ${report.url}.` : `${report.checks.filter((c) => !c.passed).length} of ${report.checks.length} checks failed for ${report.url}.`),
+      h(
+        'ul',
+        { class: 'mini-list check-list' },
+        report.checks.map((c) => h('li', { dataset: { check: c.id } }, badge(c.passed ? 'passed' : 'failed', c.passed ? 'ok' : 'danger'), h('span', null, c.title), h('span', { class: 'muted small' }, c.reason))),
+      ),
+    );
+
+  const form = h(
+    'form',
+    {
+      class: 'check-webhooks',
+      'aria-label': 'Check a webhook handler',
+      /** @param {Event} event */
+      onsubmit: async (event) => {
+        event.preventDefault();
+        const url = /** @type {HTMLInputElement} */ (input).value.trim();
+        button.setAttribute('disabled', '');
+        button.setAttribute('aria-busy', 'true');
+        setChildren(result, h('p', { class: 'muted small' }, `Sending the battery to ${url}…`));
+        try {
+          showReport(await ctx.checkWebhooks(url));
+        } catch (err) {
+          setChildren(result, h('p', { class: 'form-error', role: 'alert' }, err instanceof Error ? err.message : String(err)));
+        } finally {
+          button.removeAttribute('disabled');
+          button.removeAttribute('aria-busy');
+        }
+      },
+    },
+    h('label', { for: 'check-webhooks-url' }, 'Check your webhook handler'),
+    input,
+    button,
+    h('p', { class: 'hint small', id: 'check-webhooks-hint' }, 'Sends valid, tampered, duplicate and out-of-order webhooks to the URL and reports whether it answers as a production-ready handler must (as payment-sandbox check-webhooks does).'),
+    result,
+  );
+  return form;
+}
 
 /** @type {import('./common.js').Column[]} */
 const COLUMNS = [
@@ -137,7 +192,7 @@ export function deliveriesView(ctx) {
     );
   }
 
-  return listView(ctx, {
+  const list = listView(ctx, {
     list: 'deliveries',
     label: 'Webhook deliveries',
     className: 'delivery-list',
@@ -158,4 +213,5 @@ export function deliveriesView(ctx) {
       });
     },
   });
+  return { root: h('div', { class: 'webhooks-view' }, checkWebhooksForm(ctx), list.root), update: () => list.update() };
 }

@@ -158,6 +158,7 @@ export function transactionsView(ctx) {
           none: allows(tx, 'refund') ? 'None yet. Refund sends the refund webhook.' : 'None.',
           line: (r) => [badge(r.status, 'ok'), h('span', { class: 'mono' }, money(r.amount, r.currency)), r.reason ? h('span', { class: 'muted' }, r.reason) : null, timeText(r.created_at, ctx.nowMs())],
         }),
+        faultButtons(tx),
         relatedList({
           title: 'Webhooks',
           items: deliveries,
@@ -172,6 +173,34 @@ export function transactionsView(ctx) {
       ),
       recordColumn(tx, 'transaction'),
     );
+  }
+
+  /**
+   * Buttons that script a webhook fault on the transaction (duplicate, delayed, bad signature,
+   * out of order), once it has a webhook; out of order needs a refund.
+   * @param {Transaction} tx
+   */
+  function faultButtons(tx) {
+    const busy = ctx.busyFor(tx.id);
+    const hasWebhook = tx.status !== 'PENDING';
+    /** @type {[import('../types.js').WebhookFault, string, boolean][]} */
+    const faults = [
+      ['duplicate', 'Duplicate', hasWebhook],
+      ['delayed', 'Delay 60 s', hasWebhook],
+      ['bad_signature', 'Bad signature', hasWebhook],
+      ['out_of_order', 'Refund before payment', hasWebhook && tx.refunds.length > 0],
+    ];
+    return [
+      h('h3', { class: 'detail-title' }, 'Webhook faults'),
+      h(
+        'p',
+        { class: 'fault-actions' },
+        faults.map(([fault, label, enabled]) =>
+          actionButton(label, { disabled: !enabled || Boolean(busy), busy: busy === `fault:${fault}`, focus: `${tx.id}:fault-${fault}`, describedBy: `tx-ref-${tx.id}`, onClick: () => void ctx.webhookFault(tx, fault) }),
+        ),
+      ),
+      hasWebhook ? null : h('p', { class: 'muted small' }, 'Available once the transaction has its outcome (and its webhook).'),
+    ];
   }
 
   return listView(ctx, {

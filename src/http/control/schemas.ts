@@ -54,6 +54,7 @@ export const deliverySchema = z
     reference: z.string().nullable().openapi({ description: "The merchant's reference the webhook carries (merchant_transaction_id, or original_transaction_id of a refund), if any." }),
     url: z.string().nullable(),
     status: z.enum(['pending', 'delivered', 'failed']),
+    fault: z.enum(['duplicate', 'out_of_order', 'delayed', 'bad_signature']).nullable().openapi({ description: 'A scripted webhook fault this delivery plays (scenario webhook_fault step, control API or panel), null for an ordinary one.' }),
     state: deliveryStateSchema.openapi({ description: 'queued (no attempt yet), retrying (an attempt failed, another is scheduled), delivered, failed (gave up).' }),
     attempts_count: z.number().int().min(0),
     next_attempt_at: timestamp.nullable(),

@@ -25,6 +25,7 @@ export function deliveryView(delivery: Delivery, attempts: DeliveryAttempt[]) {
     resource_id: delivery.resource_id,
     url: delivery.url,
     status: delivery.status,
+    fault: delivery.fault,
     attempts_count: delivery.attempts,
     next_attempt_at: delivery.next_attempt_at === null ? null : isoTimestamp(delivery.next_attempt_at),
     body: delivery.body,

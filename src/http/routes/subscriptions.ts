@@ -9,9 +9,11 @@
 import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { notFound } from '../../domain/errors.js';
+import { subscriptionMatchInput } from '../../domain/subscriptions.js';
 import { requireAuth, requireScope, secured } from '../auth.js';
 import type { ApiEnv } from '../env.js';
 import { subscriptionView } from '../formatters/subscription.js';
+import { scenarioFault } from '../faults.js';
 import { idempotent } from '../idempotency.js';
 import { pageEnvelope, pageQuerySchema, pageRequest, pageSchema } from '../pagination.js';
 import { createRouter } from '../router.js';
@@ -99,7 +101,7 @@ export function subscriptionRoutes(restrictedChannelCode: string): OpenAPIHono<A
     return row;
   };
 
-  app.openapi(create, (c) => {
+  app.openapi(create, async (c) => {
     const sandbox = c.get('sandbox');
     const account = c.get('account');
     const body = subscriptionCreateSchema({
@@ -108,6 +110,7 @@ export function subscriptionRoutes(restrictedChannelCode: string): OpenAPIHono<A
       nowMs: sandbox.clock.nowMs(),
     });
     const input = validRequest(c, { body, headers: forwardedForSchema });
+    await scenarioFault(c, subscriptionMatchInput(input));
     return idempotent(c, 201, () => subscriptionView(sandbox.subscriptions.create(account, input), sandbox.baseUrl, account.mode));
   });
 

@@ -6,10 +6,12 @@
 import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { notFound } from '../../domain/errors.js';
+import { transactionMatchInput } from '../../domain/transactions.js';
 import { secured } from '../auth.js';
 import type { ApiEnv } from '../env.js';
 import { refundView } from '../formatters/refund.js';
 import { transactionView } from '../formatters/transaction.js';
+import { scenarioFault } from '../faults.js';
 import { idempotent } from '../idempotency.js';
 import { pageEnvelope, pageQuerySchema, pageRequest, pageSchema } from '../pagination.js';
 import { createRouter } from '../router.js';
@@ -92,9 +94,10 @@ export function transactionRoutes(): OpenAPIHono<ApiEnv> {
     return tx;
   };
 
-  app.openapi(create, (c) => {
+  app.openapi(create, async (c) => {
     const account = c.get('account');
     const input = validRequest(c, { body: transactionCreateSchema(account.mode) });
+    await scenarioFault(c, transactionMatchInput(input));
     return idempotent(c, 201, () => {
       const sandbox = c.get('sandbox');
       const tx = sandbox.transactions.create(account, input);
