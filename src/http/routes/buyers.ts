@@ -1,4 +1,7 @@
-/** GET /v4/buyers (and GET /buyers, as in the spec's pagination example): faker buyers, cursor pages. */
+/**
+ * GET /v4/buyers (and GET /buyers, as in the spec's pagination example): faker buyers, cursor
+ * pages. The same route is mounted twice, so each mount names its own operationId.
+ */
 import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { secured } from '../auth.js';
 import type { ApiEnv } from '../env.js';
@@ -8,12 +11,12 @@ import { createRouter } from '../router.js';
 import { buyerSchema } from './buyers.schemas.js';
 import { accountHeaderParameters, errorResponses } from '../schemas.js';
 
-
-const list = createRoute({
+const list = (operationId: string) => createRoute({
   method: 'get',
   path: '/buyers',
   tags: ['Buyers'],
   summary: 'List buyers, newest first',
+  operationId,
   security: [{ bearerAuth: [] }],
   middleware: secured('buyers.read'),
   parameters: accountHeaderParameters,
@@ -21,10 +24,10 @@ const list = createRoute({
   responses: { 200: { description: 'A page', content: { 'application/json': { schema: pageSchema(buyerSchema, 'Buyers') } } }, ...errorResponses },
 });
 
-/** The buyer routes. */
-export function buyerRoutes(): OpenAPIHono<ApiEnv> {
+/** The buyer routes; `operationId` names the list operation in the OpenAPI document. */
+export function buyerRoutes(operationId = 'listBuyers'): OpenAPIHono<ApiEnv> {
   const app = createRouter<ApiEnv>();
-  app.openapi(list, (c) => {
+  app.openapi(list(operationId), (c) => {
     const query = c.req.valid('query');
     const page = c.get('sandbox').stores.buyers.page(c.get('account').id, pageRequest(query));
     return c.json(pageEnvelope(page, query.limit, buyerView), 200);

@@ -12,7 +12,7 @@ import { transactionView } from '../formatters/transaction.js';
 import { idempotent } from '../idempotency.js';
 import { pageEnvelope, pageQuerySchema, pageRequest, pageSchema } from '../pagination.js';
 import { createRouter } from '../router.js';
-import { accountHeaderParameters, conflictResponse, errorResponses, idempotencyHeaderParameters } from '../schemas.js';
+import { accountHeaderParameters, conflictResponse, errorResponses, idempotencyHeaderParameters, idempotentReplayedHeader } from '../schemas.js';
 import { documentedBody, validRequest } from '../validation.js';
 import { refundCreateSchema, refundSchema, transactionCreateDocument, transactionCreateSchema, transactionSchema } from './transactions.schemas.js';
 
@@ -24,11 +24,12 @@ const create = createRoute({
   path: '/transactions',
   tags: ['Transactions'],
   summary: 'Create a transaction (PENDING until its outcome)',
+  operationId: 'createTransaction',
   security,
   middleware: secured('transactions.write'),
   parameters: idempotencyHeaderParameters,
   request: { body: documentedBody('TransactionCreate') },
-  responses: { 201: { description: 'Created', content: { 'application/json': { schema: transactionSchema } } }, ...errorResponses, ...conflictResponse },
+  responses: { 201: { description: 'Created', headers: idempotentReplayedHeader, content: { 'application/json': { schema: transactionSchema } } }, ...errorResponses, ...conflictResponse },
 });
 
 const get = createRoute({
@@ -36,6 +37,7 @@ const get = createRoute({
   path: '/transactions/{transaction_id}',
   tags: ['Transactions'],
   summary: 'Get a transaction',
+  operationId: 'getTransaction',
   security,
   middleware: secured('transactions.read'),
   parameters: accountHeaderParameters,
@@ -48,6 +50,7 @@ const list = createRoute({
   path: '/transactions',
   tags: ['Transactions'],
   summary: 'List transactions, newest first',
+  operationId: 'listTransactions',
   security,
   middleware: secured('transactions.read'),
   parameters: accountHeaderParameters,
@@ -60,11 +63,12 @@ const createRefund = createRoute({
   path: '/transactions/{transaction_id}/refunds',
   tags: ['Refunds'],
   summary: 'Refund a SUCCEEDED transaction (default: the whole remainder)',
+  operationId: 'createRefund',
   security,
   middleware: secured('refunds.write'),
   parameters: idempotencyHeaderParameters,
   request: { params: idParam, body: documentedBody('RefundCreate', false) },
-  responses: { 201: { description: 'Created', content: { 'application/json': { schema: refundSchema } } }, ...errorResponses, ...conflictResponse },
+  responses: { 201: { description: 'Created', headers: idempotentReplayedHeader, content: { 'application/json': { schema: refundSchema } } }, ...errorResponses, ...conflictResponse },
 });
 
 const listRefunds = createRoute({
@@ -72,6 +76,7 @@ const listRefunds = createRoute({
   path: '/transactions/{transaction_id}/refunds',
   tags: ['Refunds'],
   summary: "List a transaction's refunds, newest first",
+  operationId: 'listRefunds',
   security,
   middleware: secured('transactions.read'),
   parameters: accountHeaderParameters,
