@@ -29,6 +29,7 @@ const PAGE = `<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>API reference · payment-sandbox</title>
 <link rel="icon" href="/favicon.svg" type="image/svg+xml">
+<style>body { margin: 0; }</style>
 </head>
 <body>
 <redoc spec-url="/openapi.json" expand-responses="200,201" hide-hostname="true" path-in-middle-panel="true"></redoc>
@@ -37,12 +38,22 @@ const PAGE = `<!doctype html>
 </html>
 `;
 
+/**
+ * The bundle's one address off the sandbox: the footer's Redocly logo, loaded from a CDN
+ * (the page's CSP would block it, with an error in the console). It becomes an empty image.
+ */
+const REDOC_CDN_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
+const EMPTY_IMAGE = 'data:image/svg+xml,%3Csvg xmlns=%27http://www.w3.org/2000/svg%27/%3E';
+
 let bundle: Promise<Buffer | undefined> | undefined;
 const readBundle = (): Promise<Buffer | undefined> =>
-  (bundle ??= readFile(REDOC_BUNDLE_FILE).catch(() => {
-    bundle = undefined; // not built yet: look again next time
-    return undefined;
-  }));
+  (bundle ??= readFile(REDOC_BUNDLE_FILE, 'utf8').then(
+    (text) => Buffer.from(text.replaceAll(REDOC_CDN_LOGO, EMPTY_IMAGE)),
+    () => {
+      bundle = undefined; // not built yet: look again next time
+      return undefined;
+    },
+  ));
 
 /** GET /reference and its script, each documented beside its handler. */
 export function referenceRoutes(): OpenAPIHono<AppEnv> {

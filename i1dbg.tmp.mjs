@@ -1,0 +1,13 @@
+import { chromium } from 'playwright-core';
+const { startServer } = await import(process.cwd() + '/dist/server.js');
+const s = await startServer({ port: 0, ticker: false });
+const b = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+const p = await b.newPage();
+p.on('console', (m) => console.log('console', m.type(), m.text().slice(0, 300)));
+p.on('pageerror', (e) => console.log('pageerror', e.message.slice(0, 300)));
+p.on('request', (r) => console.log('req', r.url().slice(0, 100)));
+await p.goto(s.url + '/reference');
+await new Promise((r) => setTimeout(r, 15000));
+console.log((await p.content()).slice(0, 1500));
+await p.screenshot({ path: '/tmp/shots/i1-ref-debug.png' });
+await b.close(); await s.stop();
