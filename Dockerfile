@@ -1,22 +1,38 @@
 # payment-sandbox in a container, for merchants' CI:
-#   docker build -t payment-sandbox . && docker run -p 4010:4010 payment-sandbox
-FROM node:20-bookworm-slim AS build
+#   docker build -t payment-sandbox .
+#   docker run --rm -p 4010:4010 payment-sandbox
+#   docker run --rm -p 4010:4010 -v sandbox-data:/data payment-sandbox --db /data/sandbox.sqlite \
+#     --public-url http://localhost:4010 --notification-url http://host.docker.internal:3000/webhooks
+# Options are the CLI's flags (after the image name) or PAYMENT_SANDBOX_* variables.
+FROM node:24-bookworm-slim AS build
+# better-sqlite3 compiles from source when no prebuilt binary can be downloaded.
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.json ./
 COPY src ./src
-RUN npm ci && npm prune --omit=dev
+# `npm ci` builds dist/ through `prepare`; npm can print an error and still exit 0, so the
+# step also fails when the build output is missing.
+RUN npm ci --no-audit --no-fund \
+ && test -f dist/cli.js && test -f dist/index.js \
+ && npm prune --omit=dev --no-audit --no-fund \
+ && rm -rf node_modules/better-sqlite3/deps node_modules/better-sqlite3/src node_modules/better-sqlite3/build/Release/obj* \
+      node_modules/better-sqlite3/build/Release/.deps node_modules/better-sqlite3/build/deps
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production PAYMENT_SANDBOX_HOST=0.0.0.0 PAYMENT_SANDBOX_PORT=4010
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
-COPY package.json ./
+COPY package.json LICENSE ./
 COPY bin ./bin
 COPY public ./public
 COPY scenarios ./scenarios
+COPY docker/healthcheck.mjs ./docker/healthcheck.mjs
+# The data volume: run with `--db /data/sandbox.sqlite` to keep data across restarts.
+RUN mkdir -p /data && chown node:node /data
+VOLUME /data
 EXPOSE 4010
-HEALTHCHECK --interval=10s --timeout=3s CMD node -e "fetch('http://127.0.0.1:4010/_sandbox/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+# Finds the port the sandbox listens on, so it stays right with --port or PAYMENT_SANDBOX_PORT.
+HEALTHCHECK --interval=10s --timeout=5s --start-period=10s --retries=3 CMD ["node", "docker/healthcheck.mjs"]
 USER node
 ENTRYPOINT ["node", "bin/payment-sandbox.js"]

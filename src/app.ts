@@ -20,7 +20,7 @@ import { serveOpenApiDocument } from './http/openapi/document.js';
 import { referenceRoutes } from './http/openapi/reference.js';
 import { paymentPageRoutes } from './http/pay.js';
 import { requestLog } from './http/request-log.js';
-import { createRouter } from './http/router.js';
+import { createRouter, pathWithoutTrailingSlash } from './http/router.js';
 import { buyerRoutes } from './http/routes/buyers.js';
 import { subscriptionRoutes } from './http/routes/subscriptions.js';
 import { transactionRoutes } from './http/routes/transactions.js';
@@ -49,7 +49,8 @@ function apiRoutes(sandbox: Sandbox): OpenAPIHono<ApiEnv> {
 /** Builds the sandbox and its app. */
 export function createApp(options: Partial<SandboxOptions> = {}): SandboxApp {
   const { sandbox, db } = composeSandbox(options);
-  const app = createRouter<AppEnv>();
+  // `GET /v4/transactions/` is answered like `GET /v4/transactions` (contract: Loose ends).
+  const app = createRouter<AppEnv>({ getPath: pathWithoutTrailingSlash });
   const routes = new RouteTable();
 
   app.use('*', async (c, next) => {

@@ -54,6 +54,7 @@ export function buildProgram(): Command {
     .addOption(opt('--host <host>', 'address to listen on', 'host', '127.0.0.1'))
     .addOption(opt('--db <path>', 'SQLite file; data persists across restarts', 'db', ':memory:'))
     .addOption(opt('--notification-url <url>', 'default webhook target for transactions without notification_url', 'notificationUrl'))
+    .addOption(opt('--public-url <url>', 'origin used in payment links (default: the listening address)', 'publicUrl'))
     .addOption(opt('--seed <n>', 'faker seed for the generated buyers', 'seed', '4010'))
     .addOption(
       opt('--scenario <file>', 'scenario file to load before the default one (repeatable)', 'scenario').argParser((v: string, prev: string[] | undefined) => [...(prev ?? []), v]),
@@ -62,6 +63,8 @@ export function buildProgram(): Command {
     .addOption(opt('--webhook-timezone <zone>', 'IANA zone of webhook timestamps', 'webhookTimezone', 'UTC'))
     .addOption(opt('--webhook-signing <mode>', 'rsa or hmac', 'webhookSigning', 'rsa'))
     .addOption(opt('--webhook-secret <secret>', 'HMAC secret for --webhook-signing hmac', 'webhookSecret'))
+    .addOption(opt('--webhook-format <format>', 'spec (the spec\'s bodies, as production) or event (the overview handler\'s events)', 'webhookFormat', 'spec'))
+    .addOption(opt('--settlement-currency <code>', 'ISO 4217 currency payments settle in, at fixed sandbox rates', 'settlementCurrency', "each payment's own"))
     .addOption(opt('--restricted-channel-code <code>', 'payment_channel_code that requires billing_details and cart_items', 'restrictedChannelCode', 'RESTRICTED_WALLET'))
     .addOption(opt('--log', 'print one line per API request', 'log', 'off'))
     .addOption(opt('--log-format <format>', 'text, or json for one JSON object a line', 'logFormat', 'text'))

@@ -69,12 +69,15 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
     clock,
     uow,
     deliveries: repos.deliveries,
+    transactions: repos.transactions,
+    format: options.webhookFormat,
+    settlementCurrency: options.settlementCurrency,
     defaultNotificationUrl: options.notificationUrl,
     timeZone: options.webhookTimezone,
     onQueued: () => dispatcher.nudge(),
   });
 
-  let baseUrl = `http://${options.host}:${options.port}`;
+  let baseUrl = options.publicUrl ?? `http://${options.host}:${options.port}`;
   const transactions = createTransactionService({
     clock,
     uow,

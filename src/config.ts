@@ -4,6 +4,8 @@
  * take a `SandboxOptions`; tests build one with `resolveOptions({...})`.
  */
 import { z } from 'zod';
+import { isCurrency } from './domain/money.js';
+import { SETTLEMENT_CURRENCIES, isSettlementCurrency } from './domain/settlement.js';
 import { isTimeZone } from './webhooks/time.js';
 
 /** Default restricted wallet channel: billing_details and cart_items are required with it. */
@@ -28,6 +30,8 @@ export const optionsSchema = z.object({
   host: z.string().min(1).default('127.0.0.1'),
   db: z.string().min(1).default(':memory:'),
   notificationUrl: url.optional(),
+  /** Origin that payment links use instead of the bind address (e.g. behind a port mapping). */
+  publicUrl: url.transform((v) => v.replace(/\/+$/, '')).optional(),
   seed: z.coerce.number({ message: 'must be a number' }).int('must be a whole number').default(4010),
   scenario: z.array(z.string().min(1)).default([]),
   latency: z.coerce.number({ message: 'must be a number' }).min(0, 'must be 0 or more').max(60_000).default(0),
@@ -37,6 +41,13 @@ export const optionsSchema = z.object({
     .default('UTC'),
   webhookSigning: z.enum(['rsa', 'hmac'], { message: 'must be rsa or hmac' }).default('rsa'),
   webhookSecret: z.string().min(1).optional(),
+  /** `spec`: the spec's webhook bodies (what production sends); `event`: the overview handler's event shape. */
+  webhookFormat: z.enum(['spec', 'event'], { message: 'must be spec or event' }).default('spec'),
+  /** ISO 4217 code payments settle in at the fixed sandbox rates; absent: each payment's own currency. */
+  settlementCurrency: z
+    .string()
+    .refine((v) => isCurrency(v) && isSettlementCurrency(v), { message: `must be a currency with a sandbox rate: ${SETTLEMENT_CURRENCIES.join(', ')}` })
+    .optional(),
   restrictedChannelCode: z.string().min(1).default(DEFAULT_RESTRICTED_CHANNEL_CODE),
   /** How long a merchant has to answer one webhook attempt (contract: 10 s; tests shorten it). */
   deliveryTimeoutMs: z.number().int().min(1).default(10_000),
@@ -64,8 +75,8 @@ export type SandboxOptionsInput = z.input<typeof optionsSchema>;
 
 /** Names of the options that can come from `PAYMENT_SANDBOX_<NAME>` variables. */
 export const ENV_OPTIONS: ReadonlyArray<keyof SandboxOptionsInput> = [
-  'port', 'host', 'db', 'notificationUrl', 'seed', 'scenario', 'latency',
-  'webhookTimezone', 'webhookSigning', 'webhookSecret', 'restrictedChannelCode', 'bodyLimit',
+  'port', 'host', 'db', 'notificationUrl', 'publicUrl', 'seed', 'scenario', 'latency',
+  'webhookTimezone', 'webhookSigning', 'webhookSecret', 'webhookFormat', 'settlementCurrency', 'restrictedChannelCode', 'bodyLimit',
   'log', 'logFormat', 'quiet', 'portFile',
 ];
 

@@ -28,7 +28,7 @@ export function startServer(options: Partial<SandboxOptions> = {}): Promise<Runn
     const server = serve({ fetch: app.fetch, hostname: sandbox.options.host, port: sandbox.options.port }, (info: AddressInfo) => {
       const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
       const url = `http://${host}:${info.port}`;
-      sandbox.baseUrl = url;
+      sandbox.baseUrl = sandbox.options.publicUrl ?? url;
       let stopping: Promise<void> | undefined;
       resolve({
         sandbox,

@@ -9,6 +9,7 @@
  */
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { DEMO_WEBHOOK_PRIVATE_KEY_PEM } from '../domain/demo-credentials.js';
+import { isAcknowledgement } from '../webhooks/acknowledgement.js';
 import { paymentWebhookBody, refundWebhookBody, type PaymentWebhookStatus } from '../webhooks/formats.js';
 import { createSigner, webhookHeaders, type WebhookSigner, type WebhookSigning } from '../webhooks/signing.js';
 
@@ -79,21 +80,6 @@ export interface CheckWebhooksOptions {
 }
 
 const MAX_KEPT_ANSWER = 4096;
-
-/**
- * The contract's "delivered": 2xx with JSON `{"code":"200","message":"SUCCESS"}`. The same
- * rule as `isAcknowledgement` in src/webhooks/dispatcher.ts, which the architecture test
- * lets only the composition root import; it belongs in a module of its own both can use.
- */
-function isAcknowledgement(status: number, body: string): boolean {
-  if (status < 200 || status > 299) return false;
-  try {
-    const parsed: unknown = JSON.parse(body);
-    return parsed !== null && typeof parsed === 'object' && (parsed as { code?: unknown }).code === '200' && (parsed as { message?: unknown }).message === 'SUCCESS';
-  } catch {
-    return false;
-  }
-}
 
 interface Delivery {
   label: string;

@@ -67,9 +67,17 @@ export interface AccountsRepo {
   all(): Account[];
 }
 
+/** Filters of the buyer list, as the borrowed API has them (both optional, both must hold). */
+export interface BuyerFilters {
+  /** Buyers whose display_name or external_identifier contains this, ignoring letter case. */
+  search?: string;
+  /** Buyers with exactly this external_identifier. */
+  external_identifier?: string;
+}
+
 export interface BuyersRepo {
   insert(buyer: Omit<Buyer, 'seq'>): void;
-  page(accountId: string, req: PageRequest): Page<Buyer>;
+  page(accountId: string, req: PageRequest, filters?: BuyerFilters): Page<Buyer>;
   count(accountId: string): number;
 }
 
@@ -88,6 +96,8 @@ export interface TransactionsRepo {
   insertRefund(refund: Omit<Refund, 'seq'>): void;
   refundById(id: string): Refund | undefined;
   refundsOf(transactionId: string): Refund[];
+  /** A keyset page of a transaction's refunds, newest first. */
+  refundsPage(transactionId: string, req: PageRequest): Page<Refund>;
 }
 
 export interface SubscriptionsRepo {

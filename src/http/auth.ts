@@ -1,8 +1,10 @@
 /**
  * Authentication and tenancy for /v4 (spec: Authentication; contract: Authentication).
  * Bearer = the account's `sk_test_` API key (all scopes) or an RS256 JWT with the account's
- * `kid`; `X-MERCHANT-ACCOUNT-ID` must name the token's account. 401 for a bad token, 400 for
- * a missing account header, 403 for another account or a missing scope.
+ * `kid`; `X-MERCHANT-ACCOUNT-ID` must name the token's account. 401 for a bad token (with
+ * `WWW-Authenticate: Bearer`, RFC 6750), 400 for a missing account header, 403 for another
+ * account or a missing scope. A JWT without a `scopes` claim is a valid token that grants
+ * nothing (403 on every operation); an `iat` in the future is 401.
  */
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
@@ -91,10 +93,12 @@ export function verifyJwt(token: string, accounts: AccountsStore, nowMs: number)
   const now = Math.floor(nowMs / 1000);
   if (typeof claims.exp !== 'number') throw unauthorized('The bearer token is not valid: the JWT has no exp claim');
   if (typeof claims.iat !== 'number') throw unauthorized('The bearer token is not valid: the JWT has no iat claim');
+  if (claims.iat > now) throw unauthorized('The bearer token is not valid: the JWT was issued in the future (iat is after the sandbox clock)');
   if (claims.exp <= now) throw unauthorized('The bearer token is not valid: the JWT has expired');
   if (claims.nbf !== undefined && (typeof claims.nbf !== 'number' || claims.nbf > now)) {
     throw unauthorized('The bearer token is not valid: the JWT is not valid yet (nbf)');
   }
+  if (claims.scopes === undefined) return { account, scopes: [] }; // valid, but grants nothing: 403
   if (!Array.isArray(claims.scopes) || !claims.scopes.every((x): x is string => typeof x === 'string')) {
     throw unauthorized('The bearer token is not valid: the JWT scopes claim must be an array of strings');
   }
@@ -123,10 +127,29 @@ export function hasScope(granted: readonly string[], scope: Scope): boolean {
   return granted.includes(scope) || granted.includes(`*.${action}`);
 }
 
+/** The realm of the sandbox's `WWW-Authenticate` challenges. */
+const REALM = 'payment-sandbox';
+
+/**
+ * The `WWW-Authenticate` challenge of a 401 (RFC 6750 section 3): `Bearer` with the realm, and
+ * `error="invalid_token"` when a token was sent (a request without one gets no error code).
+ */
+export function bearerChallenge(authorization: string | undefined): string {
+  return authorization && authorization.trim() !== '' ? `Bearer realm="${REALM}", error="invalid_token"` : `Bearer realm="${REALM}"`;
+}
+
 /** Middleware for every /v4 route: token, then account header; sets `account` and `scopes`. */
 export const requireAuth: MiddlewareHandler<ApiEnv> = async (c, next) => {
   const sandbox = c.get('sandbox');
-  const { account, scopes } = authenticate(c.req.header('authorization'), sandbox.stores.accounts, sandbox.clock.nowMs());
+  const authorization = c.req.header('authorization');
+  let granted: { account: AccountRow; scopes: readonly string[] };
+  try {
+    granted = authenticate(authorization, sandbox.stores.accounts, sandbox.clock.nowMs());
+  } catch (err) {
+    c.header('WWW-Authenticate', bearerChallenge(authorization));
+    throw err;
+  }
+  const { account, scopes } = granted;
   const accountId = c.req.header('x-merchant-account-id');
   if (!accountId) {
     throw badRequest('Missing X-MERCHANT-ACCOUNT-ID header', [
@@ -144,7 +167,10 @@ export const requireAuth: MiddlewareHandler<ApiEnv> = async (c, next) => {
 /** Middleware: 403 unless the token grants `scope`. */
 export function requireScope(scope: Scope): MiddlewareHandler<ApiEnv> {
   return async (c, next) => {
-    if (!hasScope(c.get('scopes'), scope)) throw forbidden(`The token lacks the ${scope} scope`);
+    const granted = c.get('scopes');
+    if (!hasScope(granted, scope)) {
+      throw forbidden(granted.length === 0 ? `The token grants no scopes (a JWT without a scopes claim grants none); ${scope} is needed` : `The token lacks the ${scope} scope`);
+    }
     await next();
   };
 }

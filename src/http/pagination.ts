@@ -1,7 +1,11 @@
 /**
  * Cursor pages (spec: Page envelope, Pagination rules; contract: Lists). `limit` 1-100,
- * default 20; cursors are opaque base64url strings naming a direction and a keyset key.
+ * default 20; cursors are opaque base64url strings naming a direction, a keyset key and a
+ * tag of the list that issued them (its name and what it pages: an account, a transaction,
+ * the filters), so a cursor is valid only for the list and account that issued it; any other
+ * is a 400 at `query` (contract: Loose ends).
  */
+import { createHash } from 'node:crypto';
 import { z } from '@hono/zod-openapi';
 import { badRequest } from '../domain/errors.js';
 import type { Page, PageRequest } from '../domain/ports.js';
@@ -35,10 +39,29 @@ export const pageSchema = <T extends z.ZodTypeAny>(item: T, name: string) =>
     })
     .openapi(name);
 
-const encode = (d: 'a' | 'b', k: number): string => Buffer.from(JSON.stringify({ d, k })).toString('base64url');
+/**
+ * The list a cursor belongs to: `list` names the endpoint (`transactions`, `refunds`, ...),
+ * `scope` what it pages (the account id; with the transaction id or the filters where the
+ * list has them). Cursors issued under one `CursorScope` are refused under any other.
+ */
+export interface CursorScope {
+  list: string;
+  scope: string;
+}
 
-/** Turns `limit` and `cursor` into a keyset request; 400 at `/cursor` for a cursor not made here. */
-export function pageRequest(query: PageQuery): PageRequest {
+/** A short tag of a cursor scope (not the scope itself: cursors stay opaque). */
+const tagOf = (s: CursorScope): string => createHash('sha256').update(`${s.list}\n${s.scope}`).digest('base64url').slice(0, 16);
+
+const encode = (d: 'a' | 'b', k: number, tag: string): string => Buffer.from(JSON.stringify({ d, k, t: tag })).toString('base64url');
+
+const invalidCursor = (message: string) =>
+  badRequest('Invalid cursor', [{ type: 'value_error', pointer: '/cursor', message, location: 'query' }]);
+
+/**
+ * Turns `limit` and `cursor` into a keyset request for the list `scope`; 400 at `/cursor` for
+ * a cursor not made by a list, or made by another list or for another account.
+ */
+export function pageRequest(query: PageQuery, scope: CursorScope): PageRequest {
   if (query.cursor === undefined) return { limit: query.limit };
   let decoded: unknown;
   try {
@@ -46,11 +69,12 @@ export function pageRequest(query: PageQuery): PageRequest {
   } catch {
     decoded = undefined;
   }
-  const c = decoded as { d?: unknown; k?: unknown } | undefined;
-  if (!c || typeof c !== 'object' || (c.d !== 'a' && c.d !== 'b') || typeof c.k !== 'number' || !Number.isInteger(c.k)) {
-    throw badRequest('Invalid cursor', [
-      { type: 'value_error', pointer: '/cursor', message: 'Not a cursor returned by this list', location: 'query' },
-    ]);
+  const c = decoded as { d?: unknown; k?: unknown; t?: unknown } | undefined;
+  if (!c || typeof c !== 'object' || (c.d !== 'a' && c.d !== 'b') || typeof c.k !== 'number' || !Number.isInteger(c.k) || typeof c.t !== 'string') {
+    throw invalidCursor('Not a cursor returned by this list');
+  }
+  if (c.t !== tagOf(scope)) {
+    throw invalidCursor('This cursor was returned by another list, for another account or other filters: use it only with the request that returned it');
   }
   return { limit: query.limit, direction: c.d === 'a' ? 'after' : 'before', key: c.k };
 }
@@ -62,12 +86,13 @@ export interface PageEnvelope<T> {
   previous_cursor: string | null;
 }
 
-/** The spec's page envelope of a keyset page, its rows formatted with `format`. */
-export function pageEnvelope<Row, T>(page: Page<Row>, limit: number, format: (row: Row) => T): PageEnvelope<T> {
+/** The spec's page envelope of a keyset page of the list `scope`, its rows formatted with `format`. */
+export function pageEnvelope<Row, T>(page: Page<Row>, limit: number, format: (row: Row) => T, scope: CursorScope): PageEnvelope<T> {
+  const tag = tagOf(scope);
   return {
     items: page.rows.map(format),
     limit,
-    next_cursor: page.nextKey === null ? null : encode('a', page.nextKey),
-    previous_cursor: page.previousKey === null ? null : encode('b', page.previousKey),
+    next_cursor: page.nextKey === null ? null : encode('a', page.nextKey, tag),
+    previous_cursor: page.previousKey === null ? null : encode('b', page.previousKey, tag),
   };
 }

@@ -5,6 +5,7 @@
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
+import { getPath as honoPath } from 'hono/utils/url';
 import type { ZodError } from 'zod';
 import type { AppEnv } from './env.js';
 import { validationHook } from './errors.js';
@@ -21,7 +22,20 @@ export const validation: Hook = (result, c) => {
   return undefined;
 };
 
-/** A router for `Env` with the sandbox's validation hook. */
-export function createRouter<Env extends AppEnv>(): OpenAPIHono<Env> {
-  return new OpenAPIHono<Env>({ defaultHook: validation as NonNullable<ConstructorParameters<typeof OpenAPIHono<Env>>[0]>['defaultHook'] });
+/** How a router reads a request's path (the app's root router: `pathWithoutTrailingSlash`). */
+export type GetPath = (request: Request) => string;
+
+/**
+ * The path a request is routed by: its decoded path without trailing slashes, so that
+ * `GET /v4/transactions/` is answered like `GET /v4/transactions` (contract: Loose ends).
+ */
+export const pathWithoutTrailingSlash: GetPath = (request) => {
+  const path = honoPath(request);
+  const trimmed = path.replace(/\/+$/, '');
+  return trimmed === '' ? '/' : trimmed;
+};
+
+/** A router for `Env` with the sandbox's validation hook; `getPath` is for the app's root router. */
+export function createRouter<Env extends AppEnv>(options: { getPath?: GetPath } = {}): OpenAPIHono<Env> {
+  return new OpenAPIHono<Env>({ ...options, defaultHook: validation as NonNullable<ConstructorParameters<typeof OpenAPIHono<Env>>[0]>['defaultHook'] });
 }

@@ -20,40 +20,41 @@ function objectRows<Row>(stmt: Statement): (params: Record<string, unknown>) => 
 }
 
 /**
- * Builds a pager for `table` filtered by `where` (which may use the `@scope` parameter).
- * Rows must have a numeric `seq`; `toEntity` turns each into what the domain sees.
+ * Builds a pager for `table` filtered by `where` (which may use the `@scope` parameter, and
+ * the named parameters the pager is called with). Rows must have a numeric `seq`;
+ * `toEntity` turns each into what the domain sees.
  */
 export function keysetPage<Row extends { seq: number }, Entity = Row>(
   db: Db,
   table: string,
   where: string,
   toEntity: (row: Row) => Entity,
-): (scope: string, req: PageRequest) => Page<Entity> {
+): (scope: string, req: PageRequest, params?: Record<string, string>) => Page<Entity> {
   const first = objectRows<Row>(db.prepare(`SELECT * FROM ${table} WHERE ${where} ORDER BY seq DESC LIMIT @limit`));
   const older = objectRows<Row>(db.prepare(`SELECT * FROM ${table} WHERE ${where} AND seq < @key ORDER BY seq DESC LIMIT @limit`));
   const newer = objectRows<Row>(db.prepare(`SELECT * FROM ${table} WHERE ${where} AND seq > @key ORDER BY seq ASC LIMIT @limit`));
   const hasOlder = db.prepare(`SELECT 1 FROM ${table} WHERE ${where} AND seq < @key LIMIT 1`).pluck();
   const hasNewer = db.prepare(`SELECT 1 FROM ${table} WHERE ${where} AND seq > @key LIMIT 1`).pluck();
 
-  return (scope, req) => {
+  return (scope, req, params = {}) => {
     let rows: Row[];
-    if (req.key === undefined) rows = first({ scope, limit: req.limit });
-    else if (req.direction === 'before') rows = newer({ scope, key: req.key, limit: req.limit }).reverse();
-    else rows = older({ scope, key: req.key, limit: req.limit });
+    if (req.key === undefined) rows = first({ ...params, scope, limit: req.limit });
+    else if (req.direction === 'before') rows = newer({ ...params, scope, key: req.key, limit: req.limit }).reverse();
+    else rows = older({ ...params, scope, key: req.key, limit: req.limit });
     if (rows.length === 0) {
       // An empty page (its rows were deleted) still links back to where it came from.
       if (req.key === undefined) return { rows: [], nextKey: null, previousKey: null };
       if (req.direction === 'before') {
-        return { rows: [], nextKey: hasOlder.get({ scope, key: req.key + 1 }) ? req.key + 1 : null, previousKey: null };
+        return { rows: [], nextKey: hasOlder.get({ ...params, scope, key: req.key + 1 }) ? req.key + 1 : null, previousKey: null };
       }
-      return { rows: [], nextKey: null, previousKey: hasNewer.get({ scope, key: req.key - 1 }) ? req.key - 1 : null };
+      return { rows: [], nextKey: null, previousKey: hasNewer.get({ ...params, scope, key: req.key - 1 }) ? req.key - 1 : null };
     }
     const top = rows[0]!.seq;
     const bottom = rows[rows.length - 1]!.seq;
     return {
       rows: rows.map(toEntity),
-      nextKey: hasOlder.get({ scope, key: bottom }) ? bottom : null,
-      previousKey: hasNewer.get({ scope, key: top }) ? top : null,
+      nextKey: hasOlder.get({ ...params, scope, key: bottom }) ? bottom : null,
+      previousKey: hasNewer.get({ ...params, scope, key: top }) ? top : null,
     };
   };
 }

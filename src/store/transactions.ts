@@ -57,6 +57,7 @@ export function transactionsStore(db: Db): TransactionsRepo {
   const refundById = db.prepare<[string], Refund>('SELECT * FROM refunds WHERE id = ?');
   const refundsOf = db.prepare<[string], Refund>('SELECT * FROM refunds WHERE transaction_id = ? ORDER BY seq DESC');
   const page = keysetPage<TransactionRow, Transaction>(db, 'transactions', 'account_id = @scope', toTransaction);
+  const refundsPage = keysetPage<Refund>(db, 'refunds', 'transaction_id = @scope', (row) => row);
   const maybe = (row: TransactionRow | undefined): Transaction | undefined => (row ? toTransaction(row) : undefined);
   return {
     insert: (tx) => void insert.run(toRow(tx)),
@@ -70,5 +71,6 @@ export function transactionsStore(db: Db): TransactionsRepo {
     insertRefund: (refund) => void insertRefund.run(refund),
     refundById: (id) => refundById.get(id),
     refundsOf: (transactionId) => refundsOf.all(transactionId),
+    refundsPage,
   };
 }

@@ -11,6 +11,7 @@ import { isoTimestamp, type Clock } from '../domain/clock.js';
 import type { Delivery as DeliveryRow } from '../domain/entities.js';
 import type { ChangeFeed, DeliveriesRepo, TransactionsRepo } from '../domain/ports.js';
 import type { TimedWork } from '../domain/scheduler.js';
+import { isAcknowledgement } from './acknowledgement.js';
 import { webhookHeaders, type WebhookSigner } from './signing.js';
 
 /** First retry delay; each further retry doubles it, up to `MAX_RETRY_DELAY_S`. */
@@ -25,19 +26,6 @@ export function retryDelaySeconds(failedAttempts: number): number {
 }
 
 const MAX_STORED_RESPONSE = 64 * 1024;
-
-/** True when a merchant's answer acknowledges the webhook (contract: Webhooks). */
-export function isAcknowledgement(status: number, body: string): boolean {
-  if (status < 200 || status > 299) return false;
-  try {
-    const parsed: unknown = JSON.parse(body);
-    if (parsed === null || typeof parsed !== 'object') return false;
-    const { code, message } = parsed as { code?: unknown; message?: unknown };
-    return code === '200' && message === 'SUCCESS';
-  } catch {
-    return false;
-  }
-}
 
 interface AttemptOutcome {
   ok: boolean;

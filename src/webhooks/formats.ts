@@ -1,17 +1,38 @@
 /**
- * The wire format of the two webhook bodies (spec "Events": payment webhook, refund
- * webhook). This is the one place their field names, key order and value formats live;
- * the outbox stores what these functions return and the dispatcher sends it as is.
+ * The wire format of every webhook body. This is the one place their field names, key order
+ * and value formats live; the outbox stores what these functions return and the dispatcher
+ * sends it as is.
  *
- * Sandbox decision: settlement happens in the payment currency, so the payment webhook's
- * `exchange_rate` is "1.000000" and `settlement_amount` equals `payment_amount`.
+ * - `spec` format (the default, what production sends): the spec's two bodies ("Events":
+ *   payment webhook, refund webhook).
+ * - `event` format (`--webhook-format event`): the shape of the spec overview's sample
+ *   handler, `{"id","type","created_at","data":{"transaction":{...}}}` with the types
+ *   `transaction.completed`, `transaction.failed` and `refund.completed` (contract:
+ *   "Event-style webhooks").
+ *
+ * Settlement (contract: "Settlement"): a payment settles in `--settlement-currency` at the
+ * fixed sandbox rates of `domain/settlement.ts`, or in its own currency at "1.000000" when
+ * none is set or the pair has no sandbox rate.
  */
 
+import { isoTimestamp } from '../domain/clock.js';
+import type { Refund, StoredPaymentMethod, Transaction } from '../domain/entities.js';
 import { currencyExponent, toMajorUnits } from '../domain/money.js';
+import { isSettlementCurrency, settle, type Settlement } from '../domain/settlement.js';
 import { compactDate, compactTimestamp } from './time.js';
 
-/** The exchange rate of a settlement in the payment currency (six decimals). */
-const SAME_CURRENCY_EXCHANGE_RATE = '1.000000';
+/** Which webhook bodies the sandbox sends: the spec's (default) or the overview's event shape. */
+export type WebhookFormat = 'spec' | 'event';
+
+/**
+ * The settlement of `amount` (minor units of `currency`) in `settlementCurrency`: at the
+ * fixed sandbox rates when both currencies have one, otherwise in the payment's own currency
+ * at "1.000000" (no settlement currency asked for, or a currency without a sandbox rate).
+ */
+export function settlementOf(amount: number, currency: string, settlementCurrency: string | undefined): Settlement {
+  const target = settlementCurrency && isSettlementCurrency(settlementCurrency) && isSettlementCurrency(currency) ? settlementCurrency : currency;
+  return settle(amount, currency, target);
+}
 
 /** Webhook amounts are whole minor units, never negative, in a known currency. */
 function checkAmount(amount: number, currency: string): void {
@@ -71,6 +92,8 @@ export interface PaymentWebhookInput {
   at: Date;
   /** IANA zone for account_date and payment_time (the same as the `timezone` header). */
   timeZone: string;
+  /** `--settlement-currency`; absent: the payment's own currency. */
+  settlementCurrency?: string;
 }
 
 export interface RefundWebhookInput {
@@ -88,36 +111,40 @@ export interface RefundWebhookInput {
   at: Date;
   /** IANA zone for account_date and refund_time (the same as the `timezone` header). */
   timeZone: string;
+  /** `--settlement-currency`; absent: the refund's own currency. */
+  settlementCurrency?: string;
 }
 
 /**
  * The payment webhook body for a payment that reached SUCCEEDED or FAILED, with the
- * spec's key order; amounts are decimal strings in major units (USD 1050 -> "10.50").
+ * spec's key order; amounts are decimal strings in major units (USD 1050 -> "10.50"), the
+ * settlement amount in the settlement currency's (USD 1050 settled in THB -> "378.00").
  * @throws RangeError on an unknown currency, an amount that is not a non-negative integer,
  *   or an invalid zone.
  */
 export function paymentWebhookBody(input: PaymentWebhookInput): PaymentWebhookBody {
   checkAmount(input.amount, input.currency);
-  const amount = toMajorUnits(input.amount, input.currency);
+  const settlement = settlementOf(input.amount, input.currency, input.settlementCurrency);
   return {
     ll_transaction_id: input.llTransactionId,
     merchant_transaction_id: input.merchantTransactionId,
     payment_data: {
       account_date: compactDate(input.at, input.timeZone),
-      exchange_rate: SAME_CURRENCY_EXCHANGE_RATE,
-      payment_amount: amount,
+      exchange_rate: settlement.exchange_rate,
+      payment_amount: toMajorUnits(input.amount, input.currency),
       payment_currency_code: input.currency,
       payment_status: input.status,
       payment_time: compactTimestamp(input.at, input.timeZone),
-      settlement_amount: amount,
-      settlement_currency_code: input.currency,
+      settlement_amount: toMajorUnits(settlement.settlement_amount, settlement.settlement_currency_code),
+      settlement_currency_code: settlement.settlement_currency_code,
     },
   };
 }
 
 /**
  * The refund webhook body for a successful refund, with the spec's key order; amounts are
- * integers in minor units and the refund settles in its own currency.
+ * integers in minor units of the refund's currency (the body has no settlement amount);
+ * `settlement_currency_code` is the settlement currency of the payment it refunds.
  * @throws RangeError on an unknown currency, an amount that is not a non-negative integer,
  *   or an invalid zone.
  */
@@ -136,7 +163,140 @@ export function refundWebhookBody(input: RefundWebhookInput): RefundWebhookBody 
       refund_currency_code: input.currency,
       refund_status: 'SUCCESS',
       refund_time: compactTimestamp(input.at, input.timeZone),
-      settlement_currency_code: input.currency,
+      settlement_currency_code: settlementOf(input.amount, input.currency, input.settlementCurrency).settlement_currency_code,
+    },
+  };
+}
+
+// --- the event format (the spec overview's handler) ---
+
+/** The event types of the event format. */
+export type WebhookEventType = 'transaction.completed' | 'transaction.failed' | 'refund.completed';
+
+/**
+ * A transaction inside an event: the fields of the API's transaction record a handler acts on
+ * (amounts in minor units, timestamps ISO 8601), and its settlement figures.
+ */
+export interface EventTransaction {
+  type: 'transaction';
+  id: string;
+  merchant_account_id: string;
+  status: Transaction['status'];
+  amount: number;
+  currency: string;
+  refunded_amount: number;
+  description: string | null;
+  external_identifier: string | null;
+  metadata: Record<string, string> | null;
+  payment_method: StoredPaymentMethod | null;
+  subscription_id: string | null;
+  /** Units of the settlement currency per unit of `currency`, six decimals. */
+  exchange_rate: string;
+  /** In minor units of `settlement_currency_code`. */
+  settlement_amount: number;
+  settlement_currency_code: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A refund inside a `refund.completed` event (the API's refund record). */
+export interface EventRefund {
+  type: 'refund';
+  id: string;
+  transaction_id: string;
+  status: Refund['status'];
+  amount: number;
+  currency: string;
+  reason: string | null;
+  external_identifier: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The body of an event-format webhook. */
+export interface EventWebhookBody {
+  id: string;
+  type: WebhookEventType;
+  created_at: string;
+  data: { transaction: EventTransaction; refund?: EventRefund };
+}
+
+export interface TransactionEventInput {
+  /** The event's id: stays the same over retries and resends of the delivery. */
+  eventId: string;
+  /** The transaction as it is after the change the event reports. */
+  transaction: Transaction;
+  /** When the event happened (sandbox clock). */
+  at: Date;
+  settlementCurrency?: string;
+}
+
+function eventTransaction(tx: Transaction, settlementCurrency: string | undefined): EventTransaction {
+  checkAmount(tx.amount, tx.currency);
+  const settlement = settlementOf(tx.amount, tx.currency, settlementCurrency);
+  return {
+    type: 'transaction',
+    id: tx.id,
+    merchant_account_id: tx.account_id,
+    status: tx.status,
+    amount: tx.amount,
+    currency: tx.currency,
+    refunded_amount: tx.refunded_amount,
+    description: tx.description,
+    external_identifier: tx.external_identifier,
+    metadata: tx.metadata,
+    payment_method: tx.payment_method,
+    subscription_id: tx.subscription_id,
+    exchange_rate: settlement.exchange_rate,
+    settlement_amount: settlement.settlement_amount,
+    settlement_currency_code: settlement.settlement_currency_code,
+    created_at: isoTimestamp(tx.created_at),
+    updated_at: isoTimestamp(tx.updated_at),
+  };
+}
+
+/**
+ * The event of a payment outcome: `transaction.completed` for SUCCEEDED, `transaction.failed`
+ * for FAILED, the transaction under `data.transaction`.
+ * @throws Error for a transaction still PENDING; RangeError for an unknown currency.
+ */
+export function transactionEventBody(input: TransactionEventInput): EventWebhookBody {
+  const { transaction: tx } = input;
+  if (tx.status === 'PENDING') throw new Error('a payment event needs a terminal status');
+  return {
+    id: input.eventId,
+    type: tx.status === 'SUCCEEDED' ? 'transaction.completed' : 'transaction.failed',
+    created_at: isoTimestamp(input.at.getTime()),
+    data: { transaction: eventTransaction(tx, input.settlementCurrency) },
+  };
+}
+
+/**
+ * The `refund.completed` event of a successful refund: the refunded transaction (its
+ * `refunded_amount` including this refund) under `data.transaction`, the refund under `data.refund`.
+ * @throws RangeError for an unknown currency or an amount that is not a non-negative integer.
+ */
+export function refundEventBody(input: TransactionEventInput & { refund: Refund }): EventWebhookBody {
+  const { refund } = input;
+  checkAmount(refund.amount, refund.currency);
+  return {
+    id: input.eventId,
+    type: 'refund.completed',
+    created_at: isoTimestamp(input.at.getTime()),
+    data: {
+      transaction: eventTransaction(input.transaction, input.settlementCurrency),
+      refund: {
+        type: 'refund',
+        id: refund.id,
+        transaction_id: refund.transaction_id,
+        status: refund.status,
+        amount: refund.amount,
+        currency: refund.currency,
+        reason: refund.reason,
+        external_identifier: refund.external_identifier,
+        created_at: isoTimestamp(refund.created_at),
+        updated_at: isoTimestamp(refund.updated_at),
+      },
     },
   };
 }

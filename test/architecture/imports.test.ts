@@ -62,6 +62,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   http: ['domain', 'sandbox', 'config', 'log'],
   sandbox: ['domain', 'config', 'scenarios'],
   compose: ['domain', 'store', 'webhooks', 'scenarios', 'config', 'sandbox', 'log'],
+  'check-webhooks': ['domain', 'webhooks', 'config'],
 };
 
 /**

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { SandboxEvent } from '../../src/domain/events.js';
+import { createLogger, setLogger } from '../../src/log.js';
 import { directSubscription, postSubscription } from '../subscription-support.js';
 import { body, directPayment, headers, testApp } from '../support.js';
 
@@ -37,14 +38,13 @@ describe('change feed', () => {
     sandbox.scenarios.forTransaction = () => {
       throw new Error('fails after the insert, inside the unit of work');
     };
-    const error = console.error;
-    console.error = () => undefined;
+    setLogger(createLogger({ err: () => undefined }));
     try {
       const res = await app.request('/v4/transactions', { method: 'POST', headers: headers(), body: JSON.stringify(directPayment()) });
       expect(res.status).toBe(500);
     } finally {
       sandbox.scenarios.forTransaction = decide;
-      console.error = error;
+      setLogger(createLogger());
       stop();
     }
     expect(events.filter((e) => e.type.startsWith('transaction.'))).toEqual([]);

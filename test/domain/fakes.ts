@@ -65,6 +65,7 @@ export function fakeTransactions(): TransactionsRepo & { rows: Transaction[]; re
     insertRefund: (refund) => void refunds.push({ ...refund, seq: refunds.length + 1 }),
     refundById: (id) => refunds.find((r) => r.id === id),
     refundsOf: (id) => refunds.filter((r) => r.transaction_id === id).reverse(),
+    refundsPage: (id) => ({ rows: refunds.filter((r) => r.transaction_id === id).reverse(), nextKey: null, previousKey: null }),
   };
 }
 

@@ -1,5 +1,6 @@
 /** The error envelope from every route: 404, 405, bad bodies, 500 without a stack, no half-written rows. */
 import { describe, expect, it } from 'vitest';
+import { createLogger, setLogger } from '../../src/log.js';
 import { body, directPayment, headers, testApp } from '../support.js';
 
 const envelopeKeys = ['code', 'details', 'message', 'status', 'type'];
@@ -61,9 +62,8 @@ describe('error envelope', () => {
 
   it('an unexpected exception is a 500 envelope with no stack trace, and is logged', async () => {
     const original = sandbox.stores.transactions.page;
-    const logged: unknown[] = [];
-    const error = console.error;
-    console.error = (...args: unknown[]) => void logged.push(args);
+    const logged: string[] = [];
+    setLogger(createLogger({ err: (line) => logged.push(line) }));
     sandbox.stores.transactions.page = () => {
       throw new Error('disk on fire at /secret/path.ts:12');
     };
@@ -76,14 +76,13 @@ describe('error envelope', () => {
       expect(logged).toHaveLength(1);
     } finally {
       sandbox.stores.transactions.page = original;
-      console.error = error;
+      setLogger(createLogger());
     }
   });
 
   it('nothing half-written stays after a failure inside a create', async () => {
     const before = (db.prepare('SELECT count(*) AS n FROM transactions').get() as { n: number }).n;
-    const error = console.error;
-    console.error = () => undefined;
+    setLogger(createLogger({ err: () => undefined }));
     // The scenario policy is asked after the insert, inside the create's unit of work.
     const decide = sandbox.scenarios.forTransaction;
     sandbox.scenarios.forTransaction = () => {
@@ -94,7 +93,7 @@ describe('error envelope', () => {
       expect(res.status).toBe(500);
     } finally {
       sandbox.scenarios.forTransaction = decide;
-      console.error = error;
+      setLogger(createLogger());
     }
     expect((db.prepare('SELECT count(*) AS n FROM transactions').get() as { n: number }).n).toBe(before);
     // The key was released: the retry runs.

@@ -128,8 +128,9 @@ export function controlRoutes(): OpenAPIHono<AppEnv> {
       const sandbox = c.get('sandbox');
       const query = c.req.valid('query');
       const account = accountOr404(sandbox.stores.accounts, query.account_id)!;
-      const page = sandbox.stores.transactions.page(account.id, pageRequest(query));
-      return c.json(pageEnvelope(page, query.limit, (row) => controlTransaction(sandbox, row, account.mode)), 200);
+      const list = { list: '_sandbox/transactions', scope: account.id };
+      const page = sandbox.stores.transactions.page(account.id, pageRequest(query, list));
+      return c.json(pageEnvelope(page, query.limit, (row) => controlTransaction(sandbox, row, account.mode), list), 200);
     },
   );
 
@@ -207,9 +208,10 @@ export function controlRoutes(): OpenAPIHono<AppEnv> {
       const { stores } = sandbox;
       const query = c.req.valid('query');
       const account = accountOr404(stores.accounts, query.account_id);
-      const req = pageRequest(query);
+      const list = { list: '_sandbox/deliveries', scope: account?.id ?? '*' };
+      const req = pageRequest(query, list);
       const page = account ? stores.deliveries.page(account.id, req) : stores.deliveries.pageAll(req);
-      return c.json(pageEnvelope(page, query.limit, (d) => controlDelivery(sandbox, d)), 200);
+      return c.json(pageEnvelope(page, query.limit, (d) => controlDelivery(sandbox, d), list), 200);
     },
   );
 
@@ -229,8 +231,9 @@ export function controlRoutes(): OpenAPIHono<AppEnv> {
       const { stores } = c.get('sandbox');
       const query = c.req.valid('query');
       const account = accountOr404(stores.accounts, query.account_id);
-      const req = pageRequest(query);
-      return c.json(pageEnvelope(account ? stores.requestLog.page(account.id, req) : stores.requestLog.pageAll(req), query.limit, requestLogEntry), 200);
+      const list = { list: '_sandbox/requests', scope: account?.id ?? '*' };
+      const req = pageRequest(query, list);
+      return c.json(pageEnvelope(account ? stores.requestLog.page(account.id, req) : stores.requestLog.pageAll(req), query.limit, requestLogEntry, list), 200);
     },
   );
 

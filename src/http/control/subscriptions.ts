@@ -36,9 +36,10 @@ export function subscriptionControlRoutes(): OpenAPIHono<AppEnv> {
       if (query.account_id !== undefined && !sandbox.stores.accounts.byId(query.account_id)) {
         throw notFound(`Merchant account ${query.account_id} not found`);
       }
-      const req = pageRequest(query);
+      const list = { list: '_sandbox/subscriptions', scope: query.account_id ?? '*' };
+      const req = pageRequest(query, list);
       const page = query.account_id === undefined ? sandbox.stores.subscriptions.pageAll(req) : sandbox.stores.subscriptions.page(query.account_id, req);
-      return c.json(pageEnvelope(page, query.limit, (row) => controlSubscription(sandbox, row)), 200);
+      return c.json(pageEnvelope(page, query.limit, (row) => controlSubscription(sandbox, row), list), 200);
     },
   );
 

@@ -6,7 +6,6 @@
  * together with `X-Forwarded-For`; every failure comes back in one 400. The OpenAPI document
  * shows the same schemas (one per mode) by reference.
  */
-import { isIP } from 'node:net';
 import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { notFound } from '../../domain/errors.js';
@@ -18,25 +17,13 @@ import { pageEnvelope, pageQuerySchema, pageRequest, pageSchema } from '../pagin
 import { createRouter } from '../router.js';
 import { accountHeaderSchema, conflictResponse, errorResponses, idempotencyHeaderParameters, idempotentReplayedHeader } from '../schemas.js';
 import { documentedBody, validRequest } from '../validation.js';
+import { forwardedForSchema } from '../wire/forwarded-for.js';
 import { subscriptionCreateDocument, subscriptionCreateSchema, subscriptionResponseSchema } from './subscriptions.schemas.js';
 
 const security = [{ bearerAuth: [] }];
 const tags = ['Subscriptions'];
 const idParam = z.object({
   subscription_id: z.string().openapi({ param: { name: 'subscription_id', in: 'path' }, example: '0b7f3c2e-5d41-4c1a-9a57-3f0f6f2b8e11' }),
-});
-
-/** Whether `value` is an X-Forwarded-For value: IP addresses separated by commas, the client first. */
-export function isForwardedFor(value: string): boolean {
-  return value.split(',').every((part) => isIP(part.trim()) !== 0);
-}
-
-/** The extra header of POST /v4/subscriptions (spec: Endpoints). */
-const forwardedForSchema = z.object({
-  'x-forwarded-for': z
-    .string({ error: 'Required: the original client IP address' })
-    .refine(isForwardedFor, 'Must be an IP address (or a comma-separated list of them, the client first)')
-    .openapi({ description: 'Required: the original client IP address.', example: '203.0.113.7' }),
 });
 
 const subscriptionJson = { 'application/json': { schema: subscriptionResponseSchema } };
@@ -137,8 +124,9 @@ export function subscriptionRoutes(restrictedChannelCode: string): OpenAPIHono<A
     const query = c.req.valid('query');
     const sandbox = c.get('sandbox');
     const account = c.get('account');
-    const page = sandbox.stores.subscriptions.page(account.id, pageRequest(query));
-    return c.json(pageEnvelope(page, query.limit, (row) => subscriptionView(row, sandbox.baseUrl, account.mode)), 200);
+    const list = { list: 'subscriptions', scope: account.id };
+    const page = sandbox.stores.subscriptions.page(account.id, pageRequest(query, list));
+    return c.json(pageEnvelope(page, query.limit, (row) => subscriptionView(row, sandbox.baseUrl, account.mode), list), 200);
   });
 
   app.openapi(cancel, (c) => {

@@ -1,5 +1,6 @@
 /**
- * /v4/transactions and their refunds: create, read, list (cursor pages). Create bodies are
+ * /v4/transactions and their refunds: create, read, list (cursor pages, the refunds of a
+ * transaction too). Create bodies are
  * validated once, with the schema of the account's mode (`validRequest`).
  */
 import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
@@ -75,13 +76,13 @@ const listRefunds = createRoute({
   method: 'get',
   path: '/transactions/{transaction_id}/refunds',
   tags: ['Refunds'],
-  summary: "List a transaction's refunds, newest first",
+  summary: "List a transaction's refunds, newest first (a page envelope)",
   operationId: 'listRefunds',
   security,
   middleware: secured('transactions.read'),
   parameters: accountHeaderParameters,
-  request: { params: idParam },
-  responses: { 200: { description: 'Refunds', content: { 'application/json': { schema: z.object({ items: z.array(refundSchema) }) } } }, ...errorResponses },
+  request: { params: idParam, query: pageQuerySchema },
+  responses: { 200: { description: 'A page of refunds', content: { 'application/json': { schema: pageSchema(refundSchema, 'Refunds') } } }, ...errorResponses },
 });
 
 /** The transaction routes, mounted under /v4. */
@@ -115,8 +116,9 @@ export function transactionRoutes(): OpenAPIHono<ApiEnv> {
     const query = c.req.valid('query');
     const sandbox = c.get('sandbox');
     const account = c.get('account');
-    const page = sandbox.stores.transactions.page(account.id, pageRequest(query));
-    return c.json(pageEnvelope(page, query.limit, (row) => transactionView(row, sandbox.baseUrl, account.mode)), 200);
+    const list = { list: 'transactions', scope: account.id };
+    const page = sandbox.stores.transactions.page(account.id, pageRequest(query, list));
+    return c.json(pageEnvelope(page, query.limit, (row) => transactionView(row, sandbox.baseUrl, account.mode), list), 200);
   });
 
   app.openapi(createRefund, (c) => {
@@ -129,7 +131,10 @@ export function transactionRoutes(): OpenAPIHono<ApiEnv> {
 
   app.openapi(listRefunds, (c) => {
     const tx = findTransaction(c, c.req.valid('param').transaction_id);
-    return c.json({ items: c.get('sandbox').stores.transactions.refundsOf(tx.id).map(refundView) }, 200);
+    const query = c.req.valid('query');
+    const list = { list: 'refunds', scope: `${c.get('account').id}\n${tx.id}` };
+    const page = c.get('sandbox').stores.transactions.refundsPage(tx.id, pageRequest(query, list));
+    return c.json(pageEnvelope(page, query.limit, refundView, list), 200);
   });
 
   return app;

@@ -1,0 +1,228 @@
+/**
+ * The package's in-process API (`import { startSandbox } from 'payment-sandbox'`): starts the
+ * sandbox in the caller's process on a free loopback port and steers it through the control
+ * API over HTTP (`/_sandbox/...`), exactly as a test suite in another process would. It uses
+ * only `startServer` and the options schema, none of the sandbox's internals.
+ */
+import { resolveOptions, type SandboxOptionsInput } from './config.js';
+import { startServer } from './server.js';
+
+export { verifyWebhook, type VerifyWebhookInput, type WebhookRequestHeaders } from './verify-webhook.js';
+export type { SandboxOptionsInput } from './config.js';
+export { checkWebhooks, type CheckWebhooksOptions, type WebhookCheckReport, type WebhookCheckResult } from './check-webhooks/index.js';
+
+/** The options of `startSandbox`: the CLI's options (flags in camelCase); `port` defaults to 0 (a free port). */
+export type StartSandboxOptions = SandboxOptionsInput;
+
+/** One merchant account's credentials, as `GET /_sandbox/credentials` lists them. */
+export interface AccountCredentials {
+  name: string;
+  mode: 'direct' | 'checkout';
+  account_id: string;
+  api_key: string;
+  jwt_kid: string;
+  jwt_private_key_pem: string;
+  /** `Authorization` and `X-MERCHANT-ACCOUNT-ID` headers for the /v4 API with this account. */
+  headers: { authorization: string; 'x-merchant-account-id': string };
+}
+
+/** The demo accounts and the key webhooks are signed with. */
+export interface SandboxCredentials {
+  /** The demo account in direct mode. */
+  direct: AccountCredentials;
+  /** The demo account in checkout mode (transactions get a `payment_url`). */
+  checkout: AccountCredentials;
+  /** Every account known when the sandbox started. */
+  accounts: AccountCredentials[];
+  /** PEM of the public key that verifies `rsa` webhook signatures (pass it to `verifyWebhook`). */
+  webhookPublicKeyPem: string;
+}
+
+/** A transaction as the control API returns it (the /v4 transaction object). */
+export interface Transaction {
+  type: 'transaction';
+  id: string;
+  merchant_account_id: string;
+  status: string;
+  amount: number;
+  currency: string;
+  refunded_amount: number;
+  payment_url: string | null;
+  external_identifier: string | null;
+  [field: string]: unknown;
+}
+
+/** A refund as the control API returns it. */
+export interface Refund {
+  type: 'refund';
+  id: string;
+  transaction_id: string;
+  status: string;
+  amount: number;
+  currency: string;
+  [field: string]: unknown;
+}
+
+/** One attempt at sending a webhook. */
+export interface DeliveryAttempt {
+  number: number;
+  at: string;
+  url: string;
+  request_headers: Record<string, string>;
+  request_body: string;
+  response_status: number | null;
+  response_body: string | null;
+  error: string | null;
+  duration_ms: number | null;
+  ok: boolean;
+}
+
+/** A webhook delivery with every attempt (`GET /_sandbox/deliveries`). */
+export interface Delivery {
+  id: string;
+  merchant_account_id: string;
+  kind: string;
+  resource_id: string;
+  url: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts_count: number;
+  next_attempt_at: string | null;
+  /** The raw JSON body that is signed and sent. */
+  body: string;
+  created_at: string;
+  delivered_at: string | null;
+  attempts: DeliveryAttempt[];
+}
+
+/** The sandbox clock after an advance. */
+export interface ClockAdvance {
+  now: string;
+  offset_seconds: number;
+  steps: number;
+}
+
+/** A control API call that did not answer 2xx; `body` holds the spec's error envelope. */
+export class SandboxRequestError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'SandboxRequestError';
+  }
+}
+
+/** A running in-process sandbox. */
+export interface RunningSandbox {
+  /** Origin of the sandbox, e.g. http://127.0.0.1:41234 (panel at `/`, control API at `/_sandbox`). */
+  url: string;
+  /** Base of the merchant API: `${url}/v4`. */
+  apiUrl: string;
+  credentials: SandboxCredentials;
+  /** Outcome SUCCEEDED now, and its payment webhook. */
+  settle(transactionId: string): Promise<Transaction>;
+  /** Outcome FAILED now, and its payment webhook. */
+  fail(transactionId: string): Promise<Transaction>;
+  /** Refunds `amount` (minor units; default: the remainder), and its refund webhook. */
+  refund(transactionId: string, amount?: number): Promise<Refund>;
+  /** Moves the sandbox clock forward, running all that falls due. */
+  advanceClock(seconds: number): Promise<ClockAdvance>;
+  /** Every webhook delivery, newest first. */
+  deliveries(): Promise<Delivery[]>;
+  /**
+   * Resolves with the first delivery that matches `predicate` (polling the delivery log).
+   * @throws Error after `timeoutMs` (default 10 s) without one.
+   */
+  waitForDelivery(predicate: (delivery: Delivery) => boolean, timeoutMs?: number): Promise<Delivery>;
+  /** Empties all data, keeps the accounts and credentials. */
+  reset(): Promise<void>;
+  /** Finishes in-flight requests and deliveries, closes the database. */
+  stop(): Promise<void>;
+}
+
+interface Page<T> {
+  items: T[];
+  next_cursor: string | null;
+}
+
+type RawAccount = Omit<AccountCredentials, 'headers'>;
+
+/**
+ * Starts the sandbox in this process on a free port of 127.0.0.1 (unless `port`/`host` say
+ * otherwise), with the same options as the CLI.
+ * @throws OptionsError for a bad option value, or the listen error (e.g. EADDRINUSE).
+ */
+export async function startSandbox(options: StartSandboxOptions = {}): Promise<RunningSandbox> {
+  const running = await startServer(resolveOptions({ port: 0, ...options }));
+  const control = `${running.url}/_sandbox`;
+
+  async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+    const res = await fetch(control + path, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    const parsed: unknown = text === '' ? undefined : JSON.parse(text);
+    if (!res.ok) {
+      const message = (parsed as { message?: string } | undefined)?.message ?? text;
+      throw new SandboxRequestError(res.status, parsed, `${method} /_sandbox${path}: ${res.status} ${message}`);
+    }
+    return parsed as T;
+  }
+
+  let credentials: SandboxCredentials;
+  try {
+    const raw = await call<{ accounts: RawAccount[]; webhook_public_key_pem: string }>('GET', '/credentials');
+    const accounts = raw.accounts.map((a): AccountCredentials => ({
+      ...a,
+      headers: { authorization: `Bearer ${a.api_key}`, 'x-merchant-account-id': a.account_id },
+    }));
+    const byName = (name: string): AccountCredentials => {
+      const found = accounts.find((a) => a.name === name);
+      if (!found) throw new Error(`the sandbox has no ${name} demo account`);
+      return found;
+    };
+    credentials = { direct: byName('direct'), checkout: byName('checkout'), accounts, webhookPublicKeyPem: raw.webhook_public_key_pem };
+  } catch (err) {
+    await running.stop();
+    throw err;
+  }
+  const id = (transactionId: string): string => encodeURIComponent(transactionId);
+
+  const sandbox: RunningSandbox = {
+    url: running.url,
+    apiUrl: `${running.url}/v4`,
+    credentials,
+    settle: (transactionId) => call('POST', `/transactions/${id(transactionId)}/settle`),
+    fail: (transactionId) => call('POST', `/transactions/${id(transactionId)}/fail`),
+    refund: (transactionId, amount) => call('POST', `/transactions/${id(transactionId)}/refund`, amount === undefined ? {} : { amount }),
+    advanceClock: (seconds) => call('POST', '/clock/advance', { seconds }),
+    async deliveries() {
+      const all: Delivery[] = [];
+      let cursor: string | null = null;
+      do {
+        const query: string = cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`;
+        const page: Page<Delivery> = await call<Page<Delivery>>('GET', `/deliveries?limit=100${query}`);
+        all.push(...page.items);
+        cursor = page.next_cursor;
+      } while (cursor !== null);
+      return all;
+    },
+    async waitForDelivery(predicate, timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const found = (await sandbox.deliveries()).find(predicate);
+        if (found) return found;
+        if (Date.now() >= deadline) throw new Error(`no matching webhook delivery within ${timeoutMs} ms`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
+    async reset() {
+      await call('POST', '/reset');
+    },
+    stop: () => running.stop(),
+  };
+  return sandbox;
+}

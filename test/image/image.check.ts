@@ -1,0 +1,182 @@
+/**
+ * The container image (`npm run test:image`): builds ./Dockerfile unchanged with `docker`
+ * where an engine answers, else `podman` (set up by ../shared/tools/container-engine.sh,
+ * whose CONTAINER_BUILD_ARGS are passed to podman builds), then runs it as a merchant's CI
+ * would: health from the host, HEALTHCHECK with a changed port, a non-root process, payment
+ * links on --public-url, SIGTERM exits 0, and --db on the data volume survives a restart.
+ */
+import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { directPayment } from '../support.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const engine = spawnSync('docker', ['info'], { stdio: 'ignore', timeout: 20_000 }).status === 0 ? 'docker' : 'podman';
+const buildArgs = engine === 'podman' ? (process.env.CONTAINER_BUILD_ARGS ?? '--format docker').split(/\s+/).filter(Boolean) : [];
+const tag = 'payment-sandbox:image-test';
+const name = `payment-sandbox-image-test-${process.pid}`;
+const volume = `payment-sandbox-image-test-${process.pid}`;
+
+function run(args: string[], timeoutMs = 120_000): SpawnSyncReturns<string> {
+  return spawnSync(engine, args, { cwd: root, encoding: 'utf8', timeout: timeoutMs });
+}
+
+function ok(args: string[], timeoutMs?: number): string {
+  const res = run(args, timeoutMs);
+  if (res.status !== 0) throw new Error(`${engine} ${args.join(' ')} exited ${res.status}: ${res.stderr || res.stdout}`);
+  return res.stdout.trim();
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+async function health(origin: string): Promise<true | undefined> {
+  try {
+    const res = await fetch(`${origin}/_sandbox/health`, { signal: AbortSignal.timeout(2000) });
+    return res.ok ? true : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Runs the image's HEALTHCHECK: by hand with podman (no systemd timer here), docker's own timer otherwise. */
+async function healthy(): Promise<true> {
+  return until('the HEALTHCHECK to report healthy', () => {
+    if (engine === 'podman') return run(['healthcheck', 'run', name], 30_000).status === 0 ? true : undefined;
+    return ok(['inspect', '--format', '{{.State.Health.Status}}', name]) === 'healthy' ? true : undefined;
+  }, 90_000);
+}
+
+let hostPort = 0;
+let origin = '';
+let credentials: { account_id: string; api_key: string; name: string }[] = [];
+
+beforeAll(async () => {
+  ok(['build', ...buildArgs, '-t', tag, '.'], 900_000);
+  hostPort = await freePort();
+  origin = `http://127.0.0.1:${hostPort}`;
+  run(['rm', '-f', name]);
+  // A port other than the image's 4010, given as a flag: the HEALTHCHECK must find it.
+  ok(['run', '-d', '--name', name, '-p', `127.0.0.1:${hostPort}:5010`, '-v', `${volume}:/data`, tag,
+    '--port', '5010', '--db', '/data/sandbox.sqlite', '--public-url', `http://localhost:${hostPort}`]);
+  await until('/_sandbox/health from the host', () => health(origin));
+  credentials = ((await (await fetch(`${origin}/_sandbox/credentials`)).json()) as { accounts: typeof credentials }).accounts;
+}, 960_000);
+
+afterAll(() => {
+  run(['rm', '-f', name]);
+  run(['volume', 'rm', '-f', volume]);
+});
+
+function createTransaction(account: { account_id: string; api_key: string }, body: Record<string, unknown>): Promise<Response> {
+  return fetch(`${origin}/v4/transactions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${account.api_key}`, 'x-merchant-account-id': account.account_id, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+}
+
+describe(`the container image (${engine})`, () => {
+  it('answers /_sandbox/health from the host, and its HEALTHCHECK reports healthy on a changed port', async () => {
+    expect(await health(origin)).toBe(true);
+    expect(await healthy()).toBe(true);
+  });
+
+  it('runs as a non-root user', () => {
+    const status = ok(['exec', name, 'cat', '/proc/1/status']);
+    const uid = /^Uid:\s+(\d+)/m.exec(status)?.[1];
+    expect(uid).toBeDefined();
+    expect(uid).not.toBe('0');
+  });
+
+  it('payment links use --public-url, not the bind address', async () => {
+    const checkout = credentials.find((a) => a.name === 'checkout')!;
+    const res = await createTransaction(checkout, { amount: 4990, currency: 'EUR', description: 'Plan', return_url: 'http://shop.test/return' });
+    expect(res.status).toBe(201);
+    const tx = (await res.json()) as { id: string; payment_url: string };
+    expect(tx.payment_url).toBe(`http://localhost:${hostPort}/pay/${tx.id}`);
+    expect((await fetch(`${origin}/pay/${tx.id}`)).status).toBe(200);
+  });
+
+  it('SIGTERM exits 0, and --db on the data volume keeps the data across a restart', async () => {
+    const direct = credentials.find((a) => a.name === 'direct')!;
+    const res = await createTransaction(direct, directPayment());
+    expect(res.status).toBe(201);
+    const tx = (await res.json()) as { id: string };
+
+    ok(['stop', '-t', '20', name], 60_000); // SIGTERM, SIGKILL only after 20 s
+    expect(ok(['inspect', '--format', '{{.State.ExitCode}}', name])).toBe('0');
+    expect(ok(['logs', name])).toContain('SIGTERM: stopping payment-sandbox');
+
+    ok(['start', name]);
+    await until('/_sandbox/health after the restart', () => health(origin));
+    const got = await fetch(`${origin}/v4/transactions/${tx.id}`, {
+      headers: { authorization: `Bearer ${direct.api_key}`, 'x-merchant-account-id': direct.account_id },
+    });
+    expect(got.status).toBe(200);
+    expect(((await got.json()) as { id: string }).id).toBe(tx.id);
+  });
+});
+
+describe('a failing install fails the build at the npm ci step', () => {
+  /** A copy of the build context with `package.json`/`package-lock.json` replaced (the Dockerfile unchanged). */
+  function brokenContext(pkg: Record<string, unknown>, lock: Record<string, unknown>): string {
+    const dir = mkdtempSync(join(tmpdir(), 'sandbox-image-'));
+    for (const f of ['Dockerfile', '.dockerignore', 'tsconfig.json', 'LICENSE', 'src', 'bin', 'public', 'scenarios', 'docker']) {
+      cpSync(join(root, f), join(dir, f), { recursive: true });
+    }
+    writeFileSync(join(dir, 'package.json'), JSON.stringify(pkg));
+    writeFileSync(join(dir, 'package-lock.json'), JSON.stringify(lock));
+    return dir;
+  }
+  const lockOf = (pkg: { name: string; version: string }, deps: Record<string, string> = {}) => ({
+    name: pkg.name, version: pkg.version, lockfileVersion: 3, requires: true,
+    packages: { '': { name: pkg.name, version: pkg.version, dependencies: deps } },
+  });
+
+  it.each([
+    ['npm ci exits non-zero (lock file out of sync)', { name: 'payment-sandbox', version: '0.0.0', dependencies: { 'left-pad': '1.3.0' } }, {}],
+    ['npm ci exits 0 but dist/ is missing', { name: 'payment-sandbox', version: '0.0.0', scripts: { prepare: 'echo build skipped' } }, undefined],
+  ] as const)('%s', (_label, pkg, lockDeps) => {
+    const dir = brokenContext(pkg, lockOf(pkg, lockDeps));
+    try {
+      const res = spawnSync(engine, ['build', ...buildArgs, '-t', `${tag}-broken`, '.'], { cwd: dir, encoding: 'utf8', timeout: 600_000 });
+      const log = res.stdout + res.stderr;
+      expect(res.status).not.toBe(0);
+      // It stopped at the install step: the runtime stage never started.
+      expect(log).toMatch(/RUN npm ci/);
+      expect(log).not.toMatch(/COPY --from=build/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      run(['rmi', '-f', `${tag}-broken`]);
+    }
+  });
+});
+
+// Keep the engine's name in the test output for the CI log.
+it('uses docker where an engine answers, podman otherwise', () => {
+  expect(['docker', 'podman']).toContain(engine);
+  expect(execFileSync(engine, ['--version'], { encoding: 'utf8' })).toMatch(/version/i);
+});

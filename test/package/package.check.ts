@@ -1,0 +1,114 @@
+/**
+ * The npm package as a user gets it (`npm run test:package`, run by .ci/run, not by
+ * `npm test`: installing builds better-sqlite3 from source, about a minute or more). Packs
+ * the repository with `npm pack`, installs the tarball into an empty project with production
+ * dependencies only (from the local npm cache where it can), and there runs `npx
+ * payment-sandbox` plus a create over HTTP, a merchant's `node --test` file using
+ * `startSandbox` and `verifyWebhook`, and a type check of a TypeScript consumer.
+ */
+import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { directPayment } from '../support.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const here = fileURLToPath(new URL('.', import.meta.url));
+const work = mkdtempSync(join(tmpdir(), 'sandbox-package-'));
+const project = join(work, 'project');
+
+interface PackResult { filename: string; size: number; unpackedSize: number; files: { path: string }[] }
+let packed: PackResult;
+
+function sh(cmd: string, args: string[], cwd: string, timeoutMs: number): SpawnSyncReturns<string> {
+  const res = spawnSync(cmd, args, { cwd, encoding: 'utf8', timeout: timeoutMs, env: { ...process.env, npm_config_update_notifier: 'false' } });
+  if (res.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${res.status}:\n${res.stdout}\n${res.stderr}`);
+  return res;
+}
+
+beforeAll(() => {
+  // `prepare` builds dist/ (with .d.ts) before packing.
+  const out = sh('npm', ['pack', '--json', '--pack-destination', work], root, 300_000).stdout;
+  packed = (JSON.parse(out.slice(out.indexOf('['))) as PackResult[])[0]!;
+  mkdirSync(project);
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'merchant-app', private: true, type: 'module' }));
+  const started = Date.now();
+  sh('npm', ['install', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund', join(work, packed.filename)], project, 600_000);
+  const installSeconds = (Date.now() - started) / 1000;
+  const installKb = Number(sh('du', ['-sk', 'node_modules'], project, 60_000).stdout.split('\t')[0]);
+  // Figures for the record (never asserted): sizes and the install time on this machine.
+  console.log(`packed ${(packed.size / 1024).toFixed(0)} kB (${(packed.unpackedSize / 1024).toFixed(0)} kB unpacked, ${packed.files.length} files); `
+    + `npm install --omit=dev ${installSeconds.toFixed(0)} s; node_modules ${(installKb / 1024).toFixed(1)} MB`);
+  copyFileSync(join(here, 'consumer', 'merchant.test.mjs'), join(project, 'merchant.test.mjs'));
+  copyFileSync(join(here, 'consumer', 'consumer.mts'), join(project, 'consumer.mts'));
+}, 900_000);
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe('the packed package', () => {
+  it('ships only what runs: dist with .d.ts, bin, public, scenarios, README, LICENSE', () => {
+    const paths = packed.files.map((f) => f.path);
+    for (const p of ['package.json', 'LICENSE', 'README.md', 'bin/payment-sandbox.js', 'dist/index.js', 'dist/index.d.ts', 'dist/verify-webhook.d.ts', 'dist/cli.js']) {
+      expect(paths).toContain(p);
+    }
+    expect(paths.filter((p) => /^(src|test|docker|examples|\.ci)\//.test(p) || /^(tsconfig\.json|Dockerfile|compose\.yaml)$/.test(p))).toEqual([]);
+  });
+
+  it('installs without any compiler or dev dependency', () => {
+    for (const dev of ['typescript', 'vitest', 'tsx', 'playwright-core', '@types/node', '@types/better-sqlite3', 'autocannon']) {
+      expect(existsSync(join(project, 'node_modules', dev)), dev).toBe(false);
+    }
+    expect(existsSync(join(project, 'node_modules', 'payment-sandbox', 'dist', 'index.js'))).toBe(true);
+  });
+
+  it('npx payment-sandbox serves the API: a create over HTTP, then stops on SIGTERM', async () => {
+    // Its own process group, so SIGTERM reaches the sandbox under npx (npx does not forward it).
+    const child = spawn('npx', ['--no-install', 'payment-sandbox', '--port', '0'], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let stdout = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stdout += c.toString()));
+    // The pipe closes once every process in the group that holds it has exited.
+    const closed = new Promise<void>((resolve) => child.stdout.on('close', () => resolve()));
+    try {
+      const origin = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no banner:\n${stdout}`)), 60_000);
+        child.stdout.on('data', () => {
+          const m = /payment-sandbox ready: url=(http:\/\/\S+)/.exec(stdout); // the ready line
+          if (m) {
+            clearTimeout(timer);
+            resolve(m[1]!);
+          }
+        });
+      });
+      const creds = (await (await fetch(`${origin}/_sandbox/credentials`)).json()) as { accounts: { name: string; account_id: string; api_key: string }[] };
+      const direct = creds.accounts.find((a) => a.name === 'direct')!;
+      const res = await fetch(`${origin}/v4/transactions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${direct.api_key}`, 'x-merchant-account-id': direct.account_id, 'content-type': 'application/json' },
+        body: JSON.stringify(directPayment()),
+      });
+      expect(res.status).toBe(201);
+      expect(await res.json()).toMatchObject({ type: 'transaction', amount: 1050 });
+    } finally {
+      process.kill(-child.pid!, 'SIGTERM');
+    }
+    await closed;
+    expect(stdout).toContain('SIGTERM: stopping payment-sandbox');
+  });
+
+  it("a merchant's node:test file runs startSandbox and verifyWebhook end to end", () => {
+    const res = spawnSync(process.execPath, ['--test', 'merchant.test.mjs'], { cwd: project, encoding: 'utf8', timeout: 120_000 });
+    expect(res.stdout + res.stderr).toMatch(/# pass 1/);
+    expect(res.status).toBe(0);
+  });
+
+  it('the .d.ts and exports map type-check a TypeScript consumer', () => {
+    const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+    const res = spawnSync(process.execPath, [tsc, '--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022',
+      '--types', 'node', '--typeRoots', join(root, 'node_modules', '@types'), 'consumer.mts'], { cwd: project, encoding: 'utf8', timeout: 120_000 });
+    expect(res.stdout + res.stderr).toBe('');
+    expect(res.status).toBe(0);
+  });
+});
