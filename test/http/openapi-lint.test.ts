@@ -139,6 +139,8 @@ describe('webhooks (OpenAPI 3.1)', () => {
     const at = new Date('2026-11-22T10:00:05Z');
     const payment = paymentWebhookBody({ llTransactionId: 'tx_1', merchantTransactionId: 'order-1', amount: 1050, currency: 'USD', status: 'SUCCEEDED', at, timeZone: 'Asia/Bangkok' });
     expect(paymentWebhookSchema.strict().parse(payment)).toEqual(payment);
+    const settled = paymentWebhookBody({ llTransactionId: 'tx_2', merchantTransactionId: 'order-2', amount: 1050, currency: 'USD', status: 'FAILED', at, timeZone: 'UTC', settlementCurrency: 'THB' });
+    expect(paymentWebhookSchema.strict().parse(settled)).toEqual(settled);
     const refund = refundWebhookBody({ llTransactionId: 'rf_1', merchantTransactionId: 'rf_1', originalTransactionId: 'order-1', amount: 500, currency: 'JPY', reason: 'Customer request', at, timeZone: 'UTC' });
     expect(refundWebhookSchema.strict().parse(refund)).toEqual(refund);
     expect(Object.keys(paymentWebhookSchema.shape.payment_data.shape)).toEqual(Object.keys(payment.payment_data));

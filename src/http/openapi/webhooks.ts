@@ -2,7 +2,8 @@
  * The payment and refund webhooks as OpenAPI 3.1 `webhooks` (spec "Events", contract
  * "Webhooks"): their bodies, the `timestamp`, `timezone` and `signature` headers, and the
  * acknowledgement the merchant must answer. The bodies are built by `webhooks/formats.ts`;
- * these schemas describe them for the document (a test checks real bodies against them).
+ * these schemas describe the default (spec) format for the document (a test checks real
+ * bodies against them); the event format (`--webhook-format event`) is named, not described.
  */
 import { z } from '@hono/zod-openapi';
 import type { OpenAPIHono } from '@hono/zod-openapi';
@@ -21,7 +22,7 @@ export const paymentWebhookSchema = z
     merchant_transaction_id: z.string().openapi({ description: 'The merchant\'s external_identifier of the payment', example: 'order-1001' }),
     payment_data: z.object({
       account_date: compactDate,
-      exchange_rate: z.string().regex(/^\d+\.\d{6}$/).openapi({ description: 'Settlement is in the payment currency: always "1.000000"', example: '1.000000' }),
+      exchange_rate: z.string().regex(/^\d+\.\d{6}$/).openapi({ description: 'Payment currency to settlement currency, six decimals: "1.000000" unless --settlement-currency names another currency with a sandbox rate', example: '1.000000' }),
       payment_amount: decimal('10.50'),
       payment_currency_code: currency,
       payment_status: z.enum(['SUCCEEDED', 'FAILED']),
@@ -75,6 +76,7 @@ const webhookHeaderParameters = [
 ];
 
 const DELIVERY =
+  'The body is the spec\'s (the default, `--webhook-format spec`); `--webhook-format event` sends the event shape the README describes instead, with the same headers. ' +
   'POSTed to the transaction\'s `notification_url` (else a subscription\'s `payment_method.webhooks_url`, else `--notification-url`). Delivered means a 2xx answer with exactly `{"code":"200","message":"SUCCESS"}`; anything else is retried on the sandbox clock after 10 s, 20 s, 40 s, ... (at most 6 h apart, 16 attempts). Handlers must treat repeated deliveries idempotently.';
 
 const ackResponses = {
