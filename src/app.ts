@@ -1,7 +1,8 @@
 /**
  * `createApp(options)`: the whole sandbox as a Hono app with no socket, for tests
  * (`app.request(...)`) and for the server. /v4 is the emulated API, /_sandbox the control
- * API, /pay the checkout payment page, / the panel, /openapi.json the OpenAPI document.
+ * API, /pay the checkout payment page, / the panel, /openapi.json the OpenAPI document, /reference
+ * its API reference page (Redoc, offline).
  * Every OpenAPI router comes from `createRouter` (one validation hook); /v4 has its own
  * context type (`ApiEnv`: an account and its scopes), the rest share `AppEnv`.
  */
@@ -20,6 +21,8 @@ import { RouteTable, notFoundHandler, onError } from './http/errors.js';
 import { apiFaults } from './http/faults.js';
 import { artificialLatency } from './http/latency.js';
 import { panelRoutes } from './http/panel.js';
+import { serveOpenApiDocument } from './http/openapi/document.js';
+import { referenceRoutes } from './http/openapi/reference.js';
 import { paymentPageRoutes } from './http/pay.js';
 import { requestLog } from './http/request-log.js';
 import { createRouter, pathWithoutTrailingSlash } from './http/router.js';
@@ -77,7 +80,7 @@ export function createApp(options: Partial<SandboxOptions> = {}): SandboxApp {
   const bare = createRouter<ApiEnv>();
   bare.use('/buyers', requestLog);
   bare.use('/buyers', artificialLatency);
-  bare.route('/', buyerRoutes());
+  bare.route('/', buyerRoutes('listBuyersWithoutPrefix'));
   app.route('/', bare);
 
   const control = createRouter<AppEnv>();
@@ -90,18 +93,9 @@ export function createApp(options: Partial<SandboxOptions> = {}): SandboxApp {
   app.route('/_sandbox', control);
 
   app.route('/pay', paymentPageRoutes());
+  app.route('/reference', referenceRoutes());
   app.route('/', panelRoutes());
-
-  app.doc31('/openapi.json', {
-    openapi: '3.1.0',
-    info: {
-      title: 'payment-sandbox',
-      version: '0.1.0',
-      description: 'Local emulator of the Payment Service API. Paths under /_sandbox and fields marked "Sandbox extension" are not part of the emulated API.',
-    },
-    servers: [{ url: '/' }],
-  });
-  app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', description: 'sk_test_ API key or RS256 JWT' });
+  serveOpenApiDocument(app);
 
   for (const r of app.routes) routes.add(r.method, r.path);
   app.notFound(notFoundHandler(routes));

@@ -27,7 +27,8 @@
  * by `hono/html`. Styles: `public/theme.css` (shared with the panel) and
  * `public/payment-page/pay.css` (this page only; not under /pay, which is this router's).
  */
-import { Hono, type Context } from 'hono';
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { html } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
 import { cardBrand, isCardExpired, isValidExpiry, luhnValid, securityCodeLength } from '../domain/card.js';
@@ -38,6 +39,7 @@ import { groupOf, isPaymentLinkExpired, needsCustomerStep, paymentChannel, payme
 import type { Sandbox } from '../sandbox.js';
 import type { Account as AccountRow, Transaction as TransactionRow } from '../domain/entities.js';
 import type { AppEnv } from './env.js';
+import { pageOperation } from './openapi/document.js';
 
 type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
 type PageStatus = 200 | 400 | 404 | 409 | 410;
@@ -445,8 +447,22 @@ export function cardFormErrors(form: CardForm): CardErrors {
 }
 
 /** The payment page routes, mounted under /pay. */
-export function paymentPageRoutes(): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+export function paymentPageRoutes(): OpenAPIHono<AppEnv> {
+  const app = new OpenAPIHono<AppEnv>();
+  // Each page is documented beside its handler (HTML, no validation hook: the pages answer bad input themselves).
+  const idParameter = { name: 'id', in: 'path' as const, required: true, description: 'The transaction id', schema: { type: 'string' as const } };
+  const page = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' as const } } } });
+  const redirect = (description: string) => ({ description, headers: { Location: { description: "The merchant's URL, as sent", schema: { type: 'string' as const } } } });
+
+  app.openAPIRegistry.registerPath({
+    method: 'get',
+    path: '/{id}',
+    ...pageOperation,
+    operationId: 'getPaymentPage',
+    summary: "The hosted payment page of a transaction (the payment_url): the customer's step for its payment method",
+    parameters: [idParameter],
+    responses: { 200: page('Card form, QR code or app hand-off'), 404: page('No payment page for this id'), 409: page('The payment already has its outcome'), 410: page('The link has expired (24 hours of sandbox clock)') },
+  });
 
   app.get('/:id', async (c) => {
     const id = c.req.param('id');
@@ -466,6 +482,15 @@ export function paymentPageRoutes(): Hono<AppEnv> {
     }
   });
 
+  app.openAPIRegistry.registerPath({
+    method: 'get',
+    path: '/{id}/app',
+    ...pageOperation,
+    operationId: 'getPaymentAppPage',
+    summary: "The wallet's or banking app's approval screen (Approve or Decline)",
+    parameters: [idParameter],
+    responses: { 200: page('The approval screen'), 303: { description: 'Not a wallet or banking-app payment: to its payment page' }, 404: page('No payment page for this id'), 409: page('The payment already has its outcome'), 410: page('The link has expired') },
+  });
   app.get('/:id/app', (c) => {
     const id = c.req.param('id');
     const found = lookUp(c, id);
@@ -476,6 +501,29 @@ export function paymentPageRoutes(): Hono<AppEnv> {
     return appPage(c, found.tx, found.account, found.channel);
   });
 
+  app.openAPIRegistry.registerPath({
+    method: 'post',
+    path: '/{id}/pay',
+    ...pageOperation,
+    operationId: 'submitPaymentPage',
+    summary: 'Pay: sets the outcome (card: checked, then the scenario rules decide) and queues the payment webhook',
+    parameters: [idParameter],
+    request: {
+      body: {
+        required: false,
+        content: {
+          'application/x-www-form-urlencoded': {
+            schema: {
+              type: 'object',
+              description: 'The card form (card payments only)',
+              properties: { number: { type: 'string' }, expiry: { type: 'string', description: 'MM/YY' }, security_code: { type: 'string' }, holder_name: { type: 'string' } },
+            },
+          },
+        },
+      },
+    },
+    responses: { 200: page('The outcome, when the transaction has no return_url'), 303: redirect('To the return_url'), 400: page('The card form with its errors'), 404: page('No payment page for this id'), 409: page('The payment already has its outcome'), 410: page('The link has expired') },
+  });
   app.post('/:id/pay', async (c) => {
     const id = c.req.param('id');
     const found = lookUp(c, id);
@@ -504,6 +552,15 @@ export function paymentPageRoutes(): Hono<AppEnv> {
     return after.status === 'PENDING' ? processingPage(c, after, account, 200) : finishedPage(c, after, account, 200);
   });
 
+  app.openAPIRegistry.registerPath({
+    method: 'post',
+    path: '/{id}/cancel',
+    ...pageOperation,
+    operationId: 'cancelPaymentPage',
+    summary: 'Cancel: the payment becomes FAILED and its webhook is queued',
+    parameters: [idParameter],
+    responses: { 200: page('The outcome, when the transaction has no cancel_url or return_url'), 303: redirect('To the cancel_url, else the return_url'), 404: page('No payment page for this id'), 409: page('The payment already has its outcome'), 410: page('The link has expired') },
+  });
   app.post('/:id/cancel', (c) => {
     const id = c.req.param('id');
     const found = lookUp(c, id);

@@ -54,6 +54,18 @@ export const errorResponses = {
   404: { description: 'Not found (or belongs to another account)', content: errorContent },
 } as const;
 
+/**
+ * The `Idempotent-Replayed` response header (spec: Idempotency rules): `true` on a response
+ * that replays the stored first answer to the same `Idempotency-Key`.
+ */
+export const idempotentReplayedHeader = {
+  'Idempotent-Replayed': {
+    description: '`true` when this is the stored first response to the same `Idempotency-Key`, sent again (the success or the stored error alike); absent otherwise.',
+    required: false,
+    schema: { type: 'string' as const, enum: ['true'] },
+  },
+};
+
 /** Extra 409 of idempotent creates. */
 export const conflictResponse = { 409: { description: 'concurrent_request or duplicate_record', content: errorContent } } as const;
 

@@ -13,9 +13,9 @@ import { errorSchema, httpUrlSchema } from '../schemas.js';
 import { webhookFaultKindSchema } from '../../scenarios/schema.js';
 import { deliverySchema } from './schemas.js';
 import { controlDelivery } from './views.js';
+import { controlOperation } from '../openapi/document.js';
 
 const json = <T extends z.ZodTypeAny>(schema: T, description = 'OK') => ({ description, content: { 'application/json': { schema } } });
-const tags = ['Sandbox control (extension)'];
 const idParam = z.object({ id: z.string().openapi({ param: { name: 'id', in: 'path' } }) });
 
 /** `{ "fault": "duplicate" | "out_of_order" | "delayed" | "bad_signature", "seconds"?: n }`. */
@@ -68,8 +68,7 @@ export function faultControlRoutes(deps: FaultControlDeps): OpenAPIHono<AppEnv> 
       method: 'post',
       path: '/transactions/{id}/webhook-faults',
       operationId: 'injectWebhookFault',
-      security: [],
-      tags,
+      ...controlOperation,
       summary: "Script a webhook fault on a transaction: a duplicate, delayed, bad-signature or out-of-order copy of its webhooks",
       request: { params: idParam, body: { required: true, content: { 'application/json': { schema: webhookFaultRequestSchema } } } },
       responses: { 201: json(webhookFaultResultSchema, 'Queued'), 400: json(errorSchema, 'Bad request'), 404: json(errorSchema, 'Not found'), 409: json(errorSchema, 'No webhook (or no refund) yet') },
@@ -87,8 +86,7 @@ export function faultControlRoutes(deps: FaultControlDeps): OpenAPIHono<AppEnv> 
       method: 'post',
       path: '/check-webhooks',
       operationId: 'checkWebhooks',
-      security: [],
-      tags,
+      ...controlOperation,
       summary: "Run the check-webhooks battery against a merchant's webhook URL and answer the report, case by case",
       request: { body: { required: true, content: { 'application/json': { schema: z.object({ url: httpUrlSchema }).openapi('CheckWebhooksRequest') } } } },
       responses: { 200: json(webhookCheckReportSchema, 'The report (passed: false when a case failed)'), 400: json(errorSchema, 'Bad request') },

@@ -22,6 +22,7 @@ import { accountCredentialsSchema, clockAdvancedSchema, clockSchema, controlTran
 import { controlDelivery, controlTransaction, controlTransactionOf, requestLogEntry, transactionDetail } from './views.js';
 import { WEBHOOK_KEY_FORMATS, webhookKeyAs, webhookKeyForms } from './webhook-key.js';
 import { createRouter } from '../router.js';
+import { controlOperation } from '../openapi/document.js';
 
 const json = <T extends z.ZodTypeAny>(schema: T, description = 'OK') => ({ description, content: { 'application/json': { schema } } });
 const errors = {
@@ -102,7 +103,6 @@ const webhookKeyQuery = z.object({
 /** The /_sandbox routes. */
 export function controlRoutes(): OpenAPIHono<AppEnv> {
   const app = createRouter<AppEnv>();
-  const tags = ['Sandbox control (extension)'];
 
   const accountOr404 = (sandboxAccounts: { byId(id: string): AccountRow | undefined }, id: string | undefined): AccountRow | undefined => {
     if (id === undefined) return undefined;
@@ -111,12 +111,12 @@ export function controlRoutes(): OpenAPIHono<AppEnv> {
     return account;
   };
 
-  app.openapi(createRoute({ method: 'get', path: '/health', tags, summary: 'Ready check', responses: { 200: json(z.object({ status: z.literal('ok'), now: z.string() })) } }), (c) =>
+  app.openapi(createRoute({ method: 'get', path: '/health', ...controlOperation, operationId: 'getHealth', summary: 'Ready check', responses: { 200: json(z.object({ status: z.literal('ok'), now: z.string() })) } }), (c) =>
     c.json({ status: 'ok' as const, now: isoTimestamp(c.get('sandbox').clock.nowMs()) }, 200),
   );
 
   app.openapi(
-    createRoute({ method: 'get', path: '/credentials', tags, summary: 'Demo and created accounts with their credentials, and the webhook public key in every form', responses: { 200: json(credentialsSchema) } }),
+    createRoute({ method: 'get', path: '/credentials', ...controlOperation, operationId: 'getCredentials', summary: 'Demo and created accounts with their credentials, and the webhook public key in every form', responses: { 200: json(credentialsSchema) } }),
     async (c) => {
       const sandbox = c.get('sandbox');
       return c.json({ accounts: sandbox.stores.accounts.all().map(credentialsOf), webhook_public_key_pem: sandbox.webhookPublicKeyPem, webhook_public_key: await webhookKeyForms() }, 200);
@@ -127,7 +127,8 @@ export function controlRoutes(): OpenAPIHono<AppEnv> {
     createRoute({
       method: 'post',
       path: '/accounts',
-      tags,
+      ...controlOperation,
+      operationId: 'createAccount',
       summary: 'Create an isolated account with fresh credentials',
       request: { body: { required: true, content: { 'application/json': { schema: z.object({ mode: z.enum(['direct', 'checkout']), name: z.string().min(1).max(64).optional() }) } } } },
       responses: { 201: json(accountCredentialsSchema, 'Created'), 400: errors[400] },
@@ -139,7 +140,7 @@ export function controlRoutes(): OpenAPIHono<AppEnv> {
   );
 
   app.openapi(
-    createRoute({ method: 'get', path: '/currencies', tags, summary: 'ISO 4217 minor-unit exponent of every accepted currency (for showing amounts in major units)', responses: { 200: json(z.object({ exponents: z.record(z.string(), z.number().int()) })) } }),
+    createRoute({ method: 'get', path: '/currencies', ...controlOperation, operationId: 'listCurrencies', summary: 'ISO 4217 minor-unit exponent of every accepted currency (for showing amounts in major units)', responses: { 200: json(z.object({ exponents: z.record(z.string(), z.number().int()) })) } }),
     (c) => c.json({ exponents: Object.fromEntries(CURRENCY_CODES.map((code) => [code, currencyExponent(code)])) }, 200),
   );
 
@@ -147,7 +148,8 @@ export function controlRoutes(): OpenAPIHono<AppEnv> {
     createRoute({
       method: 'get',
       path: '/webhook-public-key',
-      tags,
+      ...controlOperation,
+      operationId: 'getWebhookPublicKey',
       summary: 'The webhook public key, in the form `format` names',
       description:
         'Verify the `signature` header (base64 RSA-SHA256 of the raw body) with this key. `?format=pem` (default) serves the SubjectPublicKeyInfo as PEM; `der` the same SPKI as base64 DER on one line (text/plain); `jwk` a JWK (application/jwk+json) with kid (RFC 7638 thumbprint), alg RS256 and use sig; `x509` a self-signed X.509 certificate of the key (PEM). The key is the published demo key: the same on every start.',
@@ -171,7 +173,7 @@ export function controlRoutes(): OpenAPIHono<AppEnv> {
   );
 
   app.openapi(
-    createRoute({ method: 'get', path: '/transactions', tags, summary: "An account's transactions with their refunds, newest first", request: { query: pageQuerySchema.extend({ account_id: z.string() }) }, responses: { 200: json(pageSchema(controlTransactionSchema, 'ControlTransactionPage')), 400: errors[400], 404: errors[404] } }),
+    createRoute({ method: 'get', path: '/transactions', ...controlOperation, operationId: 'listControlTransactions', summary: "An account's transactions with their refunds, newest first", request: { query: pageQuerySchema.extend({ account_id: z.string() }) }, responses: { 200: json(pageSchema(controlTransactionSchema, 'ControlTransactionPage')), 400: errors[400], 404: errors[404] } }),
     (c) => {
       const sandbox = c.get('sandbox');
       const query = c.req.valid('query');
@@ -183,7 +185,7 @@ export function controlRoutes(): OpenAPIHono<AppEnv> {
   );
 
   app.openapi(
-    createRoute({ method: 'get', path: '/transactions/{id}', tags, summary: 'A transaction with its refunds and deliveries', request: { params: idParam }, responses: { 200: json(transactionDetailSchema), 404: errors[404] } }),
+    createRoute({ method: 'get', path: '/transactions/{id}', ...controlOperation, operationId: 'getControlTransaction', summary: 'A transaction with its refunds and deliveries', request: { params: idParam }, responses: { 200: json(transactionDetailSchema), 404: errors[404] } }),
     (c) => {
       const sandbox = c.get('sandbox');
       const tx = sandbox.stores.transactions.byIdAnyAccount(c.req.valid('param').id);
@@ -194,7 +196,7 @@ export function controlRoutes(): OpenAPIHono<AppEnv> {
 
   for (const [action, outcome] of [['settle', 'SUCCEEDED'], ['fail', 'FAILED']] as const) {
     app.openapi(
-      createRoute({ method: 'post', path: `/transactions/{id}/${action}`, tags, summary: `Outcome ${outcome} now, and its payment webhook`, request: { params: idParam }, responses: { 200: json(controlTransactionSchema), 404: errors[404], 409: errors[409] } }),
+      createRoute({ method: 'post', path: `/transactions/{id}/${action}`, ...controlOperation, operationId: `${action}Transaction`, summary: `Outcome ${outcome} now, and its payment webhook`, request: { params: idParam }, responses: { 200: json(controlTransactionSchema), 404: errors[404], 409: errors[409] } }),
       (c) => {
         const sandbox = c.get('sandbox');
         const tx = sandbox.transactions.resolve(c.req.valid('param').id, outcome);
@@ -207,7 +209,8 @@ export function controlRoutes(): OpenAPIHono<AppEnv> {
     createRoute({
       method: 'post',
       path: '/transactions/{id}/refund',
-      tags,
+      ...controlOperation,
+      operationId: 'refundTransaction',
       summary: 'Refund as if from the merchant console (default: the remainder)',
       request: { params: idParam, body: { required: false, content: { 'application/json': { schema: z.object({ amount: amountSchema.optional(), reason: z.string().max(255).optional() }) } } } },
       responses: { 201: json(refundSchema, 'Created'), 400: errors[400], 404: errors[404] },
@@ -222,7 +225,7 @@ export function controlRoutes(): OpenAPIHono<AppEnv> {
   );
 
   app.openapi(
-    createRoute({ method: 'get', path: '/clock', tags, summary: 'The sandbox clock', responses: { 200: json(clockSchema) } }),
+    createRoute({ method: 'get', path: '/clock', ...controlOperation, operationId: 'getClock', summary: 'The sandbox clock', responses: { 200: json(clockSchema) } }),
     (c) => {
       const { clock } = c.get('sandbox');
       return c.json({ now: isoTimestamp(clock.nowMs()), offset_seconds: clock.offsetMs() / 1000 }, 200);
@@ -233,7 +236,8 @@ export function controlRoutes(): OpenAPIHono<AppEnv> {
     createRoute({
       method: 'post',
       path: '/clock/advance',
-      tags,
+      ...controlOperation,
+      operationId: 'advanceClock',
       summary: 'Move the clock forward by seconds or calendar months, running all that falls due, in time order',
       request: { body: { required: true, content: { 'application/json': { schema: clockAdvanceSchema } } } },
       responses: { 200: json(clockAdvancedSchema), 400: errors[400] },
@@ -256,7 +260,7 @@ export function controlRoutes(): OpenAPIHono<AppEnv> {
   );
 
   app.openapi(
-    createRoute({ method: 'get', path: '/deliveries', tags, summary: 'Webhook delivery log with every attempt, newest first', request: { query: pageQuerySchema.extend(accountQuery.shape) }, responses: { 200: json(pageSchema(deliverySchema, 'DeliveryPage')), 400: errors[400], 404: errors[404] } }),
+    createRoute({ method: 'get', path: '/deliveries', ...controlOperation, operationId: 'listDeliveries', summary: 'Webhook delivery log with every attempt, newest first', request: { query: pageQuerySchema.extend(accountQuery.shape) }, responses: { 200: json(pageSchema(deliverySchema, 'DeliveryPage')), 400: errors[400], 404: errors[404] } }),
     (c) => {
       const sandbox = c.get('sandbox');
       const { stores } = sandbox;
@@ -270,7 +274,7 @@ export function controlRoutes(): OpenAPIHono<AppEnv> {
   );
 
   app.openapi(
-    createRoute({ method: 'post', path: '/deliveries/{id}/resend', tags, summary: 'Send a delivery again: same body, fresh timestamp and signature', request: { params: idParam }, responses: { 202: json(deliverySchema, 'Queued'), 404: errors[404] } }),
+    createRoute({ method: 'post', path: '/deliveries/{id}/resend', ...controlOperation, operationId: 'resendDelivery', summary: 'Send a delivery again: same body, fresh timestamp and signature', request: { params: idParam }, responses: { 202: json(deliverySchema, 'Queued'), 404: errors[404] } }),
     (c) => {
       const sandbox = c.get('sandbox');
       const row = sandbox.dispatcher.resend(c.req.valid('param').id);
@@ -283,9 +287,8 @@ export function controlRoutes(): OpenAPIHono<AppEnv> {
     createRoute({
       method: 'get',
       path: '/requests',
-      tags,
-      operationId: 'listLoggedRequests',
-      security: [],
+      ...controlOperation,
+      operationId: 'listRequests',
       summary: "The API request log, newest first: one account's, or every request without account_id (401s included); filtered by method, path and status",
       description:
         'Every filter given must hold. `path` is compared with the logged path without its query string, exactly; `path_prefix` matches paths that start with it. Cursors of a filtered page are used with the same filters.',
@@ -309,12 +312,11 @@ export function controlRoutes(): OpenAPIHono<AppEnv> {
     createRoute({
       method: 'post',
       path: '/reset',
-      tags,
+      ...controlOperation,
       operationId: 'resetSandbox',
-      security: [],
       summary: 'Empty all data, keep the accounts, credentials and scenarios; optionally rewind the clock to real time',
       request: { body: { required: false, content: { 'application/json': { schema: resetSchema } } } },
-      responses: { 200: json(resetResultSchema), 400: errors[400] },
+      responses: { 200: json(resetResultSchema), 400: errors[400], 413: json(errorSchema, 'Body larger than --body-limit') },
     }),
     (c) => {
       const sandbox = c.get('sandbox');
@@ -324,7 +326,17 @@ export function controlRoutes(): OpenAPIHono<AppEnv> {
     },
   );
 
-  // The change feed, as server-sent events.
+  // The change feed, as server-sent events (documented here, served by a plain handler).
+  app.openAPIRegistry.registerPath({
+    method: 'get',
+    path: '/events',
+    ...controlOperation,
+    operationId: 'streamEvents',
+    summary: 'The change feed as server-sent events',
+    description:
+      'One `ready` event (`{"now": ...}`), then one `change` event per change, its data a JSON object with a `type` (`transaction.*`, `refund.created`, `subscription.*`, `delivery.attempted`, `request.logged`, `clock.advanced`, ...). A `: keep-alive` comment is sent after 15 seconds without events. The stream ends when the sandbox stops.',
+    responses: { 200: { description: 'The event stream', content: { 'text/event-stream': { schema: { type: 'string', description: 'Server-sent events (event: ready | change; data: JSON)' } } } } },
+  });
   app.get('/events', (c) => {
     const sandbox = c.get('sandbox');
     return streamSSE(c, async (stream) => {

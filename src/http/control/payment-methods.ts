@@ -7,6 +7,7 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { PAYMENT_METHOD_GROUPS } from '../../domain/payment-methods.js';
 import type { AppEnv } from '../env.js';
+import { controlOperation } from '../openapi/document.js';
 import { createRouter } from '../router.js';
 
 const methodType = z.enum(['card', 'qr', 'wallet', 'banking_app']);
@@ -49,7 +50,8 @@ export function paymentMethodControlRoutes(): OpenAPIHono<AppEnv> {
     createRoute({
       method: 'get',
       path: '/payment-methods',
-      tags: ['Sandbox control (extension)'],
+      ...controlOperation,
+      operationId: 'listPaymentMethods',
       summary: 'The payment-method catalogue: groups by kind and region, with channel codes, currencies and country',
       responses: { 200: { description: 'OK', content: { 'application/json': { schema: paymentMethodsResponseSchema } } } },
     }),

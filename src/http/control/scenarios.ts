@@ -12,9 +12,9 @@ import type { AppEnv } from '../env.js';
 import { createRouter } from '../router.js';
 import { errorSchema } from '../schemas.js';
 import { scenarioSummarySchema } from './schemas.js';
+import { controlOperation } from '../openapi/document.js';
 
 const json = <T extends z.ZodTypeAny>(schema: T, description = 'OK') => ({ description, content: { 'application/json': { schema } } });
-const tags = ['Sandbox control (extension)'];
 
 /** The /_sandbox routes that load and remove scenarios at run time. */
 export function scenarioControlRoutes(): OpenAPIHono<AppEnv> {
@@ -24,9 +24,8 @@ export function scenarioControlRoutes(): OpenAPIHono<AppEnv> {
     createRoute({
       method: 'post',
       path: '/scenarios',
-      tags,
+      ...controlOperation,
       operationId: 'loadScenario',
-      security: [],
       summary: 'Load a scenario file at run time, tried before the scenarios loaded at start-up',
       description:
         'The body is a scenario file (the format of `--scenario` files), checked by the same loader. It is tried before every scenario loaded at start-up and before those loaded earlier at run time; one loaded at run time with the same name is replaced (200) and moves to the front. A name of a start-up scenario is refused. Run-time scenarios are kept by a reset and are not persisted: a restart forgets them.',
@@ -54,9 +53,8 @@ export function scenarioControlRoutes(): OpenAPIHono<AppEnv> {
     createRoute({
       method: 'delete',
       path: '/scenarios/{name}',
-      tags,
+      ...controlOperation,
       operationId: 'removeScenario',
-      security: [],
       summary: 'Remove a scenario loaded at run time',
       request: { params: z.object({ name: z.string().openapi({ param: { name: 'name', in: 'path' }, description: 'The scenario\'s `name` (URL-encoded).' }) }) },
       responses: { 204: { description: 'Removed' }, 404: json(errorSchema, 'No scenario of that name was loaded at run time') },
@@ -76,9 +74,8 @@ export function scenarioControlRoutes(): OpenAPIHono<AppEnv> {
     createRoute({
       method: 'delete',
       path: '/scenarios',
-      tags,
+      ...controlOperation,
       operationId: 'removeRuntimeScenarios',
-      security: [],
       summary: 'Remove every scenario loaded at run time (the start-up ones stay)',
       responses: { 200: json(z.object({ removed: z.number().int().min(0).openapi({ description: 'How many were removed.' }) }).openapi('ScenariosRemoved')) },
     }),

@@ -8,13 +8,13 @@ import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { notFound } from '../../domain/errors.js';
 import type { AppEnv } from '../env.js';
 import { pageEnvelope, pageQuerySchema, pageRequest, pageSchema } from '../pagination.js';
+import { controlOperation } from '../openapi/document.js';
 import { createRouter } from '../router.js';
 import { errorSchema } from '../schemas.js';
 import { controlSubscriptionSchema, scenarioSummarySchema } from './schemas.js';
 import { controlSubscription } from './views.js';
 
 const json = <T extends z.ZodTypeAny>(schema: T, description = 'OK') => ({ description, content: { 'application/json': { schema } } });
-const tags = ['Sandbox control (extension)'];
 
 /** The /_sandbox routes of subscriptions and scenarios. */
 export function subscriptionControlRoutes(): OpenAPIHono<AppEnv> {
@@ -24,7 +24,8 @@ export function subscriptionControlRoutes(): OpenAPIHono<AppEnv> {
     createRoute({
       method: 'get',
       path: '/subscriptions',
-      tags,
+      ...controlOperation,
+      operationId: 'listControlSubscriptions',
       summary: "An account's subscriptions with their charges, newest first (all accounts without account_id)",
       request: { query: pageQuerySchema.extend({ account_id: z.string().optional() }) },
       responses: { 200: json(pageSchema(controlSubscriptionSchema, 'ControlSubscriptionPage')), 400: json(errorSchema, 'Bad request'), 404: json(errorSchema, 'Not found') },
@@ -46,7 +47,8 @@ export function subscriptionControlRoutes(): OpenAPIHono<AppEnv> {
     createRoute({
       method: 'post',
       path: '/subscriptions/{id}/cancel',
-      tags,
+      ...controlOperation,
+      operationId: 'cancelControlSubscription',
       summary: 'Cancel a subscription now (as the merchant would), answering it with its charges',
       request: { params: z.object({ id: z.string().openapi({ param: { name: 'id', in: 'path' } }) }) },
       responses: { 200: json(controlSubscriptionSchema), 404: json(errorSchema, 'Not found'), 409: json(errorSchema, 'Already cancelled or failed') },
@@ -64,7 +66,8 @@ export function subscriptionControlRoutes(): OpenAPIHono<AppEnv> {
     createRoute({
       method: 'get',
       path: '/scenarios',
-      tags,
+      ...controlOperation,
+      operationId: 'listScenarios',
       summary: 'The loaded scenarios and their rules, in matching order',
       responses: { 200: json(z.object({ scenarios: z.array(scenarioSummarySchema) })) },
     }),

@@ -1,7 +1,8 @@
 /**
  * GET /v4/buyers (and GET /buyers, as in the spec's pagination example): faker buyers, cursor
  * pages, and the borrowed API's filters `search` (display_name or external_identifier
- * contains it, any letter case) and `external_identifier` (exactly).
+ * contains it, any letter case) and `external_identifier` (exactly). The same route is
+ * mounted twice, so each mount names its own operationId.
  */
 import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { secured } from '../auth.js';
@@ -21,11 +22,13 @@ const buyersQuerySchema = pageQuerySchema.extend({
   external_identifier: filter('Only the buyers whose external_identifier is exactly this value.', 'buyer-12345'),
 });
 
-const list = createRoute({
+const list = (operationId: string) =>
+  createRoute({
   method: 'get',
   path: '/buyers',
   tags: ['Buyers'],
   summary: 'List buyers, newest first, or search for a specific buyer',
+  operationId,
   security: [{ bearerAuth: [] }],
   middleware: secured('buyers.read'),
   parameters: accountHeaderParameters,
@@ -33,10 +36,10 @@ const list = createRoute({
   responses: { 200: { description: 'A page', content: { 'application/json': { schema: pageSchema(buyerSchema, 'Buyers') } } }, ...errorResponses },
 });
 
-/** The buyer routes. */
-export function buyerRoutes(): OpenAPIHono<ApiEnv> {
+/** The buyer routes; `operationId` names the list operation in the OpenAPI document. */
+export function buyerRoutes(operationId = 'listBuyers'): OpenAPIHono<ApiEnv> {
   const app = createRouter<ApiEnv>();
-  app.openapi(list, (c) => {
+  app.openapi(list(operationId), (c) => {
     const { search, external_identifier, ...query } = c.req.valid('query');
     const accountId = c.get('account').id;
     const filters = { ...(search !== undefined && { search }), ...(external_identifier !== undefined && { external_identifier }) };

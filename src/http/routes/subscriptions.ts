@@ -17,7 +17,7 @@ import { scenarioFault } from '../faults.js';
 import { idempotent } from '../idempotency.js';
 import { pageEnvelope, pageQuerySchema, pageRequest, pageSchema } from '../pagination.js';
 import { createRouter } from '../router.js';
-import { accountHeaderSchema, conflictResponse, errorResponses, idempotencyHeaderParameters } from '../schemas.js';
+import { accountHeaderSchema, conflictResponse, errorResponses, idempotencyHeaderParameters, idempotentReplayedHeader } from '../schemas.js';
 import { documentedBody, validRequest } from '../validation.js';
 import { forwardedForSchema } from '../wire/forwarded-for.js';
 import { subscriptionCreateDocument, subscriptionCreateSchema, subscriptionResponseSchema } from './subscriptions.schemas.js';
@@ -35,6 +35,7 @@ const create = createRoute({
   path: '/subscriptions',
   tags,
   summary: 'Create a subscription; its first period is charged at once or when the trial ends',
+  operationId: 'createSubscription',
   description:
     'Scope subscriptions.write. The body schema depends on the account mode (anyOf: the first for direct accounts, the second for checkout): direct-mode accounts must also send ' +
     'browser_info and, for type card, number, expiration_date and security_code. billing_details and cart_items are ' +
@@ -46,7 +47,7 @@ const create = createRoute({
     { name: 'x-forwarded-for', in: 'header' as const, required: true, description: 'The original client IP address.', schema: { type: 'string' as const }, example: '203.0.113.7' },
   ],
   request: { body: documentedBody('SubscriptionCreate') },
-  responses: { 201: { description: 'Created', content: subscriptionJson }, ...errorResponses, ...conflictResponse },
+  responses: { 201: { description: 'Created', headers: idempotentReplayedHeader, content: subscriptionJson }, ...errorResponses, ...conflictResponse },
 });
 
 const get = createRoute({
@@ -54,6 +55,7 @@ const get = createRoute({
   path: '/subscriptions/{subscription_id}',
   tags,
   summary: 'Get a subscription',
+  operationId: 'getSubscription',
   security,
   middleware: secured('subscriptions.read'),
   request: { params: idParam, headers: accountHeaderSchema },
@@ -65,6 +67,7 @@ const list = createRoute({
   path: '/subscriptions',
   tags,
   summary: 'List subscriptions, newest first',
+  operationId: 'listSubscriptions',
   security,
   middleware: secured('subscriptions.read'),
   request: { query: pageQuerySchema, headers: accountHeaderSchema },
@@ -79,6 +82,7 @@ const cancel = createRoute({
   path: '/subscriptions/{subscription_id}/cancel',
   tags,
   summary: 'Cancel a subscription now: no further charges',
+  operationId: 'cancelSubscription',
   security,
   // No body gate: cancel reads no body, so an empty one sent with a JSON content type is fine.
   middleware: [requireAuth, requireScope('subscriptions.write')],

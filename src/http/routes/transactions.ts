@@ -15,7 +15,7 @@ import { scenarioFault } from '../faults.js';
 import { idempotent } from '../idempotency.js';
 import { pageEnvelope, pageQuerySchema, pageRequest, pageSchema } from '../pagination.js';
 import { createRouter } from '../router.js';
-import { accountHeaderParameters, conflictResponse, errorResponses, idempotencyHeaderParameters } from '../schemas.js';
+import { accountHeaderParameters, conflictResponse, errorResponses, idempotencyHeaderParameters, idempotentReplayedHeader } from '../schemas.js';
 import { documentedBody, validRequest } from '../validation.js';
 import { refundCreateSchema, refundSchema, transactionCreateDocument, transactionCreateSchema, transactionSchema } from './transactions.schemas.js';
 
@@ -27,11 +27,12 @@ const create = createRoute({
   path: '/transactions',
   tags: ['Transactions'],
   summary: 'Create a transaction (PENDING until its outcome)',
+  operationId: 'createTransaction',
   security,
   middleware: secured('transactions.write'),
   parameters: idempotencyHeaderParameters,
   request: { body: documentedBody('TransactionCreate') },
-  responses: { 201: { description: 'Created', content: { 'application/json': { schema: transactionSchema } } }, ...errorResponses, ...conflictResponse },
+  responses: { 201: { description: 'Created', headers: idempotentReplayedHeader, content: { 'application/json': { schema: transactionSchema } } }, ...errorResponses, ...conflictResponse },
 });
 
 const get = createRoute({
@@ -39,6 +40,7 @@ const get = createRoute({
   path: '/transactions/{transaction_id}',
   tags: ['Transactions'],
   summary: 'Get a transaction',
+  operationId: 'getTransaction',
   security,
   middleware: secured('transactions.read'),
   parameters: accountHeaderParameters,
@@ -51,6 +53,7 @@ const list = createRoute({
   path: '/transactions',
   tags: ['Transactions'],
   summary: 'List transactions, newest first',
+  operationId: 'listTransactions',
   security,
   middleware: secured('transactions.read'),
   parameters: accountHeaderParameters,
@@ -63,11 +66,12 @@ const createRefund = createRoute({
   path: '/transactions/{transaction_id}/refunds',
   tags: ['Refunds'],
   summary: 'Refund a SUCCEEDED transaction (default: the whole remainder)',
+  operationId: 'createRefund',
   security,
   middleware: secured('refunds.write'),
   parameters: idempotencyHeaderParameters,
   request: { params: idParam, body: documentedBody('RefundCreate', false) },
-  responses: { 201: { description: 'Created', content: { 'application/json': { schema: refundSchema } } }, ...errorResponses, ...conflictResponse },
+  responses: { 201: { description: 'Created', headers: idempotentReplayedHeader, content: { 'application/json': { schema: refundSchema } } }, ...errorResponses, ...conflictResponse },
 });
 
 const listRefunds = createRoute({
@@ -75,6 +79,7 @@ const listRefunds = createRoute({
   path: '/transactions/{transaction_id}/refunds',
   tags: ['Refunds'],
   summary: "List a transaction's refunds, newest first (a page envelope)",
+  operationId: 'listRefunds',
   security,
   middleware: secured('transactions.read'),
   parameters: accountHeaderParameters,

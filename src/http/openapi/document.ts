@@ -1,0 +1,78 @@
+/**
+ * The OpenAPI 3.1 document at `/openapi.json`: its info, tags, security scheme and webhooks,
+ * and the OpenAPI metadata every operation outside /v4 shares. Operations are described by
+ * their routes (`createRoute`, or `registerPath` beside a plain handler); this module only
+ * adds what belongs to the document as a whole, and the pages that are not routes of a router.
+ *
+ * Every operation has an `operationId`; every operation outside /v4 declares `security: []`
+ * (`controlOperation`, `pageOperation`). test/http/openapi-lint.test.ts holds the document to
+ * Redocly's recommended rules and to "every route the app serves is documented".
+ */
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../env.js';
+import { registerWebhooks } from './webhooks.js';
+
+/** An OpenAPI security requirement: scheme name to scopes. */
+type SecurityRequirement = Record<string, string[]>;
+
+/** The metadata of every /_sandbox operation: its tag, and no credentials (`security: []`). */
+export const controlOperation: { tags: string[]; security: SecurityRequirement[] } = {
+  tags: ['Sandbox control (extension)'],
+  security: [],
+};
+
+/** The metadata of the HTML pages and documents the sandbox serves beside the API. */
+export const pageOperation: { tags: string[]; security: SecurityRequirement[] } = {
+  tags: ['Pages and documents (extension)'],
+  security: [],
+};
+
+const TAGS = [
+  { name: 'Transactions', description: 'Payments: create (direct card data or a checkout link), read, list.' },
+  { name: 'Refunds', description: 'Refunds of SUCCEEDED payments.' },
+  { name: 'Subscriptions', description: 'Recurring payments on a plan, charged on the sandbox clock.' },
+  { name: 'Buyers', description: 'The buyers of an account.' },
+  { name: 'Webhooks', description: 'What the sandbox POSTs to the merchant: the payment and refund webhooks, signed.' },
+  { name: 'Sandbox control (extension)', description: 'Not part of the emulated API: the panel\'s and CI\'s control of the sandbox (outcomes, clock, logs, reset). No credentials.' },
+  { name: 'Pages and documents (extension)', description: 'Not part of the emulated API: the hosted payment page, the panel, this document and its reference page.' },
+];
+
+/** The package version the document states. */
+const VERSION = '0.1.0';
+
+/**
+ * Serves the document at `/openapi.json` from everything registered on `app`, with the
+ * webhooks, the bearer security scheme and the entries of the document and the panel.
+ */
+export function serveOpenApiDocument(app: OpenAPIHono<AppEnv>): void {
+  const registry = app.openAPIRegistry;
+  registry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', description: 'sk_test_ API key or RS256 JWT' });
+  registerWebhooks(registry);
+  registry.registerPath({
+    method: 'get',
+    path: '/openapi.json',
+    ...pageOperation,
+    operationId: 'getOpenApiDocument',
+    summary: 'This OpenAPI 3.1 document',
+    responses: { 200: { description: 'The document', content: { 'application/json': { schema: { type: 'object' } } } } },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/',
+    ...pageOperation,
+    operationId: 'getPanel',
+    summary: 'The control panel (HTML); its scripts, styles and icons are static files of the same origin',
+    responses: { 200: { description: 'The panel', content: { 'text/html': { schema: { type: 'string' } } } } },
+  });
+  app.doc31('/openapi.json', {
+    openapi: '3.1.0',
+    info: {
+      title: 'payment-sandbox',
+      version: VERSION,
+      description: 'Local emulator of the Payment Service API. Paths under /_sandbox and fields marked "Sandbox extension" are not part of the emulated API.',
+      license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },
+    },
+    servers: [{ url: '/' }],
+    tags: TAGS,
+  });
+}
