@@ -38,7 +38,10 @@ export interface ComposedSandbox {
 export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSandbox {
   const options = resolveOptions({ restrictedChannelCode: DEFAULT_RESTRICTED_CHANNEL_CODE, ...input });
   const policy = createScenarioPolicy(loadConfiguredScenarios(options.scenario));
-  const store = openStore(options.db, (err) => logger.error('feed.failed', 'an after-commit effect failed', { err }));
+  const store = openStore(options.db, (err) => logger.error('feed.failed', 'an after-commit effect failed', { err }), {
+    requestLogLimit: options.requestLogLimit,
+    deliveryLogLimit: options.deliveryLogLimit,
+  });
   const { repos, uow } = store;
   const clock = createClock(store.clockOffsetMs());
 

@@ -8,6 +8,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ZodError } from 'zod';
 import { SandboxError, badRequest, type ErrorDetail, type ErrorLocation } from '../domain/errors.js';
+import { logger } from '../log.js';
 import type { AppEnv } from './env.js';
 
 export interface ErrorEnvelope {
@@ -99,10 +100,18 @@ export function onError(err: Error, c: Context): Response {
   if (err instanceof SandboxError) return errorResponse(c, err);
   if (err instanceof HTTPException) {
     const status = err.status;
+    if (status === 415) {
+      return errorResponse(
+        c,
+        new SandboxError(415, 'unsupported_media_type', `Unsupported Content-Type "${c.req.header('content-type') ?? ''}": send the body as application/json`, [
+          { type: 'content_type_error', pointer: '/content-type', message: 'Expected application/json', location: 'header' },
+        ]),
+      );
+    }
     const code = status === 401 ? 'unauthorized' : status === 404 ? 'not_found' : status === 413 ? 'request_too_large' : 'bad_request';
     return errorResponse(c, new SandboxError(status, code, err.message || 'Bad request'));
   }
-  console.error(`[payment-sandbox] unexpected error on ${c.req.method} ${c.req.path}:`, err);
+  logger.error('request.failed', `unexpected error on ${c.req.method} ${c.req.path}`, { err });
   return errorResponse(c, new SandboxError(500, 'server_error', 'The sandbox hit an unexpected error; it has been logged.'));
 }
 

@@ -15,7 +15,9 @@ function toEntry(row: RequestLogRow): RequestLogEntry {
   return { ...row, replayed: row.replayed === 1, warnings: row.warnings === null ? [] : (JSON.parse(row.warnings) as string[]) };
 }
 
-export function requestLogStore(db: Db): RequestLogRepo {
+/** The request log; with `limit`, only the newest `limit` entries are kept. */
+export function requestLogStore(db: Db, limit?: number): RequestLogRepo {
+  const prune = db.prepare('DELETE FROM request_log WHERE seq <= ?');
   const insert = db.prepare(`INSERT INTO request_log (account_id, method, path, status, idempotency_key, replayed,
       duration_ms, request_body, response_body, warnings, at)
     VALUES (@account_id, @method, @path, @status, @idempotency_key, @replayed, @duration_ms, @request_body,
@@ -23,11 +25,14 @@ export function requestLogStore(db: Db): RequestLogRepo {
   const page = keysetPage<RequestLogRow, RequestLogEntry>(db, 'request_log', 'account_id = @scope', toEntry);
   const pageAll = keysetPage<RequestLogRow, RequestLogEntry>(db, 'request_log', "@scope = ''", toEntry);
   return {
-    insert: (entry) =>
-      Number(
+    insert: (entry) => {
+      const seq = Number(
         insert.run({ ...entry, replayed: entry.replayed ? 1 : 0, warnings: entry.warnings.length > 0 ? JSON.stringify(entry.warnings) : null })
           .lastInsertRowid,
-      ),
+      );
+      if (limit !== undefined && seq > limit) prune.run(seq - limit);
+      return seq;
+    },
     page,
     pageAll: (req) => pageAll('', req),
   };
