@@ -5,7 +5,7 @@
  * work (webhook retries, scenario steps, subscription billing) on one scheduler. The result
  * is the `Sandbox` the HTTP layer, the server and the CLI use.
  */
-import { DEFAULT_RESTRICTED_CHANNEL_CODE, resolveOptions, type SandboxOptions } from './config.js';
+import { DEFAULT_RESTRICTED_CHANNEL_CODE, resolveOptions, servedHosts, type SandboxOptions } from './config.js';
 import { createClock, isoTimestamp } from './domain/clock.js';
 import { DEMO_WEBHOOK_PRIVATE_KEY_PEM, DEMO_WEBHOOK_PUBLIC_KEY_PEM } from './domain/demo-credentials.js';
 import { SandboxEvents } from './domain/events.js';
@@ -23,6 +23,7 @@ import { openStore } from './store/sqlite-store.js';
 import { Dispatcher } from './webhooks/dispatcher.js';
 import { createOutbox } from './webhooks/outbox.js';
 import { createSigner } from './webhooks/signing.js';
+import { refusedDelivery, refusedTarget, type TargetPolicy } from './webhooks/targets.js';
 
 /** A composed sandbox, and its database handle for tests and benchmarks that inspect or seed it. */
 export interface ComposedSandbox {
@@ -54,6 +55,15 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
     },
   };
 
+  let baseUrl = `http://${options.host}:${options.port}`;
+  const ownHosts = servedHosts(options);
+  const targets: TargetPolicy = {
+    allowHosts: options.webhookAllowHosts,
+    own() {
+      const port = Number(new URL(baseUrl).port);
+      return Number.isInteger(port) && port > 0 ? { port, hosts: ownHosts } : undefined;
+    },
+  };
   const dispatcher = new Dispatcher({
     clock,
     deliveries: repos.deliveries,
@@ -67,6 +77,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
     timeZone: options.webhookTimezone,
     timeoutMs: options.deliveryTimeoutMs,
     onError: (err) => logger.error('delivery.crashed', 'delivery failed unexpectedly', { err }),
+    refuseTarget: (url) => refusedDelivery(url, targets),
   });
   const outbox = createOutbox({
     clock,
@@ -77,7 +88,6 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
     onQueued: () => dispatcher.nudge(),
   });
 
-  let baseUrl = `http://${options.host}:${options.port}`;
   const transactions = createTransactionService({
     clock,
     uow,
@@ -128,6 +138,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
     scenarios: policy,
     dispatcher,
     webhookPublicKeyPem: DEMO_WEBHOOK_PUBLIC_KEY_PEM,
+    webhookTargetRefused: (url) => refusedTarget(url, targets),
     get baseUrl() {
       return baseUrl;
     },

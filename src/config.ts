@@ -3,6 +3,7 @@
  * `PAYMENT_SANDBOX_<NAME>` environment variables (flags win). `createApp` and the CLI both
  * take a `SandboxOptions`; tests build one with `resolveOptions({...})`.
  */
+import { networkInterfaces, hostname as machineName } from 'node:os';
 import { z } from 'zod';
 import { isTimeZone } from './webhooks/time.js';
 
@@ -134,4 +135,34 @@ export function resolveOptions(input: Record<string, unknown> = {}, fromEnv: Rea
     throw new OptionsError(`invalid ${where}: ${issue.message}`);
   }
   return result.data;
+}
+
+const WILDCARD_HOSTS = new Set(['', '0.0.0.0', '::', '[::]']);
+const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '::1'];
+
+/** A host name without brackets or port, in lower case: `[::1]:4010` -> `::1`. */
+export function bareHost(host: string): string {
+  const h = host.trim().toLowerCase();
+  if (h.startsWith('[')) return h.slice(1, h.indexOf(']') > 0 ? h.indexOf(']') : undefined);
+  const colons = h.split(':').length - 1;
+  return colons === 1 ? h.slice(0, h.indexOf(':')) : h;
+}
+
+/** True when `host` is a loopback address or name. */
+export function isLoopbackHost(host: string): boolean {
+  const h = bareHost(host);
+  return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127\./.test(h);
+}
+
+/** The host names the sandbox answers to: loopback, the listening address (every interface for 0.0.0.0), `--allowed-hosts`. */
+export function servedHosts(options: Pick<SandboxOptions, 'host' | 'allowedHosts'>): Set<string> {
+  const hosts = new Set<string>([...LOOPBACK_NAMES, ...options.allowedHosts.map(bareHost)]);
+  const listen = bareHost(options.host);
+  if (WILDCARD_HOSTS.has(listen)) {
+    for (const addresses of Object.values(networkInterfaces())) for (const a of addresses ?? []) hosts.add(a.address.toLowerCase());
+    hosts.add(machineName().toLowerCase());
+  } else {
+    hosts.add(listen);
+  }
+  return hosts;
 }

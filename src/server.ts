@@ -8,7 +8,7 @@ import { createApp } from './app.js';
 import type { SandboxOptions } from './config.js';
 import type { Sandbox } from './sandbox.js';
 import type { Db } from './store/database.js';
-import { isLoopbackHost } from './http/security.js';
+import { isLoopbackHost } from './config.js';
 import { logger } from './log.js';
 
 /** The envelope of a request the HTTP parser refused before the app saw it (431, 400). */

@@ -7,10 +7,9 @@
  * `--admin-token`, asks for the token on /_sandbox. Every answer gets `nosniff`.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { networkInterfaces, hostname as machineName } from 'node:os';
 import type { Context, MiddlewareHandler } from 'hono';
 import { SandboxError, type ErrorCode } from '../domain/errors.js';
-import type { SandboxOptions } from '../config.js';
+import { bareHost, servedHosts, type SandboxOptions } from '../config.js';
 import type { AppEnv } from './env.js';
 
 /** The header a script sends to show a POST is not a cross-site form or beacon. */
@@ -24,36 +23,6 @@ const isControlPath = (path: string): boolean => path === '/_sandbox' || path.st
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Control reads that hold no secret: open without the admin token. */
 const PUBLIC_CONTROL_PATHS = new Set(['/_sandbox/health', '/_sandbox/webhook-public-key']);
-
-const WILDCARD_HOSTS = new Set(['', '0.0.0.0', '::', '[::]']);
-const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '::1'];
-
-/** A host name without brackets or port, in lower case: `[::1]:4010` -> `::1`. */
-export function bareHost(host: string): string {
-  const h = host.trim().toLowerCase();
-  if (h.startsWith('[')) return h.slice(1, h.indexOf(']') > 0 ? h.indexOf(']') : undefined);
-  const colons = h.split(':').length - 1;
-  return colons === 1 ? h.slice(0, h.indexOf(':')) : h;
-}
-
-/** True when `host` is a loopback address or name. */
-export function isLoopbackHost(host: string): boolean {
-  const h = bareHost(host);
-  return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127\./.test(h);
-}
-
-/** The host names the sandbox answers to: loopback, the listening address (every interface for 0.0.0.0), `--allowed-hosts`. */
-export function servedHosts(options: Pick<SandboxOptions, 'host' | 'allowedHosts'>): Set<string> {
-  const hosts = new Set<string>([...LOOPBACK_NAMES, ...options.allowedHosts.map(bareHost)]);
-  const listen = bareHost(options.host);
-  if (WILDCARD_HOSTS.has(listen)) {
-    for (const addresses of Object.values(networkInterfaces())) for (const a of addresses ?? []) hosts.add(a.address.toLowerCase());
-    hosts.add(machineName().toLowerCase());
-  } else {
-    hosts.add(listen);
-  }
-  return hosts;
-}
 
 function refuse(status: number, code: ErrorCode, message: string, pointer: string): SandboxError {
   return new SandboxError(status, code, message, [{ type: 'value_error', pointer, message, location: 'header' }]);
