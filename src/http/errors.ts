@@ -8,7 +8,6 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ZodError } from 'zod';
 import { SandboxError, badRequest, type ErrorDetail, type ErrorLocation } from '../domain/errors.js';
-import { logger } from '../log.js';
 import type { AppEnv } from './env.js';
 
 export interface ErrorEnvelope {
@@ -111,7 +110,7 @@ export function onError(err: Error, c: Context): Response {
     const code = status === 401 ? 'unauthorized' : status === 404 ? 'not_found' : status === 413 ? 'request_too_large' : 'bad_request';
     return errorResponse(c, new SandboxError(status, code, err.message || 'Bad request'));
   }
-  logger.error('request.failed', `unexpected error on ${c.req.method} ${c.req.path}`, { err });
+  console.error(`[payment-sandbox] unexpected error on ${c.req.method} ${c.req.path}:`, err);
   return errorResponse(c, new SandboxError(500, 'server_error', 'The sandbox hit an unexpected error; it has been logged.'));
 }
 
