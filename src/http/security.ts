@@ -68,7 +68,9 @@ export function securityGuard(options: SandboxOptions): MiddlewareHandler<AppEnv
           throw refuse(403, 'cross_origin_request', `Cross-site requests are refused (Sec-Fetch-Site: ${site})`, '/sec-fetch-site');
         }
         const origin = c.req.header('origin');
-        if (origin !== undefined) {
+        // Sec-Fetch-Site, when sent, decides (a same-origin form POST of the payment page,
+        // whose Referrer-Policy is no-referrer, carries `Origin: null`); otherwise the Origin.
+        if (site === undefined && origin !== undefined) {
           let originHost: string | undefined;
           try {
             originHost = new URL(origin).host;
