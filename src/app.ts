@@ -20,12 +20,14 @@ import type { ApiEnv, AppEnv } from './http/env.js';
 import { RouteTable, notFoundHandler, onError } from './http/errors.js';
 import { apiFaults } from './http/faults.js';
 import { artificialLatency } from './http/latency.js';
+import { accountLimit, eventStreamCap } from './http/limits.js';
 import { panelRoutes } from './http/panel.js';
 import { serveOpenApiDocument } from './http/openapi/document.js';
 import { referenceRoutes } from './http/openapi/reference.js';
 import { paymentPageRoutes } from './http/pay.js';
 import { requestLog } from './http/request-log.js';
 import { createRouter, pathWithoutTrailingSlash } from './http/router.js';
+import { securityGuard } from './http/security.js';
 import { buyerRoutes } from './http/routes/buyers.js';
 import { subscriptionRoutes } from './http/routes/subscriptions.js';
 import { transactionRoutes } from './http/routes/transactions.js';
@@ -73,6 +75,10 @@ export function createApp(options: Partial<SandboxOptions> = {}): SandboxApp {
     await next();
   });
   app.onError(onError);
+  // Host, origin and admin-token checks before any route; `nosniff` on every answer.
+  app.use('*', securityGuard(sandbox.options));
+  app.use('/_sandbox/events', eventStreamCap(sandbox.options.maxEventStreams));
+  app.use('/_sandbox/accounts', accountLimit(sandbox.options.maxAccounts));
 
   app.route('/v4', apiRoutes(sandbox));
 

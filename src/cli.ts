@@ -68,7 +68,15 @@ export function buildProgram(): Command {
     .addOption(opt('--log', 'print one line per API request', 'log', 'off'))
     .addOption(opt('--log-format <format>', 'text, or json for one JSON object a line', 'logFormat', 'text'))
     .addOption(opt('-q, --quiet', 'print only the ready line, warnings and errors (no webhook lines)', 'quiet', 'off'))
-    .addOption(opt('--port-file <path>', 'write the port to this file once listening (with --port 0)', 'portFile'));
+    .addOption(opt('--port-file <path>', 'write the port to this file once listening (with --port 0)', 'portFile'))
+    .addOption(opt('--allowed-hosts <names>', 'comma-separated Host names the control API and panel also answer to (* for any)', 'allowedHosts'))
+    .addOption(opt('--admin-token <token>', 'token that protects /_sandbox, the panel and the credentials', 'adminToken'))
+    .addOption(opt('--webhook-allow-hosts <names>', 'comma-separated hosts webhooks may be sent to (others refused)', 'webhookAllowHosts'))
+    .addOption(opt('--request-log-limit <n>', 'newest request-log entries kept', 'requestLogLimit', '10000'))
+    .addOption(opt('--delivery-log-limit <n>', 'newest finished deliveries kept', 'deliveryLogLimit', '10000'))
+    .addOption(opt('--max-event-streams <n>', 'open event streams (panels) at once', 'maxEventStreams', '32'))
+    .addOption(opt('--max-accounts <n>', 'merchant accounts, demo accounts included', 'maxAccounts', '100'))
+    .addOption(opt('--max-header-size <bytes>', 'largest request head; larger is a 431', 'maxHeaderSize', '16384'));
   return program;
 }
 

@@ -5,7 +5,7 @@
  * work (webhook retries, scenario steps, subscription billing) on one scheduler. The result
  * is the `Sandbox` the HTTP layer, the server and the CLI use.
  */
-import { DEFAULT_RESTRICTED_CHANNEL_CODE, resolveOptions, type SandboxOptions } from './config.js';
+import { DEFAULT_RESTRICTED_CHANNEL_CODE, resolveOptions, servedHosts, type SandboxOptions } from './config.js';
 import { createClock, isoTimestamp } from './domain/clock.js';
 import { DEMO_WEBHOOK_PRIVATE_KEY_PEM, DEMO_WEBHOOK_PUBLIC_KEY_PEM } from './domain/demo-credentials.js';
 import { SandboxEvents } from './domain/events.js';
@@ -25,6 +25,7 @@ import { openStore } from './store/sqlite-store.js';
 import { Dispatcher } from './webhooks/dispatcher.js';
 import { createOutbox } from './webhooks/outbox.js';
 import { createSigner } from './webhooks/signing.js';
+import { refusedDelivery, refusedTarget, type TargetPolicy } from './webhooks/targets.js';
 
 /** A composed sandbox, and its database handle for tests and benchmarks that inspect or seed it. */
 export interface ComposedSandbox {
@@ -40,7 +41,10 @@ export interface ComposedSandbox {
 export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSandbox {
   const options = resolveOptions({ restrictedChannelCode: DEFAULT_RESTRICTED_CHANNEL_CODE, ...input });
   const policy = createScenarioPolicy(loadConfiguredScenarios(options.scenario));
-  const store = openStore(options.db, (err) => logger.error('feed.failed', 'an after-commit effect failed', { err }));
+  const store = openStore(options.db, (err) => logger.error('feed.failed', 'an after-commit effect failed', { err }), {
+    requestLogLimit: options.requestLogLimit,
+    deliveryLogLimit: options.deliveryLogLimit,
+  });
   const { repos, uow } = store;
   const clock = createClock(store.clockOffsetMs());
 
@@ -53,6 +57,15 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
     },
   };
 
+  let baseUrl = options.publicUrl ?? `http://${options.host}:${options.port}`;
+  const ownHosts = servedHosts(options);
+  const targets: TargetPolicy = {
+    allowHosts: options.webhookAllowHosts,
+    own() {
+      const port = Number(new URL(baseUrl).port);
+      return Number.isInteger(port) && port > 0 ? { port, hosts: ownHosts } : undefined;
+    },
+  };
   const dispatcher = new Dispatcher({
     clock,
     deliveries: repos.deliveries,
@@ -66,6 +79,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
     timeZone: options.webhookTimezone,
     timeoutMs: options.deliveryTimeoutMs,
     onError: (err) => logger.error('delivery.crashed', 'delivery failed unexpectedly', { err }),
+    refuseTarget: (url) => refusedDelivery(url, targets),
   });
   const outbox = createOutbox({
     clock,
@@ -80,7 +94,6 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
     webhookFaults: (label) => policy.webhookFaults(label),
   });
 
-  let baseUrl = options.publicUrl ?? `http://${options.host}:${options.port}`;
   const transactions = createTransactionService({
     clock,
     uow,
@@ -138,6 +151,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
     dispatcher,
     webhookFaults: { inject: (transactionId, request) => outbox.injectFault(transactionId, request) },
     webhookPublicKeyPem: DEMO_WEBHOOK_PUBLIC_KEY_PEM,
+    webhookTargetRefused: (url) => refusedTarget(url, targets),
     get baseUrl() {
       return baseUrl;
     },

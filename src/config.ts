@@ -3,6 +3,7 @@
  * `PAYMENT_SANDBOX_<NAME>` environment variables (flags win). `createApp` and the CLI both
  * take a `SandboxOptions`; tests build one with `resolveOptions({...})`.
  */
+import { networkInterfaces, hostname as machineName } from 'node:os';
 import { z } from 'zod';
 import { isCurrency } from './domain/money.js';
 import { SETTLEMENT_CURRENCIES, isSettlementCurrency } from './domain/settlement.js';
@@ -24,6 +25,15 @@ const flag = z.preprocess(
 );
 
 const url = z.url({ message: 'must be an http(s) URL', protocol: /^https?$/ });
+
+/** A list: an array (repeated flag, tests) or one comma-separated string (flag or variable). */
+const list = z.preprocess(
+  (v) => (typeof v === 'string' ? v.split(',') : Array.isArray(v) ? v.flatMap((x) => (typeof x === 'string' ? x.split(',') : [x])) : v),
+  z.array(z.string().transform((s) => s.trim().toLowerCase())).transform((a) => a.filter(Boolean)),
+);
+
+/** A whole number of at least `min`, from a flag, a variable or code. */
+const count = (min: number) => z.coerce.number({ message: 'must be a number' }).int('must be a whole number').min(min, `must be ${min} or more`);
 
 export const optionsSchema = z.object({
   port: port.default(4010),
@@ -63,6 +73,22 @@ export const optionsSchema = z.object({
   quiet: flag.default(false),
   /** A file the chosen port is written to once listening (useful with --port 0). */
   portFile: z.string().min(1).optional(),
+  /** Host names (besides the addresses served) the control API and panel answer to; `*` for any. */
+  allowedHosts: list.default([]),
+  /** Protects /_sandbox, the panel and the credentials (`Authorization: Bearer <token>` or `X-Sandbox-Admin-Token`). */
+  adminToken: z.string().min(8, 'must be at least 8 characters').optional(),
+  /** When set, webhooks go only to these hosts (names or addresses). */
+  webhookAllowHosts: list.default([]),
+  /** The request log keeps this many newest entries. */
+  requestLogLimit: count(1).default(10_000),
+  /** The delivery log keeps this many newest finished deliveries (pending ones are never dropped). */
+  deliveryLogLimit: count(1).default(10_000),
+  /** Open event streams (panels) at once. */
+  maxEventStreams: count(1).default(32),
+  /** Merchant accounts per sandbox, the demo accounts included. */
+  maxAccounts: count(2).default(100),
+  /** Largest request head (request line and headers), in bytes; larger is a 431. */
+  maxHeaderSize: count(1024).default(16 * 1024),
 })
   .superRefine((o, ctx) => {
     if (o.webhookSigning === 'hmac' && !o.webhookSecret) {
@@ -77,7 +103,8 @@ export type SandboxOptionsInput = z.input<typeof optionsSchema>;
 export const ENV_OPTIONS: ReadonlyArray<keyof SandboxOptionsInput> = [
   'port', 'host', 'db', 'notificationUrl', 'publicUrl', 'seed', 'scenario', 'latency',
   'webhookTimezone', 'webhookSigning', 'webhookSecret', 'webhookFormat', 'settlementCurrency', 'restrictedChannelCode', 'bodyLimit',
-  'log', 'logFormat', 'quiet', 'portFile',
+  'log', 'logFormat', 'quiet', 'portFile', 'allowedHosts', 'adminToken', 'webhookAllowHosts', 'requestLogLimit',
+  'deliveryLogLimit', 'maxEventStreams', 'maxAccounts', 'maxHeaderSize',
 ];
 
 /** `notificationUrl` -> `PAYMENT_SANDBOX_NOTIFICATION_URL`. */
@@ -102,7 +129,7 @@ export class OptionsError extends Error {}
 const flagName = (option: string): string => '--' + option.replace(/[A-Z]/g, (m) => '-' + m.toLowerCase());
 
 /** Options whose values are never echoed in an error message. */
-const SECRET_OPTIONS: ReadonlySet<string> = new Set(['webhookSecret']);
+const SECRET_OPTIONS: ReadonlySet<string> = new Set(['webhookSecret', 'adminToken']);
 
 /**
  * Validates and fills defaults. Throws `OptionsError` with a one-line message naming the
@@ -119,4 +146,34 @@ export function resolveOptions(input: Record<string, unknown> = {}, fromEnv: Rea
     throw new OptionsError(`invalid ${where}: ${issue.message}`);
   }
   return result.data;
+}
+
+const WILDCARD_HOSTS = new Set(['', '0.0.0.0', '::', '[::]']);
+const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '::1'];
+
+/** A host name without brackets or port, in lower case: `[::1]:4010` -> `::1`. */
+export function bareHost(host: string): string {
+  const h = host.trim().toLowerCase();
+  if (h.startsWith('[')) return h.slice(1, h.indexOf(']') > 0 ? h.indexOf(']') : undefined);
+  const colons = h.split(':').length - 1;
+  return colons === 1 ? h.slice(0, h.indexOf(':')) : h;
+}
+
+/** True when `host` is a loopback address or name. */
+export function isLoopbackHost(host: string): boolean {
+  const h = bareHost(host);
+  return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127\./.test(h);
+}
+
+/** The host names the sandbox answers to: loopback, the listening address (every interface for 0.0.0.0), `--allowed-hosts`. */
+export function servedHosts(options: Pick<SandboxOptions, 'host' | 'allowedHosts'>): Set<string> {
+  const hosts = new Set<string>([...LOOPBACK_NAMES, ...options.allowedHosts.map(bareHost)]);
+  const listen = bareHost(options.host);
+  // The listening address itself is served too (a client may use the URL the banner prints).
+  hosts.add(listen);
+  if (WILDCARD_HOSTS.has(listen)) {
+    for (const addresses of Object.values(networkInterfaces())) for (const a of addresses ?? []) hosts.add(a.address.toLowerCase());
+    hosts.add(machineName().toLowerCase());
+  }
+  return hosts;
 }

@@ -39,6 +39,8 @@ export interface Sandbox {
     inject(transactionId: string, request: { kind: DeliveryFault; seconds?: number }): Delivery[];
   };
   webhookPublicKeyPem: string;
+  /** Why `url` may not receive webhooks (a non-http(s), link-local, metadata or own address, or a host off --webhook-allow-hosts), or null. */
+  webhookTargetRefused(url: string): string | null;
   /** Base URL the sandbox is reached at (for payment_url); set by the server once it listens. */
   baseUrl: string;
   /** Emits a change on the feed (after the commit of the work under way, if any). */

@@ -2,12 +2,37 @@
  * Puts the app on a socket: `startServer(options)` listens, sets the sandbox's base URL to
  * the real address, and `stop()` finishes in-flight requests and closes the database.
  */
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { createApp } from './app.js';
 import type { SandboxOptions } from './config.js';
 import type { Sandbox } from './sandbox.js';
 import type { Db } from './store/database.js';
+import { isLoopbackHost } from './config.js';
+import { logger } from './log.js';
+
+/** The envelope of a request the HTTP parser refused before the app saw it (431, 400). */
+function parserRefusal(err: Error & { code?: string }): { status: number; reason: string; body: string } {
+  const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+  const status = tooLarge ? 431 : 400;
+  const reason = tooLarge ? 'Request Header Fields Too Large' : 'Bad Request';
+  const envelope = tooLarge
+    ? { type: 'error', code: 'request_header_too_large', status, message: 'The request line and headers are larger than the sandbox accepts (--max-header-size)', details: [{ type: 'too_large', pointer: '', message: 'Headers too large', location: 'header' }] }
+    : { type: 'error', code: 'bad_request', status, message: 'The request is not valid HTTP', details: [] };
+  return { status, reason, body: JSON.stringify(envelope) };
+}
+
+/** Answers a request the HTTP parser refused with the spec's envelope, then closes the connection. */
+function onClientError(err: Error & { code?: string }, socket: Socket): void {
+  if (!socket.writable || (err.code !== 'HPE_HEADER_OVERFLOW' && err.code !== 'HPE_INVALID_METHOD' && !err.code?.startsWith('HPE_'))) {
+    socket.destroy();
+    return;
+  }
+  const { status, reason, body } = parserRefusal(err);
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nX-Content-Type-Options: nosniff\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
 
 export interface RunningServer {
   sandbox: Sandbox;
@@ -25,7 +50,15 @@ export interface RunningServer {
 export function startServer(options: Partial<SandboxOptions> = {}): Promise<RunningServer> {
   const { app, sandbox, db } = createApp(options);
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch: app.fetch, hostname: sandbox.options.host, port: sandbox.options.port }, (info: AddressInfo) => {
+    const { host, port, maxHeaderSize, adminToken } = sandbox.options;
+    if (!isLoopbackHost(host) && adminToken === undefined) {
+      logger.warn(
+        'start.unprotected',
+        `listening on ${host} without --admin-token: anyone who can reach this address can read every account's keys and drive the control API`,
+        { host },
+      );
+    }
+    const server = serve({ fetch: app.fetch, hostname: host, port, serverOptions: { maxHeaderSize } }, (info: AddressInfo) => {
       const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
       const url = `http://${host}:${info.port}`;
       sandbox.baseUrl = sandbox.options.publicUrl ?? url;
@@ -56,6 +89,7 @@ export function startServer(options: Partial<SandboxOptions> = {}): Promise<Runn
         },
       });
     });
+    server.on('clientError', onClientError);
     server.once('error', (err) => {
       void sandbox.close();
       reject(err);

@@ -3,6 +3,8 @@
  * error envelope on failure) and its server-sent event stream. Nothing here knows the UI.
  */
 
+import { adminToken, showSignIn } from './sign-in.js';
+
 /** @typedef {{ code?: string, message?: string, details?: Array<{ pointer: string, message: string, location?: string }> }} ErrorEnvelope */
 
 /** A failed control call, carrying the API's error envelope. */
@@ -31,7 +33,12 @@ export class ApiError extends Error {
  */
 export async function call(method, path, body) {
   /** @type {RequestInit} */
-  const init = { method, headers: { accept: 'application/json' } };
+  /** @type {Record<string, string>} */
+  const headers = { accept: 'application/json', 'x-sandbox-request': 'panel' };
+  const token = adminToken();
+  if (token) headers['x-sandbox-admin-token'] = token;
+  /** @type {RequestInit} */
+  const init = { method, headers };
   if (body !== undefined) {
     init.headers = { ...init.headers, 'content-type': 'application/json' };
     init.body = JSON.stringify(body);
@@ -50,6 +57,7 @@ export async function call(method, path, body) {
   } catch {
     data = null;
   }
+  if (response.status === 401 && /** @type {ErrorEnvelope | null} */ (data)?.code === 'admin_token_required') showSignIn(Boolean(token));
   if (!response.ok) throw new ApiError(response.status, /** @type {ErrorEnvelope | null} */ (data) ?? { message: text.slice(0, 300) || `HTTP ${response.status}` });
   return /** @type {T} */ (data);
 }
@@ -79,7 +87,8 @@ export function query(params) {
  * @param {{ onChange(event: ChangeEvent): void, onStatus(status: 'live' | 'reconnecting'): void }} handlers
  */
 export function followEvents({ onChange, onStatus }) {
-  const source = new EventSource('/_sandbox/events');
+  const token = adminToken();
+  const source = new EventSource(token ? `/_sandbox/events?token=${encodeURIComponent(token)}` : '/_sandbox/events');
   source.addEventListener('ready', () => onStatus('live'));
   source.addEventListener('change', (message) => {
     try {

@@ -29,6 +29,12 @@ export type ErrorCode =
   | 'concurrent_request'
   | 'invalid_state'
   | 'request_too_large'
+  | 'unsupported_media_type'
+  | 'host_not_allowed'
+  | 'cross_origin_request'
+  | 'admin_token_required'
+  | 'limit_reached'
+  | 'request_header_too_large'
   | 'server_error'
   /** Faults a merchant asks for (X-Sandbox-Fault, scenario api_fault). */
   | 'service_unavailable'

@@ -1,14 +1,20 @@
 /**
- * Request-body gate for writes: size limit (413), `Content-Type: application/json` (400),
- * well-formed JSON (400 with the parser's position) and a JSON object (400). What passes is
- * kept as the `body` variable, parsed once for the unknown-field warnings, the validation
- * details and the idempotency fingerprint.
+ * Request-body gate for writes: a streaming size limit (413, reading stops at the limit
+ * whether or not a `Content-Length` was sent), `Content-Type: application/json` (400),
+ * well-formed JSON (400 with the parser's position), a JSON object (400) nested at most
+ * `MAX_JSON_DEPTH` deep (400 pointing at the first value too deep). What passes is kept as
+ * the `body` variable, parsed once for the unknown-field warnings, the validation details
+ * and the idempotency fingerprint.
  */
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { SandboxError, badRequest } from '../domain/errors.js';
 import type { AppEnv } from './env.js';
+import { jsonPointer } from './errors.js';
 
 const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;.*)?$/i;
+
+/** Deepest nesting of arrays and objects a request body may have. */
+export const MAX_JSON_DEPTH = 64;
 
 function tooLarge(limit: number): SandboxError {
   return new SandboxError(413, 'request_too_large', `The request body is larger than the sandbox's limit of ${limit} bytes`, [
@@ -16,15 +22,57 @@ function tooLarge(limit: number): SandboxError {
   ]);
 }
 
+/**
+ * Reads the request body as text, at most `limit` bytes: past the limit it stops reading
+ * (the rest is never buffered) and throws 413; the answer closes the connection.
+ */
+export async function readBodyLimited(c: Context, limit: number): Promise<string> {
+  // A declared Content-Length over the limit meets the same check after `limit` bytes: the
+  // stream is opened either way, so the server stops reading it rather than draining it.
+  const stream = c.req.raw.body;
+  if (!stream) return '';
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      reader.releaseLock(); // stop reading: the socket is paused, then closed after the 413
+      c.header('connection', 'close');
+      throw tooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  // Later readers (validators, the request log) get the text already read.
+  (c.req as unknown as { bodyCache: Record<string, Promise<unknown>> }).bodyCache = { text: Promise.resolve(text) };
+  return text;
+}
+
+/**
+ * The pointer of the first value nested deeper than `max` arrays/objects, or undefined.
+ * Iterative, so no depth of input can overflow the stack.
+ */
+export function tooDeep(value: unknown, max = MAX_JSON_DEPTH): string | undefined {
+  const stack: { node: unknown; path: (string | number)[] }[] = [{ node: value, path: [] }];
+  while (stack.length > 0) {
+    const { node, path } = stack.pop()!;
+    if (node === null || typeof node !== 'object') continue;
+    if (path.length >= max) return jsonPointer(path);
+    if (Array.isArray(node)) node.forEach((v: unknown, i) => stack.push({ node: v, path: [...path, i] }));
+    else for (const [k, v] of Object.entries(node as Record<string, unknown>)) stack.push({ node: v, path: [...path, k] });
+  }
+  return undefined;
+}
+
 /** Body gate for POST/PUT/PATCH; the limit is `--body-limit` (default 1 MiB). */
 export const jsonBody: MiddlewareHandler<AppEnv> = async (c, next) => {
   const method = c.req.method;
   if (method !== 'POST' && method !== 'PUT' && method !== 'PATCH') return next();
   const limit = c.get('sandbox').options.bodyLimit;
-  const declared = Number(c.req.header('content-length') ?? 0);
-  if (declared > limit) throw tooLarge(limit);
-  const text = await c.req.text();
-  if (Buffer.byteLength(text) > limit) throw tooLarge(limit);
+  const text = await readBodyLimited(c, limit);
   const contentType = c.req.header('content-type');
   // A POST with no body at all (e.g. /cancel) needs no content type.
   if (text.length === 0 && !contentType) return next();
@@ -33,6 +81,9 @@ export const jsonBody: MiddlewareHandler<AppEnv> = async (c, next) => {
       { type: 'content_type_error', pointer: '/content-type', message: 'Expected application/json', location: 'header' },
     ]);
   }
+  // `application/json;` (an empty parameter list) is JSON: the router's own media-type check
+  // would answer it 415, so the header it reads is given in its plain form.
+  if (!/^application\/([\w.-]+\+)?json$/i.test(contentType.trim())) normalizeContentType(c);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -45,6 +96,20 @@ export const jsonBody: MiddlewareHandler<AppEnv> = async (c, next) => {
       { type: 'type_error', pointer: '', message: 'Expected a JSON object', location: 'body' },
     ]);
   }
+  const deep = tooDeep(parsed);
+  if (deep !== undefined) {
+    throw badRequest(`The request body is nested deeper than ${MAX_JSON_DEPTH} levels`, [
+      { type: 'value_error', pointer: deep, message: `Nested deeper than ${MAX_JSON_DEPTH} levels`, location: 'body' },
+    ]);
+  }
   c.set('body', parsed);
   return next();
 };
+
+/** Rewrites the request's content type to plain `application/json` (what the validators match). */
+function normalizeContentType(c: Context): void {
+  const raw = c.req.raw;
+  const headers = new Headers(raw.headers);
+  headers.set('content-type', 'application/json');
+  c.req.raw = new Request(raw.url, { method: raw.method, headers, signal: raw.signal });
+}

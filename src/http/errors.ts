@@ -100,6 +100,14 @@ export function onError(err: Error, c: Context): Response {
   if (err instanceof SandboxError) return errorResponse(c, err);
   if (err instanceof HTTPException) {
     const status = err.status;
+    if (status === 415) {
+      return errorResponse(
+        c,
+        new SandboxError(415, 'unsupported_media_type', `Unsupported Content-Type "${c.req.header('content-type') ?? ''}": send the body as application/json`, [
+          { type: 'content_type_error', pointer: '/content-type', message: 'Expected application/json', location: 'header' },
+        ]),
+      );
+    }
     const code = status === 401 ? 'unauthorized' : status === 404 ? 'not_found' : status === 413 ? 'request_too_large' : 'bad_request';
     return errorResponse(c, new SandboxError(status, code, err.message || 'Bad request'));
   }

@@ -17,7 +17,8 @@ const HEADERS: Record<string, string> = {
   'Cache-Control': 'no-cache',
   'X-Content-Type-Options': 'nosniff',
   'Content-Security-Policy':
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'",
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+  'X-Frame-Options': 'DENY',
 };
 
 /** GET/HEAD of any file under public/ (`/` is index.html); anything else falls through to 404. */

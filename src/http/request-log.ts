@@ -9,6 +9,22 @@ import { redactBody, redactText } from './redact.js';
 
 const MAX_LOGGED_BODY = 16 * 1024;
 
+/** Query parameters whose values are secrets, whatever they hold. */
+const SECRET_PARAMS = /^(api[_-]?key|key|token|access[_-]?token|auth|authorization|secret|password|jwt)$/i;
+/** An API key or a JWT anywhere in a query value. */
+const SECRET_VALUE = /(sk_(?:test|live)_[A-Za-z0-9]+|eyJ[\w-]+\.[\w-]+\.[\w-]*)/g;
+
+/** The request's path and query as logged: secret parameters and API keys or JWTs in any value are replaced by `[redacted]`. */
+export function loggedPath(path: string, url: string): string {
+  const at = url.indexOf('?');
+  if (at < 0) return path;
+  const params = new URLSearchParams(url.slice(at + 1));
+  const out = new URLSearchParams();
+  for (const [name, value] of params) out.append(name, SECRET_PARAMS.test(name) ? '[redacted]' : value.replace(SECRET_VALUE, '[redacted]'));
+  const query = out.toString().replace(/%5Bredacted%5D/g, '[redacted]');
+  return query ? `${path}?${query}` : path;
+}
+
 /** The request body as logged: the parsed body redacted, or the raw text redacted when it did not parse. */
 async function loggedRequestBody(c: Context<ApiEnv>): Promise<string | null> {
   if (c.req.method === 'GET') return null;
@@ -37,7 +53,7 @@ export const requestLog: MiddlewareHandler<ApiEnv> = async (c, next) => {
   const id = sandbox.stores.requestLog.insert({
     account_id: account?.id ?? c.req.header('x-merchant-account-id') ?? null,
     method: c.req.method,
-    path: c.req.path + (c.req.url.includes('?') ? c.req.url.slice(c.req.url.indexOf('?')) : ''),
+    path: loggedPath(c.req.path, c.req.url),
     status,
     idempotency_key: c.req.header('idempotency-key') ?? null,
     replayed: c.get('replayed'),

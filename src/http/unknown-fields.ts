@@ -13,7 +13,8 @@ export function unknownFields(raw: unknown, parsed: unknown, path: (string | num
   if (isObject(raw) && isObject(parsed)) {
     const out: string[] = [];
     for (const key of Object.keys(raw)) {
-      if (!(key in parsed)) out.push(jsonPointer([...path, key]));
+      // Own keys only: `constructor`, `toString` or `__proto__` are unknown fields like any other.
+      if (!Object.hasOwn(parsed, key)) out.push(jsonPointer([...path, key]));
       else out.push(...unknownFields(raw[key], parsed[key], [...path, key]));
     }
     return out;

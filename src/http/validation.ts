@@ -37,9 +37,26 @@ export function validRequest<T>(c: Context<ApiEnv>, schemas: RequestSchemas<T>):
   }
   const result = schemas.body.safeParse(raw);
   if (!result.success) details.push(...zodDetails(result.error, 'body', raw));
+  else details.push(...refusedWebhookTargets(c, result.data));
   if (!result.success || details.length > 0) throw badRequest('Request failed validation', details);
   warnUnknownFields(c, raw, result.data);
   return result.data;
+}
+
+/** The webhook target URLs of a valid body (`notification_url`, `payment_method.webhooks_url`) that may not receive webhooks. */
+function refusedWebhookTargets(c: Context<ApiEnv>, data: unknown): ErrorDetail[] {
+  const out: ErrorDetail[] = [];
+  const check = (url: unknown, pointer: string): void => {
+    if (typeof url !== 'string') return;
+    const reason = c.get('sandbox').webhookTargetRefused(url);
+    if (reason !== null) out.push({ type: 'value_error', pointer, message: `Webhook target refused: ${reason}`, location: 'body' });
+  };
+  if (data !== null && typeof data === 'object') {
+    const body = data as { notification_url?: unknown; payment_method?: { webhooks_url?: unknown } | null };
+    check(body.notification_url, '/notification_url');
+    if (body.payment_method !== null && typeof body.payment_method === 'object') check(body.payment_method.webhooks_url, '/payment_method/webhooks_url');
+  }
+  return out;
 }
 
 /** An OpenAPI request body that refers to the registered component `name` (validated by `validRequest`, not by the router). */

@@ -200,6 +200,8 @@ export function openDatabase(path: string): Db {
     throw new DatabaseOpenError(`cannot open the database file ${path} (${reason.split('\n')[0]})`);
   }
   db.pragma('foreign_keys = ON');
+  // Deleted rows (card data, keys, a reset) are overwritten with zeros, not left in free pages.
+  db.pragma('secure_delete = ON');
   db.pragma('synchronous = NORMAL');
   const version = db.pragma('user_version', { simple: true }) as number;
   for (let i = version; i < MIGRATIONS.length; i++) {

@@ -15,7 +15,20 @@ interface AttemptRow extends Omit<DeliveryAttempt, 'request_headers' | 'ok'> {
 
 const toAttempt = (row: AttemptRow): DeliveryAttempt => ({ ...row, request_headers: JSON.parse(row.request_headers) as Record<string, string>, ok: row.ok === 1 });
 
-export function deliveriesStore(db: Db): DeliveriesRepo {
+/** How many finished deliveries go by between two prunes of the delivery log. */
+const PRUNE_EVERY = 50;
+
+/** The delivery log; with `limit`, only the newest `limit` finished deliveries (and their attempts) are kept. */
+export function deliveriesStore(db: Db, limit?: number): DeliveriesRepo {
+  const pruneAttempts = db.prepare(`DELETE FROM delivery_attempts WHERE delivery_id IN (SELECT id FROM deliveries
+    WHERE status != 'pending' ORDER BY seq DESC LIMIT -1 OFFSET ?)`);
+  const pruneDeliveries = db.prepare(`DELETE FROM deliveries WHERE seq IN (SELECT seq FROM deliveries
+    WHERE status != 'pending' ORDER BY seq DESC LIMIT -1 OFFSET ?)`);
+  const prune = db.transaction((keep: number) => {
+    pruneAttempts.run(keep);
+    pruneDeliveries.run(keep);
+  });
+  let finishedSincePrune = 0;
   const insert = db.prepare(`INSERT INTO deliveries (id, account_id, kind, resource_id, url, body, status, attempts,
       simulated_failures, simulated_failure_status, fault, next_attempt_at, created_at, updated_at, delivered_at)
     VALUES (@id, @account_id, @kind, @resource_id, @url, @body, @status, @attempts, @simulated_failures,
@@ -49,7 +62,13 @@ export function deliveriesStore(db: Db): DeliveriesRepo {
     page,
     pageAll: (req) => pageAll('', req),
     forResource: (resourceId) => forResource.all(resourceId),
-    recordAttempt: (attempt, u) => record(attempt, u),
+    recordAttempt: (attempt, u) => {
+      record(attempt, u);
+      if (limit !== undefined && u.status !== 'pending' && ++finishedSincePrune >= Math.min(PRUNE_EVERY, limit)) {
+        finishedSincePrune = 0;
+        prune(limit);
+      }
+    },
     requeue: (id, nowMs) => void requeue.run(nowMs, nowMs, id),
     postpone: (id, atMs) => void postpone.run(atMs, id),
     setSignature: (id, signature) => void setSignature.run(signature, id),

@@ -52,7 +52,9 @@ function searchOf(filter: RequestLogFilter): { where: string; params: Record<str
   return { where: clauses.length > 0 ? clauses.join(' AND ') : "@scope = ''", params };
 }
 
-export function requestLogStore(db: Db): RequestLogRepo {
+/** The request log; with `limit`, only the newest `limit` entries are kept. */
+export function requestLogStore(db: Db, limit?: number): RequestLogRepo {
+  const prune = db.prepare('DELETE FROM request_log WHERE seq <= ?');
   const insert = db.prepare(`INSERT INTO request_log (account_id, method, path, status, idempotency_key, replayed,
       duration_ms, request_body, response_body, warnings, at)
     VALUES (@account_id, @method, @path, @status, @idempotency_key, @replayed, @duration_ms, @request_body,
@@ -62,11 +64,14 @@ export function requestLogStore(db: Db): RequestLogRepo {
   // One pager per combination of conditions (at most 32), prepared when first used.
   const searches = new Map<string, Pager>();
   return {
-    insert: (entry) =>
-      Number(
+    insert: (entry) => {
+      const seq = Number(
         insert.run({ ...entry, replayed: entry.replayed ? 1 : 0, warnings: entry.warnings.length > 0 ? JSON.stringify(entry.warnings) : null })
           .lastInsertRowid,
-      ),
+      );
+      if (limit !== undefined && seq > limit) prune.run(seq - limit);
+      return seq;
+    },
     page,
     pageAll: (req) => pageAll('', req),
     find(filter, req) {

@@ -29,6 +29,13 @@ const DATA_TABLES = [
   'scheduled_steps',
 ] as const;
 
+/** How much of the logs is kept (newest entries); unlimited when not given. */
+export interface Retention {
+  requestLogLimit?: number;
+  /** Finished deliveries (and their attempts); pending ones are always kept. */
+  deliveryLogLimit?: number;
+}
+
 export interface SqliteStore {
   db: Db;
   repos: Repositories;
@@ -45,8 +52,11 @@ export interface SqliteStore {
  * Opens (and migrates) the database at `path` (`:memory:` for one in memory).
  * @throws DatabaseOpenError with a one-line message when the file cannot be opened or written.
  */
-export function openStore(path: string, onEffectError: (err: unknown) => void): SqliteStore {
+export function openStore(path: string, onEffectError: (err: unknown) => void, retention: Retention = {}): SqliteStore {
   const db = openDatabase(path);
+  // Start-up: no request is in flight, so a key still `processing` was left by a crash. A
+  // retry must run again (nothing was stored for it) rather than meet 409 for 24 hours.
+  db.exec("DELETE FROM idempotency_keys WHERE state = 'processing'");
   const uow = createUnitOfWork(db, onEffectError);
   // Saved once per step of a clock advance: prepared once.
   const saveOffset = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
@@ -59,14 +69,19 @@ export function openStore(path: string, onEffectError: (err: unknown) => void): 
       transactions: transactionsStore(db),
       subscriptions: subscriptionsStore(db),
       scheduledSteps: scheduledStepsStore(db),
-      deliveries: deliveriesStore(db),
+      deliveries: deliveriesStore(db, retention.deliveryLogLimit),
       idempotency: idempotencyStore(db),
-      requestLog: requestLogStore(db),
+      requestLog: requestLogStore(db, retention.requestLogLimit),
     },
     clockOffsetMs: () => Number(getMeta(db, CLOCK_OFFSET) ?? 0),
     saveClockOffset: (ms) => void saveOffset.run(CLOCK_OFFSET, String(ms)),
     wipe: () => uow.run(() => {
+      // secure_delete (database.ts) zeroes what is deleted; the checkpoint after the commit
+      // empties the write-ahead log, which still held the old pages.
       for (const table of DATA_TABLES) db.exec(`DELETE FROM ${table}`);
+      uow.afterCommit(() => {
+        if (path !== ':memory:') db.pragma('wal_checkpoint(TRUNCATE)');
+      });
     }),
     close: () => db.close(),
   };

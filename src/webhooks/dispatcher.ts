@@ -30,6 +30,27 @@ export function retryDelaySeconds(failedAttempts: number): number {
 }
 
 const MAX_STORED_RESPONSE = 64 * 1024;
+/** The most of a merchant's answer read to judge it: a larger acknowledgement is still judged whole up to here. */
+export const MAX_READ_RESPONSE = 1024 * 1024;
+
+/** The answer's text, at most `MAX_READ_RESPONSE` bytes (the rest is not read); `whole` tells whether it all fitted. */
+async function readBounded(res: Response): Promise<{ text: string; whole: boolean }> {
+  if (!res.body) return { text: '', whole: true };
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_READ_RESPONSE) {
+      await reader.cancel().catch(() => undefined);
+      return { text: Buffer.concat(chunks).toString('utf8'), whole: false };
+    }
+    chunks.push(value);
+  }
+  return { text: Buffer.concat(chunks).toString('utf8'), whole: true };
+}
 
 interface AttemptOutcome {
   ok: boolean;
@@ -60,6 +81,8 @@ export interface DispatcherDeps {
   timeoutMs: number;
   /** Hears of an attempt that failed in the sandbox itself (not at the merchant). */
   onError: (err: unknown) => void;
+  /** Why a URL may not receive webhooks now (targets.ts), or null; checked before each attempt. */
+  refuseTarget?: (url: string) => Promise<string | null>;
 }
 
 export class Dispatcher implements TimedWork {
@@ -301,6 +324,8 @@ export class Dispatcher implements TimedWork {
     if (!row.url) {
       return { ok: false, status: null, body: null, error: 'no notification URL: set notification_url on the transaction or start the sandbox with --notification-url' };
     }
+    const refused = this.deps.refuseTarget ? await this.deps.refuseTarget(row.url) : null;
+    if (refused !== null) return { ok: false, status: null, body: null, error: `target refused: ${refused}; the merchant was not contacted` };
     try {
       const res = await fetch(row.url, {
         method: 'POST',
@@ -309,13 +334,23 @@ export class Dispatcher implements TimedWork {
         redirect: 'manual',
         signal: AbortSignal.timeout(this.deps.timeoutMs),
       });
-      const text = (await res.text()).slice(0, MAX_STORED_RESPONSE);
-      const ok = isAcknowledgement(res.status, text);
+      // Judged on the whole answer (up to 1 MiB); only the first 64 KiB is stored.
+      const { text, whole } = await readBounded(res);
+      const ok = whole && isAcknowledgement(res.status, text);
+      const tooLong = !whole && res.status >= 200 && res.status < 300;
       return {
         ok,
         status: res.status,
-        body: text,
-        error: ok ? null : res.status >= 200 && res.status < 300 ? 'answer was not {"code":"200","message":"SUCCESS"}' : `merchant answered HTTP ${res.status}`,
+        body: text.slice(0, MAX_STORED_RESPONSE),
+        error: ok
+          ? null
+          : tooLong
+            ? `answer larger than ${MAX_READ_RESPONSE} bytes`
+            : res.status >= 300 && res.status < 400
+              ? `merchant answered HTTP ${res.status} (redirects are not followed)`
+              : res.status >= 200 && res.status < 300
+                ? 'answer was not {"code":"200","message":"SUCCESS"}'
+                : `merchant answered HTTP ${res.status}`,
       };
     } catch (err) {
       return { ok: false, status: null, body: null, error: describeFetchError(err, this.deps.timeoutMs) };

@@ -42,19 +42,6 @@ function operations(items: Record<string, PathItem> = {}): Array<{ path: string;
   );
 }
 
-/**
- * An operation without parameters or a request body has no client error to answer (health,
- * clock, the panel, this document...): Redocly's `operation-4xx-response` is not asked of it.
- * Every operation that takes input must document its 4XX.
- */
-function takesNoInput(doc: Document, pointer: string): boolean {
-  const match = /^#\/paths\/([^/]+)\/([a-z]+)\/responses$/.exec(pointer);
-  if (!match) return false;
-  const path = match[1]!.replace(/~1/g, '/').replace(/~0/g, '~');
-  const op = doc.paths[path]?.[match[2] as (typeof METHODS)[number]];
-  return op !== undefined && (op.parameters ?? []).length === 0 && op.requestBody === undefined;
-}
-
 afterEach(() => {
   vi.restoreAllMocks();
 });
@@ -68,11 +55,7 @@ describe('the OpenAPI document under Redocly lint (recommended rules)', () => {
     const problems = await lintFromString({ source: text, absoluteRef: '/openapi.json', config });
     const shown = (p: (typeof problems)[number]) => `${p.severity} ${p.ruleId} ${p.location[0]?.pointer ?? ''}: ${p.message}`;
 
-    const exempt = problems.filter((p) => p.ruleId === 'operation-4xx-response' && p.location.every((l) => takesNoInput(doc, l.pointer ?? '')));
-    const remaining = problems.filter((p) => !exempt.includes(p));
-    expect(remaining.map(shown)).toEqual([]);
-    // The exemption is narrow: only read-only operations without any input.
-    for (const p of exempt) expect(p.location[0]?.pointer).toMatch(/\/get\/responses$/);
+    expect(problems.map(shown)).toEqual([]);
     expect(fetchSpy).not.toHaveBeenCalled();
   });
 

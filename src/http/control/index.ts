@@ -81,7 +81,7 @@ const requestFilterQuery = z.object({
     .openapi({ example: '/v4/transactions/', description: 'The path starts with this (`/v4/transactions/` finds every call on one transaction: gets, refunds).' }),
   status: z
     .string()
-    .regex(/^([1-5]\d\d|[1-5]xx)$/i, { message: 'status must be a status code such as 201, or a class such as 4xx' })
+    .regex(/^[1-5](\d\d|[xX][xX])$/, { message: 'status must be a status code such as 201, or a class such as 4xx' })
     .optional()
     .openapi({ example: '201', description: 'A status code (`201`) or a class (`2xx`, `4xx`, `5xx`).' }),
 });

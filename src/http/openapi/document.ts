@@ -64,7 +64,7 @@ export function serveOpenApiDocument(app: OpenAPIHono<AppEnv>): void {
     summary: 'The control panel (HTML); its scripts, styles and icons are static files of the same origin',
     responses: { 200: { description: 'The panel', content: { 'text/html': { schema: { type: 'string' } } } } },
   });
-  app.doc31('/openapi.json', {
+  const config = {
     openapi: '3.1.0',
     info: {
       title: 'payment-sandbox',
@@ -74,5 +74,31 @@ export function serveOpenApiDocument(app: OpenAPIHono<AppEnv>): void {
     },
     servers: [{ url: '/' }],
     tags: TAGS,
-  });
+  };
+  let document: ReturnType<typeof app.getOpenAPI31Document> | undefined;
+  app.get('/openapi.json', (c) => c.json((document ??= withGuardResponses(app.getOpenAPI31Document(config)))));
+}
+
+type OpenApiDocument = ReturnType<OpenAPIHono<AppEnv>['getOpenAPI31Document']>;
+
+/**
+ * Outside the emulated API, every operation can be refused before its route runs
+ * (`http/security.ts`): a Host the sandbox does not serve or a cross-site browser request
+ * (403), and, with `--admin-token`, a call without the token (401; health and the webhook
+ * key excepted). Declared once here rather than on each route.
+ */
+function withGuardResponses(doc: OpenApiDocument): OpenApiDocument {
+  const error = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    if (path === '/buyers' || path.startsWith('/v4/') || !item) continue;
+    for (const method of ['get', 'post', 'put', 'patch', 'delete'] as const) {
+      const op = item[method];
+      if (!op?.responses) continue;
+      op.responses['403'] ??= { description: 'Refused: a Host the sandbox does not serve (see --allowed-hosts), or a cross-site browser request', content: error };
+      if (path.startsWith('/_sandbox/') && path !== '/_sandbox/health' && path !== '/_sandbox/webhook-public-key') {
+        op.responses['401'] ??= { description: 'With --admin-token: the token is missing or wrong', content: error };
+      }
+    }
+  }
+  return doc;
 }

@@ -1,0 +1,114 @@
+/**
+ * What keeps the sandbox safe to share (issue 10): outside /v4 (which has its own bearer
+ * auth) it answers only `Host` values of the addresses it serves and `--allowed-hosts`
+ * (DNS rebinding), refuses state-changing browser requests from other origins (`Origin`,
+ * `Sec-Fetch-Site`) and browser POSTs to /_sandbox without a JSON content type or the
+ * `X-Sandbox-Request` header (a "simple" cross-site request can carry neither), and, with
+ * `--admin-token`, asks for the token on /_sandbox. Every answer gets `nosniff`.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Context, MiddlewareHandler } from 'hono';
+import { SandboxError, type ErrorCode } from '../domain/errors.js';
+import { bareHost, servedHosts, type SandboxOptions } from '../config.js';
+import type { AppEnv } from './env.js';
+
+/** The header a script sends to show a POST is not a cross-site form or beacon. */
+export const SANDBOX_REQUEST_HEADER = 'x-sandbox-request';
+/** The header (besides `Authorization: Bearer`) that carries `--admin-token`. */
+export const ADMIN_TOKEN_HEADER = 'x-sandbox-admin-token';
+
+/** Paths that carry their own authentication (the emulated API): the checks here skip them. */
+const isApiPath = (path: string): boolean => path === '/v4' || path.startsWith('/v4/') || path === '/buyers' || path.startsWith('/buyers/');
+const isControlPath = (path: string): boolean => path === '/_sandbox' || path.startsWith('/_sandbox/');
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** Control reads that hold no secret: open without the admin token. */
+const PUBLIC_CONTROL_PATHS = new Set(['/_sandbox/health', '/_sandbox/webhook-public-key']);
+
+function refuse(status: number, code: ErrorCode, message: string, pointer: string): SandboxError {
+  return new SandboxError(status, code, message, [{ type: 'value_error', pointer, message, location: 'header' }]);
+}
+
+/** The request's Host: the header, or the URL's host when there is none (in-process requests). */
+function requestHost(c: Context): string {
+  return c.req.header('host') ?? new URL(c.req.url).host;
+}
+
+function sameToken(given: string, expected: string): boolean {
+  const digest = (s: string): Buffer => createHash('sha256').update(s).digest();
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
+/** The admin token a request carries: `Authorization: Bearer`, `X-Sandbox-Admin-Token`, or `?token=` on the event stream (EventSource sends no headers). */
+function tokenOf(c: Context): string | undefined {
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '')?.[1];
+  if (bearer) return bearer;
+  const header = c.req.header(ADMIN_TOKEN_HEADER);
+  if (header) return header;
+  if (c.req.path === '/_sandbox/events') return c.req.query('token');
+  return undefined;
+}
+
+/**
+ * The security middleware of the whole app (see the module comment). Builds the Host
+ * allow-list once.
+ */
+export function securityGuard(options: SandboxOptions): MiddlewareHandler<AppEnv> {
+  const hosts = servedHosts(options);
+  const anyHost = options.allowedHosts.includes('*');
+  return async (c, next) => {
+    const path = c.req.path;
+    if (!isApiPath(path)) {
+      const host = requestHost(c);
+      if (!anyHost && !hosts.has(bareHost(host))) {
+        throw refuse(403, 'host_not_allowed', `The sandbox does not answer to the host "${host}"; add it with --allowed-hosts`, '/host');
+      }
+      if (STATE_CHANGING.has(c.req.method)) {
+        const site = c.req.header('sec-fetch-site');
+        if (site !== undefined && site !== 'same-origin' && site !== 'none') {
+          throw refuse(403, 'cross_origin_request', `Cross-site requests are refused (Sec-Fetch-Site: ${site})`, '/sec-fetch-site');
+        }
+        const origin = c.req.header('origin');
+        // Sec-Fetch-Site, when sent, decides (a same-origin form POST of the payment page,
+        // whose Referrer-Policy is no-referrer, carries `Origin: null`); otherwise the Origin.
+        if (site === undefined && origin !== undefined) {
+          let originHost: string | undefined;
+          try {
+            originHost = new URL(origin).host;
+          } catch {
+            originHost = undefined;
+          }
+          if (originHost === undefined || originHost.toLowerCase() !== host.toLowerCase()) {
+            throw refuse(403, 'cross_origin_request', `Requests from the origin "${origin}" are refused: only the sandbox's own pages may change it`, '/origin');
+          }
+        }
+        if (isControlPath(path) && (origin !== undefined || site !== undefined) && !hasJsonOrMarker(c)) {
+          throw refuse(
+            415,
+            'unsupported_media_type',
+            `A browser POST to the control API must send Content-Type: application/json or the ${SANDBOX_REQUEST_HEADER} header`,
+            '/content-type',
+          );
+        }
+      }
+      if (options.adminToken !== undefined && isControlPath(path) && !PUBLIC_CONTROL_PATHS.has(path.replace(/\/+$/, ''))) {
+        const given = tokenOf(c);
+        if (given === undefined || !sameToken(given, options.adminToken)) {
+          throw new SandboxError(401, 'admin_token_required', 'This sandbox is protected: send its --admin-token as "Authorization: Bearer <token>" or X-Sandbox-Admin-Token', [
+            { type: given === undefined ? 'missing' : 'value_error', pointer: '/authorization', message: given === undefined ? 'Admin token required' : 'Wrong admin token', location: 'header' },
+          ]);
+        }
+      }
+    }
+    await next();
+    try {
+      c.res.headers.set('X-Content-Type-Options', 'nosniff');
+    } catch {
+      // an answer with immutable headers keeps them
+    }
+  };
+}
+
+function hasJsonOrMarker(c: Context): boolean {
+  if (c.req.header(SANDBOX_REQUEST_HEADER) !== undefined) return true;
+  return /^application\/([\w.-]+\+)?json\s*(;.*)?$/i.test(c.req.header('content-type') ?? '');
+}
