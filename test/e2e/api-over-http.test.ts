@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/server.js';
-import { DIRECT, directPayment, headers, jwt } from '../support.js';
+import { DIRECT, directPayment, headers, jwt } from '../support/app.js';
 
 let server: RunningServer;
 beforeAll(async () => {

@@ -7,8 +7,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/server.js';
-import { badHandler, goodHandler, type SampleHandler } from '../check-webhooks/handlers.js';
-import { DIRECT, control, launchBrowser, merchantApi, startMerchant, type MerchantServer } from './support.js';
+import { badHandler, goodHandler, type SampleHandler } from '../support/webhook-handlers.js';
+import { DIRECT, control, launchBrowser, merchantApi, startMerchant, type MerchantServer } from '../support/browser.js';
 
 let sandbox: RunningServer;
 let merchant: MerchantServer;

@@ -10,7 +10,7 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/server.js';
-import { BROWSER_INFO, CARD, CHECKOUT, DIRECT, control, launchBrowser, merchantApi, screenshot, startMerchant, type MerchantServer, type TransactionRecord } from './support.js';
+import { BROWSER_INFO, CARD, CHECKOUT, DIRECT, control, launchBrowser, merchantApi, screenshot, startMerchant, type MerchantServer, type TransactionRecord } from '../support/browser.js';
 
 let sandbox: RunningServer;
 let merchant: MerchantServer;

@@ -14,8 +14,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Transaction } from '../../src/domain/entities.js';
 import { startServer, type RunningServer } from '../../src/server.js';
-import { decodePayload, tlvMap } from '../emvco-decoder.js';
-import { CHECKOUT, DIRECT, control, launchBrowser, merchantApi, startMerchant, type MerchantServer } from './support.js';
+import { decodePayload, tlvMap } from '../support/emvco-decoder.js';
+import { CHECKOUT, DIRECT, control, launchBrowser, merchantApi, startMerchant, type MerchantServer } from '../support/browser.js';
 
 const SHOTS = process.env.SHOTS_DIR ?? '/tmp/shots/';
 

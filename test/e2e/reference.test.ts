@@ -7,7 +7,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/server.js';
-import { launchBrowser, screenshot } from './support.js';
+import { launchBrowser, screenshot } from '../support/browser.js';
 
 let sandbox: RunningServer;
 let browser: Browser;

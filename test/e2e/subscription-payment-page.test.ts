@@ -9,8 +9,8 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/server.js';
-import { decodePayload } from '../emvco-decoder.js';
-import { BROWSER_INFO, CHECKOUT, DIRECT, control, launchBrowser, merchantApi, screenshot, startMerchant, type MerchantServer } from './support.js';
+import { decodePayload } from '../support/emvco-decoder.js';
+import { BROWSER_INFO, CHECKOUT, DIRECT, control, launchBrowser, merchantApi, screenshot, startMerchant, type MerchantServer } from '../support/browser.js';
 
 let sandbox: RunningServer;
 let merchant: MerchantServer;

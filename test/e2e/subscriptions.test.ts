@@ -7,8 +7,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/server.js';
-import { DIRECT, headers, startReceiver, type Receiver } from '../support.js';
-import { directSubscription, plusMonths, type Json } from '../subscription-support.js';
+import { DIRECT, headers, startReceiver, type Receiver } from '../support/app.js';
+import { directSubscription, plusMonths, type Json } from '../support/subscriptions.js';
 
 const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {

@@ -1,0 +1,126 @@
+/** The spec's seven idempotency rules (plus the contract's scoping and replay header). */
+import { describe, expect, it } from 'vitest';
+import { CHECKOUT, body, directPayment, headers, testApp } from '../../support/app.js';
+
+type App = ReturnType<typeof testApp>['app'];
+const create = (app: App, key: string | undefined, payload: unknown = directPayment(), h = headers()) =>
+  app.request('/v4/transactions', {
+    method: 'POST',
+    headers: key === undefined ? h : { ...h, 'Idempotency-Key': key },
+    body: typeof payload === 'string' ? payload : JSON.stringify(payload),
+  });
+const count = ({ db }: Pick<ReturnType<typeof testApp>, 'db'>): number =>
+  (db.prepare('SELECT count(*) AS n FROM transactions').get() as { n: number }).n;
+
+describe('Idempotency-Key', () => {
+  it('rule 2: replays the first status and body with Idempotent-Replayed: true, creating one record', async () => {
+    const { app, sandbox, db } = testApp();
+    const first = await create(app, 'key-1');
+    expect(first.status).toBe(201);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    const firstBody = await first.text();
+    const second = await create(app, 'key-1');
+    expect(second.status).toBe(201);
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
+    expect(await second.text()).toBe(firstBody);
+    expect(count({ db })).toBe(1);
+  });
+
+  it('"the same request" ignores JSON key order', async () => {
+    const { app, sandbox, db } = testApp();
+    await create(app, 'k', { amount: 1, currency: 'USD', ...directPayment({ amount: 1 }) });
+    const reordered = Object.fromEntries(Object.entries(directPayment({ amount: 1 })).reverse());
+    const res = await create(app, 'k', reordered);
+    expect(res.headers.get('idempotent-replayed')).toBe('true');
+    expect(count({ db })).toBe(1);
+  });
+
+  it('rule 2: a failed first response (after execution started) is stored and replayed too', async () => {
+    const { app, sandbox, db } = testApp();
+    const tx = await body(await create(app, undefined));
+    await sandbox.advanceClock(0.001);
+    const refund = (amount: number) =>
+      app.request(`/v4/transactions/${String(tx.id)}/refunds`, { method: 'POST', headers: { ...headers(), 'idempotency-key': 'r-1' }, body: JSON.stringify({ amount }) });
+    const first = await refund(1);
+    expect(first.status).toBe(400); // PENDING: not refundable
+    sandbox.transactions.resolve(String(tx.id), 'SUCCEEDED');
+    const again = await refund(1);
+    expect(again.status).toBe(400);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(await again.json()).toEqual(await first.json());
+  });
+
+  it('rule 4: a request that fails validation stores nothing and can be retried with the same key', async () => {
+    const { app } = testApp();
+    const bad = await create(app, 'k-valid', { amount: -1, currency: 'USD' });
+    expect(bad.status).toBe(400);
+    const good = await create(app, 'k-valid');
+    expect(good.status).toBe(201);
+    expect(good.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  it('rule 5: 409 concurrent_request while the first request is still processing (--latency)', async () => {
+    const { app, sandbox, db } = testApp({ latency: 300 });
+    const first = create(app, 'slow');
+    await new Promise((r) => setTimeout(r, 50));
+    const second = await create(app, 'slow');
+    expect(second.status).toBe(409);
+    expect(await body(second)).toMatchObject({ type: 'error', code: 'concurrent_request', status: 409 });
+    expect((await first).status).toBe(201);
+    const third = await create(app, 'slow');
+    expect(third.status).toBe(201);
+    expect(third.headers.get('idempotent-replayed')).toBe('true');
+    expect(count({ db })).toBe(1);
+  });
+
+  it('rule 6: the same key with a different body is 400, every time', async () => {
+    const { app, sandbox, db } = testApp();
+    await create(app, 'k2', directPayment({ amount: 100 }));
+    for (let i = 0; i < 2; i++) {
+      const res = await create(app, 'k2', directPayment({ amount: 200 }));
+      expect(res.status).toBe(400);
+      const err = await body(res);
+      expect(err).toMatchObject({ code: 'bad_request' });
+      expect(err.message).toMatch(/already in use/);
+    }
+    expect(count({ db })).toBe(1);
+  });
+
+  it('the same key on another path is a different request (400)', async () => {
+    const { app } = testApp();
+    const tx = await body(await create(app, 'shared'));
+    const res = await app.request(`/v4/transactions/${String(tx.id)}/refunds`, { method: 'POST', headers: { ...headers(), 'Idempotency-Key': 'shared' }, body: JSON.stringify(directPayment()) });
+    expect(res.status).toBe(400);
+    expect((await body(res)).message).toMatch(/already in use/);
+  });
+
+  it('rule 1: keys of up to 255 characters; longer is 400 at the header', async () => {
+    const { app } = testApp();
+    expect((await create(app, 'x'.repeat(255))).status).toBe(201);
+    const res = await create(app, 'x'.repeat(256));
+    expect(res.status).toBe(400);
+    expect(await body(res)).toMatchObject({ details: [{ location: 'header', pointer: '/idempotency-key' }] });
+  });
+
+  it('rule 3: a key is valid for 24 hours on the sandbox clock, then free for another request', async () => {
+    const { app, sandbox, db } = testApp();
+    await create(app, 'day', directPayment({ amount: 100 }));
+    await sandbox.advanceClock(23 * 3600);
+    expect((await create(app, 'day', directPayment({ amount: 100 }))).headers.get('idempotent-replayed')).toBe('true');
+    expect((await create(app, 'day', directPayment({ amount: 200 }))).status).toBe(400);
+    await sandbox.advanceClock(3600);
+    const reused = await create(app, 'day', directPayment({ amount: 200 }));
+    expect(reused.status).toBe(201);
+    expect(reused.headers.get('idempotent-replayed')).toBeNull();
+    expect((await body(reused)).amount).toBe(200);
+  });
+
+  it('keys are scoped to the merchant account', async () => {
+    const { app, sandbox, db } = testApp();
+    await create(app, 'same-key');
+    const res = await create(app, 'same-key', { amount: 100, currency: 'USD', return_url: 'https://shop.example/ok' }, headers(CHECKOUT));
+    expect(res.status).toBe(201);
+    expect(res.headers.get('idempotent-replayed')).toBeNull();
+    expect(count({ db })).toBe(2);
+  });
+});

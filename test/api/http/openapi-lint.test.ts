@@ -1,0 +1,146 @@
+/**
+ * The OpenAPI document holds to Redocly's recommended rules (offline: the linter fetches
+ * nothing), names every operation, states each operation's security, declares the
+ * Idempotent-Replayed header and the webhooks, and documents exactly the routes the app serves.
+ *
+ * For routes added later, the pattern to follow: an `operationId` on every `createRoute`
+ * (or `registerPath` beside a plain handler), `...controlOperation` on every /_sandbox route
+ * and `...pageOperation` on pages (both give `security: []`), a 4XX response on every operation
+ * that takes a parameter or a body.
+ */
+import { createConfig, lintFromString } from '@redocly/openapi-core';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { paymentWebhookSchema, refundWebhookSchema } from '../../../src/http/openapi/webhooks.js';
+import { paymentWebhookBody, refundWebhookBody } from '../../../src/webhooks/formats.js';
+import { testApp } from '../../support/app.js';
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+interface Operation {
+  operationId?: string;
+  security?: Array<Record<string, string[]>>;
+  parameters?: unknown[];
+  requestBody?: unknown;
+  responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, unknown> }>;
+}
+type PathItem = Partial<Record<(typeof METHODS)[number], Operation>>;
+interface Document {
+  paths: Record<string, PathItem>;
+  webhooks?: Record<string, PathItem>;
+}
+
+async function openApiText(): Promise<string> {
+  const { app } = testApp();
+  const res = await app.request('/openapi.json');
+  expect(res.status).toBe(200);
+  return res.text();
+}
+
+function operations(items: Record<string, PathItem> = {}): Array<{ path: string; method: string; op: Operation }> {
+  return Object.entries(items).flatMap(([path, item]) =>
+    METHODS.filter((m) => item[m] !== undefined).map((method) => ({ path, method, op: item[method]! })),
+  );
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('the OpenAPI document under Redocly lint (recommended rules)', () => {
+  it('has 0 errors and 0 warnings, and the linter fetches nothing', async () => {
+    const fetchSpy = vi.spyOn(globalThis, 'fetch').mockRejectedValue(new Error('the linter must not use the network'));
+    const text = await openApiText();
+    const doc = JSON.parse(text) as Document;
+    const config = await createConfig({ extends: ['recommended'] });
+    const problems = await lintFromString({ source: text, absoluteRef: '/openapi.json', config });
+    const shown = (p: (typeof problems)[number]) => `${p.severity} ${p.ruleId} ${p.location[0]?.pointer ?? ''}: ${p.message}`;
+
+    expect(problems.map(shown)).toEqual([]);
+    expect(fetchSpy).not.toHaveBeenCalled();
+  });
+
+  it('fails a document that breaks the rules (the lint is real)', async () => {
+    const doc = JSON.parse(await openApiText()) as Document;
+    delete doc.paths['/v4/transactions']!.post!.operationId;
+    delete doc.paths['/_sandbox/clock']!.get!.security;
+    const config = await createConfig({ extends: ['recommended'] });
+    const problems = await lintFromString({ source: JSON.stringify(doc), absoluteRef: '/openapi.json', config });
+    expect(problems.map((p) => `${p.severity} ${p.ruleId}`)).toEqual(expect.arrayContaining(['warn operation-operationId', 'error security-defined']));
+  });
+});
+
+describe('operations', () => {
+  it('each has a unique operationId; /v4 needs the bearer token, everything else declares security: []', async () => {
+    const doc = JSON.parse(await openApiText()) as Document;
+    const all = [...operations(doc.paths), ...operations(doc.webhooks)];
+    const ids = all.map(({ op }) => op.operationId);
+    for (const { path, method, op } of all) expect(op.operationId, `${method} ${path}`).toMatch(/^[a-zA-Z][a-zA-Z0-9]*$/);
+    expect(new Set(ids).size).toBe(ids.length);
+
+    for (const { path, method, op } of operations(doc.paths)) {
+      const api = path.startsWith('/v4/') || path === '/buyers';
+      expect(op.security, `${method} ${path}`).toEqual(api ? [{ bearerAuth: [] }] : []);
+    }
+  });
+
+  it('declares Idempotent-Replayed on the 201 of every idempotent create', async () => {
+    const doc = JSON.parse(await openApiText()) as Document;
+    for (const path of ['/v4/transactions', '/v4/transactions/{transaction_id}/refunds', '/v4/subscriptions']) {
+      const created = doc.paths[path]!.post!.responses['201']!;
+      expect(created.headers, path).toHaveProperty('Idempotent-Replayed');
+    }
+  });
+
+  it('covers the payment page (HTML), the event stream and the document itself', async () => {
+    const doc = JSON.parse(await openApiText()) as Document;
+    expect(Object.keys(doc.paths['/pay/{id}']!.get!.responses['200']!.content!)).toEqual(['text/html']);
+    expect(doc.paths['/pay/{id}/pay']!.post!.responses['303']).toBeDefined();
+    expect(Object.keys(doc.paths['/_sandbox/events']!.get!.responses['200']!.content!)).toEqual(['text/event-stream']);
+    expect(doc.paths['/openapi.json']!.get!.operationId).toBe('getOpenApiDocument');
+    expect(doc.paths['/reference']!.get!.operationId).toBe('getApiReference');
+  });
+});
+
+describe('webhooks (OpenAPI 3.1)', () => {
+  it('describes the payment and refund webhooks with their signature headers and the acknowledgement', async () => {
+    const doc = JSON.parse(await openApiText()) as Document & { components: { schemas: Record<string, unknown> } };
+    for (const name of ['payment', 'refund']) {
+      const op = doc.webhooks?.[name]?.post;
+      expect(op, name).toBeDefined();
+      expect((op!.parameters as Array<{ name: string; in: string; required: boolean }>).map((p) => [p.name, p.in, p.required])).toEqual([
+        ['timestamp', 'header', true],
+        ['timezone', 'header', true],
+        ['signature', 'header', true],
+      ]);
+      expect(JSON.stringify(op!.responses['200'])).toContain('#/components/schemas/WebhookAck');
+    }
+    expect(JSON.stringify(doc.webhooks!.payment!.post!.requestBody)).toContain('#/components/schemas/PaymentWebhook');
+    expect(JSON.stringify(doc.webhooks!.refund!.post!.requestBody)).toContain('#/components/schemas/RefundWebhook');
+  });
+
+  it('documents the bodies the sandbox really sends (formats.ts output passes the schemas, strictly)', () => {
+    const at = new Date('2026-11-22T10:00:05Z');
+    const payment = paymentWebhookBody({ llTransactionId: 'tx_1', merchantTransactionId: 'order-1', amount: 1050, currency: 'USD', status: 'SUCCEEDED', at, timeZone: 'Asia/Bangkok' });
+    expect(paymentWebhookSchema.strict().parse(payment)).toEqual(payment);
+    const settled = paymentWebhookBody({ llTransactionId: 'tx_2', merchantTransactionId: 'order-2', amount: 1050, currency: 'USD', status: 'FAILED', at, timeZone: 'UTC', settlementCurrency: 'THB' });
+    expect(paymentWebhookSchema.strict().parse(settled)).toEqual(settled);
+    const refund = refundWebhookBody({ llTransactionId: 'rf_1', merchantTransactionId: 'rf_1', originalTransactionId: 'order-1', amount: 500, currency: 'JPY', reason: 'Customer request', at, timeZone: 'UTC' });
+    expect(refundWebhookSchema.strict().parse(refund)).toEqual(refund);
+    expect(Object.keys(paymentWebhookSchema.shape.payment_data.shape)).toEqual(Object.keys(payment.payment_data));
+    expect(Object.keys(refundWebhookSchema.shape.refund_data.shape)).toEqual(Object.keys(refund.refund_data));
+  });
+});
+
+describe('routes', () => {
+  it('every route the app serves is in the document, and nothing documented is unserved', async () => {
+    const { app } = testApp();
+    const doc = JSON.parse(await (await app.request('/openapi.json')).text()) as Document;
+    // The panel's static files (GET /*, public/) are documented as the panel itself, GET /.
+    const asDocumented = (path: string): string => (path === '/*' ? '/' : path.replace(/:([A-Za-z_]+)/g, '{$1}'));
+    const served = new Set(app.routes.filter((r) => r.method !== 'ALL').map((r) => `${r.method} ${asDocumented(r.path)}`));
+    const documented = new Set(operations(doc.paths).map(({ method, path }) => `${method.toUpperCase()} ${path}`));
+    expect([...served].filter((r) => !documented.has(r)).sort(), 'served but not documented').toEqual([]);
+    expect([...documented].filter((r) => !served.has(r)).sort(), 'documented but not served').toEqual([]);
+    expect(served.size).toBeGreaterThan(30);
+  });
+});

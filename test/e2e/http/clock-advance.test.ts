@@ -1,0 +1,101 @@
+/**
+ * `POST /_sandbox/clock/advance` over a real socket: a concurrent GET is answered while a
+ * long advance runs; an advance past the step limit answers 400 before anything moves; on a
+ * --db file the clock offset read after a restart matches the renewals that ran.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from '../../../src/server.js';
+import { directSubscription } from '../../support/subscriptions.js';
+import { body, headers } from '../../support/app.js';
+
+const DAY_S = 86_400;
+
+/** A daily direct subscription that sends no webhooks (nothing to retry). */
+function dailySubscription(n: number): Record<string, unknown> {
+  const sub = directSubscription({ external_identifier: `sub-clock-${n}`, plan: { name: 'Daily', currency: 'USD', amount: 900, interval: 'day' } });
+  const { webhooks_url: _none, ...paymentMethod } = sub.payment_method as Record<string, unknown>;
+  return { ...sub, payment_method: paymentMethod };
+}
+
+async function createDaily(url: string, count: number): Promise<void> {
+  for (let n = 0; n < count; n++) {
+    const res = await fetch(`${url}/v4/subscriptions`, { method: 'POST', headers: headers(undefined, { 'x-forwarded-for': '203.0.113.7' }), body: JSON.stringify(dailySubscription(n)) });
+    expect(res.status, await res.clone().text()).toBe(201);
+  }
+}
+
+const advance = (url: string, payload: Record<string, number>): Promise<Response> =>
+  fetch(`${url}/_sandbox/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) });
+
+const clockOf = async (url: string): Promise<{ now: string; offset_seconds: number }> => body(await fetch(`${url}/_sandbox/clock`));
+
+const transactionCount = async (url: string): Promise<number> =>
+  (await body<{ items: unknown[] }>(await fetch(`${url}/v4/transactions?limit=100`, { headers: headers() }))).items.length;
+
+describe('clock advance over a socket', () => {
+  let server: RunningServer | undefined;
+  const dirs: string[] = [];
+  afterEach(async () => {
+    await server?.stop();
+    server = undefined;
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers a concurrent GET while a long advance is still running', async () => {
+    server = await startServer({ port: 0, host: '127.0.0.1', ticker: false });
+    await createDaily(server.url, 1);
+    let advanced = false;
+    const long = advance(server.url, { seconds: 60 * DAY_S }).then((res) => {
+      advanced = true;
+      return res;
+    });
+    // Let the advance start, then ask something else of the same server.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const res = await fetch(`${server.url}/v4/transactions?limit=1`, { headers: headers() });
+    expect(res.status).toBe(200);
+    expect(advanced).toBe(false);
+    const done = await long;
+    expect(done.status).toBe(200);
+    expect((await body<{ steps: number }>(done)).steps).toBeGreaterThanOrEqual(60);
+  });
+
+  it('refuses an advance past the step limit with a 400 naming the field, before anything moves', async () => {
+    server = await startServer({ port: 0, host: '127.0.0.1', ticker: false });
+    // 30 daily subscriptions over ten years: about 110,000 renewals, past the 100,000 limit.
+    await createDaily(server.url, 30);
+    const before = await clockOf(server.url);
+    const txBefore = await transactionCount(server.url);
+    const res = await advance(server.url, { months: 120 });
+    expect(res.status).toBe(400);
+    const error = await body<{ code: string; message: string; details: { pointer: string; location: string }[] }>(res);
+    expect(error.code).toBe('bad_request');
+    expect(error.message).toMatch(/at most 100000/);
+    expect(error.details[0]).toMatchObject({ pointer: '/months', location: 'body' });
+    const after = await clockOf(server.url);
+    expect(after.offset_seconds).toBe(before.offset_seconds);
+    expect(await transactionCount(server.url)).toBe(txBefore);
+  });
+
+  it('on a --db file, the clock offset after a restart matches the renewals that ran', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sandbox-clock-http-'));
+    dirs.push(dir);
+    const db = join(dir, 'sandbox.db');
+    server = await startServer({ port: 0, host: '127.0.0.1', ticker: false, db });
+    await createDaily(server.url, 1);
+    expect((await advance(server.url, { seconds: 10 * DAY_S + 60 })).status).toBe(200);
+    const before = await clockOf(server.url);
+    await server.stop();
+
+    server = await startServer({ port: 0, host: '127.0.0.1', ticker: false, db });
+    const after = await clockOf(server.url);
+    expect(Math.round(after.offset_seconds)).toBe(Math.round(before.offset_seconds));
+    type Sub = { next_billing_date: string; current_period_end: string };
+    const subs = await body<{ items: Sub[] }>(await fetch(`${server.url}/v4/subscriptions`, { headers: headers() }));
+    // The first charge and ten renewals: the current period ends after the clock, and began before it.
+    expect(await transactionCount(server.url)).toBe(11);
+    expect(Date.parse(subs.items[0]!.current_period_end)).toBeGreaterThan(Date.parse(after.now));
+  });
+});

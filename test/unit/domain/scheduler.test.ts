@@ -1,0 +1,146 @@
+/**
+ * The scheduler's clock advance against the real SQLite store: each step's work and the new
+ * clock offset commit together (a step that throws rolls back alone, on a --db file too),
+ * an advance estimated past the step limit is refused before anything moves, and a long
+ * advance gives the event loop turns between steps.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createClock } from '../../../src/domain/clock.js';
+import { SandboxError } from '../../../src/domain/errors.js';
+import { AdvanceTooLongError, Scheduler, type TimedWork } from '../../../src/domain/scheduler.js';
+import { openStore, type SqliteStore } from '../../../src/store/sqlite-store.js';
+
+const REAL_NOW = Date.UTC(2026, 10, 22, 10);
+const HOUR = 3_600_000;
+
+/** A timed work due every hour from REAL_NOW + 1 h, writing a row per run; it throws on run `failOn`. */
+function hourlyWork(store: SqliteStore, opts: { failOn?: number; count?: number } = {}): TimedWork & { runs: number } {
+  store.db.exec('CREATE TABLE IF NOT EXISTS probe (at INTEGER NOT NULL)');
+  const insert = store.db.prepare('INSERT INTO probe (at) VALUES (?)');
+  let next = REAL_NOW + HOUR;
+  const work = {
+    name: 'hourly probe',
+    runs: 0,
+    nextDueMs: () => next,
+    runDue(nowMs: number) {
+      work.runs += 1;
+      insert.run(nowMs);
+      next = nowMs + HOUR; // moves forward inside the step (restored below when the step fails)
+      if (work.runs === opts.failOn) {
+        next = nowMs; // the failed step stays due
+        throw new Error('probe failed midway');
+      }
+    },
+    countDue: (untilMs: number) => opts.count ?? Math.max(0, Math.floor((untilMs - next) / HOUR) + 1),
+  };
+  return work;
+}
+
+function schedulerOn(store: SqliteStore, maxSteps?: number) {
+  const clock = createClock(store.clockOffsetMs(), () => REAL_NOW);
+  const errors: string[] = [];
+  const scheduler = new Scheduler({
+    clock,
+    uow: store.uow,
+    saveOffset: (ms) => store.saveClockOffset(ms),
+    onError: (work) => errors.push(work),
+    maxSteps,
+  });
+  return { clock, scheduler, errors };
+}
+
+const probeRows = (store: SqliteStore): number[] =>
+  (store.db.prepare('SELECT at FROM probe ORDER BY at').pluck().all() as number[]).map(Number);
+
+describe('clock advance: one unit of work per step', () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('a step that throws midway rolls back alone: the clock and the saved offset stay at the last committed step', async () => {
+    const store = openStore(':memory:', () => undefined);
+    const { clock, scheduler, errors } = schedulerOn(store);
+    scheduler.register(hourlyWork(store, { failOn: 3 }));
+    const failure = await scheduler.advance(10 * 3600).catch((err: unknown) => err);
+    expect(failure).toBeInstanceOf(SandboxError);
+    expect((failure as SandboxError).status).toBe(500);
+    expect(errors).toEqual(['hourly probe']);
+    // Steps 1 and 2 committed; step 3 wrote a row and then threw: its row is gone.
+    expect(probeRows(store)).toEqual([REAL_NOW + HOUR, REAL_NOW + 2 * HOUR]);
+    expect(clock.offsetMs()).toBe(2 * HOUR);
+    expect(store.clockOffsetMs()).toBe(2 * HOUR);
+    store.close();
+  });
+
+  it('on a --db file, the offset read after a restart matches the data of the failed advance', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sandbox-clock-'));
+    dirs.push(dir);
+    const path = join(dir, 'sandbox.db');
+    const first = openStore(path, () => undefined);
+    const { scheduler } = schedulerOn(first);
+    scheduler.register(hourlyWork(first, { failOn: 4 }));
+    await expect(scheduler.advance(24 * 3600)).rejects.toThrow(/stopped/);
+    first.close();
+
+    const reopened = openStore(path, () => undefined);
+    const rows = probeRows(reopened);
+    expect(rows).toHaveLength(3);
+    // The last step that ran is exactly where the persisted clock stands.
+    expect(REAL_NOW + reopened.clockOffsetMs()).toBe(rows[rows.length - 1]);
+    reopened.close();
+  });
+
+  it('a successful advance saves the target offset with the last step', async () => {
+    const store = openStore(':memory:', () => undefined);
+    const { clock, scheduler } = schedulerOn(store);
+    scheduler.register(hourlyWork(store));
+    expect(await scheduler.advance(5.5 * 3600)).toBe(5);
+    expect(probeRows(store)).toHaveLength(5);
+    expect(clock.offsetMs()).toBe(5.5 * HOUR);
+    expect(store.clockOffsetMs()).toBe(5.5 * HOUR);
+    store.close();
+  });
+});
+
+describe('clock advance: bounded and never freezing', () => {
+  it('an advance estimated past the step limit is refused with a 400 before anything moves', async () => {
+    const store = openStore(':memory:', () => undefined);
+    const { clock, scheduler } = schedulerOn(store, 100);
+    const work = hourlyWork(store);
+    scheduler.register(work);
+    const failure = await scheduler.advance(200 * 3600).catch((err: unknown) => err);
+    expect(failure).toBeInstanceOf(AdvanceTooLongError);
+    expect((failure as AdvanceTooLongError).status).toBe(400);
+    expect((failure as AdvanceTooLongError).estimatedSteps).toBe(200);
+    expect(work.runs).toBe(0);
+    expect(clock.offsetMs()).toBe(0);
+    expect(store.clockOffsetMs()).toBe(0);
+    // Within the limit it runs.
+    expect(await scheduler.advance(100 * 3600)).toBe(100);
+    store.close();
+  });
+
+  it('a long advance gives other callbacks turns of the event loop before it ends', async () => {
+    const store = openStore(':memory:', () => undefined);
+    const { scheduler } = schedulerOn(store);
+    const work = hourlyWork(store);
+    const slow = { ...work, runDue: (nowMs: number) => {
+      const until = performance.now() + 2; // 2 ms of work per step
+      while (performance.now() < until);
+      work.runDue(nowMs, true);
+    } };
+    scheduler.register(slow);
+    let advanced = false;
+    const advance = scheduler.advance(200 * 3600).then(() => (advanced = true));
+    // A timer callback stands for another request: it runs while the advance is under way.
+    const seenDuringAdvance = await new Promise<boolean>((resolve) => setTimeout(() => resolve(!advanced), 0));
+    expect(seenDuringAdvance).toBe(true);
+    await advance;
+    expect(work.runs).toBe(200);
+    store.close();
+  });
+});
