@@ -24,7 +24,7 @@ import { accountLimit, eventStreamCap } from './http/limits.js';
 import { panelRoutes } from './http/panel.js';
 import { serveOpenApiDocument } from './http/openapi/document.js';
 import { referenceRoutes } from './http/openapi/reference.js';
-import { paymentPageRoutes } from './http/pay.js';
+import { paymentPageRoutes } from './http/pay/index.js';
 import { requestLog } from './http/request-log.js';
 import { createRouter, pathWithoutTrailingSlash } from './http/router.js';
 import { securityGuard } from './http/security.js';
