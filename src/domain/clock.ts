@@ -13,7 +13,7 @@ export interface Clock {
   offsetMs(): number;
   /** Moves the clock forward so that `nowMs()` is at least `targetMs`; never goes back. */
   moveTo(targetMs: number): void;
-  /** Puts the offset back to a value read earlier (a clock advance's step that rolled back). */
+  /** Sets the offset: back to a value read earlier (a clock advance's step that rolled back), or to exactly where an advance ends. */
   restoreOffset(offsetMs: number): void;
 }
 

@@ -157,8 +157,7 @@ export class Scheduler {
         if (io) await io;
       }
       // The clock ends exactly `seconds` further ahead of real time than it was, however long the steps took.
-      const realNow = clock.nowMs() - clock.offsetMs();
-      this.moveAndSave(Math.max(target, realNow + startOffset + ms));
+      this.settleOffset(startOffset + ms);
       return steps;
     } finally {
       this.busy = false;
@@ -191,12 +190,13 @@ export class Scheduler {
     }
   }
 
-  private moveAndSave(targetMs: number): void {
+  /** Sets the clock's offset to `offsetMs` (never back) and saves it, in one unit of work. */
+  private settleOffset(offsetMs: number): void {
     const { clock, uow } = this.deps;
     const before = clock.offsetMs();
     try {
       uow.run(() => {
-        clock.moveTo(targetMs);
+        if (offsetMs > before) clock.restoreOffset(offsetMs);
         this.deps.saveOffset(clock.offsetMs());
       });
     } catch (err) {
