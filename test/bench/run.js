@@ -8,6 +8,8 @@
 //   clock     advance a year with 100 daily subscriptions; the longest stall a concurrent GET saw
 //   accounts  50 parallel POST /_sandbox/accounts; a concurrent GET's p99
 //   startup   `node bin/payment-sandbox.js` to the first healthy answer, and idle RSS
+//   memory    RSS at start, after BENCH_REQUESTS (default 1,000,000) requests, and after 30 s idle:
+//             a mix of gets, lists, 404s and 400s (all in the request log) and 1% creates
 //   profile   (only when named) a CPU profile (--cpu-prof) of the server under create load:
 //             the top 10 self-time items
 // Every server runs in its own process. BENCH_ROOT measures another checkout's build (e.g. main
@@ -38,7 +40,8 @@ const PAYMENT = {
   payment_method: { type: 'card', number: '4111111111111111', expiration_date: '12/30', security_code: '123' },
   browser_info: { user_agent: 'bench' },
 };
-const PARTS = ['api', 'pages', 'webhooks', 'clock', 'accounts', 'startup'];
+const PARTS = ['api', 'pages', 'webhooks', 'clock', 'accounts', 'startup', 'memory'];
+const MEMORY_REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1_000_000);
 const EXTRA_PARTS = ['profile'];
 
 // ---------------------------------------------------------------- processes and load
@@ -83,7 +86,8 @@ function stopChild(child) {
 
 function load(opts) {
   return new Promise((resolve, reject) => {
-    autocannon({ connections: CONNECTIONS, duration: DURATION, ...opts }, (err, result) => (err ? reject(err) : resolve(result)));
+    // A run of a fixed `amount` of requests has no duration.
+    autocannon({ connections: CONNECTIONS, ...(opts.amount ? {} : { duration: DURATION }), ...opts }, (err, result) => (err ? reject(err) : resolve(result)));
   });
 }
 
@@ -220,14 +224,22 @@ async function seededDb(size) {
 }
 
 async function pages() {
-  const cursor = (key) => Buffer.from(JSON.stringify({ d: 'a', k: key })).toString('base64url');
+  // A cursor is opaque and bound to its list and account: take a real next_cursor and move its
+  // key, so the deep page is the list's last pages (the oldest rows, from seq 60 down).
+  const cursorAt = async (url, key) => {
+    const first = await (await fetch(`${url}/v4/transactions?limit=20`, { headers: HEADERS })).json();
+    const decoded = JSON.parse(Buffer.from(first.next_cursor, 'base64url').toString('utf8'));
+    return Buffer.from(JSON.stringify({ ...decoded, k: key })).toString('base64url');
+  };
   const results = {};
   for (const size of [1_000, 1_000_000]) {
     const file = await seededDb(size);
     const s = await startProcess(['sandbox', file]);
     const head = await load({ url: `${s.url}/v4/transactions?limit=20`, headers: HEADERS });
-    // The last pages of the list: the oldest rows, found from a cursor at seq 60.
-    const deep = await load({ url: `${s.url}/v4/transactions?limit=20&cursor=${cursor(60)}`, headers: HEADERS });
+    const deepUrl = `${s.url}/v4/transactions?limit=20&cursor=${await cursorAt(s.url, 60)}`;
+    const check = await fetch(deepUrl, { headers: HEADERS });
+    if (check.status !== 200) throw new Error(`the deep page answered ${check.status}: ${await check.text()}`);
+    const deep = await load({ url: deepUrl, headers: HEADERS });
     await s.stop();
     results[size] = { head, deep };
   }
@@ -235,7 +247,7 @@ async function pages() {
     const small = results[1_000][kind];
     const large = results[1_000_000][kind];
     const ratio = small.requests.average / large.requests.average;
-    figure('pages', `${kind} page (20): 1,000,000 vs 1,000 rows`, `${large.requests.average.toFixed(0)} vs ${small.requests.average.toFixed(0)} req/s = ${ratio.toFixed(2)}x${noteBad(large)}${noteBad(small)}`, '<= 1.2x time', ratio <= 1.2);
+    figure('pages', `${kind} page (20): 1,000,000 vs 1,000 rows`, `${large.requests.average.toFixed(0)} vs ${small.requests.average.toFixed(0)} req/s = ${ratio.toFixed(2)}x${noteBad(large)}${noteBad(small)}`, '<= 1.2x time', ratio <= 1.2 && !bad(large) && !bad(small));
   }
 }
 
@@ -373,6 +385,51 @@ async function startup() {
   figure('startup', 'idle RSS 1.5 s after start', `${median(rss).toFixed(0)} MB`, '< 100 MB', median(rss) < 100);
 }
 
+const rssOf = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
+
+/**
+ * RSS under a long run of requests: every /v4 request is written to the request log (bounded by
+ * --request-log-limit, default 10,000), so RSS must level off rather than grow with the count.
+ * 1% of the requests create a transaction (accepted data, kept: that part grows by design).
+ */
+async function memory() {
+  const s = await startProcess(['sandbox']);
+  await sleep(1000);
+  const atStart = rssOf(s.pid);
+  const created = await (await fetch(`${s.url}/v4/transactions`, { method: 'POST', headers: HEADERS, body: JSON.stringify(PAYMENT) })).json();
+  const body = JSON.stringify(PAYMENT);
+  const get = { method: 'GET', path: `/v4/transactions/${created.id}` };
+  const requests = [
+    { method: 'POST', path: '/v4/transactions', body, setupRequest: (req) => ({ ...req, headers: { ...HEADERS, 'idempotency-key': randomUUID() } }) },
+    ...Array.from({ length: 69 }, () => get),
+    ...Array.from({ length: 10 }, () => ({ method: 'GET', path: '/v4/transactions?limit=20' })),
+    ...Array.from({ length: 10 }, () => ({ method: 'GET', path: '/v4/transactions/00000000-0000-4000-8000-000000000000' })),
+    ...Array.from({ length: 10 }, () => ({ method: 'POST', path: '/v4/transactions', body: '{"amount":-1}' })),
+  ];
+  const samples = [];
+  const sampler = setInterval(() => samples.push(rssOf(s.pid)), 1000);
+  const t = performance.now();
+  const r = await load({ headers: HEADERS, url: s.url, requests, amount: MEMORY_REQUESTS });
+  clearInterval(sampler);
+  const took = (performance.now() - t) / 1000;
+  const after = rssOf(s.pid);
+  const peak = Math.max(after, ...samples);
+  await sleep(30_000);
+  const idle = rssOf(s.pid);
+  const logged = await (await fetch(`${s.url}/_sandbox/requests?limit=1`)).json();
+  await s.stop();
+  const total = r.requests.total;
+  figure('memory', `${total.toLocaleString('en')} requests in ${took.toFixed(0)} s (${(total / took).toFixed(0)}/s)`, `${r.non2xx.toLocaleString('en')} 4xx by design${r.errors + r.timeouts ? `, ${r.errors + r.timeouts} errors!` : ''}`, '-', null);
+  figure('memory', 'RSS at start / after / peak', `${atStart.toFixed(0)} / ${after.toFixed(0)} / ${peak.toFixed(0)} MB`, 'flat', null);
+  figure('memory', 'RSS after 30 s idle', `${idle.toFixed(0)} MB`, 'flat', null);
+  // The RSS of the first and the last tenth of the run: flat means the log is bounded.
+  const tenth = Math.max(1, Math.floor(samples.length / 10));
+  const early = Math.max(...samples.slice(tenth, 2 * tenth));
+  const late = Math.max(...samples.slice(-tenth));
+  figure('memory', 'RSS growth, 2nd tenth of the run -> last tenth', `${early.toFixed(0)} -> ${late.toFixed(0)} MB (${(late / early).toFixed(2)}x)`, '<= 1.2x', late / early <= 1.2);
+  figure('memory', 'request log: id of the newest entry (keeps the newest 10,000)', logged.items?.[0] ? `${logged.items[0].id ?? '?'}` : JSON.stringify(logged).slice(0, 40), '-', null);
+}
+
 /** Runs create load against a server under --cpu-prof and prints its top 10 self-time items. */
 async function profile() {
   const dir = mkdtempSync(join(tmpdir(), 'payment-sandbox-prof-'));
@@ -417,7 +474,7 @@ async function main() {
   if (unknown.length) throw new Error(`unknown part(s) ${unknown.join(', ')}; parts: ${[...PARTS, ...EXTRA_PARTS].join(', ')}`);
   const parts = named.length ? named : PARTS;
   console.log(`payment-sandbox benchmark of ${ROOT}: node ${process.version}, ${DURATION} s per load run, ${CONNECTIONS} connections`);
-  const runs = { api, pages, webhooks, clock, accounts, startup, profile };
+  const runs = { api, pages, webhooks, clock, accounts, startup, memory, profile };
   const started = performance.now();
   for (const part of parts) {
     console.log(`\n[${part}]`);
