@@ -83,7 +83,8 @@ export interface BuyersRepo {
 }
 
 export interface TransactionsRepo {
-  insert(tx: Omit<Transaction, 'seq'>): void;
+  /** Stores a new transaction; returns its `seq`. */
+  insert(tx: Omit<Transaction, 'seq'>): number;
   /** The transaction of that account, or undefined (another account's is not found). */
   byId(accountId: string, id: string): Transaction | undefined;
   /** Any account's transaction (control API, payment page). */
