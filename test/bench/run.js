@@ -13,7 +13,8 @@
 // Every server runs in its own process. BENCH_ROOT measures another checkout's build (e.g. main
 // before a change); BENCH_SECONDS sets each load run's length (default 3); BENCH_CPU_PROF_DIR
 // makes every sandbox server write a CPU profile there (`node test/bench/run.js top FILE`
-// prints the top 10 self-time items of one).
+// prints the top 10 self-time items of one). In `api`, each load runs BENCH_WARMUP_SECONDS
+// (default 1) unmeasured first, bare Hono and the sandbox alike.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -153,20 +154,31 @@ const noteBad = (r) => (bad(r) ? ` (${bad(r)} bad!)` : '');
 
 // ---------------------------------------------------------------- parts
 
+/** BENCH_WARMUP_SECONDS (default 1): an unmeasured run of the same load before each measured one, for bare Hono and the sandbox alike, so JIT warm-up is not measured. */
+const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 1);
+
+/** `run(seconds)` once unmeasured (warm-up), then measured. */
+async function warmed(run) {
+  if (WARMUP > 0) await run(WARMUP);
+  return run(DURATION);
+}
+
 async function api() {
   const bare = await startProcess(['bare']);
-  const bareGet = await load({ url: `${bare.url}/bare` });
-  const barePost = await load({ url: `${bare.url}/bare`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(PAYMENT) });
+  const bareGet = await warmed((duration) => load({ url: `${bare.url}/bare`, duration }));
+  const barePost = await warmed((duration) =>
+    load({ url: `${bare.url}/bare`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(PAYMENT), duration }),
+  );
   await bare.stop();
   figure('api', 'bare Hono GET (baseline)', `${bareGet.requests.average.toFixed(0)} req/s, p99 ${ms(bareGet.latency.p99)}`, '-', null);
   figure('api', 'bare Hono POST JSON (baseline)', `${barePost.requests.average.toFixed(0)} req/s, p99 ${ms(barePost.latency.p99)}`, '-', null);
 
   const sb = await startProcess(['sandbox']);
-  const create = await createLoad(sb.url);
+  const create = await warmed((duration) => createLoad(sb.url, duration));
   const created = await (await fetch(`${sb.url}/v4/transactions?limit=1`, { headers: HEADERS })).json();
   const id = created.items[0].id;
-  const get = await load({ url: `${sb.url}/v4/transactions/${id}`, headers: HEADERS });
-  const list = await load({ url: `${sb.url}/v4/transactions?limit=20`, headers: HEADERS });
+  const get = await warmed((duration) => load({ url: `${sb.url}/v4/transactions/${id}`, headers: HEADERS, duration }));
+  const list = await warmed((duration) => load({ url: `${sb.url}/v4/transactions?limit=20`, headers: HEADERS, duration }));
   await sb.stop();
   for (const [name, r, base, min] of [
     ['create (Idempotency-Key) vs bare POST', create, barePost, 50],
@@ -180,10 +192,11 @@ async function api() {
   }
 }
 
-function createLoad(url) {
+function createLoad(url, duration = DURATION) {
   const body = JSON.stringify(PAYMENT);
   return load({
     url,
+    duration,
     requests: [{ method: 'POST', path: '/v4/transactions', body, setupRequest: (req) => ({ ...req, headers: { ...HEADERS, 'idempotency-key': randomUUID() } }) }],
   });
 }
