@@ -161,6 +161,8 @@ export interface IdempotencyRepo {
   claim(accountId: string, key: string, fingerprint: string, at: number): void;
   complete(accountId: string, key: string, status: number, body: string): void;
   release(accountId: string, key: string): void;
+  /** Stores a request that ran without yielding with its answer in one write (no claim was needed); replaces an expired record. */
+  record(accountId: string, key: string, fingerprint: string, at: number, status: number, body: string): void;
 }
 
 /** Which logged requests a search keeps: every condition given must hold. */
