@@ -8,8 +8,8 @@
 //   clock     advance a year with 100 daily subscriptions; the longest stall a concurrent GET saw
 //   accounts  50 parallel POST /_sandbox/accounts; a concurrent GET's p99
 //   startup   `node bin/payment-sandbox.js` to the first healthy answer, and idle RSS
-//   profile   (only when named) a CPU profile (--cpu-prof) of the server under create load:
-//             the top 10 self-time items
+//   profile   (only when named) a CPU profile (--cpu-prof) of the server under create, get and
+//             list load: the top 10 self-time items of each
 // Every server runs in its own process. BENCH_ROOT measures another checkout's build (e.g. main
 // before a change); BENCH_SECONDS sets each load run's length (default 3); BENCH_CPU_PROF_DIR
 // makes every sandbox server write a CPU profile there (`node test/bench/run.js top FILE`
@@ -386,17 +386,30 @@ async function startup() {
   figure('startup', 'idle RSS 1.5 s after start', `${median(rss).toFixed(0)} MB`, '< 100 MB', median(rss) < 100);
 }
 
-/** Runs create load against a server under --cpu-prof and prints its top 10 self-time items. */
+/**
+ * Runs create, get-by-id and list-of-20 load, each against its own server under --cpu-prof
+ * (after an unmeasured warm-up, so start-up is not in the profile), and prints each one's
+ * top 10 self-time items.
+ */
 async function profile() {
-  const dir = mkdtempSync(join(tmpdir(), 'payment-sandbox-prof-'));
-  const s = await startProcess(['sandbox'], ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
-  const r = await createLoad(s.url);
-  await s.stop();
-  const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
-  if (!file) throw new Error(`no CPU profile written in ${dir}`);
-  console.log(`  create load under --cpu-prof: ${r.requests.average.toFixed(0)} req/s; profile ${join(dir, file)}`);
-  for (const [name, share] of topSelfTime(JSON.parse(readFileSync(join(dir, file), 'utf8')), 10)) {
-    console.log(`  ${share.toFixed(1).padStart(5)}%  ${name}`);
+  for (const kind of ['create', 'get by id', 'list of 20']) {
+    const dir = mkdtempSync(join(tmpdir(), 'payment-sandbox-prof-'));
+    const s = await startProcess(['sandbox'], ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
+    let r;
+    if (kind === 'create') r = await warmed((duration) => createLoad(s.url, duration));
+    else {
+      await createLoad(s.url, 1);
+      const id = (await (await fetch(`${s.url}/v4/transactions?limit=1`, { headers: HEADERS })).json()).items[0].id;
+      const url = kind === 'get by id' ? `${s.url}/v4/transactions/${id}` : `${s.url}/v4/transactions?limit=20`;
+      r = await warmed((duration) => load({ url, headers: HEADERS, duration }));
+    }
+    await s.stop();
+    const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
+    if (!file) throw new Error(`no CPU profile written in ${dir}`);
+    console.log(`  ${kind} load under --cpu-prof: ${r.requests.average.toFixed(0)} req/s; profile ${join(dir, file)}`);
+    for (const [name, share] of topSelfTime(JSON.parse(readFileSync(join(dir, file), 'utf8')), 10)) {
+      console.log(`  ${share.toFixed(1).padStart(5)}%  ${name}`);
+    }
   }
 }
 
