@@ -14,7 +14,8 @@
 // before a change); BENCH_SECONDS sets each load run's length (default 3); BENCH_CPU_PROF_DIR
 // makes every sandbox server write a CPU profile there (`node test/bench/run.js top FILE`
 // prints the top 10 self-time items of one). In `api`, each load runs BENCH_WARMUP_SECONDS
-// (default 1) unmeasured first, bare Hono and the sandbox alike.
+// (default 1) unmeasured first, bare Hono and the sandbox alike, and notes the server's CPU time
+// per request (from /proc: steadier than req/s on a shared machine).
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -157,28 +158,46 @@ const noteBad = (r) => (bad(r) ? ` (${bad(r)} bad!)` : '');
 /** BENCH_WARMUP_SECONDS (default 1): an unmeasured run of the same load before each measured one, for bare Hono and the sandbox alike, so JIT warm-up is not measured. */
 const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 1);
 
-/** `run(seconds)` once unmeasured (warm-up), then measured. */
-async function warmed(run) {
+/** `run(seconds)` once unmeasured (warm-up), then measured; with `pid`, notes the server's CPU time per request (µs) as `cpuPerRequest`. */
+async function warmed(run, pid) {
   if (WARMUP > 0) await run(WARMUP);
-  return run(DURATION);
+  const before = pid === undefined ? NaN : cpuMs(pid);
+  const result = await run(DURATION);
+  result.cpuPerRequest = pid === undefined ? NaN : ((cpuMs(pid) - before) * 1000) / result.requests.total;
+  return result;
 }
+
+/**
+ * CPU time (user + system, ms) a process has used so far, from /proc (NaN elsewhere): on a
+ * shared machine, CPU per request compares two builds more steadily than requests a second.
+ */
+function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10; // clock ticks of 10 ms
+  } catch {
+    return NaN;
+  }
+}
+const cpuNote = (r) => (Number.isNaN(r.cpuPerRequest) ? '' : `, ${r.cpuPerRequest.toFixed(0)} us CPU`);
 
 async function api() {
   const bare = await startProcess(['bare']);
-  const bareGet = await warmed((duration) => load({ url: `${bare.url}/bare`, duration }));
-  const barePost = await warmed((duration) =>
-    load({ url: `${bare.url}/bare`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(PAYMENT), duration }),
+  const bareGet = await warmed((duration) => load({ url: `${bare.url}/bare`, duration }), bare.pid);
+  const barePost = await warmed(
+    (duration) => load({ url: `${bare.url}/bare`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(PAYMENT), duration }),
+    bare.pid,
   );
   await bare.stop();
-  figure('api', 'bare Hono GET (baseline)', `${bareGet.requests.average.toFixed(0)} req/s, p99 ${ms(bareGet.latency.p99)}`, '-', null);
-  figure('api', 'bare Hono POST JSON (baseline)', `${barePost.requests.average.toFixed(0)} req/s, p99 ${ms(barePost.latency.p99)}`, '-', null);
+  figure('api', 'bare Hono GET (baseline)', `${bareGet.requests.average.toFixed(0)} req/s, p99 ${ms(bareGet.latency.p99)}${cpuNote(bareGet)}`, '-', null);
+  figure('api', 'bare Hono POST JSON (baseline)', `${barePost.requests.average.toFixed(0)} req/s, p99 ${ms(barePost.latency.p99)}${cpuNote(barePost)}`, '-', null);
 
   const sb = await startProcess(['sandbox']);
-  const create = await warmed((duration) => createLoad(sb.url, duration));
+  const create = await warmed((duration) => createLoad(sb.url, duration), sb.pid);
   const created = await (await fetch(`${sb.url}/v4/transactions?limit=1`, { headers: HEADERS })).json();
   const id = created.items[0].id;
-  const get = await warmed((duration) => load({ url: `${sb.url}/v4/transactions/${id}`, headers: HEADERS, duration }));
-  const list = await warmed((duration) => load({ url: `${sb.url}/v4/transactions?limit=20`, headers: HEADERS, duration }));
+  const get = await warmed((duration) => load({ url: `${sb.url}/v4/transactions/${id}`, headers: HEADERS, duration }), sb.pid);
+  const list = await warmed((duration) => load({ url: `${sb.url}/v4/transactions?limit=20`, headers: HEADERS, duration }), sb.pid);
   await sb.stop();
   for (const [name, r, base, min] of [
     ['create (Idempotency-Key) vs bare POST', create, barePost, 50],
@@ -186,7 +205,7 @@ async function api() {
     ['list of 20 vs bare GET', list, bareGet, 70],
   ]) {
     const ratio = (100 * r.requests.average) / base.requests.average;
-    figure('api', `${name}: req/s`, `${r.requests.average.toFixed(0)} = ${pct(ratio)}${noteBad(r)}`, `>= ${min}%`, ratio >= min && !bad(r));
+    figure('api', `${name}: req/s`, `${r.requests.average.toFixed(0)} = ${pct(ratio)}${noteBad(r)}${cpuNote(r)}`, `>= ${min}%`, ratio >= min && !bad(r));
     const p99 = r.latency.p99 / base.latency.p99;
     figure('api', `${name}: p99 at ${CONNECTIONS} conns`, `${ms(r.latency.p99)} = ${p99.toFixed(2)}x`, '<= 2x', p99 <= 2);
   }
