@@ -44,7 +44,17 @@ export function createClock(initialOffsetMs = 0, realNow: () => number = Date.no
   };
 }
 
+/** Recently formatted timestamps: a read formats the same `created_at`/`updated_at` again and again. */
+const formatted = new Map<number, string>();
+const FORMATTED_KEPT = 4096;
+
 /** ISO 8601 with milliseconds and a numeric offset, as the contract fixes: `2026-11-22T10:00:00.000+00:00`. */
 export function isoTimestamp(ms: number): string {
-  return new Date(ms).toISOString().replace('Z', '+00:00');
+  let text = formatted.get(ms);
+  if (text === undefined) {
+    text = `${new Date(ms).toISOString().slice(0, -1)}+00:00`;
+    if (formatted.size >= FORMATTED_KEPT) formatted.clear();
+    formatted.set(ms, text);
+  }
+  return text;
 }

@@ -83,7 +83,8 @@ export interface BuyersRepo {
 }
 
 export interface TransactionsRepo {
-  insert(tx: Omit<Transaction, 'seq'>): void;
+  /** Stores a new transaction; returns its `seq`. */
+  insert(tx: Omit<Transaction, 'seq'>): number;
   /** The transaction of that account, or undefined (another account's is not found). */
   byId(accountId: string, id: string): Transaction | undefined;
   /** Any account's transaction (control API, payment page). */
@@ -160,6 +161,8 @@ export interface IdempotencyRepo {
   claim(accountId: string, key: string, fingerprint: string, at: number): void;
   complete(accountId: string, key: string, status: number, body: string): void;
   release(accountId: string, key: string): void;
+  /** Stores a request that ran without yielding with its answer in one write (no claim was needed); replaces an expired record. */
+  record(accountId: string, key: string, fingerprint: string, at: number, status: number, body: string): void;
 }
 
 /** Which logged requests a search keeps: every condition given must hold. */

@@ -305,7 +305,7 @@ export function createTransactionService(deps: TransactionServiceDeps): Transact
         resolved_at: null,
       };
       return uow.run(() => {
-        transactions.insert(row);
+        const seq = transactions.insert(row);
         feed.emit('transaction.created', account.id, { id: row.id });
         if (expiredCard) {
           // Declined before any scenario rule is asked: the card is past its expiry month.
@@ -317,9 +317,10 @@ export function createTransactionService(deps: TransactionServiceDeps): Transact
           if (decided) {
             transactions.setScenarioRule(row.id, decided.rule);
             play(transactions.byIdAnyAccount(row.id)!, decided.script);
+            return transactions.byIdAnyAccount(row.id)!;
           }
         }
-        return transactions.byIdAnyAccount(row.id)!;
+        return { ...row, seq }; // stored as it is: no need to read it back
       });
     },
     resolve,

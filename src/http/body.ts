@@ -27,6 +27,17 @@ function tooLarge(limit: number): SandboxError {
  * (the rest is never buffered) and throws 413; the answer closes the connection.
  */
 export async function readBodyLimited(c: Context, limit: number): Promise<string> {
+  const declared = declaredLength(c);
+  if (declared !== undefined && declared <= limit) {
+    // On a Node server a body of a declared length within the limit is read straight from the
+    // socket (@hono/node-server's direct read: no web stream), exactly that many bytes.
+    const bytes = Buffer.from(await c.req.raw.arrayBuffer());
+    if (bytes.byteLength > limit) {
+      c.header('connection', 'close');
+      throw tooLarge(limit);
+    }
+    return cacheText(c, bytes.toString('utf8'));
+  }
   // A declared Content-Length over the limit meets the same check after `limit` bytes: the
   // stream is opened either way, so the server stops reading it rather than draining it.
   const stream = c.req.raw.body;
@@ -45,10 +56,25 @@ export async function readBodyLimited(c: Context, limit: number): Promise<string
     }
     chunks.push(value);
   }
-  const text = Buffer.concat(chunks).toString('utf8');
-  // Later readers (validators, the request log) get the text already read.
+  return cacheText(c, Buffer.concat(chunks).toString('utf8'));
+}
+
+/** Later readers (validators, the request log) get the text already read. */
+function cacheText(c: Context, text: string): string {
   (c.req as unknown as { bodyCache: Record<string, Promise<unknown>> }).bodyCache = { text: Promise.resolve(text) };
   return text;
+}
+
+/**
+ * The request's `Content-Length` when it arrived on a Node server (`@hono/node-server`, whose
+ * HTTP parser reads exactly that many body bytes) and is a plain decimal; otherwise undefined.
+ */
+function declaredLength(c: Context): number | undefined {
+  const incoming = (c.env as { incoming?: unknown } | undefined)?.incoming;
+  if (incoming === undefined || incoming === null) return undefined;
+  const header = c.req.header('content-length');
+  if (header === undefined || !/^\d{1,15}$/.test(header)) return undefined;
+  return Number(header);
 }
 
 /**

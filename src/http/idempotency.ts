@@ -72,19 +72,48 @@ export async function idempotent<T, S extends ContentfulStatusCode>(
     return send(existing.response_status ?? 200, existing.response_body ?? 'null', true);
   }
 
+  // Execution started: a failure is the stored first response (rule 2), unless it is a 5xx or
+  // not the sandbox's own error (nothing was stored: a retry runs again).
+  const failure = (err: unknown): { status: number; json: string } => {
+    if (!(err instanceof SandboxError) || err.status >= 500) throw err;
+    return { status: err.status, json: JSON.stringify(errorBody(err)) };
+  };
+
+  const latency = c.get('latency');
+  let running: Promise<T> | undefined;
+  if (latency === undefined) {
+    // No artificial latency: run at once. A run that finishes without yielding (every create
+    // does) is stored with its answer in one write: no other request ran in between to see a claim.
+    let done: { status: number; json: string } | undefined;
+    try {
+      const value = run();
+      if (isPromise(value)) running = value;
+      else done = { status, json: JSON.stringify(value) };
+    } catch (err) {
+      done = failure(err);
+    }
+    if (done) {
+      store.record(accountId, key, fingerprint, now, done.status, done.json);
+      return send(done.status, done.json, false);
+    }
+  }
+
   store.claim(accountId, key, fingerprint, now);
   let result: { status: number; json: string };
   try {
-    await c.get('latency'); // the artificial processing time is spent while the key is claimed
-    result = { status, json: JSON.stringify(await run()) };
+    await latency; // the artificial processing time is spent while the key is claimed
+    result = { status, json: JSON.stringify(await (running ?? run())) };
   } catch (err) {
-    if (!(err instanceof SandboxError) || err.status >= 500) {
-      store.release(accountId, key); // nothing was stored: a retry runs again
+    try {
+      result = failure(err);
+    } catch {
+      store.release(accountId, key);
       throw err;
     }
-    // Execution started: the failure is the stored first response (rule 2).
-    result = { status: err.status, json: JSON.stringify(errorBody(err)) };
   }
   store.complete(accountId, key, result.status, result.json);
   return send(result.status, result.json, false);
 }
+
+const isPromise = <T>(value: T | Promise<T>): value is Promise<T> =>
+  typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';

@@ -14,15 +14,28 @@ const SECRET_PARAMS = /^(api[_-]?key|key|token|access[_-]?token|auth|authorizati
 /** An API key or a JWT anywhere in a query value. */
 const SECRET_VALUE = /(sk_(?:test|live)_[A-Za-z0-9]+|eyJ[\w-]+\.[\w-]+\.[\w-]*)/g;
 
+/**
+ * A query that URLSearchParams would write back unchanged (`name=value` pairs of unreserved
+ * characters only), e.g. `limit=20&cursor=eyJkIjoiYSJ9`.
+ */
+const PLAIN_QUERY = /^[\w.*-]+=[\w.*-]*(?:&[\w.*-]+=[\w.*-]*)*$/;
+/** `SECRET_VALUE` without its global flag, for a test that keeps no state. */
+const HAS_SECRET_VALUE = new RegExp(SECRET_VALUE.source);
+
 /** The request's path and query as logged: secret parameters and API keys or JWTs in any value are replaced by `[redacted]`. */
 export function loggedPath(path: string, url: string): string {
   const at = url.indexOf('?');
   if (at < 0) return path;
-  const params = new URLSearchParams(url.slice(at + 1));
+  const query = url.slice(at + 1);
+  // Most queries (a page's limit and cursor) are plain and hold no secret: logged as they are.
+  if (PLAIN_QUERY.test(query) && !HAS_SECRET_VALUE.test(query) && !query.split('&').some((pair) => SECRET_PARAMS.test(pair.slice(0, pair.indexOf('='))))) {
+    return `${path}?${query}`;
+  }
+  const params = new URLSearchParams(query);
   const out = new URLSearchParams();
   for (const [name, value] of params) out.append(name, SECRET_PARAMS.test(name) ? '[redacted]' : value.replace(SECRET_VALUE, '[redacted]'));
-  const query = out.toString().replace(/%5Bredacted%5D/g, '[redacted]');
-  return query ? `${path}?${query}` : path;
+  const written = out.toString().replace(/%5Bredacted%5D/g, '[redacted]');
+  return written ? `${path}?${written}` : path;
 }
 
 /** The request body as logged: the parsed body redacted, or the raw text redacted when it did not parse. */

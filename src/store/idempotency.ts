@@ -13,10 +13,15 @@ export function idempotencyStore(db: Db): IdempotencyRepo {
     "UPDATE idempotency_keys SET state = 'done', response_status = ?, response_body = ? WHERE account_id = ? AND key = ?",
   );
   const release = db.prepare('DELETE FROM idempotency_keys WHERE account_id = ? AND key = ?');
+  const record = db.prepare(`INSERT INTO idempotency_keys (account_id, key, fingerprint, state, response_status, response_body, created_at)
+    VALUES (?, ?, ?, 'done', ?, ?, ?)
+    ON CONFLICT (account_id, key) DO UPDATE SET fingerprint = excluded.fingerprint, state = 'done',
+      response_status = excluded.response_status, response_body = excluded.response_body, created_at = excluded.created_at`);
   return {
     get: (accountId, key) => get.get(accountId, key),
     claim: (accountId, key, fingerprint, at) => void claim.run(accountId, key, fingerprint, at),
     complete: (accountId, key, status, body) => void complete.run(status, body, accountId, key),
     release: (accountId, key) => void release.run(accountId, key),
+    record: (accountId, key, fingerprint, at, status, body) => void record.run(accountId, key, fingerprint, status, body, at),
   };
 }

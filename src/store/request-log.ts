@@ -2,6 +2,12 @@
  * The API request log shown in the panel and searched by CI scripts (`GET /_sandbox/requests`;
  * `domain/ports.ts` → `RequestLogRepo`). A search by exact path uses the `bare_path` index
  * (migration 3); every search is a keyset page, like the unfiltered log.
+ *
+ * Written in batches, off the request's path: `insert` gives the entry its id (`seq`, counted
+ * in memory from the table's last one) and queues it; the queue is written in one SQLite
+ * transaction (and pruned once) a few milliseconds later, when it holds `FLUSH_AT` entries, and
+ * before any read, reset or close, so every reader sees every entry. A crash (not a clean stop)
+ * can lose the last few milliseconds of the log: it is diagnostics, not accepted data.
  */
 import type { RequestLogEntry } from '../domain/entities.js';
 import type { Page, PageRequest, RequestLogFilter, RequestLogRepo } from '../domain/ports.js';
@@ -52,29 +58,86 @@ function searchOf(filter: RequestLogFilter): { where: string; params: Record<str
   return { where: clauses.length > 0 ? clauses.join(' AND ') : "@scope = ''", params };
 }
 
-/** The request log; with `limit`, only the newest `limit` entries are kept. */
-export function requestLogStore(db: Db, limit?: number): RequestLogRepo {
+/** Queued entries are written this long after the first of them at the latest (ms)... */
+export const FLUSH_AFTER_MS = 10;
+/** ...or at once when this many are queued. */
+export const FLUSH_AT = 256;
+
+/** The request log's repository, and the write of its queue that the store's reset and close call first. */
+export interface BatchedRequestLog extends RequestLogRepo {
+  /** Writes every queued entry now (one transaction, or a savepoint of the caller's). */
+  flush(): void;
+}
+
+/**
+ * The request log; with `limit`, only the newest `limit` entries are kept. `onError` hears
+ * about a timed write that failed (its entries are dropped: the log is diagnostics).
+ */
+export function requestLogStore(db: Db, limit?: number, onError: (err: unknown) => void = () => {}): BatchedRequestLog {
   const prune = db.prepare('DELETE FROM request_log WHERE seq <= ?');
-  const insert = db.prepare(`INSERT INTO request_log (account_id, method, path, status, idempotency_key, replayed,
+  const insert = db.prepare(`INSERT INTO request_log (seq, account_id, method, path, status, idempotency_key, replayed,
       duration_ms, request_body, response_body, warnings, at)
-    VALUES (@account_id, @method, @path, @status, @idempotency_key, @replayed, @duration_ms, @request_body,
+    VALUES (@seq, @account_id, @method, @path, @status, @idempotency_key, @replayed, @duration_ms, @request_body,
       @response_body, @warnings, @at)`);
   const page = keysetPage<RequestLogRow, RequestLogEntry>(db, 'request_log', 'account_id = @scope', toEntry);
   const pageAll = keysetPage<RequestLogRow, RequestLogEntry>(db, 'request_log', "@scope = ''", toEntry);
   // One pager per combination of conditions (at most 32), prepared when first used.
   const searches = new Map<string, Pager>();
+
+  // The last id given: AUTOINCREMENT's own counter (never reused, even after a reset emptied the table).
+  const last = db
+    .prepare<[], { last: number }>(
+      "SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'request_log'), 0), coalesce((SELECT max(seq) FROM request_log), 0)) AS last",
+    )
+    .get();
+  let lastSeq = last?.last ?? 0;
+  let queue: RequestLogRow[] = [];
+  let timer: NodeJS.Timeout | undefined;
+
+  const writeQueue = db.transaction((rows: RequestLogRow[]) => {
+    for (const row of rows) insert.run(row);
+    const newest = rows[rows.length - 1]!.seq;
+    if (limit !== undefined && newest > limit) prune.run(newest - limit);
+  });
+  const flush = (): void => {
+    if (timer) {
+      clearTimeout(timer);
+      timer = undefined;
+    }
+    if (queue.length === 0) return;
+    const rows = queue;
+    queue = [];
+    writeQueue(rows);
+  };
+  const flushLater = (): void => {
+    timer = undefined;
+    try {
+      if (db.open) flush();
+      else queue = [];
+    } catch (err) {
+      onError(err);
+    }
+  };
+  const read = <T>(fn: () => T): T => {
+    flush();
+    return fn();
+  };
+
   return {
     insert: (entry) => {
-      const seq = Number(
-        insert.run({ ...entry, replayed: entry.replayed ? 1 : 0, warnings: entry.warnings.length > 0 ? JSON.stringify(entry.warnings) : null })
-          .lastInsertRowid,
-      );
-      if (limit !== undefined && seq > limit) prune.run(seq - limit);
+      const seq = ++lastSeq;
+      queue.push({ ...entry, seq, replayed: entry.replayed ? 1 : 0, warnings: entry.warnings.length > 0 ? JSON.stringify(entry.warnings) : null });
+      if (queue.length >= FLUSH_AT) flush();
+      else if (!timer) {
+        timer = setTimeout(flushLater, FLUSH_AFTER_MS);
+        timer.unref();
+      }
       return seq;
     },
-    page,
-    pageAll: (req) => pageAll('', req),
+    page: (accountId, req) => read(() => page(accountId, req)),
+    pageAll: (req) => read(() => pageAll('', req)),
     find(filter, req) {
+      flush();
       const { where, params } = searchOf(filter);
       let pager = searches.get(where);
       if (!pager) {
@@ -83,5 +146,6 @@ export function requestLogStore(db: Db, limit?: number): RequestLogRepo {
       }
       return pager('', req, params);
     },
+    flush,
   };
 }

@@ -60,6 +60,7 @@ export function openStore(path: string, onEffectError: (err: unknown) => void, r
   const uow = createUnitOfWork(db, onEffectError);
   // Saved once per step of a clock advance: prepared once.
   const saveOffset = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
+  const requestLog = requestLogStore(db, retention.requestLogLimit, onEffectError);
   return {
     db,
     uow,
@@ -71,18 +72,23 @@ export function openStore(path: string, onEffectError: (err: unknown) => void, r
       scheduledSteps: scheduledStepsStore(db),
       deliveries: deliveriesStore(db, retention.deliveryLogLimit),
       idempotency: idempotencyStore(db),
-      requestLog: requestLogStore(db, retention.requestLogLimit),
+      requestLog,
     },
     clockOffsetMs: () => Number(getMeta(db, CLOCK_OFFSET) ?? 0),
     saveClockOffset: (ms) => void saveOffset.run(CLOCK_OFFSET, String(ms)),
     wipe: () => uow.run(() => {
       // secure_delete (database.ts) zeroes what is deleted; the checkpoint after the commit
-      // empties the write-ahead log, which still held the old pages.
+      // empties the write-ahead log, which still held the old pages. The request log's queue is
+      // written first, so its AUTOINCREMENT counter moves past every id given out (none is reused).
+      requestLog.flush();
       for (const table of DATA_TABLES) db.exec(`DELETE FROM ${table}`);
       uow.afterCommit(() => {
         if (path !== ':memory:') db.pragma('wal_checkpoint(TRUNCATE)');
       });
     }),
-    close: () => db.close(),
+    close: () => {
+      if (db.open) requestLog.flush();
+      db.close();
+    },
   };
 }

@@ -5,7 +5,7 @@
 import type { Refund, Transaction } from '../domain/entities.js';
 import type { TransactionsRepo } from '../domain/ports.js';
 import type { Db } from './database.js';
-import { keysetPage } from './keyset.js';
+import { keysetPage, objectRow } from './keyset.js';
 
 /** A `transactions` row as SQLite holds it: the JSON columns as text. */
 interface TransactionRow extends Omit<Transaction, 'customer' | 'metadata' | 'payment_method' | 'browser_info'> {
@@ -45,8 +45,9 @@ export function transactionsStore(db: Db): TransactionsRepo {
     VALUES (@id, @account_id, @status, @amount, @currency, @description, @customer, @return_url, @cancel_url,
       @external_identifier, @notification_url, @metadata, @payment_method, @browser_info, @refunded_amount,
       @subscription_id, @scenario_rule, @decline_reason, @link_expires_at, @created_at, @updated_at, @resolved_at)`);
-  const byId = db.prepare<[string, string], TransactionRow>('SELECT * FROM transactions WHERE id = ? AND account_id = ?');
-  const byIdAny = db.prepare<[string], TransactionRow>('SELECT * FROM transactions WHERE id = ?');
+  // Read on every GET of a transaction (and before every change of one): rows as arrays, see keyset.ts.
+  const byId = objectRow<TransactionRow, [string, string]>(db.prepare<[string, string]>('SELECT * FROM transactions WHERE id = ? AND account_id = ?'));
+  const byIdAny = objectRow<TransactionRow, [string]>(db.prepare<[string]>('SELECT * FROM transactions WHERE id = ?'));
   const setStatus = db.prepare('UPDATE transactions SET status = ?, updated_at = ?, resolved_at = ? WHERE id = ?');
   const addRefunded = db.prepare('UPDATE transactions SET refunded_amount = refunded_amount + ?, updated_at = ? WHERE id = ?');
   const forSubscription = db.prepare<[string], TransactionRow>('SELECT * FROM transactions WHERE subscription_id = ? ORDER BY seq');
@@ -68,9 +69,9 @@ export function transactionsStore(db: Db): TransactionsRepo {
   const refundsPage = keysetPage<Refund>(db, 'refunds', 'transaction_id = @scope', (row) => row);
   const maybe = (row: TransactionRow | undefined): Transaction | undefined => (row ? toTransaction(row) : undefined);
   return {
-    insert: (tx) => void insert.run(toRow(tx)),
-    byId: (accountId, id) => maybe(byId.get(id, accountId)),
-    byIdAnyAccount: (id) => maybe(byIdAny.get(id)),
+    insert: (tx) => Number(insert.run(toRow(tx)).lastInsertRowid),
+    byId: (accountId, id) => maybe(byId(id, accountId)),
+    byIdAnyAccount: (id) => maybe(byIdAny(id)),
     page,
     setStatus: (id, status, at) => void setStatus.run(status, at, at, id),
     addRefunded: (id, amount, at) => void addRefunded.run(amount, at, id),

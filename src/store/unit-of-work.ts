@@ -15,6 +15,10 @@ interface Level {
 /** A unit of work on `db`; `onEffectError` hears about an effect that threw (the others still run). */
 export function createUnitOfWork(db: Db, onEffectError: (err: unknown) => void): UnitOfWork {
   const levels: Level[] = [];
+  // One transaction function for every run (it begins a transaction, or a savepoint when one is
+  // open): better-sqlite3's `db.transaction(fn)` builds four wrappers each time it is called,
+  // several times the cost of the BEGIN and COMMIT themselves.
+  const inTransaction = db.transaction((work: () => unknown) => work());
 
   const queued = (key: string): boolean => levels.some((level) => level.keys.has(key));
 
@@ -34,7 +38,7 @@ export function createUnitOfWork(db: Db, onEffectError: (err: unknown) => void):
       levels.push(level);
       let result: T;
       try {
-        result = db.transaction(work)();
+        result = inTransaction(work) as T;
       } finally {
         levels.pop();
       }

@@ -10,12 +10,14 @@
 //   startup   `node bin/payment-sandbox.js` to the first healthy answer, and idle RSS
 //   memory    RSS at start, after BENCH_REQUESTS (default 1,000,000) requests, and after 30 s idle:
 //             a mix of gets, lists, 404s and 400s (all in the request log) and 1% creates
-//   profile   (only when named) a CPU profile (--cpu-prof) of the server under create load:
-//             the top 10 self-time items
+//   profile   (only when named) a CPU profile (--cpu-prof) of the server under create, get and
+//             list load: the top 10 self-time items of each
 // Every server runs in its own process. BENCH_ROOT measures another checkout's build (e.g. main
 // before a change); BENCH_SECONDS sets each load run's length (default 3); BENCH_CPU_PROF_DIR
 // makes every sandbox server write a CPU profile there (`node test/bench/run.js top FILE`
-// prints the top 10 self-time items of one).
+// prints the top 10 self-time items of one). In `api`, each load runs BENCH_WARMUP_SECONDS
+// (default 1) unmeasured first, bare Hono and the sandbox alike, and notes the server's CPU time
+// per request (from /proc: steadier than req/s on a shared machine).
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -157,20 +159,49 @@ const noteBad = (r) => (bad(r) ? ` (${bad(r)} bad!)` : '');
 
 // ---------------------------------------------------------------- parts
 
+/** BENCH_WARMUP_SECONDS (default 1): an unmeasured run of the same load before each measured one, for bare Hono and the sandbox alike, so JIT warm-up is not measured. */
+const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 1);
+
+/** `run(seconds)` once unmeasured (warm-up), then measured; with `pid`, notes the server's CPU time per request (µs) as `cpuPerRequest`. */
+async function warmed(run, pid) {
+  if (WARMUP > 0) await run(WARMUP);
+  const before = pid === undefined ? NaN : cpuMs(pid);
+  const result = await run(DURATION);
+  result.cpuPerRequest = pid === undefined ? NaN : ((cpuMs(pid) - before) * 1000) / result.requests.total;
+  return result;
+}
+
+/**
+ * CPU time (user + system, ms) a process has used so far, from /proc (NaN elsewhere): on a
+ * shared machine, CPU per request compares two builds more steadily than requests a second.
+ */
+function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10; // clock ticks of 10 ms
+  } catch {
+    return NaN;
+  }
+}
+const cpuNote = (r) => (Number.isNaN(r.cpuPerRequest) ? '' : `, ${r.cpuPerRequest.toFixed(0)} us CPU`);
+
 async function api() {
   const bare = await startProcess(['bare']);
-  const bareGet = await load({ url: `${bare.url}/bare` });
-  const barePost = await load({ url: `${bare.url}/bare`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(PAYMENT) });
+  const bareGet = await warmed((duration) => load({ url: `${bare.url}/bare`, duration }), bare.pid);
+  const barePost = await warmed(
+    (duration) => load({ url: `${bare.url}/bare`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(PAYMENT), duration }),
+    bare.pid,
+  );
   await bare.stop();
-  figure('api', 'bare Hono GET (baseline)', `${bareGet.requests.average.toFixed(0)} req/s, p99 ${ms(bareGet.latency.p99)}`, '-', null);
-  figure('api', 'bare Hono POST JSON (baseline)', `${barePost.requests.average.toFixed(0)} req/s, p99 ${ms(barePost.latency.p99)}`, '-', null);
+  figure('api', 'bare Hono GET (baseline)', `${bareGet.requests.average.toFixed(0)} req/s, p99 ${ms(bareGet.latency.p99)}${cpuNote(bareGet)}`, '-', null);
+  figure('api', 'bare Hono POST JSON (baseline)', `${barePost.requests.average.toFixed(0)} req/s, p99 ${ms(barePost.latency.p99)}${cpuNote(barePost)}`, '-', null);
 
   const sb = await startProcess(['sandbox']);
-  const create = await createLoad(sb.url);
+  const create = await warmed((duration) => createLoad(sb.url, duration), sb.pid);
   const created = await (await fetch(`${sb.url}/v4/transactions?limit=1`, { headers: HEADERS })).json();
   const id = created.items[0].id;
-  const get = await load({ url: `${sb.url}/v4/transactions/${id}`, headers: HEADERS });
-  const list = await load({ url: `${sb.url}/v4/transactions?limit=20`, headers: HEADERS });
+  const get = await warmed((duration) => load({ url: `${sb.url}/v4/transactions/${id}`, headers: HEADERS, duration }), sb.pid);
+  const list = await warmed((duration) => load({ url: `${sb.url}/v4/transactions?limit=20`, headers: HEADERS, duration }), sb.pid);
   await sb.stop();
   for (const [name, r, base, min] of [
     ['create (Idempotency-Key) vs bare POST', create, barePost, 50],
@@ -178,16 +209,17 @@ async function api() {
     ['list of 20 vs bare GET', list, bareGet, 70],
   ]) {
     const ratio = (100 * r.requests.average) / base.requests.average;
-    figure('api', `${name}: req/s`, `${r.requests.average.toFixed(0)} = ${pct(ratio)}${noteBad(r)}`, `>= ${min}%`, ratio >= min && !bad(r));
+    figure('api', `${name}: req/s`, `${r.requests.average.toFixed(0)} = ${pct(ratio)}${noteBad(r)}${cpuNote(r)}`, `>= ${min}%`, ratio >= min && !bad(r));
     const p99 = r.latency.p99 / base.latency.p99;
     figure('api', `${name}: p99 at ${CONNECTIONS} conns`, `${ms(r.latency.p99)} = ${p99.toFixed(2)}x`, '<= 2x', p99 <= 2);
   }
 }
 
-function createLoad(url) {
+function createLoad(url, duration = DURATION) {
   const body = JSON.stringify(PAYMENT);
   return load({
     url,
+    duration,
     requests: [{ method: 'POST', path: '/v4/transactions', body, setupRequest: (req) => ({ ...req, headers: { ...HEADERS, 'idempotency-key': randomUUID() } }) }],
   });
 }
@@ -430,17 +462,30 @@ async function memory() {
   figure('memory', 'request log: id of the newest entry (keeps the newest 10,000)', logged.items?.[0] ? `${logged.items[0].id ?? '?'}` : JSON.stringify(logged).slice(0, 40), '-', null);
 }
 
-/** Runs create load against a server under --cpu-prof and prints its top 10 self-time items. */
+/**
+ * Runs create, get-by-id and list-of-20 load, each against its own server under --cpu-prof
+ * (after an unmeasured warm-up, so start-up is not in the profile), and prints each one's
+ * top 10 self-time items.
+ */
 async function profile() {
-  const dir = mkdtempSync(join(tmpdir(), 'payment-sandbox-prof-'));
-  const s = await startProcess(['sandbox'], ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
-  const r = await createLoad(s.url);
-  await s.stop();
-  const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
-  if (!file) throw new Error(`no CPU profile written in ${dir}`);
-  console.log(`  create load under --cpu-prof: ${r.requests.average.toFixed(0)} req/s; profile ${join(dir, file)}`);
-  for (const [name, share] of topSelfTime(JSON.parse(readFileSync(join(dir, file), 'utf8')), 10)) {
-    console.log(`  ${share.toFixed(1).padStart(5)}%  ${name}`);
+  for (const kind of ['create', 'get by id', 'list of 20']) {
+    const dir = mkdtempSync(join(tmpdir(), 'payment-sandbox-prof-'));
+    const s = await startProcess(['sandbox'], ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
+    let r;
+    if (kind === 'create') r = await warmed((duration) => createLoad(s.url, duration));
+    else {
+      await createLoad(s.url, 1);
+      const id = (await (await fetch(`${s.url}/v4/transactions?limit=1`, { headers: HEADERS })).json()).items[0].id;
+      const url = kind === 'get by id' ? `${s.url}/v4/transactions/${id}` : `${s.url}/v4/transactions?limit=20`;
+      r = await warmed((duration) => load({ url, headers: HEADERS, duration }));
+    }
+    await s.stop();
+    const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
+    if (!file) throw new Error(`no CPU profile written in ${dir}`);
+    console.log(`  ${kind} load under --cpu-prof: ${r.requests.average.toFixed(0)} req/s; profile ${join(dir, file)}`);
+    for (const [name, share] of topSelfTime(JSON.parse(readFileSync(join(dir, file), 'utf8')), 10)) {
+      console.log(`  ${share.toFixed(1).padStart(5)}%  ${name}`);
+    }
   }
 }
 

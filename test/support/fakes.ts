@@ -51,7 +51,7 @@ export function fakeTransactions(): TransactionsRepo & { rows: Transaction[]; re
   return {
     rows,
     refunds,
-    insert: (tx) => void rows.push({ ...tx, seq: rows.length + 1 }),
+    insert: (tx) => rows.push({ ...tx, seq: rows.length + 1 }), // the new length: its seq
     byId: (accountId, id) => rows.find((t) => t.id === id && t.account_id === accountId),
     byIdAnyAccount: (id) => (find(id) ? { ...find(id)! } : undefined),
     page: () => ({ rows: [...rows].reverse(), nextKey: null, previousKey: null }),

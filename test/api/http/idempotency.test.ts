@@ -73,6 +73,26 @@ describe('Idempotency-Key', () => {
     expect(count({ db })).toBe(1);
   });
 
+  it('without --latency a create runs without yielding, so its key is stored once, with the answer (no claim, no completion)', async () => {
+    const { app, sandbox, db } = testApp();
+    const writes: string[] = [];
+    const repo = sandbox.stores.idempotency;
+    for (const name of ['claim', 'complete', 'release', 'record'] as const) {
+      const original = repo[name] as (...args: unknown[]) => void;
+      (repo as unknown as Record<string, unknown>)[name] = (...args: unknown[]) => {
+        writes.push(name);
+        original(...args);
+      };
+    }
+    expect((await create(app, 'one-write')).status).toBe(201);
+    expect((await create(app, 'one-write-failed', directPayment({ currency: 'XXX' }))).status).toBe(400);
+    expect(writes).toEqual(['record']); // a validation failure stores nothing (rule 4)
+    expect(db.prepare("SELECT state, response_status FROM idempotency_keys WHERE key = 'one-write'").get()).toEqual({ state: 'done', response_status: 201 });
+    const replay = await create(app, 'one-write');
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(count({ db })).toBe(1);
+  });
+
   it('rule 6: the same key with a different body is 400, every time', async () => {
     const { app, sandbox, db } = testApp();
     await create(app, 'k2', directPayment({ amount: 100 }));

@@ -1,0 +1,36 @@
+/**
+ * The path and query the request log keeps (http/request-log.ts `loggedPath`): a plain query
+ * is kept as it came, byte for byte as URLSearchParams would write it; secret parameters and
+ * API keys or JWTs in any value are redacted whatever the query looks like.
+ */
+import { describe, expect, it } from 'vitest';
+import { loggedPath } from '../../../src/http/request-log.js';
+
+const slowPath = (path: string, query: string): string => {
+  const written = new URLSearchParams(query).toString();
+  return written ? `${path}?${written}` : path;
+};
+
+describe('loggedPath', () => {
+  it('keeps a plain query as URLSearchParams would write it', () => {
+    for (const query of ['limit=20', 'limit=20&cursor=eyJkIjoiYSIsImsiOjQyLCJ0IjoiYWJjIn0', 'a.b=c-d*_e&x=']) {
+      expect(loggedPath('/v4/transactions', `http://localhost/v4/transactions?${query}`)).toBe(slowPath('/v4/transactions', query));
+      expect(loggedPath('/v4/transactions', `http://localhost/v4/transactions?${query}`)).toBe(`/v4/transactions?${query}`);
+    }
+    expect(loggedPath('/v4/transactions', 'http://localhost/v4/transactions')).toBe('/v4/transactions');
+  });
+
+  it('writes any other query the way URLSearchParams does', () => {
+    for (const query of ['a=b+c', 'a=%41', 'flag', 'a=1&&b=2', 'q=caf%C3%A9', 'a=b c']) {
+      expect(loggedPath('/v4/buyers', `http://localhost/v4/buyers?${query}`)).toBe(slowPath('/v4/buyers', query));
+    }
+  });
+
+  it('redacts secret parameters and API keys or JWTs in values, plain queries included', () => {
+    expect(loggedPath('/v4/x', 'http://h/v4/x?limit=5&api_key=abc')).toBe('/v4/x?limit=5&api_key=[redacted]');
+    expect(loggedPath('/v4/x', 'http://h/v4/x?token=abc')).toBe('/v4/x?token=[redacted]');
+    expect(loggedPath('/v4/x', 'http://h/v4/x?q=sk_test_abc123')).toBe('/v4/x?q=[redacted]');
+    expect(loggedPath('/v4/x', 'http://h/v4/x?q=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig')).toBe('/v4/x?q=[redacted]');
+    expect(loggedPath('/v4/x', 'http://h/v4/x?q=a+sk_live_XYZ')).toBe('/v4/x?q=a+[redacted]');
+  });
+});
