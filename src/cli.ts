@@ -76,7 +76,8 @@ export function buildProgram(): Command {
     .addOption(opt('--delivery-log-limit <n>', 'newest finished deliveries kept', 'deliveryLogLimit', '10000'))
     .addOption(opt('--max-event-streams <n>', 'open event streams (panels) at once', 'maxEventStreams', '32'))
     .addOption(opt('--max-accounts <n>', 'merchant accounts, demo accounts included', 'maxAccounts', '100'))
-    .addOption(opt('--max-header-size <bytes>', 'largest request head; larger is a 431', 'maxHeaderSize', '16384'));
+    .addOption(opt('--max-header-size <bytes>', 'largest request head; larger is a 431', 'maxHeaderSize', '16384'))
+    .addOption(opt('--key-pool <n>', 'account key pairs made ahead of time once listening (0: made per POST /_sandbox/accounts)', 'keyPool', '4'));
   return program;
 }
 

@@ -89,6 +89,8 @@ export const optionsSchema = z.object({
   maxAccounts: count(2).default(100),
   /** Largest request head (request line and headers), in bytes; larger is a 431. */
   maxHeaderSize: count(1024).default(16 * 1024),
+  /** Account key pairs made ahead of time once listening (0: each made when an account is created). */
+  keyPool: count(0).max(1000, 'must be 1000 or less').default(4),
 })
   .superRefine((o, ctx) => {
     if (o.webhookSigning === 'hmac' && !o.webhookSecret) {
@@ -104,7 +106,7 @@ export const ENV_OPTIONS: ReadonlyArray<keyof SandboxOptionsInput> = [
   'port', 'host', 'db', 'notificationUrl', 'publicUrl', 'seed', 'scenario', 'latency',
   'webhookTimezone', 'webhookSigning', 'webhookSecret', 'webhookFormat', 'settlementCurrency', 'restrictedChannelCode', 'bodyLimit',
   'log', 'logFormat', 'quiet', 'portFile', 'allowedHosts', 'adminToken', 'webhookAllowHosts', 'requestLogLimit',
-  'deliveryLogLimit', 'maxEventStreams', 'maxAccounts', 'maxHeaderSize',
+  'deliveryLogLimit', 'maxEventStreams', 'maxAccounts', 'maxHeaderSize', 'keyPool',
 ];
 
 /** `notificationUrl` -> `PAYMENT_SANDBOX_NOTIFICATION_URL`. */

@@ -62,6 +62,8 @@ export function startServer(options: Partial<SandboxOptions> = {}): Promise<Runn
       const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
       const url = `http://${host}:${info.port}`;
       sandbox.baseUrl = sandbox.options.publicUrl ?? url;
+      // Account key pairs are made ahead of time from now on, off the main thread (--key-pool).
+      sandbox.accounts.fillKeyPool();
       let stopping: Promise<void> | undefined;
       resolve({
         sandbox,
