@@ -9,15 +9,15 @@
  */
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
-import { OptionsError, envName, optionsFromEnv, resolveOptions, type SandboxOptions } from './config.js';
+import { OptionsError, envName, optionsFromEnv, packagePath, resolveOptions, type SandboxOptions } from './config.js';
 import { credentialsOf } from './domain/accounts.js';
 import { createLogger, setLogger, type Logger } from './log.js';
 import { startServer } from './server.js';
 import { attachTerminal } from './terminal.js';
 
-/** The package's version (package.json sits one folder above both src/ and dist/). */
+/** The package's version. */
 function packageVersion(): string {
-  const pkg: unknown = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  const pkg: unknown = JSON.parse(readFileSync(packagePath('package.json'), 'utf8'));
   return typeof pkg === 'object' && pkg !== null && 'version' in pkg ? String(pkg.version) : '0.0.0';
 }
 
