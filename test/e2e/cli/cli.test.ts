@@ -148,6 +148,24 @@ describe('payment-sandbox CLI', () => {
     expect(r.out()).toContain('PAYMENT_SANDBOX_PORT');
   });
 
+  it('--key-pool and PAYMENT_SANDBOX_KEY_POOL set the key pool, shown in GET /_sandbox/health', async () => {
+    const help = run(['--help']);
+    expect(await help.exit).toBe(0);
+    expect(help.out().replace(/\s+/g, ' ')).toContain('--key-pool <n> account key pairs made ahead of time once listening (0: made per POST /_sandbox/accounts) (default: 4; env PAYMENT_SANDBOX_KEY_POOL)');
+    const fromEnv = await start([], { PAYMENT_SANDBOX_KEY_POOL: '2' });
+    const fromFlag = await start(['--key-pool', '0'], { PAYMENT_SANDBOX_KEY_POOL: '2' });
+    const pool = async (url: string) => ((await (await fetch(`${url}/_sandbox/health`)).json()) as { key_pool: { size: number; ready: number } }).key_pool;
+    expect((await pool(fromEnv.url)).size).toBe(2);
+    expect(await pool(fromFlag.url)).toEqual({ size: 0, ready: 0 });
+    for (const s of [fromEnv, fromFlag]) {
+      s.child.kill('SIGTERM');
+      expect(await s.exit).toBe(0);
+    }
+    const bad = run([], { PAYMENT_SANDBOX_KEY_POOL: '-1' });
+    expect(await bad.exit).toBe(1);
+    expect(bad.err()).toBe('payment-sandbox: invalid PAYMENT_SANDBOX_KEY_POOL "-1" (the variable for --key-pool): must be 0 or more\n');
+  });
+
   it('--help shows each option\'s default and two examples', async () => {
     const r = run(['--help']);
     expect(await r.exit).toBe(0);
