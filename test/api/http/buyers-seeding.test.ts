@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CHECKOUT, DIRECT, body, headers, testApp } from '../../support/app.js';
+import { CHECKOUT, DIRECT, body, headers, testApp, type Creds } from '../../support/app.js';
 
 type Buyer = { id: string; display_name: string; external_identifier: string | null; created_at: string };
 type Page = { items: Buyer[]; next_cursor: string | null };
@@ -16,7 +16,7 @@ type Page = { items: Buyer[]; next_cursor: string | null };
 const dir = mkdtempSync(join(tmpdir(), 'payment-sandbox-buyers-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function allBuyers(app: ReturnType<typeof testApp>['app'], creds = DIRECT): Promise<Buyer[]> {
+async function allBuyers(app: ReturnType<typeof testApp>['app'], creds: Creds = DIRECT): Promise<Buyer[]> {
   const out: Buyer[] = [];
   let cursor: string | null = null;
   do {
