@@ -395,8 +395,15 @@ async function freePort() {
   return port;
 }
 
+/** CPU time (user + system, all threads) a process has used so far, from /proc (Linux). */
+function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks of 10 ms
+}
+
 async function startup() {
   const times = [];
+  const cpu = [];
   const rss = [];
   for (let run = 0; run < 3; run++) {
     const port = await freePort();
@@ -413,6 +420,7 @@ async function startup() {
       await sleep(2);
     }
     times.push(performance.now() - t);
+    cpu.push(cpuMs(child.pid));
     await sleep(1500);
     const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
     rss.push(Number(/VmRSS:\s+(\d+)/.exec(status)[1]) / 1024);
@@ -420,6 +428,8 @@ async function startup() {
   }
   const median = (a) => [...a].sort((x, y) => x - y)[1];
   figure('startup', 'node bin/payment-sandbox.js to first healthy answer', `${ms(median(times))} (median of 3)`, '< 300 ms', median(times) < 300);
+  // On a shared machine the wall time waits for other processes; the process's own CPU time less so.
+  figure('startup', 'CPU time the process used until that answer', `${median(cpu).toFixed(0)} ms (median of 3)`, '-', null);
   figure('startup', 'idle RSS 1.5 s after start', `${median(rss).toFixed(0)} MB`, '< 100 MB', median(rss) < 100);
 }
 
