@@ -143,7 +143,6 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
     options,
     clock,
     stores: { ...repos, buyers: accounts.buyers }, // buyers are seeded on their first read
-
     events,
     transactions,
     subscriptions,
