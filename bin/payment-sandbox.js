@@ -1,7 +1,87 @@
 #!/usr/bin/env node
-// The `payment-sandbox` command. Runs the compiled CLI in dist/ (built by `npm run build`,
-// which `npm ci` and `npm install` run through the `prepare` script).
-import { main } from '../dist/cli.js';
+// The `payment-sandbox` command. Runs the CLI bundled in dist/bundle/cli.cjs (dist/cli.js and
+// its modules, zod and Hono in one file, built by `npm run build`, which `npm ci` and `npm
+// install` run through the `prepare` script): one file loads several times faster than the
+// few hundred modules of dist/ one by one, and V8's compiled code of it is kept on disk
+// between runs, so later starts skip most compiling. Node >= 22.1 has that cache built in
+// (`module.enableCompileCache`); on Node 20 this file keeps it (`vm.Script` cached data) in
+// a folder of the system's temporary folder that only the current user may write.
+// NODE_DISABLE_COMPILE_CACHE=1 turns either off.
+import { closeSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
+import * as nodeModule from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Script } from 'node:vm';
+
+const BUNDLE = fileURLToPath(new URL('../dist/bundle/cli.cjs', import.meta.url));
+const requireFromBundle = nodeModule.createRequire(BUNDLE);
+const cacheOff = process.env.NODE_DISABLE_COMPILE_CACHE === '1';
+
+/** The bundle's exports, loaded with V8's code cache where one can be kept. */
+function loadBundle() {
+  if (typeof nodeModule.enableCompileCache === 'function') {
+    if (!cacheOff) nodeModule.enableCompileCache();
+    return requireFromBundle(BUNDLE);
+  }
+  const source = readFileSync(BUNDLE, 'utf8');
+  const cacheFile = cacheOff ? undefined : cacheFileFor(BUNDLE);
+  let cachedData;
+  if (cacheFile) {
+    try {
+      cachedData = readFileSync(cacheFile);
+    } catch {
+      // no cache yet
+    }
+  }
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+    filename: BUNDLE,
+    cachedData,
+    // the bundle's import() of node-forge and qrcode (found from bin/ as from dist/bundle/)
+    importModuleDynamically: (specifier) => import(specifier),
+  });
+  const module = { exports: {} };
+  script.runInThisContext()(module.exports, requireFromBundle, module, BUNDLE, dirname(BUNDLE));
+  if (cacheFile && (cachedData === undefined || script.cachedDataRejected)) {
+    // After start-up, so the functions compiled while starting are in the cache too.
+    setTimeout(() => writeCache(cacheFile, script.createCachedData()), 1000).unref();
+  }
+  return module.exports;
+}
+
+/** A file for this bundle's cache in a folder of the current user's only, or undefined. */
+function cacheFileFor(bundle) {
+  try {
+    const uid = process.getuid?.();
+    if (uid === undefined) return undefined;
+    const dir = join(tmpdir(), `payment-sandbox-compile-cache-${uid}`);
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const folder = statSync(dir);
+    // Code from the cache runs as this process: only a folder that nobody else may write.
+    if (!folder.isDirectory() || folder.uid !== uid || (folder.mode & 0o022) !== 0) return undefined;
+    const { mtimeMs, size } = statSync(bundle);
+    return join(dir, `cli-${size}-${Math.floor(mtimeMs)}-${process.version}-${process.arch}.bin`);
+  } catch {
+    return undefined;
+  }
+}
+
+function writeCache(file, data) {
+  try {
+    const temporary = `${file}.${process.pid}.tmp`;
+    const fd = openSync(temporary, 'w', 0o600);
+    try {
+      writeSync(fd, data);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temporary, file);
+  } catch {
+    // a cache is an optimisation only
+  }
+}
+
+const { main } = loadBundle();
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),

@@ -9,15 +9,15 @@
  */
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
-import { OptionsError, envName, optionsFromEnv, resolveOptions, type SandboxOptions } from './config.js';
+import { OptionsError, envName, optionsFromEnv, packagePath, resolveOptions, type SandboxOptions } from './config.js';
 import { credentialsOf } from './domain/accounts.js';
 import { createLogger, setLogger, type Logger } from './log.js';
 import { startServer } from './server.js';
 import { attachTerminal } from './terminal.js';
 
-/** The package's version (package.json sits one folder above both src/ and dist/). */
+/** The package's version. */
 function packageVersion(): string {
-  const pkg: unknown = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  const pkg: unknown = JSON.parse(readFileSync(packagePath('package.json'), 'utf8'));
   return typeof pkg === 'object' && pkg !== null && 'version' in pkg ? String(pkg.version) : '0.0.0';
 }
 
@@ -76,7 +76,8 @@ export function buildProgram(): Command {
     .addOption(opt('--delivery-log-limit <n>', 'newest finished deliveries kept', 'deliveryLogLimit', '10000'))
     .addOption(opt('--max-event-streams <n>', 'open event streams (panels) at once', 'maxEventStreams', '32'))
     .addOption(opt('--max-accounts <n>', 'merchant accounts, demo accounts included', 'maxAccounts', '100'))
-    .addOption(opt('--max-header-size <bytes>', 'largest request head; larger is a 431', 'maxHeaderSize', '16384'));
+    .addOption(opt('--max-header-size <bytes>', 'largest request head; larger is a 431', 'maxHeaderSize', '16384'))
+    .addOption(opt('--key-pool <n>', 'account key pairs made ahead of time once listening (0: made per POST /_sandbox/accounts)', 'keyPool', '4'));
   return program;
 }
 

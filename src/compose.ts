@@ -115,7 +115,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
     startPageUrl: () => `${baseUrl}/`,
     onChargeError: (id, err) => logger.error('subscription.charge.failed', `charge of subscription ${id} failed; no further charges`, { err }),
   });
-  const accounts = createMerchantAccounts({ clock, uow, accounts: repos.accounts, buyers: repos.buyers, feed, seed: options.seed });
+  const accounts = createMerchantAccounts({ clock, uow, accounts: repos.accounts, buyers: repos.buyers, feed, seed: options.seed, keyPool: options.keyPool });
 
   const scheduler = new Scheduler({
     clock,
@@ -142,7 +142,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
   const sandbox: Sandbox = {
     options,
     clock,
-    stores: repos,
+    stores: { ...repos, buyers: accounts.buyers }, // buyers are seeded on their first read
     events,
     transactions,
     subscriptions,
@@ -199,7 +199,9 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
     },
     async close() {
       if (ticker) clearInterval(ticker);
+      accounts.stopKeyPool();
       await dispatcher.idle();
+      if (options.db !== ':memory:') accounts.seedOwedBuyers(); // the file keeps them for the next start
       store.close();
     },
   };

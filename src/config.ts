@@ -3,11 +3,36 @@
  * `PAYMENT_SANDBOX_<NAME>` environment variables (flags win). `createApp` and the CLI both
  * take a `SandboxOptions`; tests build one with `resolveOptions({...})`.
  */
+import { existsSync, readFileSync } from 'node:fs';
 import { networkInterfaces, hostname as machineName } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { isCurrency } from './domain/money.js';
 import { SETTLEMENT_CURRENCIES, isSettlementCurrency } from './domain/settlement.js';
 import { isTimeZone } from './webhooks/time.js';
+
+let packageRoot: string | undefined;
+
+/**
+ * A path inside the installed package (where package.json, public/, scenarios/ and dist/
+ * are): the nearest folder above this module with the package's package.json. Found by
+ * walking up, so it is the same from src/ (tsx, vitest), dist/ and the bundle in dist/bundle/.
+ */
+export function packagePath(...segments: string[]): string {
+  if (packageRoot === undefined) {
+    let dir = dirname(fileURLToPath(import.meta.url));
+    for (;;) {
+      const file = join(dir, 'package.json');
+      if (existsSync(file) && (JSON.parse(readFileSync(file, 'utf8')) as { name?: unknown }).name === 'payment-sandbox') break;
+      const up = dirname(dir);
+      if (up === dir) throw new Error('payment-sandbox: cannot find the package folder (package.json)');
+      dir = up;
+    }
+    packageRoot = dir;
+  }
+  return join(packageRoot, ...segments);
+}
 
 /** Default restricted wallet channel: billing_details and cart_items are required with it. */
 export const DEFAULT_RESTRICTED_CHANNEL_CODE = 'RESTRICTED_WALLET';
@@ -47,7 +72,7 @@ export const optionsSchema = z.object({
   latency: z.coerce.number({ message: 'must be a number' }).min(0, 'must be 0 or more').max(60_000).default(0),
   webhookTimezone: z
     .string()
-    .refine((v) => isTimeZone(v), { message: 'must be an IANA time-zone name such as UTC or Asia/Shanghai' })
+    .refine((v) => v === 'UTC' || isTimeZone(v), { message: 'must be an IANA time-zone name such as UTC or Asia/Shanghai' })
     .default('UTC'),
   webhookSigning: z.enum(['rsa', 'hmac'], { message: 'must be rsa or hmac' }).default('rsa'),
   webhookSecret: z.string().min(1).optional(),
@@ -89,6 +114,8 @@ export const optionsSchema = z.object({
   maxAccounts: count(2).default(100),
   /** Largest request head (request line and headers), in bytes; larger is a 431. */
   maxHeaderSize: count(1024).default(16 * 1024),
+  /** Account key pairs made ahead of time once listening (0: each made when an account is created). */
+  keyPool: count(0).max(1000, 'must be 1000 or less').default(4),
 })
   .superRefine((o, ctx) => {
     if (o.webhookSigning === 'hmac' && !o.webhookSecret) {
@@ -104,7 +131,7 @@ export const ENV_OPTIONS: ReadonlyArray<keyof SandboxOptionsInput> = [
   'port', 'host', 'db', 'notificationUrl', 'publicUrl', 'seed', 'scenario', 'latency',
   'webhookTimezone', 'webhookSigning', 'webhookSecret', 'webhookFormat', 'settlementCurrency', 'restrictedChannelCode', 'bodyLimit',
   'log', 'logFormat', 'quiet', 'portFile', 'allowedHosts', 'adminToken', 'webhookAllowHosts', 'requestLogLimit',
-  'deliveryLogLimit', 'maxEventStreams', 'maxAccounts', 'maxHeaderSize',
+  'deliveryLogLimit', 'maxEventStreams', 'maxAccounts', 'maxHeaderSize', 'keyPool',
 ];
 
 /** `notificationUrl` -> `PAYMENT_SANDBOX_NOTIFICATION_URL`. */

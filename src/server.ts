@@ -34,6 +34,9 @@ function onClientError(err: Error & { code?: string }, socket: Socket): void {
   );
 }
 
+/** How long after listening the key pool starts filling. */
+const KEY_POOL_DELAY_MS = 200;
+
 export interface RunningServer {
   sandbox: Sandbox;
   /** The database handle, for tests and benchmarks that inspect or seed it. */
@@ -62,6 +65,9 @@ export function startServer(options: Partial<SandboxOptions> = {}): Promise<Runn
       const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
       const url = `http://${host}:${info.port}`;
       sandbox.baseUrl = sandbox.options.publicUrl ?? url;
+      // Account key pairs are made ahead of time, off the main thread (--key-pool): shortly
+      // after listening, so that the first requests do not share the CPU with them.
+      const fillKeys = setTimeout(() => sandbox.accounts.fillKeyPool(), KEY_POOL_DELAY_MS).unref();
       let stopping: Promise<void> | undefined;
       resolve({
         sandbox,
@@ -70,6 +76,7 @@ export function startServer(options: Partial<SandboxOptions> = {}): Promise<Runn
         url,
         port: info.port,
         stop() {
+          clearTimeout(fillKeys);
           stopping ??= new Promise<void>((done) => {
             // In-flight requests finish; keep-alive connections close as soon as they are idle.
             const idle = setInterval(() => {

@@ -2,9 +2,10 @@
  * Merchant accounts: the two published demo accounts (fixed credentials, created on every
  * start if missing) and further accounts with fresh credentials (`POST /_sandbox/accounts`).
  * Fresh RSA key pairs are made by OpenSSL on libuv's thread pool (async `generateKeyPair`),
- * never on the main thread, a few at a time so the pool stays free for other I/O.
+ * never on the main thread; a `KeyPool` keeps some made ahead of time (`--key-pool`).
  */
 import { generateKeyPair, randomBytes, randomUUID } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import type { Account, AccountMode } from './entities.js';
 import type { AccountsRepo } from './ports.js';
 import { DEMO_ACCOUNTS } from './demo-credentials.js';
@@ -50,16 +51,11 @@ export function ensureDemoAccounts(store: AccountsRepo, nowMs: number): string[]
   return inserted;
 }
 
-/** How many RSA key pairs are generated at once; further requests queue for a turn. */
-export const KEY_GENERATION_CONCURRENCY = 2;
-
-interface PemKeyPair {
+/** A 2048-bit RSA key pair in PEM (SPKI public, PKCS#8 private). */
+export interface PemKeyPair {
   privateKey: string;
   publicKey: string;
 }
-
-let generating = 0;
-const waitingForTurn: (() => void)[] = [];
 
 function generateRsaKeyPair(): Promise<PemKeyPair> {
   return new Promise((resolve, reject) => {
@@ -71,25 +67,100 @@ function generateRsaKeyPair(): Promise<PemKeyPair> {
   });
 }
 
-/** A fresh 2048-bit RSA key pair (PEM), made off the main thread, at most a few at a time. */
-async function freshKeyPair(): Promise<PemKeyPair> {
-  if (generating >= KEY_GENERATION_CONCURRENCY) await new Promise<void>((resolve) => waitingForTurn.push(resolve));
-  else generating += 1;
-  try {
-    return await generateRsaKeyPair();
-  } finally {
-    const next = waitingForTurn.shift();
-    if (next) next();
-    else generating -= 1;
+/** How full a key pool is: `ready` keys waiting, of `size` wanted. */
+export interface KeyPoolLevel {
+  size: number;
+  ready: number;
+}
+
+/**
+ * Fresh account key pairs, some made ahead of time. `take()` hands out a waiting key (each
+ * key once, never to two accounts) or, when none waits, makes one at once, with up to
+ * `parallelism` generations at a time. After `fill()` (the server calls it once listening)
+ * the pool makes keys in the background, `fillConcurrency` at a time, until `size` wait,
+ * and again whenever one is taken. Every key is made by OpenSSL on libuv's thread pool
+ * (async `generateKeyPair`), never on the main thread.
+ */
+export class KeyPool {
+  private readonly ready: PemKeyPair[] = [];
+  private readonly waiting: { resolve(pair: PemKeyPair): void; reject(err: unknown): void }[] = [];
+  private inFlight = 0;
+  private filling = false;
+
+  constructor(
+    /** Keys kept ready once filling; 0 makes every key on demand. */
+    readonly size: number,
+    private readonly options: { parallelism?: number; fillConcurrency?: number; generate?: () => Promise<PemKeyPair> } = {},
+  ) {}
+
+  /** Starts making keys ahead of time (idempotent). */
+  fill(): void {
+    if (this.filling) return;
+    this.filling = true;
+    this.pump();
+  }
+
+  /** Stops making keys ahead of time (the ones under way finish). */
+  stop(): void {
+    this.filling = false;
+  }
+
+  level(): KeyPoolLevel {
+    return { size: this.size, ready: Math.min(this.ready.length, this.size) };
+  }
+
+  /** A key pair nobody else gets: a waiting one, else one made now. */
+  take(): Promise<PemKeyPair> {
+    const pair = this.ready.shift();
+    if (pair) {
+      this.pump();
+      return Promise.resolve(pair);
+    }
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ resolve, reject });
+      this.pump();
+    });
+  }
+
+  /** Starts as many generations as the demand and the limits allow. */
+  private pump(): void {
+    const demand = this.waiting.length;
+    const wanted = demand + (this.filling ? Math.max(0, this.size - this.ready.length) : 0);
+    const limit = demand > 0 ? (this.options.parallelism ?? availableParallelism()) : (this.options.fillConcurrency ?? 1);
+    while (this.inFlight < wanted && this.inFlight < limit) {
+      this.inFlight += 1;
+      (this.options.generate ?? generateRsaKeyPair)().then(
+        (made) => {
+          this.inFlight -= 1;
+          const taker = this.waiting.shift();
+          if (taker) taker.resolve(made);
+          else this.ready.push(made);
+          this.pump();
+        },
+        (err: unknown) => {
+          this.inFlight -= 1;
+          const taker = this.waiting.shift();
+          if (taker) {
+            taker.reject(err);
+            this.pump();
+          } else {
+            this.filling = false; // no retry loop on a failing generator
+          }
+        },
+      );
+    }
   }
 }
+
+/** The pool `newAccount` uses when given none: nothing made ahead, at most one generation per core. */
+const onDemand = new KeyPool(0);
 
 /**
  * A new isolated account with a fresh API key and RSA key pair. The key pair is generated on
  * libuv's thread pool, so the event loop keeps serving other requests meanwhile.
  */
-export async function newAccount(mode: AccountMode, name: string | undefined, nowMs: number): Promise<Account> {
-  const { privateKey, publicKey } = await freshKeyPair();
+export async function newAccount(mode: AccountMode, name: string | undefined, nowMs: number, keys: KeyPool = onDemand): Promise<Account> {
+  const { privateKey, publicKey } = await keys.take();
   const suffix = randomBytes(16).toString('hex');
   const id = `acc_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
   return {

@@ -1,14 +1,32 @@
 /**
  * Buyers generated with faker for each account (contract: `GET /v4/buyers`). The same
  * `--seed` and account id always give the same buyers, so listings are reproducible.
+ * Faker is loaded on first use, not at start-up (it is the largest module the sandbox has):
+ * see `merchant-accounts.ts`, which seeds an account's buyers when they are first read.
  */
+import { createRequire } from 'node:module';
 import type { Faker } from '@faker-js/faker';
-// The English entry alone: the package's main entry loads every locale (about 1 s and 25 MB
-// at start-up). Same generator and English data, so the same buyers for the same seed.
-import { faker as englishFaker } from '@faker-js/faker/locale/en';
 import type { BuyersRepo } from './ports.js';
 
-const EnglishFaker = englishFaker.constructor as typeof Faker;
+interface EnglishFaker {
+  faker: Faker;
+  EnglishFaker: typeof Faker;
+}
+
+let loaded: EnglishFaker | undefined;
+
+/**
+ * The English entry alone (the package's main entry loads every locale), loaded
+ * synchronously on first use: `require` of an ES module (Node >= 20.19, see `engines`).
+ * Same generator and English data, so the same buyers for the same seed.
+ */
+function english(): EnglishFaker {
+  if (!loaded) {
+    const { faker } = createRequire(import.meta.url)('@faker-js/faker/locale/en') as typeof import('@faker-js/faker/locale/en');
+    loaded = { faker, EnglishFaker: faker.constructor as typeof Faker };
+  }
+  return loaded;
+}
 
 export const BUYERS_PER_ACCOUNT = 45;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -28,6 +46,7 @@ function accountSeed(seed: number, accountId: string): number {
  * Ids and names depend only on `seed` and the account id.
  */
 export function seedBuyers(store: BuyersRepo, accountId: string, seed: number, nowMs: number): void {
+  const { faker: englishFaker, EnglishFaker } = english();
   const faker = new EnglishFaker({ locale: [englishFaker.rawDefinitions] });
   faker.seed(accountSeed(seed, accountId));
   const start = nowMs - 90 * DAY_MS;

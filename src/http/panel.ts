@@ -1,17 +1,18 @@
 /**
  * Serves the control panel and the shared stylesheet from the package's `public/` folder
- * (static files, no build step), at `/`. The folder is found relative to this module, so it
- * works from `src/` (tsx, vitest) and from `dist/` alike. The panel is a client of the
+ * (static files, no build step), at `/`. The folder is found from the package's root
+ * (`packagePath`), so it works from `src/` (tsx, vitest), `dist/` and the bundle alike. The panel is a client of the
  * control API only; its pages get a strict Content-Security-Policy: no script, style or
  * connection leaves the sandbox's own origin.
  */
-import { fileURLToPath } from 'node:url';
+import { sep } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
+import { packagePath } from '../config.js';
 import type { AppEnv } from './env.js';
 
-/** The package's public/ folder (this file is src/http/panel.ts or dist/http/panel.js). */
-export const PUBLIC_DIR = fileURLToPath(new URL('../../public/', import.meta.url));
+/** The package's public/ folder (with the path separator at its end). */
+export const PUBLIC_DIR = packagePath('public') + sep;
 
 const HEADERS: Record<string, string> = {
   'Cache-Control': 'no-cache',

@@ -111,8 +111,9 @@ export function controlRoutes(): OpenAPIHono<AppEnv> {
     return account;
   };
 
-  app.openapi(createRoute({ method: 'get', path: '/health', ...controlOperation, operationId: 'getHealth', summary: 'Ready check', responses: { 200: json(z.object({ status: z.literal('ok'), now: z.string() })) } }), (c) =>
-    c.json({ status: 'ok' as const, now: isoTimestamp(c.get('sandbox').clock.nowMs()) }, 200),
+  const keyPool = z.object({ size: z.number().int(), ready: z.number().int() }).describe('Account key pairs made ahead of time (--key-pool): ready of size');
+  app.openapi(createRoute({ method: 'get', path: '/health', ...controlOperation, operationId: 'getHealth', summary: 'Ready check', responses: { 200: json(z.object({ status: z.literal('ok'), now: z.string(), key_pool: keyPool })) } }), (c) =>
+    c.json({ status: 'ok' as const, now: isoTimestamp(c.get('sandbox').clock.nowMs()), key_pool: c.get('sandbox').accounts.keyPoolLevel() }, 200),
   );
 
   app.openapi(

@@ -6,13 +6,13 @@
  * the sandbox does not pull React and Redoc's other dependencies).
  */
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import { OpenAPIHono } from '@hono/zod-openapi';
+import { packagePath } from '../../config.js';
 import type { AppEnv } from '../env.js';
 import { pageOperation } from './document.js';
 
 /** Where the build puts Redoc's bundle (this file is src/http/openapi/ or dist/http/openapi/). */
-export const REDOC_BUNDLE_FILE = fileURLToPath(new URL('../../../dist/reference/redoc.standalone.js', import.meta.url));
+export const REDOC_BUNDLE_FILE = packagePath('dist', 'reference', 'redoc.standalone.js');
 
 /** Redoc styles itself with inline <style> elements and runs its search in a blob: worker. */
 const HEADERS: Record<string, string> = {

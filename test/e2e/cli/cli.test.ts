@@ -4,7 +4,8 @@
  * and refuses bad options with one line.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import * as nodeModule from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -147,6 +148,50 @@ describe('payment-sandbox CLI', () => {
     }
     expect(r.out()).toContain('PAYMENT_SANDBOX_PORT');
   });
+
+  it('--key-pool and PAYMENT_SANDBOX_KEY_POOL set the key pool, shown in GET /_sandbox/health', async () => {
+    const help = run(['--help']);
+    expect(await help.exit).toBe(0);
+    expect(help.out().replace(/\s+/g, ' ')).toContain('--key-pool <n> account key pairs made ahead of time once listening (0: made per POST /_sandbox/accounts) (default: 4; env PAYMENT_SANDBOX_KEY_POOL)');
+    const fromEnv = await start([], { PAYMENT_SANDBOX_KEY_POOL: '2' });
+    const fromFlag = await start(['--key-pool', '0'], { PAYMENT_SANDBOX_KEY_POOL: '2' });
+    const pool = async (url: string) => ((await (await fetch(`${url}/_sandbox/health`)).json()) as { key_pool: { size: number; ready: number } }).key_pool;
+    expect((await pool(fromEnv.url)).size).toBe(2);
+    expect(await pool(fromFlag.url)).toEqual({ size: 0, ready: 0 });
+    for (const s of [fromEnv, fromFlag]) {
+      s.child.kill('SIGTERM');
+      expect(await s.exit).toBe(0);
+    }
+    const bad = run([], { PAYMENT_SANDBOX_KEY_POOL: '-1' });
+    expect(await bad.exit).toBe(1);
+    expect(bad.err()).toBe('payment-sandbox: invalid PAYMENT_SANDBOX_KEY_POOL "-1" (the variable for --key-pool): must be 0 or more\n');
+  });
+
+  it.skipIf(typeof (nodeModule as { enableCompileCache?: unknown }).enableCompileCache === 'function')(
+    'keeps the bundle\'s compiled code in a folder of the user\'s own, and starts from a damaged cache file too (Node 20)',
+    async () => {
+      const tmp = mkdtempSync(join(dir, 'tmp-'));
+      const cacheDir = join(tmp, `payment-sandbox-compile-cache-${process.getuid!()}`);
+      const cacheFiles = () => (existsSync(cacheDir) ? readdirSync(cacheDir).filter((f) => f.endsWith('.bin')) : []);
+      const a = await start([], { TMPDIR: tmp });
+      while (cacheFiles().length === 0) await new Promise((r) => setTimeout(r, 50)); // written about 1 s after start
+      a.child.kill('SIGTERM');
+      expect(await a.exit).toBe(0);
+      expect(statSync(cacheDir).mode & 0o777).toBe(0o700);
+      const file = join(cacheDir, cacheFiles()[0]!);
+      writeFileSync(file, 'not V8 code');
+      const b = await start([], { TMPDIR: tmp });
+      expect((await fetch(`${b.url}/_sandbox/health`)).status).toBe(200);
+      while (readFileSync(file, 'utf8') === 'not V8 code') await new Promise((r) => setTimeout(r, 50)); // rejected, then written again
+      b.child.kill('SIGTERM');
+      expect(await b.exit).toBe(0);
+      const off = await start([], { TMPDIR: join(tmp, 'off'), NODE_DISABLE_COMPILE_CACHE: '1' });
+      expect((await fetch(`${off.url}/_sandbox/health`)).status).toBe(200);
+      off.child.kill('SIGTERM');
+      expect(await off.exit).toBe(0);
+      expect(existsSync(join(tmp, 'off'))).toBe(false);
+    },
+  );
 
   it('--help shows each option\'s default and two examples', async () => {
     const r = run(['--help']);
