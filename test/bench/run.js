@@ -439,12 +439,6 @@ async function freePort() {
   return port;
 }
 
-/** CPU time (user + system, all threads) a process has used so far, from /proc (Linux). */
-function cpuMs(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks of 10 ms
-}
-
 async function startup() {
   const times = [];
   const cpu = [];
