@@ -24,7 +24,7 @@ import { createScenarioRunner } from './scenarios/runner.js';
 import { openStore } from './store/sqlite-store.js';
 import { Dispatcher } from './webhooks/dispatcher.js';
 import { createOutbox } from './webhooks/outbox.js';
-import { createSigner } from './webhooks/signing.js';
+import { createAsyncSigner, createSigner, type WebhookSigning } from './webhooks/signing.js';
 import { refusedDelivery, refusedTarget, type TargetPolicy } from './webhooks/targets.js';
 
 /** A composed sandbox, and its database handle for tests and benchmarks that inspect or seed it. */
@@ -66,16 +66,17 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
       return Number.isInteger(port) && port > 0 ? { port, hosts: ownHosts } : undefined;
     },
   };
+  const signing: WebhookSigning =
+    options.webhookSigning === 'hmac'
+      ? { mode: 'hmac', secret: options.webhookSecret ?? '' }
+      : { mode: 'rsa', privateKeyPem: DEMO_WEBHOOK_PRIVATE_KEY_PEM };
   const dispatcher = new Dispatcher({
     clock,
     deliveries: repos.deliveries,
     transactions: repos.transactions,
     feed,
-    sign: createSigner(
-      options.webhookSigning === 'hmac'
-        ? { mode: 'hmac', secret: options.webhookSecret ?? '' }
-        : { mode: 'rsa', privateKeyPem: DEMO_WEBHOOK_PRIVATE_KEY_PEM },
-    ),
+    sign: createSigner(signing),
+    signAsync: createAsyncSigner(signing),
     timeZone: options.webhookTimezone,
     timeoutMs: options.deliveryTimeoutMs,
     onError: (err) => logger.error('delivery.crashed', 'delivery failed unexpectedly', { err }),

@@ -142,7 +142,11 @@ export interface DeliveriesRepo {
   byId(id: string): Delivery | undefined;
   /** Pending deliveries due at or before `nowMs`, oldest first. */
   due(nowMs: number): Delivery[];
+  /** Pending deliveries due from `fromMs` to `nowMs` (both included), oldest first: what became due since a pass at `fromMs`. */
+  dueBetween(fromMs: number, nowMs: number): Delivery[];
   nextDue(): number | null;
+  /** The earliest next attempt of a pending delivery strictly after `afterMs`, or null. */
+  nextDueAfter(afterMs: number): number | null;
   page(accountId: string, req: PageRequest): Page<Delivery>;
   pageAll(req: PageRequest): Page<Delivery>;
   forResource(resourceId: string): Delivery[];

@@ -4,6 +4,11 @@
  * time order and runs what falls due there, and `tick` (called by a real-time timer) runs
  * whatever is due now.
  *
+ * An advance does not wait for the I/O its steps start as a side effect (the webhooks a
+ * renewal queues go out after the step's commit while the clock moves on); it waits only for
+ * work under way when it begins, and for the I/O of a step that is itself that I/O (a webhook
+ * retry falling due in the window), so retries still run in time order.
+ *
  * An advance never freezes the server: it yields to the event loop between steps (at most
  * every `YIELD_EVERY_MS` of work), so other requests are answered while it runs. It is
  * bounded: an advance whose estimated steps exceed `MAX_ADVANCE_STEPS` is refused before the
@@ -103,8 +108,8 @@ export class Scheduler {
   }
 
   /**
-   * Moves the clock forward by `seconds`, running every due item in time order (each with
-   * its I/O finished before the next), and returns how many steps ran. Calls are serialised.
+   * Moves the clock forward by `seconds`, running every due item in time order (a step's own
+   * I/O finished before the next), and returns how many steps ran. Calls are serialised.
    * @throws AdvanceTooLongError (400) before anything moves when the estimate exceeds the limit.
    * @throws SandboxError (500) when a step fails: the clock stays at the last committed step.
    */
@@ -129,6 +134,8 @@ export class Scheduler {
 
   private async advanceNow(seconds: number): Promise<number> {
     const { clock } = this.deps;
+    // Work already under way (a delivery started by a request) finishes before time moves.
+    await Promise.all(this.works.map((w) => w.idle?.()));
     const ms = Math.round(seconds * 1000);
     const startOffset = clock.offsetMs();
     const target = clock.nowMs() + ms;
@@ -139,8 +146,6 @@ export class Scheduler {
       let steps = 0;
       let sliceStart = performance.now();
       for (;;) {
-        // Work already under way (a delivery started by a request) finishes before time moves.
-        await Promise.all(this.works.map((w) => w.idle?.()));
         if (performance.now() - sliceStart >= YIELD_EVERY_MS) {
           await yieldToEventLoop();
           sliceStart = performance.now();

@@ -36,6 +36,10 @@ export function deliveriesStore(db: Db, limit?: number): DeliveriesRepo {
   const byId = db.prepare<[string], Delivery>('SELECT * FROM deliveries WHERE id = ?');
   const due = db.prepare<[number], Delivery>("SELECT * FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, seq");
   const nextDue = db.prepare("SELECT min(next_attempt_at) FROM deliveries WHERE status = 'pending'").pluck();
+  const dueBetween = db.prepare<[number, number], Delivery>(
+    "SELECT * FROM deliveries WHERE status = 'pending' AND next_attempt_at >= ? AND next_attempt_at <= ? ORDER BY next_attempt_at, seq",
+  );
+  const nextDueAfter = db.prepare<[number], number | null>("SELECT min(next_attempt_at) FROM deliveries WHERE status = 'pending' AND next_attempt_at > ?").pluck();
   const forResource = db.prepare<[string], Delivery>('SELECT * FROM deliveries WHERE resource_id = ? ORDER BY seq');
   const insertAttempt = db.prepare(`INSERT INTO delivery_attempts (delivery_id, number, at, url, request_headers, request_body,
       response_status, response_body, error, duration_ms, ok)
@@ -59,6 +63,8 @@ export function deliveriesStore(db: Db, limit?: number): DeliveriesRepo {
     byId: (id) => byId.get(id),
     due: (nowMs) => due.all(nowMs),
     nextDue: () => (nextDue.get() as number | null) ?? null,
+    dueBetween: (fromMs, nowMs) => dueBetween.all(fromMs, nowMs),
+    nextDueAfter: (afterMs) => nextDueAfter.get(afterMs) ?? null,
     page,
     pageAll: (req) => pageAll('', req),
     forResource: (resourceId) => forResource.all(resourceId),

@@ -16,7 +16,7 @@ import type { Delivery as DeliveryRow } from '../domain/entities.js';
 import type { ChangeFeed, DeliveriesRepo, TransactionsRepo } from '../domain/ports.js';
 import type { TimedWork } from '../domain/scheduler.js';
 import { isAcknowledgement } from './acknowledgement.js';
-import { webhookHeaders, type WebhookSigner } from './signing.js';
+import { webhookHeaders, type AsyncWebhookSigner, type WebhookSigner } from './signing.js';
 
 /** First retry delay; each further retry doubles it, up to `MAX_RETRY_DELAY_S`. */
 export const FIRST_RETRY_DELAY_S = 10;
@@ -75,6 +75,8 @@ export interface DispatcherDeps {
   transactions: Pick<TransactionsRepo, 'refundById' | 'refundsOf'>;
   feed: ChangeFeed;
   sign: WebhookSigner;
+  /** Signs off the main thread (node:crypto's thread pool); without it `sign` is used. */
+  signAsync?: AsyncWebhookSigner;
   /** `--webhook-timezone` of the timestamp header. */
   timeZone: string;
   /** `--delivery-timeout` in milliseconds. */
@@ -94,11 +96,28 @@ export class Dispatcher implements TimedWork {
   private readonly lanes = new Map<string, Lane>();
   /** Deliveries postponed behind an earlier one of their transaction that awaits a retry. */
   private readonly held = new Set<string>();
+  /**
+   * The sandbox instant of the last pass over due deliveries (`runDue`), or -Infinity when a
+   * full pass is needed (at start, after parked deliveries were released, after the clock went
+   * back). Every pending delivery due before it was started then, waits behind an earlier one
+   * of its transaction (started when that one ends), or was held to a later instant; one queued
+   * since is nudged after its commit. So a pass reads only what fell due since, not the backlog
+   * under way, and the scheduler is not told a delivery under way is due.
+   */
+  private lastPass = -Infinity;
 
   constructor(private readonly deps: DispatcherDeps) {}
 
+  /** The last pass's instant, forgotten when the clock has gone back before it (reset, a failed step). */
+  private passedAt(nowMs: number): number {
+    if (this.lastPass > nowMs) this.lastPass = -Infinity;
+    return this.lastPass;
+  }
+
+  /** The next instant a delivery falls due that no pass has seen (deliveries under way are not due). */
   nextDueMs(): number | null {
-    return this.deps.deliveries.nextDue();
+    const passed = this.passedAt(this.deps.clock.nowMs());
+    return passed === -Infinity ? this.deps.deliveries.nextDue() : this.deps.deliveries.nextDueAfter(passed);
   }
 
   /** Attempts due up to `untilMs`: each pending delivery's retries that fall in the window. */
@@ -120,7 +139,10 @@ export class Dispatcher implements TimedWork {
   }
 
   async runDue(nowMs: number, wait: boolean): Promise<void> {
-    for (const row of this.deps.deliveries.due(nowMs)) {
+    const passed = this.passedAt(nowMs);
+    const rows = passed === -Infinity ? this.deps.deliveries.due(nowMs) : this.deps.deliveries.dueBetween(passed, nowMs);
+    this.lastPass = nowMs;
+    for (const row of rows) {
       if (this.inFlight.has(row.id)) continue;
       if (row.fault === 'bad_signature') {
         this.admit(row, `bad_signature:${row.id}`); // outside its transaction's order
@@ -179,8 +201,9 @@ export class Dispatcher implements TimedWork {
     const url = row.url ?? '';
     this.busyTransactions.add(transactionId);
     this.held.delete(row.id);
+    const admittedOffset = this.deps.clock.offsetMs();
     const run = this.acquire(url)
-      .then(() => this.attempt(row.id).finally(() => this.release(url)))
+      .then(() => this.attempt(row.id, admittedOffset).finally(() => this.release(url)))
       .catch((err: unknown) => this.deps.onError(err))
       .finally(() => {
         this.inFlight.delete(row.id);
@@ -242,26 +265,38 @@ export class Dispatcher implements TimedWork {
     if (lane.active === 0) this.lanes.delete(url);
   }
 
-  private async attempt(id: string): Promise<void> {
+  /**
+   * The sandbox time of an attempt admitted when the clock's offset was `admittedOffset`: the
+   * clock now, less any advance since. A delivery queued by a step of an advance is stamped
+   * (and its retry timed) from the instant it was queued at, however far the advance has moved
+   * on while it waited for its slot or its answer; one queued in real time is stamped now.
+   */
+  private instant(admittedOffset: number): number {
+    const { clock } = this.deps;
+    return clock.nowMs() - Math.max(0, clock.offsetMs() - admittedOffset);
+  }
+
+  private async attempt(id: string, admittedOffset: number): Promise<void> {
     const { deliveries, clock, timeZone } = this.deps;
     const row = deliveries.byId(id);
     if (!row || row.status !== 'pending' || row.next_attempt_at === null || row.next_attempt_at > clock.nowMs()) return;
-    const at = clock.nowMs();
     const number = row.attempts + 1;
     // RSASSA-PKCS1-v1_5 is deterministic and signs the body alone, so one signature serves
     // every attempt and resend of this delivery.
     let signature = row.signature;
     if (signature === null) {
       // A scripted bad signature is a real signature of another body: it never verifies.
-      signature = this.deps.sign(row.fault === 'bad_signature' ? `${row.body}\n` : row.body);
+      const signedBody = row.fault === 'bad_signature' ? `${row.body}\n` : row.body;
+      signature = this.deps.signAsync ? await this.deps.signAsync(signedBody) : this.deps.sign(signedBody);
       deliveries.setSignature(id, signature);
     }
     const signed = signature;
+    const at = this.instant(admittedOffset);
     const headers = webhookHeaders(row.body, new Date(at), timeZone, () => signed);
     const started = performance.now();
     const outcome = await this.send(row, number, headers);
     const duration = performance.now() - started;
-    const now = clock.nowMs();
+    const now = this.instant(admittedOffset);
     const badSignature = row.fault === 'bad_signature';
     if (badSignature && outcome.status !== null) {
       outcome.error = outcome.ok
@@ -313,7 +348,10 @@ export class Dispatcher implements TimedWork {
     const transactionId = this.transactionOf(refundRow);
     const now = clock.nowMs();
     for (const d of deliveries.forResource(transactionId)) {
-      if (d.status === 'pending' && d.next_attempt_at === null) deliveries.postpone(d.id, now);
+      if (d.status === 'pending' && d.next_attempt_at === null) {
+        deliveries.postpone(d.id, now);
+        this.lastPass = -Infinity; // due now, behind the last pass: the next one reads everything
+      }
     }
   }
 
