@@ -92,6 +92,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
     defaultNotificationUrl: options.notificationUrl,
     timeZone: options.webhookTimezone,
     onQueued: () => dispatcher.nudge(),
+    onInserted: (id, at) => dispatcher.queued(id, at),
     webhookFaults: (label) => policy.webhookFaults(label),
   });
 

@@ -145,8 +145,8 @@ export interface DeliveriesRepo {
   /** Pending deliveries due from `fromMs` to `nowMs` (both included), oldest first: what became due since a pass at `fromMs`. */
   dueBetween(fromMs: number, nowMs: number): Delivery[];
   nextDue(): number | null;
-  /** The earliest next attempt of a pending delivery strictly after `afterMs`, or null. */
-  nextDueAfter(afterMs: number): number | null;
+  /** Pending deliveries whose next attempt is strictly after `afterMs`, earliest first (read lazily: stop when done). */
+  pendingAfter(afterMs: number): Iterable<Pick<Delivery, 'id' | 'next_attempt_at'>>;
   page(accountId: string, req: PageRequest): Page<Delivery>;
   pageAll(req: PageRequest): Page<Delivery>;
   forResource(resourceId: string): Delivery[];

@@ -39,7 +39,9 @@ export function deliveriesStore(db: Db, limit?: number): DeliveriesRepo {
   const dueBetween = db.prepare<[number, number], Delivery>(
     "SELECT * FROM deliveries WHERE status = 'pending' AND next_attempt_at >= ? AND next_attempt_at <= ? ORDER BY next_attempt_at, seq",
   );
-  const nextDueAfter = db.prepare<[number], number | null>("SELECT min(next_attempt_at) FROM deliveries WHERE status = 'pending' AND next_attempt_at > ?").pluck();
+  const pendingAfter = db.prepare<[number], Pick<Delivery, 'id' | 'next_attempt_at'>>(
+    "SELECT id, next_attempt_at FROM deliveries WHERE status = 'pending' AND next_attempt_at > ? ORDER BY next_attempt_at, seq",
+  );
   const forResource = db.prepare<[string], Delivery>('SELECT * FROM deliveries WHERE resource_id = ? ORDER BY seq');
   const insertAttempt = db.prepare(`INSERT INTO delivery_attempts (delivery_id, number, at, url, request_headers, request_body,
       response_status, response_body, error, duration_ms, ok)
@@ -64,7 +66,7 @@ export function deliveriesStore(db: Db, limit?: number): DeliveriesRepo {
     due: (nowMs) => due.all(nowMs),
     nextDue: () => (nextDue.get() as number | null) ?? null,
     dueBetween: (fromMs, nowMs) => dueBetween.all(fromMs, nowMs),
-    nextDueAfter: (afterMs) => nextDueAfter.get(afterMs) ?? null,
+    pendingAfter: (afterMs) => pendingAfter.iterate(afterMs),
     page,
     pageAll: (req) => pageAll('', req),
     forResource: (resourceId) => forResource.all(resourceId),

@@ -62,6 +62,9 @@ interface AttemptOutcome {
 /** How many deliveries to one URL may be under way at once. */
 export const MAX_IN_FLIGHT_PER_URL = 8;
 
+/** At most this many queued deliveries' clock offsets are kept until admitted (`Dispatcher.queued`). */
+const MAX_NOTED_QUEUED = 100_000;
+
 /** The deliveries under way (or waiting for a slot) to one URL. */
 interface Lane {
   active: number;
@@ -105,6 +108,13 @@ export class Dispatcher implements TimedWork {
    * under way, and the scheduler is not told a delivery under way is due.
    */
   private lastPass = -Infinity;
+  /**
+   * The clock offset each delivery due at once was queued at, until the next pass admits it
+   * (the nudge after its commit): a step of an advance queues webhooks that go out after its
+   * slice commits, by when the clock has moved on. Until then the scheduler is not told they
+   * are due (the nudge starts them; a step would wait for them).
+   */
+  private readonly queuedOffsets = new Map<string, number>();
 
   constructor(private readonly deps: DispatcherDeps) {}
 
@@ -114,10 +124,17 @@ export class Dispatcher implements TimedWork {
     return this.lastPass;
   }
 
-  /** The next instant a delivery falls due that no pass has seen (deliveries under way are not due). */
+  /**
+   * The next instant a delivery falls due that no pass has seen: deliveries under way are not
+   * due, nor those just queued (the nudge after their commit starts them).
+   */
   nextDueMs(): number | null {
     const passed = this.passedAt(this.deps.clock.nowMs());
-    return passed === -Infinity ? this.deps.deliveries.nextDue() : this.deps.deliveries.nextDueAfter(passed);
+    if (passed === -Infinity) return this.deps.deliveries.nextDue();
+    for (const row of this.deps.deliveries.pendingAfter(passed)) {
+      if (!this.queuedOffsets.has(row.id)) return row.next_attempt_at;
+    }
+    return null;
   }
 
   /** Attempts due up to `untilMs`: each pending delivery's retries that fall in the window. */
@@ -133,7 +150,18 @@ export class Dispatcher implements TimedWork {
     return count;
   }
 
-    /** Starts the deliveries that are due now, without waiting for them. */
+  /**
+   * Hears of a delivery queued (inside its unit of work) with its first attempt at
+   * `nextAttemptAt`: one due at once is stamped from the clock now, and left to the nudge.
+   */
+  queued(id: string, nextAttemptAt: number | null): void {
+    if (nextAttemptAt === null || nextAttemptAt > this.deps.clock.nowMs()) return;
+    // Entries of work rolled back are dropped by the next pass; the map stays bounded all the same.
+    if (this.queuedOffsets.size >= MAX_NOTED_QUEUED) this.queuedOffsets.clear();
+    this.queuedOffsets.set(id, this.deps.clock.offsetMs());
+  }
+
+  /** Starts the deliveries that are due now, without waiting for them. */
   nudge(): void {
     void this.runDue(this.deps.clock.nowMs(), false);
   }
@@ -159,6 +187,8 @@ export class Dispatcher implements TimedWork {
       }
       this.admit(row, transactionId);
     }
+    // Every delivery queued before this pass was admitted, or waits behind its transaction.
+    this.queuedOffsets.clear();
     if (wait) await this.idle();
   }
 
@@ -201,7 +231,8 @@ export class Dispatcher implements TimedWork {
     const url = row.url ?? '';
     this.busyTransactions.add(transactionId);
     this.held.delete(row.id);
-    const admittedOffset = this.deps.clock.offsetMs();
+    const admittedOffset = this.queuedOffsets.get(row.id) ?? this.deps.clock.offsetMs();
+    this.queuedOffsets.delete(row.id);
     const run = this.acquire(url)
       .then(() => this.attempt(row.id, admittedOffset).finally(() => this.release(url)))
       .catch((err: unknown) => this.deps.onError(err))
@@ -266,10 +297,11 @@ export class Dispatcher implements TimedWork {
   }
 
   /**
-   * The sandbox time of an attempt admitted when the clock's offset was `admittedOffset`: the
-   * clock now, less any advance since. A delivery queued by a step of an advance is stamped
-   * (and its retry timed) from the instant it was queued at, however far the advance has moved
-   * on while it waited for its slot or its answer; one queued in real time is stamped now.
+   * The sandbox time of an attempt of a delivery queued (or, for a retry, admitted) when the
+   * clock's offset was `admittedOffset`: the clock now, less any advance since. A delivery
+   * queued by a step of an advance is stamped (and its retry timed) from the instant it was
+   * queued at, however far the advance has moved on while it waited for its commit, its slot
+   * or its answer; one queued in real time is stamped now.
    */
   private instant(admittedOffset: number): number {
     const { clock } = this.deps;
