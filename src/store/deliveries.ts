@@ -15,8 +15,9 @@ interface AttemptRow extends Omit<DeliveryAttempt, 'request_headers' | 'ok'> {
 
 const toAttempt = (row: AttemptRow): DeliveryAttempt => ({ ...row, request_headers: JSON.parse(row.request_headers) as Record<string, string>, ok: row.ok === 1 });
 
-/** How many finished deliveries go by between two prunes of the delivery log. */
+/** How many finished deliveries go by between two prunes of the delivery log: a tenth of the limit, at least 50 (at most the limit). */
 const PRUNE_EVERY = 50;
+const pruneEvery = (limit: number): number => Math.min(limit, Math.max(PRUNE_EVERY, Math.floor(limit / 10)));
 
 /** The delivery log; with `limit`, only the newest `limit` finished deliveries (and their attempts) are kept. */
 export function deliveriesStore(db: Db, limit?: number): DeliveriesRepo {
@@ -72,7 +73,7 @@ export function deliveriesStore(db: Db, limit?: number): DeliveriesRepo {
     forResource: (resourceId) => forResource.all(resourceId),
     recordAttempt: (attempt, u) => {
       record(attempt, u);
-      if (limit !== undefined && u.status !== 'pending' && ++finishedSincePrune >= Math.min(PRUNE_EVERY, limit)) {
+      if (limit !== undefined && u.status !== 'pending' && ++finishedSincePrune >= pruneEvery(limit)) {
         finishedSincePrune = 0;
         prune(limit);
       }
