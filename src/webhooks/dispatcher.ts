@@ -115,6 +115,12 @@ export class Dispatcher implements TimedWork {
    * are due (the nudge starts them; a step would wait for them).
    */
   private readonly queuedOffsets = new Map<string, number>();
+  /**
+   * The clock offset of the attempt before a retry that fell due before the clock's now (the
+   * advance moved past it while the attempt was under way): the retry goes at once, stamped on
+   * that attempt's timeline, so retries inside an advance's window all run in it.
+   */
+  private readonly overdueOffsets = new Map<string, number>();
 
   constructor(private readonly deps: DispatcherDeps) {}
 
@@ -231,8 +237,9 @@ export class Dispatcher implements TimedWork {
     const url = row.url ?? '';
     this.busyTransactions.add(transactionId);
     this.held.delete(row.id);
-    const admittedOffset = this.queuedOffsets.get(row.id) ?? this.deps.clock.offsetMs();
+    const admittedOffset = this.queuedOffsets.get(row.id) ?? this.overdueOffsets.get(row.id) ?? this.deps.clock.offsetMs();
     this.queuedOffsets.delete(row.id);
+    this.overdueOffsets.delete(row.id);
     const run = this.acquire(url)
       .then(() => this.attempt(row.id, admittedOffset).finally(() => this.release(url)))
       .catch((err: unknown) => this.deps.onError(err))
@@ -323,12 +330,14 @@ export class Dispatcher implements TimedWork {
       deliveries.setSignature(id, signature);
     }
     const signed = signature;
-    const at = this.instant(admittedOffset);
+    // Never before it fell due (a retry on the timeline of an advance that moved past it).
+    const start = this.instant(admittedOffset);
+    const at = Math.max(row.next_attempt_at, start);
     const headers = webhookHeaders(row.body, new Date(at), timeZone, () => signed);
     const started = performance.now();
     const outcome = await this.send(row, number, headers);
     const duration = performance.now() - started;
-    const now = this.instant(admittedOffset);
+    const now = at + (this.instant(admittedOffset) - start);
     const badSignature = row.fault === 'bad_signature';
     if (badSignature && outcome.status !== null) {
       outcome.error = outcome.ok
@@ -337,6 +346,10 @@ export class Dispatcher implements TimedWork {
     }
     // A bad-signature copy is attempted once; anything else until MAX_ATTEMPTS.
     const giveUp = !outcome.ok && (number >= MAX_ATTEMPTS || badSignature);
+    if (!outcome.ok && !giveUp && now + retryDelaySeconds(number) * 1000 <= clock.nowMs()) {
+      if (this.overdueOffsets.size >= MAX_NOTED_QUEUED) this.overdueOffsets.clear();
+      this.overdueOffsets.set(id, admittedOffset);
+    }
     deliveries.recordAttempt(
       {
         delivery_id: id,
