@@ -162,7 +162,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
     },
     emit: (type, accountId, data) => feed.emit(type, accountId, data),
     async advanceClock(seconds) {
-      // Each step saves the offset with its own work, so the disk never runs ahead or behind.
+      // Each slice of steps saves the offset with its own work, so the disk never runs ahead or behind.
       const steps = await scheduler.advance(seconds);
       feed.emit('clock.advanced', null, { now: isoTimestamp(clock.nowMs()), offset_ms: clock.offsetMs(), steps });
       return steps;
