@@ -234,21 +234,23 @@ export class Dispatcher implements TimedWork {
 
   /** Starts a delivery once its URL has a free slot; when it ends, the transaction's next one may start. */
   private admit(row: DeliveryRow, transactionId: string): void {
+    // Only the id and URL are kept while it waits for a slot: a backlog holds no bodies.
+    const { id } = row;
     const url = row.url ?? '';
     this.busyTransactions.add(transactionId);
-    this.held.delete(row.id);
-    const admittedOffset = this.queuedOffsets.get(row.id) ?? this.overdueOffsets.get(row.id) ?? this.deps.clock.offsetMs();
-    this.queuedOffsets.delete(row.id);
-    this.overdueOffsets.delete(row.id);
+    this.held.delete(id);
+    const admittedOffset = this.queuedOffsets.get(id) ?? this.overdueOffsets.get(id) ?? this.deps.clock.offsetMs();
+    this.queuedOffsets.delete(id);
+    this.overdueOffsets.delete(id);
     const run = this.acquire(url)
-      .then(() => this.attempt(row.id, admittedOffset).finally(() => this.release(url)))
+      .then(() => this.attempt(id, admittedOffset).finally(() => this.release(url)))
       .catch((err: unknown) => this.deps.onError(err))
       .finally(() => {
-        this.inFlight.delete(row.id);
+        this.inFlight.delete(id);
         this.busyTransactions.delete(transactionId);
         this.startNextOf(transactionId);
       });
-    this.inFlight.set(row.id, run);
+    this.inFlight.set(id, run);
   }
 
   /** After a delivery of a transaction ends: starts its next one, or holds the rest behind a retry. */
