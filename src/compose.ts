@@ -24,7 +24,7 @@ import { createScenarioRunner } from './scenarios/runner.js';
 import { openStore } from './store/sqlite-store.js';
 import { Dispatcher } from './webhooks/dispatcher.js';
 import { createOutbox } from './webhooks/outbox.js';
-import { createSigner } from './webhooks/signing.js';
+import { createAsyncSigner, createSigner, type WebhookSigning } from './webhooks/signing.js';
 import { refusedDelivery, refusedTarget, type TargetPolicy } from './webhooks/targets.js';
 
 /** A composed sandbox, and its database handle for tests and benchmarks that inspect or seed it. */
@@ -66,16 +66,17 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
       return Number.isInteger(port) && port > 0 ? { port, hosts: ownHosts } : undefined;
     },
   };
+  const signing: WebhookSigning =
+    options.webhookSigning === 'hmac'
+      ? { mode: 'hmac', secret: options.webhookSecret ?? '' }
+      : { mode: 'rsa', privateKeyPem: DEMO_WEBHOOK_PRIVATE_KEY_PEM };
   const dispatcher = new Dispatcher({
     clock,
     deliveries: repos.deliveries,
     transactions: repos.transactions,
     feed,
-    sign: createSigner(
-      options.webhookSigning === 'hmac'
-        ? { mode: 'hmac', secret: options.webhookSecret ?? '' }
-        : { mode: 'rsa', privateKeyPem: DEMO_WEBHOOK_PRIVATE_KEY_PEM },
-    ),
+    sign: createSigner(signing),
+    signAsync: createAsyncSigner(signing),
     timeZone: options.webhookTimezone,
     timeoutMs: options.deliveryTimeoutMs,
     onError: (err) => logger.error('delivery.crashed', 'delivery failed unexpectedly', { err }),
@@ -91,6 +92,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
     defaultNotificationUrl: options.notificationUrl,
     timeZone: options.webhookTimezone,
     onQueued: () => dispatcher.nudge(),
+    onInserted: (id, at) => dispatcher.queued(id, at),
     webhookFaults: (label) => policy.webhookFaults(label),
   });
 
@@ -160,7 +162,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
     },
     emit: (type, accountId, data) => feed.emit(type, accountId, data),
     async advanceClock(seconds) {
-      // Each step saves the offset with its own work, so the disk never runs ahead or behind.
+      // Each slice of steps saves the offset with its own work, so the disk never runs ahead or behind.
       const steps = await scheduler.advance(seconds);
       feed.emit('clock.advanced', null, { now: isoTimestamp(clock.nowMs()), offset_ms: clock.offsetMs(), steps });
       return steps;

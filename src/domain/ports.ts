@@ -143,7 +143,11 @@ export interface DeliveriesRepo {
   byId(id: string): Delivery | undefined;
   /** Pending deliveries due at or before `nowMs`, oldest first. */
   due(nowMs: number): Delivery[];
+  /** Pending deliveries due from `fromMs` to `nowMs` (both included), oldest first: what became due since a pass at `fromMs`. */
+  dueBetween(fromMs: number, nowMs: number): Delivery[];
   nextDue(): number | null;
+  /** Pending deliveries whose next attempt is strictly after `afterMs`, earliest first (read lazily: stop when done). */
+  pendingAfter(afterMs: number): Iterable<Pick<Delivery, 'id' | 'next_attempt_at'>>;
   page(accountId: string, req: PageRequest): Page<Delivery>;
   pageAll(req: PageRequest): Page<Delivery>;
   forResource(resourceId: string): Delivery[];

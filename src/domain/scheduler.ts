@@ -4,12 +4,18 @@
  * time order and runs what falls due there, and `tick` (called by a real-time timer) runs
  * whatever is due now.
  *
+ * An advance does not wait for the I/O its steps start as a side effect (the webhooks a
+ * renewal queues go out after the step's commit while the clock moves on); it waits only for
+ * work under way when it begins, and for the I/O of a step that is itself that I/O (a webhook
+ * retry falling due in the window), so retries still run in time order.
+ *
  * An advance never freezes the server: it yields to the event loop between steps (at most
  * every `YIELD_EVERY_MS` of work), so other requests are answered while it runs. It is
  * bounded: an advance whose estimated steps exceed `MAX_ADVANCE_STEPS` is refused before the
- * clock moves. And it is atomic on disk step by step: each step moves the clock, runs its work
- * and saves the new clock offset in one unit of work, so a failure (or a crash) mid-advance
- * leaves the clock at the last step that committed, with exactly that step's data.
+ * clock moves. And it is atomic on disk: the steps of one slice of work (up to
+ * `YIELD_EVERY_MS`) and the clock offset of the last of them commit in one unit of work, each
+ * step in its own savepoint, so a failure (or a crash) mid-advance leaves the clock at the last
+ * step that committed, with exactly the data of the steps up to it.
  */
 import type { Clock } from './clock.js';
 import { SandboxError } from './errors.js';
@@ -43,7 +49,7 @@ export interface TimedWork {
 export interface SchedulerDeps {
   clock: Clock;
   uow: UnitOfWork;
-  /** Persists the clock offset (called inside the unit of work of each step). */
+  /** Persists the clock offset (called inside the unit of work of each slice of steps). */
   saveOffset(offsetMs: number): void;
   /** Hears of timed work that failed (the real-time ticker, or a step of an advance). */
   onError(work: string, err: unknown): void;
@@ -103,8 +109,8 @@ export class Scheduler {
   }
 
   /**
-   * Moves the clock forward by `seconds`, running every due item in time order (each with
-   * its I/O finished before the next), and returns how many steps ran. Calls are serialised.
+   * Moves the clock forward by `seconds`, running every due item in time order (a step's own
+   * I/O finished before the next), and returns how many steps ran. Calls are serialised.
    * @throws AdvanceTooLongError (400) before anything moves when the estimate exceeds the limit.
    * @throws SandboxError (500) when a step fails: the clock stays at the last committed step.
    */
@@ -129,6 +135,8 @@ export class Scheduler {
 
   private async advanceNow(seconds: number): Promise<number> {
     const { clock } = this.deps;
+    // Work already under way (a delivery started by a request) finishes before time moves.
+    await Promise.all(this.works.map((w) => w.idle?.()));
     const ms = Math.round(seconds * 1000);
     const startOffset = clock.offsetMs();
     const target = clock.nowMs() + ms;
@@ -137,24 +145,13 @@ export class Scheduler {
     this.busy = true;
     try {
       let steps = 0;
-      let sliceStart = performance.now();
       for (;;) {
-        // Work already under way (a delivery started by a request) finishes before time moves.
-        await Promise.all(this.works.map((w) => w.idle?.()));
-        if (performance.now() - sliceStart >= YIELD_EVERY_MS) {
-          await yieldToEventLoop();
-          sliceStart = performance.now();
-        }
-        let next: { work: TimedWork; due: number } | null = null;
-        for (const work of this.works) {
-          const due = work.nextDueMs();
-          if (due !== null && due <= target && (next === null || due < next.due)) next = { work, due };
-        }
-        if (next === null) break;
-        if (steps >= this.maxSteps) throw new AdvanceTooLongError(steps + 1, this.maxSteps);
-        const io = this.step(next.work, next.due);
-        steps += 1;
-        if (io) await io;
+        const slice = this.slice(target, steps);
+        steps = slice.steps;
+        if (slice.failure) throw slice.failure;
+        if (slice.io) await slice.io;
+        if (slice.done) break;
+        await yieldToEventLoop();
       }
       // The clock ends exactly `seconds` further ahead of real time than it was, however long the steps took.
       this.settleOffset(startOffset + ms);
@@ -164,30 +161,86 @@ export class Scheduler {
     }
   }
 
-  /** One step: the clock moves to `due`, the work runs, the offset is saved, all in one unit of work. */
-  private step(work: TimedWork, due: number): Promise<void> | void {
+  /** The earliest work due at or before `target`, with its instant, or null. */
+  private nextStep(target: number): { work: TimedWork; due: number } | null {
+    let next: { work: TimedWork; due: number } | null = null;
+    for (const work of this.works) {
+      const due = work.nextDueMs();
+      if (due !== null && due <= target && (next === null || due < next.due)) next = { work, due };
+    }
+    return next;
+  }
+
+  /**
+   * One slice of an advance: steps in time order, each in its own savepoint (the clock moved
+   * to its instant and its work run), for up to `YIELD_EVERY_MS` of work or until a step
+   * returns I/O to wait for, then the clock offset saved, all in one unit of work. A step that
+   * throws rolls back alone: the slice commits the steps before it, with the offset of the
+   * last of them, and reports the failure. What the steps queued (webhooks, events) goes out
+   * after the slice's commit.
+   */
+  private slice(target: number, stepsBefore: number): { steps: number; done: boolean; io?: Promise<void>; failure?: Error } {
     const { clock, uow } = this.deps;
+    const started = performance.now();
     const before = clock.offsetMs();
+    let steps = stepsBefore;
+    let done = false;
     // better-sqlite3 refuses a transaction function that returns a promise: keep it aside.
-    let io: Promise<void> | void = undefined;
+    let io: Promise<void> | undefined;
+    let failure: Error | undefined;
     try {
       uow.run(() => {
-        clock.moveTo(due);
-        io = work.runDue(clock.nowMs(), true);
+        for (;;) {
+          const next = this.nextStep(target);
+          if (next === null) {
+            done = true;
+            break;
+          }
+          if (steps >= this.maxSteps) {
+            failure = new AdvanceTooLongError(steps + 1, this.maxSteps);
+            break;
+          }
+          const stepBefore = clock.offsetMs();
+          let stepIo: Promise<void> | void = undefined;
+          try {
+            uow.run(() => {
+              clock.moveTo(next.due);
+              stepIo = next.work.runDue(clock.nowMs(), true);
+            });
+          } catch (err) {
+            clock.restoreOffset(stepBefore);
+            failure = this.stepFailed(next.work, next.due, err);
+            break;
+          }
+          steps += 1;
+          const pending = stepIo as Promise<void> | undefined;
+          if (pending) {
+            io = pending;
+            break;
+          }
+          if (performance.now() - started >= YIELD_EVERY_MS) break;
+        }
         this.deps.saveOffset(clock.offsetMs());
       });
-      return io;
     } catch (err) {
+      // The slice's commit failed: nothing of it is on disk.
       clock.restoreOffset(before);
-      this.deps.onError(work.name, err);
-      const at = new Date(clock.nowMs()).toISOString();
-      throw new SandboxError(
-        500,
-        'server_error',
-        `The clock advance stopped: ${work.name} failed at its step due ${new Date(due).toISOString()} (logged). ` +
-          `The clock stays at ${at} with everything before that step kept.`,
-      );
+      throw err;
     }
+    return { steps, done, io, failure };
+  }
+
+  /** A step that threw (rolled back alone): logged, and the 500 the advance answers. */
+  private stepFailed(work: TimedWork, due: number, err: unknown): SandboxError {
+    const { clock } = this.deps;
+    this.deps.onError(work.name, err);
+    const at = new Date(clock.nowMs()).toISOString();
+    return new SandboxError(
+      500,
+      'server_error',
+      `The clock advance stopped: ${work.name} failed at its step due ${new Date(due).toISOString()} (logged). ` +
+        `The clock stays at ${at} with everything before that step kept.`,
+    );
   }
 
   /** Sets the clock's offset to `offsetMs` (never back) and saves it, in one unit of work. */

@@ -15,8 +15,9 @@ interface AttemptRow extends Omit<DeliveryAttempt, 'request_headers' | 'ok'> {
 
 const toAttempt = (row: AttemptRow): DeliveryAttempt => ({ ...row, request_headers: JSON.parse(row.request_headers) as Record<string, string>, ok: row.ok === 1 });
 
-/** How many finished deliveries go by between two prunes of the delivery log. */
+/** How many finished deliveries go by between two prunes of the delivery log: a tenth of the limit, at least 50 (at most the limit). */
 const PRUNE_EVERY = 50;
+const pruneEvery = (limit: number): number => Math.min(limit, Math.max(PRUNE_EVERY, Math.floor(limit / 10)));
 
 /** The delivery log; with `limit`, only the newest `limit` finished deliveries (and their attempts) are kept. */
 export function deliveriesStore(db: Db, limit?: number): DeliveriesRepo {
@@ -36,6 +37,12 @@ export function deliveriesStore(db: Db, limit?: number): DeliveriesRepo {
   const byId = db.prepare<[string], Delivery>('SELECT * FROM deliveries WHERE id = ?');
   const due = db.prepare<[number], Delivery>("SELECT * FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, seq");
   const nextDue = db.prepare("SELECT min(next_attempt_at) FROM deliveries WHERE status = 'pending'").pluck();
+  const dueBetween = db.prepare<[number, number], Delivery>(
+    "SELECT * FROM deliveries WHERE status = 'pending' AND next_attempt_at >= ? AND next_attempt_at <= ? ORDER BY next_attempt_at, seq",
+  );
+  const pendingAfter = db.prepare<[number], Pick<Delivery, 'id' | 'next_attempt_at'>>(
+    "SELECT id, next_attempt_at FROM deliveries WHERE status = 'pending' AND next_attempt_at > ? ORDER BY next_attempt_at, seq",
+  );
   const forResource = db.prepare<[string], Delivery>('SELECT * FROM deliveries WHERE resource_id = ? ORDER BY seq');
   const insertAttempt = db.prepare(`INSERT INTO delivery_attempts (delivery_id, number, at, url, request_headers, request_body,
       response_status, response_body, error, duration_ms, ok)
@@ -59,12 +66,14 @@ export function deliveriesStore(db: Db, limit?: number): DeliveriesRepo {
     byId: (id) => byId.get(id),
     due: (nowMs) => due.all(nowMs),
     nextDue: () => (nextDue.get() as number | null) ?? null,
+    dueBetween: (fromMs, nowMs) => dueBetween.all(fromMs, nowMs),
+    pendingAfter: (afterMs) => pendingAfter.iterate(afterMs),
     page,
     pageAll: (req) => pageAll('', req),
     forResource: (resourceId) => forResource.all(resourceId),
     recordAttempt: (attempt, u) => {
       record(attempt, u);
-      if (limit !== undefined && u.status !== 'pending' && ++finishedSincePrune >= Math.min(PRUNE_EVERY, limit)) {
+      if (limit !== undefined && u.status !== 'pending' && ++finishedSincePrune >= pruneEvery(limit)) {
         finishedSincePrune = 0;
         prune(limit);
       }

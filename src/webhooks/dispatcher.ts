@@ -16,7 +16,7 @@ import type { Delivery as DeliveryRow } from '../domain/entities.js';
 import type { ChangeFeed, DeliveriesRepo, TransactionsRepo } from '../domain/ports.js';
 import type { TimedWork } from '../domain/scheduler.js';
 import { isAcknowledgement } from './acknowledgement.js';
-import { webhookHeaders, type WebhookSigner } from './signing.js';
+import { webhookHeaders, type AsyncWebhookSigner, type WebhookSigner } from './signing.js';
 
 /** First retry delay; each further retry doubles it, up to `MAX_RETRY_DELAY_S`. */
 export const FIRST_RETRY_DELAY_S = 10;
@@ -62,6 +62,9 @@ interface AttemptOutcome {
 /** How many deliveries to one URL may be under way at once. */
 export const MAX_IN_FLIGHT_PER_URL = 8;
 
+/** At most this many queued deliveries' clock offsets are kept until admitted (`Dispatcher.queued`). */
+const MAX_NOTED_QUEUED = 100_000;
+
 /** The deliveries under way (or waiting for a slot) to one URL. */
 interface Lane {
   active: number;
@@ -75,6 +78,8 @@ export interface DispatcherDeps {
   transactions: Pick<TransactionsRepo, 'refundById' | 'refundsOf'>;
   feed: ChangeFeed;
   sign: WebhookSigner;
+  /** Signs off the main thread (node:crypto's thread pool); without it `sign` is used. */
+  signAsync?: AsyncWebhookSigner;
   /** `--webhook-timezone` of the timestamp header. */
   timeZone: string;
   /** `--delivery-timeout` in milliseconds. */
@@ -94,11 +99,48 @@ export class Dispatcher implements TimedWork {
   private readonly lanes = new Map<string, Lane>();
   /** Deliveries postponed behind an earlier one of their transaction that awaits a retry. */
   private readonly held = new Set<string>();
+  /**
+   * The sandbox instant of the last pass over due deliveries (`runDue`), or -Infinity when a
+   * full pass is needed (at start, after parked deliveries were released, after the clock went
+   * back). Every pending delivery due before it was started then, waits behind an earlier one
+   * of its transaction (started when that one ends), or was held to a later instant; one queued
+   * since is nudged after its commit. So a pass reads only what fell due since, not the backlog
+   * under way, and the scheduler is not told a delivery under way is due.
+   */
+  private lastPass = -Infinity;
+  /**
+   * The clock offset each delivery due at once was queued at, until the next pass admits it
+   * (the nudge after its commit): a step of an advance queues webhooks that go out after its
+   * slice commits, by when the clock has moved on. Until then the scheduler is not told they
+   * are due (the nudge starts them; a step would wait for them).
+   */
+  private readonly queuedOffsets = new Map<string, number>();
+  /**
+   * The clock offset of the attempt before a retry that fell due before the clock's now (the
+   * advance moved past it while the attempt was under way): the retry goes at once, stamped on
+   * that attempt's timeline, so retries inside an advance's window all run in it.
+   */
+  private readonly overdueOffsets = new Map<string, number>();
 
   constructor(private readonly deps: DispatcherDeps) {}
 
+  /** The last pass's instant, forgotten when the clock has gone back before it (reset, a failed step). */
+  private passedAt(nowMs: number): number {
+    if (this.lastPass > nowMs) this.lastPass = -Infinity;
+    return this.lastPass;
+  }
+
+  /**
+   * The next instant a delivery falls due that no pass has seen: deliveries under way are not
+   * due, nor those just queued (the nudge after their commit starts them).
+   */
   nextDueMs(): number | null {
-    return this.deps.deliveries.nextDue();
+    const passed = this.passedAt(this.deps.clock.nowMs());
+    if (passed === -Infinity) return this.deps.deliveries.nextDue();
+    for (const row of this.deps.deliveries.pendingAfter(passed)) {
+      if (!this.queuedOffsets.has(row.id)) return row.next_attempt_at;
+    }
+    return null;
   }
 
   /** Attempts due up to `untilMs`: each pending delivery's retries that fall in the window. */
@@ -114,13 +156,27 @@ export class Dispatcher implements TimedWork {
     return count;
   }
 
-    /** Starts the deliveries that are due now, without waiting for them. */
+  /**
+   * Hears of a delivery queued (inside its unit of work) with its first attempt at
+   * `nextAttemptAt`: one due at once is stamped from the clock now, and left to the nudge.
+   */
+  queued(id: string, nextAttemptAt: number | null): void {
+    if (nextAttemptAt === null || nextAttemptAt > this.deps.clock.nowMs()) return;
+    // Entries of work rolled back are dropped by the next pass; the map stays bounded all the same.
+    if (this.queuedOffsets.size >= MAX_NOTED_QUEUED) this.queuedOffsets.clear();
+    this.queuedOffsets.set(id, this.deps.clock.offsetMs());
+  }
+
+  /** Starts the deliveries that are due now, without waiting for them. */
   nudge(): void {
     void this.runDue(this.deps.clock.nowMs(), false);
   }
 
   async runDue(nowMs: number, wait: boolean): Promise<void> {
-    for (const row of this.deps.deliveries.due(nowMs)) {
+    const passed = this.passedAt(nowMs);
+    const rows = passed === -Infinity ? this.deps.deliveries.due(nowMs) : this.deps.deliveries.dueBetween(passed, nowMs);
+    this.lastPass = nowMs;
+    for (const row of rows) {
       if (this.inFlight.has(row.id)) continue;
       if (row.fault === 'bad_signature') {
         this.admit(row, `bad_signature:${row.id}`); // outside its transaction's order
@@ -137,6 +193,8 @@ export class Dispatcher implements TimedWork {
       }
       this.admit(row, transactionId);
     }
+    // Every delivery queued before this pass was admitted, or waits behind its transaction.
+    this.queuedOffsets.clear();
     if (wait) await this.idle();
   }
 
@@ -176,18 +234,23 @@ export class Dispatcher implements TimedWork {
 
   /** Starts a delivery once its URL has a free slot; when it ends, the transaction's next one may start. */
   private admit(row: DeliveryRow, transactionId: string): void {
+    // Only the id and URL are kept while it waits for a slot: a backlog holds no bodies.
+    const { id } = row;
     const url = row.url ?? '';
     this.busyTransactions.add(transactionId);
-    this.held.delete(row.id);
+    this.held.delete(id);
+    const admittedOffset = this.queuedOffsets.get(id) ?? this.overdueOffsets.get(id) ?? this.deps.clock.offsetMs();
+    this.queuedOffsets.delete(id);
+    this.overdueOffsets.delete(id);
     const run = this.acquire(url)
-      .then(() => this.attempt(row.id).finally(() => this.release(url)))
+      .then(() => this.attempt(id, admittedOffset).finally(() => this.release(url)))
       .catch((err: unknown) => this.deps.onError(err))
       .finally(() => {
-        this.inFlight.delete(row.id);
+        this.inFlight.delete(id);
         this.busyTransactions.delete(transactionId);
         this.startNextOf(transactionId);
       });
-    this.inFlight.set(row.id, run);
+    this.inFlight.set(id, run);
   }
 
   /** After a delivery of a transaction ends: starts its next one, or holds the rest behind a retry. */
@@ -242,26 +305,41 @@ export class Dispatcher implements TimedWork {
     if (lane.active === 0) this.lanes.delete(url);
   }
 
-  private async attempt(id: string): Promise<void> {
+  /**
+   * The sandbox time of an attempt of a delivery queued (or, for a retry, admitted) when the
+   * clock's offset was `admittedOffset`: the clock now, less any advance since. A delivery
+   * queued by a step of an advance is stamped (and its retry timed) from the instant it was
+   * queued at, however far the advance has moved on while it waited for its commit, its slot
+   * or its answer; one queued in real time is stamped now.
+   */
+  private instant(admittedOffset: number): number {
+    const { clock } = this.deps;
+    return clock.nowMs() - Math.max(0, clock.offsetMs() - admittedOffset);
+  }
+
+  private async attempt(id: string, admittedOffset: number): Promise<void> {
     const { deliveries, clock, timeZone } = this.deps;
     const row = deliveries.byId(id);
     if (!row || row.status !== 'pending' || row.next_attempt_at === null || row.next_attempt_at > clock.nowMs()) return;
-    const at = clock.nowMs();
     const number = row.attempts + 1;
     // RSASSA-PKCS1-v1_5 is deterministic and signs the body alone, so one signature serves
     // every attempt and resend of this delivery.
     let signature = row.signature;
     if (signature === null) {
       // A scripted bad signature is a real signature of another body: it never verifies.
-      signature = this.deps.sign(row.fault === 'bad_signature' ? `${row.body}\n` : row.body);
+      const signedBody = row.fault === 'bad_signature' ? `${row.body}\n` : row.body;
+      signature = this.deps.signAsync ? await this.deps.signAsync(signedBody) : this.deps.sign(signedBody);
       deliveries.setSignature(id, signature);
     }
     const signed = signature;
+    // Never before it fell due (a retry on the timeline of an advance that moved past it).
+    const start = this.instant(admittedOffset);
+    const at = Math.max(row.next_attempt_at, start);
     const headers = webhookHeaders(row.body, new Date(at), timeZone, () => signed);
     const started = performance.now();
     const outcome = await this.send(row, number, headers);
     const duration = performance.now() - started;
-    const now = clock.nowMs();
+    const now = at + (this.instant(admittedOffset) - start);
     const badSignature = row.fault === 'bad_signature';
     if (badSignature && outcome.status !== null) {
       outcome.error = outcome.ok
@@ -270,6 +348,10 @@ export class Dispatcher implements TimedWork {
     }
     // A bad-signature copy is attempted once; anything else until MAX_ATTEMPTS.
     const giveUp = !outcome.ok && (number >= MAX_ATTEMPTS || badSignature);
+    if (!outcome.ok && !giveUp && now + retryDelaySeconds(number) * 1000 <= clock.nowMs()) {
+      if (this.overdueOffsets.size >= MAX_NOTED_QUEUED) this.overdueOffsets.clear();
+      this.overdueOffsets.set(id, admittedOffset);
+    }
     deliveries.recordAttempt(
       {
         delivery_id: id,
@@ -313,7 +395,10 @@ export class Dispatcher implements TimedWork {
     const transactionId = this.transactionOf(refundRow);
     const now = clock.nowMs();
     for (const d of deliveries.forResource(transactionId)) {
-      if (d.status === 'pending' && d.next_attempt_at === null) deliveries.postpone(d.id, now);
+      if (d.status === 'pending' && d.next_attempt_at === null) {
+        deliveries.postpone(d.id, now);
+        this.lastPass = -Infinity; // due now, behind the last pass: the next one reads everything
+      }
     }
   }
 

@@ -31,6 +31,8 @@ export interface OutboxDeps {
   timeZone: string;
   /** Called after the commit of work that queued a webhook. */
   onQueued: () => void;
+  /** Called as each delivery is inserted, inside its unit of work (the dispatcher notes the clock then). */
+  onInserted?: (deliveryId: string, nextAttemptAt: number | null) => void;
   /** The `webhook_fault` steps of a scenario rule (by its `scenario/rule` label). */
   webhookFaults: (ruleLabel: string | null) => readonly WebhookFault[];
 }
@@ -84,6 +86,7 @@ export function createOutbox(deps: OutboxDeps): FaultingOutbox {
       updated_at: now,
       delivered_at: null,
     });
+    deps.onInserted?.(id, nextAttemptAt);
     uow.afterCommit(deps.onQueued, 'deliveries.queued');
     return deliveries.byId(id)!;
   };
@@ -106,8 +109,9 @@ export function createOutbox(deps: OutboxDeps): FaultingOutbox {
 
   const enqueue = (fields: Pick<Delivery, 'account_id' | 'kind' | 'resource_id' | 'url' | 'body'>, simulated?: SimulatedFailures): void => {
     const now = clock.nowMs();
+    const id = randomUUID();
     deliveries.insert({
-      id: randomUUID(),
+      id,
       ...fields,
       signature: null,
       status: 'pending',
@@ -120,6 +124,7 @@ export function createOutbox(deps: OutboxDeps): FaultingOutbox {
       updated_at: now,
       delivered_at: null,
     });
+    deps.onInserted?.(id, now);
     uow.afterCommit(deps.onQueued, 'deliveries.queued');
   };
 

@@ -36,7 +36,22 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
  * @throws RangeError if `at` is an invalid Date or `timeZone` is not a valid zone name.
  */
 export function compactTimestamp(at: Date, timeZone: string): string {
-  if (Number.isNaN(at.getTime())) throw new RangeError('Invalid Date');
+  const ms = at.getTime();
+  if (Number.isNaN(ms)) throw new RangeError('Invalid Date');
+  // A burst of webhooks stamps the same second over and over: the last one per zone is kept.
+  const second = Math.floor(ms / 1000);
+  const cached = lastStamps.get(timeZone);
+  if (cached !== undefined && cached.second === second) return cached.text;
+  const text = formatCompact(at, timeZone);
+  if (cached === undefined && lastStamps.size >= MAX_CACHED_FORMATTERS) lastStamps.clear();
+  lastStamps.set(timeZone, { second, text });
+  return text;
+}
+
+/** The last second stamped in each zone, with its digits (`compactTimestamp`). */
+const lastStamps = new Map<string, { second: number; text: string }>();
+
+function formatCompact(at: Date, timeZone: string): string {
   const parts: Record<string, string> = {};
   for (const { type, value } of formatterFor(timeZone).formatToParts(at)) parts[type] = value;
   // Some ICU versions print midnight as "24" even with h23; it is hour 00 of the same day.

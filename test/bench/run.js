@@ -336,6 +336,7 @@ async function clock() {
     if (res.status !== 201) throw new Error(`subscription create answered ${res.status}: ${await res.text()}`);
   }
   await sleep(200);
+  const before = receiver.received.size;
   const stopProbe = probe(`${s.url}/v4/transactions?limit=1`);
   const t = performance.now();
   let outcome;
@@ -352,13 +353,21 @@ async function clock() {
     outcome = `no answer within ${CLOCK_TIMEOUT_S} s (${err.name})`;
   }
   const took = (performance.now() - t) / 1000;
+  const atAnswer = receiver.received.size - before;
   // A probe stuck behind a frozen server would wait for ever: stop the server first if need be.
   const latencies = await Promise.race([stopProbe(), sleep(2000).then(() => null)]);
+  // The advance answers without waiting for its webhooks (they go out after each commit): how long until all arrived.
+  const renewals = 100 * 365;
+  const answered = outcome.startsWith('HTTP 200');
+  while (answered && receiver.received.size - before < renewals && performance.now() - t < 2 * CLOCK_TIMEOUT_S * 1000) await sleep(50);
+  const arrived = receiver.received.size - before;
+  const allAfter = (performance.now() - t) / 1000;
   await s.stop();
   await receiver.close();
   const stall = latencies ? Math.max(...latencies) : took * 1000;
   figure('clock', 'advance 1 year, 100 daily subscriptions: time', `${took.toFixed(1)} s (${outcome})`, '-', null);
   figure('clock', 'longest stall a concurrent GET saw', `${ms(stall)}${latencies ? ` (${latencies.length} GETs)` : ' (probe stuck)'}`, '<= ~50 ms', stall <= 60);
+  figure('clock', "the advance's renewal webhooks received", `${atAnswer} at its answer, ${arrived}/${renewals} after ${allAfter.toFixed(1)} s`, '-', null);
 }
 
 /** `node bin/payment-sandbox.js --port <free> -q ...args` of ROOT, once it answers GET /_sandbox/health. */

@@ -396,6 +396,8 @@ describe('pages that cannot be paid', () => {
   it('a finished payment says so, offers no Pay or Cancel, and a second POST is a 409 page that changes nothing', async () => {
     const tx = await checkoutTransaction('order-done-1');
     await control(sandbox.url, `/transactions/${tx.id}/settle`, { method: 'POST' });
+    // The settle's own webhook goes out after its answer: counted once it has arrived.
+    await webhookOf(tx.id);
     const before = merchant.received.filter((w) => w.body.ll_transaction_id === tx.id).length;
 
     const page = await newPage();

@@ -93,7 +93,26 @@ export async function advance(app: App, seconds: number): Promise<Json> {
     body: JSON.stringify({ seconds }),
   });
   if (res.status !== 200) throw new Error(`advance failed: ${res.status} ${await res.text()}`);
-  return (await res.json()) as Json;
+  const advanced = (await res.json()) as Json;
+  await deliveriesSettled(app);
+  return advanced;
+}
+
+/**
+ * Waits until no webhook is under way: every pending delivery is parked or waits for a retry
+ * later on the sandbox clock. An advance answers without waiting for the webhooks it queued
+ * (they go out after each commit), so tests that look at them after an advance wait here.
+ */
+export async function deliveriesSettled(app: App, timeoutMs = 10_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const now = Date.parse(String(((await (await app.request('/_sandbox/clock')).json()) as Json).now));
+    const items = ((await (await app.request('/_sandbox/deliveries?limit=100')).json()) as { items: Json[] }).items;
+    const underWay = items.filter((d) => d.status === 'pending' && d.next_attempt_at !== null && Date.parse(String(d.next_attempt_at)) <= now);
+    if (underWay.length === 0) return;
+    if (Date.now() > until) throw new Error(`${underWay.length} deliveries still under way after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
 }
 
 /** Advances the sandbox clock to `target` (which must be ahead of it). */

@@ -1,9 +1,12 @@
 /**
  * `POST /_sandbox/clock/advance` over a real socket: a concurrent GET is answered while a
  * long advance runs; an advance past the step limit answers 400 before anything moves; on a
- * --db file the clock offset read after a restart matches the renewals that ran.
+ * --db file the clock offset read after a restart matches the renewals that ran; an advance
+ * answers without waiting for the merchant to acknowledge the webhooks its renewals queued,
+ * each of which is stamped with the instant of its charge.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -97,5 +100,58 @@ describe('clock advance over a socket', () => {
     // The first charge and ten renewals: the current period ends after the clock, and began before it.
     expect(await transactionCount(server.url)).toBe(11);
     expect(Date.parse(subs.items[0]!.current_period_end)).toBeGreaterThan(Date.parse(after.now));
+  });
+
+  it('answers without waiting for the merchant to acknowledge the renewals\' webhooks, each stamped with its charge\'s instant', async () => {
+    // A receiver that holds every answer until the test lets it go.
+    const held: ServerResponse[] = [];
+    let releasing = false;
+    const ack = (res: ServerResponse) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"code":"200","message":"SUCCESS"}');
+    const receiver = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => (releasing ? ack(res) : held.push(res)));
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const port = (receiver.address() as { port: number }).port;
+    try {
+      server = await startServer({ port: 0, host: '127.0.0.1', ticker: false, notificationUrl: `http://127.0.0.1:${port}/hooks` });
+      const sub = directSubscription({ external_identifier: 'sub-held', plan: { name: 'Daily', currency: 'USD', amount: 900, interval: 'day' } });
+      const created = await fetch(`${server.url}/v4/subscriptions`, {
+        method: 'POST',
+        headers: headers(undefined, { 'x-forwarded-for': '203.0.113.7' }),
+        body: JSON.stringify({ ...sub, payment_method: { ...(sub.payment_method as Record<string, unknown>), webhooks_url: `http://127.0.0.1:${port}/hooks` } }),
+      });
+      expect(created.status).toBe(201);
+      // The first charge's webhook is under way (held): let it go, so the advance starts with nothing in flight.
+      while (held.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      ack(held.shift()!);
+      type Delivery = { status: string; attempts: { at: string }[]; resource_id: string; created: string };
+      const deliveries = async (): Promise<Delivery[]> => (await body<{ items: Delivery[] }>(await fetch(`${server!.url}/_sandbox/deliveries?limit=100`))).items;
+      while ((await deliveries()).some((d) => d.status !== 'delivered')) await new Promise((resolve) => setTimeout(resolve, 5));
+
+      const res = await advance(server.url, { seconds: 5 * DAY_S + 60 });
+      expect(res.status).toBe(200);
+      expect((await body<{ steps: number }>(res)).steps).toBe(5);
+      // Answered while no renewal's webhook has been acknowledged: they are all still pending.
+      const atAnswer = await deliveries();
+      expect(atAnswer).toHaveLength(6);
+      expect(atAnswer.filter((d) => d.status === 'pending')).toHaveLength(5);
+
+      releasing = true;
+      for (const r of held.splice(0)) ack(r);
+      while ((await deliveries()).some((d) => d.status !== 'delivered')) await new Promise((resolve) => setTimeout(resolve, 10));
+      // Each renewal's attempt is stamped with the day of its charge, not with where the advance had got to.
+      const transactions = (await body<{ items: { id: string; created_at: string }[] }>(await fetch(`${server.url}/v4/transactions?limit=100`, { headers: headers() }))).items;
+      const chargedAt = new Map(transactions.map((t) => [t.id, t.created_at]));
+      for (const d of await deliveries()) {
+        const charged = Date.parse(chargedAt.get(d.resource_id)!);
+        const stamped = Date.parse(d.attempts[0]!.at);
+        expect(stamped - charged).toBeGreaterThanOrEqual(0);
+        expect(stamped - charged).toBeLessThan(3_600_000);
+      }
+    } finally {
+      receiver.closeAllConnections();
+      await new Promise((resolve) => receiver.close(resolve));
+    }
   });
 });

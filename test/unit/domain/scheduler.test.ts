@@ -1,5 +1,5 @@
 /**
- * The scheduler's clock advance against the real SQLite store: each step's work and the new
+ * The scheduler's clock advance against the real SQLite store: a slice of steps and the new
  * clock offset commit together (a step that throws rolls back alone, on a --db file too),
  * an advance estimated past the step limit is refused before anything moves, and a long
  * advance gives the event loop turns between steps.
@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClock } from '../../../src/domain/clock.js';
 import { SandboxError } from '../../../src/domain/errors.js';
+import type { UnitOfWork } from '../../../src/domain/ports.js';
 import { AdvanceTooLongError, Scheduler, type TimedWork } from '../../../src/domain/scheduler.js';
 import { openStore, type SqliteStore } from '../../../src/store/sqlite-store.js';
 
@@ -55,7 +56,7 @@ function schedulerOn(store: SqliteStore, maxSteps?: number) {
 const probeRows = (store: SqliteStore): number[] =>
   (store.db.prepare('SELECT at FROM probe ORDER BY at').pluck().all() as number[]).map(Number);
 
-describe('clock advance: one unit of work per step', () => {
+describe('clock advance: atomic on disk, a failed step rolled back alone', () => {
   const dirs: string[] = [];
   afterEach(() => {
     for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
@@ -102,6 +103,37 @@ describe('clock advance: one unit of work per step', () => {
     expect(probeRows(store)).toHaveLength(5);
     expect(clock.offsetMs()).toBe(5.5 * HOUR);
     expect(store.clockOffsetMs()).toBe(5.5 * HOUR);
+    store.close();
+  });
+});
+
+describe('clock advance: slices of steps, each committed with its offset', () => {
+  it('commits many steps with the offset of the last of them in one unit of work, and the disk never runs ahead or behind', async () => {
+    const store = openStore(':memory:', () => undefined);
+    const clock = createClock(store.clockOffsetMs(), () => REAL_NOW);
+    // After every commit the saved offset is where the last committed step put the clock.
+    const commits: { offset: number; lastRow: number | undefined }[] = [];
+    let depth = 0;
+    const uow: UnitOfWork = {
+      run<T>(work: () => T): T {
+        depth += 1;
+        try {
+          return store.uow.run(work);
+        } finally {
+          depth -= 1;
+          if (depth === 0) commits.push({ offset: store.clockOffsetMs(), lastRow: probeRows(store).at(-1) });
+        }
+      },
+      afterCommit: (effect, key) => store.uow.afterCommit(effect, key),
+    };
+    const scheduler = new Scheduler({ clock, uow, saveOffset: (ms) => store.saveClockOffset(ms), onError: () => undefined });
+    scheduler.register(hourlyWork(store));
+    expect(await scheduler.advance(100 * 3600 + 60)).toBe(100);
+    expect(probeRows(store)).toHaveLength(100);
+    // Fast steps share units of work (the last unit only sets the final offset).
+    expect(commits.length - 1).toBeLessThan(100);
+    for (const commit of commits.slice(0, -1)) expect(REAL_NOW + commit.offset).toBe(commit.lastRow);
+    expect(commits.at(-1)!.offset).toBe(100 * HOUR + 60_000);
     store.close();
   });
 });

@@ -5,7 +5,7 @@ import {
   DEMO_WEBHOOK_PRIVATE_KEY_PEM,
   DEMO_WEBHOOK_PUBLIC_KEY_PEM,
 } from '../../../src/domain/demo-credentials.js';
-import { createSigner, webhookHeaders } from '../../../src/webhooks/signing.js';
+import { createAsyncSigner, createSigner, webhookHeaders } from '../../../src/webhooks/signing.js';
 
 const ASCII_BODY = '{"ll_transaction_id":"txn_1","payment_data":{"payment_amount":"10.50"}}';
 const UNICODE_BODY = '{"reason":"Café ☕ — 返金 🙂","amount":1050}';
@@ -71,6 +71,22 @@ describe('createSigner, rsa mode', () => {
   it('rejects a PEM that is not a private key', () => {
     expect(() => createSigner({ mode: 'rsa', privateKeyPem: DEMO_WEBHOOK_PUBLIC_KEY_PEM })).toThrow();
     expect(() => createSigner({ mode: 'rsa', privateKeyPem: 'not a pem' })).toThrow();
+  });
+});
+
+describe('createAsyncSigner', () => {
+  it('gives the same signatures as createSigner, RSA off the main thread, HMAC as is', async () => {
+    const rsa = { mode: 'rsa' as const, privateKeyPem: DEMO_WEBHOOK_PRIVATE_KEY_PEM };
+    const signed = await Promise.all([ASCII_BODY, UNICODE_BODY].map(createAsyncSigner(rsa)));
+    expect(signed).toEqual([createSigner(rsa)(ASCII_BODY), createSigner(rsa)(UNICODE_BODY)]);
+    expect(verifies(UNICODE_BODY, signed[1]!)).toBe(true);
+    const hmac = { mode: 'hmac' as const, secret: 's3cret' };
+    expect(await createAsyncSigner(hmac)(ASCII_BODY)).toBe(createSigner(hmac)(ASCII_BODY));
+  });
+
+  it('rejects what createSigner rejects', () => {
+    expect(() => createAsyncSigner({ mode: 'rsa', privateKeyPem: DEMO_WEBHOOK_PUBLIC_KEY_PEM })).toThrow();
+    expect(() => createAsyncSigner({ mode: 'hmac', secret: '' })).toThrow();
   });
 });
 

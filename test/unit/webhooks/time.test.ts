@@ -15,6 +15,16 @@ describe('compactTimestamp', () => {
     expect(compactTimestamp(AFTER_DST_START, zone)).toBe(expected);
   });
 
+  it('gives each zone and each second its own digits when calls alternate (the last stamp per zone is reused only within its second)', () => {
+    const base = Date.parse('2026-03-08T07:30:45Z');
+    for (let i = 0; i < 3; i++) {
+      expect(compactTimestamp(new Date(base + 999), 'UTC')).toBe('20260308073045');
+      expect(compactTimestamp(new Date(base + 999), 'Asia/Shanghai')).toBe('20260308153045');
+      expect(compactTimestamp(new Date(base + 1000), 'UTC')).toBe('20260308073046');
+      expect(compactTimestamp(new Date(base - 1), 'UTC')).toBe('20260308073044');
+    }
+  });
+
   it('follows the New York offset change at the DST start', () => {
     expect(compactTimestamp(BEFORE_DST_START, 'America/New_York')).toBe('20260308015959');
     expect(compactTimestamp(new Date('2026-03-08T07:00:00Z'), 'America/New_York')).toBe(
