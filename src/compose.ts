@@ -161,9 +161,15 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
       baseUrl = url;
     },
     emit: (type, accountId, data) => feed.emit(type, accountId, data),
-    async advanceClock(seconds) {
+    async advanceClock(seconds, { waitForWebhooks = true } = {}) {
       // Each slice of steps saves the offset with its own work, so the disk never runs ahead or behind.
       const steps = await scheduler.advance(seconds);
+      // The steps do not wait for their webhooks (they go out alongside); the answer does, unless
+      // asked not to: a merchant's test checks its handler right after the call.
+      if (waitForWebhooks) {
+        dispatcher.nudge();
+        await dispatcher.idle();
+      }
       feed.emit('clock.advanced', null, { now: isoTimestamp(clock.nowMs()), offset_ms: clock.offsetMs(), steps });
       return steps;
     },

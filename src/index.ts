@@ -126,8 +126,11 @@ export interface RunningSandbox {
   fail(transactionId: string): Promise<Transaction>;
   /** Refunds `amount` (minor units; default: the remainder), and its refund webhook. */
   refund(transactionId: string, amount?: number): Promise<Refund>;
-  /** Moves the sandbox clock forward, running all that falls due. */
-  advanceClock(seconds: number): Promise<ClockAdvance>;
+  /**
+   * Moves the sandbox clock forward, running all that falls due; resolves once the webhooks it
+   * queued have had their attempt, or at once with `{ waitForWebhooks: false }`.
+   */
+  advanceClock(seconds: number, options?: { waitForWebhooks?: boolean }): Promise<ClockAdvance>;
   /** Every webhook delivery, newest first. */
   deliveries(): Promise<Delivery[]>;
   /**
@@ -198,7 +201,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     settle: (transactionId) => call('POST', `/transactions/${id(transactionId)}/settle`),
     fail: (transactionId) => call('POST', `/transactions/${id(transactionId)}/fail`),
     refund: (transactionId, amount) => call('POST', `/transactions/${id(transactionId)}/refund`, amount === undefined ? {} : { amount }),
-    advanceClock: (seconds) => call('POST', '/clock/advance', { seconds }),
+    advanceClock: (seconds, options) => call('POST', '/clock/advance', { seconds, wait_for_webhooks: options?.waitForWebhooks ?? true }),
     async deliveries() {
       const all: Delivery[] = [];
       let cursor: string | null = null;

@@ -57,8 +57,11 @@ export interface Sandbox {
   removeScenario(name: string): boolean;
   /** Removes every scenario loaded at run time; how many there were. */
   clearScenarios(): number;
-  /** Moves the sandbox clock forward, running all that falls due; persists the offset. */
-  advanceClock(seconds: number): Promise<number>;
+  /**
+   * Moves the sandbox clock forward, running all that falls due; persists the offset. Unless
+   * `waitForWebhooks` is false, resolves once the webhooks it queued have had their attempt.
+   */
+  advanceClock(seconds: number, options?: { waitForWebhooks?: boolean }): Promise<number>;
   /**
    * Empties all data but the accounts (and the scenarios), and seeds the buyers again; with
    * `rewindClock`, the clock also goes back to real time (offset 0, persisted).

@@ -41,6 +41,13 @@ const clockAdvanceSchema = z
   .object({
     seconds: z.number().positive().max(MAX_ADVANCE_SECONDS).optional().openapi({ description: 'Seconds to move forward.' }),
     months: z.number().int().min(1).max(MAX_ADVANCE_MONTHS).optional().openapi({ description: 'Calendar months to move forward: the same day and time n months later (Jan 31 + 1 month = Feb 28).' }),
+    wait_for_webhooks: z
+      .boolean()
+      .default(true)
+      .openapi({
+        description:
+          'Default true: answer once every webhook the advance queued has had its attempt (acknowledged, refused or timed out; retries that fall due later wait for a later advance), so a test can check its handler right after the call. false: answer as soon as the clock has moved and its steps are saved; the webhooks follow.',
+      }),
   })
   .refine((body) => (body.seconds === undefined) !== (body.months === undefined), { message: 'Give either seconds or months' })
   .openapi('ClockAdvance');
@@ -245,11 +252,11 @@ export function controlRoutes(): OpenAPIHono<AppEnv> {
     }),
     async (c) => {
       const sandbox = c.get('sandbox');
-      const { seconds, months } = c.req.valid('json');
+      const { seconds, months, wait_for_webhooks: waitForWebhooks } = c.req.valid('json');
       const nowMs = sandbox.clock.nowMs();
       let steps: number;
       try {
-        steps = await sandbox.advanceClock(months === undefined ? seconds! : (addInterval(new Date(nowMs), 'month', months).getTime() - nowMs) / 1000);
+        steps = await sandbox.advanceClock(months === undefined ? seconds! : (addInterval(new Date(nowMs), 'month', months).getTime() - nowMs) / 1000, { waitForWebhooks });
       } catch (err) {
         // Refused before anything moved: name the field that asked for too much.
         if (!(err instanceof AdvanceTooLongError)) throw err;

@@ -30,7 +30,7 @@ async function createDaily(url: string, count: number): Promise<void> {
   }
 }
 
-const advance = (url: string, payload: Record<string, number>): Promise<Response> =>
+const advance = (url: string, payload: Record<string, number | boolean>): Promise<Response> =>
   fetch(`${url}/_sandbox/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) });
 
 const clockOf = async (url: string): Promise<{ now: string; offset_seconds: number }> => body(await fetch(`${url}/_sandbox/clock`));
@@ -102,7 +102,7 @@ describe('clock advance over a socket', () => {
     expect(Date.parse(subs.items[0]!.current_period_end)).toBeGreaterThan(Date.parse(after.now));
   });
 
-  it('answers without waiting for the merchant to acknowledge the renewals\' webhooks, each stamped with its charge\'s instant', async () => {
+  it('with wait_for_webhooks false, answers without waiting for the merchant to acknowledge the renewals\' webhooks, each stamped with its charge\'s instant', async () => {
     // A receiver that holds every answer until the test lets it go.
     const held: ServerResponse[] = [];
     let releasing = false;
@@ -129,7 +129,7 @@ describe('clock advance over a socket', () => {
       const deliveries = async (): Promise<Delivery[]> => (await body<{ items: Delivery[] }>(await fetch(`${server!.url}/_sandbox/deliveries?limit=100`))).items;
       while ((await deliveries()).some((d) => d.status !== 'delivered')) await new Promise((resolve) => setTimeout(resolve, 5));
 
-      const res = await advance(server.url, { seconds: 5 * DAY_S + 60 });
+      const res = await advance(server.url, { seconds: 5 * DAY_S + 60, wait_for_webhooks: false });
       expect(res.status).toBe(200);
       expect((await body<{ steps: number }>(res)).steps).toBe(5);
       // Answered while no renewal's webhook has been acknowledged: they are all still pending.
@@ -149,6 +149,55 @@ describe('clock advance over a socket', () => {
         expect(stamped - charged).toBeGreaterThanOrEqual(0);
         expect(stamped - charged).toBeLessThan(3_600_000);
       }
+    } finally {
+      receiver.closeAllConnections();
+      await new Promise((resolve) => receiver.close(resolve));
+    }
+  });
+  it('by default answers only once every webhook the advance queued has had its attempt: the handler has them all when the call returns', async () => {
+    // A receiver that holds every answer until the test lets it go.
+    const held: ServerResponse[] = [];
+    let releasing = false;
+    const ack = (res: ServerResponse) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"code":"200","message":"SUCCESS"}');
+    const receiver = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => (releasing ? ack(res) : held.push(res)));
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const port = (receiver.address() as { port: number }).port;
+    try {
+      server = await startServer({ port: 0, host: '127.0.0.1', ticker: false, notificationUrl: `http://127.0.0.1:${port}/hooks` });
+      const sub = directSubscription({ external_identifier: 'sub-waited', plan: { name: 'Daily', currency: 'USD', amount: 900, interval: 'day' } });
+      const created = await fetch(`${server.url}/v4/subscriptions`, {
+        method: 'POST',
+        headers: headers(undefined, { 'x-forwarded-for': '203.0.113.7' }),
+        body: JSON.stringify({ ...sub, payment_method: { ...(sub.payment_method as Record<string, unknown>), webhooks_url: `http://127.0.0.1:${port}/hooks` } }),
+      });
+      expect(created.status).toBe(201);
+      while (held.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      ack(held.shift()!);
+      type Delivery = { status: string };
+      const deliveries = async (): Promise<Delivery[]> => (await body<{ items: Delivery[] }>(await fetch(`${server!.url}/_sandbox/deliveries?limit=100`))).items;
+      while ((await deliveries()).some((d) => d.status !== 'delivered')) await new Promise((resolve) => setTimeout(resolve, 5));
+
+      let answered = false;
+      const call = advance(server.url, { seconds: 5 * DAY_S + 60 }).then((res) => {
+        answered = true;
+        return res;
+      });
+      // All five renewals' webhooks reach the handler, which holds them: the call has not answered.
+      while (held.length < 5) await new Promise((resolve) => setTimeout(resolve, 5));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(answered).toBe(false);
+      releasing = true;
+      for (const r of held.splice(0)) ack(r);
+      const res = await call;
+      expect(res.status).toBe(200);
+      expect((await body<{ steps: number }>(res)).steps).toBe(5);
+      // Answered after every attempt: all six webhooks delivered, none still under way.
+      const atAnswer = await deliveries();
+      expect(atAnswer).toHaveLength(6);
+      expect(atAnswer.filter((d) => d.status === 'delivered')).toHaveLength(6);
     } finally {
       receiver.closeAllConnections();
       await new Promise((resolve) => receiver.close(resolve));
