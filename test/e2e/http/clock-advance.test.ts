@@ -38,8 +38,56 @@ const clockOf = async (url: string): Promise<{ now: string; offset_seconds: numb
 const transactionCount = async (url: string): Promise<number> =>
   (await body<{ items: unknown[] }>(await fetch(`${url}/v4/transactions?limit=100`, { headers: headers() }))).items.length;
 
+/** The sandbox of the running test (stopped after each). */
+let server: RunningServer | undefined;
+
+type HeldDelivery = { status: string; attempts: { at: string }[]; resource_id: string; created: string };
+
+/**
+ * A sandbox whose daily subscription's webhooks go to a receiver that holds every answer until
+ * `release()`; its first charge's webhook is acknowledged and delivered before this returns.
+ */
+async function heldDailySubscription(externalId: string) {
+  const held: ServerResponse[] = [];
+  let releasing = false;
+  const ack = (res: ServerResponse) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"code":"200","message":"SUCCESS"}');
+  const receiver = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => (releasing ? ack(res) : held.push(res)));
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const port = (receiver.address() as { port: number }).port;
+  const close = async () => {
+    receiver.closeAllConnections();
+    await new Promise((resolve) => receiver.close(resolve));
+  };
+  try {
+    const running = await startServer({ port: 0, host: '127.0.0.1', ticker: false, notificationUrl: `http://127.0.0.1:${port}/hooks` });
+    server = running;
+    const sub = directSubscription({ external_identifier: externalId, plan: { name: 'Daily', currency: 'USD', amount: 900, interval: 'day' } });
+    const created = await fetch(`${running.url}/v4/subscriptions`, {
+      method: 'POST',
+      headers: headers(undefined, { 'x-forwarded-for': '203.0.113.7' }),
+      body: JSON.stringify({ ...sub, payment_method: { ...(sub.payment_method as Record<string, unknown>), webhooks_url: `http://127.0.0.1:${port}/hooks` } }),
+    });
+    expect(created.status).toBe(201);
+    // The first charge's webhook is under way (held): let it go, so the advance starts with nothing in flight.
+    while (held.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    ack(held.shift()!);
+    const deliveries = async (): Promise<HeldDelivery[]> => (await body<{ items: HeldDelivery[] }>(await fetch(`${running.url}/_sandbox/deliveries?limit=100`))).items;
+    while ((await deliveries()).some((d) => d.status !== 'delivered')) await new Promise((resolve) => setTimeout(resolve, 5));
+    const release = () => {
+      releasing = true;
+      for (const r of held.splice(0)) ack(r);
+    };
+    return { url: running.url, held, deliveries, release, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
+
 describe('clock advance over a socket', () => {
-  let server: RunningServer | undefined;
   const dirs: string[] = [];
   afterEach(async () => {
     await server?.stop();
@@ -103,33 +151,9 @@ describe('clock advance over a socket', () => {
   });
 
   it('with wait_for_webhooks false, answers without waiting for the merchant to acknowledge the renewals\' webhooks, each stamped with its charge\'s instant', async () => {
-    // A receiver that holds every answer until the test lets it go.
-    const held: ServerResponse[] = [];
-    let releasing = false;
-    const ack = (res: ServerResponse) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"code":"200","message":"SUCCESS"}');
-    const receiver = createServer((req, res) => {
-      req.resume();
-      req.on('end', () => (releasing ? ack(res) : held.push(res)));
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    const port = (receiver.address() as { port: number }).port;
+    const { url, deliveries, release, close } = await heldDailySubscription('sub-held');
     try {
-      server = await startServer({ port: 0, host: '127.0.0.1', ticker: false, notificationUrl: `http://127.0.0.1:${port}/hooks` });
-      const sub = directSubscription({ external_identifier: 'sub-held', plan: { name: 'Daily', currency: 'USD', amount: 900, interval: 'day' } });
-      const created = await fetch(`${server.url}/v4/subscriptions`, {
-        method: 'POST',
-        headers: headers(undefined, { 'x-forwarded-for': '203.0.113.7' }),
-        body: JSON.stringify({ ...sub, payment_method: { ...(sub.payment_method as Record<string, unknown>), webhooks_url: `http://127.0.0.1:${port}/hooks` } }),
-      });
-      expect(created.status).toBe(201);
-      // The first charge's webhook is under way (held): let it go, so the advance starts with nothing in flight.
-      while (held.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
-      ack(held.shift()!);
-      type Delivery = { status: string; attempts: { at: string }[]; resource_id: string; created: string };
-      const deliveries = async (): Promise<Delivery[]> => (await body<{ items: Delivery[] }>(await fetch(`${server!.url}/_sandbox/deliveries?limit=100`))).items;
-      while ((await deliveries()).some((d) => d.status !== 'delivered')) await new Promise((resolve) => setTimeout(resolve, 5));
-
-      const res = await advance(server.url, { seconds: 5 * DAY_S + 60, wait_for_webhooks: false });
+      const res = await advance(url, { seconds: 5 * DAY_S + 60, wait_for_webhooks: false });
       expect(res.status).toBe(200);
       expect((await body<{ steps: number }>(res)).steps).toBe(5);
       // Answered while no renewal's webhook has been acknowledged: they are all still pending.
@@ -137,11 +161,10 @@ describe('clock advance over a socket', () => {
       expect(atAnswer).toHaveLength(6);
       expect(atAnswer.filter((d) => d.status === 'pending')).toHaveLength(5);
 
-      releasing = true;
-      for (const r of held.splice(0)) ack(r);
+      release();
       while ((await deliveries()).some((d) => d.status !== 'delivered')) await new Promise((resolve) => setTimeout(resolve, 10));
       // Each renewal's attempt is stamped with the day of its charge, not with where the advance had got to.
-      const transactions = (await body<{ items: { id: string; created_at: string }[] }>(await fetch(`${server.url}/v4/transactions?limit=100`, { headers: headers() }))).items;
+      const transactions = (await body<{ items: { id: string; created_at: string }[] }>(await fetch(`${url}/v4/transactions?limit=100`, { headers: headers() }))).items;
       const chargedAt = new Map(transactions.map((t) => [t.id, t.created_at]));
       for (const d of await deliveries()) {
         const charged = Date.parse(chargedAt.get(d.resource_id)!);
@@ -150,38 +173,15 @@ describe('clock advance over a socket', () => {
         expect(stamped - charged).toBeLessThan(3_600_000);
       }
     } finally {
-      receiver.closeAllConnections();
-      await new Promise((resolve) => receiver.close(resolve));
+      await close();
     }
   });
-  it('by default answers only once every webhook the advance queued has had its attempt: the handler has them all when the call returns', async () => {
-    // A receiver that holds every answer until the test lets it go.
-    const held: ServerResponse[] = [];
-    let releasing = false;
-    const ack = (res: ServerResponse) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"code":"200","message":"SUCCESS"}');
-    const receiver = createServer((req, res) => {
-      req.resume();
-      req.on('end', () => (releasing ? ack(res) : held.push(res)));
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    const port = (receiver.address() as { port: number }).port;
-    try {
-      server = await startServer({ port: 0, host: '127.0.0.1', ticker: false, notificationUrl: `http://127.0.0.1:${port}/hooks` });
-      const sub = directSubscription({ external_identifier: 'sub-waited', plan: { name: 'Daily', currency: 'USD', amount: 900, interval: 'day' } });
-      const created = await fetch(`${server.url}/v4/subscriptions`, {
-        method: 'POST',
-        headers: headers(undefined, { 'x-forwarded-for': '203.0.113.7' }),
-        body: JSON.stringify({ ...sub, payment_method: { ...(sub.payment_method as Record<string, unknown>), webhooks_url: `http://127.0.0.1:${port}/hooks` } }),
-      });
-      expect(created.status).toBe(201);
-      while (held.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
-      ack(held.shift()!);
-      type Delivery = { status: string };
-      const deliveries = async (): Promise<Delivery[]> => (await body<{ items: Delivery[] }>(await fetch(`${server!.url}/_sandbox/deliveries?limit=100`))).items;
-      while ((await deliveries()).some((d) => d.status !== 'delivered')) await new Promise((resolve) => setTimeout(resolve, 5));
 
+  it('by default answers only once every webhook the advance queued has had its attempt: the handler has them all when the call returns', async () => {
+    const { url, held, deliveries, release, close } = await heldDailySubscription('sub-waited');
+    try {
       let answered = false;
-      const call = advance(server.url, { seconds: 5 * DAY_S + 60 }).then((res) => {
+      const call = advance(url, { seconds: 5 * DAY_S + 60 }).then((res) => {
         answered = true;
         return res;
       });
@@ -189,8 +189,7 @@ describe('clock advance over a socket', () => {
       while (held.length < 5) await new Promise((resolve) => setTimeout(resolve, 5));
       await new Promise((resolve) => setTimeout(resolve, 100));
       expect(answered).toBe(false);
-      releasing = true;
-      for (const r of held.splice(0)) ack(r);
+      release();
       const res = await call;
       expect(res.status).toBe(200);
       expect((await body<{ steps: number }>(res)).steps).toBe(5);
@@ -199,8 +198,7 @@ describe('clock advance over a socket', () => {
       expect(atAnswer).toHaveLength(6);
       expect(atAnswer.filter((d) => d.status === 'delivered')).toHaveLength(6);
     } finally {
-      receiver.closeAllConnections();
-      await new Promise((resolve) => receiver.close(resolve));
+      await close();
     }
   });
 });
