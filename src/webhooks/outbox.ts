@@ -68,8 +68,8 @@ export function createOutbox(deps: OutboxDeps): FaultingOutbox {
 
   type Fields = Pick<Delivery, 'account_id' | 'kind' | 'resource_id' | 'url' | 'body'>;
 
-  /** Inserts one delivery, first attempted at `nextAttemptAt` (null: parked, see `Delivery.fault`). */
-  const insert = (fields: Fields, fault: DeliveryFault | null, nextAttemptAt: number | null, simulated?: SimulatedFailures): Delivery => {
+  /** Inserts one delivery, first attempted at `nextAttemptAt` (null: parked, see `Delivery.fault`); returns its id. */
+  const insert = (fields: Fields, fault: DeliveryFault | null, nextAttemptAt: number | null, simulated?: SimulatedFailures): string => {
     const now = clock.nowMs();
     const id = randomUUID();
     deliveries.insert({
@@ -88,7 +88,7 @@ export function createOutbox(deps: OutboxDeps): FaultingOutbox {
     });
     deps.onInserted?.(id, nextAttemptAt);
     uow.afterCommit(deps.onQueued, 'deliveries.queued');
-    return deliveries.byId(id)!;
+    return id;
   };
 
   /**
@@ -107,26 +107,8 @@ export function createOutbox(deps: OutboxDeps): FaultingOutbox {
     if (has('duplicate')) insert(fields, 'duplicate', at, simulated);
   };
 
-  const enqueue = (fields: Pick<Delivery, 'account_id' | 'kind' | 'resource_id' | 'url' | 'body'>, simulated?: SimulatedFailures): void => {
-    const now = clock.nowMs();
-    const id = randomUUID();
-    deliveries.insert({
-      id,
-      ...fields,
-      signature: null,
-      status: 'pending',
-      attempts: 0,
-      simulated_failures: simulated?.count ?? 0,
-      simulated_failure_status: simulated?.status ?? 503,
-      fault: null,
-      next_attempt_at: now,
-      created_at: now,
-      updated_at: now,
-      delivered_at: null,
-    });
-    deps.onInserted?.(id, now);
-    uow.afterCommit(deps.onQueued, 'deliveries.queued');
-  };
+  /** Queues an ordinary webhook, due now. */
+  const enqueue = (fields: Fields, simulated?: SimulatedFailures): void => void insert(fields, null, clock.nowMs(), simulated);
 
   return {
     paymentOutcome(tx, simulated) {
@@ -180,20 +162,22 @@ export function createOutbox(deps: OutboxDeps): FaultingOutbox {
           deliveries.forResource(resourceId).find((d) => d.fault !== 'bad_signature');
         const payment = original(tx.id);
         if (!payment) throw invalidState(`Transaction ${tx.id} is ${tx.status} and has no webhook yet: set its outcome first`);
-        const copy = (d: Delivery): Fields => ({ account_id: d.account_id, kind: d.kind, resource_id: d.resource_id, url: d.url, body: d.body });
+        /** A copy of `d` with `fault`, first attempted at `at`, as stored. */
+        const copy = (d: Delivery, fault: DeliveryFault, at: number): Delivery =>
+          deliveries.byId(insert({ account_id: d.account_id, kind: d.kind, resource_id: d.resource_id, url: d.url, body: d.body }, fault, at))!;
         const now = clock.nowMs();
         switch (request.kind) {
           case 'duplicate':
-            return [insert(copy(payment), 'duplicate', now)];
+            return [copy(payment, 'duplicate', now)];
           case 'delayed':
-            return [insert(copy(payment), 'delayed', now + (request.seconds ?? 0) * 1000)];
+            return [copy(payment, 'delayed', now + (request.seconds ?? 0) * 1000)];
           case 'bad_signature':
-            return [insert(copy(payment), 'bad_signature', now)];
+            return [copy(payment, 'bad_signature', now)];
           case 'out_of_order': {
             const refund = deps.transactions.refundsOf(tx.id).map((r) => original(r.id)).find((d) => d !== undefined); // refundsOf: newest first
             if (!refund) throw invalidState(`Transaction ${tx.id} has no refund webhook yet: refund it first`);
             // Queued in this order, the transaction's order sends the refund's copy first.
-            return [insert(copy(refund), 'out_of_order', now), insert(copy(payment), 'out_of_order', now)];
+            return [copy(refund, 'out_of_order', now), copy(payment, 'out_of_order', now)];
           }
         }
       });
