@@ -125,19 +125,31 @@ describe('deliveries to one URL run side by side', () => {
   });
 });
 
+/**
+ * A sandbox whose webhooks go to a held receiver answering with `onHook`: a payment settled,
+ * its first webhook arrived, then a refund of `refundBody` created (201).
+ */
+async function refundedAfterFirstAttempt(onHook: Parameters<typeof heldReceiver>[0], refundBody: Record<string, unknown>) {
+  const receiver = await heldReceiver(onHook);
+  cleanup.push(() => receiver.close());
+  const server = await sandboxFor(receiver.url);
+  const id = await createTx(server);
+  await settle(server, id);
+  await receiver.until(() => receiver.hooks.length === 1);
+  const refund = await fetch(`${server.url}/v4/transactions/${id}/refunds`, { method: 'POST', headers: headers(), body: JSON.stringify(refundBody) });
+  expect(refund.status).toBe(201);
+  return { receiver, server };
+}
+
 describe('webhooks of one transaction keep their order', () => {
   it('a payment’s webhook arrives before its refund’s even when its first attempt fails and is retried', async () => {
-    const receiver = await heldReceiver((hook, all) => {
-      if (all.length === 1) answer(hook, 503, '{"error":"busy"}');
-      else answer(hook);
-    });
-    cleanup.push(() => receiver.close());
-    const server = await sandboxFor(receiver.url);
-    const id = await createTx(server);
-    await settle(server, id);
-    await receiver.until(() => receiver.hooks.length === 1);
-    const refund = await fetch(`${server.url}/v4/transactions/${id}/refunds`, { method: 'POST', headers: headers(), body: JSON.stringify({ amount: 100 }) });
-    expect(refund.status).toBe(201);
+    const { receiver, server } = await refundedAfterFirstAttempt(
+      (hook, all) => {
+        if (all.length === 1) answer(hook, 503, '{"error":"busy"}');
+        else answer(hook);
+      },
+      { amount: 100 },
+    );
     // The payment's retry is due 10 s later on the sandbox clock; the refund waits for it.
     const advanced = await fetch(`${server.url}/_sandbox/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seconds: 11 }) });
     expect(advanced.status).toBe(200);
@@ -149,14 +161,7 @@ describe('webhooks of one transaction keep their order', () => {
   });
 
   it('a refund held behind its payment’s retry is still delivered once the clock passes the retry', async () => {
-    const receiver = await heldReceiver((hook, all) => (all.length <= 2 ? answer(hook, 500, '{}') : answer(hook)));
-    cleanup.push(() => receiver.close());
-    const server = await sandboxFor(receiver.url);
-    const id = await createTx(server);
-    await settle(server, id);
-    await receiver.until(() => receiver.hooks.length === 1);
-    const refund = await fetch(`${server.url}/v4/transactions/${id}/refunds`, { method: 'POST', headers: headers(), body: JSON.stringify({}) });
-    expect(refund.status).toBe(201);
+    const { receiver, server } = await refundedAfterFirstAttempt((hook, all) => (all.length <= 2 ? answer(hook, 500, '{}') : answer(hook)), {});
     // Retries at +10 s (fails again) and +30 s (acknowledged); then the refund goes.
     const advanced = await fetch(`${server.url}/_sandbox/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seconds: 3600 }) });
     expect(advanced.status).toBe(200);
@@ -165,14 +170,7 @@ describe('webhooks of one transaction keep their order', () => {
   });
 
   it('a refund held behind its payment’s retry goes right after the payment when that is resent by hand', async () => {
-    const receiver = await heldReceiver((hook, all) => (all.length === 1 ? answer(hook, 500, '{}') : answer(hook)));
-    cleanup.push(() => receiver.close());
-    const server = await sandboxFor(receiver.url);
-    const id = await createTx(server);
-    await settle(server, id);
-    await receiver.until(() => receiver.hooks.length === 1);
-    const refund = await fetch(`${server.url}/v4/transactions/${id}/refunds`, { method: 'POST', headers: headers(), body: JSON.stringify({ amount: 100 }) });
-    expect(refund.status).toBe(201);
+    const { receiver, server } = await refundedAfterFirstAttempt((hook, all) => (all.length === 1 ? answer(hook, 500, '{}') : answer(hook)), { amount: 100 });
     const list = (await (await fetch(`${server.url}/_sandbox/deliveries`)).json()) as { items: { id: string; kind: string }[] };
     const payment = list.items.find((d) => d.kind === 'payment')!;
     const resent = await fetch(`${server.url}/_sandbox/deliveries/${payment.id}/resend`, { method: 'POST' });
