@@ -66,6 +66,8 @@ export interface AccountsRepo {
   byApiKey(key: string): Account | undefined;
   byKid(kid: string): Account | undefined;
   all(): Account[];
+  /** How many accounts there are. */
+  count(): number;
 }
 
 /** Filters of the buyer list, as the borrowed API has them (both optional, both must hold). */

@@ -58,7 +58,7 @@ export function accountLimit(max: number): MiddlewareHandler<AppEnv> {
   let creating = 0;
   return async (c, next) => {
     if (c.req.method !== 'POST') return next();
-    const existing = c.get('sandbox').stores.accounts.all().length;
+    const existing = c.get('sandbox').stores.accounts.count();
     if (existing + creating >= max) {
       throw new SandboxError(409, 'limit_reached', `This sandbox holds at most ${max} merchant accounts (--max-accounts)`);
     }

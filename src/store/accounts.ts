@@ -12,6 +12,7 @@ export function accountsStore(db: Db): AccountsRepo {
   const byApiKey = db.prepare<[string], Account>(`SELECT ${cols} FROM accounts WHERE api_key = ?`);
   const byKid = db.prepare<[string], Account>(`SELECT ${cols} FROM accounts WHERE jwt_kid = ?`);
   const all = db.prepare<[], Account>(`SELECT ${cols} FROM accounts ORDER BY seq`);
+  const count = db.prepare<[], number>('SELECT count(*) FROM accounts').pluck();
   // Every /v4 call looks its key up; accounts are only ever added, so a found one stays valid.
   const byKey = new Map<string, Account>();
   return {
@@ -27,5 +28,6 @@ export function accountsStore(db: Db): AccountsRepo {
     },
     byKid: (kid) => byKid.get(kid),
     all: () => all.all(),
+    count: () => count.get()!,
   };
 }
