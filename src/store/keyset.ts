@@ -36,17 +36,20 @@ export function objectRow<Row, Params extends unknown[]>(stmt: Statement<Params>
 /**
  * Builds a pager for `table` filtered by `where` (which may use the `@scope` parameter, and
  * any named parameter the pager is given in `params`).
- * Rows must have a numeric `seq`; `toEntity` turns each into what the domain sees.
+ * Rows must have a numeric `seq`; `toEntity` turns each into what the domain sees. `columns`
+ * (default every column) is what a page reads of each row: a repository with a read cache
+ * reads only `seq, id` and takes the entities from its cache.
  */
 export function keysetPage<Row extends { seq: number }, Entity = Row>(
   db: Db,
   table: string,
   where: string,
   toEntity: (row: Row) => Entity,
+  columns = '*',
 ): (scope: string, req: PageRequest, params?: Record<string, string | number>) => Page<Entity> {
-  const first = objectRows<Row>(db.prepare(`SELECT * FROM ${table} WHERE ${where} ORDER BY seq DESC LIMIT @limit`));
-  const older = objectRows<Row>(db.prepare(`SELECT * FROM ${table} WHERE ${where} AND seq < @key ORDER BY seq DESC LIMIT @limit`));
-  const newer = objectRows<Row>(db.prepare(`SELECT * FROM ${table} WHERE ${where} AND seq > @key ORDER BY seq ASC LIMIT @limit`));
+  const first = objectRows<Row>(db.prepare(`SELECT ${columns} FROM ${table} WHERE ${where} ORDER BY seq DESC LIMIT @limit`));
+  const older = objectRows<Row>(db.prepare(`SELECT ${columns} FROM ${table} WHERE ${where} AND seq < @key ORDER BY seq DESC LIMIT @limit`));
+  const newer = objectRows<Row>(db.prepare(`SELECT ${columns} FROM ${table} WHERE ${where} AND seq > @key ORDER BY seq ASC LIMIT @limit`));
   const hasOlder = db.prepare(`SELECT 1 FROM ${table} WHERE ${where} AND seq < @key LIMIT 1`).pluck();
   const hasNewer = db.prepare(`SELECT 1 FROM ${table} WHERE ${where} AND seq > @key LIMIT 1`).pluck();
 

@@ -61,13 +61,14 @@ export function openStore(path: string, onEffectError: (err: unknown) => void, r
   // Saved once per step of a clock advance: prepared once.
   const saveOffset = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
   const requestLog = requestLogStore(db, retention.requestLogLimit, onEffectError);
+  const transactions = transactionsStore(db);
   return {
     db,
     uow,
     repos: {
       accounts: accountsStore(db),
       buyers: buyersStore(db),
-      transactions: transactionsStore(db),
+      transactions,
       subscriptions: subscriptionsStore(db),
       scheduledSteps: scheduledStepsStore(db),
       deliveries: deliveriesStore(db, retention.deliveryLogLimit),
@@ -82,6 +83,7 @@ export function openStore(path: string, onEffectError: (err: unknown) => void, r
       // written first, so its AUTOINCREMENT counter moves past every id given out (none is reused).
       requestLog.flush();
       for (const table of DATA_TABLES) db.exec(`DELETE FROM ${table}`);
+      transactions.forget();
       uow.afterCommit(() => {
         if (path !== ':memory:') db.pragma('wal_checkpoint(TRUNCATE)');
       });

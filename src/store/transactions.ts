@@ -6,6 +6,7 @@ import type { Refund, Transaction } from '../domain/entities.js';
 import type { TransactionsRepo } from '../domain/ports.js';
 import type { Db } from './database.js';
 import { keysetPage, objectRow } from './keyset.js';
+import { ReadCache } from './read-cache.js';
 
 /** A `transactions` row as SQLite holds it: the JSON columns as text. */
 interface TransactionRow extends Omit<Transaction, 'customer' | 'metadata' | 'payment_method' | 'browser_info'> {
@@ -38,15 +39,20 @@ function toRow(tx: Omit<Transaction, 'seq'>): Omit<TransactionRow, 'seq'> {
   };
 }
 
-export function transactionsStore(db: Db): TransactionsRepo {
+/**
+ * The transactions repository. Transactions read outside a unit of work are kept in a read
+ * cache (`read-cache.ts`): a GET of a known transaction and a page's rows need no row read.
+ * Every write of a transaction's row below forgets it first; `forget()` drops them all (a wipe).
+ */
+export function transactionsStore(db: Db): TransactionsRepo & { forget(): void } {
+  const cache = new ReadCache<Transaction>(db);
   const insert = db.prepare(`INSERT INTO transactions (id, account_id, status, amount, currency, description, customer,
       return_url, cancel_url, external_identifier, notification_url, metadata, payment_method, browser_info,
       refunded_amount, subscription_id, scenario_rule, decline_reason, link_expires_at, created_at, updated_at, resolved_at)
     VALUES (@id, @account_id, @status, @amount, @currency, @description, @customer, @return_url, @cancel_url,
       @external_identifier, @notification_url, @metadata, @payment_method, @browser_info, @refunded_amount,
       @subscription_id, @scenario_rule, @decline_reason, @link_expires_at, @created_at, @updated_at, @resolved_at)`);
-  // Read on every GET of a transaction (and before every change of one): rows as arrays, see keyset.ts.
-  const byId = objectRow<TransactionRow, [string, string]>(db.prepare<[string, string]>('SELECT * FROM transactions WHERE id = ? AND account_id = ?'));
+  // Read on a GET of a transaction not in the cache (and before every change of one): rows as arrays, see keyset.ts.
   const byIdAny = objectRow<TransactionRow, [string]>(db.prepare<[string]>('SELECT * FROM transactions WHERE id = ?'));
   const setStatus = db.prepare('UPDATE transactions SET status = ?, updated_at = ?, resolved_at = ? WHERE id = ?');
   const addRefunded = db.prepare('UPDATE transactions SET refunded_amount = refunded_amount + ?, updated_at = ? WHERE id = ?');
@@ -65,25 +71,52 @@ export function transactionsStore(db: Db): TransactionsRepo {
     VALUES (@id, @account_id, @transaction_id, @amount, @currency, @reason, @external_identifier, @status, @created_at, @updated_at)`);
   const refundById = db.prepare<[string], Refund>('SELECT * FROM refunds WHERE id = ?');
   const refundsOf = db.prepare<[string], Refund>('SELECT * FROM refunds WHERE transaction_id = ? ORDER BY seq DESC');
-  const page = keysetPage<TransactionRow, Transaction>(db, 'transactions', 'account_id = @scope', toTransaction);
+  /** Any account's transaction: from the cache, or read (and kept, outside a transaction). */
+  const cachedById = (id: string): Transaction | undefined => {
+    const hit = cache.get(id);
+    if (hit) return hit;
+    const row = byIdAny(id);
+    return row ? cache.remember(id, toTransaction(row)) : undefined;
+  };
+  // A page reads the ids of its rows; the rows themselves come from the cache. A row deleted
+  // between the two reads cannot happen: both run in one synchronous call.
+  const page = keysetPage<{ seq: number; id: string }, Transaction>(db, 'transactions', 'account_id = @scope', (row) => cachedById(row.id)!, 'seq, id');
   const refundsPage = keysetPage<Refund>(db, 'refunds', 'transaction_id = @scope', (row) => row);
-  const maybe = (row: TransactionRow | undefined): Transaction | undefined => (row ? toTransaction(row) : undefined);
   return {
     insert: (tx) => Number(insert.run(toRow(tx)).lastInsertRowid),
-    byId: (accountId, id) => maybe(byId(id, accountId)),
-    byIdAnyAccount: (id) => maybe(byIdAny(id)),
+    byId: (accountId, id) => {
+      const tx = cachedById(id);
+      return tx?.account_id === accountId ? tx : undefined;
+    },
+    byIdAnyAccount: cachedById,
     page,
-    setStatus: (id, status, at) => void setStatus.run(status, at, at, id),
-    addRefunded: (id, amount, at) => void addRefunded.run(amount, at, id),
+    setStatus: (id, status, at) => {
+      cache.forget(id);
+      setStatus.run(status, at, at, id);
+    },
+    addRefunded: (id, amount, at) => {
+      cache.forget(id);
+      addRefunded.run(amount, at, id);
+    },
     forSubscription: (subscriptionId) => forSubscription.all(subscriptionId).map(toTransaction),
-    setScenarioRule: (id, rule) => void setScenarioRule.run(rule, id),
-    setDeclineReason: (id, reason) => void setDeclineReason.run(reason, id),
+    setScenarioRule: (id, rule) => {
+      cache.forget(id);
+      setScenarioRule.run(rule, id);
+    },
+    setDeclineReason: (id, reason) => {
+      cache.forget(id);
+      setDeclineReason.run(reason, id);
+    },
     nextLinkExpiry: () => nextLinkExpiry.get()?.due ?? null,
     linksExpiredAt: (nowMs) => linksExpiredAt.all(nowMs).map(toTransaction),
-    clearLinkExpiry: (id) => void clearLinkExpiry.run(id),
+    clearLinkExpiry: (id) => {
+      cache.forget(id);
+      clearLinkExpiry.run(id);
+    },
     insertRefund: (refund) => void insertRefund.run(refund),
     refundById: (id) => refundById.get(id),
     refundsOf: (transactionId) => refundsOf.all(transactionId),
     refundsPage,
+    forget: () => cache.clear(),
   };
 }
