@@ -27,6 +27,9 @@ function toEntry({ bare_path: _bare, ...row }: RequestLogRow): RequestLogEntry {
   return { ...row, replayed: row.replayed === 1, warnings: row.warnings === null ? [] : (JSON.parse(row.warnings) as string[]) };
 }
 
+/** A queued entry as the insert's parameters: seq, account_id, method, path, status, idempotency_key, replayed, duration_ms, request_body, response_body, warnings, at. */
+type QueuedRow = [number, string | null, string, string, number, string | null, number, number, string | null, string | null, string | null, number];
+
 type Pager = (scope: string, req: PageRequest, params?: Record<string, string | number>) => Page<RequestLogEntry>;
 
 /** The WHERE clause and parameters of a search (the clause names only columns and parameters). */
@@ -75,10 +78,10 @@ export interface BatchedRequestLog extends RequestLogRepo {
  */
 export function requestLogStore(db: Db, limit?: number, onError: (err: unknown) => void = () => {}): BatchedRequestLog {
   const prune = db.prepare('DELETE FROM request_log WHERE seq <= ?');
-  const insert = db.prepare(`INSERT INTO request_log (seq, account_id, method, path, status, idempotency_key, replayed,
+  // Positional parameters, in `QueuedRow`'s order: a third cheaper than named ones per row.
+  const insert = db.prepare<QueuedRow>(`INSERT INTO request_log (seq, account_id, method, path, status, idempotency_key, replayed,
       duration_ms, request_body, response_body, warnings, at)
-    VALUES (@seq, @account_id, @method, @path, @status, @idempotency_key, @replayed, @duration_ms, @request_body,
-      @response_body, @warnings, @at)`);
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const page = keysetPage<RequestLogRow, RequestLogEntry>(db, 'request_log', 'account_id = @scope', toEntry);
   const pageAll = keysetPage<RequestLogRow, RequestLogEntry>(db, 'request_log', "@scope = ''", toEntry);
   // One pager per combination of conditions (at most 32), prepared when first used.
@@ -91,12 +94,12 @@ export function requestLogStore(db: Db, limit?: number, onError: (err: unknown) 
     )
     .get();
   let lastSeq = last?.last ?? 0;
-  let queue: RequestLogRow[] = [];
+  let queue: QueuedRow[] = [];
   let timer: NodeJS.Timeout | undefined;
 
-  const writeQueue = db.transaction((rows: RequestLogRow[]) => {
-    for (const row of rows) insert.run(row);
-    const newest = rows[rows.length - 1]!.seq;
+  const writeQueue = db.transaction((rows: QueuedRow[]) => {
+    for (const row of rows) insert.run(...row);
+    const newest = rows[rows.length - 1]![0];
     if (limit !== undefined && newest > limit) prune.run(newest - limit);
   });
   const flush = (): void => {
@@ -126,7 +129,20 @@ export function requestLogStore(db: Db, limit?: number, onError: (err: unknown) 
   return {
     insert: (entry) => {
       const seq = ++lastSeq;
-      queue.push({ ...entry, seq, replayed: entry.replayed ? 1 : 0, warnings: entry.warnings.length > 0 ? JSON.stringify(entry.warnings) : null });
+      queue.push([
+        seq,
+        entry.account_id,
+        entry.method,
+        entry.path,
+        entry.status,
+        entry.idempotency_key,
+        entry.replayed ? 1 : 0,
+        entry.duration_ms,
+        entry.request_body,
+        entry.response_body,
+        entry.warnings.length > 0 ? JSON.stringify(entry.warnings) : null,
+        entry.at,
+      ]);
       if (queue.length >= FLUSH_AT) flush();
       else if (!timer) {
         timer = setTimeout(flushLater, FLUSH_AFTER_MS);
