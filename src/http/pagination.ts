@@ -49,8 +49,21 @@ export interface CursorScope {
   scope: string;
 }
 
-/** A short tag of a cursor scope (not the scope itself: cursors stay opaque). */
-const tagOf = (s: CursorScope): string => createHash('sha256').update(`${s.list}\n${s.scope}`).digest('base64url').slice(0, 16);
+/** Tags already computed, by `list\nscope` (bounded: emptied when it reaches `TAGS_KEPT`). */
+const tags = new Map<string, string>();
+const TAGS_KEPT = 1_000;
+
+/** A short tag of a cursor scope (not the scope itself: cursors stay opaque); each page needs one, so they are kept. */
+function tagOf(s: CursorScope): string {
+  const name = `${s.list}\n${s.scope}`;
+  let tag = tags.get(name);
+  if (tag === undefined) {
+    tag = createHash('sha256').update(name).digest('base64url').slice(0, 16);
+    if (tags.size >= TAGS_KEPT) tags.clear();
+    tags.set(name, tag);
+  }
+  return tag;
+}
 
 const encode = (d: 'a' | 'b', k: number, tag: string): string => Buffer.from(JSON.stringify({ d, k, t: tag })).toString('base64url');
 

@@ -33,28 +33,29 @@ export function objectRow<Row, Params extends unknown[]>(stmt: Statement<Params>
   };
 }
 
+/** A pager: a keyset page of `scope`'s rows (and any named parameter in `params`). */
+export type Pager<Entity> = (scope: string, req: PageRequest, params?: Record<string, string | number>) => Page<Entity>;
+
 /**
- * Builds a pager for `table` filtered by `where` (which may use the `@scope` parameter, and
- * any named parameter the pager is given in `params`).
- * Rows must have a numeric `seq`; `toEntity` turns each into what the domain sees. `columns`
- * (default every column) is what a page reads of each row: a repository with a read cache
- * reads only `seq, id` and takes the entities from its cache.
+ * The keyset walk shared by both pagers: `read(sql, params)` runs `SELECT <what> FROM table
+ * WHERE ... ORDER BY ... LIMIT` statements (prepared once, by the caller's `prepare`) and
+ * returns the entities, whose `seq` gives the page's keys.
  */
-export function keysetPage<Row extends { seq: number }, Entity = Row>(
+function pager<Entity>(
   db: Db,
   table: string,
   where: string,
-  toEntity: (row: Row) => Entity,
-  columns = '*',
-): (scope: string, req: PageRequest, params?: Record<string, string | number>) => Page<Entity> {
-  const first = objectRows<Row>(db.prepare(`SELECT ${columns} FROM ${table} WHERE ${where} ORDER BY seq DESC LIMIT @limit`));
-  const older = objectRows<Row>(db.prepare(`SELECT ${columns} FROM ${table} WHERE ${where} AND seq < @key ORDER BY seq DESC LIMIT @limit`));
-  const newer = objectRows<Row>(db.prepare(`SELECT ${columns} FROM ${table} WHERE ${where} AND seq > @key ORDER BY seq ASC LIMIT @limit`));
+  prepare: (sql: string) => (params: Record<string, unknown>) => Entity[],
+  seqOf: (entity: Entity) => number,
+): Pager<Entity> {
+  const first = prepare(`FROM ${table} WHERE ${where} ORDER BY seq DESC LIMIT @limit`);
+  const older = prepare(`FROM ${table} WHERE ${where} AND seq < @key ORDER BY seq DESC LIMIT @limit`);
+  const newer = prepare(`FROM ${table} WHERE ${where} AND seq > @key ORDER BY seq ASC LIMIT @limit`);
   const hasOlder = db.prepare(`SELECT 1 FROM ${table} WHERE ${where} AND seq < @key LIMIT 1`).pluck();
   const hasNewer = db.prepare(`SELECT 1 FROM ${table} WHERE ${where} AND seq > @key LIMIT 1`).pluck();
 
   return (scope, req, params = {}) => {
-    let rows: Row[];
+    let rows: Entity[];
     if (req.key === undefined) rows = first({ ...params, scope, limit: req.limit });
     else if (req.direction === 'before') rows = newer({ ...params, scope, key: req.key, limit: req.limit }).reverse();
     else rows = older({ ...params, scope, key: req.key, limit: req.limit });
@@ -66,12 +67,43 @@ export function keysetPage<Row extends { seq: number }, Entity = Row>(
       }
       return { rows: [], nextKey: null, previousKey: hasNewer.get({ ...params, scope, key: req.key - 1 }) ? req.key - 1 : null };
     }
-    const top = rows[0]!.seq;
-    const bottom = rows[rows.length - 1]!.seq;
+    const top = seqOf(rows[0]!);
+    const bottom = seqOf(rows[rows.length - 1]!);
     return {
-      rows: rows.map(toEntity),
+      rows,
       nextKey: hasOlder.get({ ...params, scope, key: bottom }) ? bottom : null,
       previousKey: hasNewer.get({ ...params, scope, key: top }) ? top : null,
     };
   };
+}
+
+/**
+ * Builds a pager for `table` filtered by `where` (which may use the `@scope` parameter, and
+ * any named parameter the pager is given in `params`).
+ * Rows must have a numeric `seq`; `toEntity` turns each into what the domain sees.
+ */
+export function keysetPage<Row extends { seq: number }, Entity = Row>(db: Db, table: string, where: string, toEntity: (row: Row) => Entity): Pager<Entity> {
+  const page = pager<Row>(db, table, where, (sql) => objectRows<Row>(db.prepare(`SELECT * ${sql}`)), (row) => row.seq);
+  return (scope, req, params) => {
+    const { rows, ...keys } = page(scope, req, params);
+    return { rows: rows.map(toEntity), ...keys };
+  };
+}
+
+/**
+ * A pager for a repository with a read cache: a page reads only the ids of its rows (one
+ * string each, the cheapest read better-sqlite3 has) and `byId` gives each entity, from the
+ * cache or the table. Both run in one synchronous call, so no row can go in between.
+ */
+export function keysetIdPage<Entity extends { seq: number }>(db: Db, table: string, where: string, byId: (id: string) => Entity): Pager<Entity> {
+  return pager<Entity>(
+    db,
+    table,
+    where,
+    (sql) => {
+      const ids = db.prepare(`SELECT id ${sql}`).pluck();
+      return (params) => (ids.all(params) as string[]).map(byId);
+    },
+    (entity) => entity.seq,
+  );
 }

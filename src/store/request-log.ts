@@ -12,7 +12,7 @@
 import type { RequestLogEntry } from '../domain/entities.js';
 import type { Page, PageRequest, RequestLogFilter, RequestLogRepo } from '../domain/ports.js';
 import type { Db } from './database.js';
-import { keysetPage } from './keyset.js';
+import { keysetPage, type Pager } from './keyset.js';
 
 /** A `request_log` row as SQLite holds it. */
 interface RequestLogRow extends Omit<RequestLogEntry, 'replayed' | 'warnings'> {
@@ -29,8 +29,6 @@ function toEntry({ bare_path: _bare, ...row }: RequestLogRow): RequestLogEntry {
 
 /** A queued entry as the insert's parameters: seq, account_id, method, path, status, idempotency_key, replayed, duration_ms, request_body, response_body, warnings, at. */
 type QueuedRow = [number, string | null, string, string, number, string | null, number, number, string | null, string | null, string | null, number];
-
-type Pager = (scope: string, req: PageRequest, params?: Record<string, string | number>) => Page<RequestLogEntry>;
 
 /** The WHERE clause and parameters of a search (the clause names only columns and parameters). */
 function searchOf(filter: RequestLogFilter): { where: string; params: Record<string, string | number> } {
@@ -85,7 +83,7 @@ export function requestLogStore(db: Db, limit?: number, onError: (err: unknown) 
   const page = keysetPage<RequestLogRow, RequestLogEntry>(db, 'request_log', 'account_id = @scope', toEntry);
   const pageAll = keysetPage<RequestLogRow, RequestLogEntry>(db, 'request_log', "@scope = ''", toEntry);
   // One pager per combination of conditions (at most 32), prepared when first used.
-  const searches = new Map<string, Pager>();
+  const searches = new Map<string, Pager<RequestLogEntry>>();
 
   // The last id given: AUTOINCREMENT's own counter (never reused, even after a reset emptied the table).
   const last = db

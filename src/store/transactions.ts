@@ -5,7 +5,7 @@
 import type { Refund, Transaction } from '../domain/entities.js';
 import type { TransactionsRepo } from '../domain/ports.js';
 import type { Db } from './database.js';
-import { keysetPage, objectRow } from './keyset.js';
+import { keysetIdPage, keysetPage, objectRow } from './keyset.js';
 import { ReadCache } from './read-cache.js';
 
 /** A `transactions` row as SQLite holds it: the JSON columns as text. */
@@ -78,9 +78,8 @@ export function transactionsStore(db: Db): TransactionsRepo & { forget(): void }
     const row = byIdAny(id);
     return row ? cache.remember(id, toTransaction(row)) : undefined;
   };
-  // A page reads the ids of its rows; the rows themselves come from the cache. A row deleted
-  // between the two reads cannot happen: both run in one synchronous call.
-  const page = keysetPage<{ seq: number; id: string }, Transaction>(db, 'transactions', 'account_id = @scope', (row) => cachedById(row.id)!, 'seq, id');
+  // A page reads the ids of its rows; the rows themselves come from the cache.
+  const page = keysetIdPage<Transaction>(db, 'transactions', 'account_id = @scope', (id) => cachedById(id)!);
   const refundsPage = keysetPage<Refund>(db, 'refunds', 'transaction_id = @scope', (row) => row);
   return {
     insert: (tx) => Number(insert.run(toRow(tx)).lastInsertRowid),
