@@ -1,7 +1,9 @@
 // `npm run bench [-- part ...]`: measures the figures of issue 12 and prints each with its
 // target beside it. It asserts nothing. Parts (all by default, or name one or more):
 //   api       create (unique Idempotency-Key), get by id, list of 20: req/s as ratios to a
-//             bare Hono JSON endpoint measured in the same run, and p99 at 32 connections
+//             bare Hono JSON endpoint measured in the same run, and p99 at 32 connections; and
+//             the framework floor: the sandbox's routers and middleware layers doing no work,
+//             answering the same bodies (server.js `floor`), so the cost of the work shows
 //   pages     a head page and a deep page at 1,000,000 transactions vs at 1,000 (rows seeded
 //             straight into a --db file with better-sqlite3, cached in $BENCH_TMP)
 //   webhooks  500 settles -> 500 acknowledged deliveries at a fast local receiver
@@ -21,7 +23,7 @@
 // per request (from /proc: steadier than req/s on a shared machine).
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -203,7 +205,16 @@ async function api() {
   const id = created.items[0].id;
   const get = await warmed((duration) => load({ url: `${sb.url}/v4/transactions/${id}`, headers: HEADERS, duration }), sb.pid);
   const list = await warmed((duration) => load({ url: `${sb.url}/v4/transactions?limit=20`, headers: HEADERS, duration }), sb.pid);
+  // The framework floor answers the very bodies the sandbox gave.
+  mkdirSync(TMP, { recursive: true });
+  const fixture = join(TMP, 'floor-fixture.json');
+  const bodyOf = async (path) => (await fetch(`${sb.url}${path}`, { headers: HEADERS })).json();
+  writeFileSync(fixture, JSON.stringify({ get: await bodyOf(`/v4/transactions/${id}`), list: await bodyOf('/v4/transactions?limit=20') }));
   await sb.stop();
+  const floor = await startProcess(['floor', fixture]);
+  const floorGet = await warmed((duration) => load({ url: `${floor.url}/v4/transactions/${id}`, duration }), floor.pid);
+  const floorList = await warmed((duration) => load({ url: `${floor.url}/v4/transactions?limit=20`, duration }), floor.pid);
+  await floor.stop();
   for (const [name, r, base, min] of [
     ['create (Idempotency-Key) vs bare POST', create, barePost, 50],
     ['get by id vs bare GET', get, bareGet, 70],
@@ -213,6 +224,14 @@ async function api() {
     figure('api', `${name}: req/s`, `${r.requests.average.toFixed(0)} = ${pct(ratio)}${noteBad(r)}${cpuNote(r)}`, `>= ${min}%`, ratio >= min && !bad(r));
     const p99 = r.latency.p99 / base.latency.p99;
     figure('api', `${name}: p99 at ${CONNECTIONS} conns`, `${ms(r.latency.p99)} = ${p99.toFixed(2)}x`, '<= 2x', p99 <= 2);
+  }
+  // What the framework alone costs: the sandbox's routers and layers, doing nothing.
+  for (const [name, r, floorRun] of [
+    ['get by id', get, floorGet],
+    ['list of 20', list, floorList],
+  ]) {
+    figure('api', `framework floor, ${name} (no work) vs bare GET`, `${floorRun.requests.average.toFixed(0)} req/s = ${pct((100 * floorRun.requests.average) / bareGet.requests.average)}, p99 ${ms(floorRun.latency.p99)}${cpuNote(floorRun)}`, '-', null);
+    figure('api', `${name} vs its framework floor`, pct((100 * r.requests.average) / floorRun.requests.average), '-', null);
   }
 }
 

@@ -2,11 +2,15 @@
 // one event loop: `node test/bench/server.js bare` (a bare Hono endpoint, the baseline) or
 // `node test/bench/server.js sandbox [dbPath]` (the sandbox, in memory or on a --db file), or
 // `bare-cli --port <n>` (a bare Hono app on a given port: the start-up baseline).
+// `floor <fixture.json>` is the framework floor: the sandbox's shape of /v4 (OpenAPIHono routers,
+// the same number of middleware layers, zod param and query schemas) with no work in it,
+// answering the fixture's `get` and `list` bodies.
 // Prints `READY <port>` once listening; SIGTERM stops it cleanly (so --cpu-prof is written).
 // BENCH_ROOT names the checkout whose dist/ is measured (default: this one), so the same
 // benchmark can measure another build, e.g. main before a change.
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
+import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
 const [kind, dbPath] = process.argv.slice(2);
@@ -21,6 +25,34 @@ if (kind === 'bare-cli') {
   const app = new Hono();
   app.get('/bare', (c) => c.json({ ok: true, at: new Date().toISOString() }));
   app.post('/bare', async (c) => c.json({ ok: true, echo: await c.req.json() }, 201));
+  const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info) => console.log(`READY ${info.port}`));
+  process.on('SIGTERM', () => server.close(() => process.exit(0)));
+} else if (kind === 'floor') {
+  const { OpenAPIHono, createRoute, z } = await import('@hono/zod-openapi');
+  const fixture = JSON.parse(readFileSync(dbPath, 'utf8'));
+  const pass = async (c, next) => {
+    await next();
+  };
+  const app = new OpenAPIHono({ getPath: (req) => new URL(req.url).pathname.replace(/\/+$/, '') || '/' });
+  // The sandbox's app-level layers: its context variable, the guard that adds nosniff.
+  app.use('*', async (c, next) => {
+    c.set('sandbox', fixture);
+    await next();
+  });
+  app.use('*', async (c, next) => {
+    await next();
+    c.res.headers.set('X-Content-Type-Options', 'nosniff');
+  });
+  const v4 = new OpenAPIHono();
+  // Request log, latency, faults; then per route: auth, scope, body gate, and the validator.
+  for (let i = 0; i < 3; i++) v4.use('*', pass);
+  const ok = { 200: { description: 'ok' } };
+  v4.openapi(createRoute({ method: 'get', path: '/transactions/{id}', middleware: [pass, pass, pass], request: { params: z.object({ id: z.string().min(1) }) }, responses: ok }), (c) => c.json(fixture.get, 200));
+  v4.openapi(
+    createRoute({ method: 'get', path: '/transactions', middleware: [pass, pass, pass], request: { query: z.object({ limit: z.coerce.number().int().min(1).max(100).default(20), cursor: z.string().optional() }) }, responses: ok }),
+    (c) => c.json(fixture.list, 200),
+  );
+  app.route('/v4', v4);
   const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info) => console.log(`READY ${info.port}`));
   process.on('SIGTERM', () => server.close(() => process.exit(0)));
 } else {
