@@ -99,6 +99,15 @@ export interface PageEnvelope<T> {
   previous_cursor: string | null;
 }
 
+/**
+ * `JSON.stringify(pageEnvelope(page, limit, format, scope))` with each row's JSON text from
+ * `formatJson` (e.g. kept per row): the same text, keys in the same order.
+ */
+export function pageEnvelopeJson<Row>(page: Page<Row>, limit: number, formatJson: (row: Row) => string, scope: CursorScope): string {
+  const { next_cursor, previous_cursor } = pageEnvelope({ ...page, rows: [] }, limit, () => null, scope);
+  return `{"items":[${page.rows.map(formatJson).join(',')}],"limit":${JSON.stringify(limit)},"next_cursor":${JSON.stringify(next_cursor)},"previous_cursor":${JSON.stringify(previous_cursor)}}`;
+}
+
 /** The spec's page envelope of a keyset page of the list `scope`, its rows formatted with `format`. */
 export function pageEnvelope<Row, T>(page: Page<Row>, limit: number, format: (row: Row) => T, scope: CursorScope): PageEnvelope<T> {
   const tag = tagOf(scope);

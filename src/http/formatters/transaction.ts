@@ -35,3 +35,20 @@ export function transactionView(tx: Transaction, baseUrl: string, mode: AccountM
     updated_at: isoTimestamp(tx.updated_at),
   };
 }
+
+/** Views already serialized, per entity object (see `transactionViewJson`). */
+const serialized = new WeakMap<Transaction, { baseUrl: string; mode: AccountMode; json: string }>();
+
+/**
+ * `JSON.stringify(transactionView(...))`, kept per entity object: the store's read cache hands
+ * out the same frozen object until the transaction's row changes (then a new one), so a page
+ * of known transactions is not serialized again. Entities read inside a unit of work are new
+ * objects each time and simply miss; the WeakMap lets them go with their object.
+ */
+export function transactionViewJson(tx: Transaction, baseUrl: string, mode: AccountMode): string {
+  const kept = serialized.get(tx);
+  if (kept && kept.baseUrl === baseUrl && kept.mode === mode) return kept.json;
+  const json = JSON.stringify(transactionView(tx, baseUrl, mode));
+  if (Object.isFrozen(tx)) serialized.set(tx, { baseUrl, mode, json });
+  return json;
+}

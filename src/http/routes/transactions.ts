@@ -10,10 +10,11 @@ import { transactionMatchInput } from '../../domain/transactions.js';
 import { secured } from '../auth.js';
 import type { ApiEnv } from '../env.js';
 import { refundView } from '../formatters/refund.js';
-import { transactionView } from '../formatters/transaction.js';
+import { transactionView, transactionViewJson, type TransactionResponse } from '../formatters/transaction.js';
+import { jsonText } from '../json-text.js';
 import { scenarioFault } from '../faults.js';
 import { idempotent } from '../idempotency.js';
-import { pageEnvelope, pageQuerySchema, pageRequest, pageSchema } from '../pagination.js';
+import { pageEnvelope, pageEnvelopeJson, pageQuerySchema, pageRequest, pageSchema, type PageEnvelope } from '../pagination.js';
 import { createRouter } from '../router.js';
 import { accountHeaderParameters, conflictResponse, errorResponses, idempotencyHeaderParameters, idempotentReplayedHeader } from '../schemas.js';
 import { documentedBody, validRequest } from '../validation.js';
@@ -121,7 +122,8 @@ export function transactionRoutes(): OpenAPIHono<ApiEnv> {
     const account = c.get('account');
     const list = { list: 'transactions', scope: account.id };
     const page = sandbox.stores.transactions.page(account.id, pageRequest(query, list));
-    return c.json(pageEnvelope(page, query.limit, (row) => transactionView(row, sandbox.baseUrl, account.mode), list), 200);
+    // The page's JSON is put together from each transaction's kept JSON text: what c.json would send.
+    return jsonText<PageEnvelope<TransactionResponse>, 200>(c, pageEnvelopeJson(page, query.limit, (row) => transactionViewJson(row, sandbox.baseUrl, account.mode), list), 200);
   });
 
   app.openapi(createRefund, (c) => {

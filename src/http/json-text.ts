@@ -1,0 +1,13 @@
+/**
+ * An answer whose JSON text is already made (kept per entity, or stored with an idempotency
+ * key): the bytes and content type `c.json` would send for a value of type `T`.
+ */
+import type { Context, TypedResponse } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+
+/** The content type `c.json` sends. */
+const JSON_CONTENT = { 'Content-Type': 'application/json' } as const;
+
+export function jsonText<T, S extends ContentfulStatusCode>(c: Context, text: string, status: S, headers: Record<string, string> = {}): TypedResponse<T, S, 'json'> {
+  return c.body(text, status, { ...JSON_CONTENT, ...headers }) as unknown as TypedResponse<T, S, 'json'>;
+}
