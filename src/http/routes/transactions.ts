@@ -113,7 +113,7 @@ export function transactionRoutes(): OpenAPIHono<ApiEnv> {
 
   app.openapi(get, (c) => {
     const tx = findTransaction(c, c.req.valid('param').transaction_id);
-    return c.json(transactionView(tx, c.get('sandbox').baseUrl, c.get('account').mode), 200);
+    return jsonText<TransactionResponse, 200>(c, transactionViewJson(tx, c.get('sandbox').baseUrl, c.get('account').mode), 200);
   });
 
   app.openapi(list, (c) => {
