@@ -37,9 +37,9 @@ export function objectRow<Row, Params extends unknown[]>(stmt: Statement<Params>
 export type Pager<Entity> = (scope: string, req: PageRequest, params?: Record<string, string | number>) => Page<Entity>;
 
 /**
- * The keyset walk shared by both pagers: `read(sql, params)` runs `SELECT <what> FROM table
- * WHERE ... ORDER BY ... LIMIT` statements (prepared once, by the caller's `prepare`) and
- * returns the entities, whose `seq` gives the page's keys.
+ * The keyset walk shared by both pagers: `prepare(sql)` prepares, once, a reader of the
+ * statement `SELECT <what it reads> <sql>` (sql: `FROM table WHERE ... ORDER BY ... LIMIT`)
+ * that returns the entities; `seqOf` gives each one's key.
  */
 function pager<Entity>(
   db: Db,
