@@ -161,6 +161,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
       baseUrl = url;
     },
     emit: (type, accountId, data) => feed.emit(type, accountId, data),
+    atomically: (work) => uow.run(work),
     async advanceClock(seconds, { waitForWebhooks = true } = {}) {
       // Each slice of steps saves the offset with its own work, so the disk never runs ahead or behind.
       const steps = await scheduler.advance(seconds);

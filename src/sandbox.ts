@@ -43,6 +43,12 @@ export interface Sandbox {
   webhookTargetRefused(url: string): string | null;
   /** Base URL the sandbox is reached at (for payment_url); set by the server once it listens. */
   baseUrl: string;
+  /**
+   * Runs `work` in one unit of work: everything it stores commits together or not at all (the
+   * domain's own units of work inside become part of it), and the effects they queue run
+   * after that commit. The HTTP layer keeps a create and its idempotency record together.
+   */
+  atomically<T>(work: () => T): T;
   /** Emits a change on the feed (after the commit of the work under way, if any). */
   emit(type: string, accountId: string | null, data: unknown): void;
   /**

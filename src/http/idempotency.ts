@@ -83,19 +83,26 @@ export async function idempotent<T, S extends ContentfulStatusCode>(
   let running: Promise<T> | undefined;
   if (latency === undefined) {
     // No artificial latency: run at once. A run that finishes without yielding (every create
-    // does) is stored with its answer in one write: no other request ran in between to see a claim.
+    // does) is stored with its answer in one write, in the same unit of work as what it
+    // created: both commit together (a crash never keeps a resource without its key, whose
+    // retry would create it twice), and no other request ran in between to see a claim.
     let done: { status: number; json: string } | undefined;
     try {
-      const value = run();
-      if (isPromise(value)) running = value;
-      else done = { status, json: JSON.stringify(value) };
+      done = sandbox.atomically(() => {
+        const value = run();
+        if (isPromise(value)) {
+          running = value;
+          return undefined;
+        }
+        const json = JSON.stringify(value);
+        store.record(accountId, key, fingerprint, now, status, json);
+        return { status, json };
+      });
     } catch (err) {
-      done = failure(err);
-    }
-    if (done) {
+      done = failure(err); // rolled back; the refusal is the stored first response
       store.record(accountId, key, fingerprint, now, done.status, done.json);
-      return send(done.status, done.json, false);
     }
+    if (done) return send(done.status, done.json, false);
   }
 
   store.claim(accountId, key, fingerprint, now);

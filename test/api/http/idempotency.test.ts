@@ -93,6 +93,24 @@ describe('Idempotency-Key', () => {
     expect(count({ db })).toBe(1);
   });
 
+  it('a create and the record of its key commit together: when the record cannot be written, no transaction is kept, and the retry creates one', async () => {
+    const { app, sandbox, db } = testApp();
+    const repo = sandbox.stores.idempotency;
+    const original = repo.record;
+    repo.record = () => {
+      throw new Error('disk full'); // e.g. SQLITE_FULL on a --db file
+    };
+    const failed = await create(app, 'together');
+    expect(failed.status).toBe(500);
+    expect(count({ db })).toBe(0); // without the key, a kept transaction would be created again by the retry
+    repo.record = original;
+    const retry = await create(app, 'together');
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('idempotent-replayed')).toBeNull();
+    expect(count({ db })).toBe(1);
+    expect((await create(app, 'together')).headers.get('idempotent-replayed')).toBe('true');
+  });
+
   it('rule 6: the same key with a different body is 400, every time', async () => {
     const { app, sandbox, db } = testApp();
     await create(app, 'k2', directPayment({ amount: 100 }));
