@@ -29,15 +29,9 @@ function toTransaction(row: TransactionRow): Transaction {
   };
 }
 
-function toRow(tx: Omit<Transaction, 'seq'>): Omit<TransactionRow, 'seq'> {
-  return {
-    ...tx,
-    customer: text(tx.customer),
-    metadata: text(tx.metadata),
-    payment_method: text(tx.payment_method),
-    browser_info: text(tx.browser_info),
-  };
-}
+type Bound = string | number | null;
+/** The insert's parameters, in its column order. */
+type InsertArgs = [Bound, Bound, Bound, Bound, Bound, Bound, Bound, Bound, Bound, Bound, Bound, Bound, Bound, Bound, Bound, Bound, Bound, Bound, Bound, Bound, Bound, Bound];
 
 /**
  * The transactions repository. Transactions read outside a unit of work are kept in a read
@@ -46,12 +40,12 @@ function toRow(tx: Omit<Transaction, 'seq'>): Omit<TransactionRow, 'seq'> {
  */
 export function transactionsStore(db: Db): TransactionsRepo & { forget(): void } {
   const cache = new ReadCache<Transaction>(db);
-  const insert = db.prepare(`INSERT INTO transactions (id, account_id, status, amount, currency, description, customer,
-      return_url, cancel_url, external_identifier, notification_url, metadata, payment_method, browser_info,
+  // Positional parameters, bound straight from the transaction: binding 22 named parameters
+  // from an object (built by spreading the transaction) cost more than the insert itself.
+  const insert = db.prepare<InsertArgs>(`INSERT INTO transactions (id, account_id, status, amount, currency, description,
+      customer, return_url, cancel_url, external_identifier, notification_url, metadata, payment_method, browser_info,
       refunded_amount, subscription_id, scenario_rule, decline_reason, link_expires_at, created_at, updated_at, resolved_at)
-    VALUES (@id, @account_id, @status, @amount, @currency, @description, @customer, @return_url, @cancel_url,
-      @external_identifier, @notification_url, @metadata, @payment_method, @browser_info, @refunded_amount,
-      @subscription_id, @scenario_rule, @decline_reason, @link_expires_at, @created_at, @updated_at, @resolved_at)`);
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   // Read on a GET of a transaction not in the cache (and before every change of one): rows as arrays, see keyset.ts.
   const byIdAny = objectRow<TransactionRow, [string]>(db.prepare<[string]>('SELECT * FROM transactions WHERE id = ?'));
   const setStatus = db.prepare('UPDATE transactions SET status = ?, updated_at = ?, resolved_at = ? WHERE id = ?');
@@ -82,7 +76,15 @@ export function transactionsStore(db: Db): TransactionsRepo & { forget(): void }
   const page = keysetIdPage<Transaction>(db, 'transactions', 'account_id = @scope', (id) => cachedById(id)!);
   const refundsPage = keysetPage<Refund>(db, 'refunds', 'transaction_id = @scope', (row) => row);
   return {
-    insert: (tx) => Number(insert.run(toRow(tx)).lastInsertRowid),
+    insert: (tx) =>
+      Number(
+        insert.run(
+          tx.id, tx.account_id, tx.status, tx.amount, tx.currency, tx.description, text(tx.customer), tx.return_url, tx.cancel_url,
+          tx.external_identifier, tx.notification_url, text(tx.metadata), text(tx.payment_method), text(tx.browser_info),
+          tx.refunded_amount, tx.subscription_id, tx.scenario_rule, tx.decline_reason, tx.link_expires_at, tx.created_at,
+          tx.updated_at, tx.resolved_at,
+        ).lastInsertRowid,
+      ),
     byId: (accountId, id) => {
       const tx = cachedById(id);
       return tx?.account_id === accountId ? tx : undefined;
