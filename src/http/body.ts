@@ -78,17 +78,32 @@ function declaredLength(c: Context): number | undefined {
 }
 
 /**
- * The pointer of the first value nested deeper than `max` arrays/objects, or undefined.
- * Iterative, so no depth of input can overflow the stack.
+ * The pointer of the first value nested deeper than `max` arrays/objects, or undefined. The
+ * walk never goes more than `max` levels down, so no depth of input can overflow the stack;
+ * no path is built unless a value is too deep. Children are visited last first (the order of
+ * the stack this walk replaced, so the same value is reported).
  */
 export function tooDeep(value: unknown, max = MAX_JSON_DEPTH): string | undefined {
-  const stack: { node: unknown; path: (string | number)[] }[] = [{ node: value, path: [] }];
-  while (stack.length > 0) {
-    const { node, path } = stack.pop()!;
-    if (node === null || typeof node !== 'object') continue;
-    if (path.length >= max) return jsonPointer(path);
-    if (Array.isArray(node)) node.forEach((v: unknown, i) => stack.push({ node: v, path: [...path, i] }));
-    else for (const [k, v] of Object.entries(node as Record<string, unknown>)) stack.push({ node: v, path: [...path, k] });
+  const path = tooDeepPath(value, max, 0);
+  return path === undefined ? undefined : jsonPointer(path.reverse());
+}
+
+/** The path (innermost step first) to the first value too deep under `node`, at `depth`. */
+function tooDeepPath(node: unknown, max: number, depth: number): (string | number)[] | undefined {
+  if (node === null || typeof node !== 'object') return undefined;
+  if (depth >= max) return [];
+  if (Array.isArray(node)) {
+    for (let i = node.length - 1; i >= 0; i--) {
+      const path = tooDeepPath(node[i], max, depth + 1);
+      if (path !== undefined) return (path.push(i), path);
+    }
+    return undefined;
+  }
+  const record = node as Record<string, unknown>;
+  const keys = Object.keys(record);
+  for (let i = keys.length - 1; i >= 0; i--) {
+    const path = tooDeepPath(record[keys[i]!], max, depth + 1);
+    if (path !== undefined) return (path.push(keys[i]!), path);
   }
   return undefined;
 }
