@@ -202,6 +202,12 @@ export function openDatabase(path: string): Db {
   db.pragma('foreign_keys = ON');
   // Deleted rows (card data, keys, a reset) are overwritten with zeros, not left in free pages.
   db.pragma('secure_delete = ON');
+  // Durability. A --db file is in WAL mode with synchronous = NORMAL: a commit is in the
+  // write-ahead log (the OS's cache) when the request is answered, so whatever the sandbox
+  // accepted survives a crash or kill of the process; only a power loss or OS crash can drop
+  // the last commits (the file stays consistent). FULL would add an fsync to every create.
+  // In memory, the journal is SQLite's in-memory one (rollbacks and savepoints need it) and
+  // synchronous does nothing.
   db.pragma('synchronous = NORMAL');
   const version = db.pragma('user_version', { simple: true }) as number;
   for (let i = version; i < MIGRATIONS.length; i++) {
