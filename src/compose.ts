@@ -209,6 +209,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
       if (ticker) clearInterval(ticker);
       accounts.stopKeyPool();
       await dispatcher.idle();
+      dispatcher.close();
       if (options.db !== ':memory:') accounts.seedOwedBuyers(); // the file keeps them for the next start
       store.close();
     },

@@ -16,6 +16,7 @@ import type { Delivery as DeliveryRow } from '../domain/entities.js';
 import type { ChangeFeed, DeliveriesRepo, TransactionsRepo } from '../domain/ports.js';
 import type { TimedWork } from '../domain/scheduler.js';
 import { isAcknowledgement } from './acknowledgement.js';
+import { MAX_READ_RESPONSE, createPoster, type WebhookPoster } from './post.js';
 import { webhookHeaders, type AsyncWebhookSigner, type WebhookSigner } from './signing.js';
 
 /** First retry delay; each further retry doubles it, up to `MAX_RETRY_DELAY_S`. */
@@ -30,27 +31,7 @@ export function retryDelaySeconds(failedAttempts: number): number {
 }
 
 const MAX_STORED_RESPONSE = 64 * 1024;
-/** The most of a merchant's answer read to judge it: a larger acknowledgement is still judged whole up to here. */
-export const MAX_READ_RESPONSE = 1024 * 1024;
-
-/** The answer's text, at most `MAX_READ_RESPONSE` bytes (the rest is not read); `whole` tells whether it all fitted. */
-async function readBounded(res: Response): Promise<{ text: string; whole: boolean }> {
-  if (!res.body) return { text: '', whole: true };
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_READ_RESPONSE) {
-      await reader.cancel().catch(() => undefined);
-      return { text: Buffer.concat(chunks).toString('utf8'), whole: false };
-    }
-    chunks.push(value);
-  }
-  return { text: Buffer.concat(chunks).toString('utf8'), whole: true };
-}
+export { MAX_READ_RESPONSE };
 
 interface AttemptOutcome {
   ok: boolean;
@@ -122,7 +103,17 @@ export class Dispatcher implements TimedWork {
    */
   private readonly overdueOffsets = new Map<string, number>();
 
-  constructor(private readonly deps: DispatcherDeps) {}
+  /** The HTTP client: kept-alive connections per origin. */
+  private readonly poster: WebhookPoster;
+
+  constructor(private readonly deps: DispatcherDeps) {
+    this.poster = createPoster({ timeoutMs: deps.timeoutMs, maxFreePerOrigin: MAX_IN_FLIGHT_PER_URL });
+  }
+
+  /** Closes the idle kept-alive connections to merchants (after `idle()`, on shutdown). */
+  close(): void {
+    this.poster.close();
+  }
 
   /** The last pass's instant, forgotten when the clock has gone back before it (reset, a failed step). */
   private passedAt(nowMs: number): number {
@@ -412,44 +403,36 @@ export class Dispatcher implements TimedWork {
     const refused = this.deps.refuseTarget ? await this.deps.refuseTarget(row.url) : null;
     if (refused !== null) return { ok: false, status: null, body: null, error: `target refused: ${refused}; the merchant was not contacted` };
     try {
-      const res = await fetch(row.url, {
-        method: 'POST',
-        headers,
-        body: row.body,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(this.deps.timeoutMs),
-      });
-      // Judged on the whole answer (up to 1 MiB); only the first 64 KiB is stored.
-      const { text, whole } = await readBounded(res);
-      const ok = whole && isAcknowledgement(res.status, text);
-      const tooLong = !whole && res.status >= 200 && res.status < 300;
+      // Redirects are not followed; judged on the whole answer (up to 1 MiB); only the first 64 KiB is stored.
+      const { status, text, whole } = await this.poster.post(row.url, headers, row.body);
+      const ok = whole && isAcknowledgement(status, text);
+      const tooLong = !whole && status >= 200 && status < 300;
       return {
         ok,
-        status: res.status,
+        status,
         body: text.slice(0, MAX_STORED_RESPONSE),
         error: ok
           ? null
           : tooLong
             ? `answer larger than ${MAX_READ_RESPONSE} bytes`
-            : res.status >= 300 && res.status < 400
-              ? `merchant answered HTTP ${res.status} (redirects are not followed)`
-              : res.status >= 200 && res.status < 300
+            : status >= 300 && status < 400
+              ? `merchant answered HTTP ${status} (redirects are not followed)`
+              : status >= 200 && status < 300
                 ? 'answer was not {"code":"200","message":"SUCCESS"}'
-                : `merchant answered HTTP ${res.status}`,
+                : `merchant answered HTTP ${status}`,
       };
     } catch (err) {
-      return { ok: false, status: null, body: null, error: describeFetchError(err, this.deps.timeoutMs) };
+      return { ok: false, status: null, body: null, error: describePostError(err, this.deps.timeoutMs) };
     }
   }
 }
 
-function describeFetchError(err: unknown, timeoutMs: number): string {
+function describePostError(err: unknown, timeoutMs: number): string {
   if (err instanceof Error) {
     if (err.name === 'TimeoutError' || err.name === 'AbortError') return `no answer within ${timeoutMs / 1000} s`;
-    const cause = (err as Error & { cause?: { code?: string; message?: string; errors?: { code?: string; message?: string }[] } }).cause;
-    const root = cause?.code ? cause : cause?.errors?.find((e) => e.code);
-    if (root?.code) return `${root.code}: ${root.message ?? err.message}`;
-    return cause?.message ? `${err.message}: ${cause.message}` : err.message;
+    const { code } = err as Error & { code?: unknown };
+    if (typeof code === 'string') return `${code}: ${err.message}`;
+    return err.message;
   }
   return String(err);
 }
