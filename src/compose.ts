@@ -163,7 +163,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
     emit: (type, accountId, data) => feed.emit(type, accountId, data),
     async advanceClock(seconds, { waitForWebhooks = true } = {}) {
       // Each slice of steps saves the offset with its own work, so the disk never runs ahead or behind.
-      const steps = await scheduler.advance(seconds);
+      const steps = await scheduler.advance(seconds, { waitForIo: waitForWebhooks });
       // The steps do not wait for their webhooks (they go out alongside); the answer does, unless
       // asked not to: a merchant's test checks its handler right after the call.
       if (waitForWebhooks) {
