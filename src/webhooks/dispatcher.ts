@@ -43,6 +43,12 @@ interface AttemptOutcome {
 /** How many deliveries to one URL may be under way at once. */
 export const MAX_IN_FLIGHT_PER_URL = 8;
 
+/**
+ * At most this many admitted deliveries are signed ahead at once (their bodies read and handed
+ * to the signer); the rest wait for a place holding only their id, as in a lane.
+ */
+const MAX_SIGNING_AHEAD = 2 * MAX_IN_FLIGHT_PER_URL;
+
 /** At most this many queued deliveries' clock offsets are kept until admitted (`Dispatcher.queued`). */
 const MAX_NOTED_QUEUED = 100_000;
 
@@ -78,6 +84,8 @@ export class Dispatcher implements TimedWork {
   /** Transactions with a delivery admitted: their later deliveries wait for it. */
   private readonly busyTransactions = new Set<string>();
   private readonly lanes = new Map<string, Lane>();
+  /** Deliveries being signed ahead of their slot, and those waiting for a place to be. */
+  private readonly signing: Lane = { active: 0, waiting: [] };
   /** Deliveries postponed behind an earlier one of their transaction that awaits a retry. */
   private readonly held = new Set<string>();
   /**
@@ -233,7 +241,9 @@ export class Dispatcher implements TimedWork {
     const admittedOffset = this.queuedOffsets.get(id) ?? this.overdueOffsets.get(id) ?? this.deps.clock.offsetMs();
     this.queuedOffsets.delete(id);
     this.overdueOffsets.delete(id);
-    const run = this.acquire(url)
+    // Signed before it takes a slot: a slot is held for the round trip alone.
+    const run = this.signAhead(id)
+      .then(() => this.acquire(url))
       .then(() => this.attempt(id, admittedOffset).finally(() => this.release(url)))
       .catch((err: unknown) => this.deps.onError(err))
       .finally(() => {
@@ -270,6 +280,29 @@ export class Dispatcher implements TimedWork {
   private holdBehind(row: DeliveryRow, atMs: number): void {
     this.deps.deliveries.postpone(row.id, atMs);
     this.held.add(row.id);
+  }
+
+  /**
+   * Signs a pending delivery that has no signature yet, off the main thread, and stores the
+   * signature (`attempt` uses it). A failure is left to `attempt`, which signs again and reports.
+   */
+  private async signAhead(id: string): Promise<void> {
+    const { signAsync, deliveries } = this.deps;
+    if (!signAsync) return;
+    const places = this.signing;
+    if (places.active < MAX_SIGNING_AHEAD) places.active += 1;
+    else await new Promise<void>((resolve) => places.waiting.push(resolve));
+    try {
+      const row = deliveries.byId(id);
+      if (!row || row.status !== 'pending' || row.signature !== null) return;
+      deliveries.setSignature(id, await signAsync(signedBody(row)));
+    } catch {
+      // attempt() signs again
+    } finally {
+      const next = places.waiting.shift();
+      if (next) next();
+      else places.active -= 1;
+    }
   }
 
   private acquire(url: string): Promise<void> {
@@ -317,9 +350,7 @@ export class Dispatcher implements TimedWork {
     // every attempt and resend of this delivery.
     let signature = row.signature;
     if (signature === null) {
-      // A scripted bad signature is a real signature of another body: it never verifies.
-      const signedBody = row.fault === 'bad_signature' ? `${row.body}\n` : row.body;
-      signature = this.deps.signAsync ? await this.deps.signAsync(signedBody) : this.deps.sign(signedBody);
+      signature = this.deps.signAsync ? await this.deps.signAsync(signedBody(row)) : this.deps.sign(signedBody(row));
       deliveries.setSignature(id, signature);
     }
     const signed = signature;
@@ -425,6 +456,11 @@ export class Dispatcher implements TimedWork {
       return { ok: false, status: null, body: null, error: describePostError(err, this.deps.timeoutMs) };
     }
   }
+}
+
+/** What a delivery's signature covers: its body; a scripted bad signature is a real signature of another body, so it never verifies. */
+function signedBody(row: DeliveryRow): string {
+  return row.fault === 'bad_signature' ? `${row.body}\n` : row.body;
 }
 
 function describePostError(err: unknown, timeoutMs: number): string {
