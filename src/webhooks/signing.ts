@@ -38,13 +38,14 @@ export function createSigner(cfg: WebhookSigning): WebhookSigner {
 }
 
 /**
- * How many RSA signatures are computed on the thread pool at once: one core is left to the
- * event loop. With more signing threads than free cores (node's pool has 4, this machine may
- * have 2), handing each new job to the pool stalled the event loop on the busy cores for
- * about as long as signing on it (`signOneShot` was a quarter of the main thread's time in
- * the webhooks benchmark); jobs past the bound wait here, in order.
+ * How many RSA signatures are computed on the thread pool at once: one per core. With more
+ * signing threads than cores (node's pool has 4, this machine may have 2), handing each new
+ * job to the pool stalled the event loop on the busy cores for about as long as signing on it
+ * (`signOneShot` was a quarter of the main thread's time in the webhooks benchmark); with
+ * fewer (one on 2 cores), signatures fell behind the deliveries. Jobs past the bound wait
+ * here, in order.
  */
-export const SIGNING_THREADS = Math.max(1, availableParallelism() - 1);
+export const SIGNING_THREADS = Math.max(1, availableParallelism());
 
 /**
  * The signer for `cfg` that keeps the event loop free: an RSA signature (about a millisecond
