@@ -164,7 +164,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
     atomically: (work) => uow.run(work),
     async advanceClock(seconds, { waitForWebhooks = true } = {}) {
       // Each slice of steps saves the offset with its own work, so the disk never runs ahead or behind.
-      const steps = await scheduler.advance(seconds);
+      const steps = await scheduler.advance(seconds, { waitForIo: waitForWebhooks });
       // The steps do not wait for their webhooks (they go out alongside); the answer does, unless
       // asked not to: a merchant's test checks its handler right after the call.
       if (waitForWebhooks) {
@@ -210,6 +210,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
       if (ticker) clearInterval(ticker);
       accounts.stopKeyPool();
       await dispatcher.idle();
+      dispatcher.close();
       if (options.db !== ':memory:') accounts.seedOwedBuyers(); // the file keeps them for the next start
       store.close();
     },

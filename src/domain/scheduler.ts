@@ -5,9 +5,11 @@
  * whatever is due now.
  *
  * An advance does not wait for the I/O its steps start as a side effect (the webhooks a
- * renewal queues go out after the step's commit while the clock moves on); it waits only for
- * work under way when it begins, and for the I/O of a step that is itself that I/O (a webhook
- * retry falling due in the window), so retries still run in time order.
+ * renewal queues go out after the step's commit while the clock moves on); by default it waits
+ * only for work under way when it begins, and for the I/O of a step that is itself that I/O (a
+ * webhook retry falling due in the window), so retries still run in time order. Asked not to
+ * wait for I/O (`waitForIo: false`), it waits for neither: such I/O ends while the clock moves
+ * on, and its work stamps and times what follows on its own timeline.
  *
  * An advance never freezes the server: it yields to the event loop between steps (at most
  * every `YIELD_EVERY_MS` of work), so other requests are answered while it runs. It is
@@ -109,13 +111,14 @@ export class Scheduler {
   }
 
   /**
-   * Moves the clock forward by `seconds`, running every due item in time order (a step's own
-   * I/O finished before the next), and returns how many steps ran. Calls are serialised.
+   * Moves the clock forward by `seconds`, running every due item in time order (by default a
+   * step's own I/O finished before the next; with `waitForIo: false` no I/O is waited for), and
+   * returns how many steps ran. Calls are serialised.
    * @throws AdvanceTooLongError (400) before anything moves when the estimate exceeds the limit.
    * @throws SandboxError (500) when a step fails: the clock stays at the last committed step.
    */
-  advance(seconds: number): Promise<number> {
-    const run = this.advancing.then(() => this.advanceNow(seconds));
+  advance(seconds: number, { waitForIo = true }: { waitForIo?: boolean } = {}): Promise<number> {
+    const run = this.advancing.then(() => this.advanceNow(seconds, waitForIo));
     this.advancing = run.catch(() => undefined);
     return run;
   }
@@ -133,10 +136,10 @@ export class Scheduler {
     return total;
   }
 
-  private async advanceNow(seconds: number): Promise<number> {
+  private async advanceNow(seconds: number, waitForIo: boolean): Promise<number> {
     const { clock } = this.deps;
-    // Work already under way (a delivery started by a request) finishes before time moves.
-    await Promise.all(this.works.map((w) => w.idle?.()));
+    // Work already under way (a delivery started by a request) finishes before time moves, unless not waited for.
+    if (waitForIo) await Promise.all(this.works.map((w) => w.idle?.()));
     const ms = Math.round(seconds * 1000);
     const startOffset = clock.offsetMs();
     const target = clock.nowMs() + ms;
@@ -146,7 +149,7 @@ export class Scheduler {
     try {
       let steps = 0;
       for (;;) {
-        const slice = this.slice(target, steps);
+        const slice = this.slice(target, steps, waitForIo);
         steps = slice.steps;
         if (slice.failure) throw slice.failure;
         if (slice.io) await slice.io;
@@ -179,7 +182,7 @@ export class Scheduler {
    * last of them, and reports the failure. What the steps queued (webhooks, events) goes out
    * after the slice's commit.
    */
-  private slice(target: number, stepsBefore: number): { steps: number; done: boolean; io?: Promise<void>; failure?: Error } {
+  private slice(target: number, stepsBefore: number, waitForIo: boolean): { steps: number; done: boolean; io?: Promise<void>; failure?: Error } {
     const { clock, uow } = this.deps;
     const started = performance.now();
     const before = clock.offsetMs();
@@ -205,7 +208,7 @@ export class Scheduler {
           try {
             uow.run(() => {
               clock.moveTo(next.due);
-              stepIo = next.work.runDue(clock.nowMs(), true);
+              stepIo = next.work.runDue(clock.nowMs(), waitForIo);
             });
           } catch (err) {
             clock.restoreOffset(stepBefore);

@@ -16,6 +16,7 @@ import type { Delivery as DeliveryRow } from '../domain/entities.js';
 import type { ChangeFeed, DeliveriesRepo, TransactionsRepo } from '../domain/ports.js';
 import type { TimedWork } from '../domain/scheduler.js';
 import { isAcknowledgement } from './acknowledgement.js';
+import { MAX_READ_RESPONSE, createPoster, type WebhookPoster } from './post.js';
 import { webhookHeaders, type AsyncWebhookSigner, type WebhookSigner } from './signing.js';
 
 /** First retry delay; each further retry doubles it, up to `MAX_RETRY_DELAY_S`. */
@@ -30,27 +31,7 @@ export function retryDelaySeconds(failedAttempts: number): number {
 }
 
 const MAX_STORED_RESPONSE = 64 * 1024;
-/** The most of a merchant's answer read to judge it: a larger acknowledgement is still judged whole up to here. */
-export const MAX_READ_RESPONSE = 1024 * 1024;
-
-/** The answer's text, at most `MAX_READ_RESPONSE` bytes (the rest is not read); `whole` tells whether it all fitted. */
-async function readBounded(res: Response): Promise<{ text: string; whole: boolean }> {
-  if (!res.body) return { text: '', whole: true };
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_READ_RESPONSE) {
-      await reader.cancel().catch(() => undefined);
-      return { text: Buffer.concat(chunks).toString('utf8'), whole: false };
-    }
-    chunks.push(value);
-  }
-  return { text: Buffer.concat(chunks).toString('utf8'), whole: true };
-}
+export { MAX_READ_RESPONSE };
 
 interface AttemptOutcome {
   ok: boolean;
@@ -61,6 +42,12 @@ interface AttemptOutcome {
 
 /** How many deliveries to one URL may be under way at once. */
 export const MAX_IN_FLIGHT_PER_URL = 8;
+
+/**
+ * At most this many admitted deliveries are signed ahead at once (their bodies read and handed
+ * to the signer); the rest wait for a place holding only their id, as in a lane.
+ */
+const MAX_SIGNING_AHEAD = 2 * MAX_IN_FLIGHT_PER_URL;
 
 /** At most this many queued deliveries' clock offsets are kept until admitted (`Dispatcher.queued`). */
 const MAX_NOTED_QUEUED = 100_000;
@@ -97,6 +84,8 @@ export class Dispatcher implements TimedWork {
   /** Transactions with a delivery admitted: their later deliveries wait for it. */
   private readonly busyTransactions = new Set<string>();
   private readonly lanes = new Map<string, Lane>();
+  /** Deliveries being signed ahead of their slot, and those waiting for a place to be. */
+  private readonly signing: Lane = { active: 0, waiting: [] };
   /** Deliveries postponed behind an earlier one of their transaction that awaits a retry. */
   private readonly held = new Set<string>();
   /**
@@ -122,7 +111,17 @@ export class Dispatcher implements TimedWork {
    */
   private readonly overdueOffsets = new Map<string, number>();
 
-  constructor(private readonly deps: DispatcherDeps) {}
+  /** The HTTP client: kept-alive connections per origin. */
+  private readonly poster: WebhookPoster;
+
+  constructor(private readonly deps: DispatcherDeps) {
+    this.poster = createPoster({ timeoutMs: deps.timeoutMs, maxFreePerOrigin: MAX_IN_FLIGHT_PER_URL });
+  }
+
+  /** Closes the idle kept-alive connections to merchants (after `idle()`, on shutdown). */
+  close(): void {
+    this.poster.close();
+  }
 
   /** The last pass's instant, forgotten when the clock has gone back before it (reset, a failed step). */
   private passedAt(nowMs: number): number {
@@ -242,7 +241,9 @@ export class Dispatcher implements TimedWork {
     const admittedOffset = this.queuedOffsets.get(id) ?? this.overdueOffsets.get(id) ?? this.deps.clock.offsetMs();
     this.queuedOffsets.delete(id);
     this.overdueOffsets.delete(id);
-    const run = this.acquire(url)
+    // Signed before it takes a slot: a slot is held for the round trip alone.
+    const run = this.signAhead(id)
+      .then(() => this.acquire(url))
       .then(() => this.attempt(id, admittedOffset).finally(() => this.release(url)))
       .catch((err: unknown) => this.deps.onError(err))
       .finally(() => {
@@ -279,6 +280,29 @@ export class Dispatcher implements TimedWork {
   private holdBehind(row: DeliveryRow, atMs: number): void {
     this.deps.deliveries.postpone(row.id, atMs);
     this.held.add(row.id);
+  }
+
+  /**
+   * Signs a pending delivery that has no signature yet, off the main thread, and stores the
+   * signature (`attempt` uses it). A failure is left to `attempt`, which signs again and reports.
+   */
+  private async signAhead(id: string): Promise<void> {
+    const { signAsync, deliveries } = this.deps;
+    if (!signAsync) return;
+    const places = this.signing;
+    if (places.active < MAX_SIGNING_AHEAD) places.active += 1;
+    else await new Promise<void>((resolve) => places.waiting.push(resolve));
+    try {
+      const row = deliveries.byId(id);
+      if (!row || row.status !== 'pending' || row.signature !== null) return;
+      deliveries.setSignature(id, await signAsync(signedBody(row)));
+    } catch {
+      // attempt() signs again
+    } finally {
+      const next = places.waiting.shift();
+      if (next) next();
+      else places.active -= 1;
+    }
   }
 
   private acquire(url: string): Promise<void> {
@@ -326,9 +350,7 @@ export class Dispatcher implements TimedWork {
     // every attempt and resend of this delivery.
     let signature = row.signature;
     if (signature === null) {
-      // A scripted bad signature is a real signature of another body: it never verifies.
-      const signedBody = row.fault === 'bad_signature' ? `${row.body}\n` : row.body;
-      signature = this.deps.signAsync ? await this.deps.signAsync(signedBody) : this.deps.sign(signedBody);
+      signature = this.deps.signAsync ? await this.deps.signAsync(signedBody(row)) : this.deps.sign(signedBody(row));
       deliveries.setSignature(id, signature);
     }
     const signed = signature;
@@ -412,44 +434,41 @@ export class Dispatcher implements TimedWork {
     const refused = this.deps.refuseTarget ? await this.deps.refuseTarget(row.url) : null;
     if (refused !== null) return { ok: false, status: null, body: null, error: `target refused: ${refused}; the merchant was not contacted` };
     try {
-      const res = await fetch(row.url, {
-        method: 'POST',
-        headers,
-        body: row.body,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(this.deps.timeoutMs),
-      });
-      // Judged on the whole answer (up to 1 MiB); only the first 64 KiB is stored.
-      const { text, whole } = await readBounded(res);
-      const ok = whole && isAcknowledgement(res.status, text);
-      const tooLong = !whole && res.status >= 200 && res.status < 300;
+      // Redirects are not followed; judged on the whole answer (up to 1 MiB); only the first 64 KiB is stored.
+      const { status, text, whole } = await this.poster.post(row.url, headers, row.body);
+      const ok = whole && isAcknowledgement(status, text);
+      const tooLong = !whole && status >= 200 && status < 300;
       return {
         ok,
-        status: res.status,
+        status,
         body: text.slice(0, MAX_STORED_RESPONSE),
         error: ok
           ? null
           : tooLong
             ? `answer larger than ${MAX_READ_RESPONSE} bytes`
-            : res.status >= 300 && res.status < 400
-              ? `merchant answered HTTP ${res.status} (redirects are not followed)`
-              : res.status >= 200 && res.status < 300
+            : status >= 300 && status < 400
+              ? `merchant answered HTTP ${status} (redirects are not followed)`
+              : status >= 200 && status < 300
                 ? 'answer was not {"code":"200","message":"SUCCESS"}'
-                : `merchant answered HTTP ${res.status}`,
+                : `merchant answered HTTP ${status}`,
       };
     } catch (err) {
-      return { ok: false, status: null, body: null, error: describeFetchError(err, this.deps.timeoutMs) };
+      return { ok: false, status: null, body: null, error: describePostError(err, this.deps.timeoutMs) };
     }
   }
 }
 
-function describeFetchError(err: unknown, timeoutMs: number): string {
+/** What a delivery's signature covers: its body; a scripted bad signature is a real signature of another body, so it never verifies. */
+function signedBody(row: DeliveryRow): string {
+  return row.fault === 'bad_signature' ? `${row.body}\n` : row.body;
+}
+
+function describePostError(err: unknown, timeoutMs: number): string {
   if (err instanceof Error) {
     if (err.name === 'TimeoutError' || err.name === 'AbortError') return `no answer within ${timeoutMs / 1000} s`;
-    const cause = (err as Error & { cause?: { code?: string; message?: string; errors?: { code?: string; message?: string }[] } }).cause;
-    const root = cause?.code ? cause : cause?.errors?.find((e) => e.code);
-    if (root?.code) return `${root.code}: ${root.message ?? err.message}`;
-    return cause?.message ? `${err.message}: ${cause.message}` : err.message;
+    const { code } = err as Error & { code?: unknown };
+    if (typeof code === 'string') return `${code}: ${err.message}`;
+    return err.message;
   }
   return String(err);
 }

@@ -7,6 +7,7 @@
  */
 
 import { createHmac, createPrivateKey, sign as cryptoSign } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { compactTimestamp } from './time.js';
 
 /** How webhooks are signed: with an RSA private key (PEM) or with an HMAC secret. */
@@ -37,22 +38,44 @@ export function createSigner(cfg: WebhookSigning): WebhookSigner {
 }
 
 /**
+ * How many RSA signatures are computed on the thread pool at once: one per core. With more
+ * signing threads than cores (node's pool has 4, this machine may have 2), handing each new
+ * job to the pool stalled the event loop on the busy cores for about as long as signing on it
+ * (`signOneShot` was a quarter of the main thread's time in the webhooks benchmark); with
+ * fewer (one on 2 cores), signatures fell behind the deliveries. Jobs past the bound wait
+ * here, in order.
+ */
+export const SIGNING_THREADS = Math.max(1, availableParallelism());
+
+/**
  * The signer for `cfg` that keeps the event loop free: an RSA signature (about a millisecond
- * of CPU) is computed in libuv's thread pool by node:crypto's callback form, so a burst of
- * deliveries never holds other requests; HMAC is cheap and stays on the main thread. The
- * signatures are the same bytes as `createSigner`'s.
+ * of CPU) is computed in libuv's thread pool by node:crypto's callback form, at most
+ * `threads` at once, so a burst of deliveries never holds other requests; HMAC is cheap and
+ * stays on the main thread. The signatures are the same bytes as `createSigner`'s.
  * @throws Error as `createSigner`.
  */
-export function createAsyncSigner(cfg: WebhookSigning): AsyncWebhookSigner {
+export function createAsyncSigner(cfg: WebhookSigning, threads = SIGNING_THREADS): AsyncWebhookSigner {
   if (cfg.mode === 'hmac') {
     const sign = createSigner(cfg);
     return (rawBody) => Promise.resolve(sign(rawBody));
   }
   createSigner(cfg); // the same checks
   const key = createPrivateKey({ key: cfg.privateKeyPem, format: 'pem' });
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  const start = (rawBody: string, resolve: (signature: string) => void, reject: (err: Error) => void): void => {
+    running += 1;
+    cryptoSign('sha256', Buffer.from(rawBody, 'utf8'), key, (err, signature) => {
+      running -= 1;
+      waiting.shift()?.();
+      if (err) reject(err);
+      else resolve(signature.toString('base64'));
+    });
+  };
   return (rawBody) =>
     new Promise((resolve, reject) => {
-      cryptoSign('sha256', Buffer.from(rawBody, 'utf8'), key, (err, signature) => (err ? reject(err) : resolve(signature.toString('base64'))));
+      if (running < threads) start(rawBody, resolve, reject);
+      else waiting.push(() => start(rawBody, resolve, reject));
     });
 }
 

@@ -3,7 +3,8 @@
  * long advance runs; an advance past the step limit answers 400 before anything moves; on a
  * --db file the clock offset read after a restart matches the renewals that ran; an advance
  * answers without waiting for the merchant to acknowledge the webhooks its renewals queued,
- * each of which is stamped with the instant of its charge.
+ * each of which is stamped with the instant of its charge; with wait_for_webhooks false it
+ * never waits for a webhook's round trip (one under way when it begins, a retry in its window).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type ServerResponse } from 'node:http';
@@ -12,7 +13,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../../src/server.js';
 import { directSubscription } from '../../support/subscriptions.js';
-import { body, headers } from '../../support/app.js';
+import { body, directPayment, headers } from '../../support/app.js';
 
 const DAY_S = 86_400;
 
@@ -85,6 +86,58 @@ async function heldDailySubscription(externalId: string) {
     await close();
     throw err;
   }
+}
+
+/**
+ * A sandbox whose webhooks go to a receiver that answers 500 to the first `refuse` of them at
+ * once and holds every later one until `release()`, with one settled payment.
+ */
+async function heldPayment(refuse: number) {
+  const held: ServerResponse[] = [];
+  let seen = 0;
+  let releasing = false;
+  const ack = (res: ServerResponse) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"code":"200","message":"SUCCESS"}');
+  const receiver = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      seen += 1;
+      if (seen <= refuse) res.writeHead(500).end('no');
+      else if (releasing) ack(res);
+      else held.push(res);
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const release = () => {
+    releasing = true;
+    for (const r of held.splice(0)) ack(r);
+  };
+  const close = async () => {
+    release();
+    receiver.closeAllConnections();
+    await new Promise((resolve) => receiver.close(resolve));
+  };
+  try {
+    const port = (receiver.address() as { port: number }).port;
+    const running = await startServer({ port: 0, host: '127.0.0.1', ticker: false, notificationUrl: `http://127.0.0.1:${port}/hooks` });
+    server = running;
+    const created = await body<{ id: string }>(await fetch(`${running.url}/v4/transactions`, { method: 'POST', headers: headers(), body: JSON.stringify(directPayment()) }));
+    expect((await fetch(`${running.url}/_sandbox/transactions/${created.id}/settle`, { method: 'POST' })).status).toBe(200);
+    const delivery = async (): Promise<{ status: string; attempts_count: number }> =>
+      (await body<{ items: { status: string; attempts_count: number }[] }>(await fetch(`${running.url}/_sandbox/deliveries?limit=1`))).items[0]!;
+    return { url: running.url, held, delivery, release, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
+
+/** `advance` with wait_for_webhooks false, or 'still waiting' if it has not answered after a few seconds. */
+async function advanceNotWaiting(url: string, seconds: number): Promise<number | 'still waiting'> {
+  const answer = advance(url, { seconds, wait_for_webhooks: false }).then(async (res) => {
+    expect(res.status).toBe(200);
+    return (await body<{ steps: number }>(res)).steps;
+  });
+  return Promise.race([answer, new Promise<'still waiting'>((resolve) => setTimeout(() => resolve('still waiting'), 5000))]);
 }
 
 describe('clock advance over a socket', () => {
@@ -197,6 +250,35 @@ describe('clock advance over a socket', () => {
       const atAnswer = await deliveries();
       expect(atAnswer).toHaveLength(6);
       expect(atAnswer.filter((d) => d.status === 'delivered')).toHaveLength(6);
+    } finally {
+      await close();
+    }
+  });
+  it('with wait_for_webhooks false, does not wait for a webhook already under way when it begins', async () => {
+    const { url, held, delivery, release, close } = await heldPayment(0);
+    try {
+      while (held.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(await advanceNotWaiting(url, 60)).toBe(0);
+      expect(await delivery()).toMatchObject({ status: 'pending', attempts_count: 0 }); // still held by the merchant
+      release();
+      while ((await delivery()).status !== 'delivered') await new Promise((resolve) => setTimeout(resolve, 5));
+      expect((await delivery()).attempts_count).toBe(1);
+    } finally {
+      await close();
+    }
+  });
+
+  it('with wait_for_webhooks false, starts a retry that falls due in the window without waiting for its answer', async () => {
+    const { url, held, delivery, release, close } = await heldPayment(1);
+    try {
+      while ((await delivery()).attempts_count === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      // The retry is due 10 s after the refused first attempt: inside this advance; the merchant holds it.
+      expect(await advanceNotWaiting(url, 11)).toBe(1);
+      while (held.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(await delivery()).toMatchObject({ status: 'pending', attempts_count: 1 });
+      release();
+      while ((await delivery()).status !== 'delivered') await new Promise((resolve) => setTimeout(resolve, 5));
+      expect((await delivery()).attempts_count).toBe(2);
     } finally {
       await close();
     }

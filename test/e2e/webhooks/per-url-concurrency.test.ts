@@ -123,6 +123,36 @@ describe('deliveries to one URL run side by side', () => {
     expect(receiver.maxOpen()).toBe(MAX_IN_FLIGHT_PER_URL);
     expect(new Set(receiver.hooks.map((h) => h.body.ll_transaction_id))).toEqual(new Set(ids));
   });
+
+  it('a delivery waiting for a slot is signed meanwhile, and sent with that signature', async () => {
+    let held = true;
+    const receiver = await heldReceiver((hook) => {
+      if (!held) answer(hook);
+    });
+    cleanup.push(() => receiver.close());
+    const server = await sandboxFor(receiver.url);
+    const ids: string[] = [];
+    for (let i = 0; i < MAX_IN_FLIGHT_PER_URL + 2; i++) ids.push(await createTx(server));
+    for (const id of ids) await settle(server, id);
+    await receiver.until(() => receiver.hooks.length === MAX_IN_FLIGHT_PER_URL);
+    const sent = new Set(receiver.hooks.map((h) => h.body.ll_transaction_id));
+    const waiting = ids.filter((id) => !sent.has(id)).map((id) => server.sandbox.stores.deliveries.forResource(id)[0]!);
+    expect(waiting).toHaveLength(2);
+    const signatureOf = (id: string) => server.sandbox.stores.deliveries.byId(id)!.signature;
+    for (let polls = 0; polls < 500 && waiting.some((d) => signatureOf(d.id) === null); polls++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(waiting.map((d) => ({ attempts: server.sandbox.stores.deliveries.byId(d.id)!.attempts, signed: signatureOf(d.id) !== null }))).toEqual([
+      { attempts: 0, signed: true },
+      { attempts: 0, signed: true },
+    ]);
+    held = false;
+    for (const h of receiver.hooks) answer(h);
+    await receiver.until(() => receiver.hooks.length === ids.length);
+    for (const d of waiting) {
+      const hook = receiver.hooks.find((h) => h.body.ll_transaction_id === d.resource_id)!;
+      expect(hook.verified).toBe(true);
+      expect(hook.headers.signature).toBe(signatureOf(d.id));
+    }
+  });
 });
 
 /**
