@@ -7,6 +7,7 @@
  * `--admin-token`, asks for the token on /_sandbox. Every answer gets `nosniff`.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
 import { SandboxError, type ErrorCode } from '../domain/errors.js';
 import { bareHost, servedHosts, type SandboxOptions } from '../config.js';
@@ -48,14 +49,33 @@ function tokenOf(c: Context): string | undefined {
   return undefined;
 }
 
+/** The header every answer carries. */
+const NOSNIFF: readonly [string, string] = ['X-Content-Type-Options', 'nosniff'];
+
+/**
+ * The Node response under the app when @hono/node-server serves it (its `c.env.outgoing`);
+ * undefined in process (`app.request`).
+ */
+function nodeResponse(c: Context): ServerResponse | undefined {
+  const env: unknown = c.env;
+  if (env === null || typeof env !== 'object' || !('outgoing' in env)) return undefined;
+  const outgoing: unknown = env.outgoing;
+  return outgoing !== null && typeof outgoing === 'object' && 'setHeader' in outgoing && 'headersSent' in outgoing ? (outgoing as ServerResponse) : undefined;
+}
+
 /**
  * The security middleware of the whole app (see the module comment). Builds the Host
- * allow-list once.
+ * allow-list once. `nosniff` goes on the Node response before anything runs, so every
+ * answer has it, refusals too, and Hono's light answer keeps its plain headers (setting it
+ * on `c.res` afterwards built a Headers object per request: about 20 µs of a ~130 µs GET).
+ * In process there is no Node response, and it is set on `c.res` after the answer.
  */
 export function securityGuard(options: SandboxOptions): MiddlewareHandler<AppEnv> {
   const hosts = servedHosts(options);
   const anyHost = options.allowedHosts.includes('*');
   return async (c, next) => {
+    const outgoing = nodeResponse(c);
+    if (outgoing && !outgoing.headersSent) outgoing.setHeader(...NOSNIFF);
     const path = c.req.path;
     if (!isApiPath(path)) {
       const host = requestHost(c);
@@ -100,8 +120,9 @@ export function securityGuard(options: SandboxOptions): MiddlewareHandler<AppEnv
       }
     }
     await next();
+    if (outgoing) return;
     try {
-      c.res.headers.set('X-Content-Type-Options', 'nosniff');
+      c.res.headers.set(...NOSNIFF);
     } catch {
       // an answer with immutable headers keeps them
     }

@@ -154,6 +154,33 @@ describe('security over a socket', () => {
     expect(panel.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
   });
 
+  it('every answer carries nosniff once, refusals too', async () => {
+    const server = await serve();
+    const created = await fetch(`${server.url}/v4/transactions`, { method: 'POST', headers: headers(), body: JSON.stringify(directPayment()) });
+    const id = ((await created.json()) as Json).id as string;
+    const rawHeaders = (path: string, extra: Record<string, string> = {}) =>
+      new Promise<{ status: number; nosniff: string[] }>((resolve, reject) => {
+        request(`${server.url}${path}`, { headers: { authorization: `Bearer ${DIRECT.api_key}`, 'x-merchant-account-id': DIRECT.account_id, ...extra } }, (res) => {
+          res.resume();
+          const values: string[] = [];
+          for (let i = 0; i < res.rawHeaders.length; i += 2) if (res.rawHeaders[i]!.toLowerCase() === 'x-content-type-options') values.push(res.rawHeaders[i + 1]!);
+          resolve({ status: res.statusCode ?? 0, nosniff: values });
+        })
+          .on('error', reject)
+          .end();
+      });
+    for (const [path, extra, status] of [
+      [`/v4/transactions/${id}`, {}, 200],
+      ['/v4/transactions?limit=5', {}, 200],
+      ['/v4/transactions/tx_missing', {}, 404],
+      ['/_sandbox/health', {}, 200],
+      ['/', {}, 200],
+      ['/_sandbox/credentials', { host: `rebind.attacker.example:${server.port}` }, 403],
+    ] as const) {
+      expect(await rawHeaders(path, extra), path).toEqual({ status, nosniff: ['nosniff'] });
+    }
+  });
+
   it('listening beyond loopback without --admin-token prints a warning at start; with one, none', async () => {
     const lines: string[] = [];
     const previous = logger;
