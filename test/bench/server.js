@@ -34,14 +34,14 @@ if (kind === 'bare-cli') {
     await next();
   };
   const app = new OpenAPIHono({ getPath: (req) => new URL(req.url).pathname.replace(/\/+$/, '') || '/' });
-  // The sandbox's app-level layers: its context variable, the guard that adds nosniff.
+  // The sandbox's app-level layers: its context variable, the guard that adds nosniff (on the Node response, as security.ts does).
   app.use('*', async (c, next) => {
     c.set('sandbox', fixture);
     await next();
   });
   app.use('*', async (c, next) => {
+    c.env.outgoing.setHeader('X-Content-Type-Options', 'nosniff');
     await next();
-    c.res.headers.set('X-Content-Type-Options', 'nosniff');
   });
   const v4 = new OpenAPIHono();
   // Request log, latency, faults; then per route: auth, scope, body gate, and the validator.
