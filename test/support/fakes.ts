@@ -121,3 +121,33 @@ export function fakePolicy(script: ChargeScript | null = null, failures?: Simula
     simulatedFailures: (label) => (label === 'fake/rule' ? failures : undefined),
   };
 }
+
+/** A stored transaction as the domain sees it: a PENDING 10.50 USD payment of `acc_a`, with `overrides`. */
+export function transactionEntity(overrides: Partial<Transaction> = {}): Transaction {
+  return {
+    seq: 1,
+    id: 'tx_1',
+    account_id: 'acc_a',
+    status: 'PENDING',
+    amount: 1050,
+    currency: 'USD',
+    description: null,
+    customer: null,
+    return_url: null,
+    cancel_url: null,
+    external_identifier: null,
+    notification_url: null,
+    metadata: { order: '7' },
+    payment_method: null,
+    browser_info: null,
+    refunded_amount: 0,
+    subscription_id: null,
+    scenario_rule: null,
+    decline_reason: null,
+    link_expires_at: null,
+    created_at: 1_700_000_000_000,
+    updated_at: 1_700_000_000_000,
+    resolved_at: null,
+    ...overrides,
+  };
+}

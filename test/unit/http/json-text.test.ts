@@ -6,32 +6,10 @@ import { describe, expect, it } from 'vitest';
 import type { Transaction } from '../../../src/domain/entities.js';
 import { transactionView, transactionViewJson } from '../../../src/http/formatters/transaction.js';
 import { pageEnvelope, pageEnvelopeJson } from '../../../src/http/pagination.js';
+import { transactionEntity } from '../../support/fakes.js';
 
-const tx = (id: string, seq: number, status: Transaction['status'] = 'PENDING'): Transaction => ({
-  seq,
-  id,
-  account_id: 'acc_a',
-  status,
-  amount: 1050,
-  currency: 'USD',
-  description: 'with "quotes" and \u2028 a separator',
-  customer: null,
-  return_url: null,
-  cancel_url: null,
-  external_identifier: null,
-  notification_url: null,
-  metadata: { order: '7' },
-  payment_method: null,
-  browser_info: null,
-  refunded_amount: 0,
-  subscription_id: null,
-  scenario_rule: null,
-  decline_reason: null,
-  link_expires_at: null,
-  created_at: 1_700_000_000_000,
-  updated_at: 1_700_000_000_000,
-  resolved_at: null,
-});
+const tx = (id: string, seq: number, status: Transaction['status'] = 'PENDING'): Transaction =>
+  transactionEntity({ id, seq, status, description: 'with "quotes" and \u2028 a separator' });
 
 describe('JSON texts made ahead', () => {
   it('a transaction view: the same text; kept for a frozen entity, made again for a changed one', () => {

@@ -7,33 +7,12 @@ import { describe, expect, it } from 'vitest';
 import type { Transaction } from '../../../src/domain/entities.js';
 import { openDatabase } from '../../../src/store/database.js';
 import { ReadCache } from '../../../src/store/read-cache.js';
+import { transactionEntity } from '../../support/fakes.js';
 import { openStore } from '../../../src/store/sqlite-store.js';
 
 function payment(id: string, accountId = 'acc_a'): Omit<Transaction, 'seq'> {
-  return {
-    id,
-    account_id: accountId,
-    status: 'PENDING',
-    amount: 1050,
-    currency: 'USD',
-    description: null,
-    customer: null,
-    return_url: null,
-    cancel_url: null,
-    external_identifier: null,
-    notification_url: null,
-    metadata: { order: '7' },
-    payment_method: null,
-    browser_info: null,
-    refunded_amount: 0,
-    subscription_id: null,
-    scenario_rule: null,
-    decline_reason: null,
-    link_expires_at: 5_000,
-    created_at: 1_000,
-    updated_at: 1_000,
-    resolved_at: null,
-  };
+  const { seq: _seq, ...tx } = transactionEntity({ id, account_id: accountId, link_expires_at: 5_000, created_at: 1_000, updated_at: 1_000 });
+  return tx;
 }
 
 function setUp() {
