@@ -11,7 +11,7 @@
 import type { Db } from './database.js';
 
 /** The default number of entities a cache keeps. */
-export const READ_CACHE_MAX = 5_000;
+export const READ_CACHE_MAX = 1_000;
 
 function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
