@@ -18,6 +18,7 @@ import type { TimedWork } from '../domain/scheduler.js';
 import { isAcknowledgement } from './acknowledgement.js';
 import { MAX_READ_RESPONSE, createPoster, type WebhookPoster } from './post.js';
 import { webhookHeaders, type AsyncWebhookSigner, type WebhookSigner } from './signing.js';
+import { Slots } from './slots.js';
 
 /** First retry delay; each further retry doubles it, up to `MAX_RETRY_DELAY_S`. */
 export const FIRST_RETRY_DELAY_S = 10;
@@ -52,12 +53,6 @@ const MAX_SIGNING_AHEAD = 2 * MAX_IN_FLIGHT_PER_URL;
 /** At most this many queued deliveries' clock offsets are kept until admitted (`Dispatcher.queued`). */
 const MAX_NOTED_QUEUED = 100_000;
 
-/** The deliveries under way (or waiting for a slot) to one URL. */
-interface Lane {
-  active: number;
-  waiting: (() => void)[];
-}
-
 export interface DispatcherDeps {
   clock: Clock;
   deliveries: DeliveriesRepo;
@@ -83,9 +78,10 @@ export class Dispatcher implements TimedWork {
   private readonly inFlight = new Map<string, Promise<void>>();
   /** Transactions with a delivery admitted: their later deliveries wait for it. */
   private readonly busyTransactions = new Set<string>();
-  private readonly lanes = new Map<string, Lane>();
+  /** The deliveries under way (or waiting for a slot) to each URL. */
+  private readonly lanes = new Map<string, Slots>();
   /** Deliveries being signed ahead of their slot, and those waiting for a place to be. */
-  private readonly signing: Lane = { active: 0, waiting: [] };
+  private readonly signing = new Slots(MAX_SIGNING_AHEAD);
   /** Deliveries postponed behind an earlier one of their transaction that awaits a retry. */
   private readonly held = new Set<string>();
   /**
@@ -289,9 +285,7 @@ export class Dispatcher implements TimedWork {
   private async signAhead(id: string): Promise<void> {
     const { signAsync, deliveries } = this.deps;
     if (!signAsync) return;
-    const places = this.signing;
-    if (places.active < MAX_SIGNING_AHEAD) places.active += 1;
-    else await new Promise<void>((resolve) => places.waiting.push(resolve));
+    await this.signing.acquire();
     try {
       const row = deliveries.byId(id);
       if (!row || row.status !== 'pending' || row.signature !== null) return;
@@ -299,34 +293,25 @@ export class Dispatcher implements TimedWork {
     } catch {
       // attempt() signs again
     } finally {
-      const next = places.waiting.shift();
-      if (next) next();
-      else places.active -= 1;
+      this.signing.release();
     }
   }
 
   private acquire(url: string): Promise<void> {
     let lane = this.lanes.get(url);
     if (!lane) {
-      lane = { active: 0, waiting: [] };
+      lane = new Slots(MAX_IN_FLIGHT_PER_URL);
       this.lanes.set(url, lane);
     }
-    if (lane.active < MAX_IN_FLIGHT_PER_URL) {
-      lane.active += 1;
-      return Promise.resolve();
-    }
-    const queue = lane.waiting;
-    return new Promise<void>((resolve) => queue.push(resolve));
+    return lane.acquire();
   }
 
   /** Hands the slot to the next waiting delivery to `url`, or frees it. */
   private release(url: string): void {
     const lane = this.lanes.get(url);
     if (!lane) return;
-    const next = lane.waiting.shift();
-    if (next) return next();
-    lane.active -= 1;
-    if (lane.active === 0) this.lanes.delete(url);
+    lane.release();
+    if (lane.idle) this.lanes.delete(url);
   }
 
   /**

@@ -8,6 +8,7 @@
 
 import { createHmac, createPrivateKey, sign as cryptoSign } from 'node:crypto';
 import { availableParallelism } from 'node:os';
+import { Slots } from './slots.js';
 import { compactTimestamp } from './time.js';
 
 /** How webhooks are signed: with an RSA private key (PEM) or with an HMAC secret. */
@@ -61,22 +62,17 @@ export function createAsyncSigner(cfg: WebhookSigning, threads = SIGNING_THREADS
   }
   createSigner(cfg); // the same checks
   const key = createPrivateKey({ key: cfg.privateKeyPem, format: 'pem' });
-  let running = 0;
-  const waiting: (() => void)[] = [];
-  const start = (rawBody: string, resolve: (signature: string) => void, reject: (err: Error) => void): void => {
-    running += 1;
-    cryptoSign('sha256', Buffer.from(rawBody, 'utf8'), key, (err, signature) => {
-      running -= 1;
-      waiting.shift()?.();
-      if (err) reject(err);
-      else resolve(signature.toString('base64'));
-    });
+  const slots = new Slots(threads);
+  return async (rawBody) => {
+    await slots.acquire();
+    try {
+      return await new Promise<string>((resolve, reject) => {
+        cryptoSign('sha256', Buffer.from(rawBody, 'utf8'), key, (err, signature) => (err ? reject(err) : resolve(signature.toString('base64'))));
+      });
+    } finally {
+      slots.release();
+    }
   };
-  return (rawBody) =>
-    new Promise((resolve, reject) => {
-      if (running < threads) start(rawBody, resolve, reject);
-      else waiting.push(() => start(rawBody, resolve, reject));
-    });
 }
 
 /**
