@@ -10,6 +10,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { SandboxError, badRequest } from '../domain/errors.js';
 import type { AppEnv } from './env.js';
 import { jsonPointer } from './errors.js';
+import { nodeBindings } from './node-env.js';
 
 const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;.*)?$/i;
 
@@ -70,8 +71,7 @@ function cacheText(c: Context, text: string): string {
  * HTTP parser reads exactly that many body bytes) and is a plain decimal; otherwise undefined.
  */
 function declaredLength(c: Context): number | undefined {
-  const incoming = (c.env as { incoming?: unknown } | undefined)?.incoming;
-  if (incoming === undefined || incoming === null) return undefined;
+  if (!nodeBindings(c)) return undefined;
   const header = c.req.header('content-length');
   if (header === undefined || !/^\d{1,15}$/.test(header)) return undefined;
   return Number(header);

@@ -7,11 +7,11 @@
  * `--admin-token`, asks for the token on /_sandbox. Every answer gets `nosniff`.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { ServerResponse } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
 import { SandboxError, type ErrorCode } from '../domain/errors.js';
 import { bareHost, servedHosts, type SandboxOptions } from '../config.js';
 import type { AppEnv } from './env.js';
+import { nodeBindings } from './node-env.js';
 
 /** The header a script sends to show a POST is not a cross-site form or beacon. */
 export const SANDBOX_REQUEST_HEADER = 'x-sandbox-request';
@@ -53,17 +53,6 @@ function tokenOf(c: Context): string | undefined {
 const NOSNIFF: readonly [string, string] = ['X-Content-Type-Options', 'nosniff'];
 
 /**
- * The Node response under the app when @hono/node-server serves it (its `c.env.outgoing`);
- * undefined in process (`app.request`).
- */
-function nodeResponse(c: Context): ServerResponse | undefined {
-  const env: unknown = c.env;
-  if (env === null || typeof env !== 'object' || !('outgoing' in env)) return undefined;
-  const outgoing: unknown = env.outgoing;
-  return outgoing !== null && typeof outgoing === 'object' && 'setHeader' in outgoing && 'headersSent' in outgoing ? (outgoing as ServerResponse) : undefined;
-}
-
-/**
  * The security middleware of the whole app (see the module comment). Builds the Host
  * allow-list once. `nosniff` goes on the Node response before anything runs, so every
  * answer has it, refusals too, and Hono's light answer keeps its plain headers (setting it
@@ -74,7 +63,7 @@ export function securityGuard(options: SandboxOptions): MiddlewareHandler<AppEnv
   const hosts = servedHosts(options);
   const anyHost = options.allowedHosts.includes('*');
   return async (c, next) => {
-    const outgoing = nodeResponse(c);
+    const outgoing = nodeBindings(c)?.outgoing;
     if (outgoing && !outgoing.headersSent) outgoing.setHeader(...NOSNIFF);
     const path = c.req.path;
     if (!isApiPath(path)) {
