@@ -151,14 +151,13 @@ export function requestLogStore(db: Db, limit?: number, onError: (err: unknown) 
     page: (accountId, req) => read(() => page(accountId, req)),
     pageAll: (req) => read(() => pageAll('', req)),
     find(filter, req) {
-      flush();
       const { where, params } = searchOf(filter);
       let pager = searches.get(where);
       if (!pager) {
         pager = keysetPage<RequestLogRow, RequestLogEntry>(db, 'request_log', where, toEntry);
         searches.set(where, pager);
       }
-      return pager('', req, params);
+      return read(() => pager('', req, params));
     },
     flush,
   };
