@@ -3,13 +3,17 @@
  * (`npx vitest run --config test/vitest.config.ts --project unit`): unit (pure modules and
  * the domain with fakes of its ports), api (the app through app.request), e2e (real sockets,
  * the CLI, the webhook receiver, headless Chromium) and architecture (imports).
+ *
+ * The unit tier runs its files on worker threads in one shared module graph (`isolate: false`):
+ * its tests are pure or use fakes, so they need no fresh process each, and the imports and the
+ * forks pool were most of its time (unit tests must not mock modules or leave global state).
  */
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
-const tier = (name: string) => ({
+const tier = (name: string, pool: { pool?: 'threads'; isolate?: boolean } = {}) => ({
   extends: true as const,
-  test: { name, include: [`test/${name}/**/*.test.ts`] },
+  test: { name, include: [`test/${name}/**/*.test.ts`], ...pool },
 });
 
 export default defineConfig({
@@ -18,6 +22,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    projects: [tier('unit'), tier('api'), tier('e2e'), tier('architecture')],
+    projects: [tier('unit', { pool: 'threads', isolate: false }), tier('api'), tier('e2e'), tier('architecture')],
   },
 });

@@ -6,7 +6,7 @@
  * (OpenSSL, well under a millisecond per RSA signature); node-forge is not on this path.
  */
 
-import { createHmac, createPrivateKey, sign as cryptoSign } from 'node:crypto';
+import { createHmac, createPrivateKey, sign as cryptoSign, type KeyObject } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { Slots } from './slots.js';
 import { compactTimestamp } from './time.js';
@@ -55,7 +55,19 @@ export const SIGNING_THREADS = Math.max(1, availableParallelism());
  * stays on the main thread. The signatures are the same bytes as `createSigner`'s.
  * @throws Error as `createSigner`.
  */
-export function createAsyncSigner(cfg: WebhookSigning, threads = SIGNING_THREADS): AsyncWebhookSigner {
+/** Node's callback form of `crypto.sign`, the one call the async signer makes (a seam for its tests). */
+export type SignWithCallback = (
+  algorithm: string,
+  data: Buffer,
+  key: KeyObject,
+  callback: (err: Error | null, signature: Buffer) => void,
+) => void;
+
+export function createAsyncSigner(
+  cfg: WebhookSigning,
+  threads = SIGNING_THREADS,
+  signOnPool: SignWithCallback = cryptoSign,
+): AsyncWebhookSigner {
   if (cfg.mode === 'hmac') {
     const sign = createSigner(cfg);
     return (rawBody) => Promise.resolve(sign(rawBody));
@@ -67,7 +79,7 @@ export function createAsyncSigner(cfg: WebhookSigning, threads = SIGNING_THREADS
     await slots.acquire();
     try {
       return await new Promise<string>((resolve, reject) => {
-        cryptoSign('sha256', Buffer.from(rawBody, 'utf8'), key, (err, signature) => (err ? reject(err) : resolve(signature.toString('base64'))));
+        signOnPool('sha256', Buffer.from(rawBody, 'utf8'), key, (err, signature) => (err ? reject(err) : resolve(signature.toString('base64'))));
       });
     } finally {
       slots.release();
