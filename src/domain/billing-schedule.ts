@@ -8,8 +8,10 @@
  * period, so month-end clamping never drifts (Jan 31 → Feb 28 → Mar 31 → Apr 30 …).
  */
 
-/** Allowed values of `plan.interval` (sandbox decision; the spec does not list them). */
-export type PlanInterval = 'day' | 'week' | 'month' | 'year';
+import type { PlanInterval } from './entities.js';
+
+/** Allowed values of `plan.interval` (sandbox decision; the spec does not list them): `PLAN_INTERVALS`. */
+export type { PlanInterval };
 
 /** The part of a plan that fixes the length of one billing period. */
 export interface PlanCadence {

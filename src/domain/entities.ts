@@ -97,7 +97,9 @@ export interface Refund {
 /** The spec's subscription statuses. */
 export type SubscriptionStatus = 'failed' | 'active' | 'past_due' | 'cancelled';
 
-export type PlanInterval = 'day' | 'week' | 'month' | 'year';
+/** A plan's billing intervals (the request schemas, the scenario format and the billing schedule use this list). */
+export const PLAN_INTERVALS = ['day', 'week', 'month', 'year'] as const;
+export type PlanInterval = (typeof PLAN_INTERVALS)[number];
 
 /** The kinds of payment method a request names. */
 export type PaymentMethodType = 'card' | 'wallet' | 'qr' | 'bank_transfer' | 'mobile_banking' | 'instant_payment';
@@ -264,7 +266,9 @@ export interface IdempotencyRecord {
 
 /** Simulated webhook failures a scenario asked for (`webhook_failures` step). */
 /** The webhook faults a scenario rule, the control API or the panel can script. */
-export type DeliveryFault = 'duplicate' | 'out_of_order' | 'delayed' | 'bad_signature';
+/** The webhook faults a scenario rule, the control API or the panel can script (one list for all of them). */
+export const DELIVERY_FAULTS = ['duplicate', 'out_of_order', 'delayed', 'bad_signature'] as const;
+export type DeliveryFault = (typeof DELIVERY_FAULTS)[number];
 
 /** One webhook fault of a scenario rule (`seconds` for `delayed`). */
 export interface WebhookFault {

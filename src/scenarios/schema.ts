@@ -5,12 +5,13 @@
  * steps of a rule. Loading files and error messages live in `load.ts`, matching in `match.ts`.
  */
 import { z } from 'zod';
+import { DELIVERY_FAULTS, PLAN_INTERVALS } from '../domain/entities.js';
 
 /** A terminal payment status a step can produce (spec: payment_data.payment_status). */
 export const paymentOutcomeSchema = z.enum(['SUCCEEDED', 'FAILED']);
 
 /** Billing intervals a `plan` match can name. */
-export const planIntervalSchema = z.enum(['day', 'week', 'month', 'year']);
+export const planIntervalSchema = z.enum(PLAN_INTERVALS);
 
 /**
  * The key that tells each step variant apart, in the order of the variants of
@@ -99,7 +100,7 @@ export const apiFaultStepSchema = z.strictObject({
 });
 
 /** The webhook faults a rule, the control API or the panel can script. */
-export const webhookFaultKindSchema = z.enum(['duplicate', 'out_of_order', 'delayed', 'bad_signature']);
+export const webhookFaultKindSchema = z.enum(DELIVERY_FAULTS);
 
 /**
  * `{ "webhook_fault": "duplicate" | "out_of_order" | "delayed" | "bad_signature", "seconds"?: n }`:

@@ -10,7 +10,7 @@ import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../env.js';
 import { createRouter } from '../router.js';
 import { errorSchema, httpUrlSchema } from '../schemas.js';
-import { webhookFaultKindSchema } from '../../scenarios/schema.js';
+import { DELIVERY_FAULTS } from '../../domain/entities.js';
 import { deliverySchema } from './schemas.js';
 import { controlDelivery } from './views.js';
 import { controlOperation } from '../openapi/document.js';
@@ -21,7 +21,7 @@ const idParam = z.object({ id: z.string().openapi({ param: { name: 'id', in: 'pa
 /** `{ "fault": "duplicate" | "out_of_order" | "delayed" | "bad_signature", "seconds"?: n }`. */
 export const webhookFaultRequestSchema = z
   .object({
-    fault: webhookFaultKindSchema.openapi({
+    fault: z.enum(DELIVERY_FAULTS).openapi({
       description:
         'duplicate: the payment webhook once more; delayed: once more, `seconds` from now on the sandbox clock; bad_signature: once more with a signature that does not match the body (attempted once); out_of_order: the latest refund webhook, then the payment webhook, in that order.',
     }),

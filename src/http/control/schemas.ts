@@ -7,6 +7,7 @@
  * JSDoc types (public/panel/types.js) are these `z.infer` types.
  */
 import { z } from '@hono/zod-openapi';
+import { DELIVERY_FAULTS } from '../../domain/entities.js';
 import { subscriptionResponseSchema } from '../routes/subscriptions.schemas.js';
 import { refundSchema, transactionSchema } from '../routes/transactions.schemas.js';
 import { scenarioMatchSchema, scenarioStepSchema } from '../../scenarios/schema.js';
@@ -54,7 +55,7 @@ export const deliverySchema = z
     reference: z.string().nullable().openapi({ description: "The merchant's reference the webhook carries (merchant_transaction_id, or original_transaction_id of a refund), if any." }),
     url: z.string().nullable(),
     status: z.enum(['pending', 'delivered', 'failed']),
-    fault: z.enum(['duplicate', 'out_of_order', 'delayed', 'bad_signature']).nullable().openapi({ description: 'A scripted webhook fault this delivery plays (scenario webhook_fault step, control API or panel), null for an ordinary one.' }),
+    fault: z.enum(DELIVERY_FAULTS).nullable().openapi({ description: 'A scripted webhook fault this delivery plays (scenario webhook_fault step, control API or panel), null for an ordinary one.' }),
     state: deliveryStateSchema.openapi({ description: 'queued (no attempt yet), retrying (an attempt failed, another is scheduled), delivered, failed (gave up).' }),
     attempts_count: z.number().int().min(0),
     next_attempt_at: timestamp.nullable(),

@@ -3,6 +3,7 @@
  * with its defaults filled in. Allowed values and ranges are sandbox decisions.
  */
 import { z } from '@hono/zod-openapi';
+import { PLAN_INTERVALS } from '../../domain/entities.js';
 import { MAX_AMOUNT, currencySchema, text } from '../schemas.js';
 
 const isoDateSchema = z.iso.date();
@@ -17,7 +18,7 @@ export const planSchema = z
     currency: currencySchema,
     /** Amount charged for each regular period after the first, in minor units. */
     amount: nonNegativeAmountSchema,
-    interval: z.enum(['day', 'week', 'month', 'year']),
+    interval: z.enum(PLAN_INTERVALS),
     interval_time: z.number().int().min(1).max(365).default(1).openapi({
       description: 'Number of intervals in one billing period (3 with interval month = quarterly).',
     }),
@@ -55,7 +56,7 @@ export const planResponseSchema = z
     name: z.string(),
     currency: z.string(),
     amount: z.number().int(),
-    interval: z.enum(['day', 'week', 'month', 'year']),
+    interval: z.enum(PLAN_INTERVALS),
     interval_time: z.number().int(),
     trial_period_days: z.number().int().optional(),
     billing_cycle_anchor: z.string().optional(),
