@@ -9,7 +9,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { checkWebhooks, type CheckWebhooksOptions } from './check-webhooks/index.js';
 import type { SandboxOptions } from './config.js';
-import { DEMO_WEBHOOK_PRIVATE_KEY_PEM } from './domain/demo-credentials.js';
+import { webhookSigningOf } from './webhooks/signing.js';
 import { jsonBody } from './http/body.js';
 import { controlRoutes } from './http/control/index.js';
 import { faultControlRoutes } from './http/control/faults.js';
@@ -57,7 +57,7 @@ function apiRoutes(sandbox: Sandbox): OpenAPIHono<ApiEnv> {
 /** The check-webhooks battery run from the control API signs as this sandbox's own deliveries do. */
 function checkSigningOf(options: SandboxOptions): CheckWebhooksOptions {
   return {
-    signing: options.webhookSigning === 'hmac' ? { mode: 'hmac', secret: options.webhookSecret ?? '' } : { mode: 'rsa', privateKeyPem: DEMO_WEBHOOK_PRIVATE_KEY_PEM },
+    signing: webhookSigningOf(options),
     timeZone: options.webhookTimezone,
     timeoutMs: options.deliveryTimeoutMs,
   };

@@ -5,9 +5,9 @@
  * work (webhook retries, scenario steps, subscription billing) on one scheduler. The result
  * is the `Sandbox` the HTTP layer, the server and the CLI use.
  */
-import { DEFAULT_RESTRICTED_CHANNEL_CODE, resolveOptions, servedHosts, type SandboxOptions } from './config.js';
+import { DEFAULT_RESTRICTED_CHANNEL_CODE, defaultScenarioPath, resolveOptions, servedHosts, type SandboxOptions } from './config.js';
 import { createClock, isoTimestamp } from './domain/clock.js';
-import { DEMO_WEBHOOK_PRIVATE_KEY_PEM, DEMO_WEBHOOK_PUBLIC_KEY_PEM } from './domain/demo-credentials.js';
+import { DEMO_WEBHOOK_PUBLIC_KEY_PEM } from './domain/demo-credentials.js';
 import { SandboxEvents } from './domain/events.js';
 import { createMerchantAccounts } from './domain/merchant-accounts.js';
 import type { ChangeFeed } from './domain/ports.js';
@@ -17,14 +17,14 @@ import { createTransactionService } from './domain/transactions.js';
 import { logger } from './log.js';
 import type { Sandbox } from './sandbox.js';
 import type { Db } from './store/database.js';
-import { badRequest, type ErrorDetail, type SandboxError } from './domain/errors.js';
+import { badRequest, jsonPointer, type ErrorDetail, type SandboxError } from './domain/errors.js';
 import { ScenarioError, parseScenario } from './scenarios/load.js';
 import { RUNTIME_SOURCE, createScenarioPolicy, loadConfiguredScenarios } from './scenarios/policy.js';
 import { createScenarioRunner } from './scenarios/runner.js';
 import { openStore } from './store/sqlite-store.js';
 import { Dispatcher } from './webhooks/dispatcher.js';
 import { createOutbox } from './webhooks/outbox.js';
-import { createAsyncSigner, createSigner, type WebhookSigning } from './webhooks/signing.js';
+import { createAsyncSigner, createSigner, webhookSigningOf } from './webhooks/signing.js';
 import { refusedDelivery, refusedTarget, type TargetPolicy } from './webhooks/targets.js';
 
 /** A composed sandbox, and its database handle for tests and benchmarks that inspect or seed it. */
@@ -40,7 +40,7 @@ export interface ComposedSandbox {
  */
 export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSandbox {
   const options = resolveOptions({ restrictedChannelCode: DEFAULT_RESTRICTED_CHANNEL_CODE, ...input });
-  const policy = createScenarioPolicy(loadConfiguredScenarios(options.scenario));
+  const policy = createScenarioPolicy(loadConfiguredScenarios(options.scenario, defaultScenarioPath()));
   const store = openStore(options.db, (err) => logger.error('feed.failed', 'an after-commit effect failed', { err }), {
     requestLogLimit: options.requestLogLimit,
     deliveryLogLimit: options.deliveryLogLimit,
@@ -66,10 +66,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
       return Number.isInteger(port) && port > 0 ? { port, hosts: ownHosts } : undefined;
     },
   };
-  const signing: WebhookSigning =
-    options.webhookSigning === 'hmac'
-      ? { mode: 'hmac', secret: options.webhookSecret ?? '' }
-      : { mode: 'rsa', privateKeyPem: DEMO_WEBHOOK_PRIVATE_KEY_PEM };
+  const signing = webhookSigningOf(options);
   const dispatcher = new Dispatcher({
     clock,
     deliveries: repos.deliveries,
@@ -216,11 +213,6 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
     },
   };
   return { sandbox, db: store.db };
-}
-
-/** A JSON pointer (RFC 6901) to a place in a scenario file. */
-function jsonPointer(path: readonly PropertyKey[]): string {
-  return path.map((segment) => `/${String(segment).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
 }
 
 /** A scenario the control API was given that the loader rejects: 400 with its one-line message and a detail per problem. */

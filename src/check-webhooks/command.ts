@@ -8,8 +8,7 @@
  */
 import { Command, Option } from 'commander';
 import { OptionsError, envName, optionsFromEnv, resolveOptions } from '../config.js';
-import { DEMO_WEBHOOK_PRIVATE_KEY_PEM } from '../domain/demo-credentials.js';
-import type { WebhookSigning } from '../webhooks/signing.js';
+import { webhookSigningOf, type WebhookSigning } from '../webhooks/signing.js';
 import { DEFAULT_CHECK_TIMEOUT_MS, checkWebhooks, type WebhookCheckReport } from './battery.js';
 
 /** Exit codes of `check-webhooks`. */
@@ -74,7 +73,7 @@ export async function runCheckWebhooks(argv: string[], env: NodeJS.ProcessEnv = 
       webhookTimezone: flags.webhookTimezone ?? fromEnv.webhookTimezone,
     };
     const options = resolveOptions(chosen);
-    signing = options.webhookSigning === 'hmac' ? { mode: 'hmac', secret: options.webhookSecret! } : { mode: 'rsa', privateKeyPem: DEMO_WEBHOOK_PRIVATE_KEY_PEM };
+    signing = webhookSigningOf(options);
     timeZone = options.webhookTimezone;
     timeoutMs = flags.timeout === undefined ? DEFAULT_CHECK_TIMEOUT_MS : Number(flags.timeout);
     if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > 600_000) throw new OptionsError(`invalid --timeout "${flags.timeout}": must be a whole number of milliseconds, 1 to 600000`);

@@ -4,6 +4,11 @@
  * (`src/http/errors.ts`). Nothing here knows about HTTP frameworks.
  */
 
+/** RFC 6901 JSON pointer to a place in a document (`details[].pointer`; a scenario or request body). */
+export function jsonPointer(path: ReadonlyArray<PropertyKey>): string {
+  return path.map((p) => '/' + String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
+}
+
 /** Where the failing property of a request lives (spec: details[].location). */
 export type ErrorLocation = 'body' | 'query' | 'path' | 'header';
 

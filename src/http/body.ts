@@ -9,7 +9,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { SandboxError, badRequest } from '../domain/errors.js';
 import type { AppEnv } from './env.js';
-import { jsonPointer } from './errors.js';
+import { jsonPointer } from '../domain/errors.js';
 import { nodeBindings } from './node-env.js';
 
 const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;.*)?$/i;

@@ -7,7 +7,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ZodError } from 'zod';
-import { SandboxError, badRequest, type ErrorDetail, type ErrorLocation } from '../domain/errors.js';
+import { SandboxError, badRequest, jsonPointer, type ErrorDetail, type ErrorLocation } from '../domain/errors.js';
 import type { AppEnv } from './env.js';
 import { logger } from '../log.js';
 
@@ -30,10 +30,6 @@ export function errorResponse(c: Context, err: SandboxError): Response {
   return c.json(errorBody(err), err.status as ContentfulStatusCode);
 }
 
-/** RFC 6901 JSON pointer of a zod issue path. */
-export function jsonPointer(path: ReadonlyArray<PropertyKey>): string {
-  return path.map((p) => '/' + String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
-}
 
 type ZodIssueLike = ZodError['issues'][number];
 

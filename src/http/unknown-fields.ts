@@ -4,7 +4,7 @@
  */
 import type { Context } from 'hono';
 import type { ApiEnv, AppEnv } from './env.js';
-import { jsonPointer } from './errors.js';
+import { jsonPointer } from '../domain/errors.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 

@@ -8,6 +8,7 @@
 
 import { createHmac, createPrivateKey, sign as cryptoSign, type KeyObject } from 'node:crypto';
 import { availableParallelism } from 'node:os';
+import { DEMO_WEBHOOK_PRIVATE_KEY_PEM } from '../domain/demo-credentials.js';
 import { Slots } from './slots.js';
 import { compactTimestamp } from './time.js';
 
@@ -15,6 +16,17 @@ import { compactTimestamp } from './time.js';
 export type WebhookSigning =
   | { mode: 'rsa'; privateKeyPem: string }
   | { mode: 'hmac'; secret: string };
+
+/**
+ * How the sandbox signs, from its options (`--webhook-signing`, `--webhook-secret`): the one
+ * place that reads them, for the deliveries and the check-webhooks battery alike. RSA signs with
+ * the published demo key.
+ */
+export function webhookSigningOf(options: { webhookSigning: 'rsa' | 'hmac'; webhookSecret?: string | undefined }): WebhookSigning {
+  return options.webhookSigning === 'hmac'
+    ? { mode: 'hmac', secret: options.webhookSecret ?? '' }
+    : { mode: 'rsa', privateKeyPem: DEMO_WEBHOOK_PRIVATE_KEY_PEM };
+}
 
 /** Signs a raw webhook body and returns the `signature` header value. */
 export type WebhookSigner = (rawBody: string) => string;
