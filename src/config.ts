@@ -34,6 +34,11 @@ export function packagePath(...segments: string[]): string {
   return join(packageRoot, ...segments);
 }
 
+/** The default scenario shipped in the package (`scenarios/default.json`), absolute path. */
+export function defaultScenarioPath(): string {
+  return packagePath('scenarios', 'default.json');
+}
+
 /** Default restricted wallet channel: billing_details and cart_items are required with it. */
 export const DEFAULT_RESTRICTED_CHANNEL_CODE = 'RESTRICTED_WALLET';
 

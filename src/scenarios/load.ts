@@ -5,18 +5,12 @@
  * message a person can act on.
  */
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { explainScenarioIssues, scenarioProblems, type ScenarioProblem } from './explain.js';
 import { JsonSyntaxProblem, parseJsonText } from './json-text.js';
 import { scenarioFileSchema, type ScenarioFile } from './schema.js';
 
 /** A parsed scenario file and where it came from (the path as given, or another label). */
 export type LoadedScenario = ScenarioFile & { source: string };
-
-/** The default scenario shipped in the package (`scenarios/default.json`), absolute path. */
-export const DEFAULT_SCENARIO_PATH: string = fileURLToPath(
-  new URL('../../scenarios/default.json', import.meta.url),
-);
 
 /** A scenario file that cannot be used; the message is one line starting with the source. */
 export class ScenarioError extends Error {

@@ -7,7 +7,7 @@
  */
 import type { RuleSnapshot, SimulatedFailures, WebhookFault } from '../domain/entities.js';
 import type { ChargeScript, MatchInput, ScenarioPolicy } from '../domain/ports.js';
-import { DEFAULT_SCENARIO_PATH, ScenarioError, loadScenarios, type LoadedScenario } from './load.js';
+import { ScenarioError, loadScenarios, type LoadedScenario } from './load.js';
 import { describeScenarios, findRule, type RuleMatch, type ScenarioSummary } from './match.js';
 import type { PaymentOutcome, ScenarioRule, ScenarioStep } from './schema.js';
 
@@ -59,11 +59,12 @@ export function renewalOutcome(steps: readonly ScenarioStep[], renewal: number, 
 }
 
 /**
- * Loads the `--scenario` files, then the default scenario (rules are tried in that order).
+ * Loads the `--scenario` files, then the default scenario at `defaultScenario` (the
+ * package's `scenarios/default.json`, found by the composition root); rules are tried in that order.
  * @throws ScenarioError (one line naming the file and the bad rule) for a bad file.
  */
-export function loadConfiguredScenarios(files: readonly string[]): LoadedScenario[] {
-  return loadScenarios([...files, DEFAULT_SCENARIO_PATH]);
+export function loadConfiguredScenarios(files: readonly string[], defaultScenario: string): LoadedScenario[] {
+  return loadScenarios([...files, defaultScenario]);
 }
 
 /** Where a loaded scenario came from: a start-up file (`--scenario`, the default) or the control API. */

@@ -5,8 +5,11 @@
  * Print it with `npx tsx test/scenarios/magic-values.ts`.
  */
 import { pathToFileURL } from 'node:url';
-import { DEFAULT_SCENARIO_PATH, loadScenarioFile } from '../../src/scenarios/load.js';
+import { loadScenarioFile } from '../../src/scenarios/load.js';
+import { defaultScenarioPath } from '../../src/config.js';
 import type { ScenarioMatch } from '../../src/scenarios/schema.js';
+
+const DEFAULT_SCENARIO_PATH = defaultScenarioPath();
 
 const code = (text: string) => `\`${text}\``;
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');

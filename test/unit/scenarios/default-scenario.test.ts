@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SCENARIO_PATH, loadScenarioFile } from '../../../src/scenarios/load.js';
+import { loadScenarioFile } from '../../../src/scenarios/load.js';
+import { defaultScenarioPath } from '../../../src/config.js';
 import { findRule, type MatchInput } from '../../../src/scenarios/match.js';
 import type { ScenarioStep } from '../../../src/scenarios/schema.js';
+
+const DEFAULT_SCENARIO_PATH = defaultScenarioPath();
 
 const scenario = loadScenarioFile(DEFAULT_SCENARIO_PATH);
 

@@ -2,7 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEFAULT_SCENARIO_PATH, ScenarioError, loadScenarioFile, loadScenarios } from '../../../src/scenarios/load.js';
+import { ScenarioError, loadScenarioFile, loadScenarios } from '../../../src/scenarios/load.js';
+import { defaultScenarioPath } from '../../../src/config.js';
+
+const DEFAULT_SCENARIO_PATH = defaultScenarioPath();
 
 const dir = mkdtempSync(join(tmpdir(), 'scenarios-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,7 +1,10 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SCENARIO_PATH, loadScenarioFile, parseScenario } from '../../../src/scenarios/load.js';
+import { loadScenarioFile, parseScenario } from '../../../src/scenarios/load.js';
+import { defaultScenarioPath } from '../../../src/config.js';
 import { scenarioFileSchema, stepKind, type ScenarioFileInput } from '../../../src/scenarios/schema.js';
+
+const DEFAULT_SCENARIO_PATH = defaultScenarioPath();
 
 const shipped = (name: string): string => fileURLToPath(new URL(`../../../scenarios/${name}`, import.meta.url));
 
