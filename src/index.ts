@@ -6,6 +6,7 @@
  */
 import { resolveOptions, type SandboxOptionsInput } from './config.js';
 import { startServer } from './server.js';
+import type { Delivery } from './http/control/schemas.js';
 
 export { verifyWebhook, type VerifyWebhookInput, type WebhookRequestHeaders } from './verify-webhook.js';
 export type { SandboxOptionsInput } from './config.js';
@@ -63,36 +64,12 @@ export interface Refund {
   [field: string]: unknown;
 }
 
-/** One attempt at sending a webhook. */
-export interface DeliveryAttempt {
-  number: number;
-  at: string;
-  url: string;
-  request_headers: Record<string, string>;
-  request_body: string;
-  response_status: number | null;
-  response_body: string | null;
-  error: string | null;
-  duration_ms: number | null;
-  ok: boolean;
-}
-
-/** A webhook delivery with every attempt (`GET /_sandbox/deliveries`). */
-export interface Delivery {
-  id: string;
-  merchant_account_id: string;
-  kind: string;
-  resource_id: string;
-  url: string;
-  status: 'pending' | 'delivered' | 'failed';
-  attempts_count: number;
-  next_attempt_at: string | null;
-  /** The raw JSON body that is signed and sent. */
-  body: string;
-  created_at: string;
-  delivered_at: string | null;
-  attempts: DeliveryAttempt[];
-}
+/**
+ * One attempt at sending a webhook, and a webhook delivery with every attempt
+ * (`GET /_sandbox/deliveries`): the control API's own response schemas, so the package's types
+ * are what the server sends (`fault`, `state` and `reference` included).
+ */
+export type { Delivery, DeliveryAttempt } from './http/control/schemas.js';
 
 /** The sandbox clock after an advance. */
 export interface ClockAdvance {
