@@ -5,8 +5,8 @@
  * dropped when the work throws (the fake repositories do not roll back).
  */
 import type { Clock } from '../../src/domain/clock.js';
-import type { Refund, ScheduledStep, SimulatedFailures, Transaction } from '../../src/domain/entities.js';
-import type { ChangeFeed, ChargeScript, Outbox, ScenarioPolicy, ScheduledStepsRepo, StepResult, TransactionsRepo, UnitOfWork } from '../../src/domain/ports.js';
+import type { Account, Refund, ScheduledStep, SimulatedFailures, Subscription, Transaction } from '../../src/domain/entities.js';
+import type { AccountsRepo, ChangeFeed, ChargeScript, Outbox, ScenarioPolicy, ScheduledStepsRepo, StepResult, SubscriptionsRepo, TransactionsRepo, UnitOfWork } from '../../src/domain/ports.js';
 
 export function fakeClock(startMs = Date.UTC(2026, 10, 22, 10)): Clock & { set(ms: number): void } {
   let now = startMs;
@@ -149,5 +149,37 @@ export function transactionEntity(overrides: Partial<Transaction> = {}): Transac
     updated_at: 1_700_000_000_000,
     resolved_at: null,
     ...overrides,
+  };
+}
+
+export function fakeSubscriptions(): SubscriptionsRepo & { rows: Subscription[] } {
+  const rows: Subscription[] = [];
+  const find = (id: string) => rows.find((s) => s.id === id);
+  const charging = (s: Subscription) => (s.status === 'active' || s.status === 'past_due') && s.next_charge_at !== null;
+  return {
+    rows,
+    insert: (sub) => void rows.push({ ...sub, seq: rows.length + 1 }),
+    byId: (accountId, id) => rows.find((s) => s.id === id && s.account_id === accountId),
+    byIdAnyAccount: (id) => (find(id) ? structuredClone(find(id)!) : undefined),
+    byExternalIdentifier: (accountId, ref) => rows.find((s) => s.account_id === accountId && s.external_identifier === ref),
+    page: (accountId) => ({ rows: rows.filter((s) => s.account_id === accountId).reverse(), nextKey: null, previousKey: null }),
+    pageAll: () => ({ rows: [...rows].reverse(), nextKey: null, previousKey: null }),
+    due: (nowMs) => rows.filter((s) => charging(s) && s.next_charge_at! <= nowMs).sort((a, b) => a.next_charge_at! - b.next_charge_at!).map((s) => structuredClone(s)),
+    nextDue: () => {
+      const due = rows.filter(charging).map((s) => s.next_charge_at!);
+      return due.length === 0 ? null : Math.min(...due);
+    },
+    update: (id, fields) => void Object.assign(find(id)!, structuredClone(fields)),
+  };
+}
+
+export function fakeAccounts(...accounts: Account[]): AccountsRepo {
+  return {
+    insert: (account) => void accounts.push(account),
+    byId: (id) => accounts.find((a) => a.id === id),
+    byApiKey: (key) => accounts.find((a) => a.api_key === key),
+    byKid: (kid) => accounts.find((a) => a.jwt_kid === kid),
+    all: () => [...accounts],
+    count: () => accounts.length,
   };
 }
