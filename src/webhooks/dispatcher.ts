@@ -70,6 +70,8 @@ export interface DispatcherDeps {
   onError: (err: unknown) => void;
   /** Why a URL may not receive webhooks now (targets.ts), or null; checked before each attempt. */
   refuseTarget?: (url: string) => Promise<string | null>;
+  /** The HTTP client (a fake in unit tests); default: node:http(s) with kept-alive connections per origin. */
+  poster?: WebhookPoster;
 }
 
 export class Dispatcher implements TimedWork {
@@ -111,7 +113,7 @@ export class Dispatcher implements TimedWork {
   private readonly poster: WebhookPoster;
 
   constructor(private readonly deps: DispatcherDeps) {
-    this.poster = createPoster({ timeoutMs: deps.timeoutMs, maxFreePerOrigin: MAX_IN_FLIGHT_PER_URL });
+    this.poster = deps.poster ?? createPoster({ timeoutMs: deps.timeoutMs, maxFreePerOrigin: MAX_IN_FLIGHT_PER_URL });
   }
 
   /** Closes the idle kept-alive connections to merchants (after `idle()`, on shutdown). */
