@@ -6,7 +6,7 @@
 import type { SandboxOptions } from './config.js';
 import type { Clock } from './domain/clock.js';
 import type { Delivery, DeliveryFault } from './domain/entities.js';
-import type { SandboxEvents } from './domain/events.js';
+import type { ChangeType, SandboxEvents } from './domain/events.js';
 import type { MerchantAccounts } from './domain/merchant-accounts.js';
 import type { Repositories } from './domain/ports.js';
 import type { SubscriptionService } from './domain/subscriptions.js';
@@ -50,7 +50,7 @@ export interface Sandbox {
    */
   atomically<T>(work: () => T): T;
   /** Emits a change on the feed (after the commit of the work under way, if any). */
-  emit(type: string, accountId: string | null, data: unknown): void;
+  emit(type: ChangeType, accountId: string | null, data: unknown): void;
   /**
    * Loads a scenario file's JSON at run time, with the loader of `--scenario` files; it is
    * tried before every scenario loaded at start-up (and before those loaded earlier at run

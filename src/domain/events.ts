@@ -4,9 +4,27 @@
  */
 import { EventEmitter } from 'node:events';
 
+/**
+ * Every kind of change on the feed: a closed list, so an emitter cannot invent one the panel
+ * does not know (the panel's types import it, `public/panel/api.js`).
+ */
+export const CHANGE_TYPES = [
+  'account.created',
+  'transaction.created',
+  'transaction.updated',
+  'refund.created',
+  'subscription.created',
+  'subscription.updated',
+  'delivery.attempted',
+  'request.logged',
+  'clock.advanced',
+  'scenarios.changed',
+  'sandbox.reset',
+] as const;
+export type ChangeType = (typeof CHANGE_TYPES)[number];
+
 export interface SandboxEvent {
-  /** e.g. `transaction.created`, `transaction.updated`, `refund.created`, `delivery.attempted`, `clock.advanced`. */
-  type: string;
+  type: ChangeType;
   /** The merchant account the change belongs to, or null for sandbox-wide changes. */
   account_id: string | null;
   data: unknown;

@@ -21,6 +21,7 @@ import type {
   TransactionOutcome,
   TransactionStatus,
 } from './entities.js';
+import type { ChangeType } from './events.js';
 
 // --- units of work and the change feed ---
 
@@ -38,7 +39,7 @@ export interface UnitOfWork {
 
 /** Publishes a change (e.g. `transaction.updated`) once the work that made it has committed. */
 export interface ChangeFeed {
-  emit(type: string, accountId: string | null, data: unknown): void;
+  emit(type: ChangeType, accountId: string | null, data: unknown): void;
 }
 
 // --- pages ---
