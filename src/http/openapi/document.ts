@@ -76,7 +76,7 @@ export function serveOpenApiDocument(app: OpenAPIHono<AppEnv>): void {
       title: 'payment-sandbox',
       version: VERSION,
       description:
-        'Local emulator of the Payment Service API. The API\'s paths are relative to the server <base>/v4, as the spec\'s are to base_url; ' +
+        'Local emulator of the Payment Service API. The API\'s paths are relative to the server `{base}/v4`, as the spec\'s are to `base_url`; ' +
         'paths under /_sandbox, the pages and fields marked "Sandbox extension" are not part of the emulated API. ' +
         'A method a path does not document is 405 method_not_allowed with an Allow header.',
       license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },

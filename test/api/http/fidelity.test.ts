@@ -172,6 +172,12 @@ describe('amount limits', () => {
     expect(await body(res)).toMatchObject({ amount, currency });
   });
 
+  it('the limit is in the OpenAPI document', async () => {
+    const { app } = testApp();
+    const doc = (await (await app.request('/openapi.json')).json()) as { components: { schemas: Record<string, unknown> } };
+    for (const name of ['TransactionCreate', 'RefundCreate', 'SubscriptionCreate']) expect(JSON.stringify(doc.components.schemas[name]), name).toContain('"maximum":999999999999');
+  });
+
   it('one minor unit over 999,999,999,999 is 400 at /amount', async () => {
     const { app } = testApp();
     const res = await postTx(app, directPayment({ amount: 1_000_000_000_000 }));
