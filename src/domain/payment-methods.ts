@@ -147,6 +147,25 @@ export function needsCustomerStep(code: string | null | undefined): boolean {
   return code != null && (paymentChannel(code)?.customer_step ?? false);
 }
 
+/**
+ * The request's `payment_method.type` values a channel takes, the expected one first: a
+ * card channel `card`, a QR channel `qr` (Pix also `instant_payment`, the request's word for
+ * the Brazilian scheme), a wallet `wallet`, a banking app `mobile_banking` (the request's
+ * word for the catalogue's `banking_app`).
+ */
+export function requestTypesOf(channel: PaymentChannel): readonly string[] {
+  switch (channel.type) {
+    case 'card':
+      return ['card'];
+    case 'qr':
+      return channel.code === 'PIX' ? ['qr', 'instant_payment'] : ['qr'];
+    case 'wallet':
+      return ['wallet'];
+    case 'banking_app':
+      return ['mobile_banking'];
+  }
+}
+
 /** Where the channel code and the currency sit in a request body (transactions: the defaults). */
 export interface ChannelPointers {
   code: string;

@@ -4,7 +4,10 @@
  * `kid`; `X-MERCHANT-ACCOUNT-ID` must name the token's account. 401 for a bad token (with
  * `WWW-Authenticate: Bearer`, RFC 6750), 400 for a missing account header, 403 for another
  * account or a missing scope. A JWT without a `scopes` claim is a valid token that grants
- * nothing (403 on every operation); an `iat` in the future is 401.
+ * nothing (403 on every operation). JWT times (`iat`, `nbf`, `exp`) are checked against the
+ * real wall clock with `JWT_LEEWAY_S` of leeway, never the sandbox clock (contract: Fidelity
+ * decisions): the merchant mints tokens with real time, and advancing the sandbox clock must
+ * not turn them into 401s.
  */
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
@@ -26,6 +29,9 @@ export const SCOPES = [
 export type Scope = (typeof SCOPES)[number];
 
 const ALL_SCOPES: readonly string[] = SCOPES;
+
+/** Clock skew tolerated on a JWT's `iat`, `nbf` and `exp`, in seconds. */
+export const JWT_LEEWAY_S = 60;
 
 interface JwtHeader {
   alg?: unknown;
@@ -76,7 +82,7 @@ export class VerificationKeys {
 /** The verification keys of this process. */
 export const verificationKeys = new VerificationKeys();
 
-/** Verifies an RS256 JWT; returns its account and scopes or throws 401. `nowMs` is the sandbox clock. */
+/** Verifies an RS256 JWT; returns its account and scopes or throws 401. `nowMs` is the real wall clock (never the sandbox clock). */
 export function verifyJwt(token: string, accounts: AccountsStore, nowMs: number): { account: AccountRow; scopes: string[] } {
   const parts = token.split('.');
   if (parts.length !== 3) throw unauthorized('The bearer token is not valid: neither an API key nor a JWT');
@@ -93,9 +99,9 @@ export function verifyJwt(token: string, accounts: AccountsStore, nowMs: number)
   const now = Math.floor(nowMs / 1000);
   if (typeof claims.exp !== 'number') throw unauthorized('The bearer token is not valid: the JWT has no exp claim');
   if (typeof claims.iat !== 'number') throw unauthorized('The bearer token is not valid: the JWT has no iat claim');
-  if (claims.iat > now) throw unauthorized('The bearer token is not valid: the JWT was issued in the future (iat is after the sandbox clock)');
-  if (claims.exp <= now) throw unauthorized('The bearer token is not valid: the JWT has expired');
-  if (claims.nbf !== undefined && (typeof claims.nbf !== 'number' || claims.nbf > now)) {
+  if (claims.iat > now + JWT_LEEWAY_S) throw unauthorized(`The bearer token is not valid: the JWT was issued in the future (iat is more than ${JWT_LEEWAY_S} s after the real clock)`);
+  if (claims.exp <= now - JWT_LEEWAY_S) throw unauthorized(`The bearer token is not valid: the JWT has expired (exp is more than ${JWT_LEEWAY_S} s before the real clock)`);
+  if (claims.nbf !== undefined && (typeof claims.nbf !== 'number' || claims.nbf > now + JWT_LEEWAY_S)) {
     throw unauthorized('The bearer token is not valid: the JWT is not valid yet (nbf)');
   }
   if (claims.scopes === undefined) return { account, scopes: [] }; // valid, but grants nothing: 403
@@ -144,7 +150,8 @@ export const requireAuth: MiddlewareHandler<ApiEnv> = async (c, next) => {
   const authorization = c.req.header('authorization');
   let granted: { account: AccountRow; scopes: readonly string[] };
   try {
-    granted = authenticate(authorization, sandbox.stores.accounts, sandbox.clock.nowMs());
+    // JWT times are real time: the sandbox clock may have been advanced (contract: Fidelity decisions).
+    granted = authenticate(authorization, sandbox.stores.accounts, Date.now());
   } catch (err) {
     c.header('WWW-Authenticate', bearerChallenge(authorization));
     throw err;

@@ -1,6 +1,7 @@
 /**
  * Request-body gate for writes: a streaming size limit (413, reading stops at the limit
- * whether or not a `Content-Length` was sent), `Content-Type: application/json` (400),
+ * whether or not a `Content-Length` was sent), an empty body (with or without a JSON
+ * content type) passed on as no body, `Content-Type: application/json` (400),
  * well-formed JSON (400 with the parser's position), a JSON object (400) nested at most
  * `MAX_JSON_DEPTH` deep (400 pointing at the first value too deep). What passes is kept as
  * the `body` variable, parsed once for the unknown-field warnings, the validation details
@@ -115,8 +116,10 @@ export const jsonBody: MiddlewareHandler<AppEnv> = async (c, next) => {
   const limit = c.get('sandbox').options.bodyLimit;
   const text = await readBodyLimited(c, limit);
   const contentType = c.req.header('content-type');
-  // A POST with no body at all (e.g. /cancel) needs no content type.
-  if (text.length === 0 && !contentType) return next();
+  // A POST with no body at all (e.g. /cancel) needs no content type; an empty body sent with a
+  // JSON content type is no body either (contract: Fidelity decisions): a route whose body is
+  // optional takes it as `{}`, one that needs a body says it is missing.
+  if (text.trim().length === 0 && (!contentType || JSON_TYPE.test(contentType))) return next();
   if (!contentType || !JSON_TYPE.test(contentType)) {
     throw badRequest(`Unsupported Content-Type "${contentType ?? ''}": send the body as application/json`, [
       { type: 'content_type_error', pointer: '/content-type', message: 'Expected application/json', location: 'header' },

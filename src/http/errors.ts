@@ -52,7 +52,8 @@ function detailType(issue: ZodIssueLike, missing: boolean): string {
     case 'too_big':
       return issue.origin === 'string' || issue.origin === 'array' ? 'length_error' : 'value_error';
     case 'invalid_format':
-      return 'format_error';
+      // The spec's error table: a malformed id is "a UUID type error".
+      return issue.format === 'guid' || issue.format === 'uuid' ? 'uuid' : 'format_error';
     case 'invalid_value':
       return 'enum_error';
     case 'unrecognized_keys':

@@ -38,8 +38,9 @@ export function canonicalJson(value: unknown): string {
 
 /**
  * Runs a create once per `Idempotency-Key` and answers `status` with the JSON that `run`
- * returns. Replays the stored status and body with `Idempotent-Replayed: true`; 400 for a key
- * reused with another request; 409 `concurrent_request` while the first is still running.
+ * returns. Replays the stored status and body with `Idempotent-Replayed: true`; 409
+ * `concurrent_request` while the first is still running (whatever the body); then 400 for a
+ * key reused with another request.
  * Without a key, just runs.
  */
 export async function idempotent<T, S extends ContentfulStatusCode>(
@@ -72,13 +73,17 @@ export async function idempotent<T, S extends ContentfulStatusCode>(
 
   const existing = store.get(accountId, key);
   if (existing && existing.created_at + IDEMPOTENCY_TTL_MS > now) {
+    // Rules 5 and 6 overlap when another request arrives while the first still runs: rule 5
+    // wins, whatever the body (README "Where the spec is silent or ambiguous"). Until the
+    // first has an answer, the key is not yet "used": a first request that ends in a 5xx
+    // stores nothing and frees it, so only 409 "retry later" is true in every case.
+    if (existing.state === 'processing') {
+      throw new SandboxError(409, 'concurrent_request', `A request with the idempotency key "${key}" is still being processed; retry later`);
+    }
     if (existing.fingerprint !== fingerprint) {
       throw badRequest(`The idempotency key "${key}" is already in use with a different request`, [
         { type: 'value_error', pointer: '/idempotency-key', message: 'Key already used with a different request', location: 'header' },
       ]);
-    }
-    if (existing.state === 'processing') {
-      throw new SandboxError(409, 'concurrent_request', `A request with the idempotency key "${key}" is still being processed; retry later`);
     }
     c.set('replayed', true);
     return send(existing.response_status ?? 200, existing.response_body ?? 'null', true);

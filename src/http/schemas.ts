@@ -6,15 +6,24 @@ import { z } from '@hono/zod-openapi';
 import { isCurrency } from '../domain/money.js';
 import { faultHeaderParameter } from './faults.js';
 
-/** Largest amount in minor units the sandbox accepts (sandbox limit). */
-export const MAX_AMOUNT = 99_999_999;
+/**
+ * Largest amount in minor units the sandbox accepts, in every currency (contract: Fidelity
+ * decisions): high enough for any realistic payment (IDR 100,000,000 is 10,000,000,000 minor
+ * units; KRW 50,000,000 is 50,000,000), and far below 2^53, so every amount stays exact.
+ */
+export const MAX_AMOUNT = 999_999_999_999;
 const CURRENCY_FORMAT = /^[A-Z]{3}$/;
 
 /** A string of 1 to `max` characters. */
 export const text = (max: number) => z.string().min(1).max(max);
 
 /** A positive amount in minor units (cents). */
-export const amountSchema = z.number().int().min(1).max(MAX_AMOUNT).openapi({ example: 1050, description: 'Amount in minor units (cents)' });
+export const amountSchema = z
+  .number()
+  .int()
+  .min(1)
+  .max(MAX_AMOUNT)
+  .openapi({ example: 1050, description: 'Amount in minor units (cents; the currency\'s ISO 4217 exponent), 1 to 999,999,999,999 in every currency' });
 
 /** Three uppercase letters that are an active ISO 4217 code (see `domain/money.ts`). */
 export const currencySchema = z
@@ -25,6 +34,16 @@ export const currencySchema = z
 
 /** http(s) URL; other schemes (javascript:, ftp:) are refused. */
 export const httpUrlSchema = z.url({ protocol: /^https?$/, error: 'Must be an http or https URL' });
+
+/**
+ * A path id (`transaction_id`, `subscription_id`): a UUID (8-4-4-4-12 hex digits, any
+ * version). Anything else is a 400 with a detail of type `uuid` at location `path` (the
+ * spec's error table: "a UUID type error"); a well-formed id that does not exist is a 404.
+ */
+export function uuidPathParams<N extends string>(name: N, example: string) {
+  const id = z.guid({ error: 'Must be a UUID (8-4-4-4-12 hexadecimal digits)' }).openapi({ param: { name, in: 'path' }, example });
+  return z.object({ [name]: id } as Record<N, typeof id>);
+}
 
 /** The spec's error envelope, for the OpenAPI document. */
 export const errorSchema = z
@@ -48,7 +67,7 @@ const errorContent = { 'application/json': { schema: errorSchema } };
 
 /** The error responses every authenticated /v4 operation can give. */
 export const errorResponses = {
-  400: { description: 'Validation failed or data is missing', content: errorContent },
+  400: { description: 'Validation failed or data is missing (a path id that is not a UUID too)', content: errorContent },
   401: { description: 'The bearer token is not valid', content: errorContent },
   403: { description: 'No permission: missing scope or another account', content: errorContent },
   404: { description: 'Not found (or belongs to another account)', content: errorContent },

@@ -12,6 +12,7 @@ import { badRequest, type ErrorDetail } from '../domain/errors.js';
 import type { ApiEnv } from './env.js';
 import { zodDetails } from './errors.js';
 import { warnUnknownFields } from './unknown-fields.js';
+import { withoutNullOptionals } from './wire/absent-nulls.js';
 
 export interface RequestSchemas<T> {
   /** The body schema for this request. */
@@ -30,11 +31,14 @@ export function validRequest<T>(c: Context<ApiEnv>, schemas: RequestSchemas<T>):
     const result = schemas.headers.safeParse(input);
     if (!result.success) details.push(...zodDetails(result.error, 'header', input));
   }
-  const raw: unknown = c.get('body') ?? (schemas.bodyOptional ? {} : undefined);
-  if (raw === undefined) {
+  const sent: unknown = c.get('body') ?? (schemas.bodyOptional ? {} : undefined);
+  if (sent === undefined) {
     details.push({ type: 'missing', pointer: '', message: 'A JSON body is required', location: 'body' });
     throw badRequest('A JSON body is required', details);
   }
+  // `null` on an optional field is the field left out; the idempotency fingerprint sees the same body.
+  const raw = withoutNullOptionals(schemas.body, sent);
+  if (c.get('body') !== undefined) c.set('body', raw);
   const result = schemas.body.safeParse(raw);
   if (!result.success) details.push(...zodDetails(result.error, 'body', raw));
   else details.push(...refusedWebhookTargets(c, result.data));

@@ -49,6 +49,9 @@ describe('GET /reference', () => {
     await expect.poll(() => page.locator('h2', { hasText: 'Payment webhook: a payment reached SUCCEEDED or FAILED' }).count()).toBeGreaterThan(0);
     await expect.poll(() => page.locator('h2', { hasText: 'Ready check' }).count()).toBeGreaterThan(0);
     await expect.poll(() => page.locator('h1').first().textContent()).toContain('payment-sandbox');
+    // An operation's full URL is its server's (<base>/v4 for the API, <base> for the control API) and its relative path.
+    await page.locator('button', { hasText: '/transactions' }).first().click();
+    await expect.poll(() => page.getByText(`${sandbox.url}/v4/transactions`, { exact: false }).count()).toBeGreaterThan(0);
     await screenshot(page, 'reference');
 
     expect(foreign).toEqual([]);

@@ -4,12 +4,18 @@
  * their routes (`createRoute`, or `registerPath` beside a plain handler); this module only
  * adds what belongs to the document as a whole, and the pages that are not routes of a router.
  *
+ * The emulated API's paths are relative to the document's server, `<base>/v4` (contract:
+ * Fidelity decisions), as the spec's are to a production `base_url`, so a client generated
+ * from the document and pointed at either calls the right paths; every other path (control,
+ * pages) names its own server, the sandbox's base URL.
+ *
  * Every operation has an `operationId`; every operation outside /v4 declares `security: []`
  * (`controlOperation`, `pageOperation`). test/http/openapi-lint.test.ts holds the document to
  * Redocly's recommended rules and to "every route the app serves is documented".
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../env.js';
+import { withTransportResponses } from './statuses.js';
 import { registerWebhooks } from './webhooks.js';
 
 /** An OpenAPI security requirement: scheme name to scopes. */
@@ -69,14 +75,40 @@ export function serveOpenApiDocument(app: OpenAPIHono<AppEnv>): void {
     info: {
       title: 'payment-sandbox',
       version: VERSION,
-      description: 'Local emulator of the Payment Service API. Paths under /_sandbox and fields marked "Sandbox extension" are not part of the emulated API.',
+      description:
+        'Local emulator of the Payment Service API. The API\'s paths are relative to the server `{base}/v4`, as the spec\'s are to `base_url`; ' +
+        'paths under /_sandbox, the pages and fields marked "Sandbox extension" are not part of the emulated API. ' +
+        'A method a path does not document is 405 method_not_allowed with an Allow header.',
       license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },
     },
-    servers: [{ url: '/' }],
     tags: TAGS,
   };
-  let document: ReturnType<typeof app.getOpenAPI31Document> | undefined;
-  app.get('/openapi.json', (c) => c.json((document ??= withGuardResponses(app.getOpenAPI31Document(config)))));
+  let document: { base: string; doc: OpenApiDocument } | undefined;
+  app.get('/openapi.json', (c) => {
+    const base = c.get('sandbox').baseUrl.replace(/\/+$/, '');
+    if (document?.base !== base) document = { base, doc: relativeToV4(withTransportResponses(withGuardResponses(app.getOpenAPI31Document(config))), base) };
+    return c.json(document.doc);
+  });
+}
+
+/** Whether a served path is one of the emulated API's (`/v4/...`). */
+const isV4Path = (path: string): boolean => path === '/v4' || path.startsWith('/v4/');
+
+/**
+ * The document with `servers: [{"url": "<base>/v4"}]` and the /v4 paths relative to it
+ * (`/transactions`, ...); every other path item keeps its path and names `<base>` as its own
+ * server. The spec's `/buyers` without the prefix is the same operation as `/v4/buyers`, so
+ * the document keeps it once (the relative `/buyers`).
+ */
+function relativeToV4(doc: OpenApiDocument, base: string): OpenApiDocument {
+  const entries = Object.entries(doc.paths ?? {});
+  const paths: NonNullable<OpenApiDocument['paths']> = {};
+  for (const [path, item] of entries) if (isV4Path(path) && item) paths[path.slice('/v4'.length) || '/'] = item;
+  for (const [path, item] of entries) {
+    if (isV4Path(path) || !item || Object.hasOwn(paths, path)) continue;
+    paths[path] = { ...item, servers: [{ url: base, description: 'The sandbox itself: not part of the emulated API' }] };
+  }
+  return { ...doc, servers: [{ url: `${base}/v4`, description: 'The emulated Payment Service API (the spec\'s base_url, which ends in /v4)' }], paths };
 }
 
 type OpenApiDocument = ReturnType<OpenAPIHono<AppEnv>['getOpenAPI31Document']>;

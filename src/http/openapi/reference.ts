@@ -1,7 +1,8 @@
 /**
  * The API reference page, offline: `GET /reference` is an HTML page that renders
  * `/openapi.json` with Redoc's standalone bundle, served by `GET /reference/redoc.standalone.js`
- * from the package itself (no CDN). The bundle comes from the `redoc` npm package: `npm run
+ * from the package itself (no CDN). Each operation shows its full URL (the API's server is
+ * `<base>/v4`, the control API's and the pages' `<base>`), so the hostname is not hidden. The bundle comes from the `redoc` npm package: `npm run
  * build` copies it to `dist/reference/` (redoc is a build-time dependency only, so installing
  * the sandbox does not pull React and Redoc's other dependencies).
  */
@@ -32,7 +33,7 @@ const PAGE = `<!doctype html>
 <style>body { margin: 0; }</style>
 </head>
 <body>
-<redoc spec-url="/openapi.json" expand-responses="200,201" hide-hostname="true" path-in-middle-panel="true"></redoc>
+<redoc spec-url="/openapi.json" expand-responses="200,201" path-in-middle-panel="true"></redoc>
 <script src="/reference/redoc.standalone.js"></script>
 </body>
 </html>

@@ -28,6 +28,7 @@ const list = (operationId: string) =>
   path: '/buyers',
   tags: ['Buyers'],
   summary: 'List buyers, newest first, or search for a specific buyer',
+  description: 'Also served without the /v4 prefix, at the base URL\'s /buyers, as in the spec\'s pagination example.',
   operationId,
   security: [{ bearerAuth: [] }],
   middleware: secured('buyers.read'),

@@ -6,27 +6,25 @@
  * together with `X-Forwarded-For`; every failure comes back in one 400. The OpenAPI document
  * shows the same schemas (one per mode) by reference.
  */
-import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import { type OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { notFound } from '../../domain/errors.js';
 import { subscriptionMatchInput } from '../../domain/subscriptions.js';
-import { requireAuth, requireScope, secured } from '../auth.js';
+import { secured } from '../auth.js';
 import type { ApiEnv } from '../env.js';
 import { subscriptionView } from '../formatters/subscription.js';
 import { scenarioFault } from '../faults.js';
 import { idempotent } from '../idempotency.js';
 import { pageEnvelope, pageQuerySchema, pageRequest, pageSchema } from '../pagination.js';
 import { createRouter } from '../router.js';
-import { accountHeaderSchema, conflictResponse, errorResponses, idempotencyHeaderParameters, idempotentReplayedHeader } from '../schemas.js';
+import { accountHeaderSchema, conflictResponse, errorResponses, idempotencyHeaderParameters, idempotentReplayedHeader, uuidPathParams } from '../schemas.js';
 import { documentedBody, validRequest } from '../validation.js';
 import { forwardedForSchema } from '../wire/forwarded-for.js';
 import { subscriptionCreateDocument, subscriptionCreateSchema, subscriptionResponseSchema } from './subscriptions.schemas.js';
 
 const security = [{ bearerAuth: [] }];
 const tags = ['Subscriptions'];
-const idParam = z.object({
-  subscription_id: z.string().openapi({ param: { name: 'subscription_id', in: 'path' }, example: '0b7f3c2e-5d41-4c1a-9a57-3f0f6f2b8e11' }),
-});
+const idParam = uuidPathParams('subscription_id', '0b7f3c2e-5d41-4c1a-9a57-3f0f6f2b8e11');
 
 const subscriptionJson = { 'application/json': { schema: subscriptionResponseSchema } };
 
@@ -84,8 +82,9 @@ const cancel = createRoute({
   summary: 'Cancel a subscription now: no further charges',
   operationId: 'cancelSubscription',
   security,
-  // No body gate: cancel reads no body, so an empty one sent with a JSON content type is fine.
-  middleware: [requireAuth, requireScope('subscriptions.write')],
+  // The body gate like every write: cancel reads no body, so no body, an empty one (with or
+  // without a JSON content type) and `{}` are alike; a malformed one is a 400 as on refunds.
+  middleware: secured('subscriptions.write'),
   request: { params: idParam, headers: accountHeaderSchema },
   responses: {
     200: { description: 'The cancelled subscription', content: subscriptionJson },

@@ -13,6 +13,7 @@ import {
   CHECKOUT_CARD_DATA_RULE,
   DIRECT_PAYMENT_METHOD_RULE,
   channelRule,
+  channelTypeRule,
   checkoutCardDataRule,
   directPaymentMethodRule,
   paymentMethodRequestSchema,
@@ -51,10 +52,11 @@ const directTransactionCreateSchema = transactionCreateObject
     directPaymentMethodRule(raw, ctx);
     securityCodeRule(raw, ctx);
     channelRule(raw, ctx);
+    channelTypeRule(raw, ctx);
   }, onAnyObject)
   .openapi({
     title: 'Direct mode',
-    description: `${DIRECT_PAYMENT_METHOD_RULE} The security code is 4 digits for American Express, 3 for other schemes. payment_channel_code must be in the catalogue (GET /_sandbox/payment-methods) and take the currency.`,
+    description: `${DIRECT_PAYMENT_METHOD_RULE} The security code is 4 digits for American Express, 3 for other schemes. payment_channel_code must be in the catalogue (GET /_sandbox/payment-methods), take the currency and agree with payment_method.type (card only with CARD; a QR, wallet or banking-app channel only with qr, wallet or mobile_banking).`,
   });
 
 /** Checkout mode: return_url is required (the payment page sends the customer back there). */
@@ -66,10 +68,11 @@ const checkoutTransactionCreateSchema = transactionCreateObject
     const raw = body as Record<string, unknown>;
     checkoutCardDataRule(raw, ctx);
     channelRule(raw, ctx);
+    channelTypeRule(raw, ctx);
   }, onAnyObject)
   .openapi({
     title: 'Checkout mode',
-    description: `${CHECKOUT_CARD_DATA_RULE} payment_method.payment_channel_code (catalogue, taking the currency) picks what the payment page acts out; browser_info is ignored.`,
+    description: `${CHECKOUT_CARD_DATA_RULE} payment_method.payment_channel_code (catalogue, taking the currency, agreeing with payment_method.type) picks what the payment page acts out; browser_info is ignored.`,
   });
 
 /** The POST /v4/transactions body schema of an account mode. */

@@ -3,7 +3,7 @@
  * transaction too). Create bodies are
  * validated once, with the schema of the account's mode (`validRequest`).
  */
-import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import { type OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { notFound } from '../../domain/errors.js';
 import { transactionMatchInput } from '../../domain/transactions.js';
@@ -16,11 +16,11 @@ import { scenarioFault } from '../faults.js';
 import { idempotent } from '../idempotency.js';
 import { pageEnvelope, pageEnvelopeJson, pageQuerySchema, pageRequest, pageSchema, type PageEnvelope } from '../pagination.js';
 import { createRouter } from '../router.js';
-import { accountHeaderParameters, conflictResponse, errorResponses, idempotencyHeaderParameters, idempotentReplayedHeader } from '../schemas.js';
+import { accountHeaderParameters, conflictResponse, errorResponses, idempotencyHeaderParameters, idempotentReplayedHeader, uuidPathParams } from '../schemas.js';
 import { documentedBody, validRequest } from '../validation.js';
 import { refundCreateSchema, refundSchema, transactionCreateDocument, transactionCreateSchema, transactionSchema } from './transactions.schemas.js';
 
-const idParam = z.object({ transaction_id: z.string().openapi({ param: { name: 'transaction_id', in: 'path' }, example: '7099948d-7286-47e4-aad8-b68f7eb44591' }) });
+const idParam = uuidPathParams('transaction_id', '7099948d-7286-47e4-aad8-b68f7eb44591');
 const security = [{ bearerAuth: [] }];
 
 const create = createRoute({

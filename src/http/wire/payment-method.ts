@@ -5,12 +5,13 @@
  *   all or none: none charges the default test card); any other kind its payment_channel_code;
  * - the security code has as many digits as the card's scheme prints (4 Amex, 3 others);
  * - checkout mode: no card data at all (PCI: the customer types it on the payment page);
- * - the catalogue: a known payment_channel_code, used with a currency it takes.
+ * - the catalogue: a known payment_channel_code, used with a currency it takes, and with
+ *   the payment_method.type of its kind (`card` only with `CARD`).
  */
 import { z } from '@hono/zod-openapi';
 import { cardBrand, isValidExpiry, luhnValid, securityCodeLength } from '../../domain/card.js';
 import { isCurrency } from '../../domain/money.js';
-import { PAYMENT_CHANNEL_CODES, validateChannel } from '../../domain/payment-methods.js';
+import { PAYMENT_CHANNEL_CODES, paymentChannel, requestTypesOf, validateChannel } from '../../domain/payment-methods.js';
 import { httpUrlSchema, text } from '../schemas.js';
 import { isRecord, missing, type IssueSink } from './issues.js';
 
@@ -150,4 +151,28 @@ export function channelRule(body: Record<string, unknown>, ctx: IssueSink, alsoV
       ctx.addIssue({ code: 'custom', path, input: body.currency, message: detail.message });
     }
   }
+}
+
+/**
+ * `payment_method.type` agrees with the catalogue's kind of `payment_channel_code` (contract:
+ * Fidelity decisions): `card` only with `CARD`, a QR, wallet or banking-app channel only with
+ * its own type (see `requestTypesOf`). A mismatch is a value error at `/payment_method/type`
+ * naming the expected type. Unknown codes (and `alsoValid`, the restricted channel) are left
+ * to `channelRule`.
+ */
+export function channelTypeRule(body: Record<string, unknown>, ctx: IssueSink, alsoValid?: string): void {
+  const method = body.payment_method;
+  if (!isRecord(method) || typeof method.payment_channel_code !== 'string' || typeof method.type !== 'string') return;
+  if (method.payment_channel_code === alsoValid) return;
+  const found = paymentChannel(method.payment_channel_code);
+  if (!found || !paymentMethodTypeSchema.safeParse(method.type).success) return;
+  const types = requestTypesOf(found);
+  if (types.includes(method.type)) return;
+  const expected = types.map((t) => `"${t}"`).join(' or ');
+  ctx.addIssue({
+    code: 'custom',
+    path: ['payment_method', 'type'],
+    input: method.type,
+    message: `payment_channel_code ${found.code} (${found.name}) is a ${found.type.replace('_', ' ')} channel: payment_method.type must be ${expected}, not "${method.type}"`,
+  });
 }

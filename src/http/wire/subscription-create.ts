@@ -25,6 +25,7 @@ import { metadataSchema } from './metadata.js';
 import {
   CHECKOUT_CARD_DATA_RULE,
   channelRule,
+  channelTypeRule,
   checkoutCardDataRule,
   directPaymentMethodRule,
   paymentMethodRequestSchema,
@@ -112,13 +113,14 @@ function buildSchema(restrictedChannelCode: string, directMode: boolean) {
         securityCodeRule(raw, ctx);
       } else checkoutCardDataRule(raw, ctx);
       channelRule(raw, ctx, restrictedChannelCode);
+      channelTypeRule(raw, ctx, restrictedChannelCode);
       restrictedChannelRule(raw, ctx, restrictedChannelCode);
     }, onAnyObject)
     .openapi({
       title: directMode ? 'Direct mode' : 'Checkout mode',
       description:
         (directMode ? `${DIRECT_SUBSCRIPTION_METHOD_RULE} The security code is 4 digits for American Express, 3 for other schemes. ` : `${CHECKOUT_CARD_DATA_RULE} `) +
-        'payment_method.payment_channel_code must be in the catalogue (GET /_sandbox/payment-methods) and take the currency. ' +
+        'payment_method.payment_channel_code must be in the catalogue (GET /_sandbox/payment-methods), take the currency and agree with payment_method.type (card only with CARD). ' +
         `billing_details and cart_items are required when payment_method.payment_channel_code is ${restrictedChannelCode}. ` +
         'plan.currency must equal currency; trial_end must lie after the sandbox clock.',
     });

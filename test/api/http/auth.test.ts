@@ -64,7 +64,8 @@ describe('authentication', () => {
     });
 
     it.each([
-      ['expired', { ...valid, iat: now() - 600, exp: now() - 1 }, {}, /expired/],
+      ['expired beyond the 60 s leeway', { ...valid, iat: now() - 600, exp: now() - 61 }, {}, /expired/],
+      ['issued beyond the 60 s leeway in the future', { ...valid, iat: now() + 120, exp: now() + 600 }, {}, /issued in the future/],
       ['not yet valid (nbf)', { ...valid, nbf: now() + 300 }, {}, /nbf/],
       ['without exp', { scopes: ['transactions.read'], iat: now() }, {}, /exp/],
       ['with an unknown kid', valid, { kid: 'kid_unknown' }, /unknown kid/],
@@ -94,11 +95,17 @@ describe('authentication', () => {
       expect(res.status).toBe(403);
     });
 
-    it('a JWT expires on the sandbox clock', async () => {
-      const token = jwt({ ...valid, exp: now() + 3600 });
+    it('JWT times are real time: a token minted now still works after the sandbox clock is advanced hours', async () => {
+      const token = jwt({ ...valid, exp: now() + 300 });
       expect((await get(bearer(token))).status).toBe(200);
-      await sandbox.advanceClock(3601);
-      expect((await get(bearer(token))).status).toBe(401);
+      await sandbox.advanceClock(6 * 3600);
+      expect((await get(bearer(token))).status).toBe(200);
+    });
+
+    it('tolerates 60 s of clock skew: iat 2 s ahead, exp and nbf within the leeway', async () => {
+      expect((await get(bearer(jwt({ ...valid, iat: now() + 2 }))))).toMatchObject({ status: 200 });
+      expect((await get(bearer(jwt({ ...valid, iat: now() - 300, exp: now() - 30 }))))).toMatchObject({ status: 200 });
+      expect((await get(bearer(jwt({ ...valid, nbf: now() + 30 }))))).toMatchObject({ status: 200 });
     });
   });
 });

@@ -12,7 +12,7 @@ import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { paymentWebhookSchema, refundWebhookSchema } from '../../../src/http/openapi/webhooks.js';
 import { paymentWebhookBody, refundWebhookBody } from '../../../src/webhooks/formats.js';
-import { testApp } from '../../support/app.js';
+import { DIRECT, testApp } from '../../support/app.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
@@ -23,11 +23,15 @@ interface Operation {
   requestBody?: unknown;
   responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, unknown> }>;
 }
-type PathItem = Partial<Record<(typeof METHODS)[number], Operation>>;
+type PathItem = Partial<Record<(typeof METHODS)[number], Operation>> & { servers?: Array<{ url: string }> };
 interface Document {
+  servers: Array<{ url: string }>;
   paths: Record<string, PathItem>;
   webhooks?: Record<string, PathItem>;
 }
+
+/** An operation of the emulated API: its path item is relative to the document's server (<base>/v4), not its own. */
+const isApiPath = (doc: Document, path: string): boolean => doc.paths[path]?.servers === undefined;
 
 async function openApiText(): Promise<string> {
   const { app } = testApp();
@@ -61,7 +65,7 @@ describe('the OpenAPI document under Redocly lint (recommended rules)', () => {
 
   it('fails a document that breaks the rules (the lint is real)', async () => {
     const doc = JSON.parse(await openApiText()) as Document;
-    delete doc.paths['/v4/transactions']!.post!.operationId;
+    delete doc.paths['/transactions']!.post!.operationId;
     delete doc.paths['/_sandbox/clock']!.get!.security;
     const config = await createConfig({ extends: ['recommended'] });
     const problems = await lintFromString({ source: JSON.stringify(doc), absoluteRef: '/openapi.json', config });
@@ -78,14 +82,13 @@ describe('operations', () => {
     expect(new Set(ids).size).toBe(ids.length);
 
     for (const { path, method, op } of operations(doc.paths)) {
-      const api = path.startsWith('/v4/') || path === '/buyers';
-      expect(op.security, `${method} ${path}`).toEqual(api ? [{ bearerAuth: [] }] : []);
+      expect(op.security, `${method} ${path}`).toEqual(isApiPath(doc, path) ? [{ bearerAuth: [] }] : []);
     }
   });
 
   it('declares Idempotent-Replayed on the 201 of every idempotent create', async () => {
     const doc = JSON.parse(await openApiText()) as Document;
-    for (const path of ['/v4/transactions', '/v4/transactions/{transaction_id}/refunds', '/v4/subscriptions']) {
+    for (const path of ['/transactions', '/transactions/{transaction_id}/refunds', '/subscriptions']) {
       const created = doc.paths[path]!.post!.responses['201']!;
       expect(created.headers, path).toHaveProperty('Idempotent-Replayed');
     }
@@ -136,11 +139,75 @@ describe('routes', () => {
     const { app } = testApp();
     const doc = JSON.parse(await (await app.request('/openapi.json')).text()) as Document;
     // The panel's static files (GET /*, public/) are documented as the panel itself, GET /.
-    const asDocumented = (path: string): string => (path === '/*' ? '/' : path.replace(/:([A-Za-z_]+)/g, '{$1}'));
+    // /v4 paths are documented relative to the server <base>/v4; the spec's /buyers without
+    // the prefix is the same operation as /v4/buyers, documented once.
+    const asDocumented = (path: string): string => (path === '/*' ? '/' : path.replace(/^\/v4(?=\/)/, '').replace(/:([A-Za-z_]+)/g, '{$1}'));
     const served = new Set(app.routes.filter((r) => r.method !== 'ALL').map((r) => `${r.method} ${asDocumented(r.path)}`));
     const documented = new Set(operations(doc.paths).map(({ method, path }) => `${method.toUpperCase()} ${path}`));
     expect([...served].filter((r) => !documented.has(r)).sort(), 'served but not documented').toEqual([]);
     expect([...documented].filter((r) => !served.has(r)).sort(), 'documented but not served').toEqual([]);
     expect(served.size).toBeGreaterThan(30);
+  });
+});
+
+describe('servers: a client pointed at a production base_url (which ends in /v4) calls the right paths', () => {
+  it('the document server is <base>/v4, the API paths are relative to it, every other path names <base> itself', async () => {
+    const { app, sandbox } = testApp();
+    const doc = JSON.parse(await (await app.request('/openapi.json')).text()) as Document;
+    expect(doc.servers).toEqual([expect.objectContaining({ url: `${sandbox.baseUrl}/v4` })]);
+    expect(Object.keys(doc.paths).filter((p) => p.startsWith('/v4'))).toEqual([]);
+    const api = Object.keys(doc.paths).filter((p) => isApiPath(doc, p)).sort();
+    expect(api).toEqual(['/buyers', '/subscriptions', '/subscriptions/{subscription_id}', '/subscriptions/{subscription_id}/cancel', '/transactions', '/transactions/{transaction_id}', '/transactions/{transaction_id}/refunds']);
+    for (const path of ['/_sandbox/health', '/pay/{id}', '/openapi.json', '/reference', '/']) {
+      expect(doc.paths[path]!.servers, path).toEqual([expect.objectContaining({ url: sandbox.baseUrl })]);
+    }
+  });
+});
+
+describe('every status the sandbox can answer is declared', () => {
+  it('/v4: 429 and 503 (with Retry-After) and 431 everywhere, 413 on writes, 400 where there is a path id', async () => {
+    const doc = JSON.parse(await openApiText()) as Document;
+    for (const { path, method, op } of operations(doc.paths)) {
+      expect(Object.keys(op.responses), `${method} ${path}`).toContain('431');
+      if (!isApiPath(doc, path)) continue;
+      const statuses = Object.keys(op.responses);
+      expect(statuses, `${method} ${path}`).toEqual(expect.arrayContaining(['400', '401', '403', '404', '429', '503']));
+      expect(op.responses['429']!.headers, `${method} ${path}`).toHaveProperty('Retry-After');
+      expect(op.responses['503']!.headers, `${method} ${path}`).toHaveProperty('Retry-After');
+      if (method === 'post') expect(statuses, `${method} ${path}`).toContain('413');
+      if (path.includes('_id}')) {
+        const id = (op.parameters as Array<{ in: string; name: string; schema: { format?: string } }>).find((p) => p.in === 'path')!;
+        expect(id.schema.format, `${method} ${path}`).toBe('uuid');
+      }
+    }
+  });
+
+  it('/_sandbox writes: 413 and 415', async () => {
+    const doc = JSON.parse(await openApiText()) as Document;
+    const writes = operations(doc.paths).filter(({ path, method }) => path.startsWith('/_sandbox/') && method !== 'get');
+    expect(writes.length).toBeGreaterThan(5);
+    for (const { path, method, op } of writes) expect(Object.keys(op.responses), `${method} ${path}`).toEqual(expect.arrayContaining(['413', '415']));
+  });
+
+  it('the statuses the sandbox really answers on /v4 are the declared ones', async () => {
+    const { app, sandbox } = testApp();
+    const doc = JSON.parse(await (await app.request('/openapi.json')).text()) as Document;
+    const auth = { authorization: `Bearer ${DIRECT.api_key}`, 'x-merchant-account-id': DIRECT.account_id };
+    const id = '6f1c2d3e-4b5a-4c6d-8e7f-8091a2b3c4d5';
+    for (const { path, method, op } of operations(doc.paths).filter(({ path }) => isApiPath(doc, path))) {
+      const url = `/v4${path.replace(/\{[a-z_]+\}/, id)}`;
+      const malformed = `/v4${path.replace(/\{[a-z_]+\}/, 'abc')}`;
+      const asked: Array<[string, RequestInit]> = [
+        [url, { method, headers: { ...auth, 'x-sandbox-fault': '503' } }],
+        [url, { method, headers: { ...auth, 'x-sandbox-fault': '429' } }],
+        [url, { method }],
+        [url, { method, headers: auth, ...(method === 'post' ? { body: 'x'.repeat(sandbox.options.bodyLimit + 1), headers: { ...auth, 'content-type': 'application/json' } } : {}) }],
+        [malformed, { method, headers: auth }],
+      ];
+      for (const [target, init] of asked) {
+        const res = await app.request(target, init);
+        expect(Object.keys(op.responses), `${method} ${target} answered ${res.status}`).toContain(String(res.status));
+      }
+    }
   });
 });

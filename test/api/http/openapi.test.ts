@@ -9,12 +9,12 @@ describe('GET /openapi.json', () => {
     expect(res.status).toBe(200);
     const doc = (await res.json()) as { openapi: string; paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, unknown> } };
     expect(doc.openapi).toBe('3.1.0');
+    // The API's paths are relative to the server <base>/v4 (the spec's base_url ends in /v4).
     for (const [path, method] of [
-      ['/v4/transactions', 'post'],
-      ['/v4/transactions', 'get'],
-      ['/v4/transactions/{transaction_id}', 'get'],
-      ['/v4/transactions/{transaction_id}/refunds', 'post'],
-      ['/v4/buyers', 'get'],
+      ['/transactions', 'post'],
+      ['/transactions', 'get'],
+      ['/transactions/{transaction_id}', 'get'],
+      ['/transactions/{transaction_id}/refunds', 'post'],
       ['/buyers', 'get'],
       ['/_sandbox/transactions/{id}/settle', 'post'],
     ] as const) {

@@ -178,8 +178,8 @@ describe('OpenAPI', () => {
     const { app } = testApp();
     const doc = (await (await app.request('/openapi.json')).json()) as { paths: Record<string, Record<string, { parameters?: { name: string }[]; operationId?: string; security?: unknown[] }>> };
     const names = (path: string, method: string) => (doc.paths[path]?.[method]?.parameters ?? []).map((p) => p.name);
-    expect(names('/v4/transactions', 'post')).toContain('x-sandbox-fault');
-    expect(names('/v4/transactions/{transaction_id}', 'get')).toContain('x-sandbox-fault');
+    expect(names('/transactions', 'post')).toContain('x-sandbox-fault');
+    expect(names('/transactions/{transaction_id}', 'get')).toContain('x-sandbox-fault');
     expect(doc.paths['/_sandbox/transactions/{id}/webhook-faults']?.post).toMatchObject({ operationId: 'injectWebhookFault', security: [] });
     expect(doc.paths['/_sandbox/check-webhooks']?.post).toMatchObject({ operationId: 'checkWebhooks', security: [] });
   });

@@ -3,6 +3,8 @@
  * types come from `openapi-typescript` (run on /openapi.json fetched over a real socket), a
  * small program written with `openapi-fetch` is type-checked by tsc (strict; a wrong call
  * must be a type error), and the compiled program creates a transaction and gets it back.
+ * As in production, the client's base URL ends in /v4 (the spec's `base_url`; the document's
+ * server) and the paths it calls are relative to it (`/transactions`).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,9 +24,10 @@ const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const PROGRAM = `import createClient from 'openapi-fetch';
 import type { paths } from './api.js';
 
+/** \`baseUrl\` is the API's base URL, which ends in /v4 (as a production base_url does). */
 export async function createAndGet(baseUrl: string, apiKey: string, accountId: string) {
   const client = createClient<paths>({ baseUrl, headers: { authorization: \`Bearer \${apiKey}\` } });
-  const created = await client.POST('/v4/transactions', {
+  const created = await client.POST('/transactions', {
     params: { header: { 'x-merchant-account-id': accountId, 'idempotency-key': 'typed-client-1' } },
     body: {
       amount: 1050,
@@ -37,7 +40,7 @@ export async function createAndGet(baseUrl: string, apiKey: string, accountId: s
   });
   if (created.error !== undefined) throw new Error('create failed: ' + created.error.message);
   const id: string = created.data.id;
-  const fetched = await client.GET('/v4/transactions/{transaction_id}', {
+  const fetched = await client.GET('/transactions/{transaction_id}', {
     params: { path: { transaction_id: id }, header: { 'x-merchant-account-id': accountId } },
   });
   if (fetched.error !== undefined) throw new Error('get failed: ' + fetched.error.code);
@@ -49,11 +52,13 @@ export async function createAndGet(baseUrl: string, apiKey: string, accountId: s
 /** Never called: tsc must reject these calls, or the types say nothing. */
 export function refusedByTheTypes(client: ReturnType<typeof createClient<paths>>) {
   // @ts-expect-error amounts are integers in minor units, not strings
-  void client.POST('/v4/transactions', { params: { header: { 'x-merchant-account-id': 'a' } }, body: { amount: '10.50', currency: 'USD' } });
+  void client.POST('/transactions', { params: { header: { 'x-merchant-account-id': 'a' } }, body: { amount: '10.50', currency: 'USD' } });
   // @ts-expect-error no such path
-  void client.GET('/v4/payments');
+  void client.GET('/payments');
+  // @ts-expect-error the paths are relative to the base URL, which ends in /v4
+  void client.GET('/v4/transactions');
   // @ts-expect-error x-merchant-account-id is a required header
-  void client.GET('/v4/transactions/{transaction_id}', { params: { path: { transaction_id: 'x' } } });
+  void client.GET('/transactions/{transaction_id}', { params: { path: { transaction_id: 'x' } } });
 }
 `;
 
@@ -70,10 +75,14 @@ afterAll(async () => {
 });
 
 describe('a typed client generated from /openapi.json', () => {
-  it('type-checks, then creates and gets a transaction over a real socket', { timeout: 180_000 }, async () => {
-    const document = (await (await fetch(`${server.url}/openapi.json`)).json()) as Parameters<typeof openapiTS>[0];
+  it('type-checks, then creates and gets a transaction over a real socket, with a base URL ending in /v4', { timeout: 180_000 }, async () => {
+    const document = (await (await fetch(`${server.url}/openapi.json`)).json()) as Parameters<typeof openapiTS>[0] & { servers: Array<{ url: string }> };
+    // The document's server is the API's base URL, as the spec's base_url: it ends in /v4.
+    const baseUrl = document.servers[0]!.url;
+    expect(baseUrl).toBe(`${server.url}/v4`);
     const types = astToString(await openapiTS(document));
-    expect(types).toContain('"/v4/transactions/{transaction_id}"');
+    expect(types).toContain('"/transactions/{transaction_id}"');
+    expect(types).not.toContain('"/v4/');
     writeFileSync(join(dir, 'api.d.ts'), types);
     writeFileSync(join(dir, 'client.ts'), PROGRAM);
 
@@ -88,11 +97,11 @@ describe('a typed client generated from /openapi.json', () => {
     const program = (await import(pathToFileURL(join(dir, 'out', 'client.js')).href)) as {
       createAndGet(baseUrl: string, apiKey: string, accountId: string): Promise<{ id: string; status: string; amount: number; replayed: string | null }>;
     };
-    const first = await program.createAndGet(server.url, DIRECT.api_key, DIRECT.account_id);
+    const first = await program.createAndGet(baseUrl, DIRECT.api_key, DIRECT.account_id);
     expect(first).toMatchObject({ status: 'PENDING', amount: 1050, replayed: null });
     expect(first.id).toMatch(/^[0-9a-f-]{36}$/);
     // The same idempotency key again: the documented Idempotent-Replayed header, the same transaction.
-    const again = await program.createAndGet(server.url, DIRECT.api_key, DIRECT.account_id);
+    const again = await program.createAndGet(baseUrl, DIRECT.api_key, DIRECT.account_id);
     expect(again).toEqual({ ...first, replayed: 'true' });
   });
 });

@@ -71,7 +71,7 @@ describe('the OpenAPI document shows the schemas that validate', () => {
     const sub = required(doc.components.schemas.SubscriptionCreate);
     expect(sub['Direct mode']).toContain('browser_info');
     expect(sub['Checkout mode']).not.toContain('browser_info');
-    const post = doc.paths['/v4/subscriptions']!.post!;
+    const post = doc.paths['/subscriptions']!.post!;
     expect(post.requestBody).toEqual({ required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/SubscriptionCreate' } } } });
     expect(post.parameters).toContainEqual(expect.objectContaining({ name: 'x-forwarded-for', in: 'header', required: true }));
   });

@@ -6,6 +6,8 @@ import {
   isCurrency,
   toMajorUnits,
 } from '../../../src/domain/money.js';
+import { settle } from '../../../src/domain/settlement.js';
+import { MAX_AMOUNT } from '../../../src/http/schemas.js';
 
 describe('currency table', () => {
   it('holds the active ISO 4217 codes, three uppercase letters each', () => {
@@ -89,5 +91,19 @@ describe('formatMoney', () => {
     expect(formatMoney(1050, 'USD')).toBe('10.50 USD');
     expect(formatMoney(500, 'JPY')).toBe('500 JPY');
     expect(formatMoney(1050, 'BHD')).toBe('1.050 BHD');
+  });
+});
+
+describe('the largest amount the API accepts (999,999,999,999 minor units) stays exact', () => {
+  it('as a decimal string in every exponent, and through settlement at the sandbox rates', () => {
+    expect(MAX_AMOUNT).toBe(999_999_999_999);
+    expect(toMajorUnits(MAX_AMOUNT, 'USD')).toBe('9999999999.99');
+    expect(toMajorUnits(MAX_AMOUNT, 'JPY')).toBe('999999999999');
+    expect(toMajorUnits(MAX_AMOUNT, 'BHD')).toBe('999999999.999');
+    expect(toMajorUnits(MAX_AMOUNT, 'CLF')).toBe('99999999.9999');
+    expect(toMajorUnits(10_000_000_000, 'IDR')).toBe('100000000.00');
+    // USD → THB multiplies by 36: still an exact integer, far below 2^53.
+    expect(settle(MAX_AMOUNT, 'USD', 'THB').settlement_amount).toBe(35_999_999_999_964);
+    expect(settle(MAX_AMOUNT, 'USD', 'JPY').settlement_amount).toBe(1_499_999_999_999);
   });
 });
