@@ -11,6 +11,7 @@ import { checkWebhooks, type CheckWebhooksOptions } from './check-webhooks/index
 import type { SandboxOptions } from './config.js';
 import { webhookSigningOf } from './webhooks/signing.js';
 import { jsonBody } from './http/body.js';
+import { apiKeyControlRoutes } from './http/control/api-keys.js';
 import { controlRoutes } from './http/control/index.js';
 import { faultControlRoutes } from './http/control/faults.js';
 import { paymentMethodControlRoutes } from './http/control/payment-methods.js';
@@ -95,6 +96,7 @@ export function createApp(options: Partial<SandboxOptions> = {}): SandboxApp {
   control.route('/', subscriptionControlRoutes());
   control.route('/', paymentMethodControlRoutes());
   control.route('/', scenarioControlRoutes());
+  control.route('/', apiKeyControlRoutes());
   control.route('/', faultControlRoutes({ checkWebhooks: (url) => checkWebhooks(url, checkSigningOf(sandbox.options)) }));
   app.route('/_sandbox', control);
 

@@ -6,6 +6,7 @@
  * is the `Sandbox` the HTTP layer, the server and the CLI use.
  */
 import { DEFAULT_RESTRICTED_CHANNEL_CODE, defaultScenarioPath, resolveOptions, servedHosts, type SandboxOptions } from './config.js';
+import { createApiKeyService } from './domain/api-keys.js';
 import { createClock, isoTimestamp } from './domain/clock.js';
 import { DEMO_WEBHOOK_PUBLIC_KEY_PEM } from './domain/demo-credentials.js';
 import { SandboxEvents } from './domain/events.js';
@@ -21,6 +22,7 @@ import { badRequest, jsonPointer, type ErrorDetail, type SandboxError } from './
 import { ScenarioError, parseScenario } from './scenarios/load.js';
 import { RUNTIME_SOURCE, createScenarioPolicy, loadConfiguredScenarios } from './scenarios/policy.js';
 import { createScenarioRunner } from './scenarios/runner.js';
+import { apiKeysStore } from './store/api-keys.js';
 import { openStore } from './store/sqlite-store.js';
 import { Dispatcher } from './webhooks/dispatcher.js';
 import { createOutbox } from './webhooks/outbox.js';
@@ -115,6 +117,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
     onChargeError: (id, err) => logger.error('subscription.charge.failed', `charge of subscription ${id} failed; no further charges`, { err }),
   });
   const accounts = createMerchantAccounts({ clock, uow, accounts: repos.accounts, buyers: repos.buyers, feed, seed: options.seed, keyPool: options.keyPool });
+  const apiKeys = createApiKeyService({ nowMs: () => clock.nowMs(), uow, apiKeys: apiKeysStore(store.db), accounts: repos.accounts, feed });
 
   const scheduler = new Scheduler({
     clock,
@@ -146,6 +149,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
     transactions,
     subscriptions,
     accounts,
+    apiKeys,
     scenarios: policy,
     dispatcher,
     webhookFaults: { inject: (transactionId, request) => outbox.injectFault(transactionId, request) },

@@ -39,6 +39,42 @@ export interface SandboxCredentials {
   webhookPublicKeyPem: string;
 }
 
+/**
+ * A scope of the /v4 API (README "Restricted keys"): what a restricted key (or a JWT) may do.
+ * An account's own API key has them all.
+ */
+export type ApiKeyScope = 'transactions.read' | 'transactions.write' | 'buyers.read' | 'subscriptions.read' | 'subscriptions.write' | 'refunds.write';
+
+/** A restricted API key as listed: the secret is never shown again after minting. */
+export interface ApiKey {
+  id: string;
+  object: 'api_key';
+  account_id: string;
+  name: string | null;
+  scopes: ApiKeyScope[];
+  /** The secret with all but its last four characters hidden (`sk_test_rk_…9f3a`). */
+  redacted_secret: string;
+  created_at: string;
+}
+
+/** A key just minted: `secret` is its bearer token, shown this once. */
+export interface MintedApiKey extends ApiKey {
+  secret: string;
+}
+
+/** Restricted keys of the sandbox's accounts (`/_sandbox/accounts/{id}/api-keys`). */
+export interface ApiKeys {
+  /**
+   * Mints an `sk_test_` key of `accountId` limited to `scopes`; an operation outside them is a
+   * 403 `forbidden` naming the missing scope. The answer holds the secret, shown this once.
+   */
+  create(accountId: string, options: { scopes: ApiKeyScope[]; name?: string }): Promise<MintedApiKey>;
+  /** The account's keys, oldest first, secrets redacted. */
+  list(accountId: string): Promise<ApiKey[]>;
+  /** Revokes a key: its secret is a 401 from now on. Resolves with the revoked key. */
+  revoke(accountId: string, keyId: string): Promise<ApiKey>;
+}
+
 /** A transaction as the control API returns it (the /v4 transaction object). */
 export interface Transaction {
   type: 'transaction';
@@ -115,6 +151,8 @@ export interface RunningSandbox {
    * @throws Error after `timeoutMs` (default 10 s) without one.
    */
   waitForDelivery(predicate: (delivery: Delivery) => boolean, timeoutMs?: number): Promise<Delivery>;
+  /** Restricted API keys: mint with scopes, list, revoke. */
+  apiKeys: ApiKeys;
   /** Empties all data, keeps the accounts and credentials; `rewindClock` also sends the sandbox clock back to real time. */
   reset(options?: { rewindClock?: boolean }): Promise<void>;
   /** Finishes in-flight requests and deliveries, closes the database. */
@@ -137,7 +175,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   const running = await startServer(resolveOptions({ port: 0, ...options }));
   const control = `${running.url}/_sandbox`;
 
-  async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  async function call<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
     const res = await fetch(control + path, {
       method,
       headers: body === undefined ? {} : { 'content-type': 'application/json' },
@@ -169,7 +207,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     await running.stop();
     throw err;
   }
-  const id = (transactionId: string): string => encodeURIComponent(transactionId);
+  const id = (segment: string): string => encodeURIComponent(segment);
 
   const sandbox: RunningSandbox = {
     url: running.url,
@@ -198,6 +236,11 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
         if (Date.now() >= deadline) throw new Error(`no matching webhook delivery within ${timeoutMs} ms`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
+    },
+    apiKeys: {
+      create: (accountId, { scopes, name }) => call('POST', `/accounts/${id(accountId)}/api-keys`, name === undefined ? { scopes } : { scopes, name }),
+      list: async (accountId) => (await call<{ items: ApiKey[] }>('GET', `/accounts/${id(accountId)}/api-keys`)).items,
+      revoke: (accountId, keyId) => call('DELETE', `/accounts/${id(accountId)}/api-keys/${id(keyId)}`),
     },
     async reset(options = {}) {
       await call('POST', '/reset', options.rewindClock ? { rewind_clock: true } : undefined);

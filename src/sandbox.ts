@@ -4,6 +4,7 @@
  * `compose.ts` builds one; nothing here knows how.
  */
 import type { SandboxOptions } from './config.js';
+import type { ApiKeyService } from './domain/api-keys.js';
 import type { Clock } from './domain/clock.js';
 import type { Delivery, DeliveryFault } from './domain/entities.js';
 import type { ChangeType, SandboxEvents } from './domain/events.js';
@@ -23,6 +24,8 @@ export interface Sandbox {
   transactions: TransactionService;
   subscriptions: SubscriptionService;
   accounts: MerchantAccounts;
+  /** Restricted API keys of the accounts (mint, list, revoke; auth looks secrets up here). */
+  apiKeys: ApiKeyService;
   /** The loaded scenario rules. */
   scenarios: LoadedScenarioPolicy;
   /** The webhook outbox's delivery side. */

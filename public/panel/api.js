@@ -26,7 +26,7 @@ export class ApiError extends Error {
  * Calls the control API: `call('POST', '/transactions/abc/settle')`. The caller names the
  * answer's type (the route's response schema, see types.js).
  * @template T
- * @param {'GET' | 'POST'} method
+ * @param {'GET' | 'POST' | 'DELETE'} method
  * @param {string} path under /_sandbox
  * @param {unknown} [body] sent as JSON when given
  * @returns {Promise<T>}

@@ -157,6 +157,8 @@ export function invalidate(kinds) {
 const STALE_AFTER = {
   'sandbox.reset': { stale: ['clock', ...LISTS], own: false },
   'account.created': { stale: ['accounts'], own: false },
+  'api_key.created': { stale: ['accounts'], own: true },
+  'api_key.revoked': { stale: ['accounts'], own: true },
   'scenarios.changed': { stale: ['scenarios'], own: false },
   'clock.advanced': { stale: ['clock', ...LISTS], own: false },
   'transaction.created': { stale: ['transactions', 'deliveries', 'subscriptions'], own: true },

@@ -41,7 +41,12 @@ export interface StoredPaymentMethod {
 }
 
 /** Why a payment was declined (sandbox extension; the spec's webhook has no room for it). */
-export type DeclineReason = 'expired_card';
+/**
+ * Why a payment was declined (sandbox extension; the spec's webhook has no room for it):
+ * `expired_card`, or `no_payment_method` for the first charge of a trial subscription whose
+ * customer never completed the payment page before the trial ended.
+ */
+export type DeclineReason = 'expired_card' | 'no_payment_method';
 
 export interface TransactionCustomer {
   email?: string;
@@ -174,6 +179,11 @@ export interface SubscriptionState {
   payment_method_on_file: StoredPaymentMethod;
   cancelled_at: number | null;
   cancellation_reason: 'requested' | 'payment_attempts' | null;
+  /**
+   * When the customer completed the payment page of a trial subscription (card registered or
+   * method authorised, nothing charged); null or absent while they have not.
+   */
+  payment_method_registered_at?: number | null;
 }
 
 export interface Subscription {

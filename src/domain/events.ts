@@ -10,6 +10,8 @@ import { EventEmitter } from 'node:events';
  */
 export const CHANGE_TYPES = [
   'account.created',
+  'api_key.created',
+  'api_key.revoked',
   'transaction.created',
   'transaction.updated',
   'refund.created',

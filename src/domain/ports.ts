@@ -16,6 +16,7 @@ import type {
   RuleSnapshot,
   ScheduledStep,
   SimulatedFailures,
+  StoredPaymentMethod,
   Subscription,
   Transaction,
   TransactionOutcome,
@@ -100,6 +101,8 @@ export interface TransactionsRepo {
   setScenarioRule(id: string, rule: string): void;
   /** Records why a payment was declined. */
   setDeclineReason(id: string, reason: DeclineReason): void;
+  /** Records the (masked) payment method the customer paid with on the payment page. */
+  setPaymentMethod(id: string, paymentMethod: StoredPaymentMethod): void;
   /** The earliest `link_expires_at` of a PENDING transaction, or null. */
   nextLinkExpiry(): number | null;
   /** PENDING transactions whose payment link expires at or before `nowMs`, earliest first. */

@@ -22,14 +22,22 @@
  * puts the default test card on file (Visa 4242, two years ahead). Renewals always charge the
  * method on file without the customer; a card on file that has expired declines the renewal
  * (`expired_card`), which runs the usual `past_due` retries to `cancelled`.
+ *
+ * With a trial (contract: "Checkout subscriptions"), such a subscription's payment page is the
+ * subscription's own (`/pay/{subscription_id}`, present from creation): it collects the
+ * payment method without charging (`registerPaymentMethod`). When the trial ends, the first
+ * charge is made off-session with that method; if the customer never completed the page, it
+ * is declined at once (`no_payment_method`, FAILED with its webhook) and the subscription is
+ * `failed`. Once the customer has paid or registered a card on the page, that card (masked)
+ * is the method on file: `payment_method.card` and every later charge show it.
  */
 import { randomUUID } from 'node:crypto';
 import { nthPeriod, type PlanInterval } from './billing-schedule.js';
 import type { Clock } from './clock.js';
-import { DEFAULT_TEST_CARD, defaultTestCardExpiry } from './card.js';
+import { DEFAULT_TEST_CARD, defaultTestCardExpiry, isCardExpired } from './card.js';
 import { needsCustomerStep } from './payment-methods.js';
 import type { Account, AccountMode, StoredPaymentMethod, Subscription, SubscriptionRequest, SubscriptionState, SubscriptionStatus, Transaction } from './entities.js';
-import { duplicateRecord, invalidState } from './errors.js';
+import { badRequest, duplicateRecord, invalidState, notFound } from './errors.js';
 import type { AccountsRepo, ChangeFeed, ChargeScript, MatchInput, ScenarioPolicy, SubscriptionsRepo, TransactionsRepo, UnitOfWork } from './ports.js';
 import type { TimedWork } from './scheduler.js';
 import { chargeReference, scheduleOf } from './subscription-calendar.js';
@@ -56,6 +64,19 @@ export function subscriptionActions(sub: Pick<Subscription, 'status'>): 'cancel'
  */
 export function firstChargeNeedsCustomer(mode: AccountMode, channelCode: string | null | undefined): boolean {
   return mode === 'checkout' || needsCustomerStep(channelCode);
+}
+
+/**
+ * Whether a subscription's payment page collects the method during a trial instead of charging
+ * the first period: its first charge needs the customer and it has a trial.
+ */
+export function collectsMethodDuringTrial(mode: AccountMode, sub: Pick<Subscription, 'request' | 'created_at'>): boolean {
+  return firstChargeNeedsCustomer(mode, sub.request.payment_method.payment_channel_code) && scheduleOf(sub).trialEnd !== null;
+}
+
+/** What the customer gives on a trial subscription's payment page: a card, or (a wallet, QR or banking app) an authorisation. */
+export interface RegisteredMethod {
+  card?: { number: string; expiration_date: string; holder_name?: string };
 }
 
 /**
@@ -126,6 +147,13 @@ export interface SubscriptionService {
    * still gets it). 409 `invalid_state` when it is already `cancelled` or `failed`.
    */
   cancel(id: string): Subscription;
+  /**
+   * The customer completes the payment page of a trial subscription: the card (masked) or the
+   * channel's authorisation goes on file and nothing is charged; the first charge at the end
+   * of the trial uses it. 400 for an expired card; 409 `invalid_state` once the trial is over
+   * or the subscription no longer charges.
+   */
+  registerPaymentMethod(id: string, method: RegisteredMethod): Subscription;
   /** Runs the charges that fall due (trial ends, renewals, retries) on the sandbox clock. */
   billing: TimedWork;
 }
@@ -217,13 +245,17 @@ export function createSubscriptionService(deps: SubscriptionServiceDeps): Subscr
         settle(sub, next, 'SUCCEEDED');
         return;
       }
-      // A first charge that needs the customer waits for them, unless a scenario rule scripts it.
-      const awaitCustomer = period === 0 && state.rule === null && firstChargeNeedsCustomer(account.mode, sub.request.payment_method.payment_channel_code);
+      // A first charge that needs the customer waits for them, unless a scenario rule scripts it;
+      // after a trial the customer's page came earlier: the method they gave is charged, and
+      // without one the charge is declined.
+      const afterTrial = period === 0 && collectsMethodDuringTrial(account.mode, sub);
+      const awaitCustomer = period === 0 && !afterTrial && state.rule === null && firstChargeNeedsCustomer(account.mode, sub.request.payment_method.payment_channel_code);
       const tx = transactionService.create(account, input, {
         subscriptionId: sub.id,
         notificationUrl: sub.request.payment_method.webhooks_url,
         paymentMethodOnFile: state.payment_method_on_file,
         awaitCustomer,
+        ...(afterTrial && (state.payment_method_registered_at ?? null) === null ? { declineReason: 'no_payment_method' as const } : {}),
       });
       if (state.rule !== null) transactions.setScenarioRule(tx.id, state.rule.label);
       next.pending_charge_id = tx.id;
@@ -239,7 +271,10 @@ export function createSubscriptionService(deps: SubscriptionServiceDeps): Subscr
     if (tx.subscription_id === null || tx.status === 'PENDING') return;
     const sub = subscriptions.byIdAnyAccount(tx.subscription_id);
     if (!sub || sub.state.pending_charge_id !== tx.id) return;
-    settle(sub, sub.state, tx.status);
+    // The card the customer paid with on the page goes on file (renewals charge it).
+    const paidCard = tx.status === 'SUCCEEDED' && sub.state.payment_method_on_file.card === undefined ? tx.payment_method?.card : undefined;
+    const state = paidCard ? { ...sub.state, payment_method_on_file: { ...sub.state.payment_method_on_file, type: 'card', card: paidCard } } : sub.state;
+    settle(sub, state, tx.status);
   };
   transactionService.onResolved(onChargeResolved);
 
@@ -298,6 +333,30 @@ export function createSubscriptionService(deps: SubscriptionServiceDeps): Subscr
           throw invalidState(`Subscription ${id} is already ${current.status}; it cannot be cancelled`);
         }
         save(current, 'cancelled', { ...current.state, cancelled_at: clock.nowMs(), cancellation_reason: 'requested' }, null);
+      });
+      return subscriptions.byIdAnyAccount(id)!;
+    },
+
+    registerPaymentMethod(id, method) {
+      uow.run(() => {
+        const sub = subscriptions.byIdAnyAccount(id);
+        if (!sub) throw notFound(`Subscription ${id} not found`);
+        const account = accounts.byId(sub.account_id)!;
+        if (!collectsMethodDuringTrial(account.mode, sub)) throw invalidState(`Subscription ${id} has no trial whose payment page collects a payment method`);
+        if (subscriptionActions(sub).length === 0) throw invalidState(`Subscription ${id} is ${sub.status}; it no longer charges`);
+        if (sub.state.period >= 0) throw invalidState(`The trial of subscription ${id} is over: its first charge was made`);
+        const now = clock.nowMs();
+        const next: SubscriptionState = { ...sub.state, payment_method_registered_at: now };
+        if (method.card) {
+          if (isCardExpired(method.card.expiration_date, now)) {
+            throw badRequest('The card has expired', [{ type: 'value_error', pointer: '/expiration_date', message: 'The card expired before this month', location: 'body' }]);
+          }
+          const pm = sub.request.payment_method;
+          next.payment_method_on_file = storedPaymentMethod({ ...method.card, type: 'card', ...(pm.payment_channel_code !== undefined ? { payment_channel_code: pm.payment_channel_code } : {}) });
+          // A magic card given on the page scripts the charges as it would have in the request.
+          next.rule ??= policy.forSubscription(subscriptionMatchInput({ ...sub.request, payment_method: { ...pm, number: method.card.number } }));
+        }
+        save(sub, sub.status, next, sub.next_charge_at);
       });
       return subscriptions.byIdAnyAccount(id)!;
     },

@@ -20,7 +20,7 @@ import type { Clock } from './clock.js';
 import { qrPayloadFor } from './emvco/payment-payload.js';
 import { needsCustomerStep, paymentChannel, paymentLinkExpiresAt } from './payment-methods.js';
 import type { TimedWork } from './scheduler.js';
-import type { Account, Refund, SimulatedFailures, StoredPaymentMethod, Transaction, TransactionCustomer, TransactionOutcome } from './entities.js';
+import type { Account, DeclineReason, Refund, SimulatedFailures, StoredPaymentMethod, Transaction, TransactionCustomer, TransactionOutcome } from './entities.js';
 import { SandboxError, badRequest, invalidState, notFound } from './errors.js';
 import { formatMoney } from './money.js';
 import type { ChangeFeed, ChargeScript, MatchInput, Outbox, ScenarioPolicy, ScheduledStepsRepo, TransactionsRepo, UnitOfWork } from './ports.js';
@@ -67,6 +67,8 @@ export interface ChargeContext {
    * charge in checkout mode or with a customer-step channel). Renewals never do.
    */
   awaitCustomer?: boolean;
+  /** Declined before it is charged (a trial subscription whose customer never gave a method): created FAILED. */
+  declineReason?: DeclineReason;
 }
 
 /** Whether a card on file (MM/YY) has expired at `nowMs`; a malformed expiry is not judged here. */
@@ -158,7 +160,7 @@ export interface TransactionService {
    * is declined (FAILED); otherwise the first scenario rule matching the card (and the rest of
    * the payment) plays out as it would for a card sent to the API; without a rule it is approved.
    */
-  payWithCard(id: string, card: { number: string; expiration_date: string }): Transaction;
+  payWithCard(id: string, card: { number: string; expiration_date: string; holder_name?: string }): Transaction;
   /** Registers a listener told of every outcome inside its unit of work (subscription billing). */
   onResolved(listener: (tx: Transaction) => void): void;
   /** Sets FAILED (with its webhook) every PENDING payment whose link expired, on the sandbox clock. */
@@ -170,7 +172,10 @@ function paymentMethodOf(account: Account, input: NewTransaction, charge: Charge
   const pm = input.payment_method;
   let stored: StoredPaymentMethod | null;
   if (account.mode === 'direct') stored = charge.paymentMethodOnFile ?? (pm ? storedPaymentMethod(pm) : null);
-  // Checkout: no card data ever; the requested channel is kept so the page acts it out.
+  // Checkout: no card data from the merchant, ever. A subscription charges the card the
+  // customer gave on its payment page (masked, on file); otherwise the requested channel is
+  // kept so the page acts it out.
+  else if (charge.paymentMethodOnFile?.card !== undefined) stored = charge.paymentMethodOnFile;
   else stored = pm?.payment_channel_code !== undefined ? { type: pm.type, payment_channel_code: pm.payment_channel_code } : null;
   const code = stored?.payment_channel_code;
   if (stored === null || code === undefined || paymentChannel(code)?.type !== 'qr') return stored;
@@ -279,7 +284,8 @@ export function createTransactionService(deps: TransactionServiceDeps): Transact
       const paymentMethod = paymentMethodOf(account, input, charge, id);
       const awaitsCustomer =
         charge.subscriptionId === undefined ? paymentNeedsCustomer(account.mode, paymentMethod?.payment_channel_code) : charge.awaitCustomer === true;
-      const expiredCard = direct && cardOnFileExpired(paymentMethod, now);
+      const expiredCard = (direct || charge.paymentMethodOnFile?.card !== undefined) && cardOnFileExpired(paymentMethod, now);
+      const declined: DeclineReason | null = charge.declineReason ?? (expiredCard ? 'expired_card' : null);
       const row: Omit<Transaction, 'seq'> = {
         id,
         account_id: account.id,
@@ -299,7 +305,7 @@ export function createTransactionService(deps: TransactionServiceDeps): Transact
         subscription_id: charge.subscriptionId ?? null,
         scenario_rule: null,
         decline_reason: null,
-        link_expires_at: awaitsCustomer && !expiredCard ? paymentLinkExpiresAt(now) : null,
+        link_expires_at: awaitsCustomer && declined === null ? paymentLinkExpiresAt(now) : null,
         created_at: now,
         updated_at: now,
         resolved_at: null,
@@ -307,9 +313,10 @@ export function createTransactionService(deps: TransactionServiceDeps): Transact
       return uow.run(() => {
         const seq = transactions.insert(row);
         feed.emit('transaction.created', account.id, { id: row.id });
-        if (expiredCard) {
-          // Declined before any scenario rule is asked: the card is past its expiry month.
-          transactions.setDeclineReason(row.id, 'expired_card');
+        if (declined !== null) {
+          // Declined before any scenario rule is asked: the card is past its expiry month, or
+          // there is no payment method to charge.
+          transactions.setDeclineReason(row.id, declined);
           return resolve(row.id, 'FAILED');
         }
         if (charge.subscriptionId === undefined) {
@@ -330,6 +337,9 @@ export function createTransactionService(deps: TransactionServiceDeps): Transact
       return uow.run(() => {
         const tx = transactions.byIdAnyAccount(id);
         if (!tx) throw notFound(`Transaction ${id} not found`);
+        // The record (and its webhook in the event format) shows the card the customer paid with, masked.
+        const channelCode = tx.payment_method?.payment_channel_code;
+        transactions.setPaymentMethod(id, storedPaymentMethod({ type: 'card', number: card.number, expiration_date: card.expiration_date, ...(card.holder_name ? { holder_name: card.holder_name } : {}), ...(channelCode !== undefined ? { payment_channel_code: channelCode } : {}) }));
         if (isCardExpired(card.expiration_date, clock.nowMs())) {
           transactions.setDeclineReason(id, 'expired_card');
           return resolve(id, 'FAILED');

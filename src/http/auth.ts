@@ -7,7 +7,9 @@
  * nothing (403 on every operation). JWT times (`iat`, `nbf`, `exp`) are checked against the
  * real wall clock with `JWT_LEEWAY_S` of leeway, never the sandbox clock (contract: Fidelity
  * decisions): the merchant mints tokens with real time, and advancing the sandbox clock must
- * not turn them into 401s.
+ * not turn them into 401s. A restricted key (`domain/api-keys.ts`) is an `sk_test_` key that
+ * grants only its scopes: an operation outside them is 403 naming the missing scope; a revoked
+ * one is an unknown key (401).
  */
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
@@ -111,8 +113,18 @@ export function verifyJwt(token: string, accounts: AccountsStore, nowMs: number)
   return { account, scopes: claims.scopes };
 }
 
+/** Finds the account and scopes of a restricted key's secret (`ApiKeyService.authenticate`). */
+export type RestrictedKeyLookup = (secret: string) => { account: AccountRow; key: { id: string; scopes: string[] } } | undefined;
+
+/** What a bearer token grants; `restrictedKeyId` when it is a restricted key. */
+export interface Granted {
+  account: AccountRow;
+  scopes: readonly string[];
+  restrictedKeyId?: string;
+}
+
 /** Resolves the bearer token of an `Authorization` header, or throws 401. */
-export function authenticate(authorization: string | undefined, accounts: AccountsStore, nowMs: number): { account: AccountRow; scopes: readonly string[] } {
+export function authenticate(authorization: string | undefined, accounts: AccountsStore, nowMs: number, restrictedKeys?: RestrictedKeyLookup): Granted {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
   if (!match) throw unauthorized('Missing or malformed Authorization header: expected "Bearer <API key or JWT>"');
   const token = match[1]!;
@@ -121,8 +133,10 @@ export function authenticate(authorization: string | undefined, accounts: Accoun
   }
   if (token.startsWith('sk_test_')) {
     const account = accounts.byApiKey(token);
-    if (!account) throw unauthorized('The bearer token is not valid: unknown API key');
-    return { account, scopes: ALL_SCOPES };
+    if (account) return { account, scopes: ALL_SCOPES };
+    const restricted = restrictedKeys?.(token);
+    if (restricted) return { account: restricted.account, scopes: restricted.key.scopes, restrictedKeyId: restricted.key.id };
+    throw unauthorized('The bearer token is not valid: unknown API key (or a revoked restricted key)');
   }
   return verifyJwt(token, accounts, nowMs);
 }
@@ -148,10 +162,10 @@ export function bearerChallenge(authorization: string | undefined): string {
 export const requireAuth: MiddlewareHandler<ApiEnv> = async (c, next) => {
   const sandbox = c.get('sandbox');
   const authorization = c.req.header('authorization');
-  let granted: { account: AccountRow; scopes: readonly string[] };
+  let granted: Granted;
   try {
     // JWT times are real time: the sandbox clock may have been advanced (contract: Fidelity decisions).
-    granted = authenticate(authorization, sandbox.stores.accounts, Date.now());
+    granted = authenticate(authorization, sandbox.stores.accounts, Date.now(), (secret) => sandbox.apiKeys.authenticate(secret));
   } catch (err) {
     c.header('WWW-Authenticate', bearerChallenge(authorization));
     throw err;
@@ -168,13 +182,21 @@ export const requireAuth: MiddlewareHandler<ApiEnv> = async (c, next) => {
   }
   c.set('account', account);
   c.set('scopes', scopes);
+  if (granted.restrictedKeyId !== undefined) restrictedKeyOf.set(c.req.raw, granted.restrictedKeyId);
   await next();
 };
+
+/** The restricted key a request authenticated with, for the 403's message (kept off the shared context type). */
+const restrictedKeyOf = new WeakMap<Request, string>();
 
 /** Middleware: 403 unless the token grants `scope`. */
 export function requireScope(scope: Scope): MiddlewareHandler<ApiEnv> {
   return async (c, next) => {
     const granted = c.get('scopes');
+    const restrictedKeyId = restrictedKeyOf.get(c.req.raw);
+    if (restrictedKeyId !== undefined && !hasScope(granted, scope)) {
+      throw forbidden(`This restricted API key (${restrictedKeyId}) lacks the ${scope} scope; it grants ${granted.join(', ')}. Mint a key with ${scope} or use the account's own key`);
+    }
     if (!hasScope(granted, scope)) {
       throw forbidden(granted.length === 0 ? `The token grants no scopes (a JWT without a scopes claim grants none); ${scope} is needed` : `The token lacks the ${scope} scope`);
     }

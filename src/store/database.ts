@@ -181,6 +181,19 @@ const MIGRATIONS: string[] = [
   /* 5: scripted webhook faults (duplicate, out_of_order, delayed, bad_signature) */ `
   ALTER TABLE deliveries ADD COLUMN fault TEXT;
   `,
+  /* 6: restricted API keys (only the secret's SHA-256 and last four characters are kept) */ `
+  CREATE TABLE api_keys (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    account_id TEXT NOT NULL,
+    name TEXT,
+    scopes TEXT NOT NULL,
+    secret_hash TEXT NOT NULL UNIQUE,
+    secret_last4 TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+  );
+  CREATE INDEX api_keys_account ON api_keys (account_id, seq);
+  `,
 ];
 
 /** The database file cannot be opened or written; the message is one line. */

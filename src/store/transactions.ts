@@ -53,6 +53,7 @@ export function transactionsStore(db: Db): TransactionsRepo & { forget(): void }
   const forSubscription = db.prepare<[string], TransactionRow>('SELECT * FROM transactions WHERE subscription_id = ? ORDER BY seq');
   const setScenarioRule = db.prepare('UPDATE transactions SET scenario_rule = ? WHERE id = ?');
   const setDeclineReason = db.prepare('UPDATE transactions SET decline_reason = ? WHERE id = ?');
+  const setPaymentMethod = db.prepare('UPDATE transactions SET payment_method = ? WHERE id = ?');
   const nextLinkExpiry = db.prepare<[], { due: number | null }>(
     "SELECT MIN(link_expires_at) AS due FROM transactions WHERE status = 'PENDING' AND link_expires_at IS NOT NULL",
   );
@@ -107,6 +108,10 @@ export function transactionsStore(db: Db): TransactionsRepo & { forget(): void }
     setDeclineReason: (id, reason) => {
       cache.forget(id);
       setDeclineReason.run(reason, id);
+    },
+    setPaymentMethod: (id, paymentMethod) => {
+      cache.forget(id);
+      setPaymentMethod.run(JSON.stringify(paymentMethod), id);
     },
     nextLinkExpiry: () => nextLinkExpiry.get()?.due ?? null,
     linksExpiredAt: (nowMs) => linksExpiredAt.all(nowMs).map(toTransaction),

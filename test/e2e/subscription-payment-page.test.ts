@@ -44,6 +44,12 @@ async function createSubscription(reference: string): Promise<Record<string, unk
   return res.body;
 }
 
+/** GET /v4/subscriptions/{id} as the merchant's code reads it. */
+async function getSubscription(id: unknown): Promise<Record<string, unknown>> {
+  const res = await fetch(`${sandbox.url}/v4/subscriptions/${String(id)}`, { headers: { authorization: `Bearer ${CHECKOUT.api_key}`, 'x-merchant-account-id': CHECKOUT.account_id } });
+  return (await res.json()) as Record<string, unknown>;
+}
+
 const subscriptionStatus = async (id: unknown) => (await control<{ items: { id: string; status: string }[] }>(sandbox.url, `/subscriptions?account_id=${CHECKOUT.account_id}&limit=100`)).body.items.find((s) => s.id === id)?.status;
 
 describe('checkout subscription: the first charge waits for the customer on the payment page', () => {
@@ -66,6 +72,8 @@ describe('checkout subscription: the first charge waits for the customer on the 
     await page.close();
 
     expect(await subscriptionStatus(sub.id)).toBe('active');
+    // The card the customer paid with is on the subscription, masked, as in direct mode.
+    expect((await getSubscription(sub.id)).payment_method).toEqual({ type: 'card', card: { last4: '4242', expiration_date: '12/30' } });
     const webhook = await merchant.waitFor((w) => w.body.ll_transaction_id === chargeId);
     expect(webhook.verified).toBe(true);
     expect(webhook.path).toBe('/webhooks');
@@ -86,6 +94,49 @@ describe('checkout subscription: the first charge waits for the customer on the 
     expect(await subscriptionStatus(sub.id)).toBe('failed');
     const webhook = await merchant.waitFor((w) => w.body.ll_transaction_id === chargeId);
     expect(webhook.body.payment_data).toMatchObject({ payment_status: 'FAILED' });
+  });
+});
+
+describe('checkout subscription with a trial: the page saves the card without charging', () => {
+  it('payment_url_link from creation; the card saved in the browser is on the subscription; the trial end charges it', async () => {
+    const reference = 'sub-e2e-trial';
+    const res = await merchantApi(sandbox.url, CHECKOUT).post(
+      '/subscriptions',
+      { ...subscriptionBody(reference), plan: { name: 'Gold', currency: 'USD', amount: 1500, interval: 'month', trial_period_days: 7 } },
+      { 'x-forwarded-for': '203.0.113.7' },
+    );
+    expect(res.status).toBe(201);
+    const sub = res.body;
+    expect(sub.payment_url_link).toBe(`${sandbox.url}/pay/${String(sub.id)}`);
+    expect(sub.payment_method).toEqual({ type: 'card' });
+
+    const page = await browser.newPage({ viewport: { width: 420, height: 900 } });
+    await page.goto(String(sub.payment_url_link));
+    expect(await page.locator('.pay-amount').textContent()).toBe('0.00 USD');
+    expect(await page.locator('h1').textContent()).toBe('Save a card for your subscription');
+    await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+    await page.getByLabel('Expiry (MM/YY)').fill('11/31');
+    await page.getByLabel('Security code').fill('123');
+    await page.getByLabel('Name on card').fill('Jane Doe');
+    await screenshot(page, 'subscription-trial-save-card-420', true);
+    await page.getByRole('button', { name: 'Save card' }).click();
+    await page.waitForURL(`${merchant.url}/return?sub=${reference}`);
+    await page.close();
+
+    const card = { last4: '4242', expiration_date: '11/31' };
+    expect(await getSubscription(sub.id)).toMatchObject({ status: 'active', payment_method: { type: 'card', card } });
+    const before = merchant.received.length;
+    // Nothing was charged: no charge, no webhook, until the trial ends.
+    const charges = async () => (await control<{ items: { id: string; charges: { id: string; status: string }[] }[] }>(sandbox.url, `/subscriptions?account_id=${CHECKOUT.account_id}&limit=100`)).body.items.find((s) => s.id === sub.id)!.charges;
+    expect(await charges()).toEqual([]);
+    await control(sandbox.url, '/clock/advance', { method: 'POST', body: { seconds: 8 * 86_400 } });
+    const [first] = await charges();
+    expect(first!.status).toBe('SUCCEEDED');
+    const webhook = await merchant.waitFor((w) => w.body.ll_transaction_id === first!.id);
+    expect(webhook.verified).toBe(true);
+    expect(webhook.body.payment_data).toMatchObject({ payment_status: 'SUCCEEDED', payment_amount: '15.00' });
+    expect(merchant.received.length).toBeGreaterThan(before);
+    expect(await getSubscription(sub.id)).toMatchObject({ status: 'active', payment_method: { type: 'card', card } });
   });
 });
 

@@ -64,6 +64,7 @@ export function fakeTransactions(): TransactionsRepo & { rows: Transaction[]; re
     forSubscription: (id) => rows.filter((t) => t.subscription_id === id),
     setScenarioRule: (id, rule) => void (find(id)!.scenario_rule = rule),
     setDeclineReason: (id, reason) => void (find(id)!.decline_reason = reason),
+    setPaymentMethod: (id, paymentMethod) => void (find(id)!.payment_method = paymentMethod),
     nextLinkExpiry: () => {
       const due = rows.filter((t) => t.status === 'PENDING' && t.link_expires_at !== null).map((t) => t.link_expires_at!);
       return due.length === 0 ? null : Math.min(...due);

@@ -6,6 +6,7 @@
  */
 import { badge, copyButton, h, setChildren } from '../dom.js';
 import { verifySnippet } from '../examples.js';
+import { apiKeysView } from './api-keys.js';
 
 /** @import { PanelContext } from '../actions.js' */
 /** @import { WebhookKeyForms } from '../types.js' */
@@ -63,12 +64,14 @@ export function credentialsView(ctx) {
     h('div', { class: 'form-line' }, h('label', { for: 'new-account-mode' }, 'Mode'), modeSelect, h('label', { for: 'new-account-name' }, 'Name'), nameInput, createButton),
   );
 
-  const root = h('div', { class: 'stack' }, accountsEl, h('div', { class: 'two-col' }, keyEl, quickEl), createForm);
+  const keysView = apiKeysView(ctx);
+  const root = h('div', { class: 'stack' }, accountsEl, keysView.root, h('div', { class: 'two-col' }, keyEl, quickEl), createForm);
 
   let shown = '';
   return {
     root,
     update() {
+      keysView.update();
       const { accounts, webhookKey, accountId } = ctx.state;
       const signature = JSON.stringify([accounts, webhookKey, accountId]);
       if (signature === shown) return;

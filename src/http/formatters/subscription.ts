@@ -7,13 +7,14 @@
 import { isoTimestamp } from '../../domain/clock.js';
 import type { AccountMode, Subscription } from '../../domain/entities.js';
 import { subscriptionCalendar } from '../../domain/subscription-calendar.js';
-import { firstChargeNeedsCustomer } from '../../domain/subscriptions.js';
+import { collectsMethodDuringTrial, firstChargeNeedsCustomer } from '../../domain/subscriptions.js';
 import type { Subscription as SubscriptionResponse } from '../routes/subscriptions.schemas.js';
 
 /**
- * A Subscription object. `payment_url_link` is the payment page of the first charge when that
- * charge waits for the customer (checkout mode, or a QR, wallet or banking-app channel); null
- * until that charge exists (during a trial), and for a direct-mode card subscription.
+ * A Subscription object. `payment_url_link`, when the first charge needs the customer
+ * (checkout mode, or a QR, wallet or banking-app channel), is present from creation: with a
+ * trial, the subscription's own page, which collects the payment method without charging;
+ * without one, the payment page of the first charge. Null for a direct-mode card subscription.
  */
 export function subscriptionView(row: Subscription, baseUrl: string, mode: AccountMode): SubscriptionResponse {
   const { request, state } = row;
@@ -38,6 +39,12 @@ export function subscriptionView(row: Subscription, baseUrl: string, mode: Accou
     trial_start: calendar.trialStart === null ? null : isoTimestamp(calendar.trialStart),
     trial_end: calendar.trialEnd === null ? null : isoTimestamp(calendar.trialEnd),
     ...(request.metadata !== undefined ? { metadata: request.metadata } : {}),
-    payment_url_link: firstChargeNeedsCustomer(mode, pm.payment_channel_code) && state.first_charge_id !== null ? `${baseUrl}/pay/${state.first_charge_id}` : null,
+    payment_url_link: paymentUrlLink(row, baseUrl, mode),
   };
+}
+
+function paymentUrlLink(row: Subscription, baseUrl: string, mode: AccountMode): string | null {
+  if (!firstChargeNeedsCustomer(mode, row.request.payment_method.payment_channel_code)) return null;
+  if (collectsMethodDuringTrial(mode, row)) return `${baseUrl}/pay/${row.id}`;
+  return row.state.first_charge_id !== null ? `${baseUrl}/pay/${row.state.first_charge_id}` : null;
 }

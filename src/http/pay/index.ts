@@ -40,6 +40,7 @@ import { returnTarget, cancelTarget, channelOf } from './page.js';
 import { notFoundPage, finishedPage, expiredPage, processingPage } from './status-pages.js';
 import { cardPage, readForm, cardForm, cardFormErrors } from './card-form.js';
 import { qrPage, handOffPage, appPage } from './method-pages.js';
+import { leaveTrialPage, submitTrialPage, trialPage } from './subscription-setup.js';
 
 /** The transaction and its account when it has a payment page, else the reason it has none. */
 function lookUp(c: Context<AppEnv>, id: string): { tx: TransactionRow; account: AccountRow; channel: PaymentChannel } | { reason: string } {
@@ -97,7 +98,7 @@ function notPayable(c: Context<AppEnv>, found: Found, post: boolean): Response |
 export function paymentPageRoutes(): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();
   // Each page is documented beside its handler (HTML, no validation hook: the pages answer bad input themselves).
-  const idParameter = { name: 'id', in: 'path' as const, required: true, description: 'The transaction id', schema: { type: 'string' as const } };
+  const idParameter = { name: 'id', in: 'path' as const, required: true, description: 'The transaction id (or a trial subscription id)', schema: { type: 'string' as const } };
   const page = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' as const } } } });
   const redirect = (description: string) => ({ description, headers: { Location: { description: "The merchant's URL, as sent", schema: { type: 'string' as const } } } });
 
@@ -107,12 +108,15 @@ export function paymentPageRoutes(): OpenAPIHono<AppEnv> {
     ...pageOperation,
     operationId: 'getPaymentPage',
     summary: "The hosted payment page of a transaction (the payment_url): the customer's step for its payment method",
+    description: "Also a trial subscription's payment_url_link (the id is then the subscription's): it collects the payment method without charging; the first charge, when the trial ends, uses it.",
     parameters: [idParameter],
     responses: { 200: page('Card form, QR code or app hand-off'), 404: page('No payment page for this id'), 409: page('The payment already has its outcome'), 410: page('The link has expired (24 hours of sandbox clock)') },
   });
 
   app.get('/:id', async (c) => {
     const id = c.req.param('id');
+    const trial = trialPage(c, id);
+    if (trial) return trial;
     const found = lookUp(c, id);
     if ('reason' in found) return notFoundPage(c, id, found.reason);
     const blocked = notPayable(c, found, false);
@@ -173,6 +177,8 @@ export function paymentPageRoutes(): OpenAPIHono<AppEnv> {
   });
   app.post('/:id/pay', async (c) => {
     const id = c.req.param('id');
+    const trial = await submitTrialPage(c, id);
+    if (trial) return trial;
     const found = lookUp(c, id);
     if ('reason' in found) return notFoundPage(c, id, found.reason);
     const blocked = notPayable(c, found, true);
@@ -185,7 +191,7 @@ export function paymentPageRoutes(): OpenAPIHono<AppEnv> {
         const errors = cardFormErrors(form);
         if (Object.keys(errors).length > 0) return cardPage(c, tx, account, channel, form, errors, 400);
         // An expired card is declined; otherwise the scenario rules decide, as for a card sent to the API.
-        sandbox.transactions.payWithCard(tx.id, { number: form.number, expiration_date: form.expiry });
+        sandbox.transactions.payWithCard(tx.id, { number: form.number, expiration_date: form.expiry, ...(form.holder_name ? { holder_name: form.holder_name } : {}) });
       } else {
         sandbox.transactions.resolve(id, 'SUCCEEDED');
       }
@@ -210,6 +216,8 @@ export function paymentPageRoutes(): OpenAPIHono<AppEnv> {
   });
   app.post('/:id/cancel', (c) => {
     const id = c.req.param('id');
+    const trial = leaveTrialPage(c, id);
+    if (trial) return trial;
     const found = lookUp(c, id);
     if ('reason' in found) return notFoundPage(c, id, found.reason);
     const blocked = notPayable(c, found, true);

@@ -117,7 +117,10 @@ export const transactionSchema = z
     payment_url: z.string().nullable().openapi({
       description: "The sandbox-hosted payment page of a payment that waits for the customer: checkout mode, and direct-mode QR, wallet and banking-app channels.",
     }),
-    decline_reason: z.enum(['expired_card']).nullable().openapi({ description: 'Sandbox extension: why the payment was declined (expired_card), else null.' }),
+    decline_reason: z
+      .enum(['expired_card', 'no_payment_method'])
+      .nullable()
+      .openapi({ description: 'Sandbox extension: why the payment was declined (expired_card; no_payment_method: the first charge of a trial subscription whose customer never completed its payment page), else null.' }),
     subscription_id: z.string().nullable(),
     created_at: z.string(),
     updated_at: z.string(),
