@@ -1,11 +1,12 @@
 /**
  * The credentials page: every account (the published demo accounts and created ones) with
  * copy buttons for its id, API key, JWT kid and private key; the webhook public key in each
- * published form (PEM, base64 DER, JWK, X.509 certificate), each with a copy button, and a
- * verification snippet; a quick-start command; and a form that creates an isolated account.
+ * published form (PEM, base64 DER, JWK, X.509 certificate), each with a copy button, and the
+ * README's webhook handler in the merchant's language (views/handlers.js); a quick-start
+ * command; and a form that creates an isolated account.
  */
 import { badge, copyButton, h, setChildren } from '../dom.js';
-import { verifySnippet } from '../examples.js';
+import { webhookHandlerPicker } from './handlers.js';
 
 /** @import { PanelContext } from '../actions.js' */
 /** @import { WebhookKeyForms } from '../types.js' */
@@ -38,6 +39,7 @@ export function credentialsView(ctx) {
   const accountsEl = h('div', { class: 'cred-grid' });
   const keyEl = h('div', { class: 'card pad' });
   const quickEl = h('div', { class: 'card pad' });
+  const handlerEl = webhookHandlerPicker();
 
   const modeSelect = /** @type {HTMLSelectElement} */ (h('select', { id: 'new-account-mode', name: 'mode' }, h('option', { value: 'direct' }, 'direct'), h('option', { value: 'checkout' }, 'checkout')));
   const nameInput = /** @type {HTMLInputElement} */ (h('input', { id: 'new-account-name', name: 'name', type: 'text', maxlength: '64', placeholder: 'optional', autocomplete: 'off' }));
@@ -126,7 +128,7 @@ export function credentialsView(ctx) {
               ),
             )
           : null,
-        codeBlock('Node.js receiver', verifySnippet(), 'webhook receiver example'),
+        handlerEl,
       );
       const account = ctx.account();
       setChildren(
