@@ -39,7 +39,7 @@ export function credentialsView(ctx) {
   const accountsEl = h('div', { class: 'cred-grid' });
   const keyEl = h('div', { class: 'card pad' });
   const quickEl = h('div', { class: 'card pad' });
-  const handlerEl = webhookHandlerPicker();
+  const handlerEl = h('div', { class: 'card pad' }, webhookHandlerPicker());
 
   const modeSelect = /** @type {HTMLSelectElement} */ (h('select', { id: 'new-account-mode', name: 'mode' }, h('option', { value: 'direct' }, 'direct'), h('option', { value: 'checkout' }, 'checkout')));
   const nameInput = /** @type {HTMLInputElement} */ (h('input', { id: 'new-account-name', name: 'name', type: 'text', maxlength: '64', placeholder: 'optional', autocomplete: 'off' }));
@@ -65,7 +65,7 @@ export function credentialsView(ctx) {
     h('div', { class: 'form-line' }, h('label', { for: 'new-account-mode' }, 'Mode'), modeSelect, h('label', { for: 'new-account-name' }, 'Name'), nameInput, createButton),
   );
 
-  const root = h('div', { class: 'stack' }, accountsEl, h('div', { class: 'two-col' }, keyEl, quickEl), createForm);
+  const root = h('div', { class: 'stack' }, accountsEl, h('div', { class: 'two-col' }, keyEl, quickEl), handlerEl, createForm);
 
   let shown = '';
   return {
@@ -128,7 +128,6 @@ export function credentialsView(ctx) {
               ),
             )
           : null,
-        handlerEl,
       );
       const account = ctx.account();
       setChildren(
