@@ -95,7 +95,7 @@ interface RunningHandler {
 }
 
 const work = mkdtempSync(join(tmpdir(), 'readme-handlers-'));
-const shared = { GOCACHE: join(work, 'go-cache'), GOPATH: join(work, 'go-path'), GOPROXY: 'off', GOTOOLCHAIN: 'local', CGO_ENABLED: '0', GOFLAGS: '', GO111MODULE: 'on' };
+const shared = { GOCACHE: join(work, 'go-cache'), GOPATH: join(work, 'go-path'), GOPROXY: 'off', GOTOOLCHAIN: 'local', GOFLAGS: '', GO111MODULE: 'on' };
 
 /** Starts `handler` as the README says, in a folder of its own, with the key file beside it. */
 async function startHandler(handler: WebhookHandlerExample, path: Record<string, string>, pem: string, env: Record<string, string> = {}): Promise<RunningHandler> {
