@@ -23,7 +23,7 @@ WORKDIR /app
 ENV NODE_ENV=production PAYMENT_SANDBOX_HOST=0.0.0.0 PAYMENT_SANDBOX_PORT=4010
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
-COPY package.json LICENSE ./
+COPY package.json LICENSE README.md ./
 COPY bin ./bin
 COPY public ./public
 COPY scenarios ./scenarios

@@ -14,6 +14,7 @@ import { jsonBody } from './http/body.js';
 import { apiKeyControlRoutes } from './http/control/api-keys.js';
 import { controlRoutes } from './http/control/index.js';
 import { faultControlRoutes } from './http/control/faults.js';
+import { webhookHandlerRoutes } from './http/control/webhook-handlers.js';
 import { paymentMethodControlRoutes } from './http/control/payment-methods.js';
 import { scenarioControlRoutes } from './http/control/scenarios.js';
 import { subscriptionControlRoutes } from './http/control/subscriptions.js';
@@ -97,6 +98,7 @@ export function createApp(options: Partial<SandboxOptions> = {}): SandboxApp {
   control.route('/', paymentMethodControlRoutes());
   control.route('/', scenarioControlRoutes());
   control.route('/', apiKeyControlRoutes());
+  control.route('/', webhookHandlerRoutes());
   control.route('/', faultControlRoutes({ checkWebhooks: (url) => checkWebhooks(url, checkSigningOf(sandbox.options)) }));
   app.route('/_sandbox', control);
 

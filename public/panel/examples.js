@@ -68,33 +68,3 @@ export const examples = {
     return curl('GET', '/v4/transactions?limit=5', account);
   },
 };
-
-/**
- * A Node.js webhook handler that verifies the signature with the published key, refusing a
- * request without a signature header. The same text as README.md's handler (with this
- * sandbox's address as the default): test/readme-walkthrough.test.ts keeps them equal.
- */
-export function verifySnippet() {
-  return `import { createServer } from 'node:http';
-import { verify } from 'node:crypto';
-
-const sandbox = process.env.SANDBOX ?? '${BASE()}';
-const publicKey = await (await fetch(\`\${sandbox}/_sandbox/webhook-public-key\`)).text();
-const port = Number(process.env.HANDLER_PORT ?? 3000);
-
-createServer((req, res) => {
-  const chunks = [];
-  req.on('data', (c) => chunks.push(c));
-  req.on('end', () => {
-    const raw = Buffer.concat(chunks);
-    const signature = req.headers.signature;
-    const ok = typeof signature === 'string' && verify('sha256', raw, publicKey, Buffer.from(signature, 'base64'));
-    if (!ok) { res.writeHead(401).end(); return; }
-    const event = JSON.parse(raw.toString('utf8'));
-    const status = event.payment_data?.payment_status ?? event.refund_data?.refund_status;
-    console.log(\`webhook verified: \${status} \${event.ll_transaction_id} (\${event.merchant_transaction_id})\`);
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ code: '200', message: 'SUCCESS' }));
-  });
-}).listen(port, '127.0.0.1', () => console.log(\`webhook handler on http://127.0.0.1:\${port}/webhooks\`));`;
-}

@@ -24,6 +24,7 @@ export const WEBHOOK_CHECK_IDS = [
   'tampered_body',
   'wrong_key',
   'missing_signature',
+  'raw_body',
   'duplicate_delivery',
   'refund_before_payment',
   'time_limit',
@@ -183,6 +184,20 @@ async function rejects(b: Battery, id: WebhookCheckId, title: string, d: Deliver
   return result(id, title, [e], failure, `rejected (${answerOf(e)})`);
 }
 
+/**
+ * The same payment as `d`, written as another (valid, equivalent) JSON text: indented, with a
+ * final newline, and each '-' of `merchant_transaction_id` as the escape \u002d; signed over
+ * these exact bytes. Every JSON serializer writes the parsed object back differently, so a
+ * handler that verifies re-serialized JSON (JSON.stringify(JSON.parse(raw)), json.dumps,
+ * json_encode, ...) instead of the bytes received refuses it.
+ */
+function reformatted(d: Delivery, sign: WebhookSigner, timeZone: string): Delivery {
+  const body = JSON.parse(d.raw) as { merchant_transaction_id: string };
+  const escapedId = JSON.stringify(body.merchant_transaction_id).replaceAll('-', '\\u002d');
+  const raw = `${JSON.stringify(body, null, 2).replace(JSON.stringify(body.merchant_transaction_id), escapedId)}\n`;
+  return { label: `${d.label}, indented and with \\u escapes`, raw, headers: webhookHeaders(raw, new Date(), timeZone, sign) };
+}
+
 function otherKeySigner(signing: WebhookSigning): WebhookSigner {
   if (signing.mode === 'hmac') return createSigner({ mode: 'hmac', secret: `${signing.secret}-not-the-secret` });
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
@@ -230,6 +245,7 @@ export async function checkWebhooks(url: string, options: CheckWebhooksOptions =
     const { signature: _dropped, ...headers } = d.headers;
     checks.push(await rejects(b, 'missing_signature', 'rejects a delivery without a signature header', { label: `${d.label} without signature`, raw: d.raw, headers }));
   }
+  checks.push(await accepts(b, 'raw_body', 'verifies the raw bytes received, not re-serialized JSON (indented, \\u escapes)', reformatted(b.paymentDelivery(b.payment(), 'SUCCEEDED'), sign, timeZone)));
   {
     const d = b.paymentDelivery(b.payment(), 'SUCCEEDED');
     const first = await b.send(d);

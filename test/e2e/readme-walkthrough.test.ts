@@ -2,21 +2,21 @@
  * The README's walk-through ("Five minutes with it") cannot drift from the product: its
  * marked blocks are extracted from README.md and run as written, with bash, against a real
  * sandbox (the CLI, spawned on a free port with the flags of the `walkthrough:sandbox` block)
- * and the README's own webhook handler (the `walkthrough:handler.mjs` block, run with node).
+ * and the README's own webhook handler (the `handler:node` block, run with node).
  * The outputs are checked: ids captured into shell variables, each webhook verified by the
- * handler, the checkout page's redirect, the filtered request log. The panel's handler
- * snippet is the README's, character for character.
+ * handler, the checkout page's redirect, the filtered request log. (The panel's handlers are
+ * the README's, character for character: test/api/http/webhook-handlers.test.ts.)
  *
  * Markers: `<!-- walkthrough -->` before a ```sh block run in order in one shell;
- * `<!-- walkthrough:sandbox -->` the start command; `<!-- walkthrough:handler.mjs -->` the
- * handler saved as handler.mjs next to the script.
+ * `<!-- walkthrough:sandbox -->` the start command; `<!-- handler:node -->` the handler saved
+ * as handler.mjs next to the script (the block test/e2e/handlers runs with the other languages).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -76,7 +76,7 @@ function watch(child: ChildProcess): { output: () => string; until: (test: (text
 
 const walkthrough = markedBlocks('walkthrough', 'sh');
 const [sandboxBlock] = markedBlocks('walkthrough:sandbox', 'sh');
-const [handlerBlock] = markedBlocks('walkthrough:handler.mjs', 'js');
+const [handlerBlock] = markedBlocks('handler:node', 'js');
 
 describe('README walk-through: its shape', () => {
   it('has the start command, the handler and the steps, marked', () => {
@@ -95,23 +95,15 @@ describe('README walk-through: its shape', () => {
   });
 
   it('starts the webhook handler before the first settle', () => {
-    const handlerStep = walkthrough.findIndex((block) => /^node handler\.mjs &$/m.test(block));
+    const handlerStep = walkthrough.findIndex((block) => /^PAYMENT_SANDBOX_PUBLIC_KEY=webhook-public-key\.pem node handler\.mjs &$/m.test(block));
     const firstSettle = walkthrough.findIndex((block) => block.includes('/settle'));
     expect(handlerStep).toBeGreaterThanOrEqual(0);
     expect(firstSettle).toBeGreaterThan(handlerStep);
-    expect(README.indexOf('<!-- walkthrough:handler.mjs -->')).toBeLessThan(README.indexOf('/settle'));
+    expect(README.indexOf('<!-- handler:node -->')).toBeLessThan(README.indexOf('/settle'));
   });
 
-  it("shows the same handler as the panel's Credentials view, which refuses a missing signature header", async () => {
-    (globalThis as { window?: unknown }).window = { location: { origin: 'http://127.0.0.1:4010' } };
-    try {
-      const panelExamples = pathToFileURL(join(ROOT, 'public', 'panel', 'examples.js')).href;
-      const { verifySnippet } = (await import(panelExamples)) as { verifySnippet: () => string };
-      expect(verifySnippet()).toBe(handlerBlock);
-    } finally {
-      delete (globalThis as { window?: unknown }).window;
-    }
-    expect(handlerBlock).toContain("typeof signature === 'string' &&");
+  it('shows a handler that refuses a missing signature header before parsing', () => {
+    expect(handlerBlock).toContain("typeof signature !== 'string' || !verified(raw, signature)");
   });
 });
 
@@ -143,7 +135,7 @@ describe('README walk-through: run as written', () => {
       cwd: dir,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, SANDBOX: url, HANDLER_PORT: String(handlerPort), PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}` },
+      env: { ...process.env, SANDBOX: url, PORT: String(handlerPort), PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}` },
     });
     cleanups.push(() => {
       try {

@@ -1,7 +1,8 @@
 /**
  * Sample merchant webhook handlers on loopback, for the check-webhooks tests: a good one
  * (verifies the signature with node's crypto and the published PEM or the HMAC secret,
- * is idempotent per delivery, keeps a refund that arrives before its payment), a bad one
+ * is idempotent per delivery, keeps a refund that arrives before its payment), the same
+ * one verifying re-serialized JSON instead of the raw body (`reserialize`), a bad one
  * (accepts anything, answers 500 to a delivery it has seen), and a slow one.
  */
 import { createHmac, timingSafeEqual, verify as cryptoVerify } from 'node:crypto';
@@ -52,10 +53,12 @@ function answer(res: ServerResponse, status: number, body: string): void {
   res.writeHead(status, { 'content-type': 'application/json' }).end(body);
 }
 
-/** The good handler. `secret` switches it to HMAC verification. */
-export async function goodHandler(opts: { secret?: string } = {}): Promise<SampleHandler> {
+/** The good handler. `secret` switches it to HMAC verification; `reserialize` breaks it (below). */
+export async function goodHandler(opts: { secret?: string; reserialize?: boolean } = {}): Promise<SampleHandler> {
   const seen = new Set<string>();
-  const h = await listen((raw, req, res) => {
+  const h = await listen((received, req, res) => {
+    // The classic mistake: verifying the body parsed and serialized again, not the bytes received.
+    const raw = opts.reserialize ? JSON.stringify(JSON.parse(received)) : received;
     const signature = req.headers.signature;
     if (typeof signature !== 'string' || signature === '') return answer(res, 401, '{"code":"401","message":"missing signature"}');
     const valid = opts.secret !== undefined

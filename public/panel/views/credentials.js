@@ -1,12 +1,13 @@
 /**
  * The credentials page: every account (the published demo accounts and created ones) with
  * copy buttons for its id, API key, JWT kid and private key; the webhook public key in each
- * published form (PEM, base64 DER, JWK, X.509 certificate), each with a copy button, and a
- * verification snippet; a quick-start command; and a form that creates an isolated account.
+ * published form (PEM, base64 DER, JWK, X.509 certificate), each with a copy button, and the
+ * README's webhook handler in the merchant's language (views/handlers.js); a quick-start
+ * command; and a form that creates an isolated account.
  */
 import { badge, copyButton, h, setChildren } from '../dom.js';
-import { verifySnippet } from '../examples.js';
 import { apiKeysView } from './api-keys.js';
+import { webhookHandlerPicker } from './handlers.js';
 
 /** @import { PanelContext } from '../actions.js' */
 /** @import { WebhookKeyForms } from '../types.js' */
@@ -39,6 +40,7 @@ export function credentialsView(ctx) {
   const accountsEl = h('div', { class: 'cred-grid' });
   const keyEl = h('div', { class: 'card pad' });
   const quickEl = h('div', { class: 'card pad' });
+  const handlerEl = h('div', { class: 'card pad' }, webhookHandlerPicker());
 
   const modeSelect = /** @type {HTMLSelectElement} */ (h('select', { id: 'new-account-mode', name: 'mode' }, h('option', { value: 'direct' }, 'direct'), h('option', { value: 'checkout' }, 'checkout')));
   const nameInput = /** @type {HTMLInputElement} */ (h('input', { id: 'new-account-name', name: 'name', type: 'text', maxlength: '64', placeholder: 'optional', autocomplete: 'off' }));
@@ -65,7 +67,7 @@ export function credentialsView(ctx) {
   );
 
   const keysView = apiKeysView(ctx);
-  const root = h('div', { class: 'stack' }, accountsEl, keysView.root, h('div', { class: 'two-col' }, keyEl, quickEl), createForm);
+  const root = h('div', { class: 'stack' }, accountsEl, keysView.root, h('div', { class: 'two-col' }, keyEl, quickEl), handlerEl, createForm);
 
   let shown = '';
   return {
@@ -129,7 +131,6 @@ export function credentialsView(ctx) {
               ),
             )
           : null,
-        codeBlock('Node.js receiver', verifySnippet(), 'webhook receiver example'),
       );
       const account = ctx.account();
       setChildren(

@@ -45,8 +45,8 @@ describe('checkWebhooks (programmatic API)', () => {
     expect(report.signing).toBe('rsa');
     // The duplicate and the refund sent again did not take effect twice.
     expect(new Set(good.effects).size).toBe(good.effects.length);
-    expect(good.requests).toBe(12);
-    expect(good.effects).toHaveLength(7);
+    expect(good.requests).toBe(13);
+    expect(good.effects).toHaveLength(8);
   });
 
   it('a bad handler (accepts anything, 500 on a repeat) fails the signature, duplicate and refund-before-payment checks and passes the rest', async () => {
@@ -60,6 +60,7 @@ describe('checkWebhooks (programmatic API)', () => {
       tampered_body: false,
       wrong_key: false,
       missing_signature: false,
+      raw_body: true,
       duplicate_delivery: false,
       refund_before_payment: false,
       time_limit: true,
@@ -68,6 +69,19 @@ describe('checkWebhooks (programmatic API)', () => {
     expect(byId.get('tampered_body')!.reason).toMatch(/^accepted a forged delivery: HTTP 200/);
     expect(byId.get('duplicate_delivery')!.reason).toMatch(/repeated delivery was not acknowledged: HTTP 500/);
     expect(byId.get('duplicate_delivery')!.exchanges.map((e) => e.status)).toEqual([200, 500]);
+  });
+
+  it('a handler that verifies re-serialized JSON (JSON.stringify(JSON.parse(raw))) instead of the raw bytes fails raw_body, and only it', async () => {
+    for (const secret of [undefined, 'whsec_test']) {
+      const reserializing = await track(goodHandler({ reserialize: true, ...(secret ? { secret } : {}) }));
+      const report = await checkWebhooks(reserializing.url, secret ? { signing: { mode: 'hmac', secret } } : {});
+      expect(report.passed).toBe(false);
+      expect(report.checks.filter((c) => !c.passed).map((c) => c.id)).toEqual(['raw_body']);
+      const rawBody = report.checks.find((c) => c.id === 'raw_body')!;
+      expect(rawBody.reason).toMatch(/^expected 2xx \{"code":"200","message":"SUCCESS"\}, got HTTP 401/);
+      // What was sent is valid JSON meaning the same payment, only written differently.
+      expect(rawBody.exchanges[0]!.label).toMatch(/indented and with \\u escapes$/);
+    }
   });
 
   it('hmac mode: a handler that checks the HMAC passes; an RSA-only handler rejects HMAC-signed deliveries and fails', async () => {
@@ -121,7 +135,7 @@ describe('payment-sandbox check-webhooks (the real bin)', () => {
     expect(r.out).toMatch(/^FAIL\s+tampered_body\s.*accepted a forged delivery/m);
     expect(r.out).toMatch(/^FAIL\s+duplicate_delivery\s.*HTTP 500/m);
     expect(r.out).toMatch(/^PASS\s+payment_succeeded\s/m);
-    expect(r.out.trim().split('\n').at(-1)).toBe('5 of 9 checks failed');
+    expect(r.out.trim().split('\n').at(-1)).toBe(`5 of ${WEBHOOK_CHECK_IDS.length} checks failed`);
   });
 
   it('--json prints the typed report; hmac signing and timezone come from the main CLI flags or their variables', async () => {

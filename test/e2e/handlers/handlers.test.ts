@@ -1,0 +1,275 @@
+/**
+ * The README's webhook handlers in six languages (contract: "Webhook handlers in every
+ * merchant's language") are proven as printed: each `<!-- handler:LANG -->` block is written
+ * to a temporary folder under the file name of its `Run:` line and started with that very
+ * command (bash, the language's own toolchain), against a real sandbox in each signing mode.
+ * The sandbox's check-webhooks battery (`POST /_sandbox/check-webhooks`) must pass every case,
+ * and a real payment, created and settled through the API, must be delivered to the handler
+ * and acknowledged (the delivery log says `delivered`; the handler printed it once).
+ *
+ * Toolchains: node, php (with OpenSSL), ruby, go, java (17+, single-file source launch) and a
+ * python3 that has the `cryptography` package (`PYTHON`, `python3` or Debian's /usr/bin/python3,
+ * the first that imports it). `.ci/run` installs them from Debian's packages. A missing one
+ * fails the test when CI=true; elsewhere its tests are skipped, saying what is missing.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createConnection, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WEBHOOK_CHECK_IDS } from '../../../src/check-webhooks/index.js';
+import { HANDLER_LANGUAGES, readmeHandlers, type HandlerLanguage, type WebhookHandlerExample } from '../../../src/http/control/webhook-handlers.js';
+import { startSandbox, type RunningSandbox } from '../../../src/index.js';
+
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const HANDLERS = readmeHandlers(README);
+const SECRET = 'whsec_handlers_test';
+const IN_CI = process.env.CI === 'true';
+
+/** Runs `cmd args` and says whether it exited 0 (no shell). */
+function works(cmd: string, args: string[]): boolean {
+  const r = spawnSync(cmd, args, { stdio: 'ignore', timeout: 60_000 });
+  return r.status === 0;
+}
+
+/** The python3 that has `cryptography`: PYTHON, then python3 on PATH, then Debian's. */
+function pythonWithCryptography(): string | null {
+  const candidates = [process.env.PYTHON, 'python3', '/usr/bin/python3'].filter((c): c is string => Boolean(c));
+  return candidates.find((c) => works(c, ['-c', 'import cryptography'])) ?? null;
+}
+
+/** For each language: the programs to put first on PATH (name -> path), or why it cannot run. */
+function toolchain(language: HandlerLanguage): { path: Record<string, string> } | { missing: string } {
+  switch (language) {
+    case 'node':
+      return { path: { node: process.execPath } };
+    case 'python': {
+      const python = pythonWithCryptography();
+      return python ? { path: { python3: python } } : { missing: 'no python3 with the cryptography package (Debian: python3-cryptography)' };
+    }
+    case 'php':
+      return works('php', ['-r', 'exit(extension_loaded("openssl") ? 0 : 1);']) ? { path: {} } : { missing: 'no php with OpenSSL (Debian: php-cli)' };
+    case 'ruby':
+      return works('ruby', ['-e', 'require "openssl"; require "socket"; require "json"']) ? { path: {} } : { missing: 'no ruby (Debian: ruby)' };
+    case 'go':
+      return works('go', ['version']) ? { path: {} } : { missing: 'no go (Debian: golang-go)' };
+    case 'java': {
+      const r = spawnSync('java', ['-version'], { encoding: 'utf8', timeout: 60_000 });
+      const major = Number(/version "(\d+)/.exec(r.stderr ?? '')?.[1] ?? 0);
+      return r.status === 0 && major >= 17 ? { path: {} } : { missing: `no java 17 or newer (Debian: default-jdk-headless)${major ? `; found ${major}` : ''}` };
+    }
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ port, host: '127.0.0.1' });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/** A handler started with its README command in `dir`; its output; stop() ends its process group. */
+interface RunningHandler {
+  url: string;
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+const work = mkdtempSync(join(tmpdir(), 'readme-handlers-'));
+const shared = { GOCACHE: join(work, 'go-cache'), GOPATH: join(work, 'go-path'), GOPROXY: 'off', GOTOOLCHAIN: 'local', GOFLAGS: '', GO111MODULE: 'on' };
+
+/** Starts `handler` as the README says, in a folder of its own, with the key file beside it. */
+async function startHandler(handler: WebhookHandlerExample, path: Record<string, string>, pem: string, env: Record<string, string> = {}): Promise<RunningHandler> {
+  const dir = mkdtempSync(join(work, `${handler.language}-`));
+  const bin = join(dir, '.bin');
+  mkdirSync(bin);
+  for (const [name, target] of Object.entries(path)) symlinkSync(target, join(bin, name));
+  const tmp = join(dir, '.tmp');
+  mkdirSync(tmp);
+  writeFileSync(join(dir, handler.file), `${handler.code}\n`);
+  writeFileSync(join(dir, 'webhook-public-key.pem'), pem);
+  const port = await freePort();
+  const child: ChildProcess = spawn('bash', ['-c', handler.run], {
+    cwd: dir,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...shared, ...env, PORT: String(port), TMPDIR: tmp, PATH: `${bin}${delimiter}${process.env.PATH ?? ''}` },
+  });
+  let text = '';
+  child.stdout?.on('data', (c: Buffer) => (text += c.toString('utf8')));
+  child.stderr?.on('data', (c: Buffer) => (text += c.toString('utf8')));
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  const stop = async (): Promise<void> => {
+    if (exited) return;
+    const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    try {
+      process.kill(-child.pid!, 'SIGTERM'); // the toolchain and what it started (go run's binary)
+    } catch {
+      return;
+    }
+    await gone;
+  };
+  const deadline = Date.now() + 120_000; // java and go compile first, on a small shared machine
+  while (!(await accepts(port))) {
+    if (exited) throw new Error(`${handler.language} handler exited before listening:\n${text}`);
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`${handler.language} handler did not listen on ${port} within 120 s:\n${text}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return { url: `http://127.0.0.1:${port}/webhooks`, output: () => text, stop };
+}
+
+interface CheckReport {
+  passed: boolean;
+  checks: Array<{ id: string; passed: boolean; reason: string }>;
+}
+
+async function runBattery(sandbox: RunningSandbox, url: string): Promise<CheckReport> {
+  const res = await fetch(`${sandbox.url}/_sandbox/check-webhooks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url }) });
+  expect(res.status).toBe(200);
+  return (await res.json()) as CheckReport;
+}
+
+/** A card payment to `url`, settled by hand; resolves once its webhook is delivered (acknowledged). */
+async function settleRealPayment(sandbox: RunningSandbox, url: string, reference: string): Promise<string> {
+  const res = await fetch(`${sandbox.apiUrl}/transactions`, {
+    method: 'POST',
+    headers: { ...sandbox.credentials.direct.headers, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      amount: 1050,
+      currency: 'USD',
+      description: 'README handler test',
+      external_identifier: reference,
+      notification_url: url,
+      payment_method: { type: 'card', number: '4111111111111111', expiration_date: '12/30', security_code: '123' },
+      browser_info: { javascript_enabled: true, language: 'en-US', user_agent: 'vitest' },
+    }),
+  });
+  expect(res.status).toBe(201);
+  const tx = (await res.json()) as { id: string };
+  await sandbox.settle(tx.id);
+  const delivery = await sandbox.waitForDelivery((d) => d.resource_id === tx.id && d.status !== 'pending', 60_000);
+  expect(delivery.status, JSON.stringify(delivery.attempts)).toBe('delivered');
+  expect(delivery.attempts).toHaveLength(1);
+  expect(delivery.url).toBe(url);
+  return tx.id;
+}
+
+const modes = [
+  { mode: 'rsa', options: {}, env: {} },
+  { mode: 'hmac', options: { webhookSigning: 'hmac' as const, webhookSecret: SECRET }, env: { PAYMENT_SANDBOX_WEBHOOK_SECRET: SECRET } },
+] as const;
+
+describe('README webhook handlers: their blocks', () => {
+  it('has one handler per language, in order, each with a Run: line naming its file', () => {
+    expect(HANDLERS.map((h) => h.language)).toEqual(Object.keys(HANDLER_LANGUAGES));
+    expect(HANDLERS.map((h) => h.file)).toEqual(['handler.mjs', 'handler.py', 'handler.php', 'handler.rb', 'handler.go', 'Handler.java']);
+    for (const h of HANDLERS) {
+      expect(h.run, h.language).toMatch(/^PAYMENT_SANDBOX_PUBLIC_KEY=webhook-public-key\.pem /);
+      expect(h.code, h.language).toContain('PAYMENT_SANDBOX_WEBHOOK_SECRET'); // the HMAC variant
+      expect(h.code, h.language).toContain('/webhooks');
+      expect(h.code.replaceAll('\\"', '"'), h.language).toContain('{"code":"200","message":"SUCCESS"}');
+      expect(h.code, h.language).toContain('ll_transaction_id');
+    }
+  });
+});
+
+for (const { mode, options, env } of modes) {
+  describe(`README webhook handlers, ${mode} signing: as printed, against a real sandbox`, () => {
+    let sandbox: RunningSandbox;
+    beforeAll(async () => {
+      sandbox = await startSandbox({ ...options });
+    });
+    afterAll(async () => {
+      await sandbox?.stop();
+    });
+
+    for (const language of Object.keys(HANDLER_LANGUAGES) as HandlerLanguage[]) {
+      const tools = toolchain(language);
+      const title = `${HANDLER_LANGUAGES[language]}: passes every check-webhooks case and acknowledges a settled payment's webhook`;
+      if ('missing' in tools) {
+        if (IN_CI) it(title, () => expect.fail(`${language}: ${tools.missing}; CI must install it (.ci/run)`));
+        else it.skip(`${title} [skipped: ${tools.missing}]`, () => {});
+        continue;
+      }
+      it(title, { timeout: 300_000 }, async () => {
+        const handler = HANDLERS.find((h) => h.language === language)!;
+        const running = await startHandler(handler, tools.path, sandbox.credentials.webhookPublicKeyPem, env);
+        try {
+          const report = await runBattery(sandbox, running.url);
+          expect(report.checks.map((c) => c.id)).toEqual([...WEBHOOK_CHECK_IDS]);
+          expect(report.checks.filter((c) => !c.passed), running.output()).toEqual([]);
+          expect(report.passed).toBe(true);
+
+          const reference = `readme-${language}-${mode}`;
+          const id = await settleRealPayment(sandbox, running.url, reference);
+          // The handler processed it once, and a resend (same body, fresh signature) is acknowledged without a second effect.
+          const resent = await fetch(`${sandbox.url}/_sandbox/deliveries?limit=100`).then((r) => r.json() as Promise<{ items: Array<{ id: string; resource_id: string }> }>);
+          const deliveryId = resent.items.find((d) => d.resource_id === id)!.id;
+          expect((await fetch(`${sandbox.url}/_sandbox/deliveries/${deliveryId}/resend`, { method: 'POST' })).status).toBeLessThan(300);
+          const again = await sandbox.waitForDelivery((d) => d.id === deliveryId && d.attempts.length === 2, 60_000);
+          expect(again.attempts.map((a) => a.ok)).toEqual([true, true]);
+          const out = running.output();
+          expect(out.split(`webhook verified: SUCCEEDED ${id} (${reference})`)).toHaveLength(2);
+          expect(out).toContain(`already handled: ${id}`);
+        } finally {
+          await running.stop();
+        }
+      });
+    }
+  });
+}
+
+describe('a handler that verifies re-serialized JSON fails the battery', () => {
+  const python = pythonWithCryptography();
+  const title = "the README's Python handler changed to verify json.dumps(json.loads(raw)) fails raw_body, and only it";
+  if (!python) {
+    if (IN_CI) it(title, () => expect.fail('no python3 with the cryptography package'));
+    else it.skip(`${title} [skipped: no python3 with cryptography]`, () => {});
+    return;
+  }
+  it(title, { timeout: 120_000 }, async () => {
+    const printed = HANDLERS.find((h) => h.language === 'python')!;
+    const call = 'verified(raw, signature)';
+    expect(printed.code.split(call)).toHaveLength(2);
+    // Compact separators, so the sandbox's own (compact, ASCII) bodies come out byte for byte the same.
+    const broken = { ...printed, code: printed.code.replace(call, 'verified(json.dumps(json.loads(raw), separators=(",", ":")).encode(), signature)') };
+    const sandbox = await startSandbox();
+    const running = await startHandler(broken, { python3: python }, sandbox.credentials.webhookPublicKeyPem);
+    try {
+      const report = await runBattery(sandbox, running.url);
+      expect(report.passed).toBe(false);
+      expect(report.checks.filter((c) => !c.passed).map((c) => c.id)).toEqual(['raw_body']);
+      expect(report.checks.find((c) => c.id === 'raw_body')!.reason).toContain('HTTP 401');
+    } finally {
+      await running.stop();
+      await sandbox.stop();
+    }
+  });
+});
+
+afterAll(() => {
+  rmSync(work, { recursive: true, force: true });
+});
