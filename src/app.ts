@@ -13,6 +13,7 @@ import { DEMO_WEBHOOK_PRIVATE_KEY_PEM } from './domain/demo-credentials.js';
 import { jsonBody } from './http/body.js';
 import { controlRoutes } from './http/control/index.js';
 import { faultControlRoutes } from './http/control/faults.js';
+import { fixtureControlRoutes } from './http/control/fixtures.js';
 import { paymentMethodControlRoutes } from './http/control/payment-methods.js';
 import { scenarioControlRoutes } from './http/control/scenarios.js';
 import { subscriptionControlRoutes } from './http/control/subscriptions.js';
@@ -95,6 +96,7 @@ export function createApp(options: Partial<SandboxOptions> = {}): SandboxApp {
   control.route('/', subscriptionControlRoutes());
   control.route('/', paymentMethodControlRoutes());
   control.route('/', scenarioControlRoutes());
+  control.route('/', fixtureControlRoutes());
   control.route('/', faultControlRoutes({ checkWebhooks: (url) => checkWebhooks(url, checkSigningOf(sandbox.options)) }));
   app.route('/_sandbox', control);
 

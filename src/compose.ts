@@ -21,6 +21,7 @@ import { badRequest, type ErrorDetail, type SandboxError } from './domain/errors
 import { ScenarioError, parseScenario } from './scenarios/load.js';
 import { RUNTIME_SOURCE, createScenarioPolicy, loadConfiguredScenarios } from './scenarios/policy.js';
 import { createScenarioRunner } from './scenarios/runner.js';
+import { readSnapshot } from './store/snapshot.js';
 import { openStore } from './store/sqlite-store.js';
 import { Dispatcher } from './webhooks/dispatcher.js';
 import { createOutbox } from './webhooks/outbox.js';
@@ -37,14 +38,17 @@ export interface ComposedSandbox {
  * Builds a sandbox from options (defaults filled in by `resolveOptions`).
  * @throws ScenarioError (one line naming the file and the bad rule) for a bad `--scenario` file.
  * @throws DatabaseOpenError (one line) when the `--db` file cannot be opened or written.
+ * @throws SnapshotError (one line) when the `--restore` file is not a snapshot.
  */
 export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSandbox {
   const options = resolveOptions({ restrictedChannelCode: DEFAULT_RESTRICTED_CHANNEL_CODE, ...input });
   const policy = createScenarioPolicy(loadConfiguredScenarios(options.scenario));
-  const store = openStore(options.db, (err) => logger.error('feed.failed', 'an after-commit effect failed', { err }), {
-    requestLogLimit: options.requestLogLimit,
-    deliveryLogLimit: options.deliveryLogLimit,
-  });
+  const store = openStore(
+    options.db,
+    (err) => logger.error('feed.failed', 'an after-commit effect failed', { err }),
+    { requestLogLimit: options.requestLogLimit, deliveryLogLimit: options.deliveryLogLimit },
+    options.restore === undefined ? undefined : readSnapshot(options.restore),
+  );
   const { repos, uow } = store;
   const clock = createClock(store.clockOffsetMs());
 
@@ -195,6 +199,8 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
       if (count > 0) feed.emit('scenarios.changed', null, { removed_count: count });
       return count;
     },
+    advanceClockInline: (seconds) => scheduler.advanceInline(seconds),
+    snapshot: () => store.snapshot(),
     reset({ rewindClock = false } = {}) {
       uow.run(() => {
         store.wipe();
