@@ -16,7 +16,7 @@ import { createSubscriptionService } from './domain/subscriptions.js';
 import { createTransactionService } from './domain/transactions.js';
 import { logger } from './log.js';
 import type { Sandbox } from './sandbox.js';
-import type { Db } from './store/database.js';
+import { getMeta, setMeta, type Db } from './store/database.js';
 import { badRequest, type ErrorDetail, type SandboxError } from './domain/errors.js';
 import { ScenarioError, parseScenario } from './scenarios/load.js';
 import { RUNTIME_SOURCE, createScenarioPolicy, loadConfiguredScenarios } from './scenarios/policy.js';
@@ -201,6 +201,10 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
     },
     advanceClockInline: (seconds) => scheduler.advanceInline(seconds),
     snapshot: () => store.snapshot(),
+    appliedFixtures: {
+      has: (hash) => getMeta(store.db, `fixtures_applied:${hash}`) !== undefined,
+      add: (hash) => setMeta(store.db, `fixtures_applied:${hash}`, isoTimestamp(clock.nowMs())),
+    },
     reset({ rewindClock = false } = {}) {
       uow.run(() => {
         store.wipe();

@@ -75,6 +75,11 @@ export interface Sandbox {
    * Returns how many steps ran.
    */
   advanceClockInline(seconds: number): number;
+  /**
+   * Which start-up fixtures documents this database already holds (by a hash of the document),
+   * so a --db file or a restored snapshot is not seeded twice; `add` joins the caller's unit of work.
+   */
+  appliedFixtures: { has(hash: string): boolean; add(hash: string): void };
   /** A consistent copy of the whole state as an SQLite file's bytes (online backup; requests go on meanwhile). */
   snapshot(): Promise<Buffer>;
   /**

@@ -11,7 +11,7 @@ import type { Db } from './store/database.js';
 import { isLoopbackHost } from './config.js';
 import { logger } from './log.js';
 import { applyFixtures, prepareFixtures, type FixtureObjects, type PreparedFixtures } from './http/fixtures/apply.js';
-import { fixtureSources } from './http/fixtures/files.js';
+import { fixtureSources, fixturesHash } from './http/fixtures/files.js';
 
 /** The envelope of a request the HTTP parser refused before the app saw it (431, 400). */
 function parserRefusal(err: Error & { code?: string }): { status: number; reason: string; body: string } {
@@ -58,9 +58,16 @@ export function startServer(options: Partial<SandboxOptions> = {}): Promise<Runn
   const { app, sandbox, db } = createApp(options);
   // Fixtures (--fixtures) are checked before listening, and applied once the sandbox knows its
   // address (payment links), before the first request can arrive: a bad one stops the start.
+  // A document this database already holds (a --db file or a restored snapshot seeded with it)
+  // is not applied again.
   let prepared: PreparedFixtures | undefined;
+  let hashes: string[] = [];
   try {
-    if (sandbox.options.fixtures.length > 0) prepared = prepareFixtures(sandbox, fixtureSources(sandbox.options.fixtures));
+    const all = fixtureSources(sandbox.options.fixtures);
+    const sources = all.filter((s) => !sandbox.appliedFixtures.has(fixturesHash(s.document)));
+    for (const s of all.filter((s) => !sources.includes(s))) logger.info('fixtures.skipped', `fixtures ${s.source}: already in this database, not applied again`, { source: s.source });
+    hashes = sources.map((s) => fixturesHash(s.document));
+    if (sources.length > 0) prepared = prepareFixtures(sandbox, sources);
   } catch (err) {
     return sandbox.close().then(() => Promise.reject(err as Error));
   }
@@ -79,7 +86,7 @@ export function startServer(options: Partial<SandboxOptions> = {}): Promise<Runn
       sandbox.baseUrl = sandbox.options.publicUrl ?? url;
       let fixtures: FixtureObjects = {};
       try {
-        if (prepared) fixtures = applyFixtures(sandbox, prepared);
+        if (prepared) fixtures = applyFixtures(sandbox, prepared, () => hashes.forEach((h) => sandbox.appliedFixtures.add(h)));
       } catch (err) {
         server.close();
         void sandbox.close().then(() => reject(err as Error));
