@@ -64,6 +64,8 @@ beforeAll(async () => {
     process.env.DOCKER_HOST = `unix://${socket}`;
     // Ryuk (the reaper) is an image from Docker Hub; the test stops its container itself.
     process.env.TESTCONTAINERS_RYUK_DISABLED = 'true';
+    // podman publishes on IPv4 only; `localhost` may resolve to ::1 first.
+    process.env.TESTCONTAINERS_HOST_OVERRIDE = '127.0.0.1';
   }
 }, 960_000);
 
