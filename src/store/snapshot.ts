@@ -14,9 +14,6 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { SCHEMA_VERSION, type Db } from './database.js';
 
-/** The media type of a snapshot (`GET /_sandbox/snapshot`). */
-export const SNAPSHOT_MEDIA_TYPE = 'application/vnd.sqlite3';
-
 /** A file that is not a sandbox snapshot; the message is one line. */
 export class SnapshotError extends Error {}
 
