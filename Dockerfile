@@ -27,6 +27,7 @@ COPY package.json LICENSE README.md ./
 COPY bin ./bin
 COPY public ./public
 COPY scenarios ./scenarios
+COPY fixtures ./fixtures
 COPY docker/healthcheck.mjs ./docker/healthcheck.mjs
 # The data volume: run with `--db /data/sandbox.sqlite` to keep data across restarts.
 RUN mkdir -p /data && chown node:node /data

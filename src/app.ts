@@ -15,6 +15,7 @@ import { apiKeyControlRoutes } from './http/control/api-keys.js';
 import { controlRoutes } from './http/control/index.js';
 import { faultControlRoutes } from './http/control/faults.js';
 import { webhookHandlerRoutes } from './http/control/webhook-handlers.js';
+import { fixtureControlRoutes } from './http/control/fixtures.js';
 import { paymentMethodControlRoutes } from './http/control/payment-methods.js';
 import { scenarioControlRoutes } from './http/control/scenarios.js';
 import { subscriptionControlRoutes } from './http/control/subscriptions.js';
@@ -99,6 +100,7 @@ export function createApp(options: Partial<SandboxOptions> = {}): SandboxApp {
   control.route('/', scenarioControlRoutes());
   control.route('/', apiKeyControlRoutes());
   control.route('/', webhookHandlerRoutes());
+  control.route('/', fixtureControlRoutes());
   control.route('/', faultControlRoutes({ checkWebhooks: (url) => checkWebhooks(url, checkSigningOf(sandbox.options)) }));
   app.route('/_sandbox', control);
 

@@ -58,6 +58,10 @@ export function buildProgram(): Command {
     .addOption(
       opt('--scenario <file>', 'scenario file to load before the default one (repeatable)', 'scenario').argParser((v: string, prev: string[] | undefined) => [...(prev ?? []), v]),
     )
+    .addOption(
+      opt('--fixtures <file>', 'fixtures file to apply once listening (repeatable; see fixtures/fixtures.schema.json)', 'fixtures').argParser((v: string, prev: string[] | undefined) => [...(prev ?? []), v]),
+    )
+    .addOption(opt('--restore <file>', 'start from a snapshot (GET /_sandbox/snapshot): in memory, or into --db', 'restore'))
     .addOption(opt('--latency <ms>', 'artificial processing time inside each API call', 'latency', '0'))
     .addOption(opt('--webhook-timezone <zone>', 'IANA zone of webhook timestamps', 'webhookTimezone', 'UTC'))
     .addOption(opt('--webhook-signing <mode>', 'rsa or hmac', 'webhookSigning', 'rsa'))

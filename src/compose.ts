@@ -17,12 +17,13 @@ import { createSubscriptionService } from './domain/subscriptions.js';
 import { createTransactionService } from './domain/transactions.js';
 import { logger } from './log.js';
 import type { Sandbox } from './sandbox.js';
-import type { Db } from './store/database.js';
+import { getMeta, setMeta, type Db } from './store/database.js';
 import { badRequest, jsonPointer, type ErrorDetail, type SandboxError } from './domain/errors.js';
 import { ScenarioError, parseScenario } from './scenarios/load.js';
 import { RUNTIME_SOURCE, createScenarioPolicy, loadConfiguredScenarios } from './scenarios/policy.js';
 import { createScenarioRunner } from './scenarios/runner.js';
 import { apiKeysStore } from './store/api-keys.js';
+import { readSnapshot } from './store/snapshot.js';
 import { openStore } from './store/sqlite-store.js';
 import { Dispatcher } from './webhooks/dispatcher.js';
 import { createOutbox } from './webhooks/outbox.js';
@@ -39,14 +40,17 @@ export interface ComposedSandbox {
  * Builds a sandbox from options (defaults filled in by `resolveOptions`).
  * @throws ScenarioError (one line naming the file and the bad rule) for a bad `--scenario` file.
  * @throws DatabaseOpenError (one line) when the `--db` file cannot be opened or written.
+ * @throws SnapshotError (one line) when the `--restore` file is not a snapshot.
  */
 export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSandbox {
   const options = resolveOptions({ restrictedChannelCode: DEFAULT_RESTRICTED_CHANNEL_CODE, ...input });
   const policy = createScenarioPolicy(loadConfiguredScenarios(options.scenario, defaultScenarioPath()));
-  const store = openStore(options.db, (err) => logger.error('feed.failed', 'an after-commit effect failed', { err }), {
-    requestLogLimit: options.requestLogLimit,
-    deliveryLogLimit: options.deliveryLogLimit,
-  });
+  const store = openStore(
+    options.db,
+    (err) => logger.error('feed.failed', 'an after-commit effect failed', { err }),
+    { requestLogLimit: options.requestLogLimit, deliveryLogLimit: options.deliveryLogLimit },
+    options.restore === undefined ? undefined : readSnapshot(options.restore),
+  );
   const { repos, uow } = store;
   const clock = createClock(store.clockOffsetMs());
 
@@ -195,6 +199,12 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
       const count = policy.clearRuntime();
       if (count > 0) feed.emit('scenarios.changed', null, { removed_count: count });
       return count;
+    },
+    advanceClockInline: (seconds) => scheduler.advanceInline(seconds),
+    snapshot: () => store.snapshot(),
+    appliedFixtures: {
+      has: (hash) => getMeta(store.db, `fixtures_applied:${hash}`) !== undefined,
+      add: (hash) => setMeta(store.db, `fixtures_applied:${hash}`, isoTimestamp(clock.nowMs())),
     },
     reset({ rewindClock = false } = {}) {
       uow.run(() => {

@@ -74,6 +74,10 @@ export const optionsSchema = z.object({
   publicUrl: url.transform((v) => v.replace(/\/+$/, '')).optional(),
   seed: z.coerce.number({ message: 'must be a number' }).int('must be a whole number').default(4010),
   scenario: z.array(z.string().min(1)).default([]),
+  /** Fixture files (paths) applied in order once listening; `startSandbox` also takes fixture documents (objects). */
+  fixtures: z.array(z.union([z.string().min(1), z.record(z.string(), z.unknown())], { message: 'must be fixture file paths (or fixture documents)' })).default([]),
+  /** A snapshot (`GET /_sandbox/snapshot`) to start from: in memory, or as the --db file. */
+  restore: z.string().min(1).optional(),
   latency: z.coerce.number({ message: 'must be a number' }).min(0, 'must be 0 or more').max(60_000).default(0),
   webhookTimezone: z
     .string()
@@ -133,7 +137,7 @@ export type SandboxOptionsInput = z.input<typeof optionsSchema>;
 
 /** Names of the options that can come from `PAYMENT_SANDBOX_<NAME>` variables. */
 export const ENV_OPTIONS: ReadonlyArray<keyof SandboxOptionsInput> = [
-  'port', 'host', 'db', 'notificationUrl', 'publicUrl', 'seed', 'scenario', 'latency',
+  'port', 'host', 'db', 'notificationUrl', 'publicUrl', 'seed', 'scenario', 'fixtures', 'restore', 'latency',
   'webhookTimezone', 'webhookSigning', 'webhookSecret', 'webhookFormat', 'settlementCurrency', 'restrictedChannelCode', 'bodyLimit',
   'log', 'logFormat', 'quiet', 'portFile', 'allowedHosts', 'adminToken', 'webhookAllowHosts', 'requestLogLimit',
   'deliveryLogLimit', 'maxEventStreams', 'maxAccounts', 'maxHeaderSize', 'keyPool',
@@ -144,13 +148,13 @@ export function envName(option: string): string {
   return 'PAYMENT_SANDBOX_' + option.replace(/[A-Z]/g, (m) => '_' + m).toUpperCase();
 }
 
-/** Reads the option values present in an environment (a `scenario` variable may list files separated by commas). */
+/** Reads the option values present in an environment (a `scenario` or `fixtures` variable may list files separated by commas). */
 export function optionsFromEnv(env: NodeJS.ProcessEnv): Partial<Record<keyof SandboxOptionsInput, string | string[]>> {
   const out: Partial<Record<keyof SandboxOptionsInput, string | string[]>> = {};
   for (const name of ENV_OPTIONS) {
     const value = env[envName(name)];
     if (value === undefined || value === '') continue;
-    out[name] = name === 'scenario' ? value.split(',').map((s) => s.trim()).filter(Boolean) : value;
+    out[name] = name === 'scenario' || name === 'fixtures' ? value.split(',').map((s) => s.trim()).filter(Boolean) : value;
   }
   return out;
 }

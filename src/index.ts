@@ -153,6 +153,15 @@ export interface RunningSandbox {
   waitForDelivery(predicate: (delivery: Delivery) => boolean, timeoutMs?: number): Promise<Delivery>;
   /** Restricted API keys: mint with scopes, list, revoke. */
   apiKeys: ApiKeys;
+  /** The objects the `fixtures` option created at start, by fixture name (wire format: `fixtures.tx1.id`). */
+  fixtures: Record<string, unknown>;
+  /**
+   * Applies a fixtures document now (`POST /_sandbox/fixtures`); resolves with each name's object.
+   * @throws SandboxRequestError (400, 404, 409) for a bad document: nothing was created.
+   */
+  loadFixtures(document: unknown): Promise<Record<string, unknown>>;
+  /** A consistent copy of the whole state as an SQLite file (`GET /_sandbox/snapshot`): start another sandbox from it with `restore`. */
+  snapshot(): Promise<Buffer>;
   /** Empties all data, keeps the accounts and credentials; `rewindClock` also sends the sandbox clock back to real time. */
   reset(options?: { rewindClock?: boolean }): Promise<void>;
   /** Finishes in-flight requests and deliveries, closes the database. */
@@ -241,6 +250,13 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
       create: (accountId, { scopes, name }) => call('POST', `/accounts/${id(accountId)}/api-keys`, name === undefined ? { scopes } : { scopes, name }),
       list: async (accountId) => (await call<{ items: ApiKey[] }>('GET', `/accounts/${id(accountId)}/api-keys`)).items,
       revoke: (accountId, keyId) => call('DELETE', `/accounts/${id(accountId)}/api-keys/${id(keyId)}`),
+    },
+    fixtures: running.fixtures,
+    loadFixtures: (document) => call('POST', '/fixtures', document),
+    async snapshot() {
+      const res = await fetch(`${control}/snapshot`);
+      if (!res.ok) throw new SandboxRequestError(res.status, await res.json().catch(() => undefined), `GET /_sandbox/snapshot: ${res.status}`);
+      return Buffer.from(await res.arrayBuffer());
     },
     async reset(options = {}) {
       await call('POST', '/reset', options.rewindClock ? { rewind_clock: true } : undefined);

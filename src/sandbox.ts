@@ -72,6 +72,20 @@ export interface Sandbox {
    */
   advanceClock(seconds: number, options?: { waitForWebhooks?: boolean }): Promise<number>;
   /**
+   * Moves the sandbox clock forward inside the caller's unit of work (`atomically`), running
+   * all that falls due synchronously, without waiting for webhooks: a throw in the caller's
+   * work rolls the steps back with it (the caller restores the clock's offset). For fixtures.
+   * Returns how many steps ran.
+   */
+  advanceClockInline(seconds: number): number;
+  /**
+   * Which start-up fixtures documents this database already holds (by a hash of the document),
+   * so a --db file or a restored snapshot is not seeded twice; `add` joins the caller's unit of work.
+   */
+  appliedFixtures: { has(hash: string): boolean; add(hash: string): void };
+  /** A consistent copy of the whole state as an SQLite file's bytes (online backup; requests go on meanwhile). */
+  snapshot(): Promise<Buffer>;
+  /**
    * Empties all data but the accounts (and the scenarios), and seeds the buyers again; with
    * `rewindClock`, the clock also goes back to real time (offset 0, persisted).
    */

@@ -10,6 +10,8 @@ import type { Sandbox } from './sandbox.js';
 import type { Db } from './store/database.js';
 import { isLoopbackHost } from './config.js';
 import { logger } from './log.js';
+import { applyFixtures, prepareFixtures, type FixtureObjects, type PreparedFixtures } from './http/fixtures/apply.js';
+import { fixtureSources, fixturesHash } from './http/fixtures/files.js';
 
 /** The envelope of a request the HTTP parser refused before the app saw it (431, 400). */
 function parserRefusal(err: Error & { code?: string }): { status: number; reason: string; body: string } {
@@ -45,6 +47,8 @@ export interface RunningServer {
   /** e.g. http://127.0.0.1:4010 */
   url: string;
   port: number;
+  /** The objects of the `fixtures` option (`--fixtures`), by name, as applied once listening. */
+  fixtures: FixtureObjects;
   /** Stops accepting connections, waits for in-flight requests and deliveries, closes the database. */
   stop(): Promise<void>;
 }
@@ -52,6 +56,21 @@ export interface RunningServer {
 /** Starts the sandbox on `options.host`:`options.port` (0 picks a free port). */
 export function startServer(options: Partial<SandboxOptions> = {}): Promise<RunningServer> {
   const { app, sandbox, db } = createApp(options);
+  // Fixtures (--fixtures) are checked before listening, and applied once the sandbox knows its
+  // address (payment links), before the first request can arrive: a bad one stops the start.
+  // A document this database already holds (a --db file or a restored snapshot seeded with it)
+  // is not applied again.
+  let prepared: PreparedFixtures | undefined;
+  let hashes: string[] = [];
+  try {
+    const all = fixtureSources(sandbox.options.fixtures);
+    const sources = all.filter((s) => !sandbox.appliedFixtures.has(fixturesHash(s.document)));
+    for (const s of all.filter((s) => !sources.includes(s))) logger.info('fixtures.skipped', `fixtures ${s.source}: already in this database, not applied again`, { source: s.source });
+    hashes = sources.map((s) => fixturesHash(s.document));
+    if (sources.length > 0) prepared = prepareFixtures(sandbox, sources);
+  } catch (err) {
+    return sandbox.close().then(() => Promise.reject(err as Error));
+  }
   return new Promise((resolve, reject) => {
     const { host, port, maxHeaderSize, adminToken } = sandbox.options;
     if (!isLoopbackHost(host) && adminToken === undefined) {
@@ -65,6 +84,14 @@ export function startServer(options: Partial<SandboxOptions> = {}): Promise<Runn
       const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
       const url = `http://${host}:${info.port}`;
       sandbox.baseUrl = sandbox.options.publicUrl ?? url;
+      let fixtures: FixtureObjects = {};
+      try {
+        if (prepared) fixtures = applyFixtures(sandbox, prepared, () => hashes.forEach((h) => sandbox.appliedFixtures.add(h)));
+      } catch (err) {
+        server.close();
+        void sandbox.close().then(() => reject(err as Error));
+        return;
+      }
       // Account key pairs are made ahead of time, off the main thread (--key-pool): shortly
       // after listening, so that the first requests do not share the CPU with them.
       const fillKeys = setTimeout(() => sandbox.accounts.fillKeyPool(), KEY_POOL_DELAY_MS).unref();
@@ -75,6 +102,7 @@ export function startServer(options: Partial<SandboxOptions> = {}): Promise<Runn
         server,
         url,
         port: info.port,
+        fixtures,
         stop() {
           clearTimeout(fillKeys);
           stopping ??= new Promise<void>((done) => {

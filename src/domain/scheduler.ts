@@ -123,6 +123,47 @@ export class Scheduler {
     return run;
   }
 
+  /**
+   * Moves the clock forward by `seconds` inside the caller's unit of work, synchronously (the
+   * fixtures' `advance:<seconds>`): every due step runs in time order without waiting for I/O
+   * and without yielding, and the offset is saved with them, so a throw (here or later in the
+   * caller's work) rolls the steps back with the rest; the caller restores the clock then.
+   * I/O the steps start (webhook retries) goes on its own. Returns how many steps ran.
+   * @throws AdvanceTooLongError (400) before anything moves when the estimate exceeds the limit.
+   * @throws SandboxError (409) while an advance is under way.
+   */
+  advanceInline(seconds: number): number {
+    const { clock, uow } = this.deps;
+    if (this.busy) throw new SandboxError(409, 'invalid_state', 'A clock advance is under way: try again once it has finished');
+    const startOffset = clock.offsetMs();
+    const ms = Math.round(seconds * 1000);
+    const target = clock.nowMs() + ms;
+    const estimate = this.estimateSteps(target);
+    if (estimate > this.maxSteps) throw new AdvanceTooLongError(estimate, this.maxSteps);
+    this.busy = true;
+    try {
+      return uow.run(() => {
+        let steps = 0;
+        for (let next = this.nextStep(target); next !== null; next = this.nextStep(target)) {
+          if (steps >= this.maxSteps) throw new AdvanceTooLongError(steps + 1, this.maxSteps);
+          clock.moveTo(next.due);
+          const work = next.work;
+          const io = work.runDue(clock.nowMs(), false);
+          if (io) io.catch((err: unknown) => this.deps.onError(work.name, err));
+          steps += 1;
+        }
+        if (startOffset + ms > clock.offsetMs()) clock.restoreOffset(startOffset + ms);
+        this.deps.saveOffset(clock.offsetMs());
+        return steps;
+      });
+    } catch (err) {
+      clock.restoreOffset(startOffset);
+      throw err;
+    } finally {
+      this.busy = false;
+    }
+  }
+
   /** About how many steps an advance to `targetMs` would run (the sum of each work's estimate). */
   estimateSteps(targetMs: number): number {
     let total = 0;

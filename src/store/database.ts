@@ -3,6 +3,7 @@
  * up to date. Each migration runs once, in order, tracked with `PRAGMA user_version`.
  * All times are stored as epoch milliseconds on the sandbox clock.
  */
+import { rmSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 
 export type Db = Database.Database;
@@ -196,17 +197,27 @@ const MIGRATIONS: string[] = [
   `,
 ];
 
+/** The schema version this sandbox migrates to (`PRAGMA user_version` once migrated). */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
 /** The database file cannot be opened or written; the message is one line. */
 export class DatabaseOpenError extends Error {}
 
 /**
- * Opens the database at `path` (`:memory:` for an in-memory one) and migrates it.
+ * Opens the database at `path` (`:memory:` for an in-memory one) and migrates it; with
+ * `restore` (a snapshot's bytes), starts from that copy.
  * Throws with a one-line message when the file cannot be opened or written.
  */
-export function openDatabase(path: string): Db {
+export function openDatabase(path: string, restore?: Buffer): Db {
   let db: Db;
   try {
-    db = new Database(path);
+    // `--restore`: the snapshot's bytes (checked by store/snapshot.ts) become the database,
+    // in memory or as the --db file (replacing it, and its write-ahead log).
+    if (restore && path !== ':memory:') {
+      for (const suffix of ['-wal', '-shm', '-journal']) rmSync(path + suffix, { force: true });
+      writeFileSync(path, restore);
+    }
+    db = restore && path === ':memory:' ? new Database(restore) : new Database(path);
     if (path !== ':memory:') db.pragma('journal_mode = WAL');
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);

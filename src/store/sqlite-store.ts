@@ -10,6 +10,7 @@ import { deliveriesStore } from './deliveries.js';
 import { idempotencyStore } from './idempotency.js';
 import { requestLogStore } from './request-log.js';
 import { scheduledStepsStore } from './scheduled-steps.js';
+import { takeSnapshot } from './snapshot.js';
 import { subscriptionsStore } from './subscriptions.js';
 import { transactionsStore } from './transactions.js';
 import { createUnitOfWork } from './unit-of-work.js';
@@ -43,17 +44,20 @@ export interface SqliteStore {
   /** The sandbox clock's offset from real time as last persisted (0 for a new database). */
   clockOffsetMs(): number;
   saveClockOffset(ms: number): void;
+  /** A consistent copy of the whole database as an SQLite file's bytes, taken while serving (store/snapshot.ts). */
+  snapshot(): Promise<Buffer>;
   /** Deletes all data but the accounts (inside the caller's unit of work, if any). */
   wipe(): void;
   close(): void;
 }
 
 /**
- * Opens (and migrates) the database at `path` (`:memory:` for one in memory).
+ * Opens (and migrates) the database at `path` (`:memory:` for one in memory), from the
+ * snapshot `restore` (its bytes, checked by `readSnapshot`) when given.
  * @throws DatabaseOpenError with a one-line message when the file cannot be opened or written.
  */
-export function openStore(path: string, onEffectError: (err: unknown) => void, retention: Retention = {}): SqliteStore {
-  const db = openDatabase(path);
+export function openStore(path: string, onEffectError: (err: unknown) => void, retention: Retention = {}, restore?: Buffer): SqliteStore {
+  const db = openDatabase(path, restore);
   // Start-up: no request is in flight, so a key still `processing` was left by a crash. A
   // retry must run again (nothing was stored for it) rather than meet 409 for 24 hours.
   db.exec("DELETE FROM idempotency_keys WHERE state = 'processing'");
@@ -77,6 +81,7 @@ export function openStore(path: string, onEffectError: (err: unknown) => void, r
     },
     clockOffsetMs: () => Number(getMeta(db, CLOCK_OFFSET) ?? 0),
     saveClockOffset: (ms) => void saveOffset.run(CLOCK_OFFSET, String(ms)),
+    snapshot: () => takeSnapshot(db, () => requestLog.flush()),
     wipe: () => uow.run(() => {
       // secure_delete (database.ts) zeroes what is deleted; the checkpoint after the commit
       // empties the write-ahead log, which still held the old pages. The request log's queue is

@@ -50,7 +50,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 describe('the packed package', () => {
   it('ships only what runs: dist with .d.ts, bin, public, scenarios, README, LICENSE', () => {
     const paths = packed.files.map((f) => f.path);
-    for (const p of ['package.json', 'LICENSE', 'README.md', 'bin/payment-sandbox.js', 'dist/index.js', 'dist/index.d.ts', 'dist/verify-webhook.d.ts', 'dist/cli.js']) {
+    for (const p of ['package.json', 'LICENSE', 'README.md', 'bin/payment-sandbox.js', 'dist/index.js', 'dist/index.d.ts', 'dist/verify-webhook.d.ts', 'dist/cli.js', 'fixtures/fixtures.schema.json', 'fixtures/shop.json', 'fixtures/subscriptions.json']) {
       expect(paths).toContain(p);
     }
     expect(paths.filter((p) => /^(src|test|docker|examples|\.ci)\//.test(p) || /^(tsconfig\.json|Dockerfile|compose\.yaml)$/.test(p))).toEqual([]);
