@@ -14,6 +14,7 @@ import { jsonBody } from './http/body.js';
 import { controlRoutes } from './http/control/index.js';
 import { faultControlRoutes } from './http/control/faults.js';
 import { paymentMethodControlRoutes } from './http/control/payment-methods.js';
+import { reportControlRoutes } from './http/control/report.js';
 import { scenarioControlRoutes } from './http/control/scenarios.js';
 import { subscriptionControlRoutes } from './http/control/subscriptions.js';
 import type { ApiEnv, AppEnv } from './http/env.js';
@@ -95,6 +96,7 @@ export function createApp(options: Partial<SandboxOptions> = {}): SandboxApp {
   control.route('/', subscriptionControlRoutes());
   control.route('/', paymentMethodControlRoutes());
   control.route('/', scenarioControlRoutes());
+  control.route('/', reportControlRoutes());
   control.route('/', faultControlRoutes({ checkWebhooks: (url) => checkWebhooks(url, checkSigningOf(sandbox.options)) }));
   app.route('/_sandbox', control);
 
