@@ -10,6 +10,16 @@ import { startServer } from './server.js';
 export { verifyWebhook, type VerifyWebhookInput, type WebhookRequestHeaders } from './verify-webhook.js';
 export type { SandboxOptionsInput } from './config.js';
 export { checkWebhooks, type CheckWebhooksOptions, type WebhookCheckReport, type WebhookCheckResult } from './check-webhooks/index.js';
+export type {
+  CoverageEntry,
+  CoverageScenario,
+  GoLiveEvidence,
+  GoLiveFinding,
+  GoLiveFindingCode,
+  GoLiveReport,
+  GoLiveSeverity,
+} from './domain/go-live.js';
+import type { GoLiveReport } from './domain/go-live.js';
 
 /** The options of `startSandbox`: the CLI's options (flags in camelCase); `port` defaults to 0 (a free port). */
 export type StartSandboxOptions = SandboxOptionsInput;
@@ -138,6 +148,11 @@ export interface RunningSandbox {
    * @throws Error after `timeoutMs` (default 10 s) without one.
    */
   waitForDelivery(predicate: (delivery: Delivery) => boolean, timeoutMs?: number): Promise<Delivery>;
+  /**
+   * The go-live report (`GET /_sandbox/report`): findings with their evidence and fix, and the
+   * coverage of the scenarios; for one account with `accountId`.
+   */
+  report(options?: { accountId?: string }): Promise<GoLiveReport>;
   /** Empties all data, keeps the accounts and credentials; `rewindClock` also sends the sandbox clock back to real time. */
   reset(options?: { rewindClock?: boolean }): Promise<void>;
   /** Finishes in-flight requests and deliveries, closes the database. */
@@ -222,6 +237,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     },
+    report: (options = {}) => call('GET', options.accountId === undefined ? '/report' : `/report?account_id=${encodeURIComponent(options.accountId)}`),
     async reset(options = {}) {
       await call('POST', '/reset', options.rewindClock ? { rewind_clock: true } : undefined);
     },
