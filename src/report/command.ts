@@ -75,8 +75,8 @@ export async function runReport(argv: string[], env: NodeJS.ProcessEnv = process
     }
     report = JSON.parse(text) as GoLiveReport;
   } catch (err) {
-    const cause = (err as { cause?: { code?: string } }).cause?.code;
-    return fail(`cannot reach the sandbox at ${origin} (${cause ?? (err instanceof Error ? err.message : String(err))}); is it running? (--url)`);
+    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+    return fail(`cannot reach the sandbox at ${origin} (${cause?.code ?? cause?.message ?? (err instanceof Error ? err.message : String(err))}); is it running? (--url)`);
   }
   const failOn = flags.failOn as FailOn;
   const source = flags.account === undefined ? origin : `${origin} (account ${flags.account})`;

@@ -5,8 +5,13 @@
  * (test/support/junit-schema.ts).
  */
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+
+// Each run of the CLI is a process start: slow on a loaded machine.
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
 import { FINDING_CODES, type GoLiveReport } from '../../../src/domain/go-live.js';
 import { startServer, type RunningServer } from '../../../src/server.js';
 import { createAccount, type CreatedAccount } from '../../support/go-live-journeys.js';
@@ -24,6 +29,15 @@ function report(args: string[], env: Record<string, string> = {}): Promise<{ cod
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     child.on('close', (code) => resolve({ code, out, err }));
   });
+}
+
+/** A port nothing listens on. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
 }
 
 let server: RunningServer;
@@ -126,8 +140,9 @@ describe('payment-sandbox report', () => {
     const unknown = await report(['--url', server.url, '--account', 'acc_nobody']);
     expect(unknown.code).toBe(2);
     expect(unknown.err).toContain('404');
-    const down = await report(['--url', 'http://127.0.0.1:9']);
+    const closed = await freePort();
+    const down = await report(['--url', `http://127.0.0.1:${closed}`]);
     expect(down.code).toBe(2);
-    expect(down.err).toMatch(/cannot reach the sandbox at http:\/\/127\.0\.0\.1:9 \(ECONNREFUSED\)/);
+    expect(down.err).toContain(`cannot reach the sandbox at http://127.0.0.1:${closed} (ECONNREFUSED)`);
   });
 });
