@@ -4,7 +4,10 @@
  * receiver as their handler. The careless one is told every mistake, with evidence that opens
  * in the request and delivery logs; the careful one gets no finding and full coverage.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+// Journeys of many requests and webhooks: slow on a loaded machine.
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
 import { startSandbox, type GoLiveFinding, type GoLiveFindingCode, type GoLiveReport, type RunningSandbox } from '../../../src/index.js';
 import { COVERAGE_SCENARIOS, FINDING_CODES } from '../../../src/domain/go-live.js';
 import { carefulJourney, carelessJourney, control } from '../../support/go-live-journeys.js';

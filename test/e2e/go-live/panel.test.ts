@@ -6,7 +6,10 @@
  * to test-artifacts/go-live*.png.
  */
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+
+// Journeys of many requests and webhooks: slow on a loaded machine.
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
 import { startSandbox, type RunningSandbox } from '../../../src/index.js';
 import { launchBrowser, screenshot } from '../../support/browser.js';
 import { carelessJourney, type CarelessResult } from '../../support/go-live-journeys.js';
