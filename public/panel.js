@@ -13,6 +13,7 @@ import { invalidate, loadCurrencies, onChange, refresh } from './panel/loading.j
 import { LISTS, byId, setRenderer } from './panel/state.js';
 import { credentialsView } from './panel/views/credentials.js';
 import { deliveriesView } from './panel/views/deliveries.js';
+import { goLiveView } from './panel/views/go-live.js';
 import { requestsView } from './panel/views/requests.js';
 import { scenariosView } from './panel/views/scenarios.js';
 import { subscriptionsView } from './panel/views/subscriptions.js';
@@ -26,6 +27,7 @@ const views = {
   subscriptions: subscriptionsView(ctx),
   webhooks: deliveriesView(ctx),
   requests: requestsView(ctx),
+  'go-live': goLiveView(ctx),
   credentials: credentialsView(ctx),
   scenarios: scenariosView(ctx),
 };
@@ -50,13 +52,14 @@ function boot() {
     onStatus(status) {
       setLive(status);
       // A (re)connection may have missed changes: reload everything once.
-      if (status === 'live') invalidate(['accounts', 'clock', 'scenarios', ...LISTS]);
+      if (status === 'live') invalidate(['accounts', 'clock', 'scenarios', 'report', ...LISTS]);
     },
   });
 
   void (async () => {
     await Promise.all([loadCurrencies(), refresh('accounts'), refresh('clock'), refresh('scenarios')]);
     for (const kind of LISTS) void refresh(kind);
+    void refresh('report');
   })();
 }
 

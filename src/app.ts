@@ -17,6 +17,7 @@ import { faultControlRoutes } from './http/control/faults.js';
 import { webhookHandlerRoutes } from './http/control/webhook-handlers.js';
 import { fixtureControlRoutes } from './http/control/fixtures.js';
 import { paymentMethodControlRoutes } from './http/control/payment-methods.js';
+import { reportControlRoutes } from './http/control/report.js';
 import { scenarioControlRoutes } from './http/control/scenarios.js';
 import { subscriptionControlRoutes } from './http/control/subscriptions.js';
 import type { ApiEnv, AppEnv } from './http/env.js';
@@ -101,6 +102,7 @@ export function createApp(options: Partial<SandboxOptions> = {}): SandboxApp {
   control.route('/', apiKeyControlRoutes());
   control.route('/', webhookHandlerRoutes());
   control.route('/', fixtureControlRoutes());
+  control.route('/', reportControlRoutes());
   control.route('/', faultControlRoutes({ checkWebhooks: (url) => checkWebhooks(url, checkSigningOf(sandbox.options)) }));
   app.route('/_sandbox', control);
 

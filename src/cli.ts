@@ -137,6 +137,7 @@ function writePortFile(path: string, port: number): void {
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   // Loaded only for that command: it is not on the server's start-up path.
   if (argv[0] === 'check-webhooks') return (await import('./check-webhooks/index.js')).runCheckWebhooks(argv.slice(1), env); // issue 10: the webhook handler checker
+  if (argv[0] === 'report') return (await import('./report/command.js')).runReport(argv.slice(1), env); // issue 19: the go-live report
   let options: SandboxOptions;
   try {
     options = parseCli(argv, env);

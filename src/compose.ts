@@ -10,6 +10,7 @@ import { createApiKeyService } from './domain/api-keys.js';
 import { createClock, isoTimestamp } from './domain/clock.js';
 import { DEMO_WEBHOOK_PUBLIC_KEY_PEM } from './domain/demo-credentials.js';
 import { SandboxEvents } from './domain/events.js';
+import { GoLiveTracker } from './domain/go-live-tracker.js';
 import { createMerchantAccounts } from './domain/merchant-accounts.js';
 import type { ChangeFeed } from './domain/ports.js';
 import { Scheduler } from './domain/scheduler.js';
@@ -24,6 +25,7 @@ import { RUNTIME_SOURCE, createScenarioPolicy, loadConfiguredScenarios } from '.
 import { createScenarioRunner } from './scenarios/runner.js';
 import { apiKeysStore } from './store/api-keys.js';
 import { readSnapshot } from './store/snapshot.js';
+import { goLiveStore } from './store/go-live.js';
 import { openStore } from './store/sqlite-store.js';
 import { Dispatcher } from './webhooks/dispatcher.js';
 import { createOutbox } from './webhooks/outbox.js';
@@ -73,6 +75,15 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
     },
   };
   const signing = webhookSigningOf(options);
+  // The go-live report: aggregates fed by the dispatcher, the outbox, outcomes and the HTTP layer.
+  const goLiveState = goLiveStore(store.db, (err) => logger.error('report.failed', 'saving the go-live report failed', { err }));
+  const goLive = new GoLiveTracker({
+    repo: goLiveState,
+    slowHandlerMs: Math.min(5000, options.deliveryTimeoutMs / 2),
+    timeoutMs: options.deliveryTimeoutMs,
+    now: () => isoTimestamp(clock.nowMs()),
+    onChange: (accountId) => feed.emit('report.changed', accountId, {}),
+  });
   const dispatcher = new Dispatcher({
     clock,
     deliveries: repos.deliveries,
@@ -84,6 +95,21 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
     timeoutMs: options.deliveryTimeoutMs,
     onError: (err) => logger.error('delivery.crashed', 'delivery failed unexpectedly', { err }),
     refuseTarget: (url) => refusedDelivery(url, targets),
+    onAttempt: ({ delivery: d, number, ok, status, contacted, timedOut, durationMs }) =>
+      goLive.attempt({
+        accountId: d.account_id,
+        deliveryId: d.id,
+        kind: d.kind,
+        transactionId: d.kind === 'payment' ? d.resource_id : (repos.transactions.refundById(d.resource_id)?.transaction_id ?? d.resource_id),
+        fault: d.fault,
+        number,
+        ok,
+        contacted,
+        status,
+        timedOut,
+        durationMs,
+        originalAcknowledged: d.fault === 'duplicate' && repos.deliveries.forResource(d.resource_id).some((o) => o.fault === null && o.status === 'delivered'),
+      }),
   });
   const outbox = createOutbox({
     clock,
@@ -104,7 +130,13 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
     uow,
     transactions: repos.transactions,
     scheduledSteps: repos.scheduledSteps,
-    outbox,
+    outbox: {
+      ...outbox,
+      refund(tx, refund, simulated) {
+        outbox.refund(tx, refund, simulated);
+        uow.afterCommit(() => goLive.refund(tx.account_id, refund.amount < tx.amount));
+      },
+    },
     feed,
     policy,
   });
@@ -119,6 +151,18 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
     feed,
     startPageUrl: () => `${baseUrl}/`,
     onChargeError: (id, err) => logger.error('subscription.charge.failed', `charge of subscription ${id} failed; no further charges`, { err }),
+  });
+  transactions.onResolved((tx) => {
+    const sub = tx.subscription_id === null ? undefined : repos.subscriptions.byId(tx.account_id, tx.subscription_id);
+    const outcome = {
+      accountId: tx.account_id,
+      transactionId: tx.id,
+      status: tx.status === 'SUCCEEDED' ? ('SUCCEEDED' as const) : ('FAILED' as const),
+      noTarget: (tx.notification_url ?? options.notificationUrl ?? null) === null,
+      linkExpired: tx.status === 'FAILED' && tx.link_expires_at !== null && (tx.resolved_at ?? 0) >= tx.link_expires_at,
+      renewal: sub !== undefined && sub.state.first_charge_id !== null && sub.state.first_charge_id !== tx.id,
+    };
+    uow.afterCommit(() => goLive.outcome(outcome));
   });
   const accounts = createMerchantAccounts({ clock, uow, accounts: repos.accounts, buyers: repos.buyers, feed, seed: options.seed, keyPool: options.keyPool });
   const apiKeys = createApiKeyService({ nowMs: () => clock.nowMs(), uow, apiKeys: apiKeysStore(store.db), accounts: repos.accounts, feed });
@@ -158,6 +202,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
     dispatcher,
     webhookFaults: { inject: (transactionId, request) => outbox.injectFault(transactionId, request) },
     webhookPublicKeyPem: DEMO_WEBHOOK_PUBLIC_KEY_PEM,
+    goLive,
     webhookTargetRefused: (url) => refusedTarget(url, targets),
     get baseUrl() {
       return baseUrl;
@@ -215,6 +260,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
           store.saveClockOffset(0);
         }
       });
+      goLive.clear();
       feed.emit('sandbox.reset', null, { rewound_clock: rewindClock });
     },
     async close() {
@@ -223,6 +269,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
       await dispatcher.idle();
       dispatcher.close();
       if (options.db !== ':memory:') accounts.seedOwedBuyers(); // the file keeps them for the next start
+      goLiveState.flush();
       store.close();
     },
   };

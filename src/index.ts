@@ -11,6 +11,16 @@ import type { Delivery } from './http/control/schemas.js';
 export { verifyWebhook, type VerifyWebhookInput, type WebhookRequestHeaders } from './verify-webhook.js';
 export type { SandboxOptionsInput } from './config.js';
 export { checkWebhooks, type CheckWebhooksOptions, type WebhookCheckReport, type WebhookCheckResult } from './check-webhooks/index.js';
+export type {
+  CoverageEntry,
+  CoverageScenario,
+  GoLiveEvidence,
+  GoLiveFinding,
+  GoLiveFindingCode,
+  GoLiveReport,
+  GoLiveSeverity,
+} from './domain/go-live.js';
+import type { GoLiveReport } from './domain/go-live.js';
 
 /** The options of `startSandbox`: the CLI's options (flags in camelCase); `port` defaults to 0 (a free port). */
 export type StartSandboxOptions = SandboxOptionsInput;
@@ -162,6 +172,11 @@ export interface RunningSandbox {
   loadFixtures(document: unknown): Promise<Record<string, unknown>>;
   /** A consistent copy of the whole state as an SQLite file (`GET /_sandbox/snapshot`): start another sandbox from it with `restore`. */
   snapshot(): Promise<Buffer>;
+  /**
+   * The go-live report (`GET /_sandbox/report`): findings with their evidence and fix, and the
+   * coverage of the scenarios; for one account with `accountId`.
+   */
+  report(options?: { accountId?: string }): Promise<GoLiveReport>;
   /** Empties all data, keeps the accounts and credentials; `rewindClock` also sends the sandbox clock back to real time. */
   reset(options?: { rewindClock?: boolean }): Promise<void>;
   /** Finishes in-flight requests and deliveries, closes the database. */
@@ -258,6 +273,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
       if (!res.ok) throw new SandboxRequestError(res.status, await res.json().catch(() => undefined), `GET /_sandbox/snapshot: ${res.status}`);
       return Buffer.from(await res.arrayBuffer());
     },
+    report: (options = {}) => call('GET', options.accountId === undefined ? '/report' : `/report?account_id=${encodeURIComponent(options.accountId)}`),
     async reset(options = {}) {
       await call('POST', '/reset', options.rewindClock ? { rewind_clock: true } : undefined);
     },

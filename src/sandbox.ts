@@ -8,6 +8,7 @@ import type { ApiKeyService } from './domain/api-keys.js';
 import type { Clock } from './domain/clock.js';
 import type { Delivery, DeliveryFault } from './domain/entities.js';
 import type { ChangeType, SandboxEvents } from './domain/events.js';
+import type { GoLiveTracker } from './domain/go-live-tracker.js';
 import type { MerchantAccounts } from './domain/merchant-accounts.js';
 import type { Repositories } from './domain/ports.js';
 import type { SubscriptionService } from './domain/subscriptions.js';
@@ -42,6 +43,8 @@ export interface Sandbox {
     inject(transactionId: string, request: { kind: DeliveryFault; seconds?: number }): Delivery[];
   };
   webhookPublicKeyPem: string;
+  /** The go-live report's aggregates: the HTTP layer reports each /v4 request and each customer's Cancel; `report()` answers `GET /_sandbox/report`. */
+  goLive: Pick<GoLiveTracker, 'request' | 'customerCancelled' | 'report'>;
   /** Why `url` may not receive webhooks (a non-http(s), link-local, metadata or own address, or a host off --webhook-allow-hosts), or null. */
   webhookTargetRefused(url: string): string | null;
   /** Base URL the sandbox is reached at (for payment_url); set by the server once it listens. */

@@ -110,8 +110,10 @@ export function selectAccount(accountId) {
   state.lists = emptyLists();
   state.expanded.clear();
   state.refundForms.clear();
+  state.report = { data: null, error: null };
   render();
   for (const kind of LISTS) void refresh(kind);
+  void refresh('report');
 }
 
 /**
@@ -284,6 +286,11 @@ export const ctx = {
   /** @param {string} id */
   showDelivery(id) {
     reveal('webhooks', 'delivery', id);
+  },
+
+  /** Opens a logged request (its id in the request log). @param {string | number} id */
+  showRequest(id) {
+    reveal('requests', 'request', String(id));
   },
 };
 

@@ -9,7 +9,7 @@ import { byId, selectedAccount, state } from './state.js';
 /** @import { LiveStatus, ListName, ViewName } from './types.js' */
 
 /** @type {readonly ViewName[]} */
-export const VIEWS = ['transactions', 'subscriptions', 'webhooks', 'requests', 'credentials', 'scenarios'];
+export const VIEWS = ['transactions', 'subscriptions', 'webhooks', 'requests', 'go-live', 'credentials', 'scenarios'];
 
 /** The view the address names (default: transactions). @returns {ViewName} */
 function currentView() {
@@ -83,6 +83,8 @@ function renderCounts() {
   setCount('subscriptions', count('subscriptions'));
   setCount('webhooks', count('deliveries'), troubled ? `${troubled} failing` : '');
   setCount('requests', count('requests'), rejected ? `${rejected} 4xx/5xx` : '');
+  const summary = state.report.data?.summary;
+  setCount('go-live', summary ? `${summary.errors + summary.warnings + summary.infos}` : '', summary && summary.errors > 0 ? `${summary.errors} error${summary.errors === 1 ? '' : 's'}` : '');
   setCount('credentials', String(state.accounts.length));
   setCount('scenarios', state.scenarios.items ? String(state.scenarios.items.length) : '');
 }

@@ -7,8 +7,8 @@ import { call, query } from './api.js';
 import { setExponents } from './format.js';
 import { LISTS, render, state } from './state.js';
 
-/** @import { Clock, Credentials, ListItems, ListName, Page, ScenarioSummary } from './types.js' */
-/** @typedef {ListName | 'accounts' | 'clock' | 'scenarios'} Kind */
+/** @import { Clock, Credentials, GoLiveReport, ListItems, ListName, Page, ScenarioSummary } from './types.js' */
+/** @typedef {ListName | 'accounts' | 'clock' | 'scenarios' | 'report'} Kind */
 
 const PAGE_SIZE = 50;
 const ACCOUNT_KEY = 'payment-sandbox.account';
@@ -54,6 +54,19 @@ async function loadScenarios() {
   }
 }
 
+/** The go-live report of the selected account (GET /_sandbox/report). */
+async function loadReport() {
+  const accountId = state.accountId;
+  if (!accountId) return;
+  try {
+    /** @type {GoLiveReport} */
+    const data = await call('GET', `/report${query({ account_id: accountId })}`);
+    if (accountId === state.accountId) state.report = { data, error: null };
+  } catch (err) {
+    if (accountId === state.accountId) state.report = { data: null, error: err instanceof Error ? err.message : String(err) };
+  }
+}
+
 /**
  * Reloads a list from its first page through as many pages as are shown.
  * @template {ListName} K
@@ -92,6 +105,7 @@ const LOADERS = {
   accounts: loadAccounts,
   clock: loadClock,
   scenarios: loadScenarios,
+  report: loadReport,
   transactions: () => loadList('transactions'),
   subscriptions: () => loadList('subscriptions'),
   deliveries: () => loadList('deliveries'),
@@ -168,6 +182,7 @@ const STALE_AFTER = {
   'subscription.updated': { stale: ['subscriptions', 'transactions'], own: true },
   'delivery.attempted': { stale: ['deliveries'], own: true },
   'request.logged': { stale: ['requests'], own: true },
+  'report.changed': { stale: ['report'], own: true },
 };
 
 /**
@@ -175,6 +190,8 @@ const STALE_AFTER = {
  * @param {Pick<import('./api.js').ChangeEvent, 'type' | 'account_id'>} event
  */
 export function onChange(event) {
+  // Requests, deliveries, outcomes and resets all feed the go-live report.
+  if (!event.account_id || event.account_id === state.accountId) invalidate(['report']);
   const effect = STALE_AFTER[event.type];
   if (!effect) return invalidate(LISTS); // a server newer than this page
   if (effect.own && event.account_id && event.account_id !== state.accountId) return;

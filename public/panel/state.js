@@ -5,7 +5,7 @@
  * after changing the state (panel.js installs it).
  */
 
-/** @import { Account, List, ListItems, ListName, LiveStatus, ScenarioSummary, WebhookKeyForms } from './types.js' */
+/** @import { Account, GoLiveReport, List, ListItems, ListName, LiveStatus, ScenarioSummary, WebhookKeyForms } from './types.js' */
 
 /** The lists, in the order they are loaded. @type {readonly ListName[]} */
 export const LISTS = ['transactions', 'subscriptions', 'deliveries', 'requests'];
@@ -32,6 +32,8 @@ export const state = {
   lists: emptyLists(),
   /** @type {{ items: ScenarioSummary[] | null, error: string | null }} */
   scenarios: { items: null, error: null },
+  /** The go-live report of the selected account. @type {{ data: GoLiveReport | null, error: string | null }} */
+  report: { data: null, error: null },
   /** "kind:id" of the expanded rows. @type {Set<string>} */
   expanded: new Set(),
   /** id -> the action in flight on it ('settle', 'refund', ...). @type {Map<string, string>} */

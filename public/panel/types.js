@@ -20,6 +20,9 @@
 /** @typedef {import('../../src/http/control/schemas.js').ScenarioSummary} ScenarioSummary */
 /** @typedef {import('../../src/http/control/faults.js').WebhookCheckReport} WebhookCheckReport */
 /** @typedef {import('../../src/http/control/faults.js').WebhookFaultRequest['fault']} WebhookFault */
+/** @typedef {import('../../src/http/control/report.js').GoLiveReportView} GoLiveReport */
+/** @typedef {GoLiveReport['findings'][number]} GoLiveFinding */
+/** @typedef {GoLiveReport['coverage'][number]} CoverageEntry */
 
 /**
  * A page of a control API list.
@@ -39,7 +42,7 @@
  * @typedef {{ items: T[], pages: number, nextCursor: string | null, loaded: boolean, error: string | null }} List
  */
 
-/** @typedef {'transactions' | 'subscriptions' | 'webhooks' | 'requests' | 'credentials' | 'scenarios'} ViewName */
+/** @typedef {'transactions' | 'subscriptions' | 'webhooks' | 'requests' | 'go-live' | 'credentials' | 'scenarios'} ViewName */
 
 /** @typedef {'connecting' | 'live' | 'reconnecting'} LiveStatus */
 

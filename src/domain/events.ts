@@ -19,6 +19,7 @@ export const CHANGE_TYPES = [
   'subscription.updated',
   'delivery.attempted',
   'request.logged',
+  'report.changed',
   'clock.advanced',
   'scenarios.changed',
   'sandbox.reset',

@@ -138,6 +138,14 @@ class ScenarioFaultSignal extends SandboxError {
 /** Faults that apply after execution, by request (set by the header or by a rule). */
 const faultsAfter = new WeakMap<Request, ApiFault>();
 
+/** Requests a scenario rule or an after-execution fault was played on, with the answer the fault lost (go-live report). */
+const played = new WeakMap<Request, { executed?: Response }>();
+
+/** Whether a fault was played on this request beyond its header (a scenario rule's, or one after execution), and the answer it lost. */
+export function faultPlayedOn(req: Request): { executed?: Response } | undefined {
+  return played.get(req);
+}
+
 /**
  * The `X-Sandbox-Fault` middleware on /v4. A bad header value is a 400 envelope naming the
  * header. Faults before execution answer (or wait) without calling the route; faults after
@@ -164,6 +172,7 @@ export const apiFaults: MiddlewareHandler<ApiEnv> = async (c, next) => {
   if (c.error instanceof ScenarioFaultSignal) {
     const { fault: ruled, rule } = c.error;
     c.error = undefined;
+    played.set(c.req.raw, {});
     const answer = await play(c, ruled, `before execution, scenario rule ${rule}`);
     if (answer) c.res = answer;
     return;
@@ -171,6 +180,7 @@ export const apiFaults: MiddlewareHandler<ApiEnv> = async (c, next) => {
   const after = faultsAfter.get(c.req.raw);
   if (after) {
     faultsAfter.delete(c.req.raw);
+    played.set(c.req.raw, { executed: c.res });
     const answer = await play(c, after, 'after execution: the response was stored under its idempotency key, then lost');
     if (answer) c.res = answer;
   }

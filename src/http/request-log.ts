@@ -5,6 +5,7 @@
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import type { ApiEnv } from './env.js';
+import { observeRequest } from './go-live.js';
 import { redactBody, redactText } from './redact.js';
 
 const MAX_LOGGED_BODY = 16 * 1024;
@@ -63,10 +64,11 @@ export const requestLog: MiddlewareHandler<ApiEnv> = async (c, next) => {
   const responseBody = status >= 400 ? redactText(await c.res.clone().text()).slice(0, MAX_LOGGED_BODY) : null;
   const account = c.get('account') as ApiEnv['Variables']['account'] | undefined;
   const warnings = c.get('warnings').map(redactText);
+  const path = loggedPath(c.req.path, c.req.url);
   const id = sandbox.stores.requestLog.insert({
     account_id: account?.id ?? c.req.header('x-merchant-account-id') ?? null,
     method: c.req.method,
-    path: loggedPath(c.req.path, c.req.url),
+    path,
     status,
     idempotency_key: c.req.header('idempotency-key') ?? null,
     replayed: c.get('replayed'),
@@ -76,5 +78,6 @@ export const requestLog: MiddlewareHandler<ApiEnv> = async (c, next) => {
     warnings,
     at: sandbox.clock.nowMs(),
   });
+  await observeRequest(c, id, path, requestBody); // the go-live report
   sandbox.emit('request.logged', account?.id ?? null, { id, method: c.req.method, path: c.req.path, status, duration_ms: Math.round(duration * 100) / 100 });
 };

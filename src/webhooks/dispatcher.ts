@@ -39,6 +39,21 @@ interface AttemptOutcome {
   status: number | null;
   body: string | null;
   error: string | null;
+  /** The merchant was called (not a simulated failure, a missing or a refused URL). */
+  contacted?: boolean;
+  /** The merchant did not answer within the timeout. */
+  timedOut?: boolean;
+}
+
+/** An attempt as `DispatcherDeps.onAttempt` hears of it, once recorded. */
+export interface AttemptReport {
+  delivery: DeliveryRow;
+  number: number;
+  ok: boolean;
+  status: number | null;
+  contacted: boolean;
+  timedOut: boolean;
+  durationMs: number;
 }
 
 /** How many deliveries to one URL may be under way at once. */
@@ -72,6 +87,8 @@ export interface DispatcherDeps {
   refuseTarget?: (url: string) => Promise<string | null>;
   /** The HTTP client (a fake in unit tests); default: node:http(s) with kept-alive connections per origin. */
   poster?: WebhookPoster;
+  /** Hears of each attempt once it is recorded (the go-live report). */
+  onAttempt?: (attempt: AttemptReport) => void;
 }
 
 export class Dispatcher implements TimedWork {
@@ -384,6 +401,7 @@ export class Dispatcher implements TimedWork {
       },
     );
     if (row.kind === 'refund' && !badSignature) this.releaseParked(row);
+    this.deps.onAttempt?.({ delivery: row, number, ok: outcome.ok, status: outcome.status, contacted: outcome.contacted === true, timedOut: outcome.timedOut === true, durationMs: duration });
     this.deps.feed.emit('delivery.attempted', row.account_id, {
       id,
       number,
@@ -428,6 +446,7 @@ export class Dispatcher implements TimedWork {
       return {
         ok,
         status,
+        contacted: true,
         body: text.slice(0, MAX_STORED_RESPONSE),
         error: ok
           ? null
@@ -440,7 +459,8 @@ export class Dispatcher implements TimedWork {
                 : `merchant answered HTTP ${status}`,
       };
     } catch (err) {
-      return { ok: false, status: null, body: null, error: describePostError(err, this.deps.timeoutMs) };
+      const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
+      return { ok: false, status: null, body: null, error: describePostError(err, this.deps.timeoutMs), contacted: true, timedOut };
     }
   }
 }

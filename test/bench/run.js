@@ -13,6 +13,9 @@
 //   startup   `node bin/payment-sandbox.js` to the first healthy answer, and idle RSS
 //   memory    RSS at start, after BENCH_REQUESTS (default 1,000,000) requests, and after 30 s idle:
 //             a mix of gets, lists, 404s and 400s (all in the request log) and 1% creates
+//   report    GET /_sandbox/report after BENCH_REPORT_REQUESTS (default 100,000) requests that
+//             feed every go-live tracker (creates without keys, duplicates, polling, repeated 400s):
+//             its latency, and the findings' counts (exact, beyond the request log's 10,000)
 //   profile   (only when named) a CPU profile (--cpu-prof) of the server under create, get and
 //             list load: the top 10 self-time items of each
 // Every server runs in its own process. BENCH_ROOT measures another checkout's build (e.g. main
@@ -45,7 +48,8 @@ const PAYMENT = {
   payment_method: { type: 'card', number: '4111111111111111', expiration_date: '12/30', security_code: '123' },
   browser_info: { user_agent: 'bench' },
 };
-const PARTS = ['api', 'pages', 'webhooks', 'clock', 'accounts', 'startup', 'memory'];
+const PARTS = ['api', 'pages', 'webhooks', 'clock', 'accounts', 'startup', 'memory', 'report'];
+const REPORT_REQUESTS = Number(process.env.BENCH_REPORT_REQUESTS ?? 100_000);
 const MEMORY_REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1_000_000);
 const EXTRA_PARTS = ['profile'];
 
@@ -563,6 +567,47 @@ async function memory() {
 }
 
 /**
+ * The go-live report after a long run: every request feeds its trackers as it happens, so the
+ * report's cost must not grow with the traffic (target: under 100 ms after 100,000 requests).
+ */
+async function report() {
+  const s = await startProcess(['sandbox']);
+  const pending = await (await fetch(`${s.url}/v4/transactions`, { method: 'POST', headers: HEADERS, body: JSON.stringify(PAYMENT) })).json();
+  const requests = [
+    // Creates without a key, each a new order; every tenth repeats one order (a duplicate charge).
+    ...Array.from({ length: 9 }, () => ({ method: 'POST', path: '/v4/transactions', setupRequest: (req) => ({ ...req, body: JSON.stringify({ ...PAYMENT, external_identifier: randomUUID() }) }) })),
+    { method: 'POST', path: '/v4/transactions', body: JSON.stringify({ ...PAYMENT, external_identifier: 'bench-order-1' }) },
+    ...Array.from({ length: 60 }, () => ({ method: 'GET', path: `/v4/transactions/${pending.id}` })),
+    ...Array.from({ length: 10 }, () => ({ method: 'GET', path: '/v4/transactions?limit=20' })),
+    ...Array.from({ length: 10 }, () => ({ method: 'GET', path: '/v4/transactions/00000000-0000-4000-8000-000000000000' })),
+    ...Array.from({ length: 10 }, () => ({ method: 'POST', path: '/v4/transactions', body: '{"amount":-1}' })),
+  ];
+  const t = performance.now();
+  const r = await load({ headers: HEADERS, url: s.url, requests, amount: REPORT_REQUESTS });
+  const took = (performance.now() - t) / 1000;
+  await sleep(1000); // the request log's last batch is written
+  // Interleaved with the cheapest control call, so the machine's own noise shows beside it.
+  const times = [];
+  const health = [];
+  let body;
+  for (let i = 0; i < 30; i++) {
+    let started = performance.now();
+    const res = await fetch(`${s.url}/_sandbox/report${i % 2 ? '?account_id=acc_demo_direct' : ''}`);
+    body = await res.json();
+    times.push(performance.now() - started);
+    started = performance.now();
+    await (await fetch(`${s.url}/_sandbox/health`)).json();
+    health.push(performance.now() - started);
+  }
+  await s.stop();
+  const count = (code) => body.findings.find((f) => f.code === code)?.evidence.count ?? 0;
+  figure('report', `${r.requests.total.toLocaleString('en')} requests in ${took.toFixed(0)} s`, `${r.non2xx.toLocaleString('en')} 4xx by design`, '-', null);
+  figure('report', 'GET /_sandbox/report after them: median / p90 / max', `${ms(percentile(times, 0.5))} / ${ms(percentile(times, 0.9))} / ${ms(Math.max(...times))}`, '< 100 ms (median)', percentile(times, 0.5) < 100);
+  figure('report', 'GET /_sandbox/health beside it: median / p90 / max', `${ms(percentile(health, 0.5))} / ${ms(percentile(health, 0.9))} / ${ms(Math.max(...health))}`, 'baseline', null);
+  figure('report', 'counts: missing key / duplicates / repeated 400s', `${count('missing_idempotency_key')} / ${count('duplicate_charge_risk')} / ${count('repeated_invalid_request')}`, 'exact', null);
+}
+
+/**
  * Runs create, get-by-id and list-of-20 load, each against its own server under --cpu-prof
  * (after an unmeasured warm-up, so start-up is not in the profile), and prints each one's
  * top 10 self-time items.
@@ -619,7 +664,7 @@ async function main() {
   if (unknown.length) throw new Error(`unknown part(s) ${unknown.join(', ')}; parts: ${[...PARTS, ...EXTRA_PARTS].join(', ')}`);
   const parts = named.length ? named : PARTS;
   console.log(`payment-sandbox benchmark of ${ROOT}: node ${process.version}, ${DURATION} s per load run, ${CONNECTIONS} connections`);
-  const runs = { api, pages, webhooks, clock, accounts, startup, memory, profile };
+  const runs = { api, pages, webhooks, clock, accounts, startup, memory, report, profile };
   const started = performance.now();
   for (const part of parts) {
     console.log(`\n[${part}]`);

@@ -229,6 +229,7 @@ export function paymentPageRoutes(): OpenAPIHono<AppEnv> {
       if (!(err instanceof SandboxError) || err.status !== 409) throw err;
       return finishedPage(c, c.get('sandbox').stores.transactions.byIdAnyAccount(id)!, found.account, 409);
     }
+    c.get('sandbox').goLive.customerCancelled(resolved.account_id);
     const target = cancelTarget(resolved);
     if (target) return c.redirect(target, 303);
     return finishedPage(c, resolved, found.account, 200);

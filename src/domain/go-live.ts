@@ -1,0 +1,199 @@
+/**
+ * The go-live report's vocabulary (contract: "The go-live report"): the finding codes with
+ * their severity, title, fix and README anchor, the coverage scenarios with how to exercise
+ * each, and the report document's shape. The rules that raise findings live in
+ * `go-live-tracker.ts`; this file is what a merchant's CI and the panel read.
+ */
+
+export type GoLiveSeverity = 'error' | 'warning' | 'info';
+
+/** Every finding code, stable: each has an entry under "Before you go live" in the README. */
+export const FINDING_CODES = [
+  'missing_idempotency_key',
+  'duplicate_charge_risk',
+  'repeated_invalid_request',
+  'live_key_used',
+  'card_data_in_checkout_mode',
+  'ignored_retry_after',
+  'polling_instead_of_webhooks',
+  'webhook_signature_not_verified',
+  'webhook_not_acknowledged',
+  'webhook_slow_handler',
+  'webhook_timeout',
+  'webhook_duplicate_not_tolerated',
+  'no_webhook_target',
+] as const;
+
+/** A finding code of the go-live report. */
+export type GoLiveFindingCode = (typeof FINDING_CODES)[number];
+
+/** Every coverage scenario: what a merchant's tests should have been through once. */
+export const COVERAGE_SCENARIOS = [
+  'payment_succeeded',
+  'payment_failed',
+  'refund',
+  'partial_refund',
+  'customer_cancelled',
+  'link_expired',
+  'subscription_renewal',
+  'subscription_past_due',
+  'webhook_retry',
+  'webhook_duplicate',
+  'webhook_bad_signature',
+  'webhook_out_of_order',
+  'api_fault',
+] as const;
+
+/** A coverage scenario of the go-live report. */
+export type CoverageScenario = (typeof COVERAGE_SCENARIOS)[number];
+
+/** What shows a finding: how many times it happened, and the first ids of what showed it. */
+export interface GoLiveEvidence {
+  count: number;
+  /** Request-log ids (`GET /_sandbox/requests`), the first ones seen. */
+  request_ids?: number[];
+  /** Webhook delivery ids (`GET /_sandbox/deliveries`), the first ones seen. */
+  delivery_ids?: string[];
+  /** Transaction ids, the first ones seen. */
+  transaction_ids?: string[];
+}
+
+export interface GoLiveFinding {
+  code: GoLiveFindingCode;
+  severity: GoLiveSeverity;
+  account_id: string;
+  title: string;
+  detail: string;
+  evidence: GoLiveEvidence;
+  /** What to change in the merchant's code, in one or two sentences. */
+  fix: string;
+  /** The README entry (sandbox extension of the contract's shape): `README.md#go-live-<code>`. */
+  docs: string;
+}
+
+export interface CoverageEntry {
+  scenario: CoverageScenario;
+  account_id: string;
+  seen: boolean;
+  /** How to exercise it. */
+  how: string;
+  /** The README section that explains how (sandbox extension). */
+  docs: string;
+}
+
+/** `GET /_sandbox/report`. */
+export interface GoLiveReport {
+  generated_at: string;
+  summary: { errors: number; warnings: number; infos: number };
+  findings: GoLiveFinding[];
+  coverage: CoverageEntry[];
+}
+
+/** How many ids of each kind a finding's evidence keeps (its count is always exact). */
+export const EVIDENCE_IDS_MAX = 20;
+
+interface Rule {
+  severity: GoLiveSeverity;
+  title: string;
+  fix: string;
+}
+
+/** The README entry of a code. */
+export const findingDocs = (code: GoLiveFindingCode): string => `README.md#go-live-${code.replace(/_/g, '-')}`;
+
+export const RULES: Record<GoLiveFindingCode, Rule> = {
+  missing_idempotency_key: {
+    severity: 'warning',
+    title: 'Creates sent without an Idempotency-Key',
+    fix: 'Send an Idempotency-Key (e.g. your order id) on every create, and reuse the same key when you retry it.',
+  },
+  duplicate_charge_risk: {
+    severity: 'error',
+    title: 'The same payment was created twice',
+    fix: 'Derive the Idempotency-Key from your order and reuse it on every retry of the same create, so a retry after a timeout replays the first answer instead of charging again.',
+  },
+  repeated_invalid_request: {
+    severity: 'warning',
+    title: 'The same invalid request was sent again and again',
+    fix: 'Do not retry a 4xx unchanged: read the error envelope (code, details[].pointer), fix the request, and retry only 409 concurrent_request, 429 and 5xx.',
+  },
+  live_key_used: {
+    severity: 'error',
+    title: 'A production (sk_live_) key was sent to the sandbox',
+    fix: 'Keep production keys out of test configuration: load the key from the environment and use an sk_test_ key everywhere but production.',
+  },
+  card_data_in_checkout_mode: {
+    severity: 'error',
+    title: 'Card data sent by a checkout-mode account',
+    fix: 'In checkout mode never send number or security_code: redirect the customer to payment_url, where they enter the card.',
+  },
+  ignored_retry_after: {
+    severity: 'warning',
+    title: 'A 429 was retried before its Retry-After',
+    fix: 'On 429, wait at least the Retry-After seconds (with jitter) before sending the request again.',
+  },
+  polling_instead_of_webhooks: {
+    severity: 'info',
+    title: 'A pending transaction was polled',
+    fix: 'Wait for the payment webhook instead of reading the transaction in a loop; if you must poll, back off (e.g. 5 s, doubling).',
+  },
+  webhook_signature_not_verified: {
+    severity: 'error',
+    title: 'A webhook with a bad signature was acknowledged',
+    fix: 'Verify the signature header over the raw body with the published public key before anything else, and answer 4xx (not the acknowledgement) when it does not match.',
+  },
+  webhook_not_acknowledged: {
+    severity: 'warning',
+    title: 'Webhooks answered without the acknowledgement',
+    fix: 'Answer 2xx with the body {"code":"200","message":"SUCCESS"} once the webhook is stored; anything else is retried.',
+  },
+  webhook_slow_handler: {
+    severity: 'warning',
+    title: 'The webhook handler answered slowly',
+    fix: 'Store the webhook and answer at once; do the slow work (emails, fulfilment) in a background job.',
+  },
+  webhook_timeout: {
+    severity: 'error',
+    title: 'The webhook handler did not answer in time',
+    fix: 'Answer within the delivery timeout: acknowledge first, then process the webhook asynchronously.',
+  },
+  webhook_duplicate_not_tolerated: {
+    severity: 'warning',
+    title: 'A duplicate webhook was refused',
+    fix: 'Make the handler idempotent: when the same webhook arrives again (same transaction and status), acknowledge it without acting twice.',
+  },
+  no_webhook_target: {
+    severity: 'warning',
+    title: 'A payment reached its outcome with nowhere to send its webhook',
+    fix: 'Send notification_url on every create (or start the sandbox with --notification-url), so your app hears of every outcome.',
+  },
+};
+
+/** How to exercise each coverage scenario, and the README section about it. */
+export const COVERAGE_HOW: Record<CoverageScenario, { how: string; docs: string }> = {
+  payment_succeeded: { how: 'Create a payment and settle it (POST /_sandbox/transactions/{id}/settle, or a magic value such as card 4242424242424242).', docs: 'README.md#control-api-sandbox-extension-used-by-the-panel-and-by-ci' },
+  payment_failed: { how: 'Create a payment and fail it (POST /_sandbox/transactions/{id}/fail, or card 4000000000000002).', docs: 'README.md#control-api-sandbox-extension-used-by-the-panel-and-by-ci' },
+  refund: { how: 'Refund a succeeded payment (POST /v4/transactions/{id}/refunds).', docs: 'README.md#control-api-sandbox-extension-used-by-the-panel-and-by-ci' },
+  partial_refund: { how: 'Refund part of a succeeded payment (an amount below its remainder).', docs: 'README.md#control-api-sandbox-extension-used-by-the-panel-and-by-ci' },
+  customer_cancelled: { how: 'Open a payment_url and press Cancel (POST /pay/{id}/cancel).', docs: 'README.md#the-payment-page' },
+  link_expired: { how: 'Leave a payment_url unpaid and advance the clock 24 hours (POST /_sandbox/clock/advance {"seconds": 86400}).', docs: 'README.md#the-payment-page' },
+  subscription_renewal: { how: 'Create a subscription and advance the clock past its next billing date.', docs: 'README.md#life-cycle' },
+  subscription_past_due: { how: 'Create a subscription with plan.name "renewal-fails" and advance the clock past its first renewal.', docs: 'README.md#life-cycle' },
+  webhook_retry: { how: 'Have a webhook fail and then succeed: metadata {"sandbox_webhook_failures": "3"}, then advance the clock.', docs: 'README.md#magic-values-the-default-scenario' },
+  webhook_duplicate: { how: 'Send a webhook twice: POST /_sandbox/transactions/{id}/webhook-faults {"fault": "duplicate"}.', docs: 'README.md#webhook-faults' },
+  webhook_bad_signature: { how: 'Send a badly signed webhook: POST /_sandbox/transactions/{id}/webhook-faults {"fault": "bad_signature"}.', docs: 'README.md#webhook-faults' },
+  webhook_out_of_order: { how: 'Send a refund webhook before its payment webhook: POST /_sandbox/transactions/{id}/webhook-faults {"fault": "out_of_order"}.', docs: 'README.md#webhook-faults' },
+  api_fault: { how: 'Make the API fail on purpose: the X-Sandbox-Fault header (503, 429, timeout, reset) on a /v4 call.', docs: 'README.md#api-faults-the-x-sandbox-fault-header' },
+};
+
+const SEVERITY_ORDER: Record<GoLiveSeverity, number> = { error: 0, warning: 1, info: 2 };
+
+/** Orders findings as the report lists them: errors, then warnings, then infos; by code within. */
+export function compareFindings(a: Pick<GoLiveFinding, 'severity' | 'code' | 'account_id'>, b: Pick<GoLiveFinding, 'severity' | 'code' | 'account_id'>): number {
+  return SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || FINDING_CODES.indexOf(a.code) - FINDING_CODES.indexOf(b.code) || a.account_id.localeCompare(b.account_id);
+}
+
+/** Whether `severity` is at or above `threshold` (error > warning > info). */
+export function atOrAbove(severity: GoLiveSeverity, threshold: GoLiveSeverity): boolean {
+  return SEVERITY_ORDER[severity] <= SEVERITY_ORDER[threshold];
+}

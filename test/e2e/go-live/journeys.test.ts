@@ -1,0 +1,127 @@
+/**
+ * The go-live report over real sockets (issue 19): a careless merchant and a careful one play
+ * against a sandbox started in-process (`startSandbox`, its `report()`), with a real webhook
+ * receiver as their handler. The careless one is told every mistake, with evidence that opens
+ * in the request and delivery logs; the careful one gets no finding and full coverage.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+// Journeys of many requests and webhooks: slow on a loaded machine.
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
+import { startSandbox, type GoLiveFinding, type GoLiveFindingCode, type GoLiveReport, type RunningSandbox } from '../../../src/index.js';
+import { COVERAGE_SCENARIOS, FINDING_CODES } from '../../../src/domain/go-live.js';
+import { carefulJourney, carelessJourney, control } from '../../support/go-live-journeys.js';
+import { startReceiver } from '../../support/receiver.js';
+
+const cleanup: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const f of cleanup.splice(0).reverse()) await f();
+});
+
+async function setup(): Promise<{ sandbox: RunningSandbox; receiver: Awaited<ReturnType<typeof startReceiver>> }> {
+  const receiver = await startReceiver();
+  // A 2 s delivery timeout: a handler slower than 1 s is slow, one slower than 2 s times out.
+  const sandbox = await startSandbox({ ticker: false, deliveryTimeoutMs: 2000 });
+  cleanup.push(() => receiver.close(), () => sandbox.stop());
+  return { sandbox, receiver };
+}
+
+const byCode = (report: GoLiveReport, code: GoLiveFindingCode): GoLiveFinding => {
+  const found = report.findings.find((f) => f.code === code);
+  if (!found) throw new Error(`no ${code} finding in ${JSON.stringify(report.findings.map((f) => f.code))}`);
+  return found;
+};
+
+describe('the go-live report of a careless merchant', () => {
+  it('names every mistake, with evidence that opens in the request and delivery logs', async () => {
+    const { sandbox, receiver } = await setup();
+    const run = await carelessJourney(sandbox.url, receiver);
+    const report = await sandbox.report();
+
+    // Every finding code of the contract, each once per account, errors first.
+    expect(new Set(report.findings.map((f) => f.code))).toEqual(new Set(FINDING_CODES));
+    const severities = report.findings.map((f) => f.severity);
+    expect(severities).toEqual([...severities].sort((a, b) => ['error', 'warning', 'info'].indexOf(a) - ['error', 'warning', 'info'].indexOf(b)));
+    expect(report.summary).toEqual({ errors: 5, warnings: 7, infos: 1 });
+    for (const f of report.findings) {
+      expect(f.fix.length).toBeGreaterThan(20);
+      expect(f.docs).toBe(`README.md#go-live-${f.code.replace(/_/g, '-')}`);
+      expect(f.evidence.count).toBeGreaterThan(0);
+    }
+
+    // Creates without keys: four payments and a refund.
+    const missing = byCode(report, 'missing_idempotency_key');
+    expect(missing).toMatchObject({ severity: 'warning', account_id: run.account.account_id, evidence: { count: 5 } });
+    expect(missing.evidence.transaction_ids).toEqual(expect.arrayContaining([run.first, run.slow, run.hanging, run.silent]));
+    // A retry under a new key after the timeout: both transactions, both requests.
+    const duplicate = byCode(report, 'duplicate_charge_risk');
+    expect(duplicate).toMatchObject({ severity: 'error', evidence: { count: 1 } });
+    expect(new Set(duplicate.evidence.transaction_ids)).toEqual(new Set([run.lostAnswer, run.retried]));
+    expect(duplicate.evidence.request_ids).toHaveLength(2);
+    // Polling the transaction whose answer was lost.
+    expect(byCode(report, 'polling_instead_of_webhooks')).toMatchObject({ severity: 'info', evidence: { count: 1, transaction_ids: [run.polled] } });
+    // A handler that acknowledges everything, bad signatures included.
+    const badSignature = byCode(report, 'webhook_signature_not_verified');
+    expect(badSignature).toMatchObject({ severity: 'error', evidence: { count: 1, transaction_ids: [run.first] } });
+    // A handler that fails the duplicate delivery.
+    const dup = byCode(report, 'webhook_duplicate_not_tolerated');
+    expect(dup).toMatchObject({ severity: 'warning', evidence: { count: 1, transaction_ids: [run.first] } });
+    expect(byCode(report, 'webhook_not_acknowledged').evidence).toMatchObject({ count: 1, transaction_ids: [run.retried] });
+    expect(byCode(report, 'webhook_slow_handler').evidence).toMatchObject({ count: 1, transaction_ids: [run.slow] });
+    expect(byCode(report, 'webhook_timeout').evidence).toMatchObject({ count: 1, transaction_ids: [run.hanging] });
+    expect(byCode(report, 'no_webhook_target').evidence).toMatchObject({ count: 1, transaction_ids: [run.silent] });
+    expect(byCode(report, 'repeated_invalid_request').evidence).toMatchObject({ count: 3 });
+    expect(byCode(report, 'ignored_retry_after').evidence).toMatchObject({ count: 1 });
+    expect(byCode(report, 'live_key_used')).toMatchObject({ severity: 'error', account_id: run.account.account_id, evidence: { count: 1 } });
+    expect(byCode(report, 'card_data_in_checkout_mode')).toMatchObject({ severity: 'error', account_id: run.checkout.account_id, evidence: { count: 1 } });
+
+    // Each request id is in the request log, each delivery id in the delivery log, under that account.
+    for (const f of report.findings) {
+      for (const id of f.evidence.request_ids ?? []) {
+        const page = await control(sandbox.url, 'GET', `/requests?account_id=${f.account_id}&limit=100`);
+        expect((page.items as { id: number }[]).some((r) => r.id === id), `${f.code}: request ${id}`).toBe(true);
+      }
+      for (const id of f.evidence.delivery_ids ?? []) {
+        const delivery = (await sandbox.deliveries()).find((d) => d.id === id);
+        expect(delivery?.merchant_account_id, `${f.code}: delivery ${id}`).toBe(f.account_id);
+      }
+    }
+    const [signatureDelivery] = badSignature.evidence.delivery_ids!;
+    expect((await sandbox.deliveries()).find((d) => d.id === signatureDelivery)).toMatchObject({ fault: 'bad_signature' });
+    const [dupDelivery] = dup.evidence.delivery_ids!;
+    expect((await sandbox.deliveries()).find((d) => d.id === dupDelivery)).toMatchObject({ fault: 'duplicate' });
+    const requests = (await control(sandbox.url, 'GET', `/requests?account_id=${run.account.account_id}&limit=100`)).items as { id: number; status: number; idempotency_key: string | null }[];
+    const invalidIds = byCode(report, 'repeated_invalid_request').evidence.request_ids!;
+    expect(invalidIds.map((id) => requests.find((r) => r.id === id)?.status)).toEqual([400, 400, 400]);
+    expect(duplicate.evidence.request_ids!.map((id) => requests.find((r) => r.id === id)?.idempotency_key).sort()).toEqual(['checkout-7f1c-attempt-1', 'checkout-7f1c-attempt-2']);
+
+    // One account's report; coverage of what it went through.
+    const own = await sandbox.report({ accountId: run.checkout.account_id });
+    expect(own.findings.map((f) => f.code)).toEqual(['card_data_in_checkout_mode']);
+    expect(own.coverage).toHaveLength(COVERAGE_SCENARIOS.length);
+    const coverage = (await sandbox.report({ accountId: run.account.account_id })).coverage;
+    expect(coverage.filter((c) => c.seen).map((c) => c.scenario).sort()).toEqual(['api_fault', 'payment_succeeded', 'refund', 'partial_refund', 'webhook_bad_signature'].sort());
+
+    // Reset clears findings and coverage.
+    await sandbox.reset();
+    const after = await sandbox.report();
+    expect(after).toMatchObject({ summary: { errors: 0, warnings: 0, infos: 0 }, findings: [], coverage: [] });
+  });
+});
+
+describe('the go-live report of a careful merchant', () => {
+  it('has no finding and full coverage', async () => {
+    const { sandbox, receiver } = await setup();
+    const { account } = await carefulJourney(sandbox.url, receiver);
+    const report = await sandbox.report({ accountId: account.account_id });
+    expect(report.findings).toEqual([]);
+    expect(report.summary).toEqual({ errors: 0, warnings: 0, infos: 0 });
+    expect(report.coverage.filter((c) => !c.seen).map((c) => c.scenario)).toEqual([]);
+    expect(report.coverage.map((c) => c.scenario)).toEqual([...COVERAGE_SCENARIOS]);
+    // The sandbox-wide report holds nothing else either: the control API, the panel's reads
+    // and the check-webhooks battery never count.
+    await control(sandbox.url, 'POST', '/check-webhooks', { url: receiver.url });
+    for (let i = 0; i < 15; i++) await control(sandbox.url, 'GET', `/transactions?account_id=${account.account_id}`);
+    expect((await sandbox.report()).findings).toEqual([]);
+  });
+});

@@ -1,0 +1,205 @@
+/**
+ * Two merchants, played over real sockets against a running sandbox and a real webhook
+ * receiver, for the go-live report's tests (and `test/e2e/go-live/print-careless.ts`):
+ *
+ * - the careless one creates without keys, retries a create under a new key after a
+ *   `timeout-after` fault, polls, repeats invalid requests, ignores Retry-After, leaks an
+ *   sk_live_ key, sends card data from a checkout account, and runs a handler that
+ *   acknowledges everything (bad signatures included), crashes on a duplicate, is slow,
+ *   hangs, answers refunds with "OK" and forgets notification_url once;
+ * - the careful one sends a key on every create (and the same key on a retry), waits for
+ *   webhooks, and runs a fast handler that verifies signatures and tolerates duplicates,
+ *   while its tests go through every coverage scenario.
+ */
+import { ACK, directPayment, type Receiver, type ReceivedWebhook } from './app.js';
+import { directSubscription } from './subscriptions.js';
+
+type Json = Record<string, unknown>;
+
+export interface CreatedAccount {
+  account_id: string;
+  api_key: string;
+}
+
+const merchantHeaders = (account: CreatedAccount, extra: Record<string, string> = {}): Record<string, string> => ({
+  authorization: `Bearer ${account.api_key}`,
+  'x-merchant-account-id': account.account_id,
+  'content-type': 'application/json',
+  ...extra,
+});
+
+async function json(res: Response): Promise<Json> {
+  const text = await res.text();
+  return text ? (JSON.parse(text) as Json) : {};
+}
+
+/** A control call that must succeed. */
+export async function control(url: string, method: 'GET' | 'POST', path: string, payload?: unknown): Promise<Json> {
+  const res = await fetch(`${url}/_sandbox${path}`, {
+    method,
+    headers: payload === undefined ? {} : { 'content-type': 'application/json' },
+    body: payload === undefined ? undefined : JSON.stringify(payload),
+  });
+  const body = await json(res);
+  if (!res.ok) throw new Error(`${method} /_sandbox${path}: ${res.status} ${JSON.stringify(body)}`);
+  return body;
+}
+
+export async function createAccount(url: string, mode: 'direct' | 'checkout', name: string): Promise<CreatedAccount> {
+  return (await control(url, 'POST', '/accounts', { mode, name })) as unknown as CreatedAccount;
+}
+
+/** A /v4 call. */
+async function api(url: string, account: CreatedAccount, method: string, path: string, payload?: unknown, extra: Record<string, string> = {}, signal?: AbortSignal): Promise<{ status: number; body: Json }> {
+  const res = await fetch(`${url}${path}`, { method, headers: merchantHeaders(account, extra), body: payload === undefined ? undefined : JSON.stringify(payload), signal });
+  return { status: res.status, body: await json(res) };
+}
+
+/** Waits until every webhook under way has had its attempt (an advance of one second waits for them). */
+const settleWebhooks = (url: string): Promise<Json> => control(url, 'POST', '/clock/advance', { seconds: 1 });
+
+const isRefundWebhook = (hook: ReceivedWebhook): boolean => typeof hook.body === 'object' && hook.body !== null && 'refund_data' in hook.body;
+const merchantId = (hook: ReceivedWebhook): string => String((hook.body as Json | null)?.merchant_transaction_id ?? '');
+
+export interface CarelessResult {
+  account: CreatedAccount;
+  checkout: CreatedAccount;
+  /** The create that ran twice: the first (answer lost) and the retry under a new key. */
+  lostAnswer: string;
+  retried: string;
+  /** The transaction whose webhooks were duplicated and badly signed. */
+  first: string;
+  polled: string;
+  slow: string;
+  hanging: string;
+  silent: string;
+}
+
+/**
+ * The careless merchant. `url` is the sandbox (started with a short delivery timeout, e.g.
+ * 2000 ms, and no --notification-url); `receiver` becomes its webhook handler.
+ */
+export async function carelessJourney(url: string, receiver: Receiver): Promise<CarelessResult> {
+  const account = await createAccount(url, 'direct', 'careless-shop');
+  const checkout = await createAccount(url, 'checkout', 'careless-checkout');
+  // The handler: no signature check; "processed" webhooks kept by body and signature (a second
+  // identical one crashes on the unique index); slow work inline; refunds answered "OK".
+  const processed = new Set<string>();
+  receiver.respond = (_n, hook) => {
+    const key = `${hook.raw}|${String(hook.headers.signature)}`;
+    if (processed.has(key)) return { status: 500, body: 'duplicate key value violates unique constraint "orders_webhook"' };
+    processed.add(key);
+    if (isRefundWebhook(hook)) return { status: 200, body: 'OK' };
+    if (merchantId(hook) === 'order-slow') return { ...ACK, delayMs: 1400 };
+    if (merchantId(hook) === 'order-hang') return { ...ACK, delayMs: 3000 };
+    return ACK;
+  };
+  const pay = (ext: string, extra: Json = {}) => directPayment({ external_identifier: ext, notification_url: receiver.url, ...extra });
+  const create = async (body: Json, extra: Record<string, string> = {}): Promise<string> => {
+    const res = await api(url, account, 'POST', '/v4/transactions', body, extra);
+    if (res.status !== 201) throw new Error(`create: ${res.status} ${JSON.stringify(res.body)}`);
+    return String(res.body.id);
+  };
+
+  // 1. Creates without an Idempotency-Key.
+  const first = await create(pay('order-1'));
+  await control(url, 'POST', `/transactions/${first}/settle`);
+  await settleWebhooks(url);
+
+  // 2. A create whose answer is lost (timeout after execution), retried under a new key.
+  await api(url, account, 'POST', '/v4/transactions', pay('order-2'), { 'idempotency-key': 'checkout-7f1c-attempt-1', 'x-sandbox-fault': 'timeout-after' }, AbortSignal.timeout(400)).catch(() => undefined);
+  const retried = await create(pay('order-2'), { 'idempotency-key': 'checkout-7f1c-attempt-2' });
+  const lostAnswer = String(((await control(url, 'GET', `/transactions?account_id=${account.account_id}&limit=100`)).items as Json[]).find((t) => t.external_identifier === 'order-2' && t.id !== retried)?.id);
+
+  // 3. Polling the payment whose answer was lost, instead of waiting for its webhook.
+  for (let i = 0; i < 12; i++) await api(url, account, 'GET', `/v4/transactions/${lostAnswer}`);
+
+  // 4. A handler that acknowledges a badly signed webhook, and crashes on a duplicate.
+  await control(url, 'POST', `/transactions/${first}/webhook-faults`, { fault: 'bad_signature' });
+  await settleWebhooks(url);
+  await control(url, 'POST', `/transactions/${first}/webhook-faults`, { fault: 'duplicate' });
+  await settleWebhooks(url);
+
+  // 5. A refund (no key either) whose webhook is answered "OK"; a slow handler; a hanging one.
+  await control(url, 'POST', `/transactions/${retried}/settle`);
+  await settleWebhooks(url);
+  const refund = await api(url, account, 'POST', `/v4/transactions/${retried}/refunds`, { amount: 500 });
+  if (refund.status !== 201) throw new Error(`refund: ${refund.status}`);
+  const slow = await create(pay('order-slow'));
+  await control(url, 'POST', `/transactions/${slow}/settle`);
+  const hanging = await create(pay('order-hang'));
+  await control(url, 'POST', `/transactions/${hanging}/settle`);
+  await settleWebhooks(url);
+
+  // 6. A payment with nowhere to send its webhook.
+  const silent = await create(directPayment({ external_identifier: 'order-silent' }));
+  await control(url, 'POST', `/transactions/${silent}/settle`);
+
+  // 7. The same invalid request three times; a 429 retried at once; a live key; card data from checkout.
+  const invalid = directPayment({ external_identifier: 'order-bad' });
+  delete invalid.currency;
+  for (let i = 0; i < 3; i++) await api(url, account, 'POST', '/v4/transactions', invalid);
+  await api(url, account, 'GET', '/v4/transactions?limit=5', undefined, { 'x-sandbox-fault': '429=30' });
+  await api(url, account, 'GET', '/v4/transactions?limit=5');
+  await fetch(`${url}/v4/transactions`, { headers: { authorization: 'Bearer sk_live_51HxQpLkEy0ProductionKey', 'x-merchant-account-id': account.account_id } });
+  await api(url, checkout, 'POST', '/v4/transactions', directPayment({ external_identifier: 'order-c1', notification_url: receiver.url }), { 'idempotency-key': 'c1' });
+  await settleWebhooks(url);
+  return { account, checkout, lostAnswer, retried, first, polled: lostAnswer, slow, hanging, silent };
+}
+
+export interface CarefulResult {
+  account: CreatedAccount;
+}
+
+/**
+ * The careful merchant: a key on every create, webhooks instead of polling, a fast handler that
+ * verifies signatures (refusing a bad one with 401) and acknowledges a duplicate again; its
+ * tests go through every coverage scenario.
+ */
+export async function carefulJourney(url: string, receiver: Receiver): Promise<CarefulResult> {
+  const account = await createAccount(url, 'direct', 'careful-shop');
+  receiver.respond = (_n, hook) => (hook.verified ? ACK : { status: 401, body: '{"code":"401","message":"invalid signature"}' });
+  let n = 0;
+  const create = async (path: string, body: Json, extra: Record<string, string> = {}): Promise<Json> => {
+    n += 1;
+    const res = await api(url, account, 'POST', path, body, { 'idempotency-key': `careful-${n}`, ...extra });
+    if (res.status !== 201) throw new Error(`create ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body;
+  };
+  const pay = (ext: string, extra: Json = {}) => directPayment({ external_identifier: ext, notification_url: receiver.url, ...extra });
+
+  // A fault on purpose, retried with the same key: one payment.
+  const faulted = await api(url, account, 'POST', '/v4/transactions', pay('order-a'), { 'idempotency-key': 'careful-a', 'x-sandbox-fault': '503' });
+  if (faulted.status !== 503) throw new Error(`fault: ${faulted.status}`);
+  const paid = await api(url, account, 'POST', '/v4/transactions', pay('order-a'), { 'idempotency-key': 'careful-a' });
+  const a = String(paid.body.id);
+  await control(url, 'POST', `/transactions/${a}/settle`);
+  const b = String((await create('/v4/transactions', pay('order-b'))).id);
+  await control(url, 'POST', `/transactions/${b}/fail`);
+  await settleWebhooks(url);
+  // Refunds: part, then the rest; then the scripted webhook faults.
+  await create(`/v4/transactions/${a}/refunds`, { amount: 300 });
+  await create(`/v4/transactions/${a}/refunds`, {});
+  await settleWebhooks(url);
+  for (const fault of ['duplicate', 'bad_signature', 'out_of_order']) {
+    await control(url, 'POST', `/transactions/${a}/webhook-faults`, { fault });
+    await settleWebhooks(url);
+  }
+  // A webhook the sandbox fails three times on purpose, then delivers.
+  await create('/v4/transactions', pay('order-c', { metadata: { sandbox_webhook_failures: '3' } }));
+  // The customer's step: one cancels on the payment page, one never comes back.
+  const qr = (ext: string) => ({ amount: 35050, currency: 'THB', external_identifier: ext, notification_url: receiver.url, payment_method: { type: 'qr', payment_channel_code: 'PROMPTPAY' }, browser_info: { user_agent: 'careful', language: 'th-TH' } });
+  const cancelled = String((await create('/v4/transactions', qr('order-qr-1'))).id);
+  const page = await fetch(`${url}/pay/${cancelled}/cancel`, { method: 'POST', redirect: 'manual' });
+  if (page.status >= 400) throw new Error(`cancel: ${page.status}`);
+  await create('/v4/transactions', qr('order-qr-2'));
+  // Subscriptions: one renews, one goes past_due.
+  const sub = (ext: string, plan: Json) =>
+    directSubscription({ external_identifier: ext, plan: { currency: 'USD', amount: 900, ...plan }, payment_method: { type: 'card', number: '4111111111111111', expiration_date: '12/30', security_code: '123', webhooks_url: receiver.url } });
+  await create('/v4/subscriptions', sub('sub-renews', { name: 'Gold', interval: 'week' }), { 'x-forwarded-for': '203.0.113.7' });
+  await create('/v4/subscriptions', sub('sub-fails', { name: 'renewal-fails', interval: 'week', payment_attempts: 3 }), { 'x-forwarded-for': '203.0.113.7' });
+  // Eight days of sandbox time: retries, the expired link, renewals.
+  await control(url, 'POST', '/clock/advance', { seconds: 8 * 86_400 });
+  await settleWebhooks(url);
+  return { account };
+}

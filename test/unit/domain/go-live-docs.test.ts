@@ -1,0 +1,49 @@
+/**
+ * The go-live report's links hold: every finding code has its README entry (the anchor its
+ * `docs` names), every coverage scenario's `docs` is a README heading, and the CI examples end
+ * with the report.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { COVERAGE_HOW, COVERAGE_SCENARIOS, FINDING_CODES, RULES, findingDocs } from '../../../src/domain/go-live.js';
+
+const read = (path: string) => readFileSync(new URL(`../../../${path}`, import.meta.url), 'utf8');
+const readme = read('README.md');
+
+/** GitHub's anchor of a heading. */
+const slug = (heading: string) =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\w\- ]/g, '')
+    .replace(/ /g, '-');
+const anchors = new Set([...readme.matchAll(/^#{1,6} (.+)$/gm)].map((m) => slug(m[1]!)).concat([...readme.matchAll(/<a id="([^"]+)"><\/a>/g)].map((m) => m[1]!)));
+
+describe('README "Before you go live"', () => {
+  it('has an entry per finding code, under its anchor, naming its severity', () => {
+    for (const code of FINDING_CODES) {
+      const anchor = findingDocs(code).replace('README.md#', '');
+      expect(anchors.has(anchor), anchor).toBe(true);
+      expect(readme).toContain(`<a id="${anchor}"></a>\n#### \`${code}\` (${RULES[code].severity})`);
+    }
+  });
+
+  it("links each coverage scenario's how to a README section, and names each scenario", () => {
+    for (const scenario of COVERAGE_SCENARIOS) {
+      const anchor = COVERAGE_HOW[scenario].docs.replace('README.md#', '');
+      expect(anchors.has(anchor), `${scenario}: #${anchor}`).toBe(true);
+      expect(readme.slice(readme.indexOf('### Coverage'))).toContain(`\`${scenario}\``);
+    }
+  });
+
+  it('ends the CI examples with the report as JUnit', () => {
+    const workflow = parse(read('examples/github-actions.yml')) as { jobs: Record<string, { steps: { run?: string; uses?: string }[] }> };
+    const steps = Object.values(workflow.jobs)[0]!.steps;
+    const report = steps.findIndex((s) => s.run?.includes('payment-sandbox report --url http://localhost:4010 --fail-on error --format junit > go-live.xml'));
+    expect(report).toBeGreaterThan(steps.findIndex((s) => s.run === 'npm test'));
+    expect(steps.slice(report + 1).every((s) => s.uses?.startsWith('actions/upload-artifact'))).toBe(true);
+    expect(read('compose.yaml')).toContain('report --fail-on error --format junit > go-live.xml');
+    expect(readme).toContain('payment-sandbox report --fail-on error --format junit > go-live.xml');
+  });
+});

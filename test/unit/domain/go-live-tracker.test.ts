@@ -1,0 +1,182 @@
+/**
+ * The go-live tracker's rules on their own (no HTTP, no SQLite): exact counts with capped
+ * evidence, bounded windows, and the cases that must not raise a finding (never cry wolf).
+ */
+import { describe, expect, it } from 'vitest';
+import { EVIDENCE_IDS_MAX, COVERAGE_SCENARIOS } from '../../../src/domain/go-live.js';
+import { GoLiveTracker, TRACKER_ENTRIES_MAX, type GoLiveAccountState, type ObservedAttempt, type ObservedRequest } from '../../../src/domain/go-live-tracker.js';
+
+function tracker(saved = new Map<string, GoLiveAccountState>()) {
+  const saves: string[] = [];
+  const t = new GoLiveTracker({
+    repo: { loadAll: () => saved, save: (id, state) => (saves.push(id), saved.set(id, structuredClone(state))), clear: () => saved.clear() },
+    slowHandlerMs: 5000,
+    timeoutMs: 10_000,
+    now: () => '2026-11-25T10:00:00.000+00:00',
+  });
+  return { t, saved, saves };
+}
+
+let seq = 0;
+const request = (over: Partial<ObservedRequest> = {}): ObservedRequest => ({
+  requestId: ++seq,
+  accountId: 'acc_a',
+  method: 'GET',
+  path: '/v4/transactions',
+  status: 200,
+  executedStatus: over.status ?? 200,
+  idempotencyKey: null,
+  replayed: false,
+  liveKey: false,
+  cardDataInCheckout: false,
+  fault: false,
+  retryAfterS: null,
+  create: null,
+  createdTransaction: null,
+  transactionId: null,
+  readPending: false,
+  fingerprint: () => `${over.method ?? 'GET'} ${over.path ?? '/v4/transactions'}`,
+  atMs: 0,
+  realMs: 0,
+  ...over,
+});
+const create = (id: string, over: Partial<ObservedRequest> = {}, ext: string | null = 'order-1') =>
+  request({ method: 'POST', status: 201, executedStatus: 201, create: 'transaction', createdTransaction: { id, amount: 1000, currency: 'USD', external_identifier: ext }, ...over });
+const attempt = (over: Partial<ObservedAttempt> = {}): ObservedAttempt => ({
+  accountId: 'acc_a',
+  deliveryId: `d${++seq}`,
+  kind: 'payment',
+  transactionId: 'tx1',
+  fault: null,
+  number: 1,
+  ok: true,
+  contacted: true,
+  status: 200,
+  timedOut: false,
+  durationMs: 20,
+  originalAcknowledged: false,
+  ...over,
+});
+const codes = (t: GoLiveTracker) => t.report().findings.map((f) => f.code);
+
+describe('evidence', () => {
+  it('counts exactly and keeps the first ids only', () => {
+    const { t } = tracker();
+    for (let i = 0; i < 100; i++) t.request(create(`tx${i}`, { idempotencyKey: null }, `order-${i}`));
+    const [finding] = t.report().findings;
+    expect(finding).toMatchObject({ code: 'missing_idempotency_key', evidence: { count: 100 } });
+    expect(finding!.evidence.request_ids).toHaveLength(EVIDENCE_IDS_MAX);
+    expect(finding!.evidence.transaction_ids).toEqual(Array.from({ length: EVIDENCE_IDS_MAX }, (_, i) => `tx${i}`));
+  });
+});
+
+describe('duplicate_charge_risk', () => {
+  it('is two creates of one order under different or no keys within 10 minutes', () => {
+    const { t } = tracker();
+    t.request(create('tx1', { idempotencyKey: 'k1' }));
+    t.request(create('tx2', { idempotencyKey: 'k2', atMs: 60_000 }));
+    expect(t.report().findings.find((f) => f.code === 'duplicate_charge_risk')?.evidence).toMatchObject({ count: 1, transaction_ids: ['tx1', 'tx2'] });
+  });
+
+  it('is not a replay under the same key, a create 10 minutes later, or another order', () => {
+    const { t } = tracker();
+    t.request(create('tx1', { idempotencyKey: 'k1' }));
+    t.request(create('tx1', { idempotencyKey: 'k1', replayed: true }));
+    t.request(create('tx3', { idempotencyKey: 'k3', atMs: 10 * 60_000 + 1 }));
+    t.request(create('tx4', { idempotencyKey: 'k4', atMs: 10 * 60_000 + 2 }, 'order-2'));
+    // Without external_identifier only the same body is the same order.
+    t.request(create('tx5', { fingerprint: () => 'body-a' }, null));
+    t.request(create('tx6', { fingerprint: () => 'body-b' }, null));
+    expect(codes(t)).not.toContain('duplicate_charge_risk');
+    t.request(create('tx7', { fingerprint: () => 'body-a' }, null));
+    expect(codes(t)).toContain('duplicate_charge_risk');
+  });
+});
+
+describe('repeated_invalid_request', () => {
+  it('needs the same request refused three times', () => {
+    const { t } = tracker();
+    t.request(request({ status: 400 }));
+    t.request(request({ status: 400 }));
+    t.request(request({ status: 400, fingerprint: () => 'another' }));
+    expect(codes(t)).toEqual([]);
+    t.request(request({ status: 400 }));
+    expect(t.report().findings[0]).toMatchObject({ code: 'repeated_invalid_request', evidence: { count: 3 } });
+    t.request(request({ status: 400 }));
+    expect(t.report().findings[0]!.evidence.count).toBe(4);
+  });
+
+  it('does not count 429, 409, asked-for faults or live keys', () => {
+    const { t } = tracker();
+    for (let i = 0; i < 5; i++) {
+      t.request(request({ status: 409 }));
+      t.request(request({ status: 503, fault: true }));
+      t.request(request({ status: 400, fault: true }));
+    }
+    expect(codes(t)).toEqual([]);
+  });
+
+  it('keeps a bounded window: the oldest requests are forgotten first', () => {
+    const { t } = tracker();
+    t.request(request({ status: 400, fingerprint: () => 'first' }));
+    t.request(request({ status: 400, fingerprint: () => 'first' }));
+    for (let i = 0; i < TRACKER_ENTRIES_MAX; i++) t.request(request({ status: 404, fingerprint: () => `other-${i}` }));
+    t.request(request({ status: 400, fingerprint: () => 'first' }));
+    expect(codes(t)).toEqual([]);
+  });
+});
+
+describe('ignored_retry_after and polling', () => {
+  it('is a repeat before Retry-After, not after it', () => {
+    const { t } = tracker();
+    t.request(request({ status: 429, retryAfterS: 5, fault: true, realMs: 0 }));
+    t.request(request({ realMs: 6000 }));
+    expect(codes(t)).toEqual([]);
+    t.request(request({ status: 429, retryAfterS: 5, fault: true, realMs: 10_000 }));
+    t.request(request({ realMs: 10_500 }));
+    expect(codes(t)).toEqual(['ignored_retry_after']);
+  });
+
+  it('is more than ten reads of one pending transaction, counted once per transaction', () => {
+    const { t } = tracker();
+    for (let i = 0; i < 10; i++) t.request(request({ readPending: true, transactionId: 'tx1' }));
+    expect(codes(t)).toEqual([]);
+    for (let i = 0; i < 20; i++) t.request(request({ readPending: true, transactionId: 'tx1' }));
+    expect(t.report().findings[0]).toMatchObject({ code: 'polling_instead_of_webhooks', evidence: { count: 1, transaction_ids: ['tx1'] } });
+  });
+});
+
+describe('webhook attempts', () => {
+  it('does not blame the merchant for refusing a bad signature, or for failures the sandbox simulated', () => {
+    const { t } = tracker();
+    t.attempt(attempt({ fault: 'bad_signature', ok: false, status: 401 }));
+    t.attempt(attempt({ contacted: false, ok: false, status: 503 }));
+    t.attempt(attempt({ number: 4 }));
+    expect(codes(t)).toEqual([]);
+    const seen = t.report().coverage.filter((c) => c.seen).map((c) => c.scenario);
+    expect(seen.sort()).toEqual(['webhook_bad_signature', 'webhook_retry']);
+  });
+
+  it('tells a refused duplicate from a refused first copy, and a timeout from a slow answer', () => {
+    const { t } = tracker();
+    t.attempt(attempt({ fault: 'duplicate', ok: false, status: 500, originalAcknowledged: true }));
+    t.attempt(attempt({ fault: 'duplicate', ok: false, status: 500, originalAcknowledged: false }));
+    t.attempt(attempt({ ok: false, status: null, timedOut: true, durationMs: 10_000 }));
+    t.attempt(attempt({ durationMs: 6000 }));
+    expect(codes(t).sort()).toEqual(['webhook_duplicate_not_tolerated', 'webhook_not_acknowledged', 'webhook_slow_handler', 'webhook_timeout']);
+  });
+});
+
+describe('the report', () => {
+  it("lists one account's coverage even before any traffic, and survives a restart through its repository", () => {
+    const { t, saved } = tracker();
+    expect(t.report('acc_new').coverage.map((c) => c.scenario)).toEqual([...COVERAGE_SCENARIOS]);
+    t.request(request({ liveKey: true, status: 401 }));
+    t.outcome({ accountId: 'acc_a', transactionId: 'tx1', status: 'SUCCEEDED', noTarget: false, linkExpired: false, renewal: false });
+    const again = tracker(saved).t;
+    expect(again.report()).toEqual(t.report());
+    again.clear();
+    expect(again.report()).toMatchObject({ findings: [], coverage: [] });
+    expect(saved.size).toBe(0);
+  });
+});
