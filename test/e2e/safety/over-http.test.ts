@@ -172,7 +172,8 @@ describe('security over a socket', () => {
     for (const [path, extra, status] of [
       [`/v4/transactions/${id}`, {}, 200],
       ['/v4/transactions?limit=5', {}, 200],
-      ['/v4/transactions/tx_missing', {}, 404],
+      ['/v4/transactions/6f1c2d3e-4b5a-4c6d-8e7f-8091a2b3c4d5', {}, 404],
+      ['/v4/transactions/tx_missing', {}, 400],
       ['/_sandbox/health', {}, 200],
       ['/', {}, 200],
       ['/_sandbox/credentials', { host: `rebind.attacker.example:${server.port}` }, 403],
