@@ -95,7 +95,7 @@ export function createApp(options: Partial<SandboxOptions> = {}): SandboxApp {
   control.route('/', subscriptionControlRoutes());
   control.route('/', paymentMethodControlRoutes());
   control.route('/', scenarioControlRoutes());
-  control.route('/', faultControlRoutes({ checkWebhooks: (url) => checkWebhooks(url, checkSigningOf(sandbox.options)) }));
+  control.route('/', faultControlRoutes({ checkWebhooks: (url) => checkWebhooks(url, { ...checkSigningOf(sandbox.options), guard: (address, port) => sandbox.webhookConnectRefused(address, port) }) }));
   app.route('/_sandbox', control);
 
   app.route('/pay', paymentPageRoutes());

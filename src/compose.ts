@@ -25,7 +25,7 @@ import { openStore } from './store/sqlite-store.js';
 import { Dispatcher } from './webhooks/dispatcher.js';
 import { createOutbox } from './webhooks/outbox.js';
 import { createAsyncSigner, createSigner, type WebhookSigning } from './webhooks/signing.js';
-import { refusedDelivery, refusedTarget, type TargetPolicy } from './webhooks/targets.js';
+import { connectGuard, refusedDelivery, refusedTarget, type TargetPolicy } from './webhooks/targets.js';
 
 /** A composed sandbox, and its database handle for tests and benchmarks that inspect or seed it. */
 export interface ComposedSandbox {
@@ -81,6 +81,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
     timeoutMs: options.deliveryTimeoutMs,
     onError: (err) => logger.error('delivery.crashed', 'delivery failed unexpectedly', { err }),
     refuseTarget: (url) => refusedDelivery(url, targets),
+    connectGuard: connectGuard(targets),
   });
   const outbox = createOutbox({
     clock,
@@ -154,6 +155,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
     webhookFaults: { inject: (transactionId, request) => outbox.injectFault(transactionId, request) },
     webhookPublicKeyPem: DEMO_WEBHOOK_PUBLIC_KEY_PEM,
     webhookTargetRefused: (url) => refusedTarget(url, targets),
+    webhookConnectRefused: connectGuard(targets),
     get baseUrl() {
       return baseUrl;
     },

@@ -17,6 +17,7 @@ import type { ChangeFeed, DeliveriesRepo, TransactionsRepo } from '../domain/por
 import type { TimedWork } from '../domain/scheduler.js';
 import { isAcknowledgement } from './acknowledgement.js';
 import { MAX_READ_RESPONSE, createPoster, type WebhookPoster } from './post.js';
+import type { ConnectGuard } from './targets.js';
 import { webhookHeaders, type AsyncWebhookSigner, type WebhookSigner } from './signing.js';
 import { Slots } from './slots.js';
 
@@ -70,6 +71,8 @@ export interface DispatcherDeps {
   onError: (err: unknown) => void;
   /** Why a URL may not receive webhooks now (targets.ts), or null; checked before each attempt. */
   refuseTarget?: (url: string) => Promise<string | null>;
+  /** Checked against the address each connection is made to (targets.ts `connectGuard`). */
+  connectGuard?: ConnectGuard;
 }
 
 export class Dispatcher implements TimedWork {
@@ -111,7 +114,7 @@ export class Dispatcher implements TimedWork {
   private readonly poster: WebhookPoster;
 
   constructor(private readonly deps: DispatcherDeps) {
-    this.poster = createPoster({ timeoutMs: deps.timeoutMs, maxFreePerOrigin: MAX_IN_FLIGHT_PER_URL });
+    this.poster = createPoster({ timeoutMs: deps.timeoutMs, maxFreePerOrigin: MAX_IN_FLIGHT_PER_URL, ...(deps.connectGuard ? { guard: deps.connectGuard } : {}) });
   }
 
   /** Closes the idle kept-alive connections to merchants (after `idle()`, on shutdown). */
