@@ -103,7 +103,7 @@ export function createApp(options: Partial<SandboxOptions> = {}): SandboxApp {
   control.route('/', webhookHandlerRoutes());
   control.route('/', fixtureControlRoutes());
   control.route('/', reportControlRoutes());
-  control.route('/', faultControlRoutes({ checkWebhooks: (url) => checkWebhooks(url, checkSigningOf(sandbox.options)) }));
+  control.route('/', faultControlRoutes({ checkWebhooks: (url) => checkWebhooks(url, { ...checkSigningOf(sandbox.options), guard: (address, port) => sandbox.webhookConnectRefused(address, port) }) }));
   app.route('/_sandbox', control);
 
   app.route('/pay', paymentPageRoutes());

@@ -30,7 +30,7 @@ import { openStore } from './store/sqlite-store.js';
 import { Dispatcher } from './webhooks/dispatcher.js';
 import { createOutbox } from './webhooks/outbox.js';
 import { createAsyncSigner, createSigner, webhookSigningOf } from './webhooks/signing.js';
-import { refusedDelivery, refusedTarget, type TargetPolicy } from './webhooks/targets.js';
+import { connectGuard, refusedDelivery, refusedTarget, type TargetPolicy } from './webhooks/targets.js';
 
 /** A composed sandbox, and its database handle for tests and benchmarks that inspect or seed it. */
 export interface ComposedSandbox {
@@ -95,6 +95,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
     timeoutMs: options.deliveryTimeoutMs,
     onError: (err) => logger.error('delivery.crashed', 'delivery failed unexpectedly', { err }),
     refuseTarget: (url) => refusedDelivery(url, targets),
+    connectGuard: connectGuard(targets),
     onAttempt: ({ delivery: d, number, ok, status, contacted, timedOut, durationMs }) =>
       goLive.attempt({
         accountId: d.account_id,
@@ -204,6 +205,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
     webhookPublicKeyPem: DEMO_WEBHOOK_PUBLIC_KEY_PEM,
     goLive,
     webhookTargetRefused: (url) => refusedTarget(url, targets),
+    webhookConnectRefused: connectGuard(targets),
     get baseUrl() {
       return baseUrl;
     },

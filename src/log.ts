@@ -7,6 +7,7 @@
  * Modules log through `logger` (the process-wide instance the CLI configures with
  * `setLogger`), or take a `Logger` as a dependency; nothing else writes to the console.
  */
+import { isSecurityCodeKey, maskCardNumbers, redactSecurityCodes } from './domain/card-data.js';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export type LogFormat = 'text' | 'json';
@@ -52,35 +53,21 @@ function redactValue(value: unknown, depth = 0): unknown {
   if (depth > 5 || value === null || typeof value !== 'object') return value;
   if (value instanceof Error) return describeError(value);
   if (Array.isArray(value)) return value.map((v) => redactValue(v, depth + 1));
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, /security_code|cvv|cvc|secret|token|authorization|password/i.test(k) ? '[redacted]' : redactValue(v, depth + 1)]));
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, /security_code|cvv|cvc|secret|token|authorization|password/i.test(k) || isSecurityCodeKey(k) ? '[redacted]' : redactValue(v, depth + 1)]));
 }
 
 /**
  * Removes what must never be printed: card numbers (13 to 19 digits, possibly grouped by
  * spaces or dashes, passing the Luhn check) become `****1111`; JWTs, `Bearer` tokens and `sk_` API keys become
- * `[redacted]`; `security_code` values are dropped.
+ * `[redacted]`; security code values (`security_code`, `cvv`, `securityCode`, in any form) are dropped.
  */
 export function redact(text: string): string {
-  return text
+  const masked = text
     .replace(/\beyJ[\w-]*\.[\w-]+\.[\w-]*/g, '[redacted JWT]')
     .replace(/\b(Bearer\s+)\S+/gi, '$1[redacted]')
     .replace(/\bsk_(test|live)_\w+/g, 'sk_$1_[redacted]')
-    .replace(/("?(?:security_code|cvv|cvc)"?\s*[:=]\s*)"?\d{3,4}"?/gi, '$1"[redacted]"')
-    .replace(/\b\d(?:[ -]?\d){12,18}\b/g, (found) => {
-      const digits = found.replace(/\D/g, '');
-      return passesLuhn(digits) ? `****${digits.slice(-4)}` : found;
-    });
-}
-
-/** The card-number checksum; digits that fail it (an epoch in ms, an id) are left alone. */
-function passesLuhn(digits: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 1) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
-    sum += d;
-  }
-  return sum % 10 === 0;
+    .replace(/("?(?:security_code|cvv|cvc)"?\s*[:=]\s*)"?\d{3,4}"?/gi, '$1"[redacted]"');
+  return redactSecurityCodes(maskCardNumbers(masked, (digits) => `****${digits.slice(-4)}`));
 }
 
 /** Makes a logger that writes lines in `format` at `level` and above. */

@@ -47,6 +47,8 @@ export interface Sandbox {
   goLive: Pick<GoLiveTracker, 'request' | 'customerCancelled' | 'report'>;
   /** Why `url` may not receive webhooks (a non-http(s), link-local, metadata or own address, or a host off --webhook-allow-hosts), or null. */
   webhookTargetRefused(url: string): string | null;
+  /** Why the sandbox may not connect to `address`:`port` for a webhook (checked at connect time, also by check-webhooks), or null. */
+  webhookConnectRefused(address: string, port: number): string | null;
   /** Base URL the sandbox is reached at (for payment_url); set by the server once it listens. */
   baseUrl: string;
   /**

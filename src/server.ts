@@ -12,6 +12,7 @@ import { isLoopbackHost } from './config.js';
 import { logger } from './log.js';
 import { applyFixtures, prepareFixtures, type FixtureObjects, type PreparedFixtures } from './http/fixtures/apply.js';
 import { fixtureSources, fixturesHash } from './http/fixtures/files.js';
+import { envelopedServer } from './server-refusals.js';
 
 /** The envelope of a request the HTTP parser refused before the app saw it (431, 400). */
 function parserRefusal(err: Error & { code?: string }): { status: number; reason: string; body: string } {
@@ -80,7 +81,7 @@ export function startServer(options: Partial<SandboxOptions> = {}): Promise<Runn
         { host },
       );
     }
-    const server = serve({ fetch: app.fetch, hostname: host, port, serverOptions: { maxHeaderSize } }, (info: AddressInfo) => {
+    const server = serve({ fetch: app.fetch, hostname: host, port, serverOptions: { maxHeaderSize }, createServer: envelopedServer(app.fetch, host) }, (info: AddressInfo) => {
       const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
       const url = `http://${host}:${info.port}`;
       sandbox.baseUrl = sandbox.options.publicUrl ?? url;

@@ -11,7 +11,9 @@ import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { DEMO_WEBHOOK_PRIVATE_KEY_PEM } from '../domain/demo-credentials.js';
 import { isAcknowledgement } from '../webhooks/acknowledgement.js';
 import { paymentWebhookBody, refundWebhookBody, type PaymentWebhookStatus } from '../webhooks/formats.js';
+import { MAX_READ_RESPONSE, createPoster, type WebhookPoster } from '../webhooks/post.js';
 import { createSigner, webhookHeaders, type WebhookSigner, type WebhookSigning } from '../webhooks/signing.js';
+import type { ConnectGuard } from '../webhooks/targets.js';
 
 /** The sandbox's delivery timeout (contract: Webhooks, 10 s). */
 export const DEFAULT_CHECK_TIMEOUT_MS = 10_000;
@@ -78,6 +80,11 @@ export interface CheckWebhooksOptions {
   timeoutMs?: number;
   /** Currency of the generated payments and refunds (default USD). */
   currency?: string;
+  /**
+   * Checked against every address the battery connects to (the sandbox's webhook target
+   * guard when the control API runs it); a refused address gets no request.
+   */
+  guard?: ConnectGuard;
 }
 
 const MAX_KEPT_ANSWER = 4096;
@@ -95,6 +102,7 @@ class Battery {
   readonly exchanges: WebhookExchange[] = [];
 
   constructor(
+    private readonly poster: WebhookPoster,
     private readonly url: string,
     private readonly sign: WebhookSigner,
     private readonly timeZone: string,
@@ -135,9 +143,11 @@ class Battery {
     const started = performance.now();
     let exchange: WebhookExchange;
     try {
-      const res = await fetch(this.url, { method: 'POST', headers: d.headers, body: d.raw, redirect: 'manual', signal: AbortSignal.timeout(this.timeoutMs) });
-      const text = await res.text();
-      exchange = { label: d.label, status: res.status, body: text.slice(0, MAX_KEPT_ANSWER), error: null, acknowledged: isAcknowledgement(res.status, text), durationMs: 0 };
+      // Redirects are not followed; the answer is read up to 1 MiB, as the sandbox's deliveries read it (post.ts).
+      const { status, text, whole } = await this.poster.post(this.url, d.headers, d.raw);
+      exchange = whole
+        ? { label: d.label, status, body: text.slice(0, MAX_KEPT_ANSWER), error: null, acknowledged: isAcknowledgement(status, text), durationMs: 0 }
+        : { label: d.label, status, body: text.slice(0, MAX_KEPT_ANSWER), error: `answer larger than ${MAX_READ_RESPONSE} bytes (not read further)`, acknowledged: false, durationMs: 0 };
     } catch (err) {
       exchange = { label: d.label, status: null, body: null, error: describeError(err, this.timeoutMs), acknowledged: false, durationMs: 0 };
     }
@@ -216,7 +226,15 @@ export async function checkWebhooks(url: string, options: CheckWebhooksOptions =
   const timeZone = options.timeZone ?? 'UTC';
   const timeoutMs = options.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
   const sign = createSigner(signing);
-  const b = new Battery(url, sign, timeZone, timeoutMs, options.currency ?? 'USD');
+  const poster = createPoster({ timeoutMs, maxFreePerOrigin: 1, ...(options.guard ? { guard: options.guard } : {}) });
+  try {
+    return await runBattery(new Battery(poster, url, sign, timeZone, timeoutMs, options.currency ?? 'USD'), url, signing, sign, timeZone, timeoutMs);
+  } finally {
+    poster.close();
+  }
+}
+
+async function runBattery(b: Battery, url: string, signing: WebhookSigning, sign: WebhookSigner, timeZone: string, timeoutMs: number): Promise<WebhookCheckReport> {
   const startedAt = new Date().toISOString();
   const checks: WebhookCheckResult[] = [];
 

@@ -10,6 +10,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { SandboxError, badRequest } from '../domain/errors.js';
 import type { ApiEnv } from './env.js';
 import { errorBody } from './errors.js';
+import { redactText } from './redact.js';
 
 export const IDEMPOTENCY_KEY_MAX = 255;
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -37,6 +38,15 @@ export function canonicalJson(value: unknown): string {
 }
 
 /**
+ * The key as the database keeps it: the key itself, or, when it holds card data (a card
+ * number, a security code), its SHA-256 digest, so the card data is never stored while the
+ * same key still finds the same record.
+ */
+function storedKey(key: string): string {
+  return redactText(key) === key ? key : `sha256:${createHash('sha256').update(key).digest('hex')}`;
+}
+
+/**
  * Runs a create once per `Idempotency-Key` and answers `status` with the JSON that `run`
  * returns. Replays the stored status and body with `Idempotent-Replayed: true`; 409
  * `concurrent_request` while the first is still running (whatever the body); then 400 for a
@@ -61,6 +71,7 @@ export async function idempotent<T, S extends ContentfulStatusCode>(
   const sandbox = c.get('sandbox');
   const store = sandbox.stores.idempotency;
   const accountId = c.get('account').id;
+  const stored = storedKey(key);
   const body: unknown = c.get('body') ?? null;
   const fingerprint = createHash('sha256').update(`${c.req.method} ${c.req.path}\n${canonicalJson(body)}`).digest('hex');
   const now = sandbox.clock.nowMs();
@@ -71,7 +82,7 @@ export async function idempotent<T, S extends ContentfulStatusCode>(
       headers: replayed ? { 'content-type': 'application/json', 'idempotent-replayed': 'true' } : { 'content-type': 'application/json' },
     }) as unknown as TypedResponse<T, S, 'json'>;
 
-  const existing = store.get(accountId, key);
+  const existing = store.get(accountId, stored);
   if (existing && existing.created_at + IDEMPOTENCY_TTL_MS > now) {
     // Rules 5 and 6 overlap when another request arrives while the first still runs: rule 5
     // wins, whatever the body (README "Where the spec is silent or ambiguous"). Until the
@@ -112,17 +123,17 @@ export async function idempotent<T, S extends ContentfulStatusCode>(
           return undefined;
         }
         const json = JSON.stringify(value);
-        store.record(accountId, key, fingerprint, now, status, json);
+        store.record(accountId, stored, fingerprint, now, status, json);
         return { status, json };
       });
     } catch (err) {
       done = failure(err); // rolled back; the refusal is the stored first response
-      store.record(accountId, key, fingerprint, now, done.status, done.json);
+      store.record(accountId, stored, fingerprint, now, done.status, done.json);
     }
     if (done) return send(done.status, done.json, false);
   }
 
-  store.claim(accountId, key, fingerprint, now);
+  store.claim(accountId, stored, fingerprint, now);
   let result: { status: number; json: string };
   try {
     await latency; // the artificial processing time is spent while the key is claimed
@@ -131,11 +142,11 @@ export async function idempotent<T, S extends ContentfulStatusCode>(
     try {
       result = failure(err);
     } catch {
-      store.release(accountId, key);
+      store.release(accountId, stored);
       throw err;
     }
   }
-  store.complete(accountId, key, result.status, result.json);
+  store.complete(accountId, stored, result.status, result.json);
   return send(result.status, result.json, false);
 }
 

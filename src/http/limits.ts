@@ -7,6 +7,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { SandboxError } from '../domain/errors.js';
 import type { AppEnv } from './env.js';
+import { nodeBindings } from './node-env.js';
 
 /** Counts open event streams: a new one past `max` is a 429; a stream counts until it ends or its reader goes away. */
 export function eventStreamCap(max: number): MiddlewareHandler<AppEnv> {
@@ -27,6 +28,13 @@ export function eventStreamCap(max: number): MiddlewareHandler<AppEnv> {
     } catch (err) {
       done();
       throw err;
+    }
+    const outgoing = nodeBindings(c)?.outgoing;
+    if (outgoing?.headersSent) {
+      // The stream was written straight to the Node response (event-stream.ts): open until it closes.
+      if (outgoing.closed) done();
+      else outgoing.once('close', done);
+      return;
     }
     const body = c.res.body;
     if (!body || c.res.status !== 200) return done();

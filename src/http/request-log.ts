@@ -6,6 +6,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { ApiEnv } from './env.js';
 import { observeRequest } from './go-live.js';
+import { isSecurityCodeKey } from '../domain/card-data.js';
 import { redactBody, redactText } from './redact.js';
 
 const MAX_LOGGED_BODY = 16 * 1024;
@@ -23,29 +24,49 @@ const PLAIN_QUERY = /^[\w.*-]+=[\w.*-]*(?:&[\w.*-]+=[\w.*-]*)*$/;
 /** `SECRET_VALUE` without its global flag, for a test that keeps no state. */
 const HAS_SECRET_VALUE = new RegExp(SECRET_VALUE.source);
 
-/** The request's path and query as logged: secret parameters and API keys or JWTs in any value are replaced by `[redacted]`. */
+/** Whether a plain query's text holds card data (a card number, a security-code key with a value). */
+const holdsCardData = (text: string): boolean => redactText(text) !== text;
+
+/**
+ * The request's path and query as logged: secret parameters and API keys or JWTs in any value
+ * are replaced by `[redacted]`; card numbers are masked and security-code parameters
+ * redacted, in the path and the query, whatever their encoding.
+ */
 export function loggedPath(path: string, url: string): string {
+  const safePath = redactText(path);
   const at = url.indexOf('?');
-  if (at < 0) return path;
+  if (at < 0) return safePath;
   const query = url.slice(at + 1);
   // Most queries (a page's limit and cursor) are plain and hold no secret: logged as they are.
-  if (PLAIN_QUERY.test(query) && !HAS_SECRET_VALUE.test(query) && !query.split('&').some((pair) => SECRET_PARAMS.test(pair.slice(0, pair.indexOf('='))))) {
-    return `${path}?${query}`;
+  if (
+    PLAIN_QUERY.test(query) &&
+    !HAS_SECRET_VALUE.test(query) &&
+    !query.split('&').some((pair) => SECRET_PARAMS.test(pair.slice(0, pair.indexOf('=')))) &&
+    !holdsCardData(query)
+  ) {
+    return `${safePath}?${query}`;
   }
   const params = new URLSearchParams(query);
   const out = new URLSearchParams();
-  for (const [name, value] of params) out.append(name, SECRET_PARAMS.test(name) ? '[redacted]' : value.replace(SECRET_VALUE, '[redacted]'));
-  const written = out.toString().replace(/%5Bredacted%5D/g, '[redacted]');
-  return written ? `${path}?${written}` : path;
+  for (const [name, value] of params) {
+    const secret = SECRET_PARAMS.test(name) || isSecurityCodeKey(name);
+    out.append(redactText(name), secret ? '[redacted]' : redactText(value.replace(SECRET_VALUE, '[redacted]')));
+  }
+  const written = out.toString().replace(/%5Bredacted%5D/g, '[redacted]').replace(/%E2%80%A2/g, '•');
+  return written ? `${safePath}?${written}` : safePath;
 }
+
+/** A header value as logged (`Idempotency-Key`, `X-Merchant-Account-Id`): card data masked. */
+const loggedHeader = (value: string | undefined): string | null => (value === undefined ? null : redactText(value));
 
 /** The request body as logged: the parsed body redacted, or the raw text redacted when it did not parse. */
 async function loggedRequestBody(c: Context<ApiEnv>): Promise<string | null> {
   if (c.req.method === 'GET') return null;
   const parsed: unknown = c.get('body');
-  if (parsed !== undefined) return JSON.stringify(redactBody(parsed)).slice(0, MAX_LOGGED_BODY);
+  if (parsed !== undefined) return JSON.stringify(redactBody(parsed, MAX_LOGGED_BODY)).slice(0, MAX_LOGGED_BODY);
   try {
-    return redactText(await c.req.text()).slice(0, MAX_LOGGED_BODY) || null;
+    // Only what is kept is scanned (a little more, so a card number across the cut is still found).
+    return redactText((await c.req.text()).slice(0, MAX_LOGGED_BODY + 64)).slice(0, MAX_LOGGED_BODY) || null;
   } catch {
     return null;
   }
@@ -66,11 +87,11 @@ export const requestLog: MiddlewareHandler<ApiEnv> = async (c, next) => {
   const warnings = c.get('warnings').map(redactText);
   const path = loggedPath(c.req.path, c.req.url);
   const id = sandbox.stores.requestLog.insert({
-    account_id: account?.id ?? c.req.header('x-merchant-account-id') ?? null,
+    account_id: account?.id ?? loggedHeader(c.req.header('x-merchant-account-id')),
     method: c.req.method,
     path,
     status,
-    idempotency_key: c.req.header('idempotency-key') ?? null,
+    idempotency_key: loggedHeader(c.req.header('idempotency-key')),
     replayed: c.get('replayed'),
     duration_ms: Math.round(duration * 100) / 100,
     request_body: requestBody,
@@ -79,5 +100,5 @@ export const requestLog: MiddlewareHandler<ApiEnv> = async (c, next) => {
     at: sandbox.clock.nowMs(),
   });
   await observeRequest(c, id, path, requestBody); // the go-live report
-  sandbox.emit('request.logged', account?.id ?? null, { id, method: c.req.method, path: c.req.path, status, duration_ms: Math.round(duration * 100) / 100 });
+  sandbox.emit('request.logged', account?.id ?? null, { id, method: c.req.method, path: path.includes('?') ? path.slice(0, path.indexOf('?')) : path, status, duration_ms: Math.round(duration * 100) / 100 });
 };

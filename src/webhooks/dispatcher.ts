@@ -17,6 +17,7 @@ import type { ChangeFeed, DeliveriesRepo, TransactionsRepo } from '../domain/por
 import type { TimedWork } from '../domain/scheduler.js';
 import { isAcknowledgement } from './acknowledgement.js';
 import { MAX_READ_RESPONSE, createPoster, type WebhookPoster } from './post.js';
+import type { ConnectGuard } from './targets.js';
 import { webhookHeaders, type AsyncWebhookSigner, type WebhookSigner } from './signing.js';
 import { Slots } from './slots.js';
 
@@ -89,6 +90,8 @@ export interface DispatcherDeps {
   poster?: WebhookPoster;
   /** Hears of each attempt once it is recorded (the go-live report). */
   onAttempt?: (attempt: AttemptReport) => void;
+  /** Checked against the address each connection is made to (targets.ts `connectGuard`). */
+  connectGuard?: ConnectGuard;
 }
 
 export class Dispatcher implements TimedWork {
@@ -130,7 +133,7 @@ export class Dispatcher implements TimedWork {
   private readonly poster: WebhookPoster;
 
   constructor(private readonly deps: DispatcherDeps) {
-    this.poster = deps.poster ?? createPoster({ timeoutMs: deps.timeoutMs, maxFreePerOrigin: MAX_IN_FLIGHT_PER_URL });
+    this.poster = deps.poster ?? createPoster({ timeoutMs: deps.timeoutMs, maxFreePerOrigin: MAX_IN_FLIGHT_PER_URL, ...(deps.connectGuard ? { guard: deps.connectGuard } : {}) });
   }
 
   /** Closes the idle kept-alive connections to merchants (after `idle()`, on shutdown). */

@@ -6,10 +6,13 @@
  * limit, the answer is read up to `MAX_READ_RESPONSE` bytes (the rest is not read), and a
  * gzip, deflate or br answer is decoded before it is judged. TLS certificates are verified.
  */
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import type { ConnectGuard } from './targets.js';
 
 /** The most of a merchant's answer read to judge it: a larger acknowledgement is still judged whole up to here. */
 export const MAX_READ_RESPONSE = 1024 * 1024;
@@ -32,6 +35,30 @@ export class PostTimeoutError extends Error {
   }
 }
 
+/** A connection the target guard refused (targets.ts): nothing was sent. */
+export class TargetRefusedError extends Error {
+  override readonly name = 'TargetRefusedError';
+  constructor(reason: string) {
+    super(`target refused: ${reason}; the merchant was not contacted`);
+  }
+}
+
+/** A DNS lookup whose every answer must pass `guard` for `port`: the address connected to is the one checked. */
+function guardedLookup(guard: ConnectGuard, port: number): LookupFunction {
+  return (hostname, options, callback) => {
+    dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
+      if (err) return callback(err, '', 0);
+      for (const a of addresses) {
+        const reason = guard(a.address, port);
+        if (reason !== null) return callback(new TargetRefusedError(reason), '', 0);
+      }
+      if (options.all) (callback as unknown as (e: null, all: LookupAddress[]) => void)(null, addresses);
+      else if (addresses[0]) callback(null, addresses[0].address, addresses[0].family);
+      else callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), '', 0);
+    });
+  };
+}
+
 /** How long an idle kept-alive connection is kept (a server's shorter `Keep-Alive: timeout` wins). */
 const IDLE_SOCKET_MS = 4_000;
 
@@ -48,7 +75,12 @@ export interface WebhookPoster {
  * bounded by the caller (the dispatcher's lanes), not here: a bound per origin would make two
  * URLs on one server wait for each other.
  */
-export function createPoster(options: { timeoutMs: number; maxFreePerOrigin: number }): WebhookPoster {
+export function createPoster(options: {
+  timeoutMs: number;
+  maxFreePerOrigin: number;
+  /** Checked against every address connected to (written in the URL or resolved); a refusal rejects with `TargetRefusedError`. */
+  guard?: ConnectGuard;
+}): WebhookPoster {
   const { timeoutMs } = options;
   const agentOptions = { keepAlive: true, maxFreeSockets: options.maxFreePerOrigin, timeout: IDLE_SOCKET_MS, scheduling: 'lifo' as const };
   const http = new HttpAgent(agentOptions);
@@ -72,6 +104,14 @@ export function createPoster(options: { timeoutMs: number; maxFreePerOrigin: num
           reject(new Error(`unsupported URL scheme ${target.protocol}`));
           return;
         }
+        const port = target.port ? Number(target.port) : secure ? 443 : 80;
+        const { guard } = options;
+        const literal = target.hostname.replace(/^\[|\]$/g, '');
+        const refused = guard && isIP(literal) ? guard(literal, port) : null;
+        if (refused !== null) {
+          reject(new TargetRefusedError(refused));
+          return;
+        }
         let settled = false;
         const finish = (err: Error | null, answer?: PostAnswer): void => {
           if (settled) return;
@@ -86,6 +126,7 @@ export function createPoster(options: { timeoutMs: number; maxFreePerOrigin: num
           {
             method: 'POST',
             agent: secure ? https : http,
+            ...(guard ? { lookup: guardedLookup(guard, port) } : {}),
             headers: { host: target.host, connection: 'keep-alive', ...headers, ...COMMON_HEADERS, 'content-length': String(Buffer.byteLength(body, 'utf8')) },
           },
           (res) => {

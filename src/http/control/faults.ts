@@ -7,6 +7,7 @@
  * HTTP layer, in src/check-webhooks/).
  */
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { badRequest } from '../../domain/errors.js';
 import type { AppEnv } from '../env.js';
 import { createRouter } from '../router.js';
 import { errorSchema, httpUrlSchema } from '../schemas.js';
@@ -89,10 +90,14 @@ export function faultControlRoutes(deps: FaultControlDeps): OpenAPIHono<AppEnv> 
       ...controlOperation,
       summary: "Run the check-webhooks battery against a merchant's webhook URL and answer the report, case by case",
       request: { body: { required: true, content: { 'application/json': { schema: z.object({ url: httpUrlSchema }).openapi('CheckWebhooksRequest') } } } },
-      responses: { 200: json(webhookCheckReportSchema, 'The report (passed: false when a case failed)'), 400: json(errorSchema, 'Bad request') },
+      responses: { 200: json(webhookCheckReportSchema, 'The report (passed: false when a case failed)'), 400: json(errorSchema, 'Bad request, or a URL the webhook target guard refuses (link-local, metadata, the sandbox itself, off --webhook-allow-hosts)') },
     }),
     async (c) => {
-      const report = await deps.checkWebhooks(c.req.valid('json').url);
+      const { url } = c.req.valid('json');
+      // The webhook target guard, as for a notification_url (issue 22); checked again at connect time.
+      const refused = c.get('sandbox').webhookTargetRefused(url);
+      if (refused !== null) throw badRequest('Request failed validation', [{ type: 'value_error', pointer: '/url', message: `Webhook target refused: ${refused}`, location: 'body' }]);
+      const report = await deps.checkWebhooks(url);
       return c.json(report, 200);
     },
   );

@@ -4,7 +4,6 @@
  * Used by the panel and by CI scripts; answers with the same error envelope as the API.
  */
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
-import { streamSSE } from 'hono/streaming';
 import { credentialsOf } from '../../domain/accounts.js';
 import { addInterval } from '../../domain/billing-schedule.js';
 import { isoTimestamp } from '../../domain/clock.js';
@@ -21,6 +20,7 @@ import { amountSchema, errorSchema } from '../schemas.js';
 import { accountCredentialsSchema, clockAdvancedSchema, clockSchema, controlTransactionSchema, credentialsSchema, deliverySchema, requestLogEntrySchema, transactionDetailSchema, webhookJwkSchema } from './schemas.js';
 import { controlDelivery, controlTransaction, controlTransactionOf, requestLogEntry, transactionDetail } from './views.js';
 import { WEBHOOK_KEY_FORMATS, webhookKeyAs, webhookKeyForms } from './webhook-key.js';
+import { serveEventStream } from './event-stream.js';
 import { createRouter } from '../router.js';
 import { controlOperation } from '../openapi/document.js';
 
@@ -342,45 +342,10 @@ export function controlRoutes(): OpenAPIHono<AppEnv> {
     operationId: 'streamEvents',
     summary: 'The change feed as server-sent events',
     description:
-      'One `ready` event (`{"now": ...}`), then one `change` event per change, its data a JSON object with a `type` (`transaction.*`, `refund.created`, `subscription.*`, `delivery.attempted`, `request.logged`, `clock.advanced`, ...). A `: keep-alive` comment is sent after 15 seconds without events. The stream ends when the sandbox stops.',
+      'One `ready` event (`{"now": ...}`), then one `change` event per change, its data a JSON object with a `type` (`transaction.*`, `refund.created`, `subscription.*`, `delivery.attempted`, `request.logged`, `clock.advanced`, ...). A `: keep-alive` comment is sent after 15 seconds without events. A stream that falls more than 1 MiB behind (its client does not read) gets one `dropped` event and is closed. The stream ends when the sandbox stops.',
     responses: { 200: { description: 'The event stream', content: { 'text/event-stream': { schema: { type: 'string', description: 'Server-sent events (event: ready | change; data: JSON)' } } } } },
   });
-  app.get('/events', (c) => {
-    const sandbox = c.get('sandbox');
-    return streamSSE(c, async (stream) => {
-      const queue: string[] = [];
-      let wake: (() => void) | undefined;
-      let ended = false;
-      const unsubscribe = sandbox.events.subscribe(
-        (event) => {
-          queue.push(JSON.stringify(event));
-          wake?.();
-        },
-        () => {
-          ended = true; // the sandbox is stopping
-          wake?.();
-        },
-      );
-      stream.onAbort(() => wake?.());
-      await stream.writeSSE({ event: 'ready', data: JSON.stringify({ now: isoTimestamp(sandbox.clock.nowMs()) }) });
-      while (!ended && !stream.aborted && !stream.closed) {
-        const next = queue.shift();
-        if (next !== undefined) {
-          await stream.writeSSE({ event: 'change', data: next });
-          continue;
-        }
-        let timer: NodeJS.Timeout | undefined;
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-          timer = setTimeout(resolve, 15_000);
-        });
-        clearTimeout(timer);
-        wake = undefined;
-        if (queue.length === 0 && !ended && !stream.aborted) await stream.write(': keep-alive\n\n');
-      }
-      unsubscribe();
-    });
-  });
+  app.get('/events', (c) => serveEventStream(c, JSON.stringify({ now: isoTimestamp(c.get('sandbox').clock.nowMs()) })));
 
   return app;
 }
