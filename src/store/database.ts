@@ -194,8 +194,9 @@ export function openDatabase(path: string): Db {
   let db: Db;
   try {
     db = new Database(path);
-    if (path !== ':memory:') db.pragma('journal_mode = WAL');
+    if (path !== ':memory:') lockAndCheck(db, path);
   } catch (err) {
+    if (err instanceof DatabaseOpenError) throw err;
     const reason = err instanceof Error ? err.message : String(err);
     throw new DatabaseOpenError(`cannot open the database file ${path} (${reason.split('\n')[0]})`);
   }
@@ -217,6 +218,41 @@ export function openDatabase(path: string): Db {
     })();
   }
   return db;
+}
+
+/**
+ * One process per `--db` file, and no start on a damaged one. Two sandboxes on one file
+ * delivered webhooks twice, ran diverging clocks and released each other's in-flight
+ * idempotency keys, so the file is locked for as long as the process has it open:
+ * `locking_mode = EXCLUSIVE` with WAL holds SQLite's exclusive lock from the first write
+ * until the connection closes (no shared-memory index is used, so no other process can read
+ * or write it). The lock is the operating system's: a process that is killed (SIGKILL, a
+ * crash) drops it with its file descriptors, so nothing stale is ever left to block a start.
+ * Then `PRAGMA quick_check` (the structure of every page, not the index contents: a fraction
+ * of a second for a large file) refuses a corrupted file with one line instead of starting
+ * and failing later on some request.
+ */
+function lockAndCheck(db: Db, path: string): void {
+  const timeout = db.pragma('busy_timeout', { simple: true }) as number;
+  db.pragma('busy_timeout = 0'); // a locked file is reported at once, not after 5 s
+  try {
+    db.pragma('locking_mode = EXCLUSIVE');
+    db.pragma('journal_mode = WAL');
+    db.exec('BEGIN IMMEDIATE; COMMIT'); // takes the exclusive lock now, and keeps it
+  } catch (err) {
+    db.close();
+    if ((err as { code?: string }).code === 'SQLITE_BUSY') {
+      throw new DatabaseOpenError(`the database file ${path} is in use by another payment-sandbox process (one process per --db file; stop the other one or choose another file)`);
+    }
+    throw err;
+  }
+  db.pragma(`busy_timeout = ${timeout}`);
+  const problems = db.pragma('quick_check(5)') as { quick_check: string }[];
+  const first = problems[0]?.quick_check;
+  if (first !== 'ok') {
+    db.close();
+    throw new DatabaseOpenError(`the database file ${path} is corrupted (${String(first).split('\n')[0]}); restore a backup or start with a new file`);
+  }
 }
 
 /** Reads a value from the meta table. */
