@@ -14,7 +14,7 @@ import type { ChangeFeed } from './domain/ports.js';
 import { Scheduler } from './domain/scheduler.js';
 import { createSubscriptionService } from './domain/subscriptions.js';
 import { createTransactionService } from './domain/transactions.js';
-import { logger } from './log.js';
+import { logger, repeatedFailure, type RepeatedFailure } from './log.js';
 import type { Sandbox } from './sandbox.js';
 import type { Db } from './store/database.js';
 import { badRequest, type ErrorDetail, type SandboxError } from './domain/errors.js';
@@ -41,7 +41,8 @@ export interface ComposedSandbox {
 export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSandbox {
   const options = resolveOptions({ restrictedChannelCode: DEFAULT_RESTRICTED_CHANNEL_CODE, ...input });
   const policy = createScenarioPolicy(loadConfiguredScenarios(options.scenario));
-  const store = openStore(options.db, (err) => logger.error('feed.failed', 'an after-commit effect failed', { err }), {
+  const effectFailures = repeatedFailure('feed.failed', 'an after-commit effect failed');
+  const store = openStore(options.db, (err) => effectFailures.failed(err), {
     requestLogLimit: options.requestLogLimit,
     deliveryLogLimit: options.deliveryLogLimit,
   });
@@ -70,6 +71,8 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
     options.webhookSigning === 'hmac'
       ? { mode: 'hmac', secret: options.webhookSecret ?? '' }
       : { mode: 'rsa', privateKeyPem: DEMO_WEBHOOK_PRIVATE_KEY_PEM };
+  // Logged once per run of failures, not once each (a full disk: issue 22).
+  const deliveryCrashes = repeatedFailure('delivery.crashed', 'delivery failed unexpectedly; webhook deliveries back off and retry');
   const dispatcher = new Dispatcher({
     clock,
     deliveries: repos.deliveries,
@@ -79,7 +82,8 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
     signAsync: createAsyncSigner(signing),
     timeZone: options.webhookTimezone,
     timeoutMs: options.deliveryTimeoutMs,
-    onError: (err) => logger.error('delivery.crashed', 'delivery failed unexpectedly', { err }),
+    onError: (err) => deliveryCrashes.failed(err),
+    onRecovered: () => deliveryCrashes.recovered(),
     refuseTarget: (url) => refusedDelivery(url, targets),
   });
   const outbox = createOutbox({
@@ -119,11 +123,16 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
   });
   const accounts = createMerchantAccounts({ clock, uow, accounts: repos.accounts, buyers: repos.buyers, feed, seed: options.seed, keyPool: options.keyPool });
 
+  const schedulerFailures = new Map<string, RepeatedFailure>(); // the ticker runs each work 4 times a second
   const scheduler = new Scheduler({
     clock,
     uow,
     saveOffset: (ms) => store.saveClockOffset(ms),
-    onError: (work, err) => logger.error('scheduler.failed', `${work} failed`, { err }),
+    onError: (work, err) => {
+      let failures = schedulerFailures.get(work);
+      if (!failures) schedulerFailures.set(work, (failures = repeatedFailure('scheduler.failed', `${work} failed`)));
+      failures.failed(err);
+    },
   });
   scheduler.register(dispatcher);
   scheduler.register(
@@ -196,6 +205,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
       return count;
     },
     reset({ rewindClock = false } = {}) {
+      scheduler.interrupt(); // an advance under way stops: it would move the clock back where it was going
       uow.run(() => {
         store.wipe();
         accounts.reseedBuyers();
@@ -206,6 +216,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
       });
       feed.emit('sandbox.reset', null, { rewound_clock: rewindClock });
     },
+    drainWebhooks: (graceMs) => dispatcher.drain(graceMs),
     async close() {
       if (ticker) clearInterval(ticker);
       accounts.stopKeyPool();
