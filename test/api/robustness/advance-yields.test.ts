@@ -46,7 +46,7 @@ describe('a clock advance yields to the event loop in bounded batches', () => {
       expect(res.status).toBe(201);
     }
     const failed = db.prepare("SELECT count(*) AS n FROM transactions WHERE status = 'FAILED'").pluck();
-    const advance = (): Promise<Response> =>
+    const advance = async (): Promise<Response> =>
       app.request('/_sandbox/clock/advance', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seconds: 2 * 86_400, wait_for_webhooks: false }) });
     const { largest, total } = await largestStepBetweenTurns(async () => expect((await advance()).status).toBe(200), () => failed.get() as number);
     expect(total).toBe(1000); // every link expired

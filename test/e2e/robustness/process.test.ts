@@ -166,7 +166,7 @@ describe('the compile cache of bin/payment-sandbox.js', () => {
     const source = (word: string): string => `exports.main = async () => { await new Promise((r) => setTimeout(r, 1300)); process.stdout.write('${word}\\n'); return 0; };\n`;
     const cacheDir = join(dir, 'tmp');
     mkdirSync(cacheDir, { recursive: true });
-    const env = { ...process.env, TMPDIR: cacheDir };
+    const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: cacheDir };
     delete env.NODE_DISABLE_COMPILE_CACHE;
     const fixed = new Date('2020-01-01T00:00:00Z');
     const runBundle = (): string => spawnSync(process.execPath, [join(root, 'bin', 'payment-sandbox.js')], { env, encoding: 'utf8' }).stdout.trim();

@@ -7,7 +7,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -52,6 +52,27 @@ async function receiver(): Promise<{ url: string; ids: Set<string>; hits: () => 
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`, ids, hits: () => hits, answer: (yes) => (answer = yes) };
 }
 
+function openSocket(port: number): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => resolve(socket));
+    socket.once('error', reject);
+  });
+}
+
+/** The status of the first answer read on `socket` (rejects if it closes first). */
+function statusOf(socket: Socket): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let head = '';
+    socket.on('data', (d: Buffer) => {
+      head += d.toString('latin1');
+      const match = /^HTTP\/1\.1 (\d{3})/.exec(head);
+      if (match) resolve(Number(match[1]));
+    });
+    socket.on('error', (err) => reject(err));
+    socket.on('close', () => reject(new Error(`closed before an answer: ${JSON.stringify(head.slice(0, 80))}`)));
+  });
+}
+
 async function start(args: string[]): Promise<{ child: ChildProcessWithoutNullStreams; url: string; exit: Promise<number | null> }> {
   const child = spawn(process.execPath, [BIN, '--port', '0', '--quiet', ...args]);
   children.push(child);
@@ -76,25 +97,35 @@ describe('SIGTERM with webhooks hanging at the receiver', () => {
     for (let i = 0; i < 40; i++) {
       const res = await fetch(`${first.url}/v4/transactions`, { method: 'POST', headers: headers(), body: JSON.stringify(directPayment({ external_identifier: `stop-${i}` })) });
       expect(res.status).toBe(201);
-      ids.push(((await res.json()) as { id: string }).id);
+      const id = ((await res.json()) as { id: string }).id;
+      ids.push(id);
+      // settled: 40 webhooks, 8 at a time hanging at the receiver
+      expect((await fetch(`${first.url}/_sandbox/transactions/${id}/settle`, { method: 'POST' })).status).toBe(200);
     }
-    // settle them all: 40 webhooks, 8 at a time hanging at the receiver
-    const settle = await fetch(`${first.url}/_sandbox/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seconds: 1, wait_for_webhooks: false }) });
-    expect(settle.status).toBe(200);
     const deadline = Date.now() + 10_000;
     while (hanging.hits() < 8 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     expect(hanging.hits()).toBeGreaterThanOrEqual(1);
 
-    // 20 requests on keep-alive connections, then SIGTERM while they are on their way
-    const requests = Array.from({ length: 20 }, (_, i) =>
-      i % 2 === 0
-        ? fetch(`${first.url}/v4/transactions?limit=5`, { headers: headers() }).then(async (r) => (await r.arrayBuffer(), r.status))
-        : fetch(`${first.url}/v4/transactions`, { method: 'POST', headers: headers(), body: JSON.stringify(directPayment({ external_identifier: `late-${i}` })) }).then(async (r) => (await r.arrayBuffer(), r.status)),
-    );
-    await new Promise((r) => setTimeout(r, 5));
+    // 20 requests written on open keep-alive connections (in the sandbox's socket buffers), then SIGTERM at once
+    const { port } = new URL(first.url);
+    const sockets = await Promise.all(Array.from({ length: 20 }, () => openSocket(Number(port))));
+    const requests = sockets.map((socket, i) => {
+      const answer = statusOf(socket);
+      const h = headers();
+      if (i % 2 === 0) {
+        socket.write(`GET /v4/transactions?limit=5 HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: ${h.authorization}\r\nX-Merchant-Account-Id: ${h['x-merchant-account-id']}\r\nConnection: keep-alive\r\n\r\n`);
+      } else {
+        const payload = JSON.stringify(directPayment({ external_identifier: `late-${i}` }));
+        socket.write(
+          `POST /v4/transactions HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: ${h.authorization}\r\nX-Merchant-Account-Id: ${h['x-merchant-account-id']}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(payload)}\r\nConnection: keep-alive\r\n\r\n${payload}`,
+        );
+      }
+      return answer;
+    });
     const signalled = Date.now();
     first.child.kill('SIGTERM');
     const statuses = await Promise.allSettled(requests);
+    for (const socket of sockets) socket.destroy();
     expect(await first.exit).toBe(0);
     const took = Date.now() - signalled;
     expect(took).toBeLessThan(10_000); // docker stop's limit (it took 49.5 s)
