@@ -191,11 +191,12 @@ export class DatabaseOpenError extends Error {}
  * Throws with a one-line message when the file cannot be opened or written.
  */
 export function openDatabase(path: string): Db {
-  let db: Db;
+  let db: Db | undefined;
   try {
     db = new Database(path);
     if (path !== ':memory:') lockAndCheck(db, path);
   } catch (err) {
+    if (db?.open) db.close(); // and its lock
     if (err instanceof DatabaseOpenError) throw err;
     const reason = err instanceof Error ? err.message : String(err);
     throw new DatabaseOpenError(`cannot open the database file ${path} (${reason.split('\n')[0]})`);
@@ -223,30 +224,36 @@ export function openDatabase(path: string): Db {
 /**
  * One process per `--db` file, and no start on a damaged one. Two sandboxes on one file
  * delivered webhooks twice, ran diverging clocks and released each other's in-flight
- * idempotency keys, so the file is locked for as long as the process has it open:
- * `locking_mode = EXCLUSIVE` with WAL holds SQLite's exclusive lock from the first write
- * until the connection closes (no shared-memory index is used, so no other process can read
- * or write it). The lock is the operating system's: a process that is killed (SIGKILL, a
- * crash) drops it with its file descriptors, so nothing stale is ever left to block a start.
- * Then `PRAGMA quick_check` (the structure of every page, not the index contents: a fraction
- * of a second for a large file) refuses a corrupted file with one line instead of starting
- * and failing later on some request.
+ * idempotency keys. So a lock file beside it (`<db>.lock`, a tiny SQLite file) is opened in
+ * `locking_mode = EXCLUSIVE` and written once: SQLite then holds its exclusive lock until the
+ * connection closes (with the database). The lock is the operating system's: a process that
+ * is killed (SIGKILL, a crash) drops it with its file descriptors, so nothing stale is ever
+ * left to block a start, and the database itself stays readable by other tools (sqlite3, a
+ * script) while the sandbox runs. Then `PRAGMA quick_check` (the structure of every page, not
+ * the index contents) refuses a corrupted file with one line instead of starting and failing
+ * later on some request.
  */
 function lockAndCheck(db: Db, path: string): void {
-  const timeout = db.pragma('busy_timeout', { simple: true }) as number;
-  db.pragma('busy_timeout = 0'); // a locked file is reported at once, not after 5 s
+  const lockPath = `${path}.lock`;
+  let lock: Db;
   try {
-    db.pragma('locking_mode = EXCLUSIVE');
-    db.pragma('journal_mode = WAL');
-    db.exec('BEGIN IMMEDIATE; COMMIT'); // takes the exclusive lock now, and keeps it
+    lock = new Database(lockPath, { timeout: 0 }); // a held lock is reported at once, not after 5 s
+    lock.pragma('locking_mode = EXCLUSIVE');
+    lock.exec('BEGIN EXCLUSIVE; COMMIT'); // takes the exclusive lock now, and keeps it
   } catch (err) {
     db.close();
     if ((err as { code?: string }).code === 'SQLITE_BUSY') {
       throw new DatabaseOpenError(`the database file ${path} is in use by another payment-sandbox process (one process per --db file; stop the other one or choose another file)`);
     }
-    throw err;
+    throw new DatabaseOpenError(`cannot lock the database file ${path} with ${lockPath} (${err instanceof Error ? err.message.split('\n')[0] : String(err)})`);
   }
-  db.pragma(`busy_timeout = ${timeout}`);
+  const closeDb = db.close.bind(db);
+  db.close = () => {
+    closeDb();
+    if (lock.open) lock.close();
+    return db;
+  };
+  db.pragma('journal_mode = WAL');
   const problems = db.pragma('quick_check(5)') as { quick_check: string }[];
   const first = problems[0]?.quick_check;
   if (first !== 'ok') {
