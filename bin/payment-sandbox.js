@@ -7,6 +7,7 @@
 // (`module.enableCompileCache`); on Node 20 this file keeps it (`vm.Script` cached data) in
 // a folder of the system's temporary folder that only the current user may write.
 // NODE_DISABLE_COMPILE_CACHE=1 turns either off.
+import { createHash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
 import * as nodeModule from 'node:module';
 import { tmpdir } from 'node:os';
@@ -24,8 +25,9 @@ function loadBundle() {
     if (!cacheOff) nodeModule.enableCompileCache();
     return requireFromBundle(BUNDLE);
   }
-  const source = readFileSync(BUNDLE, 'utf8');
-  const cacheFile = cacheOff ? undefined : cacheFileFor(BUNDLE);
+  const bytes = readFileSync(BUNDLE);
+  const source = bytes.toString('utf8');
+  const cacheFile = cacheOff ? undefined : cacheFileFor(bytes);
   let cachedData;
   if (cacheFile) {
     try {
@@ -49,8 +51,13 @@ function loadBundle() {
   return module.exports;
 }
 
-/** A file for this bundle's cache in a folder of the current user's only, or undefined. */
-function cacheFileFor(bundle) {
+/**
+ * A file for this bundle's cache in a folder of the current user's only, or undefined. It is
+ * named by a hash of the bundle's bytes: V8 checks cached code against the source's length
+ * only, and npm gives every packed file the same mtime, so a key of size and mtime ran the
+ * old code after an upgrade of the same size. SHA-1 of the few MB takes a few milliseconds.
+ */
+function cacheFileFor(bytes) {
   try {
     const uid = process.getuid?.();
     if (uid === undefined) return undefined;
@@ -59,8 +66,8 @@ function cacheFileFor(bundle) {
     const folder = statSync(dir);
     // Code from the cache runs as this process: only a folder that nobody else may write.
     if (!folder.isDirectory() || folder.uid !== uid || (folder.mode & 0o022) !== 0) return undefined;
-    const { mtimeMs, size } = statSync(bundle);
-    return join(dir, `cli-${size}-${Math.floor(mtimeMs)}-${process.version}-${process.arch}.bin`);
+    const hash = createHash('sha1').update(bytes).digest('hex');
+    return join(dir, `cli-${hash}-${process.version}-${process.arch}.bin`);
   } catch {
     return undefined;
   }

@@ -13,6 +13,7 @@ import { OptionsError, envName, optionsFromEnv, packagePath, resolveOptions, typ
 import { credentialsOf } from './domain/accounts.js';
 import { createLogger, setLogger, type Logger } from './log.js';
 import { startServer } from './server.js';
+import { tolerateClosedOutput } from './stdio.js';
 import { attachTerminal } from './terminal.js';
 
 /** The package's version. */
@@ -148,6 +149,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     process.stderr.write(`payment-sandbox: ${err instanceof OptionsError ? err.message : String(e.message)}\n`);
     return 1;
   }
+  tolerateClosedOutput(); // issue 22: `payment-sandbox | head -1` must not crash it
   const log: Logger = createLogger({ format: options.logFormat, quiet: options.quiet });
   setLogger(log);
   let running;

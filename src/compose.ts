@@ -16,7 +16,7 @@ import type { ChangeFeed } from './domain/ports.js';
 import { Scheduler } from './domain/scheduler.js';
 import { createSubscriptionService } from './domain/subscriptions.js';
 import { createTransactionService } from './domain/transactions.js';
-import { logger } from './log.js';
+import { logger, repeatedFailure, type RepeatedFailure } from './log.js';
 import type { Sandbox } from './sandbox.js';
 import { getMeta, setMeta, type Db } from './store/database.js';
 import { badRequest, jsonPointer, type ErrorDetail, type SandboxError } from './domain/errors.js';
@@ -47,9 +47,10 @@ export interface ComposedSandbox {
 export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSandbox {
   const options = resolveOptions({ restrictedChannelCode: DEFAULT_RESTRICTED_CHANNEL_CODE, ...input });
   const policy = createScenarioPolicy(loadConfiguredScenarios(options.scenario, defaultScenarioPath()));
+  const effectFailures = repeatedFailure('feed.failed', 'an after-commit effect failed');
   const store = openStore(
     options.db,
-    (err) => logger.error('feed.failed', 'an after-commit effect failed', { err }),
+    (err) => effectFailures.failed(err),
     { requestLogLimit: options.requestLogLimit, deliveryLogLimit: options.deliveryLogLimit },
     options.restore === undefined ? undefined : readSnapshot(options.restore),
   );
@@ -84,6 +85,8 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
     now: () => isoTimestamp(clock.nowMs()),
     onChange: (accountId) => feed.emit('report.changed', accountId, {}),
   });
+  // Logged once per run of failures, not once each (a full disk: issue 22).
+  const deliveryCrashes = repeatedFailure('delivery.crashed', 'delivery failed unexpectedly; webhook deliveries back off and retry');
   const dispatcher = new Dispatcher({
     clock,
     deliveries: repos.deliveries,
@@ -93,7 +96,8 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
     signAsync: createAsyncSigner(signing),
     timeZone: options.webhookTimezone,
     timeoutMs: options.deliveryTimeoutMs,
-    onError: (err) => logger.error('delivery.crashed', 'delivery failed unexpectedly', { err }),
+    onError: (err) => deliveryCrashes.failed(err),
+    onRecovered: () => deliveryCrashes.recovered(),
     refuseTarget: (url) => refusedDelivery(url, targets),
     connectGuard: connectGuard(targets),
     onAttempt: ({ delivery: d, number, ok, status, contacted, timedOut, durationMs }) =>
@@ -168,11 +172,16 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
   const accounts = createMerchantAccounts({ clock, uow, accounts: repos.accounts, buyers: repos.buyers, feed, seed: options.seed, keyPool: options.keyPool });
   const apiKeys = createApiKeyService({ nowMs: () => clock.nowMs(), uow, apiKeys: apiKeysStore(store.db), accounts: repos.accounts, feed });
 
+  const schedulerFailures = new Map<string, RepeatedFailure>(); // the ticker runs each work 4 times a second
   const scheduler = new Scheduler({
     clock,
     uow,
     saveOffset: (ms) => store.saveClockOffset(ms),
-    onError: (work, err) => logger.error('scheduler.failed', `${work} failed`, { err }),
+    onError: (work, err) => {
+      let failures = schedulerFailures.get(work);
+      if (!failures) schedulerFailures.set(work, (failures = repeatedFailure('scheduler.failed', `${work} failed`)));
+      failures.failed(err);
+    },
   });
   scheduler.register(dispatcher);
   scheduler.register(
@@ -254,6 +263,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
       add: (hash) => setMeta(store.db, `fixtures_applied:${hash}`, isoTimestamp(clock.nowMs())),
     },
     reset({ rewindClock = false } = {}) {
+      scheduler.interrupt(); // an advance under way stops: it would move the clock back where it was going
       uow.run(() => {
         store.wipe();
         accounts.reseedBuyers();
@@ -265,6 +275,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
       goLive.clear();
       feed.emit('sandbox.reset', null, { rewound_clock: rewindClock });
     },
+    drainWebhooks: (graceMs) => dispatcher.drain(graceMs),
     async close() {
       if (ticker) clearInterval(ticker);
       accounts.stopKeyPool();

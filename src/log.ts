@@ -74,8 +74,9 @@ export function redact(text: string): string {
 export function createLogger(options: LoggerOptions = {}): Logger {
   const format = options.format ?? 'text';
   const min = RANK[options.quiet ? 'warn' : (options.level ?? 'info')];
-  const out = options.out ?? ((line: string) => void process.stdout.write(line + '\n'));
-  const err = options.err ?? ((line: string) => void process.stderr.write(line + '\n'));
+  // A closed stream (`payment-sandbox | head -1`) is skipped: see stdio.ts.
+  const out = options.out ?? ((line: string) => void (process.stdout.writable && process.stdout.write(line + '\n')));
+  const err = options.err ?? ((line: string) => void (process.stderr.writable && process.stderr.write(line + '\n')));
   const now = options.now ?? (() => new Date());
   const write = (level: LogLevel, event: string, text: string, fields: LogFields = {}): void => {
     if (RANK[level] < min) return;
@@ -117,4 +118,44 @@ export const logger: Logger = {
 /** Replaces the process-wide logger (the CLI does, from `--log-format` and `--quiet`). */
 export function setLogger(next: Logger): void {
   current = next;
+}
+
+/** A failure that may repeat many times a second (a full disk): see `repeatedFailure`. */
+export interface RepeatedFailure {
+  /** Logs the first failure of a run in full; later ones only as a count, at most once per `everyMs`. */
+  failed(err: unknown): void;
+  /** Ends a run of failures with one line saying how many there were (nothing if none). */
+  recovered(): void;
+}
+
+/**
+ * Logs a failure that repeats once, not once per occurrence: a full disk made the dispatcher
+ * log "delivery failed unexpectedly" 431,000 times (268 MB) in 5 minutes. The first failure of
+ * a run is logged with its error; while it goes on, one summary line at most every `everyMs`;
+ * `recovered()` (or `everyMs` without a failure) ends the run.
+ */
+export function repeatedFailure(event: string, text: string, everyMs = 60_000, now: () => number = () => performance.now()): RepeatedFailure {
+  let count = 0;
+  let lastLine = 0;
+  let lastFailure = 0;
+  return {
+    failed(err) {
+      const at = now();
+      if (count > 0 && at - lastFailure >= everyMs) count = 0; // a quiet while: a new run
+      lastFailure = at;
+      count += 1;
+      if (count === 1) {
+        logger.error(event, text, { err });
+        lastLine = at;
+      } else if (at - lastLine >= everyMs) {
+        logger.error(event, `${text} (${count} times since the first; still failing)`, { err });
+        lastLine = at;
+      }
+    },
+    recovered() {
+      if (count === 0) return;
+      logger.warn(`${event}.recovered`, `${text}: working again after ${count} failure${count === 1 ? '' : 's'}`, { failures: count });
+      count = 0;
+    },
+  };
 }

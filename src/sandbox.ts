@@ -97,4 +97,9 @@ export interface Sandbox {
   reset(options?: { rewindClock?: boolean }): void;
   /** Stops timers and in-flight work, closes the database. */
   close(): Promise<void>;
+  /**
+   * Shutdown (issue 22): waits up to `graceMs` for the webhook attempts under way, then cuts
+   * the rest, unrecorded; their deliveries stay pending for the next start on the same file.
+   */
+  drainWebhooks(graceMs: number): Promise<void>;
 }

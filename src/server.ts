@@ -2,6 +2,7 @@
  * Puts the app on a socket: `startServer(options)` listens, sets the sandbox's base URL to
  * the real address, and `stop()` finishes in-flight requests and closes the database.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { createApp } from './app.js';
@@ -36,6 +37,18 @@ function onClientError(err: Error & { code?: string }, socket: Socket): void {
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nX-Content-Type-Options: nosniff\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
 }
+
+/**
+ * Shutdown (SIGTERM, `docker stop` kills after 10 s): webhook attempts under way get
+ * `WEBHOOK_GRACE_MS`, connections still open after `CUT_AFTER_MS` are cut, and requests already
+ * sent are read for `READ_PENDING_MS` before the idle connections close: well under 5 s in all.
+ */
+const WEBHOOK_GRACE_MS = 1500;
+const CUT_AFTER_MS = 3000;
+const READ_PENDING_MS = 50;
+
+/** Runs `fn` after the event loop has polled its sockets twice (check phase, twice). */
+const afterReads = (fn: () => void): void => void setImmediate(() => setImmediate(fn));
 
 /** How long after listening the key pool starts filling. */
 const KEY_POOL_DELAY_MS = 200;
@@ -81,6 +94,7 @@ export function startServer(options: Partial<SandboxOptions> = {}): Promise<Runn
         { host },
       );
     }
+    let closing = false;
     const server = serve({ fetch: app.fetch, hostname: host, port, serverOptions: { maxHeaderSize }, createServer: envelopedServer(app.fetch, host) }, (info: AddressInfo) => {
       const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
       const url = `http://${host}:${info.port}`;
@@ -107,25 +121,37 @@ export function startServer(options: Partial<SandboxOptions> = {}): Promise<Runn
         stop() {
           clearTimeout(fillKeys);
           stopping ??= new Promise<void>((done) => {
-            // In-flight requests finish; keep-alive connections close as soon as they are idle.
-            const idle = setInterval(() => {
-              if ('closeIdleConnections' in server) server.closeIdleConnections();
-            }, 50);
-            server.close(() => {
-              clearInterval(idle);
-              done();
-            });
-            sandbox.events.end(); // open event streams (a panel) finish now
-            // Anything still open after 2 s is cut.
-            setTimeout(() => {
-              if ('closeAllConnections' in server) server.closeAllConnections();
-            }, 2000).unref();
+            closing = true; // answers from now on close their connection
+            // Webhooks under way get a moment, then are cut and stay pending for the next start.
+            const webhooks = sandbox.drainWebhooks(WEBHOOK_GRACE_MS);
+            // Requests that arrived just before the signal are read first: until its request is
+            // read, a connection looks idle, and closing it answered ECONNRESET (16 of 20 under
+            // load). A timer runs before the poll phase that reads sockets, so each close waits
+            // for two polls (`afterReads`): one accepts waiting connections, the next reads them.
+            setTimeout(() => afterReads(() => {
+              // In-flight requests finish; keep-alive connections close as soon as they are idle.
+              const idle = setInterval(() => afterReads(() => {
+                if ('closeIdleConnections' in server) server.closeIdleConnections();
+              }), 50);
+              server.close(() => {
+                clearInterval(idle);
+                void webhooks.then(done, done);
+              });
+              sandbox.events.end(); // open event streams (a panel) finish now
+              // Anything still open after 3 s is cut.
+              setTimeout(() => {
+                if ('closeAllConnections' in server) server.closeAllConnections();
+              }, CUT_AFTER_MS).unref();
+            }), READ_PENDING_MS);
           }).then(() => sandbox.close());
           return stopping;
         },
       });
     });
     server.on('clientError', onClientError);
+    server.on('request', (_req: IncomingMessage, res: ServerResponse) => {
+      if (closing) res.shouldKeepAlive = false; // stopping: `Connection: close`, so no client sends another
+    });
     server.once('error', (err) => {
       void sandbox.close();
       reject(err);

@@ -173,6 +173,8 @@ export interface IdempotencyRepo {
   release(accountId: string, key: string): void;
   /** Stores a request that ran without yielding with its answer in one write (no claim was needed); replaces an expired record. */
   record(accountId: string, key: string, fingerprint: string, at: number, status: number, body: string): void;
+  /** Deletes up to `max` keys created at or before `beforeMs` (expired); how many went. */
+  deleteExpired(beforeMs: number, max: number): number;
 }
 
 /** Which logged requests a search keeps: every condition given must hold. */

@@ -80,6 +80,8 @@ const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmedi
 export class Scheduler {
   private readonly works: TimedWork[] = [];
   private advancing: Promise<unknown> = Promise.resolve();
+  /** Bumped by `interrupt()`: an advance under way stops at its next turn, its clock left as set. */
+  private generation = 0;
   private busy = false;
   private readonly maxSteps: number;
 
@@ -164,6 +166,14 @@ export class Scheduler {
     }
   }
 
+  /**
+   * Stops an advance under way at its next turn of the event loop, without setting the clock
+   * to its end: a reset that rewinds the clock mid-advance was undone by the advance's end.
+   */
+  interrupt(): void {
+    this.generation += 1;
+  }
+
   /** About how many steps an advance to `targetMs` would run (the sum of each work's estimate). */
   estimateSteps(targetMs: number): number {
     let total = 0;
@@ -181,6 +191,7 @@ export class Scheduler {
     const { clock } = this.deps;
     // Work already under way (a delivery started by a request) finishes before time moves, unless not waited for.
     if (waitForIo) await Promise.all(this.works.map((w) => w.idle?.()));
+    const generation = this.generation;
     const ms = Math.round(seconds * 1000);
     const startOffset = clock.offsetMs();
     const target = clock.nowMs() + ms;
@@ -194,8 +205,10 @@ export class Scheduler {
         steps = slice.steps;
         if (slice.failure) throw slice.failure;
         if (slice.io) await slice.io;
+        if (this.generation !== generation) return steps; // interrupted (a reset): the clock stays as it left it
         if (slice.done) break;
         await yieldToEventLoop();
+        if (this.generation !== generation) return steps;
       }
       // The clock ends exactly `seconds` further ahead of real time than it was, however long the steps took.
       this.settleOffset(startOffset + ms);

@@ -25,6 +25,9 @@ import { SandboxError, badRequest, invalidState, notFound } from './errors.js';
 import { formatMoney } from './money.js';
 import type { ChangeFeed, ChargeScript, MatchInput, Outbox, ScenarioPolicy, ScheduledStepsRepo, TransactionsRepo, UnitOfWork } from './ports.js';
 
+/** At most this many payment links expire in one step of an advance (or tick); the rest stay due for the next. */
+export const LINK_EXPIRY_BATCH = 25;
+
 /** A payment method as the request carries it (card fields in direct mode). */
 export interface PaymentMethodInput {
   type: string;
@@ -369,7 +372,8 @@ export function createTransactionService(deps: TransactionServiceDeps): Transact
       name: 'payment link expiry',
       nextDueMs: () => transactions.nextLinkExpiry(),
       async runDue(nowMs) {
-        for (const tx of transactions.linksExpiredAt(nowMs)) {
+        // A bounded batch per step, as subscription billing: the rest stay due for the next step.
+        for (const tx of transactions.linksExpiredAt(nowMs).slice(0, LINK_EXPIRY_BATCH)) {
           try {
             resolve(tx.id, 'FAILED');
           } catch (err) {

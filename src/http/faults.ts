@@ -180,6 +180,9 @@ export const apiFaults: MiddlewareHandler<ApiEnv> = async (c, next) => {
   const after = faultsAfter.get(c.req.raw);
   if (after) {
     faultsAfter.delete(c.req.raw);
+    // Refused before it ran (a bad body, auth): nothing ran, nothing is stored under the key,
+    // so the refusal stands rather than a 503 claiming a stored response (issue 22).
+    if (c.error !== undefined) return;
     played.set(c.req.raw, { executed: c.res });
     const answer = await play(c, after, 'after execution: the response was stored under its idempotency key, then lost');
     if (answer) c.res = answer;

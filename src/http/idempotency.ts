@@ -82,6 +82,7 @@ export async function idempotent<T, S extends ContentfulStatusCode>(
       headers: replayed ? { 'content-type': 'application/json', 'idempotent-replayed': 'true' } : { 'content-type': 'application/json' },
     }) as unknown as TypedResponse<T, S, 'json'>;
 
+  sweepExpired(store, now);
   const existing = store.get(accountId, stored);
   if (existing && existing.created_at + IDEMPOTENCY_TTL_MS > now) {
     // Rules 5 and 6 overlap when another request arrives while the first still runs: rule 5
@@ -148,6 +149,19 @@ export async function idempotent<T, S extends ContentfulStatusCode>(
   }
   store.complete(accountId, stored, result.status, result.json);
   return send(result.status, result.json, false);
+}
+
+/**
+ * Expired keys are deleted (they were kept for ever): every `SWEEP_EVERY` keyed requests, up to
+ * `SWEEP_BATCH` keys created more than 24 h ago on the sandbox clock, so the table holds about
+ * a day of keys and no request pays for more than one batch.
+ */
+export const SWEEP_EVERY = 256;
+const SWEEP_BATCH = 2_000;
+let keyedRequests = 0;
+function sweepExpired(store: { deleteExpired(beforeMs: number, max: number): number }, now: number): void {
+  if (++keyedRequests % SWEEP_EVERY !== 0) return;
+  store.deleteExpired(now - IDEMPOTENCY_TTL_MS, SWEEP_BATCH);
 }
 
 const isPromise = <T>(value: T | Promise<T>): value is Promise<T> =>

@@ -4,6 +4,7 @@
  * (`GET /_sandbox/scenarios`). Pure functions: no clock, no database.
  */
 import type { MatchInput } from '../domain/ports.js';
+import { globMatch } from './glob.js';
 import type { LoadedScenario } from './load.js';
 
 export type { MatchInput };
@@ -43,7 +44,7 @@ export function matches(match: ScenarioMatch, input: MatchInput): boolean {
   }
   if (match.customer_email !== undefined) {
     const email = input.customerEmail?.trim();
-    if (!email || !emailPattern(match.customer_email).test(email)) return false;
+    if (!email || !globMatch(match.customer_email, email)) return false;
   }
   if (match.metadata !== undefined) {
     const metadata = input.metadata ?? {};
@@ -67,22 +68,6 @@ export function matches(match: ScenarioMatch, input: MatchInput): boolean {
 function amountMatches(match: AmountMatch, amount: number): boolean {
   if (typeof match === 'number') return amount === match;
   return (match.min === undefined || amount >= match.min) && (match.max === undefined || amount <= match.max);
-}
-
-const emailPatterns = new Map<string, RegExp>();
-
-/** `*@decline.test` → /^.*@decline\.test$/i (cached; patterns come from a few files). */
-function emailPattern(pattern: string): RegExp {
-  let regex = emailPatterns.get(pattern);
-  if (!regex) {
-    const source = pattern
-      .split('*')
-      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-      .join('.*');
-    regex = new RegExp(`^${source}$`, 'i');
-    emailPatterns.set(pattern, regex);
-  }
-  return regex;
 }
 
 /** One rule as shown by `GET /_sandbox/scenarios`. */

@@ -10,6 +10,9 @@ import type { ScheduledStepsRepo, UnitOfWork } from '../domain/ports.js';
 import type { TimedWork } from '../domain/scheduler.js';
 import type { TransactionService } from '../domain/transactions.js';
 
+/** At most this many scheduled steps are applied in one step of an advance (or tick). */
+export const STEP_BATCH = 25;
+
 export interface ScenarioRunnerDeps {
   uow: UnitOfWork;
   scheduledSteps: ScheduledStepsRepo;
@@ -41,7 +44,9 @@ export function createScenarioRunner(deps: ScenarioRunnerDeps): TimedWork {
     nextDueMs: () => scheduledSteps.nextDue(),
     countDue: (untilMs) => scheduledSteps.due(untilMs).length,
     runDue(nowMs) {
-      for (const step of scheduledSteps.due(nowMs)) apply(step);
+      // A bounded batch per step (the rest stay due at the same instant, the next step's): a
+      // thousand steps due at once froze the event loop for the whole batch.
+      for (const step of scheduledSteps.due(nowMs).slice(0, STEP_BATCH)) apply(step);
     },
   };
 }

@@ -209,8 +209,11 @@ export class DatabaseOpenError extends Error {}
  * Throws with a one-line message when the file cannot be opened or written.
  */
 export function openDatabase(path: string, restore?: Buffer): Db {
-  let db: Db;
+  let db: Db | undefined;
+  let lock: Db | undefined;
   try {
+    // The lock first: a second process must not touch the file (nor restore over it).
+    if (path !== ':memory:') lock = takeLock(path);
     // `--restore`: the snapshot's bytes (checked by store/snapshot.ts) become the database,
     // in memory or as the --db file (replacing it, and its write-ahead log).
     if (restore && path !== ':memory:') {
@@ -218,8 +221,15 @@ export function openDatabase(path: string, restore?: Buffer): Db {
       writeFileSync(path, restore);
     }
     db = restore && path === ':memory:' ? new Database(restore) : new Database(path);
-    if (path !== ':memory:') db.pragma('journal_mode = WAL');
+    if (lock) {
+      holdLock(db, lock);
+      db.pragma('journal_mode = WAL');
+      quickCheck(db, path);
+    }
   } catch (err) {
+    if (db?.open) db.close(); // and its lock
+    else if (lock?.open) lock.close();
+    if (err instanceof DatabaseOpenError) throw err;
     const reason = err instanceof Error ? err.message : String(err);
     throw new DatabaseOpenError(`cannot open the database file ${path} (${reason.split('\n')[0]})`);
   }
@@ -241,6 +251,50 @@ export function openDatabase(path: string, restore?: Buffer): Db {
     })();
   }
   return db;
+}
+
+/**
+ * One process per `--db` file, and no start on a damaged one. Two sandboxes on one file
+ * delivered webhooks twice, ran diverging clocks and released each other's in-flight
+ * idempotency keys. So a lock file beside it (`<db>.lock`, a tiny SQLite file) is opened in
+ * `locking_mode = EXCLUSIVE` and written once: SQLite then holds its exclusive lock until the
+ * connection closes (with the database). The lock is the operating system's: a process that
+ * is killed (SIGKILL, a crash) drops it with its file descriptors, so nothing stale is ever
+ * left to block a start, and the database itself stays readable by other tools (sqlite3, a
+ * script) while the sandbox runs. Then `PRAGMA quick_check` (the structure of every page, not
+ * the index contents) refuses a corrupted file with one line instead of starting and failing
+ * later on some request.
+ */
+function takeLock(path: string): Db {
+  const lockPath = `${path}.lock`;
+  try {
+    const lock = new Database(lockPath, { timeout: 0 }); // a held lock is reported at once, not after 5 s
+    lock.pragma('locking_mode = EXCLUSIVE');
+    lock.exec('BEGIN EXCLUSIVE; COMMIT'); // takes the exclusive lock now, and keeps it
+    return lock;
+  } catch (err) {
+    if ((err as { code?: string }).code === 'SQLITE_BUSY') {
+      throw new DatabaseOpenError(`the database file ${path} is in use by another payment-sandbox process (one process per --db file; stop the other one or choose another file)`);
+    }
+    throw new DatabaseOpenError(`cannot lock the database file ${path} with ${lockPath} (${err instanceof Error ? err.message.split('\n')[0] : String(err)})`);
+  }
+}
+
+/** The lock is released with the database: closing `db` closes `lock` too. */
+function holdLock(db: Db, lock: Db): void {
+  const closeDb = db.close.bind(db);
+  db.close = () => {
+    closeDb();
+    if (lock.open) lock.close();
+    return db;
+  };
+}
+
+/** `PRAGMA quick_check` at start: a damaged file is refused with one line. */
+function quickCheck(db: Db, path: string): void {
+  const problems = db.pragma('quick_check(5)') as { quick_check: string }[];
+  const first = problems[0]?.quick_check;
+  if (first !== 'ok') throw new DatabaseOpenError(`the database file ${path} is corrupted (${String(first).split('\n')[0]}); restore a backup or start with a new file`);
 }
 
 /** Reads a value from the meta table. */

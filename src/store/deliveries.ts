@@ -15,9 +15,12 @@ interface AttemptRow extends Omit<DeliveryAttempt, 'request_headers' | 'ok'> {
 
 const toAttempt = (row: AttemptRow): DeliveryAttempt => ({ ...row, request_headers: JSON.parse(row.request_headers) as Record<string, string>, ok: row.ok === 1 });
 
-/** How many finished deliveries go by between two prunes of the delivery log: a tenth of the limit, at least 50 (at most the limit). */
-const PRUNE_EVERY = 50;
-const pruneEvery = (limit: number): number => Math.min(limit, Math.max(PRUNE_EVERY, Math.floor(limit / 10)));
+/**
+ * How many finished deliveries go by between two prunes of the delivery log: a tenth of the
+ * limit (at least 1). Each prune keeps `limit - batch + 1` of them, so that however many finish
+ * before the next prune, never more than `limit` are kept (`--delivery-log-limit 50` kept 70).
+ */
+const pruneEvery = (limit: number): number => Math.max(1, Math.ceil(limit / 10));
 
 /** The delivery log; with `limit`, only the newest `limit` finished deliveries (and their attempts) are kept. */
 export function deliveriesStore(db: Db, limit?: number): DeliveriesRepo {
@@ -30,6 +33,7 @@ export function deliveriesStore(db: Db, limit?: number): DeliveriesRepo {
     pruneDeliveries.run(keep);
   });
   let finishedSincePrune = 0;
+  if (limit !== undefined) prune(limit); // a file kept with a larger limit
   const insert = db.prepare(`INSERT INTO deliveries (id, account_id, kind, resource_id, url, body, status, attempts,
       simulated_failures, simulated_failure_status, fault, next_attempt_at, created_at, updated_at, delivered_at)
     VALUES (@id, @account_id, @kind, @resource_id, @url, @body, @status, @attempts, @simulated_failures,
@@ -75,7 +79,7 @@ export function deliveriesStore(db: Db, limit?: number): DeliveriesRepo {
       record(attempt, u);
       if (limit !== undefined && u.status !== 'pending' && ++finishedSincePrune >= pruneEvery(limit)) {
         finishedSincePrune = 0;
-        prune(limit);
+        prune(limit - pruneEvery(limit) + 1);
       }
     },
     requeue: (id, nowMs) => void requeue.run(nowMs, nowMs, id),

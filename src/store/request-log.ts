@@ -119,8 +119,18 @@ export function requestLogStore(db: Db, limit?: number, onError: (err: unknown) 
       onError(err);
     }
   };
+  // A write that fails (a full disk) drops its entries, as a timed one does: the log is
+  // diagnostics; the request that queued the entry, and a read of the log, still answer (a
+  // search answered 500 on a full disk).
+  const flushOrDrop = (): void => {
+    try {
+      flush();
+    } catch (err) {
+      onError(err);
+    }
+  };
   const read = <T>(fn: () => T): T => {
-    flush();
+    flushOrDrop();
     return fn();
   };
 
@@ -141,7 +151,7 @@ export function requestLogStore(db: Db, limit?: number, onError: (err: unknown) 
         entry.warnings.length > 0 ? JSON.stringify(entry.warnings) : null,
         entry.at,
       ]);
-      if (queue.length >= FLUSH_AT) flush();
+      if (queue.length >= FLUSH_AT) flushOrDrop();
       else if (!timer) {
         timer = setTimeout(flushLater, FLUSH_AFTER_MS);
         timer.unref();

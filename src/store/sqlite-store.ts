@@ -94,7 +94,11 @@ export function openStore(path: string, onEffectError: (err: unknown) => void, r
       });
     }),
     close: () => {
-      if (db.open) requestLog.flush();
+      try {
+        if (db.open) requestLog.flush();
+      } catch (err) {
+        onEffectError(err); // a full disk: the last log entries are lost, the file still closes
+      }
       db.close();
     },
   };

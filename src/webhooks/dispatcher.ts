@@ -16,10 +16,12 @@ import type { Delivery as DeliveryRow } from '../domain/entities.js';
 import type { ChangeFeed, DeliveriesRepo, TransactionsRepo } from '../domain/ports.js';
 import type { TimedWork } from '../domain/scheduler.js';
 import { isAcknowledgement } from './acknowledgement.js';
-import { MAX_READ_RESPONSE, createPoster, type WebhookPoster } from './post.js';
+import { MAX_READ_RESPONSE, PostAbortedError, createPoster, type WebhookPoster } from './post.js';
 import type { ConnectGuard } from './targets.js';
 import { webhookHeaders, type AsyncWebhookSigner, type WebhookSigner } from './signing.js';
 import { Slots } from './slots.js';
+
+const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** First retry delay; each further retry doubles it, up to `MAX_RETRY_DELAY_S`. */
 export const FIRST_RETRY_DELAY_S = 10;
@@ -36,6 +38,8 @@ const MAX_STORED_RESPONSE = 64 * 1024;
 export { MAX_READ_RESPONSE };
 
 interface AttemptOutcome {
+  /** Cut by `drain()` (the sandbox is stopping): not recorded, the delivery stays pending. */
+  aborted?: boolean;
   ok: boolean;
   status: number | null;
   body: string | null;
@@ -66,6 +70,14 @@ export const MAX_IN_FLIGHT_PER_URL = 8;
  */
 const MAX_SIGNING_AHEAD = 2 * MAX_IN_FLIGHT_PER_URL;
 
+/**
+ * After an attempt fails in the sandbox itself (its record cannot be written: a full disk),
+ * no attempt starts for this long, doubled at each further failure up to the maximum (real
+ * time). It retried at once, in a tight loop: 78% CPU and 431,000 log lines in 5 minutes.
+ */
+export const CRASH_BACKOFF_FIRST_MS = 250;
+export const CRASH_BACKOFF_MAX_MS = 30_000;
+
 /** At most this many queued deliveries' clock offsets are kept until admitted (`Dispatcher.queued`). */
 const MAX_NOTED_QUEUED = 100_000;
 
@@ -84,6 +96,8 @@ export interface DispatcherDeps {
   timeoutMs: number;
   /** Hears of an attempt that failed in the sandbox itself (not at the merchant). */
   onError: (err: unknown) => void;
+  /** Hears that attempts are recorded again after such failures (the back-off ended). */
+  onRecovered?: () => void;
   /** Why a URL may not receive webhooks now (targets.ts), or null; checked before each attempt. */
   refuseTarget?: (url: string) => Promise<string | null>;
   /** The HTTP client (a fake in unit tests); default: node:http(s) with kept-alive connections per origin. */
@@ -138,7 +152,52 @@ export class Dispatcher implements TimedWork {
 
   /** Closes the idle kept-alive connections to merchants (after `idle()`, on shutdown). */
   close(): void {
+    clearTimeout(this.resumeTimer);
     this.poster.close();
+  }
+
+  /** Set by `drain()`: no attempt starts or is recorded any more. */
+  private draining = false;
+  /** Attempts that failed in the sandbox itself in a row, and until when (performance.now) none starts. */
+  private crashes = 0;
+  private pausedUntil = 0;
+  private resumeTimer: NodeJS.Timeout | undefined;
+
+  /** Backing off after failures of the sandbox itself: nothing is admitted. */
+  private get paused(): boolean {
+    return this.crashes > 0 && performance.now() < this.pausedUntil;
+  }
+
+  /** An attempt failed in the sandbox itself: reported, and no attempt starts for a while (exponential, capped). */
+  private crashed(err: unknown): void {
+    this.crashes += 1;
+    this.deps.onError(err);
+    const delay = Math.min(CRASH_BACKOFF_MAX_MS, CRASH_BACKOFF_FIRST_MS * 2 ** Math.min(this.crashes - 1, 20));
+    this.pausedUntil = performance.now() + delay;
+    clearTimeout(this.resumeTimer);
+    this.resumeTimer = setTimeout(() => {
+      this.resumeTimer = undefined;
+      this.lastPass = -Infinity; // what fell due meanwhile was skipped: read everything
+      this.nudge();
+    }, delay);
+    this.resumeTimer.unref();
+  }
+
+  /**
+   * Shutdown: waits up to `graceMs` for the attempts under way, then cuts the rest and starts
+   * no more. A cut attempt is not recorded: the delivery stays pending, as it was, and goes out
+   * on the next start on the same `--db` file. (SIGTERM with 40 webhooks to a receiver that
+   * never answers took 49.5 s, each waiting out its time limit; `docker stop` kills after 10.)
+   */
+  async drain(graceMs: number): Promise<void> {
+    if (this.inFlight.size > 0 && graceMs > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([this.idle(), new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+      clearTimeout(timer);
+    }
+    this.draining = true;
+    this.poster.abort();
+    await this.idle();
   }
 
   /** The last pass's instant, forgotten when the clock has gone back before it (reset, a failed step). */
@@ -190,6 +249,13 @@ export class Dispatcher implements TimedWork {
   }
 
   async runDue(nowMs: number, wait: boolean): Promise<void> {
+    if (this.draining) return;
+    if (this.paused) {
+      // Backing off: what is due now waits for the resume (which reads everything again); the
+      // scheduler is not told it is still due, so an advance moves on.
+      if (nowMs > this.lastPass) this.lastPass = nowMs;
+      return;
+    }
     const passed = this.passedAt(nowMs);
     const rows = passed === -Infinity ? this.deps.deliveries.due(nowMs) : this.deps.deliveries.dueBetween(passed, nowMs);
     this.lastPass = nowMs;
@@ -263,7 +329,7 @@ export class Dispatcher implements TimedWork {
     const run = this.signAhead(id)
       .then(() => this.acquire(url))
       .then(() => this.attempt(id, admittedOffset).finally(() => this.release(url)))
-      .catch((err: unknown) => this.deps.onError(err))
+      .catch((err: unknown) => this.crashed(err))
       .finally(() => {
         this.inFlight.delete(id);
         this.busyTransactions.delete(transactionId);
@@ -275,7 +341,7 @@ export class Dispatcher implements TimedWork {
   /** After a delivery of a transaction ends: starts its next one, or holds the rest behind a retry. */
   private startNextOf(transactionId: string): void {
     try {
-      if (this.busyTransactions.has(transactionId)) return;
+      if (this.busyTransactions.has(transactionId) || this.paused || this.draining) return;
       const next = this.nextOfTransaction(transactionId);
       if (!next || this.inFlight.has(next.id) || next.next_attempt_at === null) return;
       const now = this.deps.clock.nowMs();
@@ -350,6 +416,7 @@ export class Dispatcher implements TimedWork {
 
   private async attempt(id: string, admittedOffset: number): Promise<void> {
     const { deliveries, clock, timeZone } = this.deps;
+    if (this.draining) return;
     const row = deliveries.byId(id);
     if (!row || row.status !== 'pending' || row.next_attempt_at === null || row.next_attempt_at > clock.nowMs()) return;
     const number = row.attempts + 1;
@@ -367,6 +434,7 @@ export class Dispatcher implements TimedWork {
     const headers = webhookHeaders(row.body, new Date(at), timeZone, () => signed);
     const started = performance.now();
     const outcome = await this.send(row, number, headers);
+    if (outcome.aborted) return; // stopping: left pending for the next start
     const duration = performance.now() - started;
     const now = at + (this.instant(admittedOffset) - start);
     const badSignature = row.fault === 'bad_signature';
@@ -403,6 +471,10 @@ export class Dispatcher implements TimedWork {
         updated_at: now,
       },
     );
+    if (this.crashes > 0) {
+      this.crashes = 0;
+      this.deps.onRecovered?.();
+    }
     if (row.kind === 'refund' && !badSignature) this.releaseParked(row);
     this.deps.onAttempt?.({ delivery: row, number, ok: outcome.ok, status: outcome.status, contacted: outcome.contacted === true, timedOut: outcome.timedOut === true, durationMs: duration });
     this.deps.feed.emit('delivery.attempted', row.account_id, {
@@ -433,6 +505,9 @@ export class Dispatcher implements TimedWork {
   }
 
   private async send(row: DeliveryRow, number: number, headers: Record<string, string>): Promise<AttemptOutcome> {
+    // An attempt that contacts nobody (simulated, no URL) would end in the same turn of the
+    // event loop: a backlog of them ran as one chain of promises that froze the server.
+    if (number <= row.simulated_failures || !row.url) await yieldToEventLoop();
     if (number <= row.simulated_failures) {
       return { ok: false, status: row.simulated_failure_status, body: null, error: `simulated failure ${number} of ${row.simulated_failures} (scenario webhook_failures); the merchant was not contacted` };
     }
@@ -462,6 +537,7 @@ export class Dispatcher implements TimedWork {
                 : `merchant answered HTTP ${status}`,
       };
     } catch (err) {
+      if (err instanceof PostAbortedError) return { aborted: true, ok: false, status: null, body: null, error: err.message, contacted: true, timedOut: false };
       const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
       return { ok: false, status: null, body: null, error: describePostError(err, this.deps.timeoutMs), contacted: true, timedOut };
     }

@@ -67,6 +67,16 @@ export interface WebhookPoster {
   post(url: string, headers: Record<string, string>, body: string): Promise<PostAnswer>;
   /** Closes the idle kept-alive connections (on shutdown). */
   close(): void;
+  /** Cuts every POST under way: each rejects with `PostAbortedError` (on shutdown). */
+  abort(): void;
+}
+
+/** A POST cut by `abort()` (the sandbox is stopping): not the merchant's failure. */
+export class PostAbortedError extends Error {
+  override readonly name = 'PostAbortedError';
+  constructor() {
+    super('the sandbox is stopping');
+  }
 }
 
 /**
@@ -85,6 +95,7 @@ export function createPoster(options: {
   const agentOptions = { keepAlive: true, maxFreeSockets: options.maxFreePerOrigin, timeout: IDLE_SOCKET_MS, scheduling: 'lifo' as const };
   const http = new HttpAgent(agentOptions);
   const https = new HttpsAgent(agentOptions);
+  const underWay = new Set<{ destroy(err: Error): unknown }>();
   return {
     post(url, headers, body) {
       return new Promise<PostAnswer>((resolve, reject) => {
@@ -117,6 +128,7 @@ export function createPoster(options: {
           if (settled) return;
           settled = true;
           clearTimeout(timer);
+          underWay.delete(req);
           if (err) reject(err);
           else resolve(answer!);
         };
@@ -142,12 +154,16 @@ export function createPoster(options: {
           req.destroy(err);
         }, timeoutMs);
         req.on('error', (err) => finish(err));
+        underWay.add(req);
         req.end(body, 'utf8');
       });
     },
     close() {
       http.destroy();
       https.destroy();
+    },
+    abort() {
+      for (const req of [...underWay]) req.destroy(new PostAbortedError());
     },
   };
 }

@@ -143,3 +143,11 @@ describe('describeScenarios', () => {
     expect(JSON.parse(JSON.stringify(summary))).toEqual(summary);
   });
 });
+
+describe('findRule with a pathological customer_email pattern', () => {
+  it('*a*a*a*a*a*a*X against a long address answers (the regex it replaced backtracked for seconds)', () => {
+    const email = `${'a'.repeat(60)}@example.com`;
+    expect(hit({ customer_email: '*a*a*a*a*a*a*X' }, { customerEmail: email })).toBeNull();
+    expect(hit({ customer_email: '*a*a*a*a*a*a*M' }, { customerEmail: email })).toBe('rule');
+  });
+});

@@ -39,6 +39,7 @@ function fakePoster(auto?: (post: Omit<Post, 'answer'>) => PostAnswer) {
       });
     },
     close: () => undefined,
+    abort: () => undefined,
   };
   return { poster, waiting, all };
 }
