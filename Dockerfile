@@ -10,6 +10,7 @@ RUN apt-get update && apt-get install -y --no-install-recommends python3 make g+
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.json ./
 COPY src ./src
+COPY scripts ./scripts
 # `npm ci` builds dist/ through `prepare`; npm can print an error and still exit 0, so the
 # step also fails when the build output is missing.
 RUN npm ci --no-audit --no-fund \
