@@ -4,6 +4,8 @@
  * All times are stored as epoch milliseconds on the sandbox clock.
  */
 import Database from 'better-sqlite3';
+import { accessSync, constants } from 'node:fs';
+import { tmpdir } from 'node:os';
 
 export type Db = Database.Database;
 
@@ -183,6 +185,28 @@ const MIGRATIONS: string[] = [
   `,
 ];
 
+/** The page cache (KiB) of the database used without `--db`: what it keeps in memory. */
+export const TEMP_CACHE_KIB = 32_000;
+
+/**
+ * What `:memory:` (no `--db`) opens: SQLite's private temporary database (`''`), which keeps
+ * at most its page cache in memory, where a folder for its file can be written; else a true
+ * in-memory database. Data lives as long as the process either way.
+ */
+function anonymousPath(): string {
+  const dirs = [process.env.SQLITE_TMPDIR, process.env.TMPDIR, '/var/tmp', '/usr/tmp', '/tmp', tmpdir()];
+  for (const dir of dirs) {
+    if (!dir) continue;
+    try {
+      accessSync(dir, constants.W_OK | constants.X_OK);
+      return '';
+    } catch {
+      // not writable: the next one
+    }
+  }
+  return ':memory:';
+}
+
 /** The database file cannot be opened or written; the message is one line. */
 export class DatabaseOpenError extends Error {}
 
@@ -193,8 +217,16 @@ export class DatabaseOpenError extends Error {}
 export function openDatabase(path: string): Db {
   let db: Db;
   try {
-    db = new Database(path);
+    db = new Database(path === ':memory:' ? anonymousPath() : path);
     if (path !== ':memory:') db.pragma('journal_mode = WAL');
+    else if (db.name === '') {
+      // SQLite's private temporary database: its pages live in the page cache (at most
+      // TEMP_CACHE_KIB) and spill to an anonymous file (unlinked at once, gone with the process)
+      // beyond it, so the process's memory stays flat however much is created. Its rollback
+      // journal stays in memory: the file dies with the process, nothing to recover.
+      db.pragma(`cache_size = -${TEMP_CACHE_KIB}`);
+      db.pragma('journal_mode = MEMORY');
+    }
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
     throw new DatabaseOpenError(`cannot open the database file ${path} (${reason.split('\n')[0]})`);
