@@ -10,6 +10,7 @@ RUN apt-get update && apt-get install -y --no-install-recommends python3 make g+
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.json ./
 COPY src ./src
+COPY scripts ./scripts
 # `npm ci` builds dist/ through `prepare`; npm can print an error and still exit 0, so the
 # step also fails when the build output is missing.
 RUN npm ci --no-audit --no-fund \
@@ -20,7 +21,9 @@ RUN npm ci --no-audit --no-fund \
 
 FROM node:24-bookworm-slim
 WORKDIR /app
-ENV NODE_ENV=production PAYMENT_SANDBOX_HOST=0.0.0.0 PAYMENT_SANDBOX_PORT=4010
+# NODE_COMPILE_CACHE: V8's compiled code of the bundle, made at build time (warm-cache.mjs below),
+# so a container starts without compiling it again.
+ENV NODE_ENV=production PAYMENT_SANDBOX_HOST=0.0.0.0 PAYMENT_SANDBOX_PORT=4010 NODE_COMPILE_CACHE=/app/.compile-cache
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY package.json LICENSE README.md ./
@@ -28,12 +31,16 @@ COPY bin ./bin
 COPY public ./public
 COPY scenarios ./scenarios
 COPY fixtures ./fixtures
-COPY docker/healthcheck.mjs ./docker/healthcheck.mjs
+COPY docker/healthcheck.mjs docker/warm-cache.mjs ./docker/
+RUN node docker/warm-cache.mjs
 # The data volume: run with `--db /data/sandbox.sqlite` to keep data across restarts.
 RUN mkdir -p /data && chown node:node /data
 VOLUME /data
 EXPOSE 4010
 # Finds the port the sandbox listens on, so it stays right with --port or PAYMENT_SANDBOX_PORT.
-HEALTHCHECK --interval=10s --timeout=5s --start-period=10s --retries=3 CMD ["node", "docker/healthcheck.mjs"]
+# Every second, so the container is healthy about a second after the sandbox answers (the
+# check costs one short `node` process; --start-interval would limit that to the start period,
+# but podman 4 refuses the flag).
+HEALTHCHECK --interval=1s --timeout=5s --start-period=10s --retries=3 CMD ["node", "docker/healthcheck.mjs"]
 USER node
 ENTRYPOINT ["node", "bin/payment-sandbox.js"]

@@ -5,6 +5,8 @@
  */
 import { rmSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
+import { accessSync, constants } from 'node:fs';
+import { tmpdir } from 'node:os';
 
 export type Db = Database.Database;
 
@@ -200,6 +202,28 @@ const MIGRATIONS: string[] = [
 /** The schema version this sandbox migrates to (`PRAGMA user_version` once migrated). */
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
+/** The page cache (KiB) of the database used without `--db`: what it keeps in memory. */
+export const TEMP_CACHE_KIB = 32_000;
+
+/**
+ * What `:memory:` (no `--db`) opens: SQLite's private temporary database (`''`), which keeps
+ * at most its page cache in memory, where a folder for its file can be written; else a true
+ * in-memory database. Data lives as long as the process either way.
+ */
+function anonymousPath(): string {
+  const dirs = [process.env.SQLITE_TMPDIR, process.env.TMPDIR, '/var/tmp', '/usr/tmp', '/tmp', tmpdir()];
+  for (const dir of dirs) {
+    if (!dir) continue;
+    try {
+      accessSync(dir, constants.W_OK | constants.X_OK);
+      return '';
+    } catch {
+      // not writable: the next one
+    }
+  }
+  return ':memory:';
+}
+
 /** The database file cannot be opened or written; the message is one line. */
 export class DatabaseOpenError extends Error {}
 
@@ -220,11 +244,18 @@ export function openDatabase(path: string, restore?: Buffer): Db {
       for (const suffix of ['-wal', '-shm', '-journal']) rmSync(path + suffix, { force: true });
       writeFileSync(path, restore);
     }
-    db = restore && path === ':memory:' ? new Database(restore) : new Database(path);
+    db = restore && path === ':memory:' ? new Database(restore) : new Database(path === ':memory:' ? anonymousPath() : path);
     if (lock) {
       holdLock(db, lock);
       db.pragma('journal_mode = WAL');
       quickCheck(db, path);
+    } else if (db.name === '') {
+      // SQLite's private temporary database: its pages live in the page cache (at most
+      // TEMP_CACHE_KIB) and spill to an anonymous file (unlinked at once, gone with the process)
+      // beyond it, so the process's memory stays flat however much is created. Its rollback
+      // journal stays in memory: the file dies with the process, nothing to recover.
+      db.pragma(`cache_size = -${TEMP_CACHE_KIB}`);
+      db.pragma('journal_mode = MEMORY');
     }
   } catch (err) {
     if (db?.open) db.close(); // and its lock

@@ -16,6 +16,12 @@
 //   report    GET /_sandbox/report after BENCH_REPORT_REQUESTS (default 100,000) requests that
 //             feed every go-live tracker (creates without keys, duplicates, polling, repeated 400s):
 //             its latency, and the findings' counts (exact, beyond the request log's 10,000)
+//   first-start (only when named; minutes: a clone and npm ci) the first `npx payment-sandbox`
+//             after `npm ci` in a fresh clone, and from a merchant's project that installed the
+//             packed tarball as a dev dependency (first-start.js)
+//   create-memory (only when named; about 2 minutes) RSS after 60 s of creates at 32 connections
+//             and after 30 s without traffic, beside bare Hono's; heap snapshots with
+//             BENCH_HEAP_SNAPSHOT_DIR (summed by heap-summary.js)
 //   profile   (only when named) a CPU profile (--cpu-prof) of the server under create, get and
 //             list load: the top 10 self-time items of each
 // Every server runs in its own process. BENCH_ROOT measures another checkout's build (e.g. main
@@ -33,6 +39,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
+import { firstStart } from './first-start.js';
 
 const ROOT = process.env.BENCH_ROOT ?? fileURLToPath(new URL('../../', import.meta.url));
 const TMP = process.env.BENCH_TMP ?? join(tmpdir(), 'payment-sandbox-bench');
@@ -51,7 +58,7 @@ const PAYMENT = {
 const PARTS = ['api', 'pages', 'webhooks', 'clock', 'accounts', 'startup', 'memory', 'report'];
 const REPORT_REQUESTS = Number(process.env.BENCH_REPORT_REQUESTS ?? 100_000);
 const MEMORY_REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1_000_000);
-const EXTRA_PARTS = ['profile'];
+const EXTRA_PARTS = ['profile', 'first-start', 'create-memory'];
 
 // ---------------------------------------------------------------- processes and load
 
@@ -566,6 +573,48 @@ async function memory() {
   figure('memory', 'request log: id of the newest entry (keeps the newest 10,000)', logged.items?.[0] ? `${logged.items[0].id ?? '?'}` : JSON.stringify(logged).slice(0, 40), '-', null);
 }
 
+/** BENCH_CREATE_MEMORY_SECONDS (default 60): the length of the create load of `create-memory`. */
+const CREATE_MEMORY_SECONDS = Number(process.env.BENCH_CREATE_MEMORY_SECONDS ?? 60);
+
+/**
+ * RSS under creates only (each with its Idempotency-Key: a transaction, its idempotency record
+ * and a request-log entry, all kept): idle before, right after CREATE_MEMORY_SECONDS of creates
+ * at 32 connections, and after 30 s without traffic; bare Hono's RSS after the same load of
+ * POSTs beside it. With BENCH_HEAP_SNAPSHOT_DIR, the sandbox writes a heap snapshot there
+ * (SIGUSR2, --heapsnapshot-signal) after the load and after the idle time: `node
+ * test/bench/heap-summary.js FILE` sums one by constructor.
+ */
+async function createMemory() {
+  const snapshots = process.env.BENCH_HEAP_SNAPSHOT_DIR;
+  const bare = await startProcess(['bare']);
+  await sleep(1000);
+  const bareIdle = rssOf(bare.pid);
+  await load({ url: `${bare.url}/bare`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(PAYMENT), duration: CREATE_MEMORY_SECONDS });
+  const bareAfter = rssOf(bare.pid);
+  await bare.stop();
+  const s = await startProcess(['sandbox'], snapshots ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${snapshots}`] : []);
+  await sleep(1000);
+  const idle = rssOf(s.pid);
+  const r = await createLoad(s.url, CREATE_MEMORY_SECONDS);
+  const after = rssOf(s.pid);
+  const snapshot = async () => {
+    if (!snapshots) return;
+    const before = readdirSync(snapshots).length;
+    process.kill(s.pid, 'SIGUSR2');
+    while (readdirSync(snapshots).filter((f) => f.endsWith('.heapsnapshot')).length <= before) await sleep(200);
+    await sleep(1000);
+  };
+  await snapshot();
+  await sleep(30_000);
+  const rested = rssOf(s.pid);
+  await snapshot();
+  await s.stop();
+  figure('create-memory', `bare Hono POST, ${CREATE_MEMORY_SECONDS} s: RSS idle / after (baseline)`, `${bareIdle.toFixed(0)} / ${bareAfter.toFixed(0)} MB`, '-', null);
+  figure('create-memory', `${r.requests.total.toLocaleString('en')} creates in ${CREATE_MEMORY_SECONDS} s (${r.requests.average.toFixed(0)}/s)${noteBad(r)}`, `idle ${idle.toFixed(0)} MB`, '-', null);
+  figure('create-memory', 'RSS right after the creates', `${after.toFixed(0)} MB`, '<= 150 MB', after <= 150);
+  figure('create-memory', 'RSS after 30 s without traffic', `${rested.toFixed(0)} MB = idle x ${(rested / idle).toFixed(2)}`, '<= idle x 1.2', rested <= idle * 1.2);
+}
+
 /**
  * The go-live report after a long run: every request feeds its trackers as it happens, so the
  * report's cost must not grow with the traffic (target: under 100 ms after 100,000 requests).
@@ -664,7 +713,7 @@ async function main() {
   if (unknown.length) throw new Error(`unknown part(s) ${unknown.join(', ')}; parts: ${[...PARTS, ...EXTRA_PARTS].join(', ')}`);
   const parts = named.length ? named : PARTS;
   console.log(`payment-sandbox benchmark of ${ROOT}: node ${process.version}, ${DURATION} s per load run, ${CONNECTIONS} connections`);
-  const runs = { api, pages, webhooks, clock, accounts, startup, memory, report, profile };
+  const runs = { 'create-memory': createMemory, api, pages, webhooks, clock, accounts, startup, memory, report, profile, 'first-start': () => firstStart({ root: ROOT, figure }) };
   const started = performance.now();
   for (const part of parts) {
     console.log(`\n[${part}]`);
