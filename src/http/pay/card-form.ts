@@ -46,6 +46,22 @@ ${error ? html`<p class="pay-field-message" id="${name}-error">${error}</p>` : '
 </div>`;
 }
 
+/**
+ * The card form's alert and fields, posting to `action` (the payment page and the trial's
+ * save-card page): the caller adds its submit button and closes the form.
+ */
+export function cardFormFields(action: string, form: Omit<CardForm, 'security_code'>, errors: CardErrors): Html {
+  const invalid = (name: keyof CardForm) => (errors[name] ? html` aria-invalid="true" aria-describedby="${name}-error"` : '');
+  return html`${Object.keys(errors).length > 0 ? html`<p class="pay-alert" role="alert">Check the card details below.</p>` : ''}
+<form method="post" action="${action}" class="pay-form pay-card-form">
+${field('number', 'Card number', errors, html`<input class="input mono" id="number" name="number" inputmode="numeric" autocomplete="cc-number" required maxlength="23" placeholder="4242 4242 4242 4242" value="${form.number}"${invalid('number')}>`)}
+<div class="pay-field-row">
+${field('expiry', 'Expiry (MM/YY)', errors, html`<input class="input mono" id="expiry" name="expiry" inputmode="numeric" autocomplete="cc-exp" required maxlength="7" placeholder="MM/YY" value="${form.expiry}"${invalid('expiry')}>`)}
+${field('security_code', 'Security code', errors, html`<input class="input mono" id="security_code" name="security_code" inputmode="numeric" autocomplete="cc-csc" required maxlength="4" placeholder="123" value=""${invalid('security_code')}>`)}
+</div>
+${field('holder_name', 'Name on card', errors, html`<input class="input" id="holder_name" name="holder_name" autocomplete="cc-name" maxlength="100" placeholder="Jane Doe" value="${form.holder_name}"${invalid('holder_name')}>`)}`;
+}
+
 export function cardPage(
   c: Context<AppEnv>,
   tx: TransactionRow,
@@ -55,21 +71,13 @@ export function cardPage(
   errors: CardErrors = {},
   status: PageStatus = 200,
 ): Response | Promise<Response> {
-  const invalid = (name: keyof CardForm) => (errors[name] ? html` aria-invalid="true" aria-describedby="${name}-error"` : '');
   const cards = testCards(c.get('sandbox'));
   return send(
     c,
     status,
     `Pay ${toMajorUnits(tx.amount, tx.currency)} ${tx.currency}`,
     html`${header(tx, account, channel)}
-${Object.keys(errors).length > 0 ? html`<p class="pay-alert" role="alert">Check the card details below.</p>` : ''}
-<form method="post" action="/pay/${tx.id}/pay" class="pay-form pay-card-form">
-${field('number', 'Card number', errors, html`<input class="input mono" id="number" name="number" inputmode="numeric" autocomplete="cc-number" required maxlength="23" placeholder="4242 4242 4242 4242" value="${form.number}"${invalid('number')}>`)}
-<div class="pay-field-row">
-${field('expiry', 'Expiry (MM/YY)', errors, html`<input class="input mono" id="expiry" name="expiry" inputmode="numeric" autocomplete="cc-exp" required maxlength="7" placeholder="MM/YY" value="${form.expiry}"${invalid('expiry')}>`)}
-${field('security_code', 'Security code', errors, html`<input class="input mono" id="security_code" name="security_code" inputmode="numeric" autocomplete="cc-csc" required maxlength="4" placeholder="123" value=""${invalid('security_code')}>`)}
-</div>
-${field('holder_name', 'Name on card', errors, html`<input class="input" id="holder_name" name="holder_name" autocomplete="cc-name" maxlength="100" placeholder="Jane Doe" value="${form.holder_name}"${invalid('holder_name')}>`)}
+${cardFormFields(`/pay/${tx.id}/pay`, form, errors)}
 <button type="submit" class="btn btn-primary btn-block btn-lg">Pay ${toMajorUnits(tx.amount, tx.currency)} ${tx.currency}</button>
 </form>
 ${cancelForm(tx)}

@@ -21,7 +21,7 @@ import { paymentChannel, type PaymentChannel } from '../../domain/payment-method
 import { subscriptionCalendar } from '../../domain/subscription-calendar.js';
 import { collectsMethodDuringTrial } from '../../domain/subscriptions.js';
 import type { AppEnv } from '../env.js';
-import { cardForm, cardFormErrors, field, readForm, type CardErrors, type CardForm } from './card-form.js';
+import { cardForm, cardFormErrors, cardFormFields, readForm, type CardErrors, type CardForm } from './card-form.js';
 import { CARD_CHANNEL, methodLine, safeUrl, send, type Html, type PageStatus } from './page.js';
 
 type Found = { sub: Subscription; account: AccountRow; channel: PaymentChannel };
@@ -89,7 +89,6 @@ ${facts(sub, account)}
 ${help(sub, 'Authorise')}`,
     );
   }
-  const invalid = (name: keyof CardForm) => (errors[name] ? html` aria-invalid="true" aria-describedby="${name}-error"` : '');
   return send(
     c,
     status,
@@ -97,14 +96,7 @@ ${help(sub, 'Authorise')}`,
     html`${header(sub, account, channel)}
 <h1 class="pay-title">Save a card for your subscription</h1>
 <p class="pay-lead">You will not be charged now. The card is charged when the trial ends.</p>
-${Object.keys(errors).length > 0 ? html`<p class="pay-alert" role="alert">Check the card details below.</p>` : ''}
-<form method="post" action="/pay/${sub.id}/pay" class="pay-form pay-card-form">
-${field('number', 'Card number', errors, html`<input class="input mono" id="number" name="number" inputmode="numeric" autocomplete="cc-number" required maxlength="23" placeholder="4242 4242 4242 4242" value="${form.number}"${invalid('number')}>`)}
-<div class="pay-field-row">
-${field('expiry', 'Expiry (MM/YY)', errors, html`<input class="input mono" id="expiry" name="expiry" inputmode="numeric" autocomplete="cc-exp" required maxlength="7" placeholder="MM/YY" value="${form.expiry}"${invalid('expiry')}>`)}
-${field('security_code', 'Security code', errors, html`<input class="input mono" id="security_code" name="security_code" inputmode="numeric" autocomplete="cc-csc" required maxlength="4" placeholder="123" value=""${invalid('security_code')}>`)}
-</div>
-${field('holder_name', 'Name on card', errors, html`<input class="input" id="holder_name" name="holder_name" autocomplete="cc-name" maxlength="100" placeholder="Jane Doe" value="${form.holder_name}"${invalid('holder_name')}>`)}
+${cardFormFields(`/pay/${sub.id}/pay`, form, errors)}
 <button type="submit" class="btn btn-primary btn-block btn-lg">Save card</button>
 </form>
 ${cancelButton(sub)}
