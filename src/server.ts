@@ -45,7 +45,7 @@ function onClientError(err: Error & { code?: string }, socket: Socket): void {
  */
 const WEBHOOK_GRACE_MS = 1500;
 const CUT_AFTER_MS = 3000;
-const READ_PENDING_MS = 50;
+const READ_PENDING_MS = 500;
 
 /** Runs `fn` after the event loop has polled its sockets twice (check phase, twice). */
 const afterReads = (fn: () => void): void => void setImmediate(() => setImmediate(fn));

@@ -307,7 +307,7 @@ function takeLock(path: string): Db {
     if ((err as { code?: string }).code === 'SQLITE_BUSY') {
       throw new DatabaseOpenError(`the database file ${path} is in use by another payment-sandbox process (one process per --db file; stop the other one or choose another file)`);
     }
-    throw new DatabaseOpenError(`cannot lock the database file ${path} with ${lockPath} (${err instanceof Error ? err.message.split('\n')[0] : String(err)})`);
+    throw new DatabaseOpenError(`cannot open the database file ${path} (its lock file ${lockPath}: ${err instanceof Error ? err.message.split('\n')[0] : String(err)})`);
   }
 }
 

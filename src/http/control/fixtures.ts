@@ -14,6 +14,26 @@ import { fixtureFileSchema, fixturesJsonSchema } from '../fixtures/schema.js';
 import { controlOperation } from '../openapi/document.js';
 import { createRouter } from '../router.js';
 import { errorSchema } from '../schemas.js';
+import { buyerSchema } from '../routes/buyers.schemas.js';
+import { subscriptionResponseSchema } from '../routes/subscriptions.schemas.js';
+import { refundSchema, transactionSchema } from '../routes/transactions.schemas.js';
+
+/** Each fixture's name and its object in the answer: one of the four kinds, as the API shows it. */
+const fixtureObjectsSchema = z
+  .record(z.string(), z.union([transactionSchema, refundSchema, subscriptionResponseSchema, buyerSchema]))
+  .openapi('FixtureObjects', { description: "Each fixture's name and its object (transaction, refund, subscription or buyer, in the wire format)." });
+
+
+/** The fixtures file's JSON Schema (draft 2020-12): its top level, as editors read it. */
+const fixturesJsonSchemaDocument = z
+  .object({
+    $schema: z.string(),
+    type: z.literal('object'),
+    properties: z.record(z.string(), z.object({ type: z.string().optional(), description: z.string().optional() }).loose()),
+    required: z.array(z.string()).optional(),
+  })
+  .loose()
+  .openapi('FixturesJsonSchema');
 
 const json = <T extends z.ZodTypeAny>(schema: T, description = 'OK') => ({ description, content: { 'application/json': { schema } } });
 
@@ -27,7 +47,9 @@ const REQUEST_BODY = 'request body';
 export function fixtureControlRoutes(): OpenAPIHono<AppEnv> {
   const app = createRouter<AppEnv>();
 
-  const apply = (c: Context<AppEnv>) => loadFixtures(c.get('sandbox'), [{ source: REQUEST_BODY, document: c.get('body') }]);
+  // The loader's answer is built by the API's own formatters: these shapes.
+  const apply = (c: Context<AppEnv>) =>
+    loadFixtures(c.get('sandbox'), [{ source: REQUEST_BODY, document: c.get('body') }]) as z.infer<typeof fixtureObjectsSchema>;
 
   app.openapi(
     createRoute({
@@ -40,7 +62,7 @@ export function fixtureControlRoutes(): OpenAPIHono<AppEnv> {
         'The body is a fixtures file (`--fixtures FILE`; JSON Schema at GET /_sandbox/fixtures/schema.json). Each fixture creates a transaction, refund, subscription or buyer in an account through the API\'s own validation and services (webhooks fire), then optionally settles, fails or advances the clock. `"${name.field}"` in a body is replaced by that field of an earlier fixture\'s object. The document is checked first and applied in one unit of work: a bad one is refused as a whole (400, or the domain\'s 404/409), nothing created, with the failing fixture\'s name and a pointer. The answer maps each name to its object as the API shows it once the whole document was applied.',
       request: { body: { required: true, content: { 'application/json': { schema: fixtureFileSchema.openapi('FixturesFile') } } } },
       responses: {
-        201: json(z.record(z.string(), z.unknown()).openapi('FixtureObjects', { description: 'Each fixture\'s name and its object (transaction, refund, subscription or buyer, in the wire format).' }), 'Applied'),
+        201: json(fixtureObjectsSchema, 'Applied'),
         400: json(errorSchema, 'A bad document: nothing was created; the message names the fixture and the pointer, a detail per problem'),
         404: json(errorSchema, 'A refund of a transaction the account does not have: nothing was created'),
         409: json(errorSchema, 'A step the domain refused (e.g. settling a transaction a scenario rule already settled): nothing was created'),
@@ -62,10 +84,11 @@ export function fixtureControlRoutes(): OpenAPIHono<AppEnv> {
       ...controlOperation,
       operationId: 'getFixturesSchema',
       summary: 'The JSON Schema of a fixtures file (for editors: "$schema")',
-      responses: { 200: { description: 'JSON Schema (draft 2020-12)', content: { 'application/schema+json': { schema: z.record(z.string(), z.unknown()) } } } },
+      responses: { 200: { description: 'JSON Schema (draft 2020-12)', content: { 'application/schema+json': { schema: fixturesJsonSchemaDocument } } } },
     }),
     (c) => {
-      const res = c.json(fixturesJsonSchema(c.get('sandbox').options.restrictedChannelCode), 200);
+      const document = fixturesJsonSchema(c.get('sandbox').options.restrictedChannelCode) as z.infer<typeof fixturesJsonSchemaDocument>;
+      const res = c.json(document, 200);
       res.headers.set('content-type', 'application/schema+json');
       return res;
     },

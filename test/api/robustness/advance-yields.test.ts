@@ -22,6 +22,7 @@ async function largestStepBetweenTurns(work: () => Promise<unknown>, measure: ()
   let largest = 0;
   let turns = 0;
   const probe = (): void => {
+    if (done) return; // the sandbox may be closed by then
     const now = measure();
     largest = Math.max(largest, now - last);
     last = now;
@@ -29,8 +30,11 @@ async function largestStepBetweenTurns(work: () => Promise<unknown>, measure: ()
     if (!done) setImmediate(probe);
   };
   setImmediate(probe);
-  await work();
-  done = true;
+  try {
+    await work();
+  } finally {
+    done = true;
+  }
   const end = measure();
   largest = Math.max(largest, end - last);
   return { largest, turns, total: end };
