@@ -81,7 +81,8 @@ describe('a full disk', () => {
     expect(after).toBe(201);
     const pendingSettled = (): number =>
       (server.db.prepare(`SELECT count(*) AS n FROM deliveries WHERE status = 'pending' AND resource_id IN (${settled.map(() => '?').join(',') || "''"})`).get(...settled) as { n: number }).n;
-    while (pendingSettled() > 0 && Date.now() < end + 40_000) // the back-off reaches 30 s while the disk stays full await new Promise((r) => setTimeout(r, 100));
+    // the deliveries' back-off reaches 30 s while the disk stays full
+    while (pendingSettled() > 0 && Date.now() < end + 40_000) await new Promise((r) => setTimeout(r, 100));
     expect(pendingSettled()).toBe(0);
   }, 120_000); // filling the disk takes a few thousand requests: slow on a loaded machine
 });
