@@ -61,6 +61,9 @@ export interface AttemptReport {
   durationMs: number;
 }
 
+/** The longest time between two full passes over the due deliveries (see `passedAt`). */
+const FULL_PASS_EVERY_MS = 5000;
+
 /** How many deliveries to one URL may be under way at once. */
 export const MAX_IN_FLIGHT_PER_URL = 8;
 
@@ -129,6 +132,8 @@ export class Dispatcher implements TimedWork {
    * under way, and the scheduler is not told a delivery under way is due.
    */
   private lastPass = -Infinity;
+  /** When (performance.now) the last full pass ran. */
+  private fullPassAt = 0;
   /**
    * The clock offset each delivery due at once was queued at, until the next pass admits it
    * (the nudge after its commit): a step of an advance queues webhooks that go out after its
@@ -203,6 +208,10 @@ export class Dispatcher implements TimedWork {
   /** The last pass's instant, forgotten when the clock has gone back before it (reset, a failed step). */
   private passedAt(nowMs: number): number {
     if (this.lastPass > nowMs) this.lastPass = -Infinity;
+    // A full pass at least every FULL_PASS_EVERY_MS: a delivery that a pass skipped and that
+    // nothing nudges again (an attempt that failed in the sandbox itself, during a full disk)
+    // is never left behind for good.
+    if (performance.now() - this.fullPassAt > FULL_PASS_EVERY_MS) this.lastPass = -Infinity;
     return this.lastPass;
   }
 
@@ -257,6 +266,7 @@ export class Dispatcher implements TimedWork {
       return;
     }
     const passed = this.passedAt(nowMs);
+    if (passed === -Infinity) this.fullPassAt = performance.now();
     const rows = passed === -Infinity ? this.deps.deliveries.due(nowMs) : this.deps.deliveries.dueBetween(passed, nowMs);
     this.lastPass = nowMs;
     for (const row of rows) {
