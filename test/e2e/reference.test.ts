@@ -67,7 +67,8 @@ describe('GET /reference', () => {
 
     const { page } = await watchedPage();
     await page.goto(`${sandbox.url}/`);
-    await expect.poll(() => page.locator('a[href="/reference"]').count()).toBe(1);
+    // the sidebar's link (the Go-live view's coverage may link there too, for api_fault)
+    await expect.poll(() => page.locator('a.side-link[href="/reference"]').count()).toBe(1);
     await page.close();
   });
 });
