@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../support/ports.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
@@ -29,19 +30,6 @@ function markedBlocks(marker: string, lang: string): string[] {
   const re = new RegExp(`<!-- ${marker.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} -->\\n+\`\`\`${lang}\\n([\\s\\S]*?)\\n\`\`\`\\n`, 'g');
   for (const match of README.matchAll(re)) blocks.push(match[1]!);
   return blocks;
-}
-
-/** A port nobody listens on now (loopback). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Collects a child's stdout and stderr, and resolves `until(text)` once the output satisfies it. */

@@ -7,12 +7,12 @@
  */
 import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { directPayment } from '../support/app.js';
+import { freePort } from '../support/ports.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const engine = spawnSync('docker', ['info'], { stdio: 'ignore', timeout: 20_000 }).status === 0 ? 'docker' : 'podman';
@@ -29,17 +29,6 @@ function ok(args: string[], timeoutMs?: number): string {
   const res = run(args, timeoutMs);
   if (res.status !== 0) throw new Error(`${engine} ${args.join(' ')} exited ${res.status}: ${res.stderr || res.stdout}`);
   return res.stdout.trim();
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 60_000): Promise<T> {

@@ -5,8 +5,6 @@
  * (test/support/junit-schema.ts).
  */
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
@@ -17,6 +15,7 @@ import { startServer, type RunningServer } from '../../../src/server.js';
 import { createAccount, type CreatedAccount } from '../../support/go-live-journeys.js';
 import { directPayment } from '../../support/app.js';
 import { junitProblems, parseXml } from '../../support/junit-schema.js';
+import { freePort } from '../../support/ports.js';
 
 const BIN = fileURLToPath(new URL('../../../bin/payment-sandbox.js', import.meta.url));
 
@@ -32,14 +31,6 @@ function report(args: string[], env: Record<string, string> = {}): Promise<{ cod
 }
 
 /** A port nothing listens on. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
-
 let server: RunningServer;
 let careless: CreatedAccount;
 let sloppy: CreatedAccount;

@@ -14,7 +14,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createConnection, createServer } from 'node:net';
+import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +22,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEBHOOK_CHECK_IDS } from '../../../src/check-webhooks/index.js';
 import { HANDLER_LANGUAGES, readmeHandlers, type HandlerLanguage, type WebhookHandlerExample } from '../../../src/http/control/webhook-handlers.js';
 import { startSandbox, type RunningSandbox } from '../../../src/index.js';
+import { freePort } from '../../support/ports.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
@@ -62,18 +63,6 @@ function toolchain(language: HandlerLanguage): { path: Record<string, string> } 
       return r.status === 0 && major >= 17 ? { path: {} } : { missing: `no java 17 or newer (Debian: default-jdk-headless)${major ? `; found ${major}` : ''}` };
     }
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function accepts(port: number): Promise<boolean> {

@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../../src/server.js';
 import { TargetRefusedError, createPoster } from '../../../src/webhooks/post.js';
 import { directPayment, headers, startReceiver } from '../../support/app.js';
+import { freePort } from '../../support/ports.js';
 
 type Json = Record<string, unknown>;
 const cleanup: (() => Promise<void> | void)[] = [];
@@ -25,14 +26,6 @@ async function serve(options: Parameters<typeof startServer>[0] = {}): Promise<R
 }
 
 /** A port that was free a moment ago (to start a sandbox whose own URL is known before it listens). */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((r) => probe.close(() => r()));
-  return port;
-}
-
 const until = async (check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> => {
   const end = Date.now() + timeoutMs;
   while (!check()) {
