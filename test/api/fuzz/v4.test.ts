@@ -194,7 +194,11 @@ describe('/v4 properties', () => {
       ['GET', '/v4/subscriptions/:id', 'subscription_id'],
       ['POST', '/v4/subscriptions/:id/cancel', 'subscription_id'],
     );
-    const id = fc.oneof(fc.uuid(), fc.string({ minLength: 1, maxLength: 40 }), fc.constantFrom('0', '-1', 'null', '%00', '..', 'a'.repeat(500)));
+    // A lone "." is a dot segment: the URL parser (every HTTP client's) drops it before the
+    // request is sent, so `GET /v4/transactions/.` is the list itself, a 200.
+    const id = fc
+      .oneof(fc.uuid(), fc.string({ minLength: 1, maxLength: 40 }), fc.constantFrom('0', '-1', 'null', '%00', '..', 'a'.repeat(500)))
+      .filter((raw) => raw !== '.');
     await fc.assert(
       fc.asyncProperty(routes, id, async ([method, pattern, param], raw) => {
         const path = pattern!.replace(':id', encodeURIComponent(raw));
