@@ -106,7 +106,8 @@ describe('/_sandbox properties', () => {
       ['POST', '/_sandbox/deliveries/:id/resend'],
       ['POST', '/_sandbox/subscriptions/:id/cancel'],
     );
-    const id = fc.oneof(fc.uuid(), fc.string({ minLength: 1, maxLength: 40 }), fc.constantFrom('0', 'null', '%00', '..', 'a'.repeat(500)));
+    // A lone "." is a dot segment the URL parser drops: `GET /_sandbox/transactions/.` is the list.
+    const id = fc.oneof(fc.uuid(), fc.string({ minLength: 1, maxLength: 40 }), fc.constantFrom('0', 'null', '%00', '..', 'a'.repeat(500))).filter((raw) => raw !== '.');
     await fc.assert(
       fc.asyncProperty(routes, id, async ([method, pattern], raw) => {
         const a = await sendChecked(method!, pattern!.replace(':id', encodeURIComponent(raw)), { pathParams: ['id'] });
