@@ -17,6 +17,7 @@ import { Scheduler } from './domain/scheduler.js';
 import { createSubscriptionService } from './domain/subscriptions.js';
 import { createTransactionService } from './domain/transactions.js';
 import { logger, repeatedFailure, type RepeatedFailure } from './log.js';
+import type { HttpRecords } from './http/ports.js';
 import type { Sandbox } from './sandbox.js';
 import { getMeta, setMeta, type Db } from './store/database.js';
 import { badRequest, jsonPointer, type ErrorDetail, type SandboxError } from './domain/errors.js';
@@ -35,6 +36,8 @@ import { connectGuard, refusedDelivery, refusedTarget, type TargetPolicy } from 
 /** A composed sandbox, and its database handle for tests and benchmarks that inspect or seed it. */
 export interface ComposedSandbox {
   sandbox: Sandbox;
+  /** The HTTP layer's own records (idempotency keys, the request log), for `createApp`. */
+  httpRecords: HttpRecords;
   db: Db;
 }
 
@@ -202,7 +205,8 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
   const sandbox: Sandbox = {
     options,
     clock,
-    stores: { ...repos, buyers: accounts.buyers }, // buyers are seeded on their first read
+    stores: { ...repos, ...store.httpRecords, buyers: accounts.buyers },
+    queries: { ...repos, buyers: accounts.buyers }, // buyers are seeded on their first read
     events,
     transactions,
     subscriptions,
@@ -286,7 +290,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
       store.close();
     },
   };
-  return { sandbox, db: store.db };
+  return { sandbox, httpRecords: store.httpRecords, db: store.db };
 }
 
 /** A scenario the control API was given that the loader rejects: 400 with its one-line message and a detail per problem. */

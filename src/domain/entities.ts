@@ -248,34 +248,8 @@ export interface DeliveryAttempt {
   ok: boolean;
 }
 
-export interface RequestLogEntry {
-  seq: number;
-  account_id: string | null;
-  method: string;
-  path: string;
-  status: number;
-  idempotency_key: string | null;
-  replayed: boolean;
-  duration_ms: number;
-  request_body: string | null;
-  response_body: string | null;
-  /** e.g. unknown fields that were ignored. */
-  warnings: string[];
-  at: number;
-}
 
-export interface IdempotencyRecord {
-  account_id: string;
-  key: string;
-  fingerprint: string;
-  state: 'processing' | 'done';
-  response_status: number | null;
-  response_body: string | null;
-  created_at: number;
-}
 
-/** Simulated webhook failures a scenario asked for (`webhook_failures` step). */
-/** The webhook faults a scenario rule, the control API or the panel can script. */
 /** The webhook faults a scenario rule, the control API or the panel can script (one list for all of them). */
 export const DELIVERY_FAULTS = ['duplicate', 'out_of_order', 'delayed', 'bad_signature'] as const;
 export type DeliveryFault = (typeof DELIVERY_FAULTS)[number];

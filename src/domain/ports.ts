@@ -10,9 +10,7 @@ import type {
   DeclineReason,
   Delivery,
   DeliveryAttempt,
-  IdempotencyRecord,
   Refund,
-  RequestLogEntry,
   RuleSnapshot,
   ScheduledStep,
   SimulatedFailures,
@@ -165,39 +163,8 @@ export interface DeliveriesRepo {
   attemptsOf(deliveryId: string): DeliveryAttempt[];
 }
 
-export interface IdempotencyRepo {
-  get(accountId: string, key: string): IdempotencyRecord | undefined;
-  /** Takes the key for a request now starting; replaces an expired record. */
-  claim(accountId: string, key: string, fingerprint: string, at: number): void;
-  complete(accountId: string, key: string, status: number, body: string): void;
-  release(accountId: string, key: string): void;
-  /** Stores a request that ran without yielding with its answer in one write (no claim was needed); replaces an expired record. */
-  record(accountId: string, key: string, fingerprint: string, at: number, status: number, body: string): void;
-  /** Deletes up to `max` keys created at or before `beforeMs` (expired); how many went. */
-  deleteExpired(beforeMs: number, max: number): number;
-}
 
-/** Which logged requests a search keeps: every condition given must hold. */
-export interface RequestLogFilter {
-  accountId?: string;
-  /** Upper case, e.g. `POST`. */
-  method?: string;
-  /** The path without its query string, exactly (`/v4/transactions`). */
-  path?: string;
-  /** The path (without its query string) starts with this. */
-  pathPrefix?: string;
-  /** Status codes from `min` to `max`, both included (one code: min = max). */
-  status?: { min: number; max: number };
-}
 
-export interface RequestLogRepo {
-  insert(entry: Omit<RequestLogEntry, 'seq'>): number;
-  page(accountId: string, req: PageRequest): Page<RequestLogEntry>;
-  /** Every request, including those no account could be found for (e.g. a 401). */
-  pageAll(req: PageRequest): Page<RequestLogEntry>;
-  /** The requests `filter` keeps, newest first, in keyset pages like `pageAll`. */
-  find(filter: RequestLogFilter, req: PageRequest): Page<RequestLogEntry>;
-}
 
 /** Every repository, as the composition root builds them over one database. */
 export interface Repositories {
@@ -207,8 +174,6 @@ export interface Repositories {
   subscriptions: SubscriptionsRepo;
   scheduledSteps: ScheduledStepsRepo;
   deliveries: DeliveriesRepo;
-  idempotency: IdempotencyRepo;
-  requestLog: RequestLogRepo;
 }
 
 // --- webhooks ---

@@ -1,6 +1,5 @@
-/** The `idempotency_keys` table (spec: Idempotency rules; `domain/ports.ts` → `IdempotencyRepo`). */
-import type { IdempotencyRecord } from '../domain/entities.js';
-import type { IdempotencyRepo } from '../domain/ports.js';
+/** The `idempotency_keys` table (spec: Idempotency rules; `http/ports.ts` → `IdempotencyRepo`, a port of the HTTP layer). */
+import type { IdempotencyRecord, IdempotencyRepo } from '../http/ports.js';
 import type { Db } from './database.js';
 
 export function idempotencyStore(db: Db): IdempotencyRepo {

@@ -1,6 +1,6 @@
 /**
  * The API request log shown in the panel and searched by CI scripts (`GET /_sandbox/requests`;
- * `domain/ports.ts` → `RequestLogRepo`). A search by exact path uses the `bare_path` index
+ * `http/ports.ts` → `RequestLogRepo`, a port of the HTTP layer). A search by exact path uses the `bare_path` index
  * (migration 3); every search is a keyset page, like the unfiltered log.
  *
  * Written in batches, off the request's path: `insert` gives the entry its id (`seq`, counted
@@ -9,8 +9,8 @@
  * before any read, reset or close, so every reader sees every entry. A crash (not a clean stop)
  * can lose the last few milliseconds of the log: it is diagnostics, not accepted data.
  */
-import type { RequestLogEntry } from '../domain/entities.js';
-import type { Page, PageRequest, RequestLogFilter, RequestLogRepo } from '../domain/ports.js';
+import type { Page, PageRequest } from '../domain/ports.js';
+import type { RequestLogEntry, RequestLogFilter, RequestLogRepo } from '../http/ports.js';
 import type { Db } from './database.js';
 import { keysetPage, type Pager } from './keyset.js';
 

@@ -3,6 +3,7 @@
  * table, the unit of work over them, the persisted clock offset, and the wipe a reset does.
  */
 import type { Repositories, UnitOfWork } from '../domain/ports.js';
+import type { HttpRecords } from '../http/ports.js';
 import { accountsStore } from './accounts.js';
 import { buyersStore } from './buyers.js';
 import { getMeta, openDatabase, type Db } from './database.js';
@@ -40,6 +41,8 @@ export interface Retention {
 export interface SqliteStore {
   db: Db;
   repos: Repositories;
+  /** The HTTP layer's own records (idempotency keys, the request log). */
+  httpRecords: HttpRecords;
   uow: UnitOfWork;
   /** The sandbox clock's offset from real time as last persisted (0 for a new database). */
   clockOffsetMs(): number;
@@ -76,9 +79,8 @@ export function openStore(path: string, onEffectError: (err: unknown) => void, r
       subscriptions: subscriptionsStore(db),
       scheduledSteps: scheduledStepsStore(db),
       deliveries: deliveriesStore(db, retention.deliveryLogLimit),
-      idempotency: idempotencyStore(db),
-      requestLog,
     },
+    httpRecords: { idempotency: idempotencyStore(db), requestLog },
     clockOffsetMs: () => Number(getMeta(db, CLOCK_OFFSET) ?? 0),
     saveClockOffset: (ms) => void saveOffset.run(CLOCK_OFFSET, String(ms)),
     snapshot: () => takeSnapshot(db, () => requestLog.flush()),

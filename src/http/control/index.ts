@@ -11,7 +11,7 @@ import { badRequest, notFound } from '../../domain/errors.js';
 import { AdvanceTooLongError, MAX_ADVANCE_STEPS } from '../../domain/scheduler.js';
 import { CURRENCY_CODES, currencyExponent } from '../../domain/money.js';
 import type { Account as AccountRow } from '../../domain/entities.js';
-import type { RequestLogFilter } from '../../domain/ports.js';
+import type { RequestLogFilter } from '../ports.js';
 import type { AppEnv } from '../env.js';
 import { refundView } from '../formatters/refund.js';
 import { pageEnvelope, pageQuerySchema, pageRequest, pageSchema } from '../pagination.js';

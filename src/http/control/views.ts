@@ -5,7 +5,8 @@
  * actions are the domain's own (`allowedActions`, `refundableAmount`, `subscriptionActions`).
  */
 import { isoTimestamp } from '../../domain/clock.js';
-import type { Delivery as DeliveryRow, RequestLogEntry as RequestLogRow, Subscription as SubscriptionRow, Transaction as TransactionRow } from '../../domain/entities.js';
+import type { Delivery as DeliveryRow, Subscription as SubscriptionRow, Transaction as TransactionRow } from '../../domain/entities.js';
+import type { RequestLogEntry as RequestLogRow } from '../ports.js';
 import { subscriptionActions } from '../../domain/subscriptions.js';
 import { allowedActions, refundableAmount } from '../../domain/transactions.js';
 import type { Sandbox } from '../../sandbox.js';

@@ -1,6 +1,6 @@
 /** The wire format of a request-log entry, as the control API shows it. */
 import { isoTimestamp } from '../../domain/clock.js';
-import type { RequestLogEntry } from '../../domain/entities.js';
+import type { RequestLogEntry } from '../ports.js';
 
 export function requestLogView(entry: RequestLogEntry) {
   return {

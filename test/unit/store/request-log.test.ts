@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { RequestLogEntry } from '../../../src/domain/entities.js';
+import type { RequestLogEntry } from '../../../src/http/ports.js';
 import { FLUSH_AFTER_MS, FLUSH_AT } from '../../../src/store/request-log.js';
 import { openStore, type SqliteStore } from '../../../src/store/sqlite-store.js';
 
@@ -47,29 +47,29 @@ describe('the request log, written in batches', () => {
 
   it('gives each entry its id at once, and a read sees every queued entry with it', () => {
     const s = store();
-    const ids = [1, 2, 3].map((i) => s.repos.requestLog.insert(entry(`/v4/transactions/${i}`, { warnings: [`w${i}`], replayed: i === 2 })));
+    const ids = [1, 2, 3].map((i) => s.httpRecords.requestLog.insert(entry(`/v4/transactions/${i}`, { warnings: [`w${i}`], replayed: i === 2 })));
     expect(ids).toEqual([ids[0], ids[0]! + 1, ids[0]! + 2]);
     expect(stored(s)).toBe(0); // queued, not yet written
-    const rows = s.repos.requestLog.pageAll({ limit: 10 }).rows;
+    const rows = s.httpRecords.requestLog.pageAll({ limit: 10 }).rows;
     expect(rows.map((r) => [r.seq, r.path, r.replayed, r.warnings])).toEqual([
       [ids[2], '/v4/transactions/3', false, ['w3']],
       [ids[1], '/v4/transactions/2', true, ['w2']],
       [ids[0], '/v4/transactions/1', false, ['w1']],
     ]);
-    s.repos.requestLog.insert(entry('/v4/buyers'));
-    expect(s.repos.requestLog.page('acc_1', { limit: 1 }).rows[0]!.path).toBe('/v4/buyers');
-    s.repos.requestLog.insert(entry('/v4/refunds'));
-    expect(s.repos.requestLog.find({ path: '/v4/refunds' }, { limit: 5 }).rows).toHaveLength(1);
+    s.httpRecords.requestLog.insert(entry('/v4/buyers'));
+    expect(s.httpRecords.requestLog.page('acc_1', { limit: 1 }).rows[0]!.path).toBe('/v4/buyers');
+    s.httpRecords.requestLog.insert(entry('/v4/refunds'));
+    expect(s.httpRecords.requestLog.find({ path: '/v4/refunds' }, { limit: 5 }).rows).toHaveLength(1);
   });
 
   it('writes the queue when it is full, and a few milliseconds after its first entry otherwise', () => {
     vi.useFakeTimers();
     const s = store();
-    for (let i = 0; i < FLUSH_AT - 1; i++) s.repos.requestLog.insert(entry(`/v4/x/${i}`));
+    for (let i = 0; i < FLUSH_AT - 1; i++) s.httpRecords.requestLog.insert(entry(`/v4/x/${i}`));
     expect(stored(s)).toBe(0);
-    s.repos.requestLog.insert(entry('/v4/full'));
+    s.httpRecords.requestLog.insert(entry('/v4/full'));
     expect(stored(s)).toBe(FLUSH_AT);
-    s.repos.requestLog.insert(entry('/v4/later'));
+    s.httpRecords.requestLog.insert(entry('/v4/later'));
     expect(stored(s)).toBe(FLUSH_AT);
     vi.advanceTimersByTime(FLUSH_AFTER_MS);
     expect(stored(s)).toBe(FLUSH_AT + 1);
@@ -77,22 +77,22 @@ describe('the request log, written in batches', () => {
 
   it('keeps only the newest entries under a retention limit', () => {
     const s = store(':memory:', 3);
-    for (let i = 1; i <= 10; i++) s.repos.requestLog.insert(entry(`/v4/${i}`));
-    expect(s.repos.requestLog.pageAll({ limit: 50 }).rows.map((r) => r.path)).toEqual(['/v4/10', '/v4/9', '/v4/8']);
+    for (let i = 1; i <= 10; i++) s.httpRecords.requestLog.insert(entry(`/v4/${i}`));
+    expect(s.httpRecords.requestLog.pageAll({ limit: 50 }).rows.map((r) => r.path)).toEqual(['/v4/10', '/v4/9', '/v4/8']);
     expect(stored(s)).toBe(3);
   });
 
   it('a reset empties the queued entries too, and ids are never reused after it', () => {
     const s = store();
-    const first = s.repos.requestLog.insert(entry('/v4/before'));
-    s.repos.requestLog.pageAll({ limit: 1 }); // written
-    const queued = s.repos.requestLog.insert(entry('/v4/queued'));
+    const first = s.httpRecords.requestLog.insert(entry('/v4/before'));
+    s.httpRecords.requestLog.pageAll({ limit: 1 }); // written
+    const queued = s.httpRecords.requestLog.insert(entry('/v4/queued'));
     s.wipe();
-    expect(s.repos.requestLog.pageAll({ limit: 10 }).rows).toEqual([]);
-    const after = s.repos.requestLog.insert(entry('/v4/after'));
+    expect(s.httpRecords.requestLog.pageAll({ limit: 10 }).rows).toEqual([]);
+    const after = s.httpRecords.requestLog.insert(entry('/v4/after'));
     expect(after).toBeGreaterThan(queued);
     expect(queued).toBeGreaterThan(first);
-    expect(s.repos.requestLog.pageAll({ limit: 10 }).rows.map((r) => r.seq)).toEqual([after]);
+    expect(s.httpRecords.requestLog.pageAll({ limit: 10 }).rows.map((r) => r.seq)).toEqual([after]);
   });
 
   it('close writes the queue; a reopened database goes on from the last id, even after a reset emptied the log', () => {
@@ -100,15 +100,15 @@ describe('the request log, written in batches', () => {
     dirs.push(dir);
     const file = join(dir, 'sandbox.db');
     const a = store(file);
-    a.repos.requestLog.insert(entry('/v4/one'));
-    const last = a.repos.requestLog.insert(entry('/v4/two'));
+    a.httpRecords.requestLog.insert(entry('/v4/one'));
+    const last = a.httpRecords.requestLog.insert(entry('/v4/two'));
     a.close();
     const b = store(file);
-    expect(b.repos.requestLog.pageAll({ limit: 10 }).rows.map((r) => r.path)).toEqual(['/v4/two', '/v4/one']);
-    expect(b.repos.requestLog.insert(entry('/v4/three'))).toBe(last + 1);
+    expect(b.httpRecords.requestLog.pageAll({ limit: 10 }).rows.map((r) => r.path)).toEqual(['/v4/two', '/v4/one']);
+    expect(b.httpRecords.requestLog.insert(entry('/v4/three'))).toBe(last + 1);
     b.wipe();
     b.close();
     const c = store(file);
-    expect(c.repos.requestLog.insert(entry('/v4/four'))).toBe(last + 2);
+    expect(c.httpRecords.requestLog.insert(entry('/v4/four'))).toBe(last + 2);
   });
 });

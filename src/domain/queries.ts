@@ -1,0 +1,24 @@
+/**
+ * Read-only query ports: what the outer layers (the HTTP routes, the panel's views) may read
+ * of the sandbox's records. Each is the read half of a repository of `ports.ts`, so a router
+ * given one cannot write; writes go through the domain's services, which check their own
+ * preconditions.
+ */
+import type { AccountsRepo, BuyersRepo, DeliveriesRepo, ScheduledStepsRepo, SubscriptionsRepo, TransactionsRepo } from './ports.js';
+
+export type TransactionQueries = Pick<TransactionsRepo, 'byId' | 'byIdAnyAccount' | 'page' | 'forSubscription' | 'refundById' | 'refundsOf' | 'refundsPage'>;
+export type SubscriptionQueries = Pick<SubscriptionsRepo, 'byId' | 'byIdAnyAccount' | 'byExternalIdentifier' | 'page' | 'pageAll'>;
+export type BuyerQueries = Pick<BuyersRepo, 'page' | 'count'>;
+export type AccountQueries = Pick<AccountsRepo, 'byId' | 'byApiKey' | 'byKid' | 'all' | 'count'>;
+export type DeliveryQueries = Pick<DeliveriesRepo, 'byId' | 'page' | 'pageAll' | 'forResource' | 'attemptsOf'>;
+export type ScheduledStepQueries = Pick<ScheduledStepsRepo, 'forResource'>;
+
+/** Every query port, as the composition root hands them out. */
+export interface Queries {
+  accounts: AccountQueries;
+  buyers: BuyerQueries;
+  transactions: TransactionQueries;
+  subscriptions: SubscriptionQueries;
+  scheduledSteps: ScheduledStepQueries;
+  deliveries: DeliveryQueries;
+}
