@@ -21,7 +21,7 @@ import { reportControlRoutes } from './http/control/report.js';
 import { scenarioControlRoutes } from './http/control/scenarios.js';
 import { subscriptionControlRoutes } from './http/control/subscriptions.js';
 import type { ApiEnv, AppEnv } from './http/env.js';
-import { RouteTable, notFoundHandler, onError } from './http/errors.js';
+import { RouteTable, errorHandler, notFoundHandler } from './http/errors.js';
 import { apiFaults } from './http/faults.js';
 import { artificialLatency } from './http/latency.js';
 import { accountLimit, eventStreamCap } from './http/limits.js';
@@ -35,7 +35,7 @@ import { securityGuard } from './http/security.js';
 import { buyerRoutes } from './http/routes/buyers.js';
 import { subscriptionRoutes } from './http/routes/subscriptions.js';
 import { transactionRoutes } from './http/routes/transactions.js';
-import { composeSandbox } from './compose.js';
+import { composeSandbox, type SandboxRuntime } from './compose.js';
 import type { Sandbox } from './sandbox.js';
 import type { Db } from './store/database.js';
 
@@ -67,9 +67,9 @@ function checkSigningOf(options: SandboxOptions): CheckWebhooksOptions {
   };
 }
 
-/** Builds the sandbox and its app. */
-export function createApp(options: Partial<SandboxOptions> = {}): SandboxApp {
-  const { sandbox, db } = composeSandbox(options);
+/** Builds the sandbox and its app (`runtime.logger`: where it logs; default a new text logger). */
+export function createApp(options: Partial<SandboxOptions> = {}, runtime: SandboxRuntime = {}): SandboxApp {
+  const { sandbox, db, logger } = composeSandbox(options, runtime);
   // `GET /v4/transactions/` is answered like `GET /v4/transactions` (contract: Loose ends).
   const app = createRouter<AppEnv>({ getPath: pathWithoutTrailingSlash });
   const routes = new RouteTable();
@@ -78,7 +78,7 @@ export function createApp(options: Partial<SandboxOptions> = {}): SandboxApp {
     c.set('sandbox', sandbox);
     await next();
   });
-  app.onError(onError);
+  app.onError(errorHandler(logger));
   // Host, origin and admin-token checks before any route; `nosniff` on every answer.
   app.use('*', securityGuard(sandbox.options));
   app.use('/_sandbox/events', eventStreamCap(sandbox.options.maxEventStreams));

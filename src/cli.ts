@@ -11,7 +11,7 @@ import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { OptionsError, envName, optionsFromEnv, packagePath, resolveOptions, type SandboxOptions } from './config.js';
 import { credentialsOf } from './domain/accounts.js';
-import { createLogger, setLogger, type Logger } from './log.js';
+import { createLogger, type Logger } from './log.js';
 import { startServer } from './server.js';
 import { tolerateClosedOutput } from './stdio.js';
 import { attachTerminal } from './terminal.js';
@@ -151,10 +151,9 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   }
   tolerateClosedOutput(); // issue 22: `payment-sandbox | head -1` must not crash it
   const log: Logger = createLogger({ format: options.logFormat, quiet: options.quiet });
-  setLogger(log);
   let running;
   try {
-    running = await startServer(options);
+    running = await startServer(options, { logger: log });
   } catch (err) {
     const e = err as { code?: string; message?: string };
     const reason = e.code === 'EADDRINUSE' ? `port ${options.port} on ${options.host} is already in use` : (e.message ?? String(err));
@@ -180,7 +179,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     openapi: `${server.url}/openapi.json`,
   });
   if (options.logFormat === 'text' && !options.quiet) {
-    process.stdout.write(banner(server.url, options, server.sandbox.stores.accounts.all().slice(0, 2).map(credentialsOf)) + '\n');
+    process.stdout.write(banner(server.url, options, server.sandbox.queries.accounts.all().slice(0, 2).map(credentialsOf)) + '\n');
   }
   const detach = attachTerminal(server.sandbox.events, log, { requests: options.log });
   return new Promise<number>((resolve) => {

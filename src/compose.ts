@@ -1,10 +1,19 @@
 /**
  * The composition root: builds every part of a sandbox once, in order, each handed only what
- * it uses. Storage and the unit of work first, then the clock and the change feed, the
- * webhook dispatcher and outbox, the scenario policy, the domain services, and the timed
- * work (webhook retries, scenario steps, subscription billing) on one scheduler. The result
- * is the `Sandbox` the HTTP layer, the server and the CLI use.
+ * it uses, and returns them connected. Storage and the unit of work first, then the clock and
+ * the change feed, the webhook dispatcher and outbox, the scenario policy, the domain
+ * services, the application services (`application/`: reset, the clock, run-time scenarios,
+ * the go-live report's wiring, shutdown), and the timed work (webhook retries, scenario steps,
+ * subscription billing) on one scheduler. No behaviour lives here: only construction and
+ * wiring. The result is the `Sandbox` the HTTP layer, the server and the CLI use.
  */
+import { createChangeFeed } from './application/change-feed.js';
+import { createGoLiveWiring } from './application/go-live-wiring.js';
+import { createLifecycle } from './application/lifecycle.js';
+import { createPublicAddress } from './application/public-address.js';
+import { createSandboxControl } from './application/sandbox-control.js';
+import { createScenarioControl } from './application/scenario-control.js';
+import { createStoredState } from './application/stored-state.js';
 import { DEFAULT_RESTRICTED_CHANNEL_CODE, defaultScenarioPath, resolveOptions, servedHosts, type SandboxOptions } from './config.js';
 import { createApiKeyService } from './domain/api-keys.js';
 import { createClock, isoTimestamp } from './domain/clock.js';
@@ -12,15 +21,13 @@ import { DEMO_WEBHOOK_PUBLIC_KEY_PEM } from './domain/demo-credentials.js';
 import { SandboxEvents } from './domain/events.js';
 import { GoLiveTracker } from './domain/go-live-tracker.js';
 import { createMerchantAccounts } from './domain/merchant-accounts.js';
-import type { ChangeFeed } from './domain/ports.js';
 import { Scheduler } from './domain/scheduler.js';
 import { createSubscriptionService } from './domain/subscriptions.js';
 import { createTransactionService } from './domain/transactions.js';
-import { logger, repeatedFailure, type RepeatedFailure } from './log.js';
+import { createLogger, repeatedFailure, repeatedFailures, type Logger } from './log.js';
 import type { HttpRecords } from './http/ports.js';
 import type { Sandbox } from './sandbox.js';
 import { getMeta, setMeta, type Db } from './store/database.js';
-import { badRequest, jsonPointer, type ErrorDetail, type SandboxError } from './domain/errors.js';
 import { ScenarioError, parseScenario } from './scenarios/load.js';
 import { RUNTIME_SOURCE, createScenarioPolicy, loadConfiguredScenarios } from './scenarios/policy.js';
 import { createScenarioRunner } from './scenarios/runner.js';
@@ -38,7 +45,15 @@ export interface ComposedSandbox {
   sandbox: Sandbox;
   /** The HTTP layer's own records (idempotency keys, the request log), for `createApp`. */
   httpRecords: HttpRecords;
+  /** The logger everything of this sandbox writes to (the one handed in, or a new text logger). */
+  logger: Logger;
   db: Db;
+}
+
+/** What a sandbox is given besides its options: things that are not configuration values. */
+export interface SandboxRuntime {
+  /** Where it logs (default: a new text logger at level info, to stdout and stderr). */
+  logger?: Logger;
 }
 
 /**
@@ -47,10 +62,10 @@ export interface ComposedSandbox {
  * @throws DatabaseOpenError (one line) when the `--db` file cannot be opened or written.
  * @throws SnapshotError (one line) when the `--restore` file is not a snapshot.
  */
-export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSandbox {
+export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = createLogger() }: SandboxRuntime = {}): ComposedSandbox {
   const options = resolveOptions({ restrictedChannelCode: DEFAULT_RESTRICTED_CHANNEL_CODE, ...input });
   const policy = createScenarioPolicy(loadConfiguredScenarios(options.scenario, defaultScenarioPath()));
-  const effectFailures = repeatedFailure('feed.failed', 'an after-commit effect failed');
+  const effectFailures = repeatedFailure(logger, 'feed.failed', 'an after-commit effect failed');
   const store = openStore(
     options.db,
     (err) => effectFailures.failed(err),
@@ -59,25 +74,11 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
   );
   const { repos, uow } = store;
   const clock = createClock(store.clockOffsetMs());
-
   const events = new SandboxEvents();
-  const feed: ChangeFeed = {
-    emit(type, accountId, data) {
-      if (!events.listened) return; // the feed costs nothing while no panel is open
-      const at = isoTimestamp(clock.nowMs());
-      uow.afterCommit(() => events.emit({ type, account_id: accountId, data, at }));
-    },
-  };
+  const feed = createChangeFeed({ events, uow, nowMs: () => clock.nowMs() });
 
-  let baseUrl = options.publicUrl ?? `http://${options.host}:${options.port}`;
-  const ownHosts = servedHosts(options);
-  const targets: TargetPolicy = {
-    allowHosts: options.webhookAllowHosts,
-    own() {
-      const port = Number(new URL(baseUrl).port);
-      return Number.isInteger(port) && port > 0 ? { port, hosts: ownHosts } : undefined;
-    },
-  };
+  const address = createPublicAddress(options.publicUrl ?? `http://${options.host}:${options.port}`, servedHosts(options));
+  const targets: TargetPolicy = { allowHosts: options.webhookAllowHosts, own: () => address.own() };
   const signing = webhookSigningOf(options);
   // The go-live report: aggregates fed by the dispatcher, the outbox, outcomes and the HTTP layer.
   const goLiveState = goLiveStore(store.db, (err) => logger.error('report.failed', 'saving the go-live report failed', { err }));
@@ -88,8 +89,16 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
     now: () => isoTimestamp(clock.nowMs()),
     onChange: (accountId) => feed.emit('report.changed', accountId, {}),
   });
+  const goLiveWiring = createGoLiveWiring({
+    report: goLive,
+    uow,
+    transactions: repos.transactions,
+    subscriptions: repos.subscriptions,
+    deliveries: repos.deliveries,
+    defaultNotificationUrl: options.notificationUrl,
+  });
   // Logged once per run of failures, not once each (a full disk: issue 22).
-  const deliveryCrashes = repeatedFailure('delivery.crashed', 'delivery failed unexpectedly; webhook deliveries back off and retry');
+  const deliveryCrashes = repeatedFailure(logger, 'delivery.crashed', 'delivery failed unexpectedly; webhook deliveries back off and retry');
   const dispatcher = new Dispatcher({
     clock,
     deliveries: repos.deliveries,
@@ -103,21 +112,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
     onRecovered: () => deliveryCrashes.recovered(),
     refuseTarget: (url) => refusedDelivery(url, targets),
     connectGuard: connectGuard(targets),
-    onAttempt: ({ delivery: d, number, ok, status, contacted, timedOut, durationMs }) =>
-      goLive.attempt({
-        accountId: d.account_id,
-        deliveryId: d.id,
-        kind: d.kind,
-        transactionId: d.kind === 'payment' ? d.resource_id : (repos.transactions.refundById(d.resource_id)?.transaction_id ?? d.resource_id),
-        fault: d.fault,
-        number,
-        ok,
-        contacted,
-        status,
-        timedOut,
-        durationMs,
-        originalAcknowledged: d.fault === 'duplicate' && repos.deliveries.forResource(d.resource_id).some((o) => o.fault === null && o.status === 'delivered'),
-      }),
+    onAttempt: (attempt) => goLiveWiring.onAttempt(attempt),
   });
   const outbox = createOutbox({
     clock,
@@ -138,13 +133,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
     uow,
     transactions: repos.transactions,
     scheduledSteps: repos.scheduledSteps,
-    outbox: {
-      ...outbox,
-      refund(tx, refund, simulated) {
-        outbox.refund(tx, refund, simulated);
-        uow.afterCommit(() => goLive.refund(tx.account_id, refund.amount < tx.amount));
-      },
-    },
+    outbox: goLiveWiring.reportingRefunds(outbox),
     feed,
     policy,
   });
@@ -157,35 +146,15 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
     transactionService: transactions,
     policy,
     feed,
-    startPageUrl: () => `${baseUrl}/`,
+    startPageUrl: () => `${address.url}/`,
     onChargeError: (id, err) => logger.error('subscription.charge.failed', `charge of subscription ${id} failed; no further charges`, { err }),
   });
-  transactions.onResolved((tx) => {
-    const sub = tx.subscription_id === null ? undefined : repos.subscriptions.byId(tx.account_id, tx.subscription_id);
-    const outcome = {
-      accountId: tx.account_id,
-      transactionId: tx.id,
-      status: tx.status === 'SUCCEEDED' ? ('SUCCEEDED' as const) : ('FAILED' as const),
-      noTarget: (tx.notification_url ?? options.notificationUrl ?? null) === null,
-      linkExpired: tx.status === 'FAILED' && tx.link_expires_at !== null && (tx.resolved_at ?? 0) >= tx.link_expires_at,
-      renewal: sub !== undefined && sub.state.first_charge_id !== null && sub.state.first_charge_id !== tx.id,
-    };
-    uow.afterCommit(() => goLive.outcome(outcome));
-  });
+  transactions.onResolved((tx) => goLiveWiring.onResolved(tx));
   const accounts = createMerchantAccounts({ clock, uow, accounts: repos.accounts, buyers: repos.buyers, feed, seed: options.seed, keyPool: options.keyPool });
   const apiKeys = createApiKeyService({ nowMs: () => clock.nowMs(), uow, apiKeys: apiKeysStore(store.db), accounts: repos.accounts, feed });
 
-  const schedulerFailures = new Map<string, RepeatedFailure>(); // the ticker runs each work 4 times a second
-  const scheduler = new Scheduler({
-    clock,
-    uow,
-    saveOffset: (ms) => store.saveClockOffset(ms),
-    onError: (work, err) => {
-      let failures = schedulerFailures.get(work);
-      if (!failures) schedulerFailures.set(work, (failures = repeatedFailure('scheduler.failed', `${work} failed`)));
-      failures.failed(err);
-    },
-  });
+  const schedulerFailures = repeatedFailures(logger, 'scheduler.failed', (work) => `${work} failed`); // the ticker runs each work 4 times a second
+  const scheduler = new Scheduler({ clock, uow, saveOffset: (ms) => store.saveClockOffset(ms), onError: (work, err) => schedulerFailures.failed(work, err) });
   scheduler.register(dispatcher);
   scheduler.register(
     createScenarioRunner({
@@ -199,8 +168,24 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
   scheduler.register(transactions.linkExpiry);
 
   accounts.ensureDemo();
-  const ticker = options.ticker ? setInterval(() => scheduler.tick(), 250) : undefined;
-  ticker?.unref();
+  const ticker = options.ticker ? setInterval(() => scheduler.tick(), 250).unref() : undefined;
+
+  const control = createSandboxControl({ scheduler, clock, uow, state: store, buyers: accounts, report: goLive, webhooks: dispatcher, feed });
+  const runtimeScenarios = createScenarioControl({
+    parse: (json) => parseScenario(json, RUNTIME_SOURCE),
+    rejection: (err) => (err instanceof ScenarioError ? err : undefined),
+    policy,
+    feed,
+  });
+  const stored = createStoredState({ snapshot: () => store.snapshot(), meta: { get: (key) => getMeta(store.db, key), set: (key, value) => setMeta(store.db, key, value) }, nowMs: () => clock.nowMs() });
+  const lifecycle = createLifecycle({
+    stopTicker: () => clearInterval(ticker),
+    accounts,
+    persistent: options.db !== ':memory:',
+    webhooks: dispatcher,
+    report: goLiveState,
+    store,
+  });
 
   const sandbox: Sandbox = {
     options,
@@ -219,87 +204,17 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}): ComposedSan
     goLive,
     webhookTargetRefused: (url) => refusedTarget(url, targets),
     webhookConnectRefused: connectGuard(targets),
-    get baseUrl() {
-      return baseUrl;
-    },
-    set baseUrl(url: string) {
-      baseUrl = url;
-    },
+    get baseUrl() { return address.url; },
+    set baseUrl(url: string) { address.url = url; },
     emit: (type, accountId, data) => feed.emit(type, accountId, data),
     atomically: (work) => uow.run(work),
-    async advanceClock(seconds, { waitForWebhooks = true } = {}) {
-      // Each slice of steps saves the offset with its own work, so the disk never runs ahead or behind.
-      const steps = await scheduler.advance(seconds, { waitForIo: waitForWebhooks });
-      // The steps do not wait for their webhooks (they go out alongside); the answer does, unless
-      // asked not to: a merchant's test checks its handler right after the call.
-      if (waitForWebhooks) {
-        dispatcher.nudge();
-        await dispatcher.idle();
-      }
-      feed.emit('clock.advanced', null, { now: isoTimestamp(clock.nowMs()), offset_ms: clock.offsetMs(), steps });
-      return steps;
-    },
-    loadScenario(json) {
-      try {
-        const scenario = parseScenario(json, RUNTIME_SOURCE);
-        const { replaced } = policy.addRuntime(scenario);
-        feed.emit('scenarios.changed', null, { loaded: scenario.name, replaced });
-        return { scenario: policy.describe().find((s) => s.origin === 'runtime' && s.name === scenario.name)!, replaced };
-      } catch (err) {
-        if (err instanceof ScenarioError) throw scenarioRejected(err);
-        throw err;
-      }
-    },
-    removeScenario(name) {
-      const removed = policy.removeRuntime(name);
-      if (removed) feed.emit('scenarios.changed', null, { removed: [name] });
-      return removed;
-    },
-    clearScenarios() {
-      const count = policy.clearRuntime();
-      if (count > 0) feed.emit('scenarios.changed', null, { removed_count: count });
-      return count;
-    },
-    advanceClockInline: (seconds) => scheduler.advanceInline(seconds),
-    snapshot: () => store.snapshot(),
-    appliedFixtures: {
-      has: (hash) => getMeta(store.db, `fixtures_applied:${hash}`) !== undefined,
-      add: (hash) => setMeta(store.db, `fixtures_applied:${hash}`, isoTimestamp(clock.nowMs())),
-    },
-    reset({ rewindClock = false } = {}) {
-      scheduler.interrupt(); // an advance under way stops: it would move the clock back where it was going
-      uow.run(() => {
-        store.wipe();
-        accounts.reseedBuyers();
-        if (rewindClock) {
-          clock.rewind();
-          store.saveClockOffset(0);
-        }
-      });
-      goLive.clear();
-      feed.emit('sandbox.reset', null, { rewound_clock: rewindClock });
-    },
-    drainWebhooks: (graceMs) => dispatcher.drain(graceMs),
-    async close() {
-      if (ticker) clearInterval(ticker);
-      accounts.stopKeyPool();
-      await dispatcher.idle();
-      dispatcher.close();
-      if (options.db !== ':memory:') accounts.seedOwedBuyers(); // the file keeps them for the next start
-      goLiveState.flush();
-      store.close();
-    },
+    control,
+    runtimeScenarios,
+    // The services' methods under their former names, until every caller uses the services.
+    ...control,
+    ...runtimeScenarios,
+    ...stored,
+    ...lifecycle,
   };
-  return { sandbox, httpRecords: store.httpRecords, db: store.db };
-}
-
-/** A scenario the control API was given that the loader rejects: 400 with its one-line message and a detail per problem. */
-function scenarioRejected(err: ScenarioError): SandboxError {
-  const details: ErrorDetail[] = err.problems.map((problem) => ({
-    type: problem.message.startsWith('missing') ? 'missing' : 'value_error',
-    pointer: jsonPointer(problem.path),
-    message: problem.message,
-    location: 'body',
-  }));
-  return badRequest(err.message, details);
+  return { sandbox, httpRecords: store.httpRecords, logger, db: store.db };
 }

@@ -1,11 +1,12 @@
 /**
- * The sandbox's one logger: levels (debug < info < warn < error), a text format for a
+ * The sandbox's logger: levels (debug < info < warn < error), a text format for a
  * person at a terminal and a JSON-lines format for CI logs (`--log-format text|json`), and
  * `--quiet` (only warnings and errors). Every line passes through `redact` first, so card
  * numbers, security codes, JWTs and bearer tokens never reach a terminal or a log file.
  *
- * Modules log through `logger` (the process-wide instance the CLI configures with
- * `setLogger`), or take a `Logger` as a dependency; nothing else writes to the console.
+ * There is no process-wide logger: the CLI (or `startServer`, or the composition root when
+ * nobody hands one in) makes one with `createLogger`, and every module that logs takes that
+ * `Logger` as a dependency; nothing else writes to the console.
  */
 import { isSecurityCodeKey, maskCardNumbers, redactSecurityCodes } from './domain/card-data.js';
 
@@ -105,21 +106,6 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   };
 }
 
-let current: Logger = createLogger();
-
-/** The process-wide logger (text, level info, until the CLI sets another). */
-export const logger: Logger = {
-  debug: (event, text, fields) => current.debug(event, text, fields),
-  info: (event, text, fields) => current.info(event, text, fields),
-  warn: (event, text, fields) => current.warn(event, text, fields),
-  error: (event, text, fields) => current.error(event, text, fields),
-};
-
-/** Replaces the process-wide logger (the CLI does, from `--log-format` and `--quiet`). */
-export function setLogger(next: Logger): void {
-  current = next;
-}
-
 /** A failure that may repeat many times a second (a full disk): see `repeatedFailure`. */
 export interface RepeatedFailure {
   /** Logs the first failure of a run in full; later ones only as a count, at most once per `everyMs`. */
@@ -134,7 +120,7 @@ export interface RepeatedFailure {
  * a run is logged with its error; while it goes on, one summary line at most every `everyMs`;
  * `recovered()` (or `everyMs` without a failure) ends the run.
  */
-export function repeatedFailure(event: string, text: string, everyMs = 60_000, now: () => number = () => performance.now()): RepeatedFailure {
+export function repeatedFailure(logger: Logger, event: string, text: string, everyMs = 60_000, now: () => number = () => performance.now()): RepeatedFailure {
   let count = 0;
   let lastLine = 0;
   let lastFailure = 0;
@@ -156,6 +142,21 @@ export function repeatedFailure(event: string, text: string, everyMs = 60_000, n
       if (count === 0) return;
       logger.warn(`${event}.recovered`, `${text}: working again after ${count} failure${count === 1 ? '' : 's'}`, { failures: count });
       count = 0;
+    },
+  };
+}
+
+/**
+ * One `repeatedFailure` per key (the scheduler's timed works, each run 4 times a second):
+ * `failed(key, err)` logs `textOf(key)` the first time of a run for that key only.
+ */
+export function repeatedFailures(logger: Logger, event: string, textOf: (key: string) => string): { failed(key: string, err: unknown): void } {
+  const byKey = new Map<string, RepeatedFailure>();
+  return {
+    failed(key, err) {
+      let failures = byKey.get(key);
+      if (!failures) byKey.set(key, (failures = repeatedFailure(logger, event, textOf(key))));
+      failures.failed(err);
     },
   };
 }

@@ -1,8 +1,10 @@
 /**
  * The sandbox as the outer layers see it (HTTP routes, the server, the CLI): its options,
- * clock, change feed, domain services and the repositories they read, all as interfaces.
- * `compose.ts` builds one; nothing here knows how.
+ * clock, change feed, domain services, application services (`control`, `runtimeScenarios`)
+ * and the read-only queries, all as interfaces. `compose.ts` builds one; nothing here knows how.
  */
+import type { SandboxControl } from './application/sandbox-control.js';
+import type { ScenarioControl } from './application/scenario-control.js';
 import type { SandboxOptions } from './config.js';
 import type { ApiKeyService } from './domain/api-keys.js';
 import type { Clock } from './domain/clock.js';
@@ -36,6 +38,10 @@ export interface Sandbox {
   apiKeys: ApiKeyService;
   /** The loaded scenario rules. */
   scenarios: LoadedScenarioPolicy;
+  /** Reset and the sandbox clock (`application/sandbox-control.ts`); `reset`, `advanceClock` and `advanceClockInline` below are the same functions. */
+  control: SandboxControl;
+  /** Scenarios loaded at run time (`application/scenario-control.ts`); `loadScenario`, `removeScenario` and `clearScenarios` below are the same functions. */
+  runtimeScenarios: ScenarioControl<ScenarioSummary & { origin: ScenarioOrigin }>;
   /** The webhook outbox's delivery side. */
   dispatcher: {
     /** Queues a delivery again now, whatever its status: same body, fresh timestamp and signature. */

@@ -10,7 +10,7 @@ import type { SandboxOptions } from './config.js';
 import type { Sandbox } from './sandbox.js';
 import type { Db } from './store/database.js';
 import { isLoopbackHost } from './config.js';
-import { logger } from './log.js';
+import { createLogger, type Logger } from './log.js';
 import { applyFixtures, prepareFixtures, type FixtureObjects, type PreparedFixtures } from './http/fixtures/apply.js';
 import { fixtureSources, fixturesHash } from './http/fixtures/files.js';
 import { envelopedServer } from './server-refusals.js';
@@ -67,9 +67,15 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
+/** What a server is given besides its options. */
+export interface ServerRuntime {
+  /** Where the sandbox and its server log (the CLI's, from --log-format and --quiet); default a new text logger. */
+  logger?: Logger;
+}
+
 /** Starts the sandbox on `options.host`:`options.port` (0 picks a free port). */
-export function startServer(options: Partial<SandboxOptions> = {}): Promise<RunningServer> {
-  const { app, sandbox, db } = createApp(options);
+export function startServer(options: Partial<SandboxOptions> = {}, { logger = createLogger() }: ServerRuntime = {}): Promise<RunningServer> {
+  const { app, sandbox, db } = createApp(options, { logger });
   // Fixtures (--fixtures) are checked before listening, and applied once the sandbox knows its
   // address (payment links), before the first request can arrive: a bad one stops the start.
   // A document this database already holds (a --db file or a restored snapshot seeded with it)

@@ -9,7 +9,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ZodError } from 'zod';
 import { SandboxError, badRequest, jsonPointer, type ErrorDetail, type ErrorLocation } from '../domain/errors.js';
 import type { AppEnv } from './env.js';
-import { logger } from '../log.js';
+import type { Logger } from '../log.js';
 
 export interface ErrorEnvelope {
   type: 'error';
@@ -92,8 +92,11 @@ export function validationHook(error: ZodError, c: Context<AppEnv>, target: stri
   return errorResponse(c, badRequest('Request failed validation', zodDetails(error, location, input)));
 }
 
-/** `app.onError`: envelopes for known errors, a logged 500 without a stack trace otherwise. */
-export function onError(err: Error, c: Context): Response {
+/** `app.onError` of a sandbox whose unexpected errors are logged to `logger`. */
+export const errorHandler = (logger: Pick<Logger, 'error'>) => (err: Error, c: Context): Response => onError(err, c, logger);
+
+/** `app.onError`: envelopes for known errors, a 500 without a stack trace otherwise (logged to `logger`). */
+export function onError(err: Error, c: Context, logger: Pick<Logger, 'error'>): Response {
   if (err instanceof SandboxError) return errorResponse(c, err);
   if (err instanceof HTTPException) {
     const status = err.status;

@@ -4,14 +4,16 @@
  */
 import { createPrivateKey, sign as cryptoSign } from 'node:crypto';
 import { createApp, type SandboxApp } from '../../src/app.js';
+import type { SandboxRuntime } from '../../src/compose.js';
 import type { SandboxOptions } from '../../src/config.js';
 import { DEMO_ACCOUNTS } from '../../src/domain/demo-credentials.js';
 
 export const DIRECT = DEMO_ACCOUNTS[0]!;
 export const CHECKOUT = DEMO_ACCOUNTS[1]!;
 
-export function testApp(options: Partial<SandboxOptions> = {}): SandboxApp {
-  return createApp({ ticker: false, ...options });
+/** A sandbox app without its ticker; `runtime.logger` captures what it logs. */
+export function testApp(options: Partial<SandboxOptions> = {}, runtime: SandboxRuntime = {}): SandboxApp {
+  return createApp({ ticker: false, ...options }, runtime);
 }
 
 export interface Creds {

@@ -3,7 +3,7 @@
  * numbers, security codes, JWTs, bearer tokens and API keys in every line.
  */
 import { describe, expect, it } from 'vitest';
-import { createLogger, redact, type LoggerOptions } from '../../src/log.js';
+import { createLogger, redact, repeatedFailure, repeatedFailures, type LoggerOptions } from '../../src/log.js';
 import { DIRECT, jwt } from '../support/app.js';
 
 function capture(options: LoggerOptions = {}): { out: string[]; err: string[]; logger: ReturnType<typeof createLogger> } {
@@ -64,5 +64,34 @@ describe('redact', () => {
 
   it('leaves numbers that are not card numbers (they fail the Luhn check) alone', () => {
     expect(redact('at 1767323045000 ms')).toBe('at 1767323045000 ms');
+  });
+});
+
+describe('repeatedFailure', () => {
+  it('logs to the logger it is given: the first failure of a run, a count at most once per period, and the recovery', () => {
+    const { err, logger } = capture();
+    let now = 0;
+    const failures = repeatedFailure(logger, 'delivery.crashed', 'delivery failed', 60_000, () => now);
+    failures.failed(new Error('disk full'));
+    now = 50_000;
+    failures.failed(new Error('disk full'));
+    now = 61_000;
+    failures.failed(new Error('disk full'));
+    failures.recovered();
+    expect(err.map((l) => l.split(':').slice(0, 2).join(':'))).toEqual([
+      'payment-sandbox: delivery failed',
+      'payment-sandbox: delivery failed (3 times since the first; still failing)',
+      'payment-sandbox: delivery failed',
+    ]);
+    expect(err[2]).toMatch(/working again after 3 failures/);
+  });
+
+  it('repeatedFailures keeps one run per key: each key is logged the first time', () => {
+    const { err, logger } = capture();
+    const failures = repeatedFailures(logger, 'scheduler.failed', (work) => `${work} failed`);
+    failures.failed('webhook deliveries', new Error('x'));
+    failures.failed('webhook deliveries', new Error('x'));
+    failures.failed('subscription billing', new Error('x'));
+    expect(err.map((l) => l.split(':')[1]!.trim())).toEqual(['webhook deliveries failed', 'subscription billing failed']);
   });
 });

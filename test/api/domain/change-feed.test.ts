@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { SandboxEvent } from '../../../src/domain/events.js';
-import { createLogger, setLogger } from '../../../src/log.js';
+import { createLogger } from '../../../src/log.js';
 import { directSubscription, postSubscription } from '../../support/subscriptions.js';
 import { body, directPayment, headers, testApp } from '../../support/app.js';
 
@@ -32,19 +32,17 @@ describe('change feed', () => {
   });
 
   it('publishes nothing for work that rolled back', async () => {
-    const { app, sandbox } = testApp();
+    const { app, sandbox } = testApp({}, { logger: createLogger({ err: () => undefined }) });
     const { events, stop } = listen(sandbox);
     const decide = sandbox.scenarios.forTransaction;
     sandbox.scenarios.forTransaction = () => {
       throw new Error('fails after the insert, inside the unit of work');
     };
-    setLogger(createLogger({ err: () => undefined }));
     try {
       const res = await app.request('/v4/transactions', { method: 'POST', headers: headers(), body: JSON.stringify(directPayment()) });
       expect(res.status).toBe(500);
     } finally {
       sandbox.scenarios.forTransaction = decide;
-      setLogger(createLogger());
       stop();
     }
     expect(events.filter((e) => e.type.startsWith('transaction.'))).toEqual([]);

@@ -1,12 +1,14 @@
 /** The error envelope from every route: 404, 405, bad bodies, 500 without a stack, no half-written rows. */
 import { describe, expect, it } from 'vitest';
-import { createLogger, setLogger } from '../../../src/log.js';
+import { createLogger } from '../../../src/log.js';
 import { body, directPayment, headers, testApp } from '../../support/app.js';
 
 const envelopeKeys = ['code', 'details', 'message', 'status', 'type'];
 
 describe('error envelope', () => {
-  const { app, sandbox, db } = testApp({ bodyLimit: 4096 });
+  /** What the app logged as errors (its logger is this file's). */
+  const logged: string[] = [];
+  const { app, sandbox, db } = testApp({ bodyLimit: 4096 }, { logger: createLogger({ err: (line) => logged.push(line) }) });
 
   it('404 not_found for an unknown path, with or without credentials', async () => {
     for (const h of [{}, headers()]) {
@@ -62,8 +64,7 @@ describe('error envelope', () => {
 
   it('an unexpected exception is a 500 envelope with no stack trace, and is logged', async () => {
     const original = sandbox.stores.transactions.page;
-    const logged: string[] = [];
-    setLogger(createLogger({ err: (line) => logged.push(line) }));
+    logged.length = 0;
     sandbox.stores.transactions.page = () => {
       throw new Error('disk on fire at /secret/path.ts:12');
     };
@@ -76,13 +77,11 @@ describe('error envelope', () => {
       expect(logged).toHaveLength(1);
     } finally {
       sandbox.stores.transactions.page = original;
-      setLogger(createLogger());
     }
   });
 
   it('nothing half-written stays after a failure inside a create', async () => {
     const before = (db.prepare('SELECT count(*) AS n FROM transactions').get() as { n: number }).n;
-    setLogger(createLogger({ err: () => undefined }));
     // The scenario policy is asked after the insert, inside the create's unit of work.
     const decide = sandbox.scenarios.forTransaction;
     sandbox.scenarios.forTransaction = () => {
@@ -93,7 +92,6 @@ describe('error envelope', () => {
       expect(res.status).toBe(500);
     } finally {
       sandbox.scenarios.forTransaction = decide;
-      setLogger(createLogger());
     }
     expect((db.prepare('SELECT count(*) AS n FROM transactions').get() as { n: number }).n).toBe(before);
     // The key was released: the retry runs.

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger, logger, setLogger } from '../../../src/log.js';
+import { createLogger } from '../../../src/log.js';
 import { startServer } from '../../../src/server.js';
 import { directPayment, headers, startReceiver } from '../../support/app.js';
 
@@ -25,12 +25,10 @@ describe('a full disk', () => {
     const dir = mkdtempSync(join(tmpdir(), 'sandbox-full-'));
     cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
     const lines: string[] = [];
-    const previous = logger;
-    setLogger(createLogger({ format: 'json', out: () => undefined, err: (line) => lines.push(line) }));
-    cleanup.push(() => setLogger(previous));
+    const logger = createLogger({ format: 'json', out: () => undefined, err: (line) => lines.push(line) });
     const receiver = await startReceiver();
     cleanup.push(() => receiver.close());
-    const server = await startServer({ port: 0, ticker: true, db: join(dir, 'full.db'), notificationUrl: receiver.url });
+    const server = await startServer({ port: 0, ticker: true, db: join(dir, 'full.db'), notificationUrl: receiver.url }, { logger });
     cleanup.push(() => server.stop());
     const create = (i: number): Promise<Response> =>
       fetch(`${server.url}/v4/transactions`, { method: 'POST', headers: headers(), body: JSON.stringify(directPayment({ external_identifier: `full-${i}` })) });

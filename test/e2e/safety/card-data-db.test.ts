@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createLogger, setLogger } from '../../../src/log.js';
+import { createLogger } from '../../../src/log.js';
 import { startServer } from '../../../src/server.js';
 import { FORM_CARDS, FORM_CODE, bareDigits, sendCardDataForms } from '../../support/card-data-forms.js';
 
@@ -22,8 +22,8 @@ describe('card data in any form never reaches the --db file nor the terminal', (
   it('the raw bytes of the database (after a WAL checkpoint) and every printed line hold no card number or security code', async () => {
     const db = join(dir, 'sandbox.db');
     const lines: string[] = [];
-    setLogger(createLogger({ level: 'debug', out: (l) => lines.push(l), err: (l) => lines.push(l) }));
-    const server = await startServer({ port: 0, ticker: false, db });
+    const logger = createLogger({ level: 'debug', out: (l) => lines.push(l), err: (l) => lines.push(l) });
+    const server = await startServer({ port: 0, ticker: false, db }, { logger });
     let statuses: Record<string, number>;
     try {
       statuses = await sendCardDataForms((path, init) => fetch(`${server.url}${path}`, init));
@@ -32,7 +32,6 @@ describe('card data in any form never reaches the --db file nor the terminal', (
       expect(log).toContain('•••• 1111');
     } finally {
       await server.stop();
-      setLogger(createLogger());
     }
     expect(statuses.metadata).toBe(201);
     expect(statuses.idempotencyReplay).toBe(201);

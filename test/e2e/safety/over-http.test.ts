@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../../src/http/idempotency.js';
-import { createLogger, logger, setLogger } from '../../../src/log.js';
+import { createLogger } from '../../../src/log.js';
 import { startServer, type RunningServer } from '../../../src/server.js';
 import { ACK, DIRECT, directPayment, headers, startReceiver } from '../../support/app.js';
 
@@ -23,8 +23,8 @@ afterEach(async () => {
   for (const f of cleanup.splice(0).reverse()) await f();
 });
 
-async function serve(options: Parameters<typeof startServer>[0] = {}): Promise<RunningServer> {
-  const server = await startServer({ port: 0, ticker: false, ...options });
+async function serve(options: Parameters<typeof startServer>[0] = {}, runtime: Parameters<typeof startServer>[1] = {}): Promise<RunningServer> {
+  const server = await startServer({ port: 0, ticker: false, ...options }, runtime);
   cleanup.push(() => server.stop());
   return server;
 }
@@ -184,15 +184,12 @@ describe('security over a socket', () => {
 
   it('listening beyond loopback without --admin-token prints a warning at start; with one, none', async () => {
     const lines: string[] = [];
-    const previous = logger;
-    void previous;
-    setLogger(createLogger({ format: 'text', out: () => undefined, err: (l) => lines.push(l) }));
-    cleanup.push(() => setLogger(createLogger({ format: 'text' })));
-    await serve({ host: '0.0.0.0' });
+    const logger = createLogger({ format: 'text', out: () => undefined, err: (l) => lines.push(l) });
+    await serve({ host: '0.0.0.0' }, { logger });
     expect(lines.join('\n')).toMatch(/without --admin-token/);
     lines.length = 0;
-    await serve({ host: '0.0.0.0', adminToken: 'a-long-enough-token' });
-    await serve({ host: '127.0.0.1' });
+    await serve({ host: '0.0.0.0', adminToken: 'a-long-enough-token' }, { logger });
+    await serve({ host: '127.0.0.1' }, { logger });
     expect(lines).toEqual([]);
   });
 });

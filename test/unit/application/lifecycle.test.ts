@@ -1,0 +1,40 @@
+/** How a sandbox stops, on fakes: the order of close, and the drain of webhooks. */
+import { describe, expect, it } from 'vitest';
+import { createLifecycle, type LifecycleDeps } from '../../../src/application/lifecycle.js';
+
+function setup(persistent: boolean) {
+  const calls: string[] = [];
+  const deps: LifecycleDeps = {
+    stopTicker: () => void calls.push('stopTicker'),
+    accounts: { stopKeyPool: () => void calls.push('stopKeyPool'), seedOwedBuyers: () => void calls.push('seedOwedBuyers') },
+    persistent,
+    webhooks: {
+      idle: async () => void calls.push('webhooks.idle'),
+      close: () => void calls.push('webhooks.close'),
+      drain: async (graceMs) => void calls.push(`webhooks.drain ${graceMs}`),
+    },
+    report: { flush: () => void calls.push('report.flush') },
+    store: { close: () => void calls.push('store.close') },
+  };
+  return { lifecycle: createLifecycle(deps), calls };
+}
+
+describe('createLifecycle', () => {
+  it('close stops the timers, lets the webhooks finish, flushes the report and closes the database last', async () => {
+    const { lifecycle, calls } = setup(false);
+    await lifecycle.close();
+    expect(calls).toEqual(['stopTicker', 'stopKeyPool', 'webhooks.idle', 'webhooks.close', 'report.flush', 'store.close']);
+  });
+
+  it('with a database file, the buyers owed to accounts are stored before it closes', async () => {
+    const { lifecycle, calls } = setup(true);
+    await lifecycle.close();
+    expect(calls).toEqual(['stopTicker', 'stopKeyPool', 'webhooks.idle', 'webhooks.close', 'seedOwedBuyers', 'report.flush', 'store.close']);
+  });
+
+  it('drainWebhooks hands its grace to the dispatcher and closes nothing', async () => {
+    const { lifecycle, calls } = setup(true);
+    await lifecycle.drainWebhooks(1500);
+    expect(calls).toEqual(['webhooks.drain 1500']);
+  });
+});
