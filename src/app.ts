@@ -11,16 +11,28 @@ import { checkWebhooks, type CheckWebhooksOptions } from './check-webhooks/index
 import type { SandboxOptions } from './config.js';
 import { webhookSigningOf } from './webhooks/signing.js';
 import { jsonBody } from './http/body.js';
-import { apiKeyControlRoutes } from './http/control/api-keys.js';
-import { controlRoutes } from './http/control/index.js';
-import { faultControlRoutes } from './http/control/faults.js';
-import { webhookHandlerRoutes } from './http/control/webhook-handlers.js';
-import { fixtureControlRoutes } from './http/control/fixtures.js';
-import { paymentMethodControlRoutes } from './http/control/payment-methods.js';
-import { reportControlRoutes } from './http/control/report.js';
-import { scenarioControlRoutes } from './http/control/scenarios.js';
-import { subscriptionControlRoutes } from './http/control/subscriptions.js';
+import { accountControlRoutes } from './http/control/accounts/accounts.index.js';
+import { apiKeyControlRoutes } from './http/control/api-keys/api-keys.index.js';
+import { clockControlRoutes } from './http/control/clock/clock.index.js';
+import { currencyControlRoutes } from './http/control/currencies/currencies.index.js';
+import { deliveryControlRoutes } from './http/control/deliveries/deliveries.index.js';
+import { eventControlRoutes } from './http/control/events/events.index.js';
+import { faultControlRoutes } from './http/control/faults/faults.index.js';
+import { fixtureControlRoutes } from './http/control/fixtures/fixtures.index.js';
+import { healthControlRoutes } from './http/control/health/health.index.js';
+import { paymentMethodControlRoutes } from './http/control/payment-methods/payment-methods.index.js';
+import { reportControlRoutes } from './http/control/report/report.index.js';
+import { requestLogControlRoutes } from './http/control/requests/requests.index.js';
+import { resetControlRoutes } from './http/control/reset/reset.index.js';
+import { scenarioControlRoutes } from './http/control/scenarios/scenarios.index.js';
+import { subscriptionControlRoutes } from './http/control/subscriptions/subscriptions.index.js';
+import { transactionControlRoutes } from './http/control/transactions/transactions.index.js';
+import { controlViews } from './http/control/views.js';
+import { webhookHandlerRoutes } from './http/control/webhook-handlers/webhook-handlers.index.js';
+import { webhookKeyControlRoutes } from './http/control/webhook-key/webhook-key.index.js';
+import { loadFixtures } from './http/fixtures/apply.js';
 import type { ApiEnv, AppEnv } from './http/env.js';
+import type { HttpRecords } from './http/ports.js';
 import { RouteTable, errorHandler, notFoundHandler } from './http/errors.js';
 import { apiFaults } from './http/faults.js';
 import { artificialLatency } from './http/latency.js';
@@ -42,6 +54,8 @@ import type { Db } from './store/database.js';
 export interface SandboxApp {
   app: OpenAPIHono<AppEnv>;
   sandbox: Sandbox;
+  /** The HTTP layer's own records (idempotency keys, the request log), over the sandbox's database. */
+  httpRecords: HttpRecords;
   /** The database handle, for tests and benchmarks that inspect or seed it. */
   db: Db;
 }
@@ -67,9 +81,57 @@ function checkSigningOf(options: SandboxOptions): CheckWebhooksOptions {
   };
 }
 
+/**
+ * The control API: each router gets the read-only query ports, views, services and options it
+ * uses, built here from the composed sandbox (the order is the OpenAPI document's).
+ */
+function controlApi(sandbox: Sandbox, httpRecords: HttpRecords): OpenAPIHono<AppEnv> {
+  const { queries, clock } = sandbox;
+  const accounts = queries.accounts;
+  const views = controlViews({ baseUrl: () => sandbox.baseUrl, accounts, transactions: queries.transactions, deliveries: queries.deliveries });
+  const control = createRouter<AppEnv>();
+  control.use('*', jsonBody);
+  control.route('/', healthControlRoutes({ clock, accounts: sandbox.accounts }));
+  control.route('/', accountControlRoutes({ accounts, merchantAccounts: sandbox.accounts, webhookPublicKeyPem: sandbox.webhookPublicKeyPem }));
+  control.route('/', currencyControlRoutes());
+  control.route('/', webhookKeyControlRoutes());
+  control.route('/', transactionControlRoutes({ accounts, transactions: queries.transactions, service: sandbox.transactions, views }));
+  control.route('/', clockControlRoutes({ clock, control: { advanceClock: (seconds, options) => sandbox.advanceClock(seconds, options) } }));
+  control.route('/', deliveryControlRoutes({ accounts, deliveries: queries.deliveries, dispatcher: sandbox.dispatcher, views }));
+  control.route('/', requestLogControlRoutes({ accounts, requestLog: httpRecords.requestLog }));
+  control.route('/', resetControlRoutes({ clock, control: { reset: (options) => sandbox.reset(options) } }));
+  control.route('/', eventControlRoutes({ clock, events: sandbox.events }));
+  control.route('/', subscriptionControlRoutes({ accounts, subscriptions: queries.subscriptions, service: sandbox.subscriptions, views }));
+  control.route(
+    '/',
+    scenarioControlRoutes({
+      scenarios: sandbox.scenarios,
+      control: { loadScenario: (json) => sandbox.loadScenario(json), removeScenario: (name) => sandbox.removeScenario(name), clearScenarios: () => sandbox.clearScenarios() },
+    }),
+  );
+  control.route('/', paymentMethodControlRoutes());
+  control.route('/', apiKeyControlRoutes({ apiKeys: sandbox.apiKeys }));
+  control.route('/', webhookHandlerRoutes());
+  control.route(
+    '/',
+    fixtureControlRoutes({ clock, loadFixtures: (sources) => loadFixtures(sandbox, sources), snapshot: () => sandbox.snapshot(), restrictedChannelCode: sandbox.options.restrictedChannelCode }),
+  );
+  control.route('/', reportControlRoutes({ accounts, goLive: sandbox.goLive }));
+  control.route(
+    '/',
+    faultControlRoutes({
+      webhookFaults: sandbox.webhookFaults,
+      views,
+      webhookTargetRefused: (url) => sandbox.webhookTargetRefused(url),
+      checkWebhooks: (url) => checkWebhooks(url, { ...checkSigningOf(sandbox.options), guard: (address, port) => sandbox.webhookConnectRefused(address, port) }),
+    }),
+  );
+  return control;
+}
+
 /** Builds the sandbox and its app (`runtime.logger`: where it logs; default a new text logger). */
 export function createApp(options: Partial<SandboxOptions> = {}, runtime: SandboxRuntime = {}): SandboxApp {
-  const { sandbox, db, logger } = composeSandbox(options, runtime);
+  const { sandbox, httpRecords, db, logger } = composeSandbox(options, runtime);
   // `GET /v4/transactions/` is answered like `GET /v4/transactions` (contract: Loose ends).
   const app = createRouter<AppEnv>({ getPath: pathWithoutTrailingSlash });
   const routes = new RouteTable();
@@ -93,18 +155,7 @@ export function createApp(options: Partial<SandboxOptions> = {}, runtime: Sandbo
   bare.route('/', buyerRoutes('listBuyersWithoutPrefix'));
   app.route('/', bare);
 
-  const control = createRouter<AppEnv>();
-  control.use('*', jsonBody);
-  control.route('/', controlRoutes());
-  control.route('/', subscriptionControlRoutes());
-  control.route('/', paymentMethodControlRoutes());
-  control.route('/', scenarioControlRoutes());
-  control.route('/', apiKeyControlRoutes());
-  control.route('/', webhookHandlerRoutes());
-  control.route('/', fixtureControlRoutes());
-  control.route('/', reportControlRoutes());
-  control.route('/', faultControlRoutes({ checkWebhooks: (url) => checkWebhooks(url, { ...checkSigningOf(sandbox.options), guard: (address, port) => sandbox.webhookConnectRefused(address, port) }) }));
-  app.route('/_sandbox', control);
+  app.route('/_sandbox', controlApi(sandbox, httpRecords));
 
   app.route('/pay', paymentPageRoutes());
   app.route('/reference', referenceRoutes());
@@ -113,5 +164,5 @@ export function createApp(options: Partial<SandboxOptions> = {}, runtime: Sandbo
 
   for (const r of app.routes) routes.add(r.method, r.path);
   app.notFound(notFoundHandler(routes));
-  return { app, sandbox, db };
+  return { app, sandbox, httpRecords, db };
 }

@@ -18,9 +18,9 @@
 /** @typedef {import('../../src/http/control/schemas.js').Clock} Clock */
 /** @typedef {import('../../src/http/control/schemas.js').ClockAdvanced} ClockAdvanced */
 /** @typedef {import('../../src/http/control/schemas.js').ScenarioSummary} ScenarioSummary */
-/** @typedef {import('../../src/http/control/faults.js').WebhookCheckReport} WebhookCheckReport */
-/** @typedef {import('../../src/http/control/faults.js').WebhookFaultRequest['fault']} WebhookFault */
-/** @typedef {import('../../src/http/control/report.js').GoLiveReportView} GoLiveReport */
+/** @typedef {import('../../src/http/control/faults/faults.index.js').WebhookCheckReport} WebhookCheckReport */
+/** @typedef {import('../../src/http/control/faults/faults.index.js').WebhookFaultRequest['fault']} WebhookFault */
+/** @typedef {import('../../src/http/control/report/report.index.js').GoLiveReportView} GoLiveReport */
 /** @typedef {GoLiveReport['findings'][number]} GoLiveFinding */
 /** @typedef {GoLiveReport['coverage'][number]} CoverageEntry */
 

@@ -3,13 +3,14 @@
  * panel would otherwise have to work out itself (the actions legal now, the refundable
  * amount, a delivery's state and reference, a logged error parsed). The rules for the
  * actions are the domain's own (`allowedActions`, `refundableAmount`, `subscriptionActions`).
+ * Built over read-only query ports (`controlViews(ports)`), so a router given them cannot write.
  */
 import { isoTimestamp } from '../../domain/clock.js';
 import type { Delivery as DeliveryRow, Subscription as SubscriptionRow, Transaction as TransactionRow } from '../../domain/entities.js';
 import type { RequestLogEntry as RequestLogRow } from '../ports.js';
 import { subscriptionActions } from '../../domain/subscriptions.js';
 import { allowedActions, refundableAmount } from '../../domain/transactions.js';
-import type { Sandbox } from '../../sandbox.js';
+import type { AccountQueries, DeliveryQueries, TransactionQueries } from '../../domain/queries.js';
 import { deliveryView } from '../formatters/delivery.js';
 import { refundView } from '../formatters/refund.js';
 import { requestLogView } from '../formatters/request-log.js';
@@ -36,43 +37,57 @@ function webhookReference(row: DeliveryRow): string | null {
   return typeof value === 'string' && value !== '' ? value : null;
 }
 
-/** A transaction with its refunds and the actions legal now. */
-export function controlTransaction(sandbox: Sandbox, row: TransactionRow, mode: 'direct' | 'checkout'): ControlTransaction {
-  return {
-    ...transactionView(row, sandbox.baseUrl, mode),
-    refunds: sandbox.stores.transactions.refundsOf(row.id).map(refundView),
+/** What the views read: narrow query ports, and the base URL (set once the server listens). */
+export interface ControlViewPorts {
+  baseUrl(): string;
+  accounts: Pick<AccountQueries, 'byId'>;
+  transactions: Pick<TransactionQueries, 'refundsOf' | 'forSubscription'>;
+  deliveries: Pick<DeliveryQueries, 'attemptsOf' | 'forResource'>;
+}
+
+/** The control records of rows, built over the query ports. */
+export interface ControlViews {
+  /** A transaction with its refunds and the actions legal now. */
+  transaction(row: TransactionRow, mode: 'direct' | 'checkout'): ControlTransaction;
+  /** A transaction of any account (its account's mode decides payment_url). */
+  transactionOf(row: TransactionRow): ControlTransaction;
+  /** A delivery with its attempts, its shown state and its merchant reference. */
+  delivery(row: DeliveryRow): Delivery;
+  /** A transaction with its scenario rule and deliveries. */
+  transactionDetail(row: TransactionRow): TransactionDetail;
+  /** A subscription with its charges (oldest first), the actions legal now and its next charge time. */
+  subscription(row: SubscriptionRow): ControlSubscription;
+}
+
+/** The views over `ports`. */
+export function controlViews(ports: ControlViewPorts): ControlViews {
+  const modeOf = (accountId: string) => ports.accounts.byId(accountId)!.mode;
+  const transaction = (row: TransactionRow, mode: 'direct' | 'checkout'): ControlTransaction => ({
+    ...transactionView(row, ports.baseUrl(), mode),
+    refunds: ports.transactions.refundsOf(row.id).map(refundView),
     refundable_amount: refundableAmount(row),
     allowed_actions: allowedActions(row),
-  };
-}
-
-/** A transaction of any account (its account's mode decides payment_url). */
-export function controlTransactionOf(sandbox: Sandbox, row: TransactionRow): ControlTransaction {
-  return controlTransaction(sandbox, row, sandbox.stores.accounts.byId(row.account_id)!.mode);
-}
-
-/** A delivery with its attempts, its shown state and its merchant reference. */
-export function controlDelivery(sandbox: Sandbox, row: DeliveryRow): Delivery {
-  return { ...deliveryView(row, sandbox.stores.deliveries.attemptsOf(row.id)), state: deliveryState(row), reference: webhookReference(row) };
-}
-
-/** A transaction with its scenario rule and deliveries. */
-export function transactionDetail(sandbox: Sandbox, row: TransactionRow): TransactionDetail {
+  });
+  const transactionOf = (row: TransactionRow) => transaction(row, modeOf(row.account_id));
+  const delivery = (row: DeliveryRow): Delivery => ({ ...deliveryView(row, ports.deliveries.attemptsOf(row.id)), state: deliveryState(row), reference: webhookReference(row) });
   return {
-    ...controlTransactionOf(sandbox, row),
-    scenario_rule: row.scenario_rule,
-    deliveries: sandbox.stores.deliveries.forResource(row.id).map((d) => controlDelivery(sandbox, d)),
-  };
-}
-
-/** A subscription with its charges (oldest first), the actions legal now and its next charge time. */
-export function controlSubscription(sandbox: Sandbox, row: SubscriptionRow): ControlSubscription {
-  const mode = sandbox.stores.accounts.byId(row.account_id)!.mode;
-  return {
-    ...subscriptionView(row, sandbox.baseUrl, mode),
-    charges: sandbox.stores.transactions.forSubscription(row.id).map((tx) => controlTransaction(sandbox, tx, mode)),
-    allowed_actions: subscriptionActions(row),
-    next_charge_at: row.next_charge_at === null ? null : isoTimestamp(row.next_charge_at),
+    transaction,
+    transactionOf,
+    delivery,
+    transactionDetail: (row) => ({
+      ...transactionOf(row),
+      scenario_rule: row.scenario_rule,
+      deliveries: ports.deliveries.forResource(row.id).map(delivery),
+    }),
+    subscription: (row) => {
+      const mode = modeOf(row.account_id);
+      return {
+        ...subscriptionView(row, ports.baseUrl(), mode),
+        charges: ports.transactions.forSubscription(row.id).map((tx) => transaction(tx, mode)),
+        allowed_actions: subscriptionActions(row),
+        next_charge_at: row.next_charge_at === null ? null : isoTimestamp(row.next_charge_at),
+      };
+    },
   };
 }
 

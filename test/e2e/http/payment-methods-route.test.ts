@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAYMENT_CHANNEL_CODES } from '../../../src/domain/payment-methods.js';
-import { paymentMethodsResponseSchema } from '../../../src/http/control/payment-methods.js';
+import { paymentMethodsResponseSchema } from '../../../src/http/control/payment-methods/payment-methods.index.js';
 import { startServer, type RunningServer } from '../../../src/server.js';
 import { testApp } from '../../support/app.js';
 

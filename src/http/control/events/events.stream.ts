@@ -10,9 +10,9 @@
  */
 import type { Context } from 'hono';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
-import type { SandboxEvent, SandboxEvents } from '../../domain/events.js';
-import type { AppEnv } from '../env.js';
-import { nodeBindings } from '../node-env.js';
+import type { SandboxEvent, SandboxEvents } from '../../../domain/events.js';
+import type { AppEnv } from '../../env.js';
+import { nodeBindings } from '../../node-env.js';
 
 /** How far (bytes) one stream may fall behind before it is dropped. */
 export const MAX_BUFFERED_BYTES = 1024 * 1024;
@@ -46,13 +46,13 @@ interface Client {
   lastWrite: number;
 }
 
-/** The streams of one sandbox's feed. */
-class FanOut {
+/** The streams of one sandbox's feed (one per router: `events.index.ts` makes it). */
+export class FanOut {
   private readonly clients = new Set<Client>();
   private unsubscribe: (() => void) | undefined;
   private keepAlive: NodeJS.Timeout | undefined;
 
-  constructor(private readonly events: SandboxEvents) {}
+  constructor(private readonly events: Pick<SandboxEvents, 'subscribe'>) {}
 
   add(sink: Sink, ready: string): () => void {
     const client: Client = { sink, lastWrite: Date.now() };
@@ -109,8 +109,6 @@ class FanOut {
   }
 }
 
-const fanOuts = new WeakMap<SandboxEvents, FanOut>();
-
 const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' } as const;
 
 /**
@@ -118,13 +116,7 @@ const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-
  * `writableLength` is the backlog; `write()`'s backpressure is left to the socket); in
  * process, as a byte-counted `ReadableStream` body.
  */
-export function serveEventStream(c: Context<AppEnv>, ready: string): Response {
-  const sandbox = c.get('sandbox');
-  let fanOut = fanOuts.get(sandbox.events);
-  if (!fanOut) {
-    fanOut = new FanOut(sandbox.events);
-    fanOuts.set(sandbox.events, fanOut);
-  }
+export function serveEventStream(c: Context<AppEnv>, fanOut: FanOut, ready: string): Response {
   const outgoing = nodeBindings(c)?.outgoing;
   if (outgoing) {
     outgoing.writeHead(200, SSE_HEADERS);
