@@ -1,13 +1,22 @@
 /**
- * The Hono environments (context variables) of the sandbox's routers: `AppEnv` for what
- * every route has (the sandbox and the parsed body: /_sandbox, the payment page, the
- * panel), `ApiEnv` for /v4, which adds what authentication found and the request log's
- * annotations.
+ * The Hono environments (context variables) of the sandbox's routers: `BodyEnv` for what
+ * every route has (the parsed body), `AppEnv` for the routes that still reach the sandbox
+ * through the context (/_sandbox, the payment page, the panel), and `ApiEnv` for /v4, which
+ * has no sandbox (its routers and middleware take their ports from `createApp`) and adds what
+ * authentication found and the request log's annotations.
  */
 import type { Sandbox } from '../sandbox.js';
 import type { Account } from '../domain/entities.js';
 
-/** Every route: /_sandbox, /pay, the panel (no account). */
+/** What every router's context holds, whatever it mounts. */
+export interface BodyEnv {
+  Variables: {
+    /** The request's JSON body, parsed once by the body gate (undefined when there is none). */
+    body: unknown;
+  };
+}
+
+/** /_sandbox, /pay, the panel (no account). */
 export interface AppEnv {
   Variables: {
     sandbox: Sandbox;
@@ -18,7 +27,7 @@ export interface AppEnv {
 
 /** The emulated API under /v4: an authenticated account and its scopes. */
 export interface ApiEnv {
-  Variables: AppEnv['Variables'] & {
+  Variables: BodyEnv['Variables'] & {
     /** The authenticated merchant account (set by auth). */
     account: Account;
     /** Scopes the bearer token grants. */
