@@ -4,12 +4,15 @@
  * API, /pay the checkout payment page, / the panel, /openapi.json the OpenAPI document, /reference
  * its API reference page (Redoc, offline).
  * Every OpenAPI router comes from `createRouter` (one validation hook); /v4 has its own
- * context type (`ApiEnv`: an account and its scopes), the rest share `AppEnv`.
+ * context type (`ApiEnv`: an account and its scopes, no sandbox), the rest share `AppEnv`.
+ * /v4's routers and middleware are given their ports here, built from the composed sandbox
+ * (`sandbox.queries`, its services) and the HTTP layer's own records (`httpRecords`).
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { checkWebhooks, type CheckWebhooksOptions } from './check-webhooks/index.js';
 import type { SandboxOptions } from './config.js';
 import { webhookSigningOf } from './webhooks/signing.js';
+import { apiAuth } from './http/auth.js';
 import { jsonBody } from './http/body.js';
 import { accountControlRoutes } from './http/control/accounts/accounts.index.js';
 import { apiKeyControlRoutes } from './http/control/api-keys/api-keys.index.js';
@@ -35,6 +38,7 @@ import type { ApiEnv, AppEnv } from './http/env.js';
 import type { HttpRecords } from './http/ports.js';
 import { RouteTable, errorHandler, notFoundHandler } from './http/errors.js';
 import { apiFaults } from './http/faults.js';
+import { idempotency } from './http/idempotency.js';
 import { artificialLatency } from './http/latency.js';
 import { accountLimit, eventStreamCap } from './http/limits.js';
 import { panelRoutes } from './http/panel.js';
@@ -45,8 +49,10 @@ import { requestLog } from './http/request-log.js';
 import { createRouter, pathWithoutTrailingSlash } from './http/router.js';
 import { securityGuard } from './http/security.js';
 import { buyerRoutes } from './http/routes/buyers.js';
+import type { ApiPipeline } from './http/routes/pipeline.js';
 import { subscriptionRoutes } from './http/routes/subscriptions.js';
 import { transactionRoutes } from './http/routes/transactions.js';
+import { requestValidation } from './http/validation.js';
 import { composeSandbox, type SandboxRuntime } from './compose.js';
 import type { Sandbox } from './sandbox.js';
 import type { Db } from './store/database.js';
@@ -60,16 +66,46 @@ export interface SandboxApp {
   db: Db;
 }
 
-/** The emulated API: request log, `--latency` for every method, then the resources. */
-function apiRoutes(sandbox: Sandbox): OpenAPIHono<ApiEnv> {
+/**
+ * The emulated API: request log, `--latency` for every method, then the resources (`v4`); and
+ * the bare `/buyers` of the spec's pagination example (`bare`, without faults). Each router and
+ * middleware is given only the ports it uses, and what it keeps is this app's alone.
+ */
+function apiRoutes(sandbox: Sandbox, httpRecords: HttpRecords): { v4: OpenAPIHono<ApiEnv>; bare: OpenAPIHono<ApiEnv> } {
+  const { queries, options, clock } = sandbox;
+  const faults = apiFaults({ scenarios: sandbox.scenarios });
+  const secured = apiAuth({ accounts: queries.accounts, apiKeys: sandbox.apiKeys, bodyLimit: options.bodyLimit });
+  const pipeline: ApiPipeline = {
+    secured,
+    validRequest: requestValidation({ webhookTargetRefused: (url) => sandbox.webhookTargetRefused(url) }),
+    scenarioFault: faults.scenarioFault,
+    idempotent: idempotency({ records: httpRecords.idempotency, clock, atomically: (work) => sandbox.atomically(work) }),
+  };
+  const logged = requestLog({
+    requestLog: httpRecords.requestLog,
+    emit: (type, accountId, data) => sandbox.emit(type, accountId, data),
+    accounts: queries.accounts,
+    transactions: queries.transactions,
+    goLive: sandbox.goLive,
+    clock,
+    faultPlayedOn: faults.playedOn,
+  });
+  const latency = artificialLatency({ ms: options.latency });
+  const baseUrl = (): string => sandbox.baseUrl;
+
   const v4 = createRouter<ApiEnv>();
-  v4.use('*', requestLog);
-  v4.use('*', artificialLatency);
-  v4.use('*', apiFaults);
-  v4.route('/', transactionRoutes());
-  v4.route('/', subscriptionRoutes(sandbox.options.restrictedChannelCode));
-  v4.route('/', buyerRoutes());
-  return v4;
+  v4.use('*', logged);
+  v4.use('*', latency);
+  v4.use('*', faults.middleware);
+  v4.route('/', transactionRoutes({ queries: queries.transactions, transactions: sandbox.transactions, pipeline, baseUrl }));
+  v4.route('/', subscriptionRoutes({ queries: queries.subscriptions, subscriptions: sandbox.subscriptions, pipeline, clock, restrictedChannelCode: options.restrictedChannelCode, baseUrl }));
+  v4.route('/', buyerRoutes({ buyers: queries.buyers, secured }));
+
+  const bare = createRouter<ApiEnv>();
+  bare.use('/buyers', logged);
+  bare.use('/buyers', latency);
+  bare.route('/', buyerRoutes({ buyers: queries.buyers, secured }, 'listBuyersWithoutPrefix'));
+  return { v4, bare };
 }
 
 /** The check-webhooks battery run from the control API signs as this sandbox's own deliveries do. */
@@ -90,7 +126,7 @@ function controlApi(sandbox: Sandbox, httpRecords: HttpRecords): OpenAPIHono<App
   const accounts = queries.accounts;
   const views = controlViews({ baseUrl: () => sandbox.baseUrl, accounts, transactions: queries.transactions, deliveries: queries.deliveries });
   const control = createRouter<AppEnv>();
-  control.use('*', jsonBody);
+  control.use('*', jsonBody({ maxSize: sandbox.options.bodyLimit }));
   control.route('/', healthControlRoutes({ clock, accounts: sandbox.accounts }));
   control.route('/', accountControlRoutes({ accounts, merchantAccounts: sandbox.accounts, webhookPublicKeyPem: sandbox.webhookPublicKeyPem }));
   control.route('/', currencyControlRoutes());
@@ -136,24 +172,16 @@ export function createApp(options: Partial<SandboxOptions> = {}, runtime: Sandbo
   const app = createRouter<AppEnv>({ getPath: pathWithoutTrailingSlash });
   const routes = new RouteTable();
 
-  app.use('*', async (c, next) => {
-    c.set('sandbox', sandbox);
-    await next();
-  });
   app.onError(errorHandler(logger));
   // Host, origin and admin-token checks before any route; `nosniff` on every answer.
   app.use('*', securityGuard(sandbox.options));
   app.use('/_sandbox/events', eventStreamCap(sandbox.options.maxEventStreams));
-  app.use('/_sandbox/accounts', accountLimit(sandbox.options.maxAccounts));
+  app.use('/_sandbox/accounts', accountLimit({ max: sandbox.options.maxAccounts, accounts: sandbox.queries.accounts }));
 
-  app.route('/v4', apiRoutes(sandbox));
-
+  const api = apiRoutes(sandbox, httpRecords);
+  app.route('/v4', api.v4);
   // The spec's pagination example lists buyers without the /v4 prefix.
-  const bare = createRouter<ApiEnv>();
-  bare.use('/buyers', requestLog);
-  bare.use('/buyers', artificialLatency);
-  bare.route('/', buyerRoutes('listBuyersWithoutPrefix'));
-  app.route('/', bare);
+  app.route('/', api.bare);
 
   app.route('/_sandbox', controlApi(sandbox, httpRecords));
 

@@ -14,10 +14,14 @@
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import { badRequest, forbidden, unauthorized } from '../domain/errors.js';
+import type { ApiKeyService } from '../domain/api-keys.js';
 import type { Account as AccountRow } from '../domain/entities.js';
-import type { AccountsRepo as AccountsStore } from '../domain/ports.js';
+import type { AccountQueries } from '../domain/queries.js';
 import { jsonBody } from './body.js';
-import type { ApiEnv, AppEnv } from './env.js';
+import type { ApiEnv } from './env.js';
+
+/** The account lookups authentication makes: by API key, by JWT `kid`. */
+type AccountsStore = Pick<AccountQueries, 'byApiKey' | 'byKid'>;
 
 /** Every scope the sandbox knows (contract: Authentication). */
 export const SCOPES = [
@@ -81,11 +85,11 @@ export class VerificationKeys {
   }
 }
 
-/** The verification keys of this process. */
-export const verificationKeys = new VerificationKeys();
-
-/** Verifies an RS256 JWT; returns its account and scopes or throws 401. `nowMs` is the real wall clock (never the sandbox clock). */
-export function verifyJwt(token: string, accounts: AccountsStore, nowMs: number): { account: AccountRow; scopes: string[] } {
+/**
+ * Verifies an RS256 JWT; returns its account and scopes or throws 401. `nowMs` is the real wall
+ * clock (never the sandbox clock); `keys` caches the parsed public keys.
+ */
+export function verifyJwt(token: string, accounts: AccountsStore, nowMs: number, keys: VerificationKeys): { account: AccountRow; scopes: string[] } {
   const parts = token.split('.');
   if (parts.length !== 3) throw unauthorized('The bearer token is not valid: neither an API key nor a JWT');
   const [h, p, s] = parts as [string, string, string];
@@ -96,7 +100,7 @@ export function verifyJwt(token: string, accounts: AccountsStore, nowMs: number)
   if (typeof header.kid !== 'string') throw unauthorized('The bearer token is not valid: the JWT header has no kid');
   const account = accounts.byKid(header.kid);
   if (!account) throw unauthorized(`The bearer token is not valid: unknown kid "${header.kid}"`);
-  const signatureOk = verify('RSA-SHA256', Buffer.from(`${h}.${p}`), verificationKeys.keyOf(account), Buffer.from(s, 'base64url'));
+  const signatureOk = verify('RSA-SHA256', Buffer.from(`${h}.${p}`), keys.keyOf(account), Buffer.from(s, 'base64url'));
   if (!signatureOk) throw unauthorized('The bearer token is not valid: bad JWT signature');
   const now = Math.floor(nowMs / 1000);
   if (typeof claims.exp !== 'number') throw unauthorized('The bearer token is not valid: the JWT has no exp claim');
@@ -124,7 +128,7 @@ export interface Granted {
 }
 
 /** Resolves the bearer token of an `Authorization` header, or throws 401. */
-export function authenticate(authorization: string | undefined, accounts: AccountsStore, nowMs: number, restrictedKeys?: RestrictedKeyLookup): Granted {
+export function authenticate(authorization: string | undefined, accounts: AccountsStore, nowMs: number, keys: VerificationKeys, restrictedKeys?: RestrictedKeyLookup): Granted {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
   if (!match) throw unauthorized('Missing or malformed Authorization header: expected "Bearer <API key or JWT>"');
   const token = match[1]!;
@@ -138,7 +142,7 @@ export function authenticate(authorization: string | undefined, accounts: Accoun
     if (restricted) return { account: restricted.account, scopes: restricted.key.scopes, restrictedKeyId: restricted.key.id };
     throw unauthorized('The bearer token is not valid: unknown API key (or a revoked restricted key)');
   }
-  return verifyJwt(token, accounts, nowMs);
+  return verifyJwt(token, accounts, nowMs, keys);
 }
 
 /** True when `granted` holds `scope` itself or its `*.read` / `*.write` wildcard. */
@@ -158,42 +162,62 @@ export function bearerChallenge(authorization: string | undefined): string {
   return authorization && authorization.trim() !== '' ? `Bearer realm="${REALM}", error="invalid_token"` : `Bearer realm="${REALM}"`;
 }
 
-/** Middleware for every /v4 route: token, then account header; sets `account` and `scopes`. */
-export const requireAuth: MiddlewareHandler<ApiEnv> = async (c, next) => {
-  const sandbox = c.get('sandbox');
-  const authorization = c.req.header('authorization');
-  let granted: Granted;
-  try {
-    // JWT times are real time: the sandbox clock may have been advanced (contract: Fidelity decisions).
-    granted = authenticate(authorization, sandbox.stores.accounts, Date.now(), (secret) => sandbox.apiKeys.authenticate(secret));
-  } catch (err) {
-    c.header('WWW-Authenticate', bearerChallenge(authorization));
-    throw err;
-  }
-  const { account, scopes } = granted;
-  const accountId = c.req.header('x-merchant-account-id');
-  if (!accountId) {
-    throw badRequest('Missing X-MERCHANT-ACCOUNT-ID header', [
-      { type: 'missing', pointer: '/x-merchant-account-id', message: 'Header required', location: 'header' },
-    ]);
-  }
-  if (accountId !== account.id) {
-    throw forbidden(`The bearer token does not belong to merchant account "${accountId}"`);
-  }
-  c.set('account', account);
-  c.set('scopes', scopes);
-  if (granted.restrictedKeyId !== undefined) restrictedKeyOf.set(c.req.raw, granted.restrictedKeyId);
-  await next();
-};
+/** What `apiAuth` needs: the accounts, the restricted keys, and the body gate's limit. */
+export interface ApiAuthDeps {
+  accounts: AccountsStore;
+  apiKeys: Pick<ApiKeyService, 'authenticate'>;
+  /** The body gate's limit in bytes (`--body-limit`). */
+  bodyLimit: number;
+  /** The parsed JWT keys; by default a cache of this app alone. */
+  keys?: VerificationKeys;
+}
 
-/** The restricted key a request authenticated with, for the 403's message (kept off the shared context type). */
-const restrictedKeyOf = new WeakMap<Request, string>();
+/**
+ * The middleware of every /v4 operation, in order: token and account (401/400/403), scope
+ * (403), then the JSON body gate. Per route, so unknown paths answer 404/405 without auth.
+ */
+export type Secured = (scope: Scope) => [MiddlewareHandler<ApiEnv>, MiddlewareHandler<ApiEnv>, MiddlewareHandler<ApiEnv>];
 
-/** Middleware: 403 unless the token grants `scope`. */
-export function requireScope(scope: Scope): MiddlewareHandler<ApiEnv> {
-  return async (c, next) => {
+/**
+ * The authentication of one app: its `secured(scope)`. Its JWT key cache and what it notes of a
+ * request are its own, so two apps in one process share nothing.
+ */
+export function apiAuth({ accounts, apiKeys, bodyLimit, keys = new VerificationKeys() }: ApiAuthDeps): Secured {
+  /** The restricted key a request authenticated with, for the 403's message (kept off the shared context type). */
+  const restrictedKeyOf = new WeakMap<Context<ApiEnv>, string>();
+  const restricted: RestrictedKeyLookup = (secret) => apiKeys.authenticate(secret);
+
+  /** Token, then account header; sets `account` and `scopes`. */
+  const requireAuth: MiddlewareHandler<ApiEnv> = async (c, next) => {
+    const authorization = c.req.header('authorization');
+    let granted: Granted;
+    try {
+      // JWT times are real time: the sandbox clock may have been advanced (contract: Fidelity decisions).
+      granted = authenticate(authorization, accounts, Date.now(), keys, restricted);
+    } catch (err) {
+      c.header('WWW-Authenticate', bearerChallenge(authorization));
+      throw err;
+    }
+    const { account, scopes } = granted;
+    const accountId = c.req.header('x-merchant-account-id');
+    if (!accountId) {
+      throw badRequest('Missing X-MERCHANT-ACCOUNT-ID header', [
+        { type: 'missing', pointer: '/x-merchant-account-id', message: 'Header required', location: 'header' },
+      ]);
+    }
+    if (accountId !== account.id) {
+      throw forbidden(`The bearer token does not belong to merchant account "${accountId}"`);
+    }
+    c.set('account', account);
+    c.set('scopes', scopes);
+    if (granted.restrictedKeyId !== undefined) restrictedKeyOf.set(c, granted.restrictedKeyId);
+    await next();
+  };
+
+  /** 403 unless the token grants `scope`. */
+  const requireScope = (scope: Scope): MiddlewareHandler<ApiEnv> => async (c, next) => {
     const granted = c.get('scopes');
-    const restrictedKeyId = restrictedKeyOf.get(c.req.raw);
+    const restrictedKeyId = restrictedKeyOf.get(c);
     if (restrictedKeyId !== undefined && !hasScope(granted, scope)) {
       throw forbidden(`This restricted API key (${restrictedKeyId}) lacks the ${scope} scope; it grants ${granted.join(', ')}. Mint a key with ${scope} or use the account's own key`);
     }
@@ -202,15 +226,7 @@ export function requireScope(scope: Scope): MiddlewareHandler<ApiEnv> {
     }
     await next();
   };
-}
 
-/** The body gate on /v4: it reads only the variables every environment has (Hono's contexts are invariant). */
-const apiJsonBody: MiddlewareHandler<ApiEnv> = (c, next) => jsonBody(c as unknown as Context<AppEnv>, next);
-
-/**
- * The middleware of every /v4 operation, in order: token and account (401/400/403), scope
- * (403), then the JSON body gate. Per route, so unknown paths answer 404/405 without auth.
- */
-export function secured(scope: Scope): [MiddlewareHandler<ApiEnv>, MiddlewareHandler<ApiEnv>, MiddlewareHandler<ApiEnv>] {
-  return [requireAuth, requireScope(scope), apiJsonBody];
+  const body = jsonBody<ApiEnv>({ maxSize: bodyLimit });
+  return (scope) => [requireAuth, requireScope(scope), body];
 }

@@ -9,7 +9,7 @@
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import { SandboxError, badRequest } from '../domain/errors.js';
-import type { AppEnv } from './env.js';
+import type { BodyEnv } from './env.js';
 import { jsonPointer } from '../domain/errors.js';
 import { nodeBindings } from './node-env.js';
 
@@ -109,11 +109,20 @@ function tooDeepPath(node: unknown, max: number, depth: number): (string | numbe
   return undefined;
 }
 
-/** Body gate for POST/PUT/PATCH; the limit is `--body-limit` (default 1 MiB). */
-export const jsonBody: MiddlewareHandler<AppEnv> = async (c, next) => {
+/** The body gate's options, as Hono's `bodyLimit({ maxSize })` takes them. */
+export interface JsonBodyOptions {
+  /** The largest body in bytes (`--body-limit`, default 1 MiB). */
+  maxSize: number;
+}
+
+/** Body gate for POST/PUT/PATCH, for any router whose context has the `body` variable. */
+export function jsonBody<E extends BodyEnv = BodyEnv>({ maxSize }: JsonBodyOptions): MiddlewareHandler<E> {
+  return (c, next) => gate(c as unknown as Context<BodyEnv>, next, maxSize);
+}
+
+async function gate(c: Context<BodyEnv>, next: () => Promise<void>, limit: number): Promise<void> {
   const method = c.req.method;
   if (method !== 'POST' && method !== 'PUT' && method !== 'PATCH') return next();
-  const limit = c.get('sandbox').options.bodyLimit;
   const text = await readBodyLimited(c, limit);
   const contentType = c.req.header('content-type');
   // A POST with no body at all (e.g. /cancel) needs no content type; an empty body sent with a
@@ -148,7 +157,7 @@ export const jsonBody: MiddlewareHandler<AppEnv> = async (c, next) => {
   }
   c.set('body', parsed);
   return next();
-};
+}
 
 /** Rewrites the request's content type to plain `application/json` (what the validators match). */
 function normalizeContentType(c: Context): void {

@@ -1,24 +1,26 @@
 /**
- * The Hono environments (context variables) of the sandbox's routers: `AppEnv` for what
- * every route has (the sandbox and the parsed body: /_sandbox, the payment page, the
- * panel), `ApiEnv` for /v4, which adds what authentication found and the request log's
- * annotations.
+ * The Hono environments (context variables) of the sandbox's routers: `BodyEnv` for what
+ * every route has (the parsed body), `AppEnv` for /_sandbox, the payment page and the panel,
+ * and `ApiEnv` for /v4, which adds what authentication found and the request log's
+ * annotations. No context holds the sandbox: every router and middleware takes its ports from
+ * `createApp`.
  */
-import type { Sandbox } from '../sandbox.js';
 import type { Account } from '../domain/entities.js';
 
-/** Every route: /_sandbox, /pay, the panel (no account). */
-export interface AppEnv {
+/** What every router's context holds, whatever it mounts. */
+export interface BodyEnv {
   Variables: {
-    sandbox: Sandbox;
     /** The request's JSON body, parsed once by the body gate (undefined when there is none). */
     body: unknown;
   };
 }
 
+/** /_sandbox, /pay, the panel (no account): the body, nothing else. */
+export type AppEnv = BodyEnv;
+
 /** The emulated API under /v4: an authenticated account and its scopes. */
 export interface ApiEnv {
-  Variables: AppEnv['Variables'] & {
+  Variables: BodyEnv['Variables'] & {
     /** The authenticated merchant account (set by auth). */
     account: Account;
     /** Scopes the bearer token grants. */

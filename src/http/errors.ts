@@ -8,7 +8,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ZodError } from 'zod';
 import { SandboxError, badRequest, jsonPointer, type ErrorDetail, type ErrorLocation } from '../domain/errors.js';
-import type { AppEnv } from './env.js';
+import type { BodyEnv } from './env.js';
 import type { Logger } from '../log.js';
 
 export interface ErrorEnvelope {
@@ -82,7 +82,7 @@ export function zodDetails(error: ZodError, location: ErrorLocation, input: unkn
 const LOCATIONS: Record<string, ErrorLocation> = { json: 'body', query: 'query', param: 'path', header: 'header' };
 
 /** A failed validation of `target` (json, query, param, header) as a 400 envelope. */
-export function validationHook(error: ZodError, c: Context<AppEnv>, target: string): Response {
+export function validationHook(error: ZodError, c: Context<BodyEnv>, target: string): Response {
   const location = LOCATIONS[target] ?? 'body';
   let input: unknown;
   if (target === 'json') input = c.get('body');

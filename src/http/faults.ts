@@ -135,77 +135,99 @@ class ScenarioFaultSignal extends SandboxError {
   }
 }
 
-/** Faults that apply after execution, by request (set by the header or by a rule). */
-const faultsAfter = new WeakMap<Request, ApiFault>();
+/** The scenario rules as the fault middleware asks them (`scenarios/policy.ts` implements it). */
+export interface ScenarioApiFaults {
+  /** The `api_fault` step of the first rule matching a create, or null. */
+  apiFaultFor(input: MatchInput): { rule: string; fault: string } | null;
+}
 
-/** Requests a scenario rule or an after-execution fault was played on, with the answer the fault lost (go-live report). */
-const played = new WeakMap<Request, { executed?: Response }>();
+/** What `apiFaults` needs: the scenario rules. */
+export interface ApiFaultsDeps {
+  scenarios: ScenarioApiFaults;
+}
 
-/** Whether a fault was played on this request beyond its header (a scenario rule's, or one after execution), and the answer it lost. */
-export function faultPlayedOn(req: Request): { executed?: Response } | undefined {
-  return played.get(req);
+/** The fault machinery of one app: its middleware, the create routes' rule check, and what the go-live report asks. */
+export interface ApiFaults {
+  /**
+   * The `X-Sandbox-Fault` middleware on /v4. A bad header value is a 400 envelope naming the
+   * header. Faults before execution answer (or wait) without calling the route; faults after
+   * execution let the route run, then replace its answer.
+   */
+  middleware: MiddlewareHandler<ApiEnv>;
+  /**
+   * Asks the scenario rules whether this create fails by an `api_fault` step (first matching
+   * rule, as for outcomes). Await it after validation and before `idempotent(...)`: a fault
+   * before execution throws (nothing runs, nothing is stored), `latency=` waits; a fault after
+   * execution is noted and played by the middleware once the create has run.
+   */
+  scenarioFault(c: Context<ApiEnv>, input: MatchInput): Promise<void>;
+  /** Whether a fault was played on this request beyond its header (a scenario rule's, or one after execution), and the answer it lost. */
+  playedOn(c: Context<ApiEnv>): { executed?: Response } | undefined;
 }
 
 /**
- * The `X-Sandbox-Fault` middleware on /v4. A bad header value is a 400 envelope naming the
- * header. Faults before execution answer (or wait) without calling the route; faults after
- * execution let the route run, then replace its answer.
+ * The fault machinery of one app. What it notes of a request is kept by the request's context
+ * (the same object through every middleware and the route, even when the body gate replaces
+ * the raw request), in maps of this app alone.
  */
-export const apiFaults: MiddlewareHandler<ApiEnv> = async (c, next) => {
-  const raw = c.req.header(FAULT_HEADER);
-  let fault: ApiFault | null = null;
-  if (raw !== undefined) {
-    fault = parseFault(raw);
-    if (!fault) {
-      throw badRequest(`Unknown ${FAULT_HEADER} value "${raw}": expected one of ${FAULT_VALUES.join(', ')}`, [
-        { type: 'value_error', pointer: '/x-sandbox-fault', message: `Expected one of ${FAULT_VALUES.join(', ')}`, location: 'header' },
-      ]);
-    }
-    if (!fault.after) {
-      const answer = await play(c, fault, 'before execution');
-      if (answer) return answer;
-    } else {
-      faultsAfter.set(c.req.raw, fault);
-    }
-  }
-  await next();
-  if (c.error instanceof ScenarioFaultSignal) {
-    const { fault: ruled, rule } = c.error;
-    c.error = undefined;
-    played.set(c.req.raw, {});
-    const answer = await play(c, ruled, `before execution, scenario rule ${rule}`);
-    if (answer) c.res = answer;
-    return;
-  }
-  const after = faultsAfter.get(c.req.raw);
-  if (after) {
-    faultsAfter.delete(c.req.raw);
-    // Refused before it ran (a bad body, auth): nothing ran, nothing is stored under the key,
-    // so the refusal stands rather than a 503 claiming a stored response (issue 22).
-    if (c.error !== undefined) return;
-    played.set(c.req.raw, { executed: c.res });
-    const answer = await play(c, after, 'after execution: the response was stored under its idempotency key, then lost');
-    if (answer) c.res = answer;
-  }
-};
+export function apiFaults({ scenarios }: ApiFaultsDeps): ApiFaults {
+  /** Faults that apply after execution, by request (set by the header or by a rule). */
+  const faultsAfter = new WeakMap<Context<ApiEnv>, ApiFault>();
+  /** Requests a scenario rule or an after-execution fault was played on, with the answer the fault lost (go-live report). */
+  const played = new WeakMap<Context<ApiEnv>, { executed?: Response }>();
 
-/**
- * Asks the scenario rules whether this create fails by an `api_fault` step (first matching
- * rule, as for outcomes). Await it after validation and before `idempotent(...)`: a fault
- * before execution throws (nothing runs, nothing is stored), `latency=` waits; a fault after
- * execution is noted and played by the middleware once the create has run.
- */
-export async function scenarioFault(c: Context<ApiEnv>, input: MatchInput): Promise<void> {
-  const found = c.get('sandbox').scenarios.apiFaultFor(input);
-  if (!found) return;
-  const fault = parseFault(found.fault);
-  if (!fault) return; // the loader checked the syntax
-  if (fault.kind === 'latency') return sleep(fault.ms, c.req.raw.signal);
-  if (fault.after) {
-    faultsAfter.set(c.req.raw, fault);
-    return;
-  }
-  throw new ScenarioFaultSignal(fault, found.rule);
+  const middleware: MiddlewareHandler<ApiEnv> = async (c, next) => {
+    const raw = c.req.header(FAULT_HEADER);
+    let fault: ApiFault | null = null;
+    if (raw !== undefined) {
+      fault = parseFault(raw);
+      if (!fault) {
+        throw badRequest(`Unknown ${FAULT_HEADER} value "${raw}": expected one of ${FAULT_VALUES.join(', ')}`, [
+          { type: 'value_error', pointer: '/x-sandbox-fault', message: `Expected one of ${FAULT_VALUES.join(', ')}`, location: 'header' },
+        ]);
+      }
+      if (!fault.after) {
+        const answer = await play(c, fault, 'before execution');
+        if (answer) return answer;
+      } else {
+        faultsAfter.set(c, fault);
+      }
+    }
+    await next();
+    if (c.error instanceof ScenarioFaultSignal) {
+      const { fault: ruled, rule } = c.error;
+      c.error = undefined;
+      played.set(c, {});
+      const answer = await play(c, ruled, `before execution, scenario rule ${rule}`);
+      if (answer) c.res = answer;
+      return;
+    }
+    const after = faultsAfter.get(c);
+    if (after) {
+      faultsAfter.delete(c);
+      // Refused before it ran (a bad body, auth): nothing ran, nothing is stored under the key,
+      // so the refusal stands rather than a 503 claiming a stored response (issue 22).
+      if (c.error !== undefined) return;
+      played.set(c, { executed: c.res });
+      const answer = await play(c, after, 'after execution: the response was stored under its idempotency key, then lost');
+      if (answer) c.res = answer;
+    }
+  };
+
+  const scenarioFault = async (c: Context<ApiEnv>, input: MatchInput): Promise<void> => {
+    const found = scenarios.apiFaultFor(input);
+    if (!found) return;
+    const fault = parseFault(found.fault);
+    if (!fault) return; // the loader checked the syntax
+    if (fault.kind === 'latency') return sleep(fault.ms, c.req.raw.signal);
+    if (fault.after) {
+      faultsAfter.set(c, fault);
+      return;
+    }
+    throw new ScenarioFaultSignal(fault, found.rule);
+  };
+
+  return { middleware, scenarioFault, playedOn: (c) => played.get(c) };
 }
 
 /** The header as an OpenAPI parameter of every /v4 operation. */

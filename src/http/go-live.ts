@@ -6,9 +6,11 @@
  */
 import { createHash } from 'node:crypto';
 import type { Context } from 'hono';
-import type { ObservedRequest } from '../domain/go-live-tracker.js';
+import type { Clock } from '../domain/clock.js';
+import type { GoLiveTracker, ObservedRequest } from '../domain/go-live-tracker.js';
+import type { AccountQueries, TransactionQueries } from '../domain/queries.js';
 import type { ApiEnv } from './env.js';
-import { FAULT_HEADER, faultPlayedOn, parseFault } from './faults.js';
+import { FAULT_HEADER, parseFault, type ApiFaults } from './faults.js';
 import { canonicalJson } from './idempotency.js';
 
 const CREATE = /^\/v4\/(transactions|subscriptions)\/?$/;
@@ -32,21 +34,31 @@ function orderOf(body: unknown): { amount: number; currency: string; external_id
   return { amount, currency, external_identifier: typeof ext === 'string' ? ext : null };
 }
 
+/** What `observeRequest` reads: an account named by header, a read transaction's status, the faults played, the clock. */
+export interface GoLiveDeps {
+  accounts: Pick<AccountQueries, 'byId'>;
+  transactions: Pick<TransactionQueries, 'byId'>;
+  /** The go-live report's aggregates. */
+  goLive: Pick<GoLiveTracker, 'request'>;
+  clock: Pick<Clock, 'nowMs'>;
+  /** The faults played on a request (`ApiFaults.playedOn` of the same app). */
+  faultPlayedOn: ApiFaults['playedOn'];
+}
+
 /**
  * Reports a logged /v4 request to the go-live report.
  * @param requestId its request-log id
  * @param path the logged path (with its query, secrets redacted)
  * @param loggedBody the request body as logged (used when the body did not parse)
  */
-export async function observeRequest(c: Context<ApiEnv>, requestId: number, path: string, loggedBody: string | null): Promise<void> {
-  const sandbox = c.get('sandbox');
+export async function observeRequest(deps: GoLiveDeps, c: Context<ApiEnv>, requestId: number, path: string, loggedBody: string | null): Promise<void> {
   const account = c.get('account') as ApiEnv['Variables']['account'] | undefined;
   const named = c.req.header('x-merchant-account-id');
-  const accountId = account?.id ?? (named !== undefined && sandbox.stores.accounts.byId(named) ? named : null);
+  const accountId = account?.id ?? (named !== undefined && deps.accounts.byId(named) ? named : null);
   if (accountId === null) return;
   const method = c.req.method;
   const bare = c.req.path;
-  const played = faultPlayedOn(c.req.raw);
+  const played = deps.faultPlayedOn(c);
   const executed = played?.executed ?? c.res;
   const status = c.res.status;
   const replayed = c.get('replayed');
@@ -79,12 +91,12 @@ export async function observeRequest(c: Context<ApiEnv>, requestId: number, path
     const read = TRANSACTION.exec(bare);
     if (read) {
       transactionId = read[1]!;
-      readPending = sandbox.stores.transactions.byId(account.id, transactionId)?.status === 'PENDING';
+      readPending = deps.transactions.byId(account.id, transactionId)?.status === 'PENDING';
     }
   }
   let fingerprint: string | undefined;
   const retryAfter = status === 429 ? Number(c.res.headers.get('retry-after')) : NaN;
-  sandbox.goLive.request({
+  deps.goLive.request({
     requestId,
     accountId,
     method,
@@ -105,7 +117,7 @@ export async function observeRequest(c: Context<ApiEnv>, requestId: number, path
       (fingerprint ??= createHash('sha256')
         .update(`${method} ${path}\n${body !== undefined ? canonicalJson(body) : (loggedBody ?? '')}`)
         .digest('hex')),
-    atMs: sandbox.clock.nowMs(),
+    atMs: deps.clock.nowMs(),
     realMs: Date.now(),
   });
 }

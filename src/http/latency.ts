@@ -10,12 +10,13 @@ import type { ApiEnv } from './env.js';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Starts the configured `--latency` wait, handles the request, and answers once the wait is over. */
-export const artificialLatency: MiddlewareHandler<ApiEnv> = async (c, next) => {
-  const ms = c.get('sandbox').options.latency;
-  if (ms <= 0) return next();
-  const elapsed = sleep(ms);
-  c.set('latency', elapsed);
-  await next();
-  await elapsed;
-};
+/** Starts the `--latency` wait of `ms`, handles the request, and answers once the wait is over. */
+export function artificialLatency({ ms }: { ms: number }): MiddlewareHandler<ApiEnv> {
+  if (ms <= 0) return (_c, next) => next();
+  return async (c, next) => {
+    const elapsed = sleep(ms);
+    c.set('latency', elapsed);
+    await next();
+    await elapsed;
+  };
+}

@@ -6,7 +6,8 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import { SandboxError } from '../domain/errors.js';
-import type { AppEnv } from './env.js';
+import type { AccountQueries } from '../domain/queries.js';
+import type { AppEnv, BodyEnv } from './env.js';
 import { nodeBindings } from './node-env.js';
 
 /** Counts open event streams: a new one past `max` is a 429; a stream counts until it ends or its reader goes away. */
@@ -61,12 +62,18 @@ export function eventStreamCap(max: number): MiddlewareHandler<AppEnv> {
   };
 }
 
+/** What `accountLimit` needs: the limit (`--max-accounts`) and the count of the accounts. */
+export interface AccountLimitDeps {
+  max: number;
+  accounts: Pick<AccountQueries, 'count'>;
+}
+
 /** Refuses a new account (409 `limit_reached`) once `max` exist, counting the ones being created. */
-export function accountLimit(max: number): MiddlewareHandler<AppEnv> {
+export function accountLimit({ max, accounts }: AccountLimitDeps): MiddlewareHandler<BodyEnv> {
   let creating = 0;
   return async (c, next) => {
     if (c.req.method !== 'POST') return next();
-    const existing = c.get('sandbox').stores.accounts.count();
+    const existing = accounts.count();
     if (existing + creating >= max) {
       throw new SandboxError(409, 'limit_reached', `This sandbox holds at most ${max} merchant accounts (--max-accounts)`);
     }

@@ -4,8 +4,10 @@
  * Card numbers are masked and security codes dropped before anything is stored (redact.ts).
  */
 import type { Context, MiddlewareHandler } from 'hono';
+import type { ChangeType } from '../domain/events.js';
 import type { ApiEnv } from './env.js';
-import { observeRequest } from './go-live.js';
+import { observeRequest, type GoLiveDeps } from './go-live.js';
+import type { RequestLogRepo } from './ports.js';
 import { isSecurityCodeKey } from '../domain/card-data.js';
 import { redactBody, redactText } from './redact.js';
 
@@ -72,33 +74,43 @@ async function loggedRequestBody(c: Context<ApiEnv>): Promise<string | null> {
   }
 }
 
-export const requestLog: MiddlewareHandler<ApiEnv> = async (c, next) => {
-  const started = performance.now();
-  c.set('warnings', []);
-  c.set('replayed', false);
-  c.set('idempotencyKey', undefined);
-  await next();
-  const sandbox = c.get('sandbox');
-  const duration = performance.now() - started;
-  const requestBody = await loggedRequestBody(c);
-  const status = c.res.status;
-  const responseBody = status >= 400 ? redactText(await c.res.clone().text()).slice(0, MAX_LOGGED_BODY) : null;
-  const account = c.get('account') as ApiEnv['Variables']['account'] | undefined;
-  const warnings = c.get('warnings').map(redactText);
-  const path = loggedPath(c.req.path, c.req.url);
-  const id = sandbox.stores.requestLog.insert({
-    account_id: account?.id ?? loggedHeader(c.req.header('x-merchant-account-id')),
-    method: c.req.method,
-    path,
-    status,
-    idempotency_key: loggedHeader(c.req.header('idempotency-key')),
-    replayed: c.get('replayed'),
-    duration_ms: Math.round(duration * 100) / 100,
-    request_body: requestBody,
-    response_body: responseBody,
-    warnings,
-    at: sandbox.clock.nowMs(),
-  });
-  await observeRequest(c, id, path, requestBody); // the go-live report
-  sandbox.emit('request.logged', account?.id ?? null, { id, method: c.req.method, path: path.includes('?') ? path.slice(0, path.indexOf('?')) : path, status, duration_ms: Math.round(duration * 100) / 100 });
-};
+/** What `requestLog` needs: the log it writes, the change feed it tells, and what the go-live report reads. */
+export interface RequestLogDeps extends GoLiveDeps {
+  requestLog: Pick<RequestLogRepo, 'insert'>;
+  /** Emits a change on the feed (`Sandbox.emit`); here `request.logged`. */
+  emit(type: ChangeType, accountId: string | null, data: unknown): void;
+}
+
+/** The request-log middleware of /v4 (and the bare /buyers). */
+export function requestLog(deps: RequestLogDeps): MiddlewareHandler<ApiEnv> {
+  const { requestLog: log, clock, emit } = deps;
+  return async (c, next) => {
+    const started = performance.now();
+    c.set('warnings', []);
+    c.set('replayed', false);
+    c.set('idempotencyKey', undefined);
+    await next();
+    const duration = performance.now() - started;
+    const requestBody = await loggedRequestBody(c);
+    const status = c.res.status;
+    const responseBody = status >= 400 ? redactText(await c.res.clone().text()).slice(0, MAX_LOGGED_BODY) : null;
+    const account = c.get('account') as ApiEnv['Variables']['account'] | undefined;
+    const warnings = c.get('warnings').map(redactText);
+    const path = loggedPath(c.req.path, c.req.url);
+    const id = log.insert({
+      account_id: account?.id ?? loggedHeader(c.req.header('x-merchant-account-id')),
+      method: c.req.method,
+      path,
+      status,
+      idempotency_key: loggedHeader(c.req.header('idempotency-key')),
+      replayed: c.get('replayed'),
+      duration_ms: Math.round(duration * 100) / 100,
+      request_body: requestBody,
+      response_body: responseBody,
+      warnings,
+      at: clock.nowMs(),
+    });
+    await observeRequest(deps, c, id, path, requestBody); // the go-live report
+    emit('request.logged', account?.id ?? null, { id, method: c.req.method, path: path.includes('?') ? path.slice(0, path.indexOf('?')) : path, status, duration_ms: Math.round(duration * 100) / 100 });
+  };
+}

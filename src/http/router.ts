@@ -7,16 +7,16 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { getPath as honoPath } from 'hono/utils/url';
 import type { ZodError } from 'zod';
-import type { AppEnv } from './env.js';
+import type { BodyEnv } from './env.js';
 import { validationHook } from './errors.js';
 import { warnUnknownFields } from './unknown-fields.js';
 
 /** The validation hook type of OpenAPIHono routers. */
-export type Hook = NonNullable<ConstructorParameters<typeof OpenAPIHono<AppEnv>>[0]>['defaultHook'];
+export type Hook = NonNullable<ConstructorParameters<typeof OpenAPIHono<BodyEnv>>[0]>['defaultHook'];
 
 /** The validation hook: a 400 envelope on failure; on success, notes ignored unknown fields. */
 export const validation: Hook = (result, c) => {
-  const ctx = c as unknown as Context<AppEnv>;
+  const ctx = c as unknown as Context<BodyEnv>;
   if (!result.success) return validationHook(result.error as ZodError, ctx, result.target);
   if (result.target === 'json') warnUnknownFields(ctx, ctx.get('body'), result.data);
   return undefined;
@@ -36,6 +36,6 @@ export const pathWithoutTrailingSlash: GetPath = (request) => {
 };
 
 /** A router for `Env` with the sandbox's validation hook; `getPath` is for the app's root router. */
-export function createRouter<Env extends AppEnv>(options: { getPath?: GetPath } = {}): OpenAPIHono<Env> {
+export function createRouter<Env extends BodyEnv>(options: { getPath?: GetPath } = {}): OpenAPIHono<Env> {
   return new OpenAPIHono<Env>({ ...options, defaultHook: validation as NonNullable<ConstructorParameters<typeof OpenAPIHono<Env>>[0]>['defaultHook'] });
 }

@@ -10,7 +10,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import { SandboxError, type ErrorCode } from '../domain/errors.js';
 import { bareHost, servedHosts, type SandboxOptions } from '../config.js';
-import type { AppEnv } from './env.js';
+import type { BodyEnv } from './env.js';
 import { nodeBindings } from './node-env.js';
 
 /** The header a script sends to show a POST is not a cross-site form or beacon. */
@@ -49,6 +49,9 @@ function tokenOf(c: Context): string | undefined {
   return undefined;
 }
 
+/** The options the guard reads: the served host names (`--host`, `--allowed-hosts`) and `--admin-token`. */
+export type SecurityOptions = Pick<SandboxOptions, 'host' | 'allowedHosts' | 'adminToken'>;
+
 /** The header every answer carries. */
 const NOSNIFF: readonly [string, string] = ['X-Content-Type-Options', 'nosniff'];
 
@@ -59,7 +62,7 @@ const NOSNIFF: readonly [string, string] = ['X-Content-Type-Options', 'nosniff']
  * on `c.res` afterwards built a Headers object per request: about 20 µs of a ~130 µs GET).
  * In process there is no Node response, and it is set on `c.res` after the answer.
  */
-export function securityGuard(options: SandboxOptions): MiddlewareHandler<AppEnv> {
+export function securityGuard(options: SecurityOptions): MiddlewareHandler<BodyEnv> {
   const hosts = servedHosts(options);
   const anyHost = options.allowedHosts.includes('*');
   return async (c, next) => {

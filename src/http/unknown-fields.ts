@@ -3,7 +3,7 @@
  * finds them, as JSON pointers, by comparing the raw body with what the schema kept.
  */
 import type { Context } from 'hono';
-import type { ApiEnv, AppEnv } from './env.js';
+import type { ApiEnv, BodyEnv } from './env.js';
 import { jsonPointer } from '../domain/errors.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -26,7 +26,7 @@ export function unknownFields(raw: unknown, parsed: unknown, path: (string | num
 }
 
 /** Notes each unknown field of the request body in the request log's warnings (/v4 only: other routes keep no log). */
-export function warnUnknownFields<E extends AppEnv>(c: Context<E>, raw: unknown, parsed: unknown): void {
+export function warnUnknownFields<E extends BodyEnv>(c: Context<E>, raw: unknown, parsed: unknown): void {
   const warnings = (c as unknown as Context<ApiEnv>).get('warnings') as string[] | undefined;
   if (!warnings) return;
   for (const pointer of unknownFields(raw, parsed)) warnings.push(`unknown field ${pointer} ignored`);

@@ -23,8 +23,21 @@ export interface RequestSchemas<T> {
   headers?: z.ZodType;
 }
 
+/** What `requestValidation` needs: why a webhook URL may not receive webhooks (`Sandbox.webhookTargetRefused`). */
+export interface RequestValidationDeps {
+  /** Why `url` may not receive webhooks, or null. */
+  webhookTargetRefused(url: string): string | null;
+}
+
 /** Validates the parsed body (and headers) of `c`; returns the body's data or throws one 400 listing every failure. */
-export function validRequest<T>(c: Context<ApiEnv>, schemas: RequestSchemas<T>): T {
+export type ValidRequest = <T>(c: Context<ApiEnv>, schemas: RequestSchemas<T>) => T;
+
+/** The `validRequest` of one app: the schemas, then the webhook targets of a valid body. */
+export function requestValidation({ webhookTargetRefused }: RequestValidationDeps): ValidRequest {
+  return (c, schemas) => validRequest(c, schemas, webhookTargetRefused);
+}
+
+function validRequest<T>(c: Context<ApiEnv>, schemas: RequestSchemas<T>, webhookTargetRefused: RequestValidationDeps['webhookTargetRefused']): T {
   const details: ErrorDetail[] = [];
   if (schemas.headers) {
     const input = c.req.header();
@@ -41,18 +54,18 @@ export function validRequest<T>(c: Context<ApiEnv>, schemas: RequestSchemas<T>):
   if (c.get('body') !== undefined) c.set('body', raw);
   const result = schemas.body.safeParse(raw);
   if (!result.success) details.push(...zodDetails(result.error, 'body', raw));
-  else details.push(...refusedWebhookTargets(c, result.data));
+  else details.push(...refusedWebhookTargets(webhookTargetRefused, result.data));
   if (!result.success || details.length > 0) throw badRequest('Request failed validation', details);
   warnUnknownFields(c, raw, result.data);
   return result.data;
 }
 
 /** The webhook target URLs of a valid body (`notification_url`, `payment_method.webhooks_url`) that may not receive webhooks. */
-function refusedWebhookTargets(c: Context<ApiEnv>, data: unknown): ErrorDetail[] {
+function refusedWebhookTargets(webhookTargetRefused: RequestValidationDeps['webhookTargetRefused'], data: unknown): ErrorDetail[] {
   const out: ErrorDetail[] = [];
   const check = (url: unknown, pointer: string): void => {
     if (typeof url !== 'string') return;
-    const reason = c.get('sandbox').webhookTargetRefused(url);
+    const reason = webhookTargetRefused(url);
     if (reason !== null) out.push({ type: 'value_error', pointer, message: `Webhook target refused: ${reason}`, location: 'body' });
   };
   if (data !== null && typeof data === 'object') {

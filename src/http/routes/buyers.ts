@@ -5,7 +5,8 @@
  * mounted twice, so each mount names its own operationId.
  */
 import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
-import { secured } from '../auth.js';
+import type { BuyerQueries } from '../../domain/queries.js';
+import type { Secured } from '../auth.js';
 import type { ApiEnv } from '../env.js';
 import { buyerView } from '../formatters/buyer.js';
 import { pageEnvelope, pageQuerySchema, pageRequest, pageSchema } from '../pagination.js';
@@ -22,7 +23,7 @@ const buyersQuerySchema = pageQuerySchema.extend({
   external_identifier: filter('Only the buyers whose external_identifier is exactly this value.', 'buyer-12345'),
 });
 
-const list = (operationId: string) =>
+const list = (operationId: string, secured: Secured) =>
   createRoute({
   method: 'get',
   path: '/buyers',
@@ -37,16 +38,22 @@ const list = (operationId: string) =>
   responses: { 200: { description: 'A page', content: { 'application/json': { schema: pageSchema(buyerSchema, 'Buyers') } } }, ...errorResponses },
 });
 
+/** What the buyer routes use: the buyers' query port and the route guard. */
+export interface BuyerRouteDeps {
+  buyers: Pick<BuyerQueries, 'page'>;
+  secured: Secured;
+}
+
 /** The buyer routes; `operationId` names the list operation in the OpenAPI document. */
-export function buyerRoutes(operationId = 'listBuyers'): OpenAPIHono<ApiEnv> {
+export function buyerRoutes({ buyers, secured }: BuyerRouteDeps, operationId = 'listBuyers'): OpenAPIHono<ApiEnv> {
   const app = createRouter<ApiEnv>();
-  app.openapi(list(operationId), (c) => {
+  app.openapi(list(operationId, secured), (c) => {
     const { search, external_identifier, ...query } = c.req.valid('query');
     const accountId = c.get('account').id;
     const filters = { ...(search !== undefined && { search }), ...(external_identifier !== undefined && { external_identifier }) };
     // A cursor is tied to the account and the filters of the list that returned it.
     const list = { list: 'buyers', scope: JSON.stringify([accountId, search ?? null, external_identifier ?? null]) };
-    const page = c.get('sandbox').stores.buyers.page(accountId, pageRequest(query, list), filters);
+    const page = buyers.page(accountId, pageRequest(query, list), filters);
     return c.json(pageEnvelope(page, query.limit, buyerView, list), 200);
   });
   return app;

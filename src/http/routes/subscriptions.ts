@@ -4,22 +4,23 @@
  * POST /v4/subscriptions is validated once (`validRequest`): the body with the schema of the
  * account's mode, the `--restricted-channel-code` setting and the sandbox clock (trial_end),
  * together with `X-Forwarded-For`; every failure comes back in one 400. The OpenAPI document
- * shows the same schemas (one per mode) by reference.
+ * shows the same schemas (one per mode) by reference. The router is given its query port, the
+ * subscription service and its options (`SubscriptionRouteDeps`), never the sandbox.
  */
 import { type OpenAPIHono, createRoute } from '@hono/zod-openapi';
-import type { Context } from 'hono';
+import type { Clock } from '../../domain/clock.js';
 import { notFound } from '../../domain/errors.js';
-import { subscriptionMatchInput } from '../../domain/subscriptions.js';
-import { secured } from '../auth.js';
+import type { SubscriptionQueries } from '../../domain/queries.js';
+import { subscriptionMatchInput, type SubscriptionService } from '../../domain/subscriptions.js';
+import type { Secured } from '../auth.js';
 import type { ApiEnv } from '../env.js';
 import { subscriptionView } from '../formatters/subscription.js';
-import { scenarioFault } from '../faults.js';
-import { idempotent } from '../idempotency.js';
 import { pageEnvelope, pageQuerySchema, pageRequest, pageSchema } from '../pagination.js';
 import { createRouter } from '../router.js';
 import { accountHeaderSchema, conflictResponse, errorResponses, idempotencyHeaderParameters, idempotentReplayedHeader, uuidPathParams } from '../schemas.js';
-import { documentedBody, validRequest } from '../validation.js';
+import { documentedBody } from '../validation.js';
 import { forwardedForSchema } from '../wire/forwarded-for.js';
+import type { ApiPipeline } from './pipeline.js';
 import { subscriptionCreateDocument, subscriptionCreateSchema, subscriptionResponseSchema } from './subscriptions.schemas.js';
 
 const security = [{ bearerAuth: [] }];
@@ -28,7 +29,7 @@ const idParam = uuidPathParams('subscription_id', '0b7f3c2e-5d41-4c1a-9a57-3f0f6
 
 const subscriptionJson = { 'application/json': { schema: subscriptionResponseSchema } };
 
-const create = createRoute({
+const create = (secured: Secured) => createRoute({
   method: 'post',
   path: '/subscriptions',
   tags,
@@ -48,7 +49,7 @@ const create = createRoute({
   responses: { 201: { description: 'Created', headers: idempotentReplayedHeader, content: subscriptionJson }, ...errorResponses, ...conflictResponse },
 });
 
-const get = createRoute({
+const get = (secured: Secured) => createRoute({
   method: 'get',
   path: '/subscriptions/{subscription_id}',
   tags,
@@ -60,7 +61,7 @@ const get = createRoute({
   responses: { 200: { description: 'The subscription', content: subscriptionJson }, ...errorResponses },
 });
 
-const list = createRoute({
+const list = (secured: Secured) => createRoute({
   method: 'get',
   path: '/subscriptions',
   tags,
@@ -75,7 +76,7 @@ const list = createRoute({
   },
 });
 
-const cancel = createRoute({
+const cancel = (secured: Secured) => createRoute({
   method: 'post',
   path: '/subscriptions/{subscription_id}/cancel',
   tags,
@@ -93,48 +94,66 @@ const cancel = createRoute({
   },
 });
 
+/** What the subscription routes use. */
+export interface SubscriptionRouteDeps {
+  /** Reads: a subscription of the account, its pages. */
+  queries: Pick<SubscriptionQueries, 'byId' | 'page'>;
+  /** Writes: create and cancel (the service checks the state). */
+  subscriptions: Pick<SubscriptionService, 'create' | 'cancel'>;
+  pipeline: ApiPipeline;
+  /** The sandbox clock (a `trial_end` must be in its future). */
+  clock: Pick<Clock, 'nowMs'>;
+  /** `--restricted-channel-code`: billing_details and cart_items are required with it. */
+  restrictedChannelCode: string;
+  /** The base URL of `payment_url` (set once the server listens). */
+  baseUrl(): string;
+}
+
 /** The subscription routes, mounted under /v4; the document shows the body for `restrictedChannelCode`. */
-export function subscriptionRoutes(restrictedChannelCode: string): OpenAPIHono<ApiEnv> {
+export function subscriptionRoutes({ queries, subscriptions, pipeline, clock, restrictedChannelCode, baseUrl }: SubscriptionRouteDeps): OpenAPIHono<ApiEnv> {
+  const { secured, validRequest, scenarioFault, idempotent } = pipeline;
   const app = createRouter<ApiEnv>();
   app.openAPIRegistry.register('SubscriptionCreate', subscriptionCreateDocument(restrictedChannelCode));
 
-  const findSubscription = (c: Context<ApiEnv>, id: string) => {
-    const row = c.get('sandbox').stores.subscriptions.byId(c.get('account').id, id);
+  /**
+   * The one precondition of the routes on one subscription: it is the caller's account's (the
+   * service takes bare ids, so tenancy is checked here); an id of another account is unknown.
+   */
+  const ownSubscription = (accountId: string, id: string) => {
+    const row = queries.byId(accountId, id);
     if (!row) throw notFound(`Subscription ${id} not found`);
     return row;
   };
 
-  app.openapi(create, async (c) => {
-    const sandbox = c.get('sandbox');
+  app.openapi(create(secured), async (c) => {
     const account = c.get('account');
     const body = subscriptionCreateSchema({
-      restrictedChannelCode: sandbox.options.restrictedChannelCode,
+      restrictedChannelCode,
       directMode: account.mode === 'direct',
-      nowMs: sandbox.clock.nowMs(),
+      nowMs: clock.nowMs(),
     });
     const input = validRequest(c, { body, headers: forwardedForSchema });
     await scenarioFault(c, subscriptionMatchInput(input));
-    return idempotent(c, 201, () => subscriptionView(sandbox.subscriptions.create(account, input), sandbox.baseUrl, account.mode));
+    return idempotent(c, 201, () => subscriptionView(subscriptions.create(account, input), baseUrl(), account.mode));
   });
 
-  app.openapi(get, (c) => {
-    const row = findSubscription(c, c.req.valid('param').subscription_id);
-    return c.json(subscriptionView(row, c.get('sandbox').baseUrl, c.get('account').mode), 200);
+  app.openapi(get(secured), (c) => {
+    const row = ownSubscription(c.get('account').id, c.req.valid('param').subscription_id);
+    return c.json(subscriptionView(row, baseUrl(), c.get('account').mode), 200);
   });
 
-  app.openapi(list, (c) => {
+  app.openapi(list(secured), (c) => {
     const query = c.req.valid('query');
-    const sandbox = c.get('sandbox');
     const account = c.get('account');
     const list = { list: 'subscriptions', scope: account.id };
-    const page = sandbox.stores.subscriptions.page(account.id, pageRequest(query, list));
-    return c.json(pageEnvelope(page, query.limit, (row) => subscriptionView(row, sandbox.baseUrl, account.mode), list), 200);
+    const page = queries.page(account.id, pageRequest(query, list));
+    const base = baseUrl();
+    return c.json(pageEnvelope(page, query.limit, (row) => subscriptionView(row, base, account.mode), list), 200);
   });
 
-  app.openapi(cancel, (c) => {
-    const sandbox = c.get('sandbox');
-    const row = sandbox.subscriptions.cancel(findSubscription(c, c.req.valid('param').subscription_id).id);
-    return c.json(subscriptionView(row, sandbox.baseUrl, c.get('account').mode), 200);
+  app.openapi(cancel(secured), (c) => {
+    const row = subscriptions.cancel(ownSubscription(c.get('account').id, c.req.valid('param').subscription_id).id);
+    return c.json(subscriptionView(row, baseUrl(), c.get('account').mode), 200);
   });
 
   return app;

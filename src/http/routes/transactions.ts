@@ -2,28 +2,29 @@
  * /v4/transactions and their refunds: create, read, list (cursor pages, the refunds of a
  * transaction too). Create bodies are
  * validated once, with the schema of the account's mode (`validRequest`).
+ * The router reads through the transaction query port and writes through the transaction
+ * service; it is given both (`TransactionRouteDeps`), never the sandbox.
  */
 import { type OpenAPIHono, createRoute } from '@hono/zod-openapi';
-import type { Context } from 'hono';
 import { notFound } from '../../domain/errors.js';
-import { transactionMatchInput } from '../../domain/transactions.js';
-import { secured } from '../auth.js';
+import type { TransactionQueries } from '../../domain/queries.js';
+import { transactionMatchInput, type TransactionService } from '../../domain/transactions.js';
+import type { Secured } from '../auth.js';
 import type { ApiEnv } from '../env.js';
 import { refundView } from '../formatters/refund.js';
 import { transactionView, transactionViewJson, type TransactionResponse } from '../formatters/transaction.js';
 import { jsonText } from '../json-text.js';
-import { scenarioFault } from '../faults.js';
-import { idempotent } from '../idempotency.js';
 import { pageEnvelope, pageEnvelopeJson, pageQuerySchema, pageRequest, pageSchema, type PageEnvelope } from '../pagination.js';
 import { createRouter } from '../router.js';
 import { accountHeaderParameters, conflictResponse, errorResponses, idempotencyHeaderParameters, idempotentReplayedHeader, uuidPathParams } from '../schemas.js';
-import { documentedBody, validRequest } from '../validation.js';
+import { documentedBody } from '../validation.js';
+import type { ApiPipeline } from './pipeline.js';
 import { refundCreateSchema, refundSchema, transactionCreateDocument, transactionCreateSchema, transactionSchema } from './transactions.schemas.js';
 
 const idParam = uuidPathParams('transaction_id', '7099948d-7286-47e4-aad8-b68f7eb44591');
 const security = [{ bearerAuth: [] }];
 
-const create = createRoute({
+const create = (secured: Secured) => createRoute({
   method: 'post',
   path: '/transactions',
   tags: ['Transactions'],
@@ -36,7 +37,7 @@ const create = createRoute({
   responses: { 201: { description: 'Created', headers: idempotentReplayedHeader, content: { 'application/json': { schema: transactionSchema } } }, ...errorResponses, ...conflictResponse },
 });
 
-const get = createRoute({
+const get = (secured: Secured) => createRoute({
   method: 'get',
   path: '/transactions/{transaction_id}',
   tags: ['Transactions'],
@@ -49,7 +50,7 @@ const get = createRoute({
   responses: { 200: { description: 'The transaction', content: { 'application/json': { schema: transactionSchema } } }, ...errorResponses },
 });
 
-const list = createRoute({
+const list = (secured: Secured) => createRoute({
   method: 'get',
   path: '/transactions',
   tags: ['Transactions'],
@@ -62,7 +63,7 @@ const list = createRoute({
   responses: { 200: { description: 'A page', content: { 'application/json': { schema: pageSchema(transactionSchema, 'Transactions') } } }, ...errorResponses },
 });
 
-const createRefund = createRoute({
+const createRefund = (secured: Secured) => createRoute({
   method: 'post',
   path: '/transactions/{transaction_id}/refunds',
   tags: ['Refunds'],
@@ -75,7 +76,7 @@ const createRefund = createRoute({
   responses: { 201: { description: 'Created', headers: idempotentReplayedHeader, content: { 'application/json': { schema: refundSchema } } }, ...errorResponses, ...conflictResponse },
 });
 
-const listRefunds = createRoute({
+const listRefunds = (secured: Secured) => createRoute({
   method: 'get',
   path: '/transactions/{transaction_id}/refunds',
   tags: ['Refunds'],
@@ -88,57 +89,70 @@ const listRefunds = createRoute({
   responses: { 200: { description: 'A page of refunds', content: { 'application/json': { schema: pageSchema(refundSchema, 'Refunds') } } }, ...errorResponses },
 });
 
+/** What the transaction routes use. */
+export interface TransactionRouteDeps {
+  /** Reads: a transaction of the account, its pages, its refunds' pages. */
+  queries: Pick<TransactionQueries, 'byId' | 'page' | 'refundsPage'>;
+  /** Writes: create and refund (the service checks its own preconditions). */
+  transactions: Pick<TransactionService, 'create' | 'refund'>;
+  pipeline: ApiPipeline;
+  /** The base URL of `payment_url` (set once the server listens). */
+  baseUrl(): string;
+}
+
 /** The transaction routes, mounted under /v4. */
-export function transactionRoutes(): OpenAPIHono<ApiEnv> {
+export function transactionRoutes({ queries, transactions, pipeline, baseUrl }: TransactionRouteDeps): OpenAPIHono<ApiEnv> {
+  const { secured, validRequest, scenarioFault, idempotent } = pipeline;
   const app = createRouter<ApiEnv>();
   app.openAPIRegistry.register('TransactionCreate', transactionCreateDocument);
   app.openAPIRegistry.register('RefundCreate', refundCreateSchema);
 
-  const findTransaction = (c: Context<ApiEnv>, id: string) => {
-    const tx = c.get('sandbox').stores.transactions.byId(c.get('account').id, id);
+  /**
+   * The one precondition of the routes on one transaction: it is the caller's account's (the
+   * domain's services take bare ids, so tenancy is checked here); an id of another account is
+   * unknown, as is an id of none.
+   */
+  const ownTransaction = (accountId: string, id: string) => {
+    const tx = queries.byId(accountId, id);
     if (!tx) throw notFound(`Transaction ${id} not found`);
     return tx;
   };
 
-  app.openapi(create, async (c) => {
+  app.openapi(create(secured), async (c) => {
     const account = c.get('account');
     const input = validRequest(c, { body: transactionCreateSchema(account.mode) });
     await scenarioFault(c, transactionMatchInput(input));
-    return idempotent(c, 201, () => {
-      const sandbox = c.get('sandbox');
-      const tx = sandbox.transactions.create(account, input);
-      return transactionView(tx, sandbox.baseUrl, account.mode);
-    });
+    return idempotent(c, 201, () => transactionView(transactions.create(account, input), baseUrl(), account.mode));
   });
 
-  app.openapi(get, (c) => {
-    const tx = findTransaction(c, c.req.valid('param').transaction_id);
-    return jsonText<TransactionResponse, 200>(c, transactionViewJson(tx, c.get('sandbox').baseUrl, c.get('account').mode), 200);
+  app.openapi(get(secured), (c) => {
+    const tx = ownTransaction(c.get('account').id, c.req.valid('param').transaction_id);
+    return jsonText<TransactionResponse, 200>(c, transactionViewJson(tx, baseUrl(), c.get('account').mode), 200);
   });
 
-  app.openapi(list, (c) => {
+  app.openapi(list(secured), (c) => {
     const query = c.req.valid('query');
-    const sandbox = c.get('sandbox');
     const account = c.get('account');
     const list = { list: 'transactions', scope: account.id };
-    const page = sandbox.stores.transactions.page(account.id, pageRequest(query, list));
+    const page = queries.page(account.id, pageRequest(query, list));
+    const base = baseUrl();
     // The page's JSON is put together from each transaction's kept JSON text: what c.json would send.
-    return jsonText<PageEnvelope<TransactionResponse>, 200>(c, pageEnvelopeJson(page, query.limit, (row) => transactionViewJson(row, sandbox.baseUrl, account.mode), list), 200);
+    return jsonText<PageEnvelope<TransactionResponse>, 200>(c, pageEnvelopeJson(page, query.limit, (row) => transactionViewJson(row, base, account.mode), list), 200);
   });
 
-  app.openapi(createRefund, (c) => {
+  app.openapi(createRefund(secured), (c) => {
     const input = validRequest(c, { body: refundCreateSchema, bodyOptional: true });
     return idempotent(c, 201, () => {
-      const tx = findTransaction(c, c.req.valid('param').transaction_id);
-      return refundView(c.get('sandbox').transactions.refund(tx.id, input));
+      const tx = ownTransaction(c.get('account').id, c.req.valid('param').transaction_id);
+      return refundView(transactions.refund(tx.id, input));
     });
   });
 
-  app.openapi(listRefunds, (c) => {
-    const tx = findTransaction(c, c.req.valid('param').transaction_id);
+  app.openapi(listRefunds(secured), (c) => {
+    const tx = ownTransaction(c.get('account').id, c.req.valid('param').transaction_id);
     const query = c.req.valid('query');
     const list = { list: 'refunds', scope: `${c.get('account').id}\n${tx.id}` };
-    const page = c.get('sandbox').stores.transactions.refundsPage(tx.id, pageRequest(query, list));
+    const page = queries.refundsPage(tx.id, pageRequest(query, list));
     return c.json(pageEnvelope(page, query.limit, refundView, list), 200);
   });
 

@@ -139,6 +139,17 @@ describe('X-Sandbox-Fault after execution', () => {
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
     expect(await count(s)).toBe(1);
   });
+
+  it('503-after is played whatever parameters the JSON content type carries (charset=utf-8): the body gate rewriting the request does not lose it', async () => {
+    const s = await server();
+    const lost = await create(s, { 'idempotency-key': 'k-charset', 'x-sandbox-fault': '503-after', 'content-type': 'application/json; charset=utf-8' });
+    expect(lost.status).toBe(503);
+    expect(await lost.json()).toMatchObject({ type: 'error', code: 'service_unavailable', status: 503 });
+    expect(await count(s)).toBe(1);
+    const retry = await create(s, { 'idempotency-key': 'k-charset', 'content-type': 'application/json; charset=utf-8' });
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+  });
 });
 
 describe('api_fault scenario steps', () => {

@@ -1,0 +1,141 @@
+/**
+ * What the /v4 middleware keeps belongs to the app that made it (issue 17: no module-level
+ * singletons): the JWT key cache of `apiAuth`, the expiry-sweep count of `idempotency`, and the
+ * faults `apiFaults` notes of a request, which it keys by the request's context, so the body
+ * gate replacing the raw request (a `; charset=utf-8` content type) does not lose them.
+ * Fakes of the ports only: no composed sandbox.
+ */
+import { createPrivateKey, sign } from 'node:crypto';
+import { Hono, type MiddlewareHandler } from 'hono';
+import { describe, expect, it } from 'vitest';
+import { DEMO_ACCOUNTS } from '../../../src/domain/demo-credentials.js';
+import type { Account } from '../../../src/domain/entities.js';
+import { apiAuth, VerificationKeys } from '../../../src/http/auth.js';
+import type { ApiEnv } from '../../../src/http/env.js';
+import { onError } from '../../../src/http/errors.js';
+import { apiFaults } from '../../../src/http/faults.js';
+import { idempotency, SWEEP_EVERY } from '../../../src/http/idempotency.js';
+import type { IdempotencyRepo } from '../../../src/http/ports.js';
+import { fakeClock } from '../../support/fakes.js';
+
+const demo = DEMO_ACCOUNTS[0]!;
+const ACCOUNT: Account = {
+  id: demo.account_id,
+  name: demo.name,
+  mode: demo.mode,
+  api_key: demo.api_key,
+  jwt_kid: demo.jwt_kid,
+  jwt_private_key_pem: demo.jwt_private_key_pem,
+  jwt_public_key_pem: demo.jwt_public_key_pem,
+  created_at: 0,
+};
+const accounts = { byApiKey: (key: string) => (key === ACCOUNT.api_key ? ACCOUNT : undefined), byKid: (kid: string) => (kid === ACCOUNT.jwt_kid ? { ...ACCOUNT } : undefined) };
+
+function jwt(claims: Record<string, unknown>): string {
+  const enc = (v: unknown): string => Buffer.from(JSON.stringify(v)).toString('base64url');
+  const data = `${enc({ alg: 'RS256', typ: 'JWT', kid: ACCOUNT.jwt_kid })}.${enc(claims)}`;
+  return `${data}.${sign('RSA-SHA256', Buffer.from(data), createPrivateKey(ACCOUNT.jwt_private_key_pem)).toString('base64url')}`;
+}
+
+/** A one-route app behind `apiAuth`'s guard. */
+function guarded(keys: VerificationKeys) {
+  const app = new Hono<ApiEnv>();
+  app.onError(onError);
+  const secured = apiAuth({ accounts, apiKeys: { authenticate: () => undefined }, bodyLimit: 1024, keys });
+  app.get('/v4/transactions', ...secured('transactions.read'), (c) => c.json({ account: c.get('account').id }));
+  return app;
+}
+
+describe('apiAuth', () => {
+  it('parses the JWT key of a kid once per app, not once per request; another app has its own cache', async () => {
+    const keysA = new VerificationKeys();
+    const keysB = new VerificationKeys();
+    const [a, b] = [guarded(keysA), guarded(keysB)];
+    const now = Math.floor(Date.now() / 1000);
+    const h = (exp: number) => ({ authorization: `Bearer ${jwt({ scopes: ['transactions.read'], iat: now, exp })}`, 'x-merchant-account-id': ACCOUNT.id });
+    const answers = await Promise.all(Array.from({ length: 8 }, () => a.request('/v4/transactions', { headers: h(now + 300) })));
+    expect(answers.map((r) => r.status)).toEqual(Array(8).fill(200));
+    expect((await a.request('/v4/transactions', { headers: h(now + 301) })).status).toBe(200);
+    expect(keysA.parses).toBe(1);
+    expect(keysB.parses).toBe(0);
+    expect((await b.request('/v4/transactions', { headers: h(now + 300) })).status).toBe(200);
+    expect([keysA.parses, keysB.parses]).toEqual([1, 1]);
+  });
+});
+
+describe('idempotency', () => {
+  it("counts each app's keyed requests for its expiry sweep: another app's requests do not bring its sweep forward", async () => {
+    const sweeps: string[] = [];
+    const records = (name: string): IdempotencyRepo => ({
+      get: () => undefined,
+      claim: () => {},
+      complete: () => {},
+      release: () => {},
+      record: () => {},
+      deleteExpired: () => (sweeps.push(name), 0),
+    });
+    const app = (name: string) => {
+      const idempotent = idempotency({ records: records(name), clock: fakeClock(), atomically: (work) => work() });
+      const hono = new Hono<ApiEnv>();
+      hono.post('/v4/things', (c) => {
+        c.set('account', ACCOUNT);
+        return idempotent(c, 201, () => ({ ok: true }));
+      });
+      return hono;
+    };
+    const [a, b] = [app('a'), app('b')];
+    const post = (on: Hono<ApiEnv>, i: number) => on.request('/v4/things', { method: 'POST', headers: { 'idempotency-key': `k-${i}` } });
+    for (let i = 1; i < SWEEP_EVERY; i++) await post(a, i);
+    await post(b, 0);
+    expect(sweeps).toEqual([]);
+    await post(a, SWEEP_EVERY);
+    expect(sweeps).toEqual(['a']);
+  });
+});
+
+describe('apiFaults', () => {
+  /** `X-Sandbox-Fault` in front of a create that goes through the body gate; the create counts its runs. */
+  function faulted(rule: string | null) {
+    const runs: string[] = [];
+    const faults = apiFaults({ scenarios: { apiFaultFor: () => (rule === null ? null : { rule: 'r1', fault: rule }) } });
+    const secured = apiAuth({ accounts, apiKeys: { authenticate: () => undefined }, bodyLimit: 1024 });
+    const app = new Hono<ApiEnv>();
+    app.onError(onError);
+    const seen: MiddlewareHandler<ApiEnv> = async (c, next) => {
+      await next();
+      runs.push(`played: ${faults.playedOn(c) === undefined ? 'no' : 'yes'}`);
+    };
+    app.use('*', seen);
+    app.use('*', faults.middleware);
+    app.post('/v4/transactions', ...secured('transactions.write'), async (c) => {
+      await faults.scenarioFault(c, { kind: 'transaction', amount: 1, currency: 'USD' });
+      runs.push('created');
+      return c.json({ id: 'tx_1' }, 201);
+    });
+    return { app, runs };
+  }
+  const post = (app: Hono<ApiEnv>, extra: Record<string, string> = {}) =>
+    app.request('/v4/transactions', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ACCOUNT.api_key}`, 'x-merchant-account-id': ACCOUNT.id, 'content-type': 'application/json; charset=utf-8', ...extra },
+      body: '{"amount":1}',
+    });
+
+  it('plays 503-after once the create ran, also when the body gate rewrote the content type', async () => {
+    const { app, runs } = faulted(null);
+    const res = await post(app, { 'x-sandbox-fault': '503-after' });
+    expect(res.status).toBe(503);
+    expect(((await res.json()) as { code: string }).code).toBe('service_unavailable');
+    expect(runs).toEqual(['created', 'played: yes']);
+  });
+
+  it("plays a scenario rule's after-execution fault, and tells the go-live report; another app's rules are its own", async () => {
+    const ruled = faulted('reset-after');
+    const plain = faulted(null);
+    const res = await post(ruled.app);
+    expect(res.status).toBe(503);
+    expect(ruled.runs).toEqual(['created', 'played: yes']);
+    expect((await post(plain.app)).status).toBe(201);
+    expect(plain.runs).toEqual(['created', 'played: no']);
+  });
+});
