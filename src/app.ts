@@ -25,10 +25,12 @@ import { RouteTable, notFoundHandler, onError } from './http/errors.js';
 import { apiFaults } from './http/faults.js';
 import { artificialLatency } from './http/latency.js';
 import { accountLimit, eventStreamCap } from './http/limits.js';
-import { panelRoutes } from './http/panel.js';
+import { PUBLIC_DIR, panelRoutes } from './http/panel.js';
 import { serveOpenApiDocument } from './http/openapi/document.js';
-import { referenceRoutes } from './http/openapi/reference.js';
-import { paymentPageRoutes } from './http/pay/index.js';
+import { REDOC_BUNDLE_FILE, referenceRoutes } from './http/openapi/reference.js';
+import { paymentPageRoutes, type LinkExpiry, type PaymentPageDeps } from './http/pay/index.js';
+import { SandboxError } from './domain/errors.js';
+import { isPaymentLinkExpired } from './domain/payment-methods.js';
 import { requestLog } from './http/request-log.js';
 import { createRouter, pathWithoutTrailingSlash } from './http/router.js';
 import { securityGuard } from './http/security.js';
@@ -64,6 +66,43 @@ function checkSigningOf(options: SandboxOptions): CheckWebhooksOptions {
     signing: webhookSigningOf(options),
     timeZone: options.webhookTimezone,
     timeoutMs: options.deliveryTimeoutMs,
+  };
+}
+
+/**
+ * The payment link's expiry as the payment page asks for it: a PENDING payment past its link's
+ * time becomes FAILED through the domain's `resolve` (a lost race answers what won).
+ * TODO(issue 17): the domain's own method (H6) replaces this adapter when it lands.
+ */
+function linkExpiryOf(sandbox: Sandbox): LinkExpiry {
+  const current = (id: string) => sandbox.queries.transactions.byIdAnyAccount(id);
+  return {
+    expireIfDue(id) {
+      const tx = current(id);
+      if (!tx || tx.status !== 'PENDING' || !isPaymentLinkExpired(tx.created_at, sandbox.clock.nowMs())) return tx;
+      try {
+        return sandbox.transactions.resolve(id, 'FAILED');
+      } catch (err) {
+        if (!(err instanceof SandboxError) || err.status !== 409) throw err;
+        return current(id);
+      }
+    },
+  };
+}
+
+/** The payment page's ports: read-only queries, the customer's commands, the scenario rules. */
+function paymentPageDeps(sandbox: Sandbox): PaymentPageDeps {
+  const { queries } = sandbox;
+  return {
+    transactions: queries.transactions,
+    subscriptions: queries.subscriptions,
+    accounts: queries.accounts,
+    scheduledSteps: queries.scheduledSteps,
+    payments: sandbox.transactions,
+    trials: sandbox.subscriptions,
+    linkExpiry: linkExpiryOf(sandbox),
+    scenarios: sandbox.scenarios,
+    customerCancelled: (accountId) => sandbox.goLive.customerCancelled(accountId),
   };
 }
 
@@ -106,10 +145,10 @@ export function createApp(options: Partial<SandboxOptions> = {}): SandboxApp {
   control.route('/', faultControlRoutes({ checkWebhooks: (url) => checkWebhooks(url, { ...checkSigningOf(sandbox.options), guard: (address, port) => sandbox.webhookConnectRefused(address, port) }) }));
   app.route('/_sandbox', control);
 
-  app.route('/pay', paymentPageRoutes());
-  app.route('/reference', referenceRoutes());
-  app.route('/', panelRoutes());
-  serveOpenApiDocument(app);
+  app.route('/pay', paymentPageRoutes(paymentPageDeps(sandbox)));
+  app.route('/reference', referenceRoutes({ redocBundleFile: REDOC_BUNDLE_FILE }));
+  app.route('/', panelRoutes({ publicDir: PUBLIC_DIR }));
+  serveOpenApiDocument(app, { baseUrl: () => sandbox.baseUrl });
 
   for (const r of app.routes) routes.add(r.method, r.path);
   app.notFound(notFoundHandler(routes));
