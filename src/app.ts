@@ -29,6 +29,7 @@ import { PUBLIC_DIR, panelRoutes } from './http/panel.js';
 import { serveOpenApiDocument } from './http/openapi/document.js';
 import { REDOC_BUNDLE_FILE, referenceRoutes } from './http/openapi/reference.js';
 import { paymentPageRoutes, type LinkExpiry, type PaymentPageDeps } from './http/pay/index.js';
+import type { FixtureDeps } from './http/fixtures/apply.js';
 import { SandboxError } from './domain/errors.js';
 import { isPaymentLinkExpired } from './domain/payment-methods.js';
 import { requestLog } from './http/request-log.js';
@@ -103,6 +104,28 @@ function paymentPageDeps(sandbox: Sandbox): PaymentPageDeps {
     linkExpiry: linkExpiryOf(sandbox),
     scenarios: sandbox.scenarios,
     customerCancelled: (accountId) => sandbox.goLive.customerCancelled(accountId),
+  };
+}
+
+/**
+ * The ports fixtures are applied through (`POST /_sandbox/fixtures` and start-up fixtures):
+ * queries, the creating services, the unit of work and the clock; not the repositories.
+ */
+export function fixtureDeps(sandbox: Sandbox): FixtureDeps {
+  const { queries } = sandbox;
+  return {
+    options: sandbox.options,
+    clock: sandbox.clock,
+    queries: { accounts: queries.accounts, transactions: queries.transactions, subscriptions: queries.subscriptions },
+    transactions: sandbox.transactions,
+    subscriptions: sandbox.subscriptions,
+    accounts: sandbox.accounts,
+    get baseUrl() {
+      return sandbox.baseUrl;
+    },
+    webhookTargetRefused: (url) => sandbox.webhookTargetRefused(url),
+    atomically: (work) => sandbox.atomically(work),
+    advanceClockInline: (seconds) => sandbox.advanceClockInline(seconds),
   };
 }
 
