@@ -57,9 +57,10 @@ const layerOf = (file: string): string => (file.includes('/') ? file.slice(0, fi
 const ALLOWED: Record<string, readonly string[]> = {
   domain: [],
   store: ['domain'],
-  webhooks: ['domain'],
+  webhooks: ['domain', 'wire'],
   scenarios: ['domain'],
-  http: ['domain', 'sandbox', 'config', 'log'],
+  wire: ['domain'],
+  http: ['domain', 'wire', 'sandbox', 'config', 'log'],
   sandbox: ['domain', 'config', 'scenarios'],
   compose: ['domain', 'store', 'webhooks', 'scenarios', 'config', 'sandbox', 'log'],
   'check-webhooks': ['domain', 'webhooks', 'config'],
