@@ -73,14 +73,15 @@ function checkSigningOf(options: SandboxOptions): CheckWebhooksOptions {
 /**
  * The payment link's expiry as the payment page asks for it: a PENDING payment past its link's
  * time becomes FAILED through the domain's `resolve` (a lost race answers what won).
- * TODO(issue 17): the domain's own method (H6) replaces this adapter when it lands.
+ * TODO(issue 17): once the transaction service has `expireLinkIfDue` (H6), pass
+ * `sandbox.transactions` instead and delete this adapter.
  */
 function linkExpiryOf(sandbox: Sandbox): LinkExpiry {
-  const current = (id: string) => sandbox.queries.transactions.byIdAnyAccount(id);
+  const current = (id: string) => sandbox.queries.transactions.byIdAnyAccount(id)!;
   return {
-    expireIfDue(id) {
+    expireLinkIfDue(id) {
       const tx = current(id);
-      if (!tx || tx.status !== 'PENDING' || !isPaymentLinkExpired(tx.created_at, sandbox.clock.nowMs())) return tx;
+      if (tx.status !== 'PENDING' || !isPaymentLinkExpired(tx.created_at, sandbox.clock.nowMs())) return tx;
       try {
         return sandbox.transactions.resolve(id, 'FAILED');
       } catch (err) {

@@ -12,11 +12,11 @@ import type { ScenarioMatch } from '../../scenarios/schema.js';
 /**
  * The domain's rule for a payment link past its 24 hours: a PENDING payment whose link has
  * expired becomes FAILED (its webhook queued). Answers the transaction as it is afterwards
- * (unchanged when nothing was due, or what won a race with another outcome); undefined for an
- * unknown id.
+ * (unchanged when nothing was due, or what won a race with another outcome). The shape of
+ * the transaction service's `expireLinkIfDue` (issue 17, domain part).
  */
 export interface LinkExpiry {
-  expireIfDue(id: string): Transaction | undefined;
+  expireLinkIfDue(id: string): Transaction;
 }
 
 /** The loaded scenarios, as far as the card form's test-card hint reads them. */

@@ -76,7 +76,7 @@ function expiredUnpaid(tx: TransactionRow): boolean {
  * A link past its time is first failed by the domain (`linkExpiry`).
  */
 function notPayable(c: Context<AppEnv>, deps: PaymentPageDeps, found: Found, post: boolean): Response | Promise<Response> | null {
-  const tx = (found.tx.status === 'PENDING' ? deps.linkExpiry.expireIfDue(found.tx.id) : undefined) ?? found.tx;
+  const tx = found.tx.status === 'PENDING' ? deps.linkExpiry.expireLinkIfDue(found.tx.id) : found.tx;
   if (expiredUnpaid(tx)) return expiredPage(c, tx, found.account, post ? 410 : 200);
   if (tx.status !== 'PENDING') return finishedPage(c, tx, found.account, post ? 409 : 200);
   if (hasScheduledOutcome(deps, tx)) return processingPage(c, tx, found.account, post ? 409 : 200);

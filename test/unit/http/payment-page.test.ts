@@ -44,10 +44,9 @@ function mount(rows: Transaction[], expireIfDue: (tx: Transaction) => Transactio
     },
     trials: { registerPaymentMethod: () => { throw new Error('no trial here'); } },
     linkExpiry: {
-      expireIfDue(id) {
-        calls.push(`expireIfDue ${id}`);
-        const tx = transactions.byIdAnyAccount(id);
-        return tx && expireIfDue(tx);
+      expireLinkIfDue(id) {
+        calls.push(`expireLinkIfDue ${id}`);
+        return expireIfDue(transactions.byIdAnyAccount(id)!);
       },
     },
     scenarios: { describe: () => [{ rules: [{ name: 'declined', description: 'Card 4000 0000 0000 0002: declined', match: { card_number: '4000000000000002' } }] }] },
@@ -71,7 +70,7 @@ describe('payment page router with fake ports', () => {
     expect(page).toContain('action="/pay/tx_c/pay"');
     expect(page).toContain('Order &lt;b&gt;7&lt;/b&gt;');
     expect(page).toContain('<span class="mono">4000 0000 0000 0002</span> declined');
-    expect(calls).toEqual(['expireIfDue tx_c']);
+    expect(calls).toEqual(['expireLinkIfDue tx_c']);
   });
 
   it('Cancel fails the payment through the domain, tells the go-live report, and sends the customer to cancel_url', async () => {
@@ -79,7 +78,7 @@ describe('payment page router with fake ports', () => {
     const res = await app.request('/pay/tx_c/cancel', { method: 'POST' });
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('https://shop.example/cancelled');
-    expect(calls).toEqual(['expireIfDue tx_c', 'resolve tx_c FAILED', 'customerCancelled acc_checkout']);
+    expect(calls).toEqual(['expireLinkIfDue tx_c', 'resolve tx_c FAILED', 'customerCancelled acc_checkout']);
   });
 
   it('a link the domain has expired: the page says so, and Pay is 410 with no command given', async () => {
@@ -90,7 +89,7 @@ describe('payment page router with fake ports', () => {
     expect(await page.text()).toContain('expired');
     const pay = await app.request('/pay/tx_c/pay', { method: 'POST' });
     expect(pay.status).toBe(410);
-    expect(calls).toEqual(['expireIfDue tx_c', 'expireIfDue tx_c']);
+    expect(calls).toEqual(['expireLinkIfDue tx_c', 'expireLinkIfDue tx_c']);
   });
 
   it('a finished payment is not asked about its link; a POST to it is 409', async () => {
