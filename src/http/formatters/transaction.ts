@@ -1,6 +1,7 @@
 /** The wire format of a transaction (typed from its response schema), used by /v4 and the control API. */
 import type { z } from '@hono/zod-openapi';
 import { isoTimestamp } from '../../domain/clock.js';
+import { hasPaymentUrl } from '../../domain/customer-step.js';
 import type { AccountMode, Transaction } from '../../domain/entities.js';
 import type { transactionSchema } from '../routes/transactions.schemas.js';
 
@@ -28,7 +29,7 @@ export function transactionView(tx: Transaction, baseUrl: string, mode: AccountM
     cancel_url: tx.cancel_url,
     metadata: tx.metadata,
     payment_method: tx.payment_method,
-    payment_url: mode === 'checkout' || tx.link_expires_at !== null ? `${baseUrl}/pay/${tx.id}` : null,
+    payment_url: hasPaymentUrl(tx, mode) ? `${baseUrl}/pay/${tx.id}` : null,
     decline_reason: tx.decline_reason,
     subscription_id: tx.subscription_id,
     created_at: isoTimestamp(tx.created_at),

@@ -31,7 +31,8 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { html } from 'hono/html';
 import { SandboxError } from '../../domain/errors.js';
-import { isPaymentLinkExpired, needsCustomerStep, type PaymentChannel } from '../../domain/payment-methods.js';
+import { awaitsCustomer, failedByExpiredLink } from '../../domain/customer-step.js';
+import type { PaymentChannel } from '../../domain/payment-methods.js';
 import type { Sandbox } from '../../sandbox.js';
 import type { Account as AccountRow, Transaction as TransactionRow } from '../../domain/entities.js';
 import type { AppEnv } from '../env.js';
@@ -49,7 +50,7 @@ function lookUp(c: Context<AppEnv>, id: string): { tx: TransactionRow; account: 
   if (!tx) return { reason: 'There is no transaction with this id in the sandbox. The link may be mistyped, or the sandbox was reset or restarted with an in-memory database.' };
   const account = sandbox.stores.accounts.byId(tx.account_id)!;
   const channel = channelOf(tx);
-  if (account.mode !== 'checkout' && !needsCustomerStep(channel.code)) {
+  if (!awaitsCustomer(account.mode, channel.code)) {
     return { reason: 'This transaction belongs to a direct-integration account, which has no payment page: settle or fail it from the control panel or POST /_sandbox/transactions/{id}/settle.' };
   }
   return { tx, account, channel };
@@ -60,25 +61,6 @@ function hasScheduledOutcome(sandbox: Sandbox, tx: TransactionRow): boolean {
   return sandbox.stores.scheduledSteps.forResource(tx.id).some((step) => step.action.kind === 'outcome' && step.done === 'waiting');
 }
 
-/** Whether the payment failed because its link expired (by this page or by a sweep elsewhere). */
-function expiredUnpaid(tx: TransactionRow): boolean {
-  return tx.status === 'FAILED' && tx.resolved_at !== null && isPaymentLinkExpired(tx.created_at, tx.resolved_at);
-}
-
-/**
- * A PENDING payment whose link has expired becomes FAILED (webhook queued); answers the
- * current row. Losing a race with another outcome is fine: the row then says what won.
- */
-function expireIfDue(sandbox: Sandbox, tx: TransactionRow): TransactionRow {
-  if (tx.status !== 'PENDING' || !isPaymentLinkExpired(tx.created_at, sandbox.clock.nowMs())) return tx;
-  try {
-    return sandbox.transactions.resolve(tx.id, 'FAILED');
-  } catch (err) {
-    if (!(err instanceof SandboxError) || err.status !== 409) throw err;
-    return sandbox.stores.transactions.byIdAnyAccount(tx.id)!;
-  }
-}
-
 type Found = { tx: TransactionRow; account: AccountRow; channel: PaymentChannel };
 
 /**
@@ -87,8 +69,8 @@ type Found = { tx: TransactionRow; account: AccountRow; channel: PaymentChannel 
  */
 function notPayable(c: Context<AppEnv>, found: Found, post: boolean): Response | Promise<Response> | null {
   const sandbox = c.get('sandbox');
-  const tx = expireIfDue(sandbox, found.tx);
-  if (expiredUnpaid(tx)) return expiredPage(c, tx, found.account, post ? 410 : 200);
+  const tx = sandbox.transactions.expireLinkIfDue(found.tx.id);
+  if (failedByExpiredLink(tx)) return expiredPage(c, tx, found.account, post ? 410 : 200);
   if (tx.status !== 'PENDING') return finishedPage(c, tx, found.account, post ? 409 : 200);
   if (hasScheduledOutcome(sandbox, tx)) return processingPage(c, tx, found.account, post ? 409 : 200);
   return null;
