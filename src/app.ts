@@ -28,10 +28,8 @@ import { accountLimit, eventStreamCap } from './http/limits.js';
 import { PUBLIC_DIR, panelRoutes } from './http/panel.js';
 import { serveOpenApiDocument } from './http/openapi/document.js';
 import { REDOC_BUNDLE_FILE, referenceRoutes } from './http/openapi/reference.js';
-import { paymentPageRoutes, type LinkExpiry, type PaymentPageDeps } from './http/pay/index.js';
+import { paymentPageRoutes, type PaymentPageDeps } from './http/pay/index.js';
 import type { FixtureDeps } from './http/fixtures/apply.js';
-import { SandboxError } from './domain/errors.js';
-import { isPaymentLinkExpired } from './domain/payment-methods.js';
 import { requestLog } from './http/request-log.js';
 import { createRouter, pathWithoutTrailingSlash } from './http/router.js';
 import { securityGuard } from './http/security.js';
@@ -70,28 +68,6 @@ function checkSigningOf(options: SandboxOptions): CheckWebhooksOptions {
   };
 }
 
-/**
- * The payment link's expiry as the payment page asks for it: a PENDING payment past its link's
- * time becomes FAILED through the domain's `resolve` (a lost race answers what won).
- * TODO(issue 17): once the transaction service has `expireLinkIfDue` (H6), pass
- * `sandbox.transactions` instead and delete this adapter.
- */
-function linkExpiryOf(sandbox: Sandbox): LinkExpiry {
-  const current = (id: string) => sandbox.queries.transactions.byIdAnyAccount(id)!;
-  return {
-    expireLinkIfDue(id) {
-      const tx = current(id);
-      if (tx.status !== 'PENDING' || !isPaymentLinkExpired(tx.created_at, sandbox.clock.nowMs())) return tx;
-      try {
-        return sandbox.transactions.resolve(id, 'FAILED');
-      } catch (err) {
-        if (!(err instanceof SandboxError) || err.status !== 409) throw err;
-        return current(id);
-      }
-    },
-  };
-}
-
 /** The payment page's ports: read-only queries, the customer's commands, the scenario rules. */
 function paymentPageDeps(sandbox: Sandbox): PaymentPageDeps {
   const { queries } = sandbox;
@@ -102,7 +78,6 @@ function paymentPageDeps(sandbox: Sandbox): PaymentPageDeps {
     scheduledSteps: queries.scheduledSteps,
     payments: sandbox.transactions,
     trials: sandbox.subscriptions,
-    linkExpiry: linkExpiryOf(sandbox),
     scenarios: sandbox.scenarios,
     customerCancelled: (accountId) => sandbox.goLive.customerCancelled(accountId),
   };

@@ -3,6 +3,7 @@
  * shared record of `wire/transaction.ts` with this sandbox's `payment_url`.
  */
 import type { z } from '@hono/zod-openapi';
+import { hasPaymentUrl } from '../../domain/customer-step.js';
 import type { AccountMode, Transaction } from '../../domain/entities.js';
 import { transactionRecord } from '../../wire/transaction.js';
 import type { transactionSchema } from '../routes/transactions.schemas.js';
@@ -15,7 +16,7 @@ export type TransactionResponse = z.infer<typeof transactionSchema>;
  * payment link (a QR, wallet or banking-app channel).
  */
 export function transactionView(tx: Transaction, baseUrl: string, mode: AccountMode): TransactionResponse {
-  return transactionRecord(tx, mode === 'checkout' || tx.link_expires_at !== null ? `${baseUrl}/pay/${tx.id}` : null);
+  return transactionRecord(tx, hasPaymentUrl(tx, mode) ? `${baseUrl}/pay/${tx.id}` : null);
 }
 
 /** Views already serialized, per entity object (see `transactionViewJson`). */

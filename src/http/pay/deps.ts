@@ -3,21 +3,10 @@
  * commands a customer's step performs, and the loaded scenario rules (for the test-card hint).
  * `app.ts` builds it from the sandbox; a test hands in fakes.
  */
-import type { Transaction } from '../../domain/entities.js';
 import type { AccountQueries, ScheduledStepQueries, SubscriptionQueries, TransactionQueries } from '../../domain/queries.js';
 import type { SubscriptionService } from '../../domain/subscriptions.js';
 import type { TransactionService } from '../../domain/transactions.js';
 import type { ScenarioMatch } from '../../scenarios/schema.js';
-
-/**
- * The domain's rule for a payment link past its 24 hours: a PENDING payment whose link has
- * expired becomes FAILED (its webhook queued). Answers the transaction as it is afterwards
- * (unchanged when nothing was due, or what won a race with another outcome). The shape of
- * the transaction service's `expireLinkIfDue` (issue 17, domain part).
- */
-export interface LinkExpiry {
-  expireLinkIfDue(id: string): Transaction;
-}
 
 /** The loaded scenarios, as far as the card form's test-card hint reads them. */
 export interface ScenarioRules {
@@ -30,11 +19,10 @@ export interface PaymentPageDeps {
   accounts: Pick<AccountQueries, 'byId'>;
   /** Whether a scenario step is to decide a payment on the clock (the page then waits). */
   scheduledSteps: ScheduledStepQueries;
-  /** Outcomes set by the customer: Pay (card or not) and Cancel. */
-  payments: Pick<TransactionService, 'resolve' | 'payWithCard'>;
+  /** Outcomes set by the customer (Pay, card or not, and Cancel), and a link past its 24 hours failed by the domain. */
+  payments: Pick<TransactionService, 'resolve' | 'payWithCard' | 'expireLinkIfDue'>;
   /** A trial subscription's page puts the customer's method on file. */
   trials: Pick<SubscriptionService, 'registerPaymentMethod'>;
-  linkExpiry: LinkExpiry;
   scenarios: ScenarioRules;
   /** Tells the go-live report that a customer pressed Cancel on a payment of this account. */
   customerCancelled(accountId: string): void;

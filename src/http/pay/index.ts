@@ -18,7 +18,7 @@
  * state machine (so the payment webhook is queued), then answer 303 to the merchant's
  * `return_url` (pay) or `cancel_url`, default `return_url` (cancel), exactly as sent. A
  * link 24 hours of sandbox clock after the payment's creation is expired: the page says so,
- * cannot be paid (410); the domain (`LinkExpiry`) fails an expired payment still PENDING, with
+ * cannot be paid (410); the domain (`expireLinkIfDue`) fails an expired payment still PENDING, with
  * its webhook, before the page answers.
  * The router gets its ports in `PaymentPageDeps` (`deps.ts`), never the sandbox.
  *
@@ -32,8 +32,9 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { html } from 'hono/html';
+import { awaitsCustomer, failedByExpiredLink } from '../../domain/customer-step.js';
 import { SandboxError } from '../../domain/errors.js';
-import { isPaymentLinkExpired, needsCustomerStep, type PaymentChannel } from '../../domain/payment-methods.js';
+import type { PaymentChannel } from '../../domain/payment-methods.js';
 import type { Account as AccountRow, Transaction as TransactionRow } from '../../domain/entities.js';
 import type { AppEnv } from '../env.js';
 import { pageOperation } from '../openapi/document.js';
@@ -44,7 +45,7 @@ import { cardPage, readForm, cardForm, cardFormErrors } from './card-form.js';
 import { qrPage, handOffPage, appPage } from './method-pages.js';
 import { leaveTrialPage, submitTrialPage, trialPage } from './subscription-setup.js';
 
-export type { LinkExpiry, PaymentPageDeps } from './deps.js';
+export type { PaymentPageDeps } from './deps.js';
 
 type Found = { tx: TransactionRow; account: AccountRow; channel: PaymentChannel };
 
@@ -54,7 +55,7 @@ function lookUp(deps: PaymentPageDeps, id: string): Found | { reason: string } {
   if (!tx) return { reason: 'There is no transaction with this id in the sandbox. The link may be mistyped, or the sandbox was reset or restarted with an in-memory database.' };
   const account = deps.accounts.byId(tx.account_id)!;
   const channel = channelOf(tx);
-  if (account.mode !== 'checkout' && !needsCustomerStep(channel.code)) {
+  if (!awaitsCustomer(account.mode, channel.code)) {
     return { reason: 'This transaction belongs to a direct-integration account, which has no payment page: settle or fail it from the control panel or POST /_sandbox/transactions/{id}/settle.' };
   }
   return { tx, account, channel };
@@ -65,19 +66,14 @@ function hasScheduledOutcome(deps: PaymentPageDeps, tx: TransactionRow): boolean
   return deps.scheduledSteps.forResource(tx.id).some((step) => step.action.kind === 'outcome' && step.done === 'waiting');
 }
 
-/** Whether the payment failed because its link expired (by this page or by a sweep elsewhere). */
-function expiredUnpaid(tx: TransactionRow): boolean {
-  return tx.status === 'FAILED' && tx.resolved_at !== null && isPaymentLinkExpired(tx.created_at, tx.resolved_at);
-}
-
 /**
  * The page for a transaction that can no longer be acted on (expired, finished, or its
  * outcome scheduled), or null when it is payable. `post` answers with 410/409 statuses.
- * A link past its time is first failed by the domain (`linkExpiry`).
+ * A link past its time is first failed by the domain (`expireLinkIfDue`).
  */
 function notPayable(c: Context<AppEnv>, deps: PaymentPageDeps, found: Found, post: boolean): Response | Promise<Response> | null {
-  const tx = found.tx.status === 'PENDING' ? deps.linkExpiry.expireLinkIfDue(found.tx.id) : found.tx;
-  if (expiredUnpaid(tx)) return expiredPage(c, tx, found.account, post ? 410 : 200);
+  const tx = deps.payments.expireLinkIfDue(found.tx.id);
+  if (failedByExpiredLink(tx)) return expiredPage(c, tx, found.account, post ? 410 : 200);
   if (tx.status !== 'PENDING') return finishedPage(c, tx, found.account, post ? 409 : 200);
   if (hasScheduledOutcome(deps, tx)) return processingPage(c, tx, found.account, post ? 409 : 200);
   return null;

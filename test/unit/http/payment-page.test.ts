@@ -41,14 +41,12 @@ function mount(rows: Transaction[], expireIfDue: (tx: Transaction) => Transactio
         calls.push(`payWithCard ${id}`);
         return transactions.byIdAnyAccount(id)!;
       },
-    },
-    trials: { registerPaymentMethod: () => { throw new Error('no trial here'); } },
-    linkExpiry: {
       expireLinkIfDue(id) {
         calls.push(`expireLinkIfDue ${id}`);
         return expireIfDue(transactions.byIdAnyAccount(id)!);
       },
     },
+    trials: { registerPaymentMethod: () => { throw new Error('no trial here'); } },
     scenarios: { describe: () => [{ rules: [{ name: 'declined', description: 'Card 4000 0000 0000 0002: declined', match: { card_number: '4000000000000002' } }] }] },
     customerCancelled: (accountId) => void calls.push(`customerCancelled ${accountId}`),
   };
@@ -92,10 +90,10 @@ describe('payment page router with fake ports', () => {
     expect(calls).toEqual(['expireLinkIfDue tx_c', 'expireLinkIfDue tx_c']);
   });
 
-  it('a finished payment is not asked about its link; a POST to it is 409', async () => {
+  it('a finished payment: a POST to it is 409 and sets no outcome', async () => {
     const { app, calls } = mount([checkoutPayment({ status: 'SUCCEEDED', resolved_at: 1_700_000_001_000 })]);
     expect((await app.request('/pay/tx_c/pay', { method: 'POST' })).status).toBe(409);
-    expect(calls).toEqual([]);
+    expect(calls).toEqual(['expireLinkIfDue tx_c']);
   });
 
   it('an unknown id and a direct-mode card payment have no page (404)', async () => {
