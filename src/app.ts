@@ -41,10 +41,11 @@ import { apiFaults } from './http/faults.js';
 import { idempotency } from './http/idempotency.js';
 import { artificialLatency } from './http/latency.js';
 import { accountLimit, eventStreamCap } from './http/limits.js';
-import { panelRoutes } from './http/panel.js';
+import { PUBLIC_DIR, panelRoutes } from './http/panel.js';
 import { serveOpenApiDocument } from './http/openapi/document.js';
-import { referenceRoutes } from './http/openapi/reference.js';
-import { paymentPageRoutes } from './http/pay/index.js';
+import { REDOC_BUNDLE_FILE, referenceRoutes } from './http/openapi/reference.js';
+import { paymentPageRoutes, type PaymentPageDeps } from './http/pay/index.js';
+import type { FixtureDeps } from './http/fixtures/apply.js';
 import { requestLog } from './http/request-log.js';
 import { createRouter, pathWithoutTrailingSlash } from './http/router.js';
 import { securityGuard } from './http/security.js';
@@ -150,7 +151,7 @@ function controlApi(sandbox: Sandbox, httpRecords: HttpRecords): OpenAPIHono<App
   control.route('/', webhookHandlerRoutes());
   control.route(
     '/',
-    fixtureControlRoutes({ clock, loadFixtures: (sources) => loadFixtures(sandbox, sources), snapshot: () => sandbox.snapshot(), restrictedChannelCode: sandbox.options.restrictedChannelCode }),
+    fixtureControlRoutes({ clock, loadFixtures: (sources) => loadFixtures(fixtureDeps(sandbox), sources), snapshot: () => sandbox.snapshot(), restrictedChannelCode: sandbox.options.restrictedChannelCode }),
   );
   control.route('/', reportControlRoutes({ accounts, goLive: sandbox.goLive }));
   control.route(
@@ -164,6 +165,44 @@ function controlApi(sandbox: Sandbox, httpRecords: HttpRecords): OpenAPIHono<App
   );
   return control;
 }
+
+/** The payment page's ports: read-only queries, the customer's commands, the scenario rules. */
+function paymentPageDeps(sandbox: Sandbox): PaymentPageDeps {
+  const { queries } = sandbox;
+  return {
+    transactions: queries.transactions,
+    subscriptions: queries.subscriptions,
+    accounts: queries.accounts,
+    scheduledSteps: queries.scheduledSteps,
+    payments: sandbox.transactions,
+    trials: sandbox.subscriptions,
+    scenarios: sandbox.scenarios,
+    customerCancelled: (accountId) => sandbox.goLive.customerCancelled(accountId),
+  };
+}
+
+/**
+ * The ports fixtures are applied through (`POST /_sandbox/fixtures` and start-up fixtures):
+ * queries, the creating services, the unit of work and the clock; not the repositories.
+ */
+export function fixtureDeps(sandbox: Sandbox): FixtureDeps {
+  const { queries } = sandbox;
+  return {
+    options: sandbox.options,
+    clock: sandbox.clock,
+    queries: { accounts: queries.accounts, transactions: queries.transactions, subscriptions: queries.subscriptions },
+    transactions: sandbox.transactions,
+    subscriptions: sandbox.subscriptions,
+    accounts: sandbox.accounts,
+    get baseUrl() {
+      return sandbox.baseUrl;
+    },
+    webhookTargetRefused: (url) => sandbox.webhookTargetRefused(url),
+    atomically: (work) => sandbox.atomically(work),
+    advanceClockInline: (seconds) => sandbox.advanceClockInline(seconds),
+  };
+}
+
 
 /** Builds the sandbox and its app (`runtime.logger`: where it logs; default a new text logger). */
 export function createApp(options: Partial<SandboxOptions> = {}, runtime: SandboxRuntime = {}): SandboxApp {
@@ -185,10 +224,10 @@ export function createApp(options: Partial<SandboxOptions> = {}, runtime: Sandbo
 
   app.route('/_sandbox', controlApi(sandbox, httpRecords));
 
-  app.route('/pay', paymentPageRoutes());
-  app.route('/reference', referenceRoutes());
-  app.route('/', panelRoutes());
-  serveOpenApiDocument(app);
+  app.route('/pay', paymentPageRoutes(paymentPageDeps(sandbox)));
+  app.route('/reference', referenceRoutes({ redocBundleFile: REDOC_BUNDLE_FILE }));
+  app.route('/', panelRoutes({ publicDir: PUBLIC_DIR }));
+  serveOpenApiDocument(app, { baseUrl: () => sandbox.baseUrl });
 
   for (const r of app.routes) routes.add(r.method, r.path);
   app.notFound(notFoundHandler(routes));

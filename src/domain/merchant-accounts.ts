@@ -8,9 +8,10 @@
  * not loaded until someone lists buyers. Seeds still owed are written on `close()`.
  */
 import { KeyPool, credentialsOf, ensureDemoAccounts, newAccount, type AccountCredentials, type KeyPoolLevel } from './accounts.js';
+import { newBuyer, type NewBuyer } from './buyer-records.js';
 import { seedBuyers } from './buyers.js';
 import type { Clock } from './clock.js';
-import type { AccountMode } from './entities.js';
+import type { AccountMode, Buyer } from './entities.js';
 import type { AccountsRepo, BuyersRepo, ChangeFeed, UnitOfWork } from './ports.js';
 
 export interface MerchantAccountsDeps {
@@ -32,6 +33,8 @@ export interface MerchantAccounts {
   create(mode: AccountMode, name?: string): Promise<AccountCredentials>;
   /** Seeds every account's buyers again (after a reset). */
   reseedBuyers(): void;
+  /** A buyer written by hand (a fixture) in `accountId`, created now on the sandbox clock. */
+  createBuyer(accountId: string, input: NewBuyer): Omit<Buyer, 'seq'>;
   /** The buyers repository that seeds an account's buyers before its first read. */
   buyers: BuyersRepo;
   /** Writes every buyer seed still owed (before the database closes). */
@@ -82,6 +85,11 @@ export function createMerchantAccounts(deps: MerchantAccountsDeps): MerchantAcco
         const at = clock.nowMs();
         for (const account of accounts.all()) uow.afterCommit(() => owed.set(account.id, at));
       });
+    },
+    createBuyer(accountId, input) {
+      const buyer = newBuyer(accountId, input, clock.nowMs());
+      uow.run(() => buyers.insert(buyer));
+      return buyer;
     },
     buyers: {
       insert: (buyer) => buyers.insert(buyer),

@@ -35,7 +35,7 @@ import { randomUUID } from 'node:crypto';
 import { nthPeriod, type PlanInterval } from './billing-schedule.js';
 import type { Clock } from './clock.js';
 import { DEFAULT_TEST_CARD, defaultTestCardExpiry, isCardExpired } from './card.js';
-import { needsCustomerStep } from './payment-methods.js';
+import { awaitsCustomer } from './customer-step.js';
 import type { Account, AccountMode, StoredPaymentMethod, Subscription, SubscriptionRequest, SubscriptionState, SubscriptionStatus, Transaction } from './entities.js';
 import { badRequest, duplicateRecord, invalidState, notFound } from './errors.js';
 import type { AccountsRepo, ChangeFeed, ChargeScript, MatchInput, ScenarioPolicy, SubscriptionsRepo, TransactionsRepo, UnitOfWork } from './ports.js';
@@ -59,19 +59,11 @@ export function subscriptionActions(sub: Pick<Subscription, 'status'>): 'cancel'
 }
 
 /**
- * Whether the first charge of a subscription waits for the customer on its payment page:
- * always in checkout mode; in direct mode for a QR, wallet or banking-app channel.
- */
-export function firstChargeNeedsCustomer(mode: AccountMode, channelCode: string | null | undefined): boolean {
-  return mode === 'checkout' || needsCustomerStep(channelCode);
-}
-
-/**
  * Whether a subscription's payment page collects the method during a trial instead of charging
  * the first period: its first charge needs the customer and it has a trial.
  */
 export function collectsMethodDuringTrial(mode: AccountMode, sub: Pick<Subscription, 'request' | 'created_at'>): boolean {
-  return firstChargeNeedsCustomer(mode, sub.request.payment_method.payment_channel_code) && scheduleOf(sub).trialEnd !== null;
+  return awaitsCustomer(mode, sub.request.payment_method.payment_channel_code) && scheduleOf(sub).trialEnd !== null;
 }
 
 /** What the customer gives on a trial subscription's payment page: a card, or (a wallet, QR or banking app) an authorisation. */
@@ -249,7 +241,7 @@ export function createSubscriptionService(deps: SubscriptionServiceDeps): Subscr
       // after a trial the customer's page came earlier: the method they gave is charged, and
       // without one the charge is declined.
       const afterTrial = period === 0 && collectsMethodDuringTrial(account.mode, sub);
-      const awaitCustomer = period === 0 && !afterTrial && state.rule === null && firstChargeNeedsCustomer(account.mode, sub.request.payment_method.payment_channel_code);
+      const awaitCustomer = period === 0 && !afterTrial && state.rule === null && awaitsCustomer(account.mode, sub.request.payment_method.payment_channel_code);
       const tx = transactionService.create(account, input, {
         subscriptionId: sub.id,
         notificationUrl: sub.request.payment_method.webhooks_url,

@@ -18,7 +18,8 @@ import { randomUUID } from 'node:crypto';
 import { cardBrand, cardLast4, isCardExpired, isValidExpiry } from './card.js';
 import type { Clock } from './clock.js';
 import { qrPayloadFor } from './emvco/payment-payload.js';
-import { needsCustomerStep, paymentChannel, paymentLinkExpiresAt } from './payment-methods.js';
+import { awaitsCustomer, linkExpiredWhilePending } from './customer-step.js';
+import { paymentChannel, paymentLinkExpiresAt } from './payment-methods.js';
 import type { TimedWork } from './scheduler.js';
 import type { Account, DeclineReason, Refund, SimulatedFailures, StoredPaymentMethod, Transaction, TransactionCustomer, TransactionOutcome } from './entities.js';
 import { SandboxError, badRequest, invalidState, notFound } from './errors.js';
@@ -78,14 +79,6 @@ export interface ChargeContext {
 export function cardOnFileExpired(pm: StoredPaymentMethod | null, nowMs: number): boolean {
   const expiry = pm?.card?.expiration_date;
   return expiry !== undefined && isValidExpiry(expiry) && isCardExpired(expiry, nowMs);
-}
-
-/**
- * Whether a new payment (not a subscription charge) waits for the customer: every payment of a
- * checkout account, and in direct mode a QR, wallet or banking-app channel.
- */
-export function paymentNeedsCustomer(mode: Account['mode'], channelCode: string | null | undefined): boolean {
-  return mode === 'checkout' || needsCustomerStep(channelCode);
 }
 
 /** What is left to refund: the unrefunded part of a SUCCEEDED transaction, else 0. */
@@ -164,6 +157,13 @@ export interface TransactionService {
    * the payment) plays out as it would for a card sent to the API; without a rule it is approved.
    */
   payWithCard(id: string, card: { number: string; expiration_date: string; holder_name?: string }): Transaction;
+  /**
+   * A PENDING payment whose link has expired (24 h of sandbox clock after its creation) becomes
+   * FAILED, its webhook queued; answers the transaction as it is now. Losing a race with
+   * another outcome is fine: the answer then shows what won. The payment page asks it on every
+   * visit; `linkExpiry` asks it for each link the clock has passed. 404 for an unknown id.
+   */
+  expireLinkIfDue(id: string, nowMs?: number): Transaction;
   /** Registers a listener told of every outcome inside its unit of work (subscription billing). */
   onResolved(listener: (tx: Transaction) => void): void;
   /** Sets FAILED (with its webhook) every PENDING payment whose link expired, on the sandbox clock. */
@@ -248,6 +248,18 @@ export function createTransactionService(deps: TransactionServiceDeps): Transact
       return created;
     });
 
+  const expireLinkIfDue = (id: string, nowMs = clock.nowMs()): Transaction => {
+    const tx = transactions.byIdAnyAccount(id);
+    if (!tx) throw notFound(`Transaction ${id} not found`);
+    if (!linkExpiredWhilePending(tx, nowMs)) return tx;
+    try {
+      return resolve(tx.id, 'FAILED');
+    } catch (err) {
+      if (!(err instanceof SandboxError) || err.status !== 409) throw err;
+      return transactions.byIdAnyAccount(tx.id)!;
+    }
+  };
+
   const play = (tx: Transaction, script: ChargeScript): void => {
     if (script.outcome === null) return;
     const outcomeAt = clock.nowMs() + script.afterSeconds * 1000;
@@ -285,8 +297,8 @@ export function createTransactionService(deps: TransactionServiceDeps): Transact
       const direct = account.mode === 'direct';
       const id = randomUUID();
       const paymentMethod = paymentMethodOf(account, input, charge, id);
-      const awaitsCustomer =
-        charge.subscriptionId === undefined ? paymentNeedsCustomer(account.mode, paymentMethod?.payment_channel_code) : charge.awaitCustomer === true;
+      const waits =
+        charge.subscriptionId === undefined ? awaitsCustomer(account.mode, paymentMethod?.payment_channel_code) : charge.awaitCustomer === true;
       const expiredCard = (direct || charge.paymentMethodOnFile?.card !== undefined) && cardOnFileExpired(paymentMethod, now);
       const declined: DeclineReason | null = charge.declineReason ?? (expiredCard ? 'expired_card' : null);
       const row: Omit<Transaction, 'seq'> = {
@@ -308,7 +320,7 @@ export function createTransactionService(deps: TransactionServiceDeps): Transact
         subscription_id: charge.subscriptionId ?? null,
         scenario_rule: null,
         decline_reason: null,
-        link_expires_at: awaitsCustomer && declined === null ? paymentLinkExpiresAt(now) : null,
+        link_expires_at: waits && declined === null ? paymentLinkExpiresAt(now) : null,
         created_at: now,
         updated_at: now,
         resolved_at: null,
@@ -365,6 +377,7 @@ export function createTransactionService(deps: TransactionServiceDeps): Transact
         return resolve(id, 'SUCCEEDED', decided?.script.webhookFailures);
       });
     },
+    expireLinkIfDue,
     onResolved(listener) {
       resolvedListeners.push(listener);
     },
@@ -375,7 +388,7 @@ export function createTransactionService(deps: TransactionServiceDeps): Transact
         // A bounded batch per step, as subscription billing: the rest stay due for the next step.
         for (const tx of transactions.linksExpiredAt(nowMs).slice(0, LINK_EXPIRY_BATCH)) {
           try {
-            resolve(tx.id, 'FAILED');
+            expireLinkIfDue(tx.id, nowMs);
           } catch (err) {
             // Never leave an expiry due that cannot run: the clock would stop at it forever.
             transactions.clearLinkExpiry(tx.id);

@@ -22,10 +22,16 @@ const HEADERS: Record<string, string> = {
   'X-Frame-Options': 'DENY',
 };
 
+/** Where the panel's files are: the package's `PUBLIC_DIR`, or another folder in a test. */
+export interface PanelOptions {
+  /** The folder served at `/`, with the path separator at its end. */
+  publicDir: string;
+}
+
 /** GET/HEAD of any file under public/ (`/` is index.html); anything else falls through to 404. */
-export function panelRoutes(): Hono<AppEnv> {
+export function panelRoutes(options: PanelOptions): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const files = serveStatic<AppEnv>({ root: PUBLIC_DIR });
+  const files = serveStatic<AppEnv>({ root: options.publicDir });
   app.get('*', async (c, next) => {
     const found = await files(c, async () => {});
     if (!found) return next();

@@ -8,7 +8,8 @@
  * - `event` format (`--webhook-format event`): the shape of the spec overview's sample
  *   handler, `{"id","type","created_at","data":{"transaction":{...}}}` with the types
  *   `transaction.completed`, `transaction.failed` and `refund.completed` (contract:
- *   "Event-style webhooks").
+ *   "Event-style webhooks"). Its transaction and refund are the API's records, built by the
+ *   shared wire-format module (`wire/`) the HTTP formatters use too.
  *
  * Settlement (contract: "Settlement"): a payment settles in `--settlement-currency` at the
  * fixed sandbox rates of `domain/settlement.ts`, or in its own currency at "1.000000" when
@@ -16,9 +17,11 @@
  */
 
 import { isoTimestamp } from '../domain/clock.js';
-import type { Refund, StoredPaymentMethod, Transaction } from '../domain/entities.js';
+import type { Refund, Transaction } from '../domain/entities.js';
 import { currencyExponent, toMajorUnits } from '../domain/money.js';
 import { isSettlementCurrency, settle, type Settlement } from '../domain/settlement.js';
+import { refundRecord, type RefundRecord } from '../wire/refund.js';
+import { pickFields, transactionRecord, type TransactionRecord } from '../wire/transaction.js';
 import { compactDate, compactTimestamp } from './time.js';
 
 /** Which webhook bodies the sandbox sends: the spec's (default) or the overview's event shape. */
@@ -173,45 +176,26 @@ export function refundWebhookBody(input: RefundWebhookInput): RefundWebhookBody 
 /** The event types of the event format. */
 export type WebhookEventType = 'transaction.completed' | 'transaction.failed' | 'refund.completed';
 
+/** The fields of the API's transaction record an event carries, in its key order. */
+const EVENT_TRANSACTION_FIELDS = [
+  'type', 'id', 'merchant_account_id', 'status', 'amount', 'currency', 'refunded_amount', 'description',
+  'external_identifier', 'metadata', 'payment_method', 'subscription_id',
+] as const;
+
 /**
  * A transaction inside an event: the fields of the API's transaction record a handler acts on
  * (amounts in minor units, timestamps ISO 8601), and its settlement figures.
  */
-export interface EventTransaction {
-  type: 'transaction';
-  id: string;
-  merchant_account_id: string;
-  status: Transaction['status'];
-  amount: number;
-  currency: string;
-  refunded_amount: number;
-  description: string | null;
-  external_identifier: string | null;
-  metadata: Record<string, string> | null;
-  payment_method: StoredPaymentMethod | null;
-  subscription_id: string | null;
+export interface EventTransaction extends Pick<TransactionRecord, (typeof EVENT_TRANSACTION_FIELDS)[number] | 'created_at' | 'updated_at'> {
   /** Units of the settlement currency per unit of `currency`, six decimals. */
   exchange_rate: string;
   /** In minor units of `settlement_currency_code`. */
   settlement_amount: number;
   settlement_currency_code: string;
-  created_at: string;
-  updated_at: string;
 }
 
-/** A refund inside a `refund.completed` event (the API's refund record). */
-export interface EventRefund {
-  type: 'refund';
-  id: string;
-  transaction_id: string;
-  status: Refund['status'];
-  amount: number;
-  currency: string;
-  reason: string | null;
-  external_identifier: string | null;
-  created_at: string;
-  updated_at: string;
-}
+/** A refund inside a `refund.completed` event: the API's refund record. */
+export type EventRefund = RefundRecord;
 
 /** The body of an event-format webhook. */
 export interface EventWebhookBody {
@@ -234,24 +218,14 @@ export interface TransactionEventInput {
 function eventTransaction(tx: Transaction, settlementCurrency: string | undefined): EventTransaction {
   checkAmount(tx.amount, tx.currency);
   const settlement = settlementOf(tx.amount, tx.currency, settlementCurrency);
+  const record = transactionRecord(tx, null);
   return {
-    type: 'transaction',
-    id: tx.id,
-    merchant_account_id: tx.account_id,
-    status: tx.status,
-    amount: tx.amount,
-    currency: tx.currency,
-    refunded_amount: tx.refunded_amount,
-    description: tx.description,
-    external_identifier: tx.external_identifier,
-    metadata: tx.metadata,
-    payment_method: tx.payment_method,
-    subscription_id: tx.subscription_id,
+    ...pickFields(record, EVENT_TRANSACTION_FIELDS),
     exchange_rate: settlement.exchange_rate,
     settlement_amount: settlement.settlement_amount,
     settlement_currency_code: settlement.settlement_currency_code,
-    created_at: isoTimestamp(tx.created_at),
-    updated_at: isoTimestamp(tx.updated_at),
+    created_at: record.created_at,
+    updated_at: record.updated_at,
   };
 }
 
@@ -285,18 +259,7 @@ export function refundEventBody(input: TransactionEventInput & { refund: Refund 
     created_at: isoTimestamp(input.at.getTime()),
     data: {
       transaction: eventTransaction(input.transaction, input.settlementCurrency),
-      refund: {
-        type: 'refund',
-        id: refund.id,
-        transaction_id: refund.transaction_id,
-        status: refund.status,
-        amount: refund.amount,
-        currency: refund.currency,
-        reason: refund.reason,
-        external_identifier: refund.external_identifier,
-        created_at: isoTimestamp(refund.created_at),
-        updated_at: isoTimestamp(refund.updated_at),
-      },
+      refund: refundRecord(refund),
     },
   };
 }

@@ -141,12 +141,14 @@ const layerOf = (file: string): string => (file.includes('/') ? file.slice(0, fi
 const ALLOWED: Record<string, readonly string[]> = {
   domain: [],
   store: ['domain'],
-  webhooks: ['domain'],
+  webhooks: ['domain', 'wire'],
   scenarios: ['domain'],
   // The application services (reset, the clock, run-time scenarios, ...) over the domain's
   // ports; only the composition root (and the `Sandbox` interface it returns) knows them.
   application: ['domain'],
-  http: ['domain', 'sandbox', 'config', 'log'],
+  // The wire format of the records, shared by the API's answers and the event-style webhook bodies.
+  wire: ['domain'],
+  http: ['domain', 'wire', 'config', 'log'],
   sandbox: ['domain', 'config', 'scenarios', 'application'],
   compose: ['domain', 'application', 'store', 'webhooks', 'scenarios', 'config', 'sandbox', 'log'],
   'check-webhooks': ['domain', 'webhooks', 'config'],

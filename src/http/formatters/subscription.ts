@@ -7,7 +7,8 @@
 import { isoTimestamp } from '../../domain/clock.js';
 import type { AccountMode, Subscription } from '../../domain/entities.js';
 import { subscriptionCalendar } from '../../domain/subscription-calendar.js';
-import { collectsMethodDuringTrial, firstChargeNeedsCustomer } from '../../domain/subscriptions.js';
+import { awaitsCustomer } from '../../domain/customer-step.js';
+import { collectsMethodDuringTrial } from '../../domain/subscriptions.js';
 import type { Subscription as SubscriptionResponse } from '../routes/subscriptions.schemas.js';
 
 /**
@@ -44,7 +45,7 @@ export function subscriptionView(row: Subscription, baseUrl: string, mode: Accou
 }
 
 function paymentUrlLink(row: Subscription, baseUrl: string, mode: AccountMode): string | null {
-  if (!firstChargeNeedsCustomer(mode, row.request.payment_method.payment_channel_code)) return null;
+  if (!awaitsCustomer(mode, row.request.payment_method.payment_channel_code)) return null;
   if (collectsMethodDuringTrial(mode, row)) return `${baseUrl}/pay/${row.id}`;
   return row.state.first_charge_id !== null ? `${baseUrl}/pay/${row.state.first_charge_id}` : null;
 }

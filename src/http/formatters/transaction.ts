@@ -1,7 +1,11 @@
-/** The wire format of a transaction (typed from its response schema), used by /v4 and the control API. */
+/**
+ * A transaction as /v4 and the control API answer it (typed from its response schema): the
+ * shared record of `wire/transaction.ts` with this sandbox's `payment_url`.
+ */
 import type { z } from '@hono/zod-openapi';
-import { isoTimestamp } from '../../domain/clock.js';
+import { hasPaymentUrl } from '../../domain/customer-step.js';
 import type { AccountMode, Transaction } from '../../domain/entities.js';
+import { transactionRecord } from '../../wire/transaction.js';
 import type { transactionSchema } from '../routes/transactions.schemas.js';
 
 export type TransactionResponse = z.infer<typeof transactionSchema>;
@@ -12,28 +16,7 @@ export type TransactionResponse = z.infer<typeof transactionSchema>;
  * payment link (a QR, wallet or banking-app channel).
  */
 export function transactionView(tx: Transaction, baseUrl: string, mode: AccountMode): TransactionResponse {
-  return {
-    type: 'transaction',
-    id: tx.id,
-    merchant_account_id: tx.account_id,
-    status: tx.status,
-    amount: tx.amount,
-    currency: tx.currency,
-    refunded_amount: tx.refunded_amount,
-    description: tx.description,
-    customer: tx.customer,
-    external_identifier: tx.external_identifier,
-    notification_url: tx.notification_url,
-    return_url: tx.return_url,
-    cancel_url: tx.cancel_url,
-    metadata: tx.metadata,
-    payment_method: tx.payment_method,
-    payment_url: mode === 'checkout' || tx.link_expires_at !== null ? `${baseUrl}/pay/${tx.id}` : null,
-    decline_reason: tx.decline_reason,
-    subscription_id: tx.subscription_id,
-    created_at: isoTimestamp(tx.created_at),
-    updated_at: isoTimestamp(tx.updated_at),
-  };
+  return transactionRecord(tx, hasPaymentUrl(tx, mode) ? `${baseUrl}/pay/${tx.id}` : null);
 }
 
 /** Views already serialized, per entity object (see `transactionViewJson`). */

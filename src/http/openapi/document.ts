@@ -46,11 +46,17 @@ const TAGS = [
 /** The package version the document states. */
 const VERSION = '0.1.0';
 
+/** What the document needs besides the app's routes. */
+export interface OpenApiDocumentOptions {
+  /** The sandbox's base URL now (the server sets it once it listens): the document's servers. */
+  baseUrl(): string;
+}
+
 /**
  * Serves the document at `/openapi.json` from everything registered on `app`, with the
  * webhooks, the bearer security scheme and the entries of the document and the panel.
  */
-export function serveOpenApiDocument(app: OpenAPIHono<AppEnv>): void {
+export function serveOpenApiDocument(app: OpenAPIHono<AppEnv>, options: OpenApiDocumentOptions): void {
   const registry = app.openAPIRegistry;
   registry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', description: 'sk_test_ API key or RS256 JWT' });
   registerWebhooks(registry);
@@ -85,7 +91,7 @@ export function serveOpenApiDocument(app: OpenAPIHono<AppEnv>): void {
   };
   let document: { base: string; doc: OpenApiDocument } | undefined;
   app.get('/openapi.json', (c) => {
-    const base = c.get('sandbox').baseUrl.replace(/\/+$/, '');
+    const base = options.baseUrl().replace(/\/+$/, '');
     if (document?.base !== base) document = { base, doc: relativeToV4(withTransportResponses(withGuardResponses(app.getOpenAPI31Document(config))), base) };
     return c.json(document.doc);
   });

@@ -46,19 +46,24 @@ const PAGE = `<!doctype html>
 const REDOC_CDN_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
 const EMPTY_IMAGE = 'data:image/svg+xml,%3Csvg xmlns=%27http://www.w3.org/2000/svg%27/%3E';
 
-let bundle: Promise<Buffer | undefined> | undefined;
-const readBundle = (): Promise<Buffer | undefined> =>
-  (bundle ??= readFile(REDOC_BUNDLE_FILE, 'utf8').then(
-    (text) => Buffer.from(text.replaceAll(REDOC_CDN_LOGO, EMPTY_IMAGE)),
-    () => {
-      bundle = undefined; // not built yet: look again next time
-      return undefined;
-    },
-  ));
+/** Where Redoc's bundle is read from: `REDOC_BUNDLE_FILE` of the build, or another file in a test. */
+export interface ReferenceOptions {
+  redocBundleFile: string;
+}
 
 /** GET /reference and its script, each documented beside its handler. */
-export function referenceRoutes(): OpenAPIHono<AppEnv> {
+export function referenceRoutes(options: ReferenceOptions): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();
+  // Read once per app, on first use; a bundle not built yet is looked for again next time.
+  let bundle: Promise<Buffer | undefined> | undefined;
+  const readBundle = (): Promise<Buffer | undefined> =>
+    (bundle ??= readFile(options.redocBundleFile, 'utf8').then(
+      (text) => Buffer.from(text.replaceAll(REDOC_CDN_LOGO, EMPTY_IMAGE)),
+      () => {
+        bundle = undefined;
+        return undefined;
+      },
+    ));
 
   app.openAPIRegistry.registerPath({
     method: 'get',

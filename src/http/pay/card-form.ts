@@ -4,9 +4,9 @@ import { html } from 'hono/html';
 import { cardBrand, isValidExpiry, luhnValid, securityCodeLength } from '../../domain/card.js';
 import { toMajorUnits } from '../../domain/money.js';
 import { type PaymentChannel } from '../../domain/payment-methods.js';
-import type { Sandbox } from '../../sandbox.js';
 import type { Account as AccountRow, Transaction as TransactionRow } from '../../domain/entities.js';
 import type { AppEnv } from '../env.js';
+import type { ScenarioRules } from './deps.js';
 import { Html, PageStatus, send, facts, header, cancelForm, outcomeHelp } from './page.js';
 
 /** What the customer typed into the card form (the security code is never echoed back). */
@@ -29,8 +29,8 @@ export const SCHEME_NAMES: Record<string, string> = {
 };
 
 /** The test cards of the loaded scenarios (rules matching on a card number), for the hint. */
-export function testCards(sandbox: Sandbox): Array<{ number: string; description: string }> {
-  return sandbox.scenarios
+export function testCards(scenarios: ScenarioRules): Array<{ number: string; description: string }> {
+  return scenarios
     .describe()
     .flatMap((scenario) => scenario.rules)
     .filter((rule) => rule.match.card_number !== undefined && rule.match.applies_to !== 'subscription')
@@ -64,6 +64,7 @@ ${field('holder_name', 'Name on card', errors, html`<input class="input" id="hol
 
 export function cardPage(
   c: Context<AppEnv>,
+  scenarios: ScenarioRules,
   tx: TransactionRow,
   account: AccountRow,
   channel: PaymentChannel,
@@ -71,7 +72,7 @@ export function cardPage(
   errors: CardErrors = {},
   status: PageStatus = 200,
 ): Response | Promise<Response> {
-  const cards = testCards(c.get('sandbox'));
+  const cards = testCards(scenarios);
   return send(
     c,
     status,

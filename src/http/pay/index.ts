@@ -18,7 +18,9 @@
  * state machine (so the payment webhook is queued), then answer 303 to the merchant's
  * `return_url` (pay) or `cancel_url`, default `return_url` (cancel), exactly as sent. A
  * link 24 hours of sandbox clock after the payment's creation is expired: the page says so,
- * cannot be paid (410), and an expired payment still PENDING becomes FAILED with its webhook.
+ * cannot be paid (410); the domain (`expireLinkIfDue`) fails an expired payment still PENDING, with
+ * its webhook, before the page answers.
+ * The router gets its ports in `PaymentPageDeps` (`deps.ts`), never the sandbox.
  *
  * A page exists for every payment of a checkout account and for direct-mode payments whose
  * channel needs the customer (QR, wallet, banking app); a direct-mode card payment has none.
@@ -30,72 +32,55 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { html } from 'hono/html';
+import { awaitsCustomer, failedByExpiredLink } from '../../domain/customer-step.js';
 import { SandboxError } from '../../domain/errors.js';
-import { isPaymentLinkExpired, needsCustomerStep, type PaymentChannel } from '../../domain/payment-methods.js';
-import type { Sandbox } from '../../sandbox.js';
+import type { PaymentChannel } from '../../domain/payment-methods.js';
 import type { Account as AccountRow, Transaction as TransactionRow } from '../../domain/entities.js';
 import type { AppEnv } from '../env.js';
 import { pageOperation } from '../openapi/document.js';
+import type { PaymentPageDeps } from './deps.js';
 import { returnTarget, cancelTarget, channelOf } from './page.js';
 import { notFoundPage, finishedPage, expiredPage, processingPage } from './status-pages.js';
 import { cardPage, readForm, cardForm, cardFormErrors } from './card-form.js';
 import { qrPage, handOffPage, appPage } from './method-pages.js';
 import { leaveTrialPage, submitTrialPage, trialPage } from './subscription-setup.js';
 
+export type { PaymentPageDeps } from './deps.js';
+
+type Found = { tx: TransactionRow; account: AccountRow; channel: PaymentChannel };
+
 /** The transaction and its account when it has a payment page, else the reason it has none. */
-function lookUp(c: Context<AppEnv>, id: string): { tx: TransactionRow; account: AccountRow; channel: PaymentChannel } | { reason: string } {
-  const sandbox = c.get('sandbox');
-  const tx = sandbox.stores.transactions.byIdAnyAccount(id);
+function lookUp(deps: PaymentPageDeps, id: string): Found | { reason: string } {
+  const tx = deps.transactions.byIdAnyAccount(id);
   if (!tx) return { reason: 'There is no transaction with this id in the sandbox. The link may be mistyped, or the sandbox was reset or restarted with an in-memory database.' };
-  const account = sandbox.stores.accounts.byId(tx.account_id)!;
+  const account = deps.accounts.byId(tx.account_id)!;
   const channel = channelOf(tx);
-  if (account.mode !== 'checkout' && !needsCustomerStep(channel.code)) {
+  if (!awaitsCustomer(account.mode, channel.code)) {
     return { reason: 'This transaction belongs to a direct-integration account, which has no payment page: settle or fail it from the control panel or POST /_sandbox/transactions/{id}/settle.' };
   }
   return { tx, account, channel };
 }
 
 /** Whether a scenario step is waiting to decide this PENDING transaction on the sandbox clock. */
-function hasScheduledOutcome(sandbox: Sandbox, tx: TransactionRow): boolean {
-  return sandbox.stores.scheduledSteps.forResource(tx.id).some((step) => step.action.kind === 'outcome' && step.done === 'waiting');
+function hasScheduledOutcome(deps: PaymentPageDeps, tx: TransactionRow): boolean {
+  return deps.scheduledSteps.forResource(tx.id).some((step) => step.action.kind === 'outcome' && step.done === 'waiting');
 }
-
-/** Whether the payment failed because its link expired (by this page or by a sweep elsewhere). */
-function expiredUnpaid(tx: TransactionRow): boolean {
-  return tx.status === 'FAILED' && tx.resolved_at !== null && isPaymentLinkExpired(tx.created_at, tx.resolved_at);
-}
-
-/**
- * A PENDING payment whose link has expired becomes FAILED (webhook queued); answers the
- * current row. Losing a race with another outcome is fine: the row then says what won.
- */
-function expireIfDue(sandbox: Sandbox, tx: TransactionRow): TransactionRow {
-  if (tx.status !== 'PENDING' || !isPaymentLinkExpired(tx.created_at, sandbox.clock.nowMs())) return tx;
-  try {
-    return sandbox.transactions.resolve(tx.id, 'FAILED');
-  } catch (err) {
-    if (!(err instanceof SandboxError) || err.status !== 409) throw err;
-    return sandbox.stores.transactions.byIdAnyAccount(tx.id)!;
-  }
-}
-
-type Found = { tx: TransactionRow; account: AccountRow; channel: PaymentChannel };
 
 /**
  * The page for a transaction that can no longer be acted on (expired, finished, or its
  * outcome scheduled), or null when it is payable. `post` answers with 410/409 statuses.
+ * A link past its time is first failed by the domain (`expireLinkIfDue`).
  */
-function notPayable(c: Context<AppEnv>, found: Found, post: boolean): Response | Promise<Response> | null {
-  const sandbox = c.get('sandbox');
-  const tx = expireIfDue(sandbox, found.tx);
-  if (expiredUnpaid(tx)) return expiredPage(c, tx, found.account, post ? 410 : 200);
+function notPayable(c: Context<AppEnv>, deps: PaymentPageDeps, found: Found, post: boolean): Response | Promise<Response> | null {
+  const tx = deps.payments.expireLinkIfDue(found.tx.id);
+  if (failedByExpiredLink(tx)) return expiredPage(c, tx, found.account, post ? 410 : 200);
   if (tx.status !== 'PENDING') return finishedPage(c, tx, found.account, post ? 409 : 200);
-  if (hasScheduledOutcome(sandbox, tx)) return processingPage(c, tx, found.account, post ? 409 : 200);
+  if (hasScheduledOutcome(deps, tx)) return processingPage(c, tx, found.account, post ? 409 : 200);
   return null;
 }
 
 /** The payment page routes, mounted under /pay. */
-export function paymentPageRoutes(): OpenAPIHono<AppEnv> {
+export function paymentPageRoutes(deps: PaymentPageDeps): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();
   // Each page is documented beside its handler (HTML, no validation hook: the pages answer bad input themselves).
   const idParameter = { name: 'id', in: 'path' as const, required: true, description: 'The transaction id (or a trial subscription id)', schema: { type: 'string' as const } };
@@ -115,16 +100,16 @@ export function paymentPageRoutes(): OpenAPIHono<AppEnv> {
 
   app.get('/:id', async (c) => {
     const id = c.req.param('id');
-    const trial = trialPage(c, id);
+    const trial = trialPage(c, deps, id);
     if (trial) return trial;
-    const found = lookUp(c, id);
+    const found = lookUp(deps, id);
     if ('reason' in found) return notFoundPage(c, id, found.reason);
-    const blocked = notPayable(c, found, false);
+    const blocked = notPayable(c, deps, found, false);
     if (blocked) return blocked;
     const { tx, account, channel } = found;
     switch (channel.type) {
       case 'card':
-        return cardPage(c, tx, account, channel);
+        return cardPage(c, deps.scenarios, tx, account, channel);
       case 'qr':
         return qrPage(c, tx, account, channel);
       case 'wallet':
@@ -144,9 +129,9 @@ export function paymentPageRoutes(): OpenAPIHono<AppEnv> {
   });
   app.get('/:id/app', (c) => {
     const id = c.req.param('id');
-    const found = lookUp(c, id);
+    const found = lookUp(deps, id);
     if ('reason' in found) return notFoundPage(c, id, found.reason);
-    const blocked = notPayable(c, found, false);
+    const blocked = notPayable(c, deps, found, false);
     if (blocked) return blocked;
     if (found.channel.type !== 'wallet' && found.channel.type !== 'banking_app') return c.redirect(`/pay/${id}`, 303);
     return appPage(c, found.tx, found.account, found.channel);
@@ -177,31 +162,30 @@ export function paymentPageRoutes(): OpenAPIHono<AppEnv> {
   });
   app.post('/:id/pay', async (c) => {
     const id = c.req.param('id');
-    const trial = await submitTrialPage(c, id);
+    const trial = await submitTrialPage(c, deps, id);
     if (trial) return trial;
-    const found = lookUp(c, id);
+    const found = lookUp(deps, id);
     if ('reason' in found) return notFoundPage(c, id, found.reason);
-    const blocked = notPayable(c, found, true);
+    const blocked = notPayable(c, deps, found, true);
     if (blocked) return blocked;
     const { tx, account, channel } = found;
-    const sandbox = c.get('sandbox');
     try {
       if (channel.type === 'card') {
         const form = cardForm(await readForm(c));
         const errors = cardFormErrors(form);
-        if (Object.keys(errors).length > 0) return cardPage(c, tx, account, channel, form, errors, 400);
+        if (Object.keys(errors).length > 0) return cardPage(c, deps.scenarios, tx, account, channel, form, errors, 400);
         // An expired card is declined; otherwise the scenario rules decide, as for a card sent to the API.
-        sandbox.transactions.payWithCard(tx.id, { number: form.number, expiration_date: form.expiry, ...(form.holder_name ? { holder_name: form.holder_name } : {}) });
+        deps.payments.payWithCard(tx.id, { number: form.number, expiration_date: form.expiry, ...(form.holder_name ? { holder_name: form.holder_name } : {}) });
       } else {
-        sandbox.transactions.resolve(id, 'SUCCEEDED');
+        deps.payments.resolve(id, 'SUCCEEDED');
       }
     } catch (err) {
       if (!(err instanceof SandboxError) || err.status !== 409) throw err;
-      return finishedPage(c, sandbox.stores.transactions.byIdAnyAccount(id)!, account, 409);
+      return finishedPage(c, deps.transactions.byIdAnyAccount(id)!, account, 409);
     }
     const target = returnTarget(tx);
     if (target) return c.redirect(target, 303);
-    const after = sandbox.stores.transactions.byIdAnyAccount(id)!;
+    const after = deps.transactions.byIdAnyAccount(id)!;
     return after.status === 'PENDING' ? processingPage(c, after, account, 200) : finishedPage(c, after, account, 200);
   });
 
@@ -216,20 +200,20 @@ export function paymentPageRoutes(): OpenAPIHono<AppEnv> {
   });
   app.post('/:id/cancel', (c) => {
     const id = c.req.param('id');
-    const trial = leaveTrialPage(c, id);
+    const trial = leaveTrialPage(c, deps, id);
     if (trial) return trial;
-    const found = lookUp(c, id);
+    const found = lookUp(deps, id);
     if ('reason' in found) return notFoundPage(c, id, found.reason);
-    const blocked = notPayable(c, found, true);
+    const blocked = notPayable(c, deps, found, true);
     if (blocked) return blocked;
     let resolved: TransactionRow;
     try {
-      resolved = c.get('sandbox').transactions.resolve(id, 'FAILED');
+      resolved = deps.payments.resolve(id, 'FAILED');
     } catch (err) {
       if (!(err instanceof SandboxError) || err.status !== 409) throw err;
-      return finishedPage(c, c.get('sandbox').stores.transactions.byIdAnyAccount(id)!, found.account, 409);
+      return finishedPage(c, deps.transactions.byIdAnyAccount(id)!, found.account, 409);
     }
-    c.get('sandbox').goLive.customerCancelled(resolved.account_id);
+    deps.customerCancelled(resolved.account_id);
     const target = cancelTarget(resolved);
     if (target) return c.redirect(target, 303);
     return finishedPage(c, resolved, found.account, 200);

@@ -21,17 +21,20 @@ import { paymentChannel, type PaymentChannel } from '../../domain/payment-method
 import { subscriptionCalendar } from '../../domain/subscription-calendar.js';
 import { collectsMethodDuringTrial } from '../../domain/subscriptions.js';
 import type { AppEnv } from '../env.js';
+import type { PaymentPageDeps } from './deps.js';
 import { cardForm, cardFormErrors, cardFormFields, readForm, type CardErrors, type CardForm } from './card-form.js';
 import { CARD_CHANNEL, methodLine, safeUrl, send, type Html, type PageStatus } from './page.js';
 
 type Found = { sub: Subscription; account: AccountRow; channel: PaymentChannel };
 
+/** What the trial's page reads and calls. */
+export type TrialPageDeps = Pick<PaymentPageDeps, 'subscriptions' | 'accounts' | 'trials'>;
+
 /** The trial subscription with this id, or null. */
-function lookUp(c: Context<AppEnv>, id: string): Found | null {
-  const sandbox = c.get('sandbox');
-  const sub = sandbox.stores.subscriptions.byIdAnyAccount(id);
+function lookUp(deps: TrialPageDeps, id: string): Found | null {
+  const sub = deps.subscriptions.byIdAnyAccount(id);
   if (!sub) return null;
-  const account = sandbox.stores.accounts.byId(sub.account_id)!;
+  const account = deps.accounts.byId(sub.account_id)!;
   if (!collectsMethodDuringTrial(account.mode, sub)) return null;
   const code = sub.request.payment_method.payment_channel_code;
   return { sub, account, channel: (code !== undefined ? paymentChannel(code) : undefined) ?? CARD_CHANNEL };
@@ -138,18 +141,17 @@ const open = (sub: Subscription): boolean =>
  * `GET /pay/{id}` for a trial subscription's id: its page, or null when `id` is not one (the
  * caller then answers for a transaction). Subscription and transaction ids are distinct UUIDs.
  */
-export function trialPage(c: Context<AppEnv>, id: string): Response | Promise<Response> | null {
-  const found = lookUp(c, id);
+export function trialPage(c: Context<AppEnv>, deps: TrialPageDeps, id: string): Response | Promise<Response> | null {
+  const found = lookUp(deps, id);
   if (found === null) return null;
   return open(found.sub) ? setupPage(c, found) : donePage(c, found, 200);
 }
 
 /** `POST /pay/{id}/pay` for a trial subscription: saves the card or the authorisation, 303 to `redirect_url`. */
-export async function submitTrialPage(c: Context<AppEnv>, id: string): Promise<Response | null> {
-  const found = lookUp(c, id);
+export async function submitTrialPage(c: Context<AppEnv>, deps: TrialPageDeps, id: string): Promise<Response | null> {
+  const found = lookUp(deps, id);
   if (found === null) return null;
   if (!open(found.sub)) return donePage(c, found, 409);
-  const sandbox = c.get('sandbox');
   let saved: Subscription;
   if (found.channel.type === 'card') {
     const form = cardForm(await readForm(c));
@@ -157,21 +159,21 @@ export async function submitTrialPage(c: Context<AppEnv>, id: string): Promise<R
     if (Object.keys(errors).length > 0) return setupPage(c, found, form, errors, 400);
     try {
       const card = { number: form.number, expiration_date: form.expiry, ...(form.holder_name ? { holder_name: form.holder_name } : {}) };
-      saved = sandbox.subscriptions.registerPaymentMethod(id, { card });
+      saved = deps.trials.registerPaymentMethod(id, { card });
     } catch (err) {
       if (!(err instanceof SandboxError) || err.status !== 400) throw err;
       return setupPage(c, found, form, { expiry: 'This card has expired: enter a card valid this month or later.' }, 400);
     }
   } else {
-    saved = sandbox.subscriptions.registerPaymentMethod(id, {});
+    saved = deps.trials.registerPaymentMethod(id, {});
   }
   const back = backTo(saved);
   return back ? c.redirect(back, 303) : donePage(c, { ...found, sub: saved }, 200);
 }
 
 /** `POST /pay/{id}/cancel` for a trial subscription: leaves without giving a method (nothing changes), 303 to `redirect_url`. */
-export function leaveTrialPage(c: Context<AppEnv>, id: string): Response | Promise<Response> | null {
-  const found = lookUp(c, id);
+export function leaveTrialPage(c: Context<AppEnv>, deps: TrialPageDeps, id: string): Response | Promise<Response> | null {
+  const found = lookUp(deps, id);
   if (found === null) return null;
   const back = backTo(found.sub);
   return back ? c.redirect(back, 303) : open(found.sub) ? setupPage(c, found) : donePage(c, found, 200);

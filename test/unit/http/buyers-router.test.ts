@@ -9,8 +9,11 @@ import type { ApiKey } from '../../../src/domain/api-keys.js';
 import type { Account, Buyer } from '../../../src/domain/entities.js';
 import type { BuyerFilters } from '../../../src/domain/ports.js';
 import { apiAuth } from '../../../src/http/auth.js';
-import { onError } from '../../../src/http/errors.js';
+import { errorHandler } from '../../../src/http/errors.js';
 import { buyerRoutes } from '../../../src/http/routes/buyers.js';
+
+/** Unexpected errors answer 500 with the envelope; these tests do not log them. */
+const onError = errorHandler({ error: () => undefined });
 
 const ACCOUNT: Account = { id: 'acc_a', name: 'a', mode: 'direct', api_key: 'sk_test_a', jwt_kid: 'kid_a', jwt_private_key_pem: '', jwt_public_key_pem: '', created_at: 0 };
 const RESTRICTED: ApiKey = { id: 'key_1', account_id: ACCOUNT.id, name: null, scopes: ['transactions.read'], secret_hash: '', secret_last4: 'r_01', created_at: 0 };

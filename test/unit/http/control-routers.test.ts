@@ -14,8 +14,11 @@ import { requestLogControlRoutes } from '../../../src/http/control/requests/requ
 import { transactionControlRoutes, type TransactionControlDeps } from '../../../src/http/control/transactions/transactions.index.js';
 import type { ControlTransaction } from '../../../src/http/control/schemas.js';
 import type { AppEnv } from '../../../src/http/env.js';
-import { onError } from '../../../src/http/errors.js';
+import { errorHandler } from '../../../src/http/errors.js';
 import type { RequestLogEntry, RequestLogFilter } from '../../../src/http/ports.js';
+
+/** Unexpected errors answer 500 with the envelope; these tests do not log them. */
+const onError = errorHandler({ error: () => undefined });
 
 const account: Account = { id: 'acc_1', name: 'Shop', mode: 'direct', api_key: 'k', jwt_kid: 'kid', jwt_private_key_pem: '', jwt_public_key_pem: '', created_at: 0 };
 

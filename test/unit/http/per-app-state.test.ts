@@ -12,11 +12,14 @@ import { DEMO_ACCOUNTS } from '../../../src/domain/demo-credentials.js';
 import type { Account } from '../../../src/domain/entities.js';
 import { apiAuth, VerificationKeys } from '../../../src/http/auth.js';
 import type { ApiEnv } from '../../../src/http/env.js';
-import { onError } from '../../../src/http/errors.js';
+import { errorHandler } from '../../../src/http/errors.js';
 import { apiFaults } from '../../../src/http/faults.js';
 import { idempotency, SWEEP_EVERY } from '../../../src/http/idempotency.js';
 import type { IdempotencyRepo } from '../../../src/http/ports.js';
 import { fakeClock } from '../../support/fakes.js';
+
+/** Unexpected errors answer 500 with the envelope; these tests do not log them. */
+const onError = errorHandler({ error: () => undefined });
 
 const demo = DEMO_ACCOUNTS[0]!;
 const ACCOUNT: Account = {

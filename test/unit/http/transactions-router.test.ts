@@ -9,13 +9,16 @@ import { describe, expect, it } from 'vitest';
 import type { Account, Refund, Transaction } from '../../../src/domain/entities.js';
 import type { TransactionService } from '../../../src/domain/transactions.js';
 import { apiAuth } from '../../../src/http/auth.js';
-import { onError } from '../../../src/http/errors.js';
+import { errorHandler } from '../../../src/http/errors.js';
 import { idempotency } from '../../../src/http/idempotency.js';
 import type { IdempotencyRecord, IdempotencyRepo } from '../../../src/http/ports.js';
 import type { ApiPipeline } from '../../../src/http/routes/pipeline.js';
 import { transactionRoutes } from '../../../src/http/routes/transactions.js';
 import { requestValidation } from '../../../src/http/validation.js';
 import { fakeClock, transactionEntity } from '../../support/fakes.js';
+
+/** Unexpected errors answer 500 with the envelope; these tests do not log them. */
+const onError = errorHandler({ error: () => undefined });
 
 const account = (id: string, mode: Account['mode'] = 'direct'): Account => ({
   id,

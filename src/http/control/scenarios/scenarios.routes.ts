@@ -23,7 +23,9 @@ export const load = createRoute({
   summary: 'Load a scenario file at run time, tried before the scenarios loaded at start-up',
   description:
     'The body is a scenario file (the format of `--scenario` files), checked by the same loader. It is tried before every scenario loaded at start-up and before those loaded earlier at run time; one loaded at run time with the same name is replaced (200) and moves to the front. A name of a start-up scenario is refused. Run-time scenarios are kept by a reset and are not persisted: a restart forgets them.',
-  request: { body: { required: true, content: { 'application/json': { schema: scenarioFileSchema.openapi('ScenarioFile') } } } },
+  // A copy: the scenario format is plain zod (scenarios/), possibly built before @hono/zod-openapi
+  // extended zod, and then without `.openapi`; a clone made now has it.
+  request: { body: { required: true, content: { 'application/json': { schema: scenarioFileSchema.clone().openapi('ScenarioFile') } } } },
   responses: {
     201: json(scenarioSummarySchema, 'Loaded'),
     200: json(scenarioSummarySchema, 'Loaded in place of a run-time scenario of the same name'),
