@@ -96,4 +96,50 @@ describe('the dispatcher on a full disk', () => {
     await dispatcher.idle();
     expect(real.byId(row.id)).toMatchObject({ status: 'delivered', attempts: 1 });
   });
+  it("a follow-up that fails (holding the next delivery behind a retry on a full disk) backs off, and the resume puts that delivery back in order", async () => {
+    const store = openStore(':memory:', (err) => {
+      throw err;
+    });
+    stores.push(store);
+    const clock = fakeClock();
+    const time = fakeRealTime();
+    const poster = fakePoster();
+    let full = false;
+    const real = store.repos.deliveries;
+    const deliveries: DeliveriesRepo = Object.assign(Object.create(real) as DeliveriesRepo, {
+      postpone: (id: string, atMs: number) => {
+        if (full) throw new Error('SQLITE_FULL: database or disk is full');
+        real.postpone(id, atMs);
+      },
+    });
+    const errors: unknown[] = [];
+    const dispatcher = new Dispatcher({ clock, deliveries, transactions: store.repos.transactions, feed: { emit: () => undefined }, sign: () => 'sig', timeZone: 'UTC', timeoutMs: 1000, onError: (err) => errors.push(err), poster, time });
+    const transactionId = randomUUID();
+    const { seq: _a, ...first } = delivery({ id: randomUUID(), resource_id: transactionId, next_attempt_at: clock.nowMs() });
+    const { seq: _b, ...second } = delivery({ id: randomUUID(), resource_id: transactionId, next_attempt_at: clock.nowMs() });
+    real.insert(first);
+    real.insert(second);
+    dispatcher.nudge();
+    await flush();
+    expect(poster.waiting.map((p) => p.body)).toEqual([first.body]);
+    full = true;
+    poster.waiting[0]!.answer(500);
+    await flush();
+    expect(errors).toHaveLength(1);
+    full = false;
+    time.fire();
+    await flush();
+    const retryAt = real.byId(first.id)!.next_attempt_at!;
+    expect(real.byId(second.id)!.next_attempt_at).toBe(retryAt);
+    expect(poster.waiting).toHaveLength(1);
+    clock.set(retryAt);
+    await dispatcher.runDue(retryAt, false);
+    await flush();
+    expect(poster.waiting.map((p) => p.body)).toEqual([first.body, first.body]);
+    poster.waiting[1]!.answer(200);
+    await flush();
+    expect(poster.waiting.map((p) => p.body)).toEqual([first.body, first.body, second.body]);
+    poster.waiting[2]!.answer(200);
+    await dispatcher.idle();
+  });
 });
