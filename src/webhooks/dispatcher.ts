@@ -56,7 +56,7 @@ export interface DispatcherDeps {
   onAttempt?: (attempt: AttemptReport) => void;
   /** Checked against the address each connection is made to (targets.ts `connectGuard`). */
   connectGuard?: ConnectGuard;
-  /** Real time for the back-off and the attempts' durations (a fake in unit tests); default: performance.now and timers. */
+  /** Real time for the back-off and the full passes (a fake in unit tests); default: performance.now and timers. */
   time?: RealTime;
 }
 
@@ -78,7 +78,7 @@ export class Dispatcher implements TimedWork {
   constructor(private readonly deps: DispatcherDeps) {
     const time = deps.time ?? realTime;
     this.poster = deps.poster ?? createPoster({ timeoutMs: deps.timeoutMs, maxFreePerOrigin: MAX_IN_FLIGHT_PER_URL, ...(deps.connectGuard ? { guard: deps.connectGuard } : {}) });
-    this.passes = new Passes({ deliveries: deps.deliveries });
+    this.passes = new Passes({ deliveries: deps.deliveries, time });
     this.order = new TransactionOrder(deps);
     this.offsets = new ClockOffsets(deps.clock);
     this.backoff = new CrashBackoff({

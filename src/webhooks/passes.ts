@@ -1,17 +1,19 @@
 /**
  * The passes over due deliveries. A pass reads only what fell due since the last one, not the
- * backlog under way; a full pass reads every due delivery: at start, after parked deliveries
- * were released, after the clock went back, after a back-off (`CrashBackoff`'s resume), and
- * after a pass that failed part-way. Whatever else changes a delivery's time nudges a pass.
- * (A full pass every 5 s used to cover for deliveries left behind during a full disk: the
- * resume of the back-off skipped its pass when its timer fired before `performance.now()`
- * reached the back-off's end, see crash-backoff.ts.)
+ * backlog under way; a full pass reads every due delivery (at start, after parked deliveries
+ * were released, after the clock went back, after a back-off, after a pass or a follow-up
+ * that failed, and at least every `FULL_PASS_EVERY_MS` as a safety net).
  */
 import type { Delivery } from '../domain/entities.js';
 import type { DeliveriesRepo } from '../domain/ports.js';
+import { realTime, type RealTime } from './crash-backoff.js';
+
+/** The longest time (real time) between two full passes over the due deliveries. */
+export const FULL_PASS_EVERY_MS = 5000;
 
 export interface PassesDeps {
   deliveries: Pick<DeliveriesRepo, 'due' | 'dueBetween' | 'nextDue' | 'pendingAfter'>;
+  time?: RealTime;
 }
 
 export class Passes {
@@ -22,8 +24,13 @@ export class Passes {
    * since is nudged after its commit. So the scheduler is not told a delivery under way is due.
    */
   private lastPass = -Infinity;
+  /** When (real time) the last full pass ran. */
+  private fullPassAt = 0;
+  private readonly time: RealTime;
 
-  constructor(private readonly deps: PassesDeps) {}
+  constructor(private readonly deps: PassesDeps) {
+    this.time = deps.time ?? realTime;
+  }
 
   /** The next pass reads every due delivery: some fell due behind the last pass, or one may have been skipped. */
   readAll(): void {
@@ -41,6 +48,7 @@ export class Passes {
    */
   run(nowMs: number, visit: (row: Delivery) => void): void {
     const passed = this.passedAt(nowMs);
+    if (passed === -Infinity) this.fullPassAt = this.time.now();
     const { deliveries } = this.deps;
     const rows = passed === -Infinity ? deliveries.due(nowMs) : deliveries.dueBetween(passed, nowMs);
     this.lastPass = nowMs;
@@ -62,9 +70,10 @@ export class Passes {
     return null;
   }
 
-  /** The last pass's instant, forgotten when the clock has gone back before it (reset, a failed step). */
+  /** The last pass's instant, forgotten when the clock has gone back before it (reset, a failed step), or when a full pass is due. */
   private passedAt(nowMs: number): number {
     if (this.lastPass > nowMs) this.lastPass = -Infinity;
+    if (this.time.now() - this.fullPassAt > FULL_PASS_EVERY_MS) this.lastPass = -Infinity;
     return this.lastPass;
   }
 }
