@@ -7,7 +7,7 @@
  * The back-off ends when its timer fires, not when a reading of real time passes its end: a
  * timer counts whole milliseconds and may fire up to one before `performance.now()` reaches its
  * end (3 in 200 timers of 20 ms here), and the resume then still saw the back-off, skipped its
- * full pass, and the deliveries due meanwhile were left behind until a 5 s safety net found them.
+ * full pass, and the deliveries due meanwhile were left behind until the 5 s full pass (passes.ts).
  */
 
 export const CRASH_BACKOFF_FIRST_MS = 250;
