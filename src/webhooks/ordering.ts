@@ -1,0 +1,112 @@
+/**
+ * The order of one transaction's webhooks: its payment's, then each refund's, one at a time in
+ * the order queued. A later one waits while an earlier one is under way, and is held (postponed)
+ * to an earlier one's retry while that one waits for it. A scripted `bad_signature` copy goes
+ * outside this order; a parked `out_of_order` delivery waits for a refund webhook's attempt.
+ */
+import type { Delivery } from '../domain/entities.js';
+import type { DeliveriesRepo, TransactionsRepo } from '../domain/ports.js';
+import { isBadSignature } from './faults.js';
+
+export interface OrderingDeps {
+  deliveries: Pick<DeliveriesRepo, 'forResource' | 'postpone'>;
+  /** For the transaction a refund's webhook belongs to (its order follows the payment's). */
+  transactions: Pick<TransactionsRepo, 'refundById' | 'refundsOf'>;
+}
+
+export class TransactionOrder {
+  /** Order keys (transactions) with a delivery admitted: their later deliveries wait for it. */
+  private readonly busy = new Set<string>();
+  /** Deliveries postponed behind an earlier one of their transaction that awaits a retry. */
+  private readonly held = new Set<string>();
+
+  constructor(private readonly deps: OrderingDeps) {}
+
+  /** The key a delivery is ordered under: its transaction, or itself alone for a bad-signature copy. */
+  keyOf(row: Delivery): string {
+    return isBadSignature(row) ? `bad_signature:${row.id}` : this.transactionOf(row);
+  }
+
+  /**
+   * In a pass: whether a due delivery may start now. It waits while one of its transaction is
+   * under way (started when that one ends), and is held to the retry of an earlier one.
+   */
+  mayStart(row: Delivery, key: string, nowMs: number): boolean {
+    if (isBadSignature(row)) return true;
+    if (this.busy.has(key)) return false;
+    const head = this.nextOf(key);
+    if (head && head.id !== row.id) {
+      if (head.next_attempt_at !== null && head.next_attempt_at > nowMs) this.holdBehind(row, head.next_attempt_at);
+      return false;
+    }
+    return true;
+  }
+
+  /** A delivery of `key` was admitted: the others of its transaction wait for it. */
+  started(id: string, key: string): void {
+    this.busy.add(key);
+    this.held.delete(id);
+  }
+
+  /** The delivery of `key` under way ended. */
+  ended(key: string): void {
+    this.busy.delete(key);
+  }
+
+  /**
+   * After a delivery of `key` ended: its transaction's next one to start now (postponed to now
+   * when it was held to a later instant), or none; later ones wait behind the next one's retry.
+   */
+  nextAfter(key: string, nowMs: number, underWay: (id: string) => boolean): Delivery | undefined {
+    if (this.busy.has(key)) return undefined;
+    const next = this.nextOf(key);
+    if (!next || underWay(next.id) || next.next_attempt_at === null) return undefined;
+    // A follower held behind the one that just ended starts now, whatever time it was held to.
+    if (next.next_attempt_at <= nowMs || this.held.delete(next.id)) {
+      if (next.next_attempt_at > nowMs) this.deps.deliveries.postpone(next.id, nowMs);
+      return next;
+    }
+    const retryAt = next.next_attempt_at;
+    for (const later of this.pendingOf(key)) {
+      if (later.id !== next.id && later.next_attempt_at !== null && later.next_attempt_at < retryAt) this.holdBehind(later, retryAt);
+    }
+    return undefined;
+  }
+
+  /** After a refund webhook's attempt: its transaction's parked (`out_of_order`) deliveries are due at `nowMs`; `released` hears of each. */
+  releaseParked(refundRow: Delivery, nowMs: number, released: () => void): void {
+    const { deliveries } = this.deps;
+    for (const d of deliveries.forResource(this.transactionOf(refundRow))) {
+      if (d.status === 'pending' && d.next_attempt_at === null) {
+        deliveries.postpone(d.id, nowMs);
+        released();
+      }
+    }
+  }
+
+  /** The transaction a delivery is about: the payment's own id, or the refunded transaction's. */
+  private transactionOf(row: Delivery): string {
+    if (row.kind === 'payment') return row.resource_id;
+    return this.deps.transactions.refundById(row.resource_id)?.transaction_id ?? row.resource_id;
+  }
+
+  /** The pending deliveries of a transaction (its payment's and its refunds'), earliest queued first. */
+  private pendingOf(transactionId: string): Delivery[] {
+    const { deliveries, transactions } = this.deps;
+    const rows = deliveries.forResource(transactionId);
+    for (const refund of transactions.refundsOf(transactionId)) rows.push(...deliveries.forResource(refund.id));
+    // Bad-signature copies go on their own; parked deliveries wait for a refund's attempt.
+    return rows.filter((d) => d.status === 'pending' && !isBadSignature(d) && d.next_attempt_at !== null).sort((a, b) => a.seq - b.seq);
+  }
+
+  /** The earliest-queued delivery of a transaction that is still pending, if any. */
+  private nextOf(transactionId: string): Delivery | undefined {
+    return this.pendingOf(transactionId)[0];
+  }
+
+  /** Moves a delivery's next attempt to when the earlier one of its transaction is retried. */
+  private holdBehind(row: Delivery, atMs: number): void {
+    this.deps.deliveries.postpone(row.id, atMs);
+    this.held.add(row.id);
+  }
+}

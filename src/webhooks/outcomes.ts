@@ -1,0 +1,77 @@
+/**
+ * One POST of a webhook and the outcome recorded for it, worded for the merchant: a simulated
+ * failure, a missing or refused URL, the merchant's answer judged by the acknowledgement rule,
+ * or the network error. The stored answer is cut to `MAX_STORED_RESPONSE`.
+ */
+import type { Delivery } from '../domain/entities.js';
+import { isAcknowledgement } from './acknowledgement.js';
+import { MAX_READ_RESPONSE, PostAbortedError, type WebhookPoster } from './post.js';
+
+/** Only the first 64 KiB of an answer is stored (it is judged on up to `MAX_READ_RESPONSE`). */
+export const MAX_STORED_RESPONSE = 64 * 1024;
+
+export interface AttemptOutcome {
+  /** Cut by `drain()` (the sandbox is stopping): not recorded, the delivery stays pending. */
+  aborted?: boolean;
+  ok: boolean;
+  status: number | null;
+  body: string | null;
+  error: string | null;
+  /** The merchant was called (not a simulated failure, a missing or a refused URL). */
+  contacted?: boolean;
+  /** The merchant did not answer within the timeout. */
+  timedOut?: boolean;
+}
+
+export interface SendDeps {
+  poster: WebhookPoster;
+  /** Why a URL may not receive webhooks now (targets.ts), or null. */
+  refuseTarget?: (url: string) => Promise<string | null>;
+  timeoutMs: number;
+}
+
+const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** Attempt `number` of a delivery with `headers`: simulated, refused, or POSTed and judged. */
+export async function send(deps: SendDeps, row: Pick<Delivery, 'url' | 'body' | 'simulated_failures' | 'simulated_failure_status'>, number: number, headers: Record<string, string>): Promise<AttemptOutcome> {
+  // An attempt that contacts nobody (simulated, no URL) would end in the same turn of the
+  // event loop: a backlog of them ran as one chain of promises that froze the server.
+  if (number <= row.simulated_failures || !row.url) await yieldToEventLoop();
+  if (number <= row.simulated_failures) {
+    return { ok: false, status: row.simulated_failure_status, body: null, error: `simulated failure ${number} of ${row.simulated_failures} (scenario webhook_failures); the merchant was not contacted` };
+  }
+  if (!row.url) {
+    return { ok: false, status: null, body: null, error: 'no notification URL: set notification_url on the transaction or start the sandbox with --notification-url' };
+  }
+  const refused = deps.refuseTarget ? await deps.refuseTarget(row.url) : null;
+  if (refused !== null) return { ok: false, status: null, body: null, error: `target refused: ${refused}; the merchant was not contacted` };
+  try {
+    // Redirects are not followed; judged on the whole answer (up to 1 MiB); only the first 64 KiB is stored.
+    const { status, text, whole } = await deps.poster.post(row.url, headers, row.body);
+    const ok = whole && isAcknowledgement(status, text);
+    return { ok, status, contacted: true, body: text.slice(0, MAX_STORED_RESPONSE), error: ok ? null : answerError(status, whole) };
+  } catch (err) {
+    if (err instanceof PostAbortedError) return { aborted: true, ok: false, status: null, body: null, error: err.message, contacted: true, timedOut: false };
+    const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
+    return { ok: false, status: null, body: null, error: describePostError(err, deps.timeoutMs), contacted: true, timedOut };
+  }
+}
+
+/** Why an answer that is not the acknowledgement failed the attempt. */
+export function answerError(status: number, whole: boolean): string {
+  if (!whole && status >= 200 && status < 300) return `answer larger than ${MAX_READ_RESPONSE} bytes`;
+  if (status >= 300 && status < 400) return `merchant answered HTTP ${status} (redirects are not followed)`;
+  if (status >= 200 && status < 300) return 'answer was not {"code":"200","message":"SUCCESS"}';
+  return `merchant answered HTTP ${status}`;
+}
+
+/** The recorded error of a POST that got no answer: the time limit, or the network error with its code. */
+export function describePostError(err: unknown, timeoutMs: number): string {
+  if (err instanceof Error) {
+    if (err.name === 'TimeoutError' || err.name === 'AbortError') return `no answer within ${timeoutMs / 1000} s`;
+    const { code } = err as Error & { code?: unknown };
+    if (typeof code === 'string') return `${code}: ${err.message}`;
+    return err.message;
+  }
+  return String(err);
+}
