@@ -35,6 +35,7 @@ import { webhookHandlerRoutes } from './http/control/webhook-handlers/webhook-ha
 import { webhookKeyControlRoutes } from './http/control/webhook-key/webhook-key.index.js';
 import { loadFixtures } from './http/fixtures/apply.js';
 import type { ApiEnv, AppEnv } from './http/env.js';
+import type { Repositories } from './domain/ports.js';
 import type { HttpRecords } from './http/ports.js';
 import { RouteTable, errorHandler, notFoundHandler } from './http/errors.js';
 import { apiFaults } from './http/faults.js';
@@ -63,6 +64,8 @@ export interface SandboxApp {
   sandbox: Sandbox;
   /** The HTTP layer's own records (idempotency keys, the request log), over the sandbox's database. */
   httpRecords: HttpRecords;
+  /** The repositories, for tests and benchmarks that seed or inspect records (no router gets them). */
+  repos: Repositories;
   /** The database handle, for tests and benchmarks that inspect or seed it. */
   db: Db;
 }
@@ -206,7 +209,7 @@ export function fixtureDeps(sandbox: Sandbox): FixtureDeps {
 
 /** Builds the sandbox and its app (`runtime.logger`: where it logs; default a new text logger). */
 export function createApp(options: Partial<SandboxOptions> = {}, runtime: SandboxRuntime = {}): SandboxApp {
-  const { sandbox, httpRecords, db, logger } = composeSandbox(options, runtime);
+  const { sandbox, httpRecords, repos, db, logger } = composeSandbox(options, runtime);
   // `GET /v4/transactions/` is answered like `GET /v4/transactions` (contract: Loose ends).
   const app = createRouter<AppEnv>({ getPath: pathWithoutTrailingSlash });
   const routes = new RouteTable();
@@ -231,5 +234,5 @@ export function createApp(options: Partial<SandboxOptions> = {}, runtime: Sandbo
 
   for (const r of app.routes) routes.add(r.method, r.path);
   app.notFound(notFoundHandler(routes));
-  return { app, sandbox, httpRecords, db };
+  return { app, sandbox, httpRecords, repos, db };
 }

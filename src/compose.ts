@@ -25,6 +25,7 @@ import { Scheduler } from './domain/scheduler.js';
 import { createSubscriptionService } from './domain/subscriptions.js';
 import { createTransactionService } from './domain/transactions.js';
 import { createLogger, repeatedFailure, repeatedFailures, type Logger } from './log.js';
+import type { Repositories } from './domain/ports.js';
 import type { HttpRecords } from './http/ports.js';
 import type { Sandbox } from './sandbox.js';
 import { getMeta, setMeta, type Db } from './store/database.js';
@@ -45,6 +46,8 @@ export interface ComposedSandbox {
   sandbox: Sandbox;
   /** The HTTP layer's own records (idempotency keys, the request log), for `createApp`. */
   httpRecords: HttpRecords;
+  /** The repositories, for tests and benchmarks that seed or inspect records (no router gets them). */
+  repos: Repositories;
   /** The logger everything of this sandbox writes to (the one handed in, or a new text logger). */
   logger: Logger;
   db: Db;
@@ -190,7 +193,6 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
   const sandbox: Sandbox = {
     options,
     clock,
-    stores: { ...repos, ...store.httpRecords, buyers: accounts.buyers },
     queries: { ...repos, buyers: accounts.buyers }, // buyers are seeded on their first read
     events,
     transactions,
@@ -216,5 +218,5 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
     ...stored,
     ...lifecycle,
   };
-  return { sandbox, httpRecords: store.httpRecords, logger, db: store.db };
+  return { sandbox, httpRecords: store.httpRecords, repos, logger, db: store.db };
 }

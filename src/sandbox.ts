@@ -12,9 +12,7 @@ import type { Delivery, DeliveryFault } from './domain/entities.js';
 import type { ChangeType, SandboxEvents } from './domain/events.js';
 import type { GoLiveTracker } from './domain/go-live-tracker.js';
 import type { MerchantAccounts } from './domain/merchant-accounts.js';
-import type { Repositories } from './domain/ports.js';
 import type { Queries } from './domain/queries.js';
-import type { HttpRecords } from './http/ports.js';
 import type { SubscriptionService } from './domain/subscriptions.js';
 import type { TransactionService } from './domain/transactions.js';
 import type { ScenarioSummary } from './scenarios/match.js';
@@ -23,11 +21,6 @@ import type { LoadedScenarioPolicy, ScenarioOrigin } from './scenarios/policy.js
 export interface Sandbox {
   options: SandboxOptions;
   clock: Clock;
-  /**
-   * @deprecated Being removed (issue 17): routers take `queries` (read-only) and the HTTP
-   * layer's own records (`httpRecords`) from `createApp`, never the repositories.
-   */
-  stores: Repositories & HttpRecords;
   /** The read-only query ports (no write method). */
   queries: Queries;
   events: SandboxEvents;

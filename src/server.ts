@@ -5,8 +5,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
-import { createApp } from './app.js';
+import { createApp, fixtureDeps } from './app.js';
 import type { SandboxOptions } from './config.js';
+import type { Repositories } from './domain/ports.js';
+import type { HttpRecords } from './http/ports.js';
 import type { Sandbox } from './sandbox.js';
 import type { Db } from './store/database.js';
 import { isLoopbackHost } from './config.js';
@@ -55,6 +57,9 @@ const KEY_POOL_DELAY_MS = 200;
 
 export interface RunningServer {
   sandbox: Sandbox;
+  /** The HTTP layer's own records and the repositories, for tests and benchmarks that seed or inspect records. */
+  httpRecords: HttpRecords;
+  repos: Repositories;
   /** The database handle, for tests and benchmarks that inspect or seed it. */
   db: Db;
   server: ServerType;
@@ -75,7 +80,7 @@ export interface ServerRuntime {
 
 /** Starts the sandbox on `options.host`:`options.port` (0 picks a free port). */
 export function startServer(options: Partial<SandboxOptions> = {}, { logger = createLogger() }: ServerRuntime = {}): Promise<RunningServer> {
-  const { app, sandbox, db } = createApp(options, { logger });
+  const { app, sandbox, httpRecords, repos, db } = createApp(options, { logger });
   // Fixtures (--fixtures) are checked before listening, and applied once the sandbox knows its
   // address (payment links), before the first request can arrive: a bad one stops the start.
   // A document this database already holds (a --db file or a restored snapshot seeded with it)
@@ -87,7 +92,7 @@ export function startServer(options: Partial<SandboxOptions> = {}, { logger = cr
     const sources = all.filter((s) => !sandbox.appliedFixtures.has(fixturesHash(s.document)));
     for (const s of all.filter((s) => !sources.includes(s))) logger.info('fixtures.skipped', `fixtures ${s.source}: already in this database, not applied again`, { source: s.source });
     hashes = sources.map((s) => fixturesHash(s.document));
-    if (sources.length > 0) prepared = prepareFixtures(sandbox, sources);
+    if (sources.length > 0) prepared = prepareFixtures(fixtureDeps(sandbox), sources);
   } catch (err) {
     return sandbox.close().then(() => Promise.reject(err as Error));
   }
@@ -107,7 +112,7 @@ export function startServer(options: Partial<SandboxOptions> = {}, { logger = cr
       sandbox.baseUrl = sandbox.options.publicUrl ?? url;
       let fixtures: FixtureObjects = {};
       try {
-        if (prepared) fixtures = applyFixtures(sandbox, prepared, () => hashes.forEach((h) => sandbox.appliedFixtures.add(h)));
+        if (prepared) fixtures = applyFixtures(fixtureDeps(sandbox), prepared, () => hashes.forEach((h) => sandbox.appliedFixtures.add(h)));
       } catch (err) {
         server.close();
         void sandbox.close().then(() => reject(err as Error));
@@ -119,6 +124,8 @@ export function startServer(options: Partial<SandboxOptions> = {}, { logger = cr
       let stopping: Promise<void> | undefined;
       resolve({
         sandbox,
+        httpRecords,
+        repos,
         db,
         server,
         url,

@@ -79,7 +79,7 @@ function channelTransaction(server: RunningServer, channel: string, currency: st
     updated_at: now,
     resolved_at: null,
   };
-  server.sandbox.stores.transactions.insert(row);
+  server.repos.transactions.insert(row);
   return { id: row.id, url: `${server.url}/pay/${row.id}` };
 }
 

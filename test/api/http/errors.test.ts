@@ -63,9 +63,9 @@ describe('error envelope', () => {
   });
 
   it('an unexpected exception is a 500 envelope with no stack trace, and is logged', async () => {
-    const original = sandbox.stores.transactions.page;
+    const original = sandbox.queries.transactions.page;
     logged.length = 0;
-    sandbox.stores.transactions.page = () => {
+    sandbox.queries.transactions.page = () => {
       throw new Error('disk on fire at /secret/path.ts:12');
     };
     try {
@@ -76,7 +76,7 @@ describe('error envelope', () => {
       expect(JSON.parse(text)).toMatchObject({ type: 'error', code: 'server_error', status: 500 });
       expect(logged).toHaveLength(1);
     } finally {
-      sandbox.stores.transactions.page = original;
+      sandbox.queries.transactions.page = original;
     }
   });
 

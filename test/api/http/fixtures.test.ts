@@ -41,7 +41,7 @@ async function state(a: ReturnType<typeof testApp>): Promise<Json> {
     checkout: await list('/v4/transactions', CHECKOUT),
     subscriptions: await list('/v4/subscriptions'),
     deliveries: await list('/_sandbox/deliveries'),
-    buyers: a.sandbox.stores.buyers.count(DIRECT.account_id),
+    buyers: a.sandbox.queries.buyers.count(DIRECT.account_id),
     offset: clock.offset_seconds,
   };
 }

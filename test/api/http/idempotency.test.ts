@@ -74,9 +74,9 @@ describe('Idempotency-Key', () => {
   });
 
   it('without --latency a create runs without yielding, so its key is stored once, with the answer (no claim, no completion)', async () => {
-    const { app, sandbox, db } = testApp();
+    const { app, sandbox, httpRecords, db } = testApp();
     const writes: string[] = [];
-    const repo = sandbox.stores.idempotency;
+    const repo = httpRecords.idempotency;
     for (const name of ['claim', 'complete', 'release', 'record'] as const) {
       const original = repo[name] as (...args: unknown[]) => void;
       (repo as unknown as Record<string, unknown>)[name] = (...args: unknown[]) => {
@@ -94,8 +94,8 @@ describe('Idempotency-Key', () => {
   });
 
   it('a create and the record of its key commit together: when the record cannot be written, no transaction is kept, and the retry creates one', async () => {
-    const { app, sandbox, db } = testApp();
-    const repo = sandbox.stores.idempotency;
+    const { app, sandbox, httpRecords, db } = testApp();
+    const repo = httpRecords.idempotency;
     const original = repo.record;
     repo.record = () => {
       throw new Error('disk full'); // e.g. SQLITE_FULL on a --db file

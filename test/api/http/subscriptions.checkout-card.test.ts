@@ -22,7 +22,7 @@ const saveCard = (app: App, sub: Json, number = '4242 4242 4242 4242', expiry = 
 
 /** The JSON bodies of the webhooks queued for a transaction. */
 function webhookBodies(sandbox: ReturnType<typeof testApp>['sandbox'], txId: unknown): Json[] {
-  return sandbox.stores.deliveries.forResource(String(txId)).map((d) => JSON.parse(d.body) as Json);
+  return sandbox.queries.deliveries.forResource(String(txId)).map((d) => JSON.parse(d.body) as Json);
 }
 
 describe('checkout subscription with a trial: the page collects the card without charging', () => {

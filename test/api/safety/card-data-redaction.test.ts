@@ -13,7 +13,7 @@ const CODE_AS_VALUE = new RegExp(`[=:"\\n]\\s*${FORM_CODE}(?!\\d)`);
 
 describe('card data in any form never reaches the request log', () => {
   it('form, multipart, camelCase, escaped keys, query, path, headers and metadata are all redacted', async () => {
-    const { app, sandbox } = testApp();
+    const { app, sandbox, httpRecords } = testApp();
     const statuses = await sendCardDataForms((path, init) => Promise.resolve(app.request(path, init)));
     expect(statuses.idempotencyKey).toBe(201);
     expect(statuses.idempotencyReplay).toBe(201);
@@ -38,7 +38,7 @@ describe('card data in any form never reaches the request log', () => {
     expect(body).toContain('card •••• 4242');
     expect(body).not.toMatch(CODE_AS_VALUE);
     // The idempotency record is found again by the same key, but does not keep the key's digits.
-    const keys = (sandbox as unknown as { stores: { idempotency: { get(a: string, k: string): unknown } } }).stores.idempotency;
+    const keys = httpRecords.idempotency;
     expect(keys.get(DIRECT.account_id, `order-${FORM_CARDS.idempotencyKey}`)).toBeUndefined();
   });
 

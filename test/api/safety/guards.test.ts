@@ -143,18 +143,18 @@ describe('limits and retention', () => {
   });
 
   it('the request log keeps only the newest --request-log-limit entries', async () => {
-    const { app, sandbox } = testApp({ requestLogLimit: 3 });
+    const { app, httpRecords } = testApp({ requestLogLimit: 3 });
     for (let i = 0; i < 6; i++) await app.request(`/v4/transactions?n=${i}`, { headers: headers() });
-    const rows = sandbox.stores.requestLog.pageAll({ limit: 50 }).rows;
+    const rows = httpRecords.requestLog.pageAll({ limit: 50 }).rows;
     expect(rows.map((e) => e.path).sort()).toEqual(['/v4/transactions?n=3', '/v4/transactions?n=4', '/v4/transactions?n=5']);
   });
 });
 
 describe('secrets', () => {
   it('API keys and JWTs in query strings never reach the request log', async () => {
-    const { app, sandbox } = testApp();
+    const { app, httpRecords } = testApp();
     await app.request(`/v4/transactions?api_key=${DIRECT.api_key}&q=${DIRECT.api_key}&token=abc`, { headers: headers() });
-    const logged = JSON.stringify(sandbox.stores.requestLog.pageAll({ limit: 50 }));
+    const logged = JSON.stringify(httpRecords.requestLog.pageAll({ limit: 50 }));
     expect(logged).not.toContain(DIRECT.api_key);
     expect(logged).not.toContain('token=abc');
     expect(logged).toContain('[redacted]');

@@ -41,7 +41,7 @@ describe('--delivery-log-limit', () => {
     expect(count(server, "SELECT count(*) AS n FROM deliveries WHERE status = 'pending'")).toBe(0);
     expect(count(server, 'SELECT count(*) AS n FROM deliveries')).toBeLessThanOrEqual(50);
     expect(count(server, 'SELECT count(*) AS n FROM deliveries')).toBeGreaterThanOrEqual(40);
-    expect(server.sandbox.stores.deliveries.forResource(last)).toHaveLength(1);
+    expect(server.sandbox.queries.deliveries.forResource(last)).toHaveLength(1);
   });
 });
 

@@ -143,7 +143,7 @@ describe('default scenario: magic values end to end', () => {
     const tx = await pay(app);
     expect(tx.status).toBe('PENDING');
     expect(ruleOf({ db }, tx.id)).toBeNull();
-    expect(sandbox.stores.scheduledSteps.forResource(String(tx.id))).toEqual([]);
+    expect(sandbox.queries.scheduledSteps.forResource(String(tx.id))).toEqual([]);
     await advance(app, 86_400);
     expect((await transaction(app, tx.id)).status).toBe('PENDING');
   });
@@ -247,7 +247,7 @@ describe('--scenario files', () => {
     expect(settled.status).toBe(200);
     await advance(app, 120);
     expect((await transaction(app, tx.id)).status).toBe('SUCCEEDED');
-    expect(sandbox.stores.scheduledSteps.forResource(String(tx.id)).map((s) => s.done)).toEqual(['skipped']);
+    expect(sandbox.queries.scheduledSteps.forResource(String(tx.id)).map((s) => s.done)).toEqual(['skipped']);
   });
 
   it('renewal_fails: the named renewal fails on every attempt (past_due, then cancelled)', async () => {
