@@ -36,7 +36,7 @@ import { nthPeriod, type PlanInterval } from './billing-schedule.js';
 import type { Clock } from './clock.js';
 import { DEFAULT_TEST_CARD, defaultTestCardExpiry, isCardExpired } from './card.js';
 import { awaitsCustomer } from './customer-step.js';
-import type { Account, AccountMode, StoredPaymentMethod, Subscription, SubscriptionRequest, SubscriptionState, SubscriptionStatus, Transaction } from './entities.js';
+import type { Account, AccountMode, StoredPaymentMethod, Subscription, SubscriptionDraft, SubscriptionState, SubscriptionStatus, Transaction } from './entities.js';
 import { badRequest, duplicateRecord, invalidState, notFound } from './errors.js';
 import type { AccountsRepo, ChangeFeed, ChargeScript, MatchInput, ScenarioPolicy, SubscriptionsRepo, TransactionsRepo, UnitOfWork } from './ports.js';
 import type { TimedWork } from './scheduler.js';
@@ -75,12 +75,12 @@ export interface RegisteredMethod {
  * Whether a direct-mode request charges the default test card: a card method without card
  * fields (the spec's payment_method has none; they are a sandbox extension).
  */
-function usesDefaultCard(mode: AccountMode, pm: SubscriptionRequest['payment_method']): boolean {
+function usesDefaultCard(mode: AccountMode, pm: SubscriptionDraft['payment_method']): boolean {
   return mode === 'direct' && pm.type === 'card' && pm.number === undefined;
 }
 
 /** The payment method put on file at creation: the request's card masked, or the default test card. */
-function methodOnFile(mode: AccountMode, request: SubscriptionRequest, nowMs: number): StoredPaymentMethod {
+function methodOnFile(mode: AccountMode, request: SubscriptionDraft, nowMs: number): StoredPaymentMethod {
   const pm = request.payment_method;
   if (!usesDefaultCard(mode, pm)) return storedPaymentMethod(pm);
   const stored: StoredPaymentMethod = {
@@ -92,7 +92,7 @@ function methodOnFile(mode: AccountMode, request: SubscriptionRequest, nowMs: nu
 }
 
 /** What a subscription is matched on against scenario rules. */
-export function subscriptionMatchInput(request: SubscriptionRequest): MatchInput {
+export function subscriptionMatchInput(request: SubscriptionDraft): MatchInput {
   return {
     kind: 'subscription',
     amount: request.amount,
@@ -106,7 +106,7 @@ export function subscriptionMatchInput(request: SubscriptionRequest): MatchInput
 }
 
 /** The request as stored: the card number and security code are never kept (the masked card is on file). */
-function onFile(request: SubscriptionRequest): SubscriptionRequest {
+function onFile(request: SubscriptionDraft): SubscriptionDraft {
   const { number: _number, security_code: _code, ...paymentMethod } = request.payment_method;
   return { ...request, payment_method: paymentMethod };
 }
@@ -131,9 +131,11 @@ export interface SubscriptionService {
    * Creates a subscription (status `active`) and, without a trial, charges its first period
    * at once, so the answer already shows the outcome (`failed` when it was declined).
    * 409 `duplicate_record` with `resource_id` when the account already has a subscription
-   * with this `external_identifier`.
+   * with this `external_identifier`. `match` is what the scenario rules see of it
+   * (`subscriptionMatchInput(request)`, which the caller may have built already for its own
+   * check, e.g. the API's `api_fault` steps).
    */
-  create(account: Account, request: SubscriptionRequest): Subscription;
+  create(account: Account, request: SubscriptionDraft, match?: MatchInput): Subscription;
   /**
    * Cancels a subscription now: no further charges (a charge already waiting for its outcome
    * still gets it). 409 `invalid_state` when it is already `cancelled` or `failed`.
@@ -158,7 +160,7 @@ export function createSubscriptionService(deps: SubscriptionServiceDeps): Subscr
    * checkout mode its payment page sends the customer back to `payment_method.redirect_url`,
    * or to the sandbox's own start page when there is none.
    */
-  const chargeInput = (account: Account, request: SubscriptionRequest, period: number, attempt: number): NewTransaction => {
+  const chargeInput = (account: Account, request: SubscriptionDraft, period: number, attempt: number): NewTransaction => {
     const { customer, payment_method: pm, plan } = request;
     const name = customer.display_name ?? ([customer.first_name, customer.last_name].filter(Boolean).join(' ') || undefined);
     const paymentMethod: NonNullable<NewTransaction['payment_method']> = { type: pm.type };
@@ -271,7 +273,7 @@ export function createSubscriptionService(deps: SubscriptionServiceDeps): Subscr
   transactionService.onResolved(onChargeResolved);
 
   return {
-    create(account, request) {
+    create(account, request, match = subscriptionMatchInput(request)) {
       const id = randomUUID();
       uow.run(() => {
         const existing = subscriptions.byExternalIdentifier(account.id, request.external_identifier);
@@ -287,13 +289,8 @@ export function createSubscriptionService(deps: SubscriptionServiceDeps): Subscr
           renewal_attempts: 0,
           pending_charge_id: null,
           first_charge_id: null,
-          rule: policy.forSubscription(
-            subscriptionMatchInput(
-              usesDefaultCard(account.mode, request.payment_method)
-                ? { ...request, payment_method: { ...request.payment_method, number: DEFAULT_TEST_CARD.number } }
-                : request,
-            ),
-          ),
+          // A request charging the default test card matches as that card.
+          rule: policy.forSubscription(usesDefaultCard(account.mode, request.payment_method) ? { ...match, cardNumber: DEFAULT_TEST_CARD.number } : match),
           payment_method_on_file: methodOnFile(account.mode, request, now),
           cancelled_at: null,
           cancellation_reason: null,

@@ -59,8 +59,13 @@ export interface NewRefund {
   external_identifier?: string;
 }
 
-/** Extra facts of a charge made by subscription billing. */
+/** Extra facts of a new transaction: what the caller already built, and those of a charge made by subscription billing. */
 export interface ChargeContext {
+  /**
+   * What the scenario rules see of a new (non-subscription) payment, when the caller built it
+   * already for its own check (the API's `api_fault` steps); else `transactionMatchInput(input)`.
+   */
+  match?: MatchInput;
   subscriptionId?: string;
   /** Where its webhook goes when the input names no notification_url. */
   notificationUrl?: string;
@@ -335,7 +340,7 @@ export function createTransactionService(deps: TransactionServiceDeps): Transact
           return resolve(row.id, 'FAILED');
         }
         if (charge.subscriptionId === undefined) {
-          const decided = policy.forTransaction(transactionMatchInput(input));
+          const decided = policy.forTransaction(charge.match ?? transactionMatchInput(input));
           if (decided) {
             transactions.setScenarioRule(row.id, decided.rule);
             play(transactions.byIdAnyAccount(row.id)!, decided.script);

@@ -20,6 +20,7 @@ import { createRouter } from '../router.js';
 import { accountHeaderSchema, conflictResponse, errorResponses, idempotencyHeaderParameters, idempotentReplayedHeader, uuidPathParams } from '../schemas.js';
 import { documentedBody, validRequest } from '../validation.js';
 import { forwardedForSchema } from '../wire/forwarded-for.js';
+import { subscriptionDraft } from '../wire/subscription-draft.js';
 import { subscriptionCreateDocument, subscriptionCreateSchema, subscriptionResponseSchema } from './subscriptions.schemas.js';
 
 const security = [{ bearerAuth: [] }];
@@ -112,9 +113,10 @@ export function subscriptionRoutes(restrictedChannelCode: string): OpenAPIHono<A
       directMode: account.mode === 'direct',
       nowMs: sandbox.clock.nowMs(),
     });
-    const input = validRequest(c, { body, headers: forwardedForSchema });
-    await scenarioFault(c, subscriptionMatchInput(input));
-    return idempotent(c, 201, () => subscriptionView(sandbox.subscriptions.create(account, input), sandbox.baseUrl, account.mode));
+    const draft = subscriptionDraft(validRequest(c, { body, headers: forwardedForSchema }));
+    const match = subscriptionMatchInput(draft);
+    await scenarioFault(c, match);
+    return idempotent(c, 201, () => subscriptionView(sandbox.subscriptions.create(account, draft, match), sandbox.baseUrl, account.mode));
   });
 
   app.openapi(get, (c) => {

@@ -103,10 +103,11 @@ export function transactionRoutes(): OpenAPIHono<ApiEnv> {
   app.openapi(create, async (c) => {
     const account = c.get('account');
     const input = validRequest(c, { body: transactionCreateSchema(account.mode) });
-    await scenarioFault(c, transactionMatchInput(input));
+    const match = transactionMatchInput(input);
+    await scenarioFault(c, match);
     return idempotent(c, 201, () => {
       const sandbox = c.get('sandbox');
-      const tx = sandbox.transactions.create(account, input);
+      const tx = sandbox.transactions.create(account, input, { match });
       return transactionView(tx, sandbox.baseUrl, account.mode);
     });
   });

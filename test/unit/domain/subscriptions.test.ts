@@ -4,7 +4,7 @@
  * by request, and a first charge that waits for the customer.
  */
 import { describe, expect, it } from 'vitest';
-import type { Account, AccountMode, SubscriptionRequest, TransactionOutcome } from '../../../src/domain/entities.js';
+import type { Account, AccountMode, SubscriptionDraft, TransactionOutcome } from '../../../src/domain/entities.js';
 import type { ChargeScript, ScenarioPolicy } from '../../../src/domain/ports.js';
 import { RENEWAL_RETRY_SECONDS, createSubscriptionService } from '../../../src/domain/subscriptions.js';
 import { createTransactionService } from '../../../src/domain/transactions.js';
@@ -35,7 +35,7 @@ const accountOf = (mode: AccountMode): Account => ({
 const direct = accountOf('direct');
 const checkout = accountOf('checkout');
 
-const request = (overrides: Partial<SubscriptionRequest> = {}, plan: Partial<SubscriptionRequest['plan']> = {}): SubscriptionRequest => ({
+const request = (overrides: Partial<SubscriptionDraft> = {}, plan: Partial<SubscriptionDraft['plan']> = {}): SubscriptionDraft => ({
   external_identifier: 'sub-1',
   amount: 1000,
   currency: 'USD',
