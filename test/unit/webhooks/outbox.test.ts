@@ -60,7 +60,7 @@ describe('outbox', () => {
     });
     expect(nudges()).toBeGreaterThan(0); // after the commit (the real unit of work folds them into one by key)
     expect(deliveries.rows[0]).toMatchObject({ kind: 'payment', resource_id: 'tx_1', url: 'http://merchant.test/hooks', fault: null, attempts: 0 });
-    expect(JSON.parse(deliveries.rows[0]!.body)).toMatchObject({ status: 'SUCCEEDED' });
+    expect(JSON.parse(deliveries.rows[0]!.body)).toMatchObject({ ll_transaction_id: 'tx_1', merchant_transaction_id: 'tx_1' });
     expect(() => box.paymentOutcome(transactionEntity())).toThrow(/terminal status/);
   });
 
