@@ -109,8 +109,13 @@ export type PlanInterval = (typeof PLAN_INTERVALS)[number];
 /** The kinds of payment method a request names. */
 export type PaymentMethodType = 'card' | 'wallet' | 'qr' | 'bank_transfer' | 'mobile_banking' | 'instant_payment';
 
-/** A subscription's creation request as stored: the validated body without card number or code. */
-export interface SubscriptionRequest {
+/**
+ * What a new subscription is made of: the domain's own input to `SubscriptionService.create`
+ * (the API's validated body is mapped to it at the edge, `http/wire/subscription-draft.ts`).
+ * It is kept with the subscription as `Subscription.request`, without the card number and
+ * security code (the masked card is on file).
+ */
+export interface SubscriptionDraft {
   external_identifier: string;
   amount: number;
   currency: string;
@@ -192,7 +197,7 @@ export interface Subscription {
   account_id: string;
   external_identifier: string;
   status: SubscriptionStatus;
-  request: SubscriptionRequest;
+  request: SubscriptionDraft;
   state: SubscriptionState;
   /** Sandbox-clock instant of the next charge attempt, null when none is due. */
   next_charge_at: number | null;

@@ -32,84 +32,37 @@
  * is the method on file: `payment_method.card` and every later charge show it.
  */
 import { randomUUID } from 'node:crypto';
-import { nthPeriod, type PlanInterval } from './billing-schedule.js';
+import { nthPeriod } from './billing-schedule.js';
 import type { Clock } from './clock.js';
-import { DEFAULT_TEST_CARD, defaultTestCardExpiry, isCardExpired } from './card.js';
+import { DEFAULT_TEST_CARD, isCardExpired } from './card.js';
 import { awaitsCustomer } from './customer-step.js';
-import type { Account, AccountMode, StoredPaymentMethod, Subscription, SubscriptionRequest, SubscriptionState, SubscriptionStatus, Transaction } from './entities.js';
+import type { Account, Subscription, SubscriptionDraft, SubscriptionState, SubscriptionStatus, Transaction } from './entities.js';
 import { badRequest, duplicateRecord, invalidState, notFound } from './errors.js';
 import type { AccountsRepo, ChangeFeed, ChargeScript, MatchInput, ScenarioPolicy, SubscriptionsRepo, TransactionsRepo, UnitOfWork } from './ports.js';
 import type { TimedWork } from './scheduler.js';
-import { chargeReference, scheduleOf } from './subscription-calendar.js';
-import { storedPaymentMethod, type NewTransaction, type TransactionService } from './transactions.js';
+import { scheduleOf } from './subscription-calendar.js';
+import {
+  chargeInput,
+  collectsMethodDuringTrial,
+  estimatedCharges,
+  methodOnFile,
+  onFile,
+  subscriptionActions,
+  subscriptionMatchInput,
+  usesDefaultCard,
+  type RegisteredMethod,
+} from './subscription-terms.js';
+import { storedPaymentMethod } from './transaction-input.js';
+import type { TransactionService } from './transactions.js';
+
+export { collectsMethodDuringTrial, subscriptionActions, subscriptionMatchInput, type RegisteredMethod } from './subscription-terms.js';
 
 /** Most subscriptions one step of a clock advance charges; the rest due then run in the next steps. */
 const BILLING_BATCH = 20;
 
-const DAY_MS = 86_400_000;
-/** The shortest length of one interval (a month is at least 28 days), for estimating renewals. */
-const SHORTEST_INTERVAL_MS: Record<PlanInterval, number> = { day: DAY_MS, week: 7 * DAY_MS, month: 28 * DAY_MS, year: 365 * DAY_MS };
 
 /** Spacing of the retries of a failed renewal, on the sandbox clock: one day. */
 export const RENEWAL_RETRY_SECONDS = 86_400;
-
-/** The transitions a subscription can take now: a cancellation while it still charges. */
-export function subscriptionActions(sub: Pick<Subscription, 'status'>): 'cancel'[] {
-  return sub.status === 'active' || sub.status === 'past_due' ? ['cancel'] : [];
-}
-
-/**
- * Whether a subscription's payment page collects the method during a trial instead of charging
- * the first period: its first charge needs the customer and it has a trial.
- */
-export function collectsMethodDuringTrial(mode: AccountMode, sub: Pick<Subscription, 'request' | 'created_at'>): boolean {
-  return awaitsCustomer(mode, sub.request.payment_method.payment_channel_code) && scheduleOf(sub).trialEnd !== null;
-}
-
-/** What the customer gives on a trial subscription's payment page: a card, or (a wallet, QR or banking app) an authorisation. */
-export interface RegisteredMethod {
-  card?: { number: string; expiration_date: string; holder_name?: string };
-}
-
-/**
- * Whether a direct-mode request charges the default test card: a card method without card
- * fields (the spec's payment_method has none; they are a sandbox extension).
- */
-function usesDefaultCard(mode: AccountMode, pm: SubscriptionRequest['payment_method']): boolean {
-  return mode === 'direct' && pm.type === 'card' && pm.number === undefined;
-}
-
-/** The payment method put on file at creation: the request's card masked, or the default test card. */
-function methodOnFile(mode: AccountMode, request: SubscriptionRequest, nowMs: number): StoredPaymentMethod {
-  const pm = request.payment_method;
-  if (!usesDefaultCard(mode, pm)) return storedPaymentMethod(pm);
-  const stored: StoredPaymentMethod = {
-    type: pm.type,
-    card: { last4: DEFAULT_TEST_CARD.last4, expiration_date: defaultTestCardExpiry(nowMs), brand: DEFAULT_TEST_CARD.brand },
-  };
-  if (pm.payment_channel_code !== undefined) stored.payment_channel_code = pm.payment_channel_code;
-  return stored;
-}
-
-/** What a subscription is matched on against scenario rules. */
-export function subscriptionMatchInput(request: SubscriptionRequest): MatchInput {
-  return {
-    kind: 'subscription',
-    amount: request.amount,
-    currency: request.currency,
-    cardNumber: request.payment_method.number ?? null,
-    customerEmail: request.customer.email_address,
-    metadata: request.metadata ?? null,
-    paymentChannelCode: request.payment_method.payment_channel_code ?? null,
-    plan: { name: request.plan.name, interval: request.plan.interval },
-  };
-}
-
-/** The request as stored: the card number and security code are never kept (the masked card is on file). */
-function onFile(request: SubscriptionRequest): SubscriptionRequest {
-  const { number: _number, security_code: _code, ...paymentMethod } = request.payment_method;
-  return { ...request, payment_method: paymentMethod };
-}
 
 export interface SubscriptionServiceDeps {
   clock: Clock;
@@ -131,9 +84,11 @@ export interface SubscriptionService {
    * Creates a subscription (status `active`) and, without a trial, charges its first period
    * at once, so the answer already shows the outcome (`failed` when it was declined).
    * 409 `duplicate_record` with `resource_id` when the account already has a subscription
-   * with this `external_identifier`.
+   * with this `external_identifier`. `match` is what the scenario rules see of it
+   * (`subscriptionMatchInput(request)`, which the caller may have built already for its own
+   * check, e.g. the API's `api_fault` steps).
    */
-  create(account: Account, request: SubscriptionRequest): Subscription;
+  create(account: Account, request: SubscriptionDraft, match?: MatchInput): Subscription;
   /**
    * Cancels a subscription now: no further charges (a charge already waiting for its outcome
    * still gets it). 409 `invalid_state` when it is already `cancelled` or `failed`.
@@ -152,33 +107,6 @@ export interface SubscriptionService {
 
 export function createSubscriptionService(deps: SubscriptionServiceDeps): SubscriptionService {
   const { clock, uow, accounts, subscriptions, transactions, transactionService, policy, feed } = deps;
-
-  /**
-   * The transaction that charges period `period` (attempt `attempt`) of a subscription. In
-   * checkout mode its payment page sends the customer back to `payment_method.redirect_url`,
-   * or to the sandbox's own start page when there is none.
-   */
-  const chargeInput = (account: Account, request: SubscriptionRequest, period: number, attempt: number): NewTransaction => {
-    const { customer, payment_method: pm, plan } = request;
-    const name = customer.display_name ?? ([customer.first_name, customer.last_name].filter(Boolean).join(' ') || undefined);
-    const paymentMethod: NonNullable<NewTransaction['payment_method']> = { type: pm.type };
-    for (const key of ['payment_channel_code', 'number', 'expiration_date', 'security_code', 'holder_name'] as const) {
-      if (pm[key] !== undefined) paymentMethod[key] = pm[key];
-    }
-    const input: NewTransaction = {
-      amount: period === 0 ? request.amount : plan.amount,
-      currency: period === 0 ? request.currency : plan.currency,
-      description: `Subscription ${request.external_identifier} (${plan.name}), ${period === 0 ? 'first period' : `renewal ${period}`}${attempt > 1 ? `, attempt ${attempt}` : ''}`,
-      customer: name === undefined ? { email: customer.email_address } : { email: customer.email_address, name },
-      external_identifier: chargeReference(request.external_identifier, period, attempt),
-      payment_method: paymentMethod,
-    };
-    const returnUrl = pm.redirect_url ?? (account.mode === 'checkout' ? deps.startPageUrl() : undefined);
-    if (returnUrl !== undefined) input.return_url = returnUrl;
-    if (request.metadata !== undefined) input.metadata = request.metadata;
-    if (request.browser_info !== undefined) input.browser_info = request.browser_info;
-    return input;
-  };
 
   const save = (sub: Subscription, status: SubscriptionStatus, state: SubscriptionState, nextChargeAt: number | null): void => {
     subscriptions.update(sub.id, { status, state, next_charge_at: nextChargeAt, updated_at: clock.nowMs() });
@@ -232,7 +160,7 @@ export function createSubscriptionService(deps: SubscriptionServiceDeps): Subscr
         period === 0 ? policy.firstChargeScript(state.rule) : policy.renewalScript(state.rule, period, state.renewal_attempts);
       const next: SubscriptionState = { ...state, period, renewal_attempts: state.renewal_attempts + (period > 0 ? 1 : 0) };
       const account = accounts.byId(sub.account_id)!;
-      const input = chargeInput(account, sub.request, period, attempt);
+      const input = chargeInput(account, sub.request, period, attempt, deps.startPageUrl);
       if (input.amount === 0) {
         settle(sub, next, 'SUCCEEDED');
         return;
@@ -271,7 +199,7 @@ export function createSubscriptionService(deps: SubscriptionServiceDeps): Subscr
   transactionService.onResolved(onChargeResolved);
 
   return {
-    create(account, request) {
+    create(account, request, match = subscriptionMatchInput(request)) {
       const id = randomUUID();
       uow.run(() => {
         const existing = subscriptions.byExternalIdentifier(account.id, request.external_identifier);
@@ -287,13 +215,8 @@ export function createSubscriptionService(deps: SubscriptionServiceDeps): Subscr
           renewal_attempts: 0,
           pending_charge_id: null,
           first_charge_id: null,
-          rule: policy.forSubscription(
-            subscriptionMatchInput(
-              usesDefaultCard(account.mode, request.payment_method)
-                ? { ...request, payment_method: { ...request.payment_method, number: DEFAULT_TEST_CARD.number } }
-                : request,
-            ),
-          ),
+          // A request charging the default test card matches as that card.
+          rule: policy.forSubscription(usesDefaultCard(account.mode, request.payment_method) ? { ...match, cardNumber: DEFAULT_TEST_CARD.number } : match),
           payment_method_on_file: methodOnFile(account.mode, request, now),
           cancelled_at: null,
           cancellation_reason: null,
@@ -356,16 +279,7 @@ export function createSubscriptionService(deps: SubscriptionServiceDeps): Subscr
     billing: {
       name: 'subscription billing',
       nextDueMs: () => subscriptions.nextDue(),
-      countDue: (untilMs) => {
-        let count = 0;
-        for (const sub of subscriptions.due(untilMs)) {
-          const { interval, interval_time: times, payment_attempts: attempts } = sub.request.plan;
-          const shortest = times * SHORTEST_INTERVAL_MS[interval];
-          count += Math.floor((untilMs - (sub.next_charge_at ?? untilMs)) / shortest) + 1;
-          if (sub.status === 'past_due') count += attempts;
-        }
-        return count;
-      },
+      countDue: (untilMs) => estimatedCharges(subscriptions.due(untilMs), untilMs),
       runDue(nowMs) {
         // A bounded batch per step, so one step never holds the event loop for long.
         for (const sub of subscriptions.due(nowMs).slice(0, BILLING_BATCH)) {

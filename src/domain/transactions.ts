@@ -15,107 +15,30 @@
  * transaction is created FAILED with `decline_reason` `expired_card`, and its webhook queued.
  */
 import { randomUUID } from 'node:crypto';
-import { cardBrand, cardLast4, isCardExpired, isValidExpiry } from './card.js';
+import { isCardExpired } from './card.js';
 import type { Clock } from './clock.js';
-import { qrPayloadFor } from './emvco/payment-payload.js';
 import { awaitsCustomer, linkExpiredWhilePending } from './customer-step.js';
-import { paymentChannel, paymentLinkExpiresAt } from './payment-methods.js';
+import { paymentLinkExpiresAt } from './payment-methods.js';
 import type { TimedWork } from './scheduler.js';
-import type { Account, DeclineReason, Refund, SimulatedFailures, StoredPaymentMethod, Transaction, TransactionCustomer, TransactionOutcome } from './entities.js';
-import { SandboxError, badRequest, invalidState, notFound } from './errors.js';
-import { formatMoney } from './money.js';
-import type { ChangeFeed, ChargeScript, MatchInput, Outbox, ScenarioPolicy, ScheduledStepsRepo, TransactionsRepo, UnitOfWork } from './ports.js';
+import type { Account, DeclineReason, Refund, SimulatedFailures, Transaction, TransactionOutcome } from './entities.js';
+import { SandboxError, invalidState, notFound } from './errors.js';
+import type { ChangeFeed, ChargeScript, Outbox, ScenarioPolicy, ScheduledStepsRepo, TransactionsRepo, UnitOfWork } from './ports.js';
+import { type NewRefund, refundService } from './refunds.js';
+import { type ChargeContext, type NewTransaction, cardOnFileExpired, paymentMethodOf, storedPaymentMethod, transactionMatchInput } from './transaction-input.js';
+
+export { type NewRefund, refundableAmount } from './refunds.js';
+export {
+  type ChargeContext,
+  type NewTransaction,
+  type PaymentMethodInput,
+  allowedActions,
+  cardOnFileExpired,
+  storedPaymentMethod,
+  transactionMatchInput,
+} from './transaction-input.js';
 
 /** At most this many payment links expire in one step of an advance (or tick); the rest stay due for the next. */
 export const LINK_EXPIRY_BATCH = 25;
-
-/** A payment method as the request carries it (card fields in direct mode). */
-export interface PaymentMethodInput {
-  type: string;
-  payment_channel_code?: string;
-  number?: string;
-  expiration_date?: string;
-  security_code?: string;
-  holder_name?: string;
-}
-
-export interface NewTransaction {
-  amount: number;
-  currency: string;
-  description?: string;
-  customer?: TransactionCustomer;
-  return_url?: string;
-  cancel_url?: string;
-  external_identifier?: string;
-  notification_url?: string;
-  metadata?: Record<string, string>;
-  payment_method?: PaymentMethodInput;
-  browser_info?: Record<string, unknown>;
-}
-
-export interface NewRefund {
-  amount?: number;
-  reason?: string;
-  external_identifier?: string;
-}
-
-/** Extra facts of a charge made by subscription billing. */
-export interface ChargeContext {
-  subscriptionId?: string;
-  /** Where its webhook goes when the input names no notification_url. */
-  notificationUrl?: string;
-  /** The (masked) payment method on file, charged instead of card data in the request. */
-  paymentMethodOnFile?: StoredPaymentMethod;
-  /**
-   * Whether this charge waits for the customer on the payment page (a subscription's first
-   * charge in checkout mode or with a customer-step channel). Renewals never do.
-   */
-  awaitCustomer?: boolean;
-  /** Declined before it is charged (a trial subscription whose customer never gave a method): created FAILED. */
-  declineReason?: DeclineReason;
-}
-
-/** Whether a card on file (MM/YY) has expired at `nowMs`; a malformed expiry is not judged here. */
-export function cardOnFileExpired(pm: StoredPaymentMethod | null, nowMs: number): boolean {
-  const expiry = pm?.card?.expiration_date;
-  return expiry !== undefined && isValidExpiry(expiry) && isCardExpired(expiry, nowMs);
-}
-
-/** What is left to refund: the unrefunded part of a SUCCEEDED transaction, else 0. */
-export function refundableAmount(tx: Pick<Transaction, 'status' | 'amount' | 'refunded_amount'>): number {
-  return tx.status === 'SUCCEEDED' ? Math.max(0, tx.amount - tx.refunded_amount) : 0;
-}
-
-/** The transitions a transaction can take now: an outcome while PENDING, a refund while something is left. */
-export function allowedActions(tx: Pick<Transaction, 'status' | 'amount' | 'refunded_amount'>): ('settle' | 'fail' | 'refund')[] {
-  if (tx.status === 'PENDING') return ['settle', 'fail'];
-  return refundableAmount(tx) > 0 ? ['refund'] : [];
-}
-
-/** Masks a request payment method for storage. */
-export function storedPaymentMethod(pm: PaymentMethodInput): StoredPaymentMethod {
-  const out: StoredPaymentMethod = { type: pm.type };
-  if (pm.payment_channel_code !== undefined) out.payment_channel_code = pm.payment_channel_code;
-  if (pm.number !== undefined) {
-    out.card = { last4: cardLast4(pm.number), expiration_date: pm.expiration_date ?? '', brand: cardBrand(pm.number) };
-    if (pm.holder_name !== undefined) out.card.holder_name = pm.holder_name;
-  }
-  return out;
-}
-
-/** What a new transaction is matched on against scenario rules. */
-export function transactionMatchInput(input: NewTransaction): MatchInput {
-  return {
-    kind: 'transaction',
-    amount: input.amount,
-    currency: input.currency,
-    cardNumber: input.payment_method?.number ?? null,
-    customerEmail: input.customer?.email ?? null,
-    metadata: input.metadata ?? null,
-    paymentChannelCode: input.payment_method?.payment_channel_code ?? null,
-    plan: null,
-  };
-}
 
 export interface TransactionServiceDeps {
   clock: Clock;
@@ -170,23 +93,6 @@ export interface TransactionService {
   linkExpiry: TimedWork;
 }
 
-/** What is stored of the payment method of a new payment, with the QR payload of a QR channel. */
-function paymentMethodOf(account: Account, input: NewTransaction, charge: ChargeContext, id: string): StoredPaymentMethod | null {
-  const pm = input.payment_method;
-  let stored: StoredPaymentMethod | null;
-  if (account.mode === 'direct') stored = charge.paymentMethodOnFile ?? (pm ? storedPaymentMethod(pm) : null);
-  // Checkout: no card data from the merchant, ever. A subscription charges the card the
-  // customer gave on its payment page (masked, on file); otherwise the requested channel is
-  // kept so the page acts it out.
-  else if (charge.paymentMethodOnFile?.card !== undefined) stored = charge.paymentMethodOnFile;
-  else stored = pm?.payment_channel_code !== undefined ? { type: pm.type, payment_channel_code: pm.payment_channel_code } : null;
-  const code = stored?.payment_channel_code;
-  if (stored === null || code === undefined || paymentChannel(code)?.type !== 'qr') return stored;
-  const qr = qrPayloadFor({ id, amount: input.amount, currency: input.currency, channelCode: code, merchantName: account.name });
-  const { qr_payload: _old, ...rest } = stored;
-  return qr === null ? rest : { ...rest, qr_payload: qr };
-}
-
 export function createTransactionService(deps: TransactionServiceDeps): TransactionService {
   const { clock, uow, transactions, scheduledSteps, outbox, feed, policy } = deps;
   const resolvedListeners: ((tx: Transaction) => void)[] = [];
@@ -207,46 +113,7 @@ export function createTransactionService(deps: TransactionServiceDeps): Transact
       return updated;
     });
 
-  const refund = (transactionId: string, input: NewRefund, simulated?: SimulatedFailures): Refund =>
-    uow.run(() => {
-      const current = transactions.byIdAnyAccount(transactionId);
-      if (!current) throw notFound(`Transaction ${transactionId} not found`);
-      if (current.status !== 'SUCCEEDED') {
-        throw badRequest(`Transaction ${current.id} is ${current.status}: only a SUCCEEDED transaction can be refunded`);
-      }
-      const remainder = refundableAmount(current);
-      const amount = input.amount ?? remainder;
-      if (remainder === 0) {
-        throw badRequest(`Transaction ${current.id} is already fully refunded`, [
-          { type: 'value_error', pointer: '/amount', message: 'Nothing left to refund', location: 'body' },
-        ]);
-      }
-      if (amount > remainder) {
-        throw badRequest(`The refund of ${formatMoney(amount, current.currency)} is more than the ${formatMoney(remainder, current.currency)} left to refund`, [
-          { type: 'value_error', pointer: '/amount', message: `Must be at most ${remainder} (the remainder)`, location: 'body' },
-        ]);
-      }
-      const now = clock.nowMs();
-      const row: Omit<Refund, 'seq'> = {
-        id: randomUUID(),
-        account_id: current.account_id,
-        transaction_id: current.id,
-        amount,
-        currency: current.currency,
-        reason: input.reason ?? null,
-        external_identifier: input.external_identifier ?? null,
-        status: 'SUCCESS',
-        created_at: now,
-        updated_at: now,
-      };
-      transactions.insertRefund(row);
-      transactions.addRefunded(current.id, amount, now);
-      const created = transactions.refundById(row.id)!;
-      outbox.refund(current, created, simulated ?? policy.simulatedFailures(current.scenario_rule));
-      feed.emit('refund.created', created.account_id, { id: created.id, transaction_id: created.transaction_id });
-      feed.emit('transaction.updated', created.account_id, { id: created.transaction_id });
-      return created;
-    });
+  const refund = refundService({ clock, uow, transactions, outbox, feed, policy });
 
   const expireLinkIfDue = (id: string, nowMs = clock.nowMs()): Transaction => {
     const tx = transactions.byIdAnyAccount(id);
@@ -335,7 +202,7 @@ export function createTransactionService(deps: TransactionServiceDeps): Transact
           return resolve(row.id, 'FAILED');
         }
         if (charge.subscriptionId === undefined) {
-          const decided = policy.forTransaction(transactionMatchInput(input));
+          const decided = policy.forTransaction(charge.match ?? transactionMatchInput(input));
           if (decided) {
             transactions.setScenarioRule(row.id, decided.rule);
             play(transactions.byIdAnyAccount(row.id)!, decided.script);

@@ -21,6 +21,7 @@ import { accountHeaderSchema, conflictResponse, errorResponses, idempotencyHeade
 import { documentedBody } from '../validation.js';
 import { forwardedForSchema } from '../wire/forwarded-for.js';
 import type { ApiPipeline } from './pipeline.js';
+import { subscriptionDraft } from '../wire/subscription-draft.js';
 import { subscriptionCreateDocument, subscriptionCreateSchema, subscriptionResponseSchema } from './subscriptions.schemas.js';
 
 const security = [{ bearerAuth: [] }];
@@ -132,9 +133,10 @@ export function subscriptionRoutes({ queries, subscriptions, pipeline, clock, re
       directMode: account.mode === 'direct',
       nowMs: clock.nowMs(),
     });
-    const input = validRequest(c, { body, headers: forwardedForSchema });
-    await scenarioFault(c, subscriptionMatchInput(input));
-    return idempotent(c, 201, () => subscriptionView(subscriptions.create(account, input), baseUrl(), account.mode));
+    const draft = subscriptionDraft(validRequest(c, { body, headers: forwardedForSchema }));
+    const match = subscriptionMatchInput(draft);
+    await scenarioFault(c, match);
+    return idempotent(c, 201, () => subscriptionView(subscriptions.create(account, draft, match), baseUrl(), account.mode));
   });
 
   app.openapi(get(secured), (c) => {

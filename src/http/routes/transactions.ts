@@ -121,8 +121,9 @@ export function transactionRoutes({ queries, transactions, pipeline, baseUrl }: 
   app.openapi(create(secured), async (c) => {
     const account = c.get('account');
     const input = validRequest(c, { body: transactionCreateSchema(account.mode) });
-    await scenarioFault(c, transactionMatchInput(input));
-    return idempotent(c, 201, () => transactionView(transactions.create(account, input), baseUrl(), account.mode));
+    const match = transactionMatchInput(input);
+    await scenarioFault(c, match);
+    return idempotent(c, 201, () => transactionView(transactions.create(account, input, { match }), baseUrl(), account.mode));
   });
 
   app.openapi(get(secured), (c) => {

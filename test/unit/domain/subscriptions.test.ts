@@ -4,7 +4,7 @@
  * by request, and a first charge that waits for the customer.
  */
 import { describe, expect, it } from 'vitest';
-import type { Account, AccountMode, SubscriptionRequest, TransactionOutcome } from '../../../src/domain/entities.js';
+import type { Account, AccountMode, SubscriptionDraft, TransactionOutcome } from '../../../src/domain/entities.js';
 import type { ChargeScript, ScenarioPolicy } from '../../../src/domain/ports.js';
 import { RENEWAL_RETRY_SECONDS, createSubscriptionService } from '../../../src/domain/subscriptions.js';
 import { createTransactionService } from '../../../src/domain/transactions.js';
@@ -35,7 +35,7 @@ const accountOf = (mode: AccountMode): Account => ({
 const direct = accountOf('direct');
 const checkout = accountOf('checkout');
 
-const request = (overrides: Partial<SubscriptionRequest> = {}, plan: Partial<SubscriptionRequest['plan']> = {}): SubscriptionRequest => ({
+const request = (overrides: Partial<SubscriptionDraft> = {}, plan: Partial<SubscriptionDraft['plan']> = {}): SubscriptionDraft => ({
   external_identifier: 'sub-1',
   amount: 1000,
   currency: 'USD',
@@ -189,5 +189,51 @@ describe('subscription state machine', () => {
     expect(sub.status).toBe('active');
     expect(sub.state.period).toBe(0);
     expect(charges(sub.id)).toEqual([]);
+  });
+
+  it("a checkout trial whose customer never gave a method: the first charge at the trial's end is declined (no_payment_method) and it is failed", () => {
+    const { subs, bill, charges } = service();
+    const sub = subs.create(checkout, request({ payment_method: { type: 'card' } }, { trial_period_days: 7 }));
+    expect(charges(sub.id)).toEqual([]);
+    const ended = bill(sub.id);
+    expect(charges(sub.id).map((t) => [t.status, t.decline_reason])).toEqual([['FAILED', 'no_payment_method']]);
+    expect(ended.status).toBe('failed');
+    expect(ended.next_charge_at).toBeNull();
+  });
+
+  it('a checkout trial: the card registered on its page goes on file and the charge at the end of the trial uses it', () => {
+    const { subs, bill, charges } = service();
+    const sub = subs.create(checkout, request({ payment_method: { type: 'card' } }, { trial_period_days: 7 }));
+    const registered = subs.registerPaymentMethod(sub.id, { card: { number: '5555555555554444', expiration_date: '12/40' } });
+    expect(registered.state.payment_method_on_file).toMatchObject({ type: 'card', card: { last4: '4444' } });
+    expect(charges(sub.id)).toEqual([]);
+    const charged = bill(sub.id);
+    expect(charged.status).toBe('active');
+    expect(charges(sub.id).map((t) => [t.status, t.payment_method?.card?.last4])).toEqual([['SUCCEEDED', '4444']]);
+    expect(() => subs.registerPaymentMethod(sub.id, { card: { number: '4111111111111111', expiration_date: '12/40' } })).toThrow(
+      expect.objectContaining({ code: 'invalid_state' }),
+    );
+  });
+
+  it("a first charge waiting for the customer fails when its link expires (24 h of sandbox clock): the subscription is failed", async () => {
+    const { subs, transactionService, subscriptions, charges, clock } = service();
+    const sub = subs.create(checkout, request({ payment_method: { type: 'card' } }));
+    const waiting = charges(sub.id)[0]!;
+    expect(waiting.link_expires_at).toBe(clock.nowMs() + DAY_MS);
+    clock.set(waiting.link_expires_at!);
+    await transactionService.linkExpiry.runDue(clock.nowMs(), false);
+    expect(charges(sub.id).map((t) => t.status)).toEqual(['FAILED']);
+    expect(subscriptions.byIdAnyAccount(sub.id)!.status).toBe('failed');
+  });
+
+  it('renewals never wait for the customer: a checkout renewal is charged off-session, with no payment link', () => {
+    const { subs, transactionService, bill, charges } = service();
+    const sub = subs.create(checkout, request({ payment_method: { type: 'card' } }));
+    transactionService.resolve(charges(sub.id)[0]!.id, 'SUCCEEDED');
+    const renewed = bill(sub.id);
+    expect(renewed.state.period).toBe(1);
+    const renewal = charges(sub.id)[1]!;
+    expect(renewal.status).toBe('SUCCEEDED');
+    expect(renewal.link_expires_at).toBeNull();
   });
 });

@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Account } from '../../../src/domain/entities.js';
 import { SandboxError } from '../../../src/domain/errors.js';
-import type { ChargeScript } from '../../../src/domain/ports.js';
-import { createTransactionService } from '../../../src/domain/transactions.js';
+import type { ChargeScript, MatchInput } from '../../../src/domain/ports.js';
+import { createTransactionService, transactionMatchInput } from '../../../src/domain/transactions.js';
 import { fakeClock, fakeFeed, fakeOutbox, fakePolicy, fakeScheduledSteps, fakeTransactions, fakeUnitOfWork } from '../../support/fakes.js';
 
 const account: Account = {
@@ -125,5 +125,19 @@ describe("transaction service: the customer's step and card expiry", () => {
     expect(outbox.queued.map((w) => w.status)).toEqual(['FAILED']);
     // The clock's own month is still good (2026-11).
     expect(txs.create(account, { ...payment, payment_method: { ...card, expiration_date: '11/26' } }).decline_reason).toBeNull();
+  });
+});
+
+describe('the scenario match input is built once', () => {
+  it('create asks the rules with the match input the caller built (the API built it for its api_fault check), else builds it', () => {
+    const seen: MatchInput[] = [];
+    const uow = fakeUnitOfWork();
+    const policy = { ...fakePolicy(), forTransaction: (input: MatchInput) => (seen.push(input), null) };
+    const txs = createTransactionService({ clock: fakeClock(), uow, transactions: fakeTransactions(), scheduledSteps: fakeScheduledSteps(), outbox: fakeOutbox(), feed: fakeFeed(uow), policy });
+    const match = transactionMatchInput(payment);
+    txs.create(account, payment, { match });
+    expect(seen[0]).toBe(match);
+    txs.create(account, payment);
+    expect(seen[1]).toEqual(match);
   });
 });
