@@ -9,7 +9,7 @@ import type { Context } from 'hono';
 import type { ObservedRequest } from '../domain/go-live-tracker.js';
 import type { ApiEnv } from './env.js';
 import { FAULT_HEADER, faultPlayedOn, parseFault } from './faults.js';
-import { canonicalJson } from './idempotency.js';
+import { canonicalJson, idempotentAnswerJson } from './idempotency.js';
 
 const CREATE = /^\/v4\/(transactions|subscriptions)\/?$/;
 const REFUND = /^\/v4\/transactions\/([^/]+)\/refunds\/?$/;
@@ -68,7 +68,9 @@ export async function observeRequest(c: Context<ApiEnv>, requestId: number, path
   if (create === 'transaction' && executed.status === 201 && !replayed) {
     const order = orderOf(body);
     try {
-      const answer = (await executed.clone().json()) as { id?: unknown };
+      // A keyed create's JSON text is at hand; cloning the response to read it cost a stream tee per create.
+      const text = idempotentAnswerJson(executed);
+      const answer = (text !== undefined ? JSON.parse(text) : await executed.clone().json()) as { id?: unknown };
       if (order && typeof answer.id === 'string') createdTransaction = { id: answer.id, ...order };
     } catch {
       // not JSON: nothing to track

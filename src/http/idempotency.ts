@@ -76,11 +76,14 @@ export async function idempotent<T, S extends ContentfulStatusCode>(
   const fingerprint = createHash('sha256').update(`${c.req.method} ${c.req.path}\n${canonicalJson(body)}`).digest('hex');
   const now = sandbox.clock.nowMs();
   // The stored response is the one the route declares; it is sent again byte for byte.
-  const send = (code: number, json: string, replayed: boolean): TypedResponse<T, S, 'json'> =>
-    new Response(json, {
+  const send = (code: number, json: string, replayed: boolean): TypedResponse<T, S, 'json'> => {
+    const res = new Response(json, {
       status: code,
       headers: replayed ? { 'content-type': 'application/json', 'idempotent-replayed': 'true' } : { 'content-type': 'application/json' },
-    }) as unknown as TypedResponse<T, S, 'json'>;
+    });
+    sentJson.set(res, json);
+    return res as unknown as TypedResponse<T, S, 'json'>;
+  };
 
   sweepExpired(store, now);
   const existing = store.get(accountId, stored);
@@ -150,6 +153,12 @@ export async function idempotent<T, S extends ContentfulStatusCode>(
   store.complete(accountId, stored, result.status, result.json);
   return send(result.status, result.json, false);
 }
+
+/** The JSON text of each answer `idempotent` made, so a reader after it (the go-live report) need not clone and parse the body. */
+const sentJson = new WeakMap<Response, string>();
+
+/** The JSON text `idempotent` answered with `res`, if it made `res`. */
+export const idempotentAnswerJson = (res: Response): string | undefined => sentJson.get(res);
 
 /**
  * Expired keys are deleted (they were kept for ever): every `SWEEP_EVERY` keyed requests, up to
