@@ -20,8 +20,9 @@
 //             after `npm ci` in a fresh clone, and from a merchant's project that installed the
 //             packed tarball as a dev dependency (first-start.js)
 //   create-memory (only when named; about 2 minutes) RSS after 60 s of creates at 32 connections
-//             and after 30 s without traffic, beside bare Hono's; heap snapshots with
-//             BENCH_HEAP_SNAPSHOT_DIR (summed by heap-summary.js)
+//             and after 30 s without traffic, beside bare Hono's; a heap snapshot after both
+//             with BENCH_HEAP_SNAPSHOT_DIR (summed by heap-summary.js); BENCH_SANDBOX_NODE_FLAGS
+//             (e.g. --max-semi-space-size=4) starts that sandbox with those node flags
 //   peers     (only when named; installs stripe-stateful-mock@0.0.16 with npm into $BENCH_TMP/peers
 //             the first time) create with a unique Idempotency-Key at 32 connections, interleaved
 //             over BENCH_PEER_ROUNDS (default 3) rounds: the sandbox, stripe-stateful-mock (POST
@@ -670,7 +671,7 @@ const CREATE_MEMORY_SECONDS = Number(process.env.BENCH_CREATE_MEMORY_SECONDS ?? 
  * and a request-log entry, all kept): idle before, right after CREATE_MEMORY_SECONDS of creates
  * at 32 connections, and after 30 s without traffic; bare Hono's RSS after the same load of
  * POSTs beside it. With BENCH_HEAP_SNAPSHOT_DIR, the sandbox writes a heap snapshot there
- * (SIGUSR2, --heapsnapshot-signal) after the load and after the idle time: `node
+ * (SIGUSR2, --heapsnapshot-signal) once both figures are read (after the load and the idle time): `node
  * test/bench/heap-summary.js FILE` sums one by constructor.
  */
 async function createMemory() {
@@ -681,22 +682,23 @@ async function createMemory() {
   await load({ url: `${bare.url}/bare`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(PAYMENT), duration: CREATE_MEMORY_SECONDS });
   const bareAfter = rssOf(bare.pid);
   await bare.stop();
-  const s = await startProcess(['sandbox'], snapshots ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${snapshots}`] : []);
+  const flags = (process.env.BENCH_SANDBOX_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const s = await startProcess(['sandbox'], [...flags, ...(snapshots ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${snapshots}`] : [])]);
   await sleep(1000);
   const idle = rssOf(s.pid);
   const r = await createLoad(s.url, CREATE_MEMORY_SECONDS);
   const after = rssOf(s.pid);
-  const snapshot = async () => {
-    if (!snapshots) return;
+  await sleep(30_000);
+  const rested = rssOf(s.pid);
+  // Taken last: writing a snapshot grows the process's RSS by about the heap's size, so one
+  // taken right after the load made the idle figure a snapshot's memory (180 MB at idle 86).
+  if (snapshots) {
     const before = readdirSync(snapshots).length;
     process.kill(s.pid, 'SIGUSR2');
     while (readdirSync(snapshots).filter((f) => f.endsWith('.heapsnapshot')).length <= before) await sleep(200);
     await sleep(1000);
-  };
-  await snapshot();
-  await sleep(30_000);
-  const rested = rssOf(s.pid);
-  await snapshot();
+    console.log(`  heap snapshot after the load and the idle time: node test/bench/heap-summary.js ${join(snapshots, readdirSync(snapshots).filter((f) => f.endsWith('.heapsnapshot')).sort().at(-1))}`);
+  }
   await s.stop();
   figure('create-memory', `bare Hono POST, ${CREATE_MEMORY_SECONDS} s: RSS idle / after (baseline)`, `${bareIdle.toFixed(0)} / ${bareAfter.toFixed(0)} MB`, '-', null);
   figure('create-memory', `${r.requests.total.toLocaleString('en')} creates in ${CREATE_MEMORY_SECONDS} s (${r.requests.average.toFixed(0)}/s)${noteBad(r)}`, `idle ${idle.toFixed(0)} MB`, '-', null);
