@@ -69,6 +69,9 @@ const EXTRA_PARTS = ['profile', 'first-start', 'create-memory', 'peers'];
 
 // ---------------------------------------------------------------- processes and load
 
+/** Every bench server still running: killed if the run fails, so none is left behind. */
+const running = new Set();
+
 function startProcess(args, nodeFlags = [], root = ROOT) {
   // BENCH_CPU_PROF_DIR: every sandbox server of the run writes a CPU profile there.
   if (process.env.BENCH_CPU_PROF_DIR && args[0] === 'sandbox' && nodeFlags.length === 0) {
@@ -79,6 +82,8 @@ function startProcess(args, nodeFlags = [], root = ROOT) {
       stdio: ['ignore', 'pipe', 'inherit'],
       env: { ...process.env, BENCH_ROOT: root },
     });
+    running.add(child);
+    child.once('exit', () => running.delete(child));
     const onExit = (code) => reject(new Error(`bench server exited with ${code}`));
     child.once('exit', onExit);
     child.stdout.on('data', (d) => {
@@ -814,4 +819,11 @@ async function main() {
   console.log(`\n${figures.filter((f) => f.met !== null).length - missed} targets met, ${missed} missed, in ${((performance.now() - started) / 1000).toFixed(0)} s`);
 }
 
-main().then(() => process.exit(0), (err) => { console.error(err); process.exit(1); });
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    for (const child of running) child.kill('SIGKILL');
+    process.exit(1);
+  },
+);
