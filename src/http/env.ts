@@ -31,5 +31,7 @@ export interface ApiEnv {
     idempotencyKey: string | undefined;
     replayed: boolean;
     warnings: string[];
+    /** The JSON text of the answer, when `idempotent` made it (read by the go-live report). */
+    answerJson: string | undefined;
   };
 }

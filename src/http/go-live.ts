@@ -80,7 +80,9 @@ export async function observeRequest(deps: GoLiveDeps, c: Context<ApiEnv>, reque
   if (create === 'transaction' && executed.status === 201 && !replayed) {
     const order = orderOf(body);
     try {
-      const answer = (await executed.clone().json()) as { id?: unknown };
+      // A keyed create's JSON text is at hand; cloning the response to read it cost a stream tee per create.
+      const text = c.get('answerJson');
+      const answer = (text !== undefined ? JSON.parse(text) : await executed.clone().json()) as { id?: unknown };
       if (order && typeof answer.id === 'string') createdTransaction = { id: answer.id, ...order };
     } catch {
       // not JSON: nothing to track

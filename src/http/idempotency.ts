@@ -85,11 +85,14 @@ export function idempotency({ records: store, clock, atomically }: IdempotencyDe
     const fingerprint = createHash('sha256').update(`${c.req.method} ${c.req.path}\n${canonicalJson(body)}`).digest('hex');
     const now = clock.nowMs();
     // The stored response is the one the route declares; it is sent again byte for byte.
-    const send = (code: number, json: string, replayed: boolean): TypedResponse<T, S, 'json'> =>
-      new Response(json, {
+    // Its JSON text is noted on the request, so a reader after it (the go-live report) need not clone and parse the body.
+    const send = (code: number, json: string, replayed: boolean): TypedResponse<T, S, 'json'> => {
+      c.set('answerJson', json);
+      return new Response(json, {
         status: code,
         headers: replayed ? { 'content-type': 'application/json', 'idempotent-replayed': 'true' } : { 'content-type': 'application/json' },
       }) as unknown as TypedResponse<T, S, 'json'>;
+    };
 
     sweep(store, now);
     const existing = store.get(accountId, stored);

@@ -20,8 +20,15 @@
 //             after `npm ci` in a fresh clone, and from a merchant's project that installed the
 //             packed tarball as a dev dependency (first-start.js)
 //   create-memory (only when named; about 2 minutes) RSS after 60 s of creates at 32 connections
-//             and after 30 s without traffic, beside bare Hono's; heap snapshots with
-//             BENCH_HEAP_SNAPSHOT_DIR (summed by heap-summary.js)
+//             and after 30 s without traffic, beside bare Hono's; a heap snapshot after both
+//             with BENCH_HEAP_SNAPSHOT_DIR (summed by heap-summary.js); BENCH_SANDBOX_NODE_FLAGS
+//             (e.g. --max-semi-space-size=4) starts that sandbox with those node flags
+//   peers     (only when named; installs stripe-stateful-mock@0.0.16 with npm into $BENCH_TMP/peers
+//             the first time) create with a unique Idempotency-Key at 32 connections, interleaved
+//             over BENCH_PEER_ROUNDS (default 3) rounds: the sandbox, stripe-stateful-mock (POST
+//             /v1/charges, also keyed) and bare Hono answering the sandbox's own create bytes;
+//             median req/s and server CPU per request of each, and the ratios. With
+//             BENCH_COMPARE_ROOT, that checkout's build runs in the same rounds (before/after)
 //   profile   (only when named) a CPU profile (--cpu-prof) of the server under create, get and
 //             list load: the top 10 self-time items of each
 // Every server runs in its own process. BENCH_ROOT measures another checkout's build (e.g. main
@@ -30,7 +37,7 @@
 // prints the top 10 self-time items of one). In `api`, each load runs BENCH_WARMUP_SECONDS
 // (default 1) unmeasured first, bare Hono and the sandbox alike, and notes the server's CPU time
 // per request (from /proc: steadier than req/s on a shared machine).
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -58,11 +65,14 @@ const PAYMENT = {
 const PARTS = ['api', 'pages', 'webhooks', 'clock', 'accounts', 'startup', 'memory', 'report'];
 const REPORT_REQUESTS = Number(process.env.BENCH_REPORT_REQUESTS ?? 100_000);
 const MEMORY_REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1_000_000);
-const EXTRA_PARTS = ['profile', 'first-start', 'create-memory'];
+const EXTRA_PARTS = ['profile', 'first-start', 'create-memory', 'peers'];
 
 // ---------------------------------------------------------------- processes and load
 
-function startProcess(args, nodeFlags = []) {
+/** Every bench server still running: killed if the run fails, so none is left behind. */
+const running = new Set();
+
+function startProcess(args, nodeFlags = [], root = ROOT) {
   // BENCH_CPU_PROF_DIR: every sandbox server of the run writes a CPU profile there.
   if (process.env.BENCH_CPU_PROF_DIR && args[0] === 'sandbox' && nodeFlags.length === 0) {
     nodeFlags = ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`];
@@ -70,8 +80,10 @@ function startProcess(args, nodeFlags = []) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...nodeFlags, fileURLToPath(new URL('./server.js', import.meta.url)), ...args], {
       stdio: ['ignore', 'pipe', 'inherit'],
-      env: { ...process.env, BENCH_ROOT: ROOT },
+      env: { ...process.env, BENCH_ROOT: root },
     });
+    running.add(child);
+    child.once('exit', () => running.delete(child));
     const onExit = (code) => reject(new Error(`bench server exited with ${code}`));
     child.once('exit', onExit);
     child.stdout.on('data', (d) => {
@@ -253,6 +265,89 @@ function createLoad(url, duration = DURATION) {
     duration,
     requests: [{ method: 'POST', path: '/v4/transactions', body, setupRequest: (req) => ({ ...req, headers: { ...HEADERS, 'idempotency-key': randomUUID() } }) }],
   });
+}
+
+const STRIPE_MOCK = { name: 'stripe-stateful-mock', version: '0.0.16' };
+const PEER_ROUNDS = Number(process.env.BENCH_PEER_ROUNDS ?? 3);
+
+/** Installs the peer into TMP/peers (once; nothing of it is committed): its folder, or why it could not. */
+function installStripeMock() {
+  const dir = join(TMP, 'peers');
+  const manifest = join(dir, 'node_modules', STRIPE_MOCK.name, 'package.json');
+  const installed = () => existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).version === STRIPE_MOCK.version;
+  if (installed()) return { dir };
+  mkdirSync(dir, { recursive: true });
+  const npm = spawnSync('npm', ['install', '--prefix', dir, '--no-audit', '--no-fund', `${STRIPE_MOCK.name}@${STRIPE_MOCK.version}`], { encoding: 'utf8', timeout: 300_000 });
+  if (npm.status === 0 && installed()) return { dir };
+  return { error: `npm install ${STRIPE_MOCK.name}@${STRIPE_MOCK.version} failed (${npm.error?.message ?? `exit ${npm.status}`}): ${(npm.stderr ?? '').trim().split('\n').slice(-3).join(' | ')}` };
+}
+
+/** Keyed creates at stripe-stateful-mock: POST /v1/charges, form-encoded, each with its own Idempotency-Key. */
+function stripeCreateLoad(url, duration = DURATION) {
+  const headers = { authorization: 'Bearer sk_test_bench', 'content-type': 'application/x-www-form-urlencoded' };
+  return load({
+    url,
+    duration,
+    requests: [{ method: 'POST', path: '/v1/charges', body: 'amount=1050&currency=usd&source=tok_visa&description=bench', setupRequest: (req) => ({ ...req, headers: { ...headers, 'idempotency-key': randomUUID() } }) }],
+  });
+}
+
+/**
+ * Create against its peers, interleaved so every server sees the same machine: the sandbox,
+ * stripe-stateful-mock and bare Hono answering the sandbox's own create bytes (and, with
+ * BENCH_COMPARE_ROOT, another checkout's sandbox). Median req/s of PEER_ROUNDS rounds and
+ * the server's CPU per request (from /proc, steadier than req/s on a shared machine).
+ */
+async function peers() {
+  const peer = installStripeMock();
+  const sb = await startProcess(['sandbox']);
+  const first = await fetch(`${sb.url}/v4/transactions`, { method: 'POST', headers: { ...HEADERS, 'idempotency-key': randomUUID() }, body: JSON.stringify(PAYMENT) });
+  if (first.status !== 201) throw new Error(`the sandbox's create answered ${first.status}`);
+  mkdirSync(TMP, { recursive: true });
+  const fixture = join(TMP, 'create-fixture.json');
+  writeFileSync(fixture, JSON.stringify({ create: await first.text() }));
+  const servers = [
+    { name: 'sandbox', s: sb, run: (d) => createLoad(sb.url, d) },
+    { name: 'bare Hono, same bytes', s: await startProcess(['bare', fixture]) },
+  ];
+  servers[1].run = (d) => load({ url: `${servers[1].s.url}/bare`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(PAYMENT), duration: d });
+  if (peer.dir) {
+    try {
+      const s = await startProcess(['stripe-mock', peer.dir]);
+      const check = await fetch(`${s.url}/v1/charges`, { method: 'POST', headers: { authorization: 'Bearer sk_test_bench', 'content-type': 'application/x-www-form-urlencoded' }, body: 'amount=1050&currency=usd&source=tok_visa' });
+      if (check.status !== 200) throw new Error(`POST /v1/charges answered ${check.status}: ${(await check.text()).slice(0, 200)}`);
+      servers.push({ name: `${STRIPE_MOCK.name} ${STRIPE_MOCK.version}`, s, run: (d) => stripeCreateLoad(s.url, d) });
+    } catch (err) {
+      peer.error = `${STRIPE_MOCK.name} did not start: ${err.message}`;
+    }
+  }
+  if (process.env.BENCH_COMPARE_ROOT) {
+    const s = await startProcess(['sandbox'], [], process.env.BENCH_COMPARE_ROOT);
+    servers.push({ name: `sandbox of ${process.env.BENCH_COMPARE_ROOT}`, s, run: (d) => createLoad(s.url, d) });
+  }
+  for (const server of servers) server.results = [];
+  for (let round = 0; round < PEER_ROUNDS; round++) {
+    for (const server of servers) server.results.push(await warmed(server.run, server.s.pid));
+  }
+  for (const server of servers) await server.s.stop();
+  const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
+  for (const server of servers) {
+    server.rps = median(server.results.map((r) => r.requests.average));
+    server.cpu = median(server.results.map((r) => r.cpuPerRequest));
+    const bads = server.results.reduce((n, r) => n + bad(r), 0);
+    figure('peers', `${server.name}: create req/s, CPU/request`, `${server.rps.toFixed(0)}, ${server.cpu.toFixed(0)} us${bads ? ` (${bads} bad!)` : ''}`, '-', null);
+  }
+  const [sandbox, bare] = servers;
+  const ratio = (a, b) => `${(a.rps / b.rps).toFixed(2)}x (CPU ${(b.cpu / a.cpu).toFixed(2)}x)`;
+  const stripe = servers.find((x) => x.name.startsWith(STRIPE_MOCK.name));
+  if (stripe) figure('peers', `sandbox / ${STRIPE_MOCK.name} (req/s; CPU per request)`, ratio(sandbox, stripe), '>= 1.5x', sandbox.rps / stripe.rps >= 1.5);
+  else {
+    figure('peers', `sandbox / ${STRIPE_MOCK.name}`, 'blocked (below)', '>= 1.5x', null);
+    console.log(`  blocked: ${peer.error}`);
+  }
+  figure('peers', 'sandbox / bare Hono same bytes (req/s; CPU per request)', ratio(sandbox, bare), '>= 0.3x', sandbox.rps / bare.rps >= 0.3);
+  const compare = servers.find((x) => x.name.startsWith('sandbox of '));
+  if (compare) figure('peers', `sandbox / ${compare.name} (req/s; CPU per request)`, ratio(sandbox, compare), '-', null);
 }
 
 /** A --db file with `size` transactions of the direct demo account, made once and kept in TMP. */
@@ -581,7 +676,7 @@ const CREATE_MEMORY_SECONDS = Number(process.env.BENCH_CREATE_MEMORY_SECONDS ?? 
  * and a request-log entry, all kept): idle before, right after CREATE_MEMORY_SECONDS of creates
  * at 32 connections, and after 30 s without traffic; bare Hono's RSS after the same load of
  * POSTs beside it. With BENCH_HEAP_SNAPSHOT_DIR, the sandbox writes a heap snapshot there
- * (SIGUSR2, --heapsnapshot-signal) after the load and after the idle time: `node
+ * (SIGUSR2, --heapsnapshot-signal) once both figures are read (after the load and the idle time): `node
  * test/bench/heap-summary.js FILE` sums one by constructor.
  */
 async function createMemory() {
@@ -592,22 +687,23 @@ async function createMemory() {
   await load({ url: `${bare.url}/bare`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(PAYMENT), duration: CREATE_MEMORY_SECONDS });
   const bareAfter = rssOf(bare.pid);
   await bare.stop();
-  const s = await startProcess(['sandbox'], snapshots ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${snapshots}`] : []);
+  const flags = (process.env.BENCH_SANDBOX_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const s = await startProcess(['sandbox'], [...flags, ...(snapshots ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${snapshots}`] : [])]);
   await sleep(1000);
   const idle = rssOf(s.pid);
   const r = await createLoad(s.url, CREATE_MEMORY_SECONDS);
   const after = rssOf(s.pid);
-  const snapshot = async () => {
-    if (!snapshots) return;
+  await sleep(30_000);
+  const rested = rssOf(s.pid);
+  // Taken last: writing a snapshot grows the process's RSS by about the heap's size, so one
+  // taken right after the load made the idle figure a snapshot's memory (180 MB at idle 86).
+  if (snapshots) {
     const before = readdirSync(snapshots).length;
     process.kill(s.pid, 'SIGUSR2');
     while (readdirSync(snapshots).filter((f) => f.endsWith('.heapsnapshot')).length <= before) await sleep(200);
     await sleep(1000);
-  };
-  await snapshot();
-  await sleep(30_000);
-  const rested = rssOf(s.pid);
-  await snapshot();
+    console.log(`  heap snapshot after the load and the idle time: node test/bench/heap-summary.js ${join(snapshots, readdirSync(snapshots).filter((f) => f.endsWith('.heapsnapshot')).sort().at(-1))}`);
+  }
   await s.stop();
   figure('create-memory', `bare Hono POST, ${CREATE_MEMORY_SECONDS} s: RSS idle / after (baseline)`, `${bareIdle.toFixed(0)} / ${bareAfter.toFixed(0)} MB`, '-', null);
   figure('create-memory', `${r.requests.total.toLocaleString('en')} creates in ${CREATE_MEMORY_SECONDS} s (${r.requests.average.toFixed(0)}/s)${noteBad(r)}`, `idle ${idle.toFixed(0)} MB`, '-', null);
@@ -713,7 +809,7 @@ async function main() {
   if (unknown.length) throw new Error(`unknown part(s) ${unknown.join(', ')}; parts: ${[...PARTS, ...EXTRA_PARTS].join(', ')}`);
   const parts = named.length ? named : PARTS;
   console.log(`payment-sandbox benchmark of ${ROOT}: node ${process.version}, ${DURATION} s per load run, ${CONNECTIONS} connections`);
-  const runs = { 'create-memory': createMemory, api, pages, webhooks, clock, accounts, startup, memory, report, profile, 'first-start': () => firstStart({ root: ROOT, figure }) };
+  const runs = { 'create-memory': createMemory, api, pages, webhooks, clock, accounts, startup, memory, report, profile, peers, 'first-start': () => firstStart({ root: ROOT, figure }) };
   const started = performance.now();
   for (const part of parts) {
     console.log(`\n[${part}]`);
@@ -723,4 +819,11 @@ async function main() {
   console.log(`\n${figures.filter((f) => f.met !== null).length - missed} targets met, ${missed} missed, in ${((performance.now() - started) / 1000).toFixed(0)} s`);
 }
 
-main().then(() => process.exit(0), (err) => { console.error(err); process.exit(1); });
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    for (const child of running) child.kill('SIGKILL');
+    process.exit(1);
+  },
+);

@@ -1,10 +1,12 @@
 // A server for the benchmark, in its own process so load generator and server do not share
-// one event loop: `node test/bench/server.js bare` (a bare Hono endpoint, the baseline) or
+// one event loop: `node test/bench/server.js bare [fixture.json]` (a bare Hono endpoint, the baseline) or
 // `node test/bench/server.js sandbox [dbPath]` (the sandbox, in memory or on a --db file), or
 // `bare-cli --port <n>` (a bare Hono app on a given port: the start-up baseline).
 // `floor <fixture.json>` is the framework floor: the sandbox's shape of /v4 (OpenAPIHono routers,
 // the same number of middleware layers, zod param and query schemas) with no work in it,
 // answering the fixture's `get` and `list` bodies.
+// `stripe-mock <dir>` is the peer stripe-stateful-mock (an in-memory Express mock of Stripe),
+// loaded from `<dir>/node_modules` where run.js installed it (nothing of it is committed).
 // Prints `READY <port>` once listening; SIGTERM stops it cleanly (so --cpu-prof is written).
 // BENCH_ROOT names the checkout whose dist/ is measured (default: this one), so the same
 // benchmark can measure another build, e.g. main before a change.
@@ -24,9 +26,24 @@ if (kind === 'bare-cli') {
 } else if (kind === 'bare') {
   const app = new Hono();
   app.get('/bare', (c) => c.json({ ok: true, at: new Date().toISOString() }));
-  app.post('/bare', async (c) => c.json({ ok: true, echo: await c.req.json() }, 201));
+  // With a fixture file (`bare <fixture.json>`), a POST parses its JSON body and answers the
+  // fixture's `create` text (the sandbox's own create answer): the same bytes on the wire.
+  const answer = dbPath ? JSON.parse(readFileSync(dbPath, 'utf8')).create : undefined;
+  app.post('/bare', async (c) => {
+    const echo = await c.req.json();
+    return answer === undefined ? c.json({ ok: true, echo }, 201) : c.body(answer, 201, { 'Content-Type': 'application/json' });
+  });
   const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info) => console.log(`READY ${info.port}`));
   process.on('SIGTERM', () => server.close(() => process.exit(0)));
+} else if (kind === 'stripe-mock') {
+  const { createRequire } = await import('node:module');
+  const require = createRequire(`${dbPath}/`);
+  const { createExpressApp } = require('stripe-stateful-mock');
+  const server = createExpressApp().listen(0, '127.0.0.1', () => console.log(`READY ${server.address().port}`));
+  process.on('SIGTERM', () => {
+    server.closeAllConnections();
+    server.close(() => process.exit(0));
+  });
 } else if (kind === 'floor') {
   const { OpenAPIHono, createRoute, z } = await import('@hono/zod-openapi');
   const fixture = JSON.parse(readFileSync(dbPath, 'utf8'));
