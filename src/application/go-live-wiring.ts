@@ -6,18 +6,10 @@
  */
 import type { Delivery, Transaction } from '../domain/entities.js';
 import type { ObservedAttempt, ObservedOutcome } from '../domain/go-live-tracker.js';
-import type { DeliveriesRepo, Outbox, SubscriptionsRepo, TransactionsRepo, UnitOfWork } from '../domain/ports.js';
+import type { DeliveriesRepo, Outbox, RecordedAttempt as DomainRecordedAttempt, SubscriptionsRepo, TransactionsRepo, UnitOfWork } from '../domain/ports.js';
 
-/** An attempt as the dispatcher reports it once recorded. */
-export interface RecordedAttempt {
-  delivery: Pick<Delivery, 'id' | 'account_id' | 'kind' | 'resource_id' | 'fault'>;
-  number: number;
-  ok: boolean;
-  status: number | null;
-  contacted: boolean;
-  timedOut: boolean;
-  durationMs: number;
-}
+/** An attempt as the dispatcher reports it once recorded (only the delivery's fields the report reads). */
+export type RecordedAttempt = DomainRecordedAttempt<Pick<Delivery, 'id' | 'account_id' | 'kind' | 'resource_id' | 'fault'>>;
 
 export interface GoLiveWiringDeps {
   report: {

@@ -178,6 +178,17 @@ export interface Repositories {
 
 // --- webhooks ---
 
+/** A webhook attempt as the dispatcher reports it once recorded (the go-live report hears of each). */
+export interface RecordedAttempt<D = Delivery> {
+  delivery: D;
+  number: number;
+  ok: boolean;
+  status: number | null;
+  contacted: boolean;
+  timedOut: boolean;
+  durationMs: number;
+}
+
 /** Queues webhooks inside the caller's unit of work, so no outcome is stored without its webhook. */
 export interface Outbox {
   /** The payment webhook of a transaction that has just reached SUCCEEDED or FAILED. */

@@ -5,7 +5,7 @@
  */
 import { isoTimestamp, type Clock } from '../domain/clock.js';
 import type { Delivery } from '../domain/entities.js';
-import type { ChangeFeed, DeliveriesRepo } from '../domain/ports.js';
+import type { ChangeFeed, DeliveriesRepo, RecordedAttempt } from '../domain/ports.js';
 import type { ClockOffsets } from './clock-offsets.js';
 import { faultVerdict, givesUp } from './faults.js';
 import { send, type SendDeps } from './outcomes.js';
@@ -13,16 +13,8 @@ import { retryDelaySeconds } from './retries.js';
 import { webhookHeaders } from './signing.js';
 import type { Signatures } from './signing-ahead.js';
 
-/** An attempt as `DispatcherDeps.onAttempt` hears of it, once recorded. */
-export interface AttemptReport {
-  delivery: Delivery;
-  number: number;
-  ok: boolean;
-  status: number | null;
-  contacted: boolean;
-  timedOut: boolean;
-  durationMs: number;
-}
+/** An attempt as `DispatcherDeps.onAttempt` hears of it, once recorded (the domain's `RecordedAttempt`). */
+export type AttemptReport = RecordedAttempt<Delivery>;
 
 export interface AttemptDeps {
   clock: Clock;
