@@ -13,127 +13,21 @@
  * merchant's fault; requests that asked for a fault (`X-Sandbox-Fault`) are deliberate.
  * The control API, the panel and the check-webhooks battery never reach these hooks.
  */
-import type { DeliveryFault, DeliveryKind } from './entities.js';
+import { EVIDENCE_IDS_MAX, type CoverageScenario, type GoLiveFindingCode, type GoLiveReport } from './go-live.js';
+import { buildReport, type FindingAggregate, type GoLiveAccountState, type GoLiveStateRepo } from './go-live-findings.js';
 import {
-  COVERAGE_HOW,
-  COVERAGE_SCENARIOS,
-  EVIDENCE_IDS_MAX,
-  FINDING_CODES,
-  RULES,
-  compareFindings,
-  findingDocs,
-  type CoverageEntry,
-  type CoverageScenario,
-  type GoLiveEvidence,
-  type GoLiveFinding,
-  type GoLiveFindingCode,
-  type GoLiveReport,
-} from './go-live.js';
+  DUPLICATE_WINDOW_MS,
+  POLLING_MORE_THAN,
+  REPEATED_INVALID_AT,
+  TRACKER_ENTRIES_MAX,
+  type ObservedAttempt,
+  type ObservedOutcome,
+  type ObservedRequest,
+} from './go-live-observations.js';
 
-/** A finding's aggregate: its exact count and the first ids that show it. */
-export interface FindingAggregate {
-  count: number;
-  request_ids: number[];
-  delivery_ids: string[];
-  transaction_ids: string[];
-}
-
-/** What is kept (and persisted) of one account: its findings and the scenarios seen. */
-export interface GoLiveAccountState {
-  findings: Partial<Record<GoLiveFindingCode, FindingAggregate>>;
-  coverage: CoverageScenario[];
-}
-
-/** Where the aggregates are kept between starts (`store/go-live.ts`). */
-export interface GoLiveStateRepo {
-  /** Every account's state as last saved. */
-  loadAll(): Map<string, GoLiveAccountState>;
-  /** Saves an account's state (may be written a moment later, and before any close). */
-  save(accountId: string, state: GoLiveAccountState): void;
-  /** Forgets every account's state. */
-  clear(): void;
-}
-
-/** A logged /v4 request, as the HTTP layer saw it. */
-export interface ObservedRequest {
-  /** Its request-log id. */
-  requestId: number;
-  /** A known account (the authenticated one, or the one the header names); null skips the request. */
-  accountId: string | null;
-  method: string;
-  /** Without the query string. */
-  path: string;
-  /** The status the merchant received (0 or 504 when a fault lost the answer). */
-  status: number;
-  /** The status of the work itself, before a fault lost its answer. */
-  executedStatus: number;
-  idempotencyKey: string | null;
-  replayed: boolean;
-  /** It carried an `sk_live_` key. */
-  liveKey: boolean;
-  /** A checkout-mode account sent card data (number or security_code). */
-  cardDataInCheckout: boolean;
-  /** It asked for a fault (`X-Sandbox-Fault`), or a scenario rule played one. */
-  fault: boolean;
-  /** The Retry-After seconds of its 429, if it got one. */
-  retryAfterS: number | null;
-  /** Which create it is, if one (counted only when it ran: `executedStatus` 2xx). */
-  create: 'transaction' | 'refund' | 'subscription' | null;
-  /** The transaction a create made (not a replay), with what identifies the order. */
-  createdTransaction: { id: string; amount: number; currency: string; external_identifier: string | null } | null;
-  /** The id of the transaction the request is about (refunds, reads), if any. */
-  transactionId: string | null;
-  /** It read one transaction that was PENDING. */
-  readPending: boolean;
-  /** Method, path and body (key order ignored), hashed; computed only when a rule needs it. */
-  fingerprint: () => string;
-  /** The sandbox clock (ms). */
-  atMs: number;
-  /** Real time (ms): Retry-After is in real seconds. */
-  realMs: number;
-}
-
-/** A webhook delivery attempt, as the dispatcher made it. */
-export interface ObservedAttempt {
-  accountId: string;
-  deliveryId: string;
-  kind: DeliveryKind;
-  /** The transaction it is about (a refund's: the refunded one). */
-  transactionId: string;
-  fault: DeliveryFault | null;
-  number: number;
-  ok: boolean;
-  /** The merchant's handler was called (not a simulated failure, not a refused or missing URL). */
-  contacted: boolean;
-  /** Its HTTP status, or null when it did not answer. */
-  status: number | null;
-  timedOut: boolean;
-  durationMs: number;
-  /** For a `duplicate` copy: whether the webhook it copies was acknowledged. */
-  originalAcknowledged: boolean;
-}
-
-/** An outcome the domain reached. */
-export interface ObservedOutcome {
-  accountId: string;
-  transactionId: string;
-  status: 'SUCCEEDED' | 'FAILED';
-  /** No notification URL to send its webhook to. */
-  noTarget: boolean;
-  /** It failed because its payment link expired. */
-  linkExpired: boolean;
-  /** A subscription's renewal charge (not its first). */
-  renewal: boolean;
-}
-
-/** How long two creates of one order count as a retry (sandbox clock). */
-export const DUPLICATE_WINDOW_MS = 10 * 60 * 1000;
-/** How many times the same request answered 4xx is a finding. */
-export const REPEATED_INVALID_AT = 3;
-/** More GETs than this of one PENDING transaction is polling. */
-export const POLLING_MORE_THAN = 10;
-/** Entries each windowed tracker keeps per account (oldest dropped first). */
-export const TRACKER_ENTRIES_MAX = 1000;
+export type { FindingAggregate, FindingWording, GoLiveAccountState, GoLiveStateRepo } from './go-live-findings.js';
+export { DUPLICATE_WINDOW_MS, POLLING_MORE_THAN, REPEATED_INVALID_AT, TRACKER_ENTRIES_MAX } from './go-live-observations.js';
+export type { ObservedAttempt, ObservedOutcome, ObservedRequest } from './go-live-observations.js';
 
 export interface GoLiveTrackerDeps {
   repo: GoLiveStateRepo;
@@ -279,65 +173,7 @@ export class GoLiveTracker {
    * of `accountId`, or of every account that has any finding or coverage.
    */
   report(accountId?: string): GoLiveReport {
-    const accounts = accountId !== undefined ? [accountId] : [...this.states.keys()];
-    const findings: GoLiveFinding[] = [];
-    const coverage: CoverageEntry[] = [];
-    for (const id of accounts) {
-      const state = this.states.get(id);
-      for (const code of FINDING_CODES) {
-        const agg = state?.findings[code];
-        if (agg && agg.count > 0) findings.push(this.finding(id, code, agg));
-      }
-      for (const scenario of COVERAGE_SCENARIOS) {
-        coverage.push({ scenario, account_id: id, seen: state?.coverage.includes(scenario) ?? false, ...COVERAGE_HOW[scenario] });
-      }
-    }
-    findings.sort(compareFindings);
-    const count = (severity: GoLiveFinding['severity']) => findings.filter((f) => f.severity === severity).length;
-    return { generated_at: this.deps.now(), summary: { errors: count('error'), warnings: count('warning'), infos: count('info') }, findings, coverage };
-  }
-
-  private finding(accountId: string, code: GoLiveFindingCode, agg: FindingAggregate): GoLiveFinding {
-    const rule = RULES[code];
-    const evidence: GoLiveEvidence = { count: agg.count };
-    if (agg.request_ids.length > 0) evidence.request_ids = [...agg.request_ids];
-    if (agg.delivery_ids.length > 0) evidence.delivery_ids = [...agg.delivery_ids];
-    if (agg.transaction_ids.length > 0) evidence.transaction_ids = [...agg.transaction_ids];
-    return { code, severity: rule.severity, account_id: accountId, title: rule.title, detail: this.detail(code, agg.count), evidence, fix: rule.fix, docs: findingDocs(code) };
-  }
-
-  /** One sentence on what happened, with the count. */
-  private detail(code: GoLiveFindingCode, n: number): string {
-    const times = n === 1 ? 'once' : `${n} times`;
-    const s = n === 1 ? '' : 's';
-    switch (code) {
-      case 'missing_idempotency_key':
-        return `${n} create${s} (transaction, refund or subscription) ran without an Idempotency-Key: a retry after a timeout would create ${n === 1 ? 'it' : 'them'} again.`;
-      case 'duplicate_charge_risk':
-        return `${n} transaction${s} repeated an earlier one of the last 10 minutes (same amount, currency and external_identifier) under a different or no Idempotency-Key: in production the customer is charged twice.`;
-      case 'repeated_invalid_request':
-        return `${n} request${s} repeated one that had already been refused with a 4xx at least twice before, unchanged.`;
-      case 'live_key_used':
-        return `An sk_live_ key reached the sandbox ${times}: production credentials are in a test configuration.`;
-      case 'card_data_in_checkout_mode':
-        return `A checkout-mode account sent card data ${times}: its server must never handle card numbers.`;
-      case 'ignored_retry_after':
-        return `A request answered 429 was sent again before its Retry-After had passed, ${times}.`;
-      case 'polling_instead_of_webhooks':
-        return `${n} pending transaction${s} ${n === 1 ? 'was' : 'were'} read more than ${POLLING_MORE_THAN} times while waiting for the outcome.`;
-      case 'webhook_signature_not_verified':
-        return `A webhook whose signature does not match its body was acknowledged ${times}: anyone could forge payment notifications to this handler.`;
-      case 'webhook_not_acknowledged':
-        return `${n} delivery attempt${s} got an error status or a body other than {"code":"200","message":"SUCCESS"}, so the webhook is sent again.`;
-      case 'webhook_slow_handler':
-        return `${n} webhook${s} took more than ${this.deps.slowHandlerMs / 1000} s to be answered (the limit is ${this.deps.timeoutMs / 1000} s).`;
-      case 'webhook_timeout':
-        return `${n} webhook attempt${s} got no answer within ${this.deps.timeoutMs / 1000} s: the sandbox gave up and retries, as production does.`;
-      case 'webhook_duplicate_not_tolerated':
-        return `A webhook delivered a second time was refused ${times} although the first copy was acknowledged.`;
-      case 'no_webhook_target':
-        return `${n} payment${s} reached ${n === 1 ? 'its' : 'their'} outcome with no notification_url and no --notification-url: nobody was told.`;
-    }
+    return buildReport(this.states, accountId, this.deps.now(), this.deps);
   }
 
   // ------------------------------------------------------------ internals

@@ -1,0 +1,123 @@
+/**
+ * The go-live report's findings (contract: "The go-live report"): what is kept of each account
+ * (a finding's exact count and the first ids that show it, the coverage scenarios seen), where
+ * it is kept between starts, and the report built from it, each finding worded with its count.
+ */
+import {
+  COVERAGE_HOW,
+  COVERAGE_SCENARIOS,
+  FINDING_CODES,
+  RULES,
+  compareFindings,
+  findingDocs,
+  type CoverageEntry,
+  type CoverageScenario,
+  type GoLiveEvidence,
+  type GoLiveFinding,
+  type GoLiveFindingCode,
+  type GoLiveReport,
+} from './go-live.js';
+import { POLLING_MORE_THAN } from './go-live-observations.js';
+
+/** A finding's aggregate: its exact count and the first ids that show it. */
+export interface FindingAggregate {
+  count: number;
+  request_ids: number[];
+  delivery_ids: string[];
+  transaction_ids: string[];
+}
+
+/** What is kept (and persisted) of one account: its findings and the scenarios seen. */
+export interface GoLiveAccountState {
+  findings: Partial<Record<GoLiveFindingCode, FindingAggregate>>;
+  coverage: CoverageScenario[];
+}
+
+/** Where the aggregates are kept between starts (`store/go-live.ts`). */
+export interface GoLiveStateRepo {
+  /** Every account's state as last saved. */
+  loadAll(): Map<string, GoLiveAccountState>;
+  /** Saves an account's state (may be written a moment later, and before any close). */
+  save(accountId: string, state: GoLiveAccountState): void;
+  /** Forgets every account's state. */
+  clear(): void;
+}
+
+/** What a finding's wording needs of the dispatcher's limits. */
+export interface FindingWording {
+  /** A handler that takes longer than this (ms) to answer is slow. */
+  slowHandlerMs: number;
+  /** The delivery timeout (ms). */
+  timeoutMs: number;
+}
+
+/**
+ * The report: every account's findings (or only `accountId`'s), errors first; the coverage
+ * of `accountId`, or of every account that has any finding or coverage.
+ */
+export function buildReport(
+  states: ReadonlyMap<string, GoLiveAccountState>,
+  accountId: string | undefined,
+  generatedAt: string,
+  wording: FindingWording,
+): GoLiveReport {
+  const accounts = accountId !== undefined ? [accountId] : [...states.keys()];
+  const findings: GoLiveFinding[] = [];
+  const coverage: CoverageEntry[] = [];
+  for (const id of accounts) {
+    const state = states.get(id);
+    for (const code of FINDING_CODES) {
+      const agg = state?.findings[code];
+      if (agg && agg.count > 0) findings.push(toFinding(id, code, agg, wording));
+    }
+    for (const scenario of COVERAGE_SCENARIOS) {
+      coverage.push({ scenario, account_id: id, seen: state?.coverage.includes(scenario) ?? false, ...COVERAGE_HOW[scenario] });
+    }
+  }
+  findings.sort(compareFindings);
+  const count = (severity: GoLiveFinding['severity']) => findings.filter((f) => f.severity === severity).length;
+  return { generated_at: generatedAt, summary: { errors: count('error'), warnings: count('warning'), infos: count('info') }, findings, coverage };
+}
+
+function toFinding(accountId: string, code: GoLiveFindingCode, agg: FindingAggregate, wording: FindingWording): GoLiveFinding {
+  const rule = RULES[code];
+  const evidence: GoLiveEvidence = { count: agg.count };
+  if (agg.request_ids.length > 0) evidence.request_ids = [...agg.request_ids];
+  if (agg.delivery_ids.length > 0) evidence.delivery_ids = [...agg.delivery_ids];
+  if (agg.transaction_ids.length > 0) evidence.transaction_ids = [...agg.transaction_ids];
+  return { code, severity: rule.severity, account_id: accountId, title: rule.title, detail: findingDetail(code, agg.count, wording), evidence, fix: rule.fix, docs: findingDocs(code) };
+}
+
+/** One sentence on what happened, with the count. */
+export function findingDetail(code: GoLiveFindingCode, n: number, wording: FindingWording): string {
+  const times = n === 1 ? 'once' : `${n} times`;
+  const s = n === 1 ? '' : 's';
+  switch (code) {
+    case 'missing_idempotency_key':
+      return `${n} create${s} (transaction, refund or subscription) ran without an Idempotency-Key: a retry after a timeout would create ${n === 1 ? 'it' : 'them'} again.`;
+    case 'duplicate_charge_risk':
+      return `${n} transaction${s} repeated an earlier one of the last 10 minutes (same amount, currency and external_identifier) under a different or no Idempotency-Key: in production the customer is charged twice.`;
+    case 'repeated_invalid_request':
+      return `${n} request${s} repeated one that had already been refused with a 4xx at least twice before, unchanged.`;
+    case 'live_key_used':
+      return `An sk_live_ key reached the sandbox ${times}: production credentials are in a test configuration.`;
+    case 'card_data_in_checkout_mode':
+      return `A checkout-mode account sent card data ${times}: its server must never handle card numbers.`;
+    case 'ignored_retry_after':
+      return `A request answered 429 was sent again before its Retry-After had passed, ${times}.`;
+    case 'polling_instead_of_webhooks':
+      return `${n} pending transaction${s} ${n === 1 ? 'was' : 'were'} read more than ${POLLING_MORE_THAN} times while waiting for the outcome.`;
+    case 'webhook_signature_not_verified':
+      return `A webhook whose signature does not match its body was acknowledged ${times}: anyone could forge payment notifications to this handler.`;
+    case 'webhook_not_acknowledged':
+      return `${n} delivery attempt${s} got an error status or a body other than {"code":"200","message":"SUCCESS"}, so the webhook is sent again.`;
+    case 'webhook_slow_handler':
+      return `${n} webhook${s} took more than ${wording.slowHandlerMs / 1000} s to be answered (the limit is ${wording.timeoutMs / 1000} s).`;
+    case 'webhook_timeout':
+      return `${n} webhook attempt${s} got no answer within ${wording.timeoutMs / 1000} s: the sandbox gave up and retries, as production does.`;
+    case 'webhook_duplicate_not_tolerated':
+      return `A webhook delivered a second time was refused ${times} although the first copy was acknowledged.`;
+    case 'no_webhook_target':
+      return `${n} payment${s} reached ${n === 1 ? 'its' : 'their'} outcome with no notification_url and no --notification-url: nobody was told.`;
+  }
+}
