@@ -22,31 +22,12 @@
 import type { Clock } from './clock.js';
 import { SandboxError } from './errors.js';
 import type { UnitOfWork } from './ports.js';
+import { AdvanceTooLongError, MAX_ADVANCE_STEPS, estimateStepsOf, nextStep, type TimedWork } from './timed-work.js';
 
-/** The most steps one advance may run (README "The sandbox clock"); longer advances are refused. */
-export const MAX_ADVANCE_STEPS = 100_000;
+export { AdvanceTooLongError, MAX_ADVANCE_STEPS, type TimedWork } from './timed-work.js';
 
 /** An advance gives the event loop a turn after at most this much work. */
 export const YIELD_EVERY_MS = 10;
-
-export interface TimedWork {
-  name: string;
-  /** Earliest instant (epoch ms, sandbox clock) at which something is due, or null. */
-  nextDueMs(): number | null;
-  /**
-   * About how many steps this work would run up to `untilMs`, estimated from what is due now
-   * (renewal periods in the window, scheduled steps, retries). Without it: 1 if due, else 0.
-   */
-  countDue?(untilMs: number): number;
-  /**
-   * Runs everything due at or before `nowMs`. Its synchronous part runs inside the caller's
-   * unit of work (a throw rolls it back); a returned promise is I/O it started (awaited, when
-   * `wait` is true, before the clock moves on; it is not part of the step's unit of work).
-   */
-  runDue(nowMs: number, wait: boolean): Promise<void> | void;
-  /** Resolves once I/O this work started outside `advance` (e.g. a webhook sent on settle) is done. */
-  idle?(): Promise<void>;
-}
 
 export interface SchedulerDeps {
   clock: Clock;
@@ -57,22 +38,6 @@ export interface SchedulerDeps {
   onError(work: string, err: unknown): void;
   /** Overrides `MAX_ADVANCE_STEPS` (tests). */
   maxSteps?: number;
-}
-
-/** 400: an advance that would run more steps than `MAX_ADVANCE_STEPS`; nothing moved. */
-export class AdvanceTooLongError extends SandboxError {
-  constructor(
-    readonly estimatedSteps: number,
-    readonly maxSteps: number,
-  ) {
-    super(
-      400,
-      'bad_request',
-      `This advance would run about ${estimatedSteps} steps (renewals, scheduled steps and webhook retries due in the window); ` +
-        `at most ${maxSteps} are allowed in one advance. Nothing moved: advance in shorter pieces.`,
-    );
-    this.name = 'AdvanceTooLongError';
-  }
 }
 
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -146,7 +111,7 @@ export class Scheduler {
     try {
       return uow.run(() => {
         let steps = 0;
-        for (let next = this.nextStep(target); next !== null; next = this.nextStep(target)) {
+        for (let next = nextStep(this.works, target); next !== null; next = nextStep(this.works, target)) {
           if (steps >= this.maxSteps) throw new AdvanceTooLongError(steps + 1, this.maxSteps);
           clock.moveTo(next.due);
           const work = next.work;
@@ -176,15 +141,7 @@ export class Scheduler {
 
   /** About how many steps an advance to `targetMs` would run (the sum of each work's estimate). */
   estimateSteps(targetMs: number): number {
-    let total = 0;
-    for (const work of this.works) {
-      if (work.countDue) total += work.countDue(targetMs);
-      else {
-        const due = work.nextDueMs();
-        if (due !== null && due <= targetMs) total += 1;
-      }
-    }
-    return total;
+    return estimateStepsOf(this.works, targetMs);
   }
 
   private async advanceNow(seconds: number, waitForIo: boolean): Promise<number> {
@@ -218,16 +175,6 @@ export class Scheduler {
     }
   }
 
-  /** The earliest work due at or before `target`, with its instant, or null. */
-  private nextStep(target: number): { work: TimedWork; due: number } | null {
-    let next: { work: TimedWork; due: number } | null = null;
-    for (const work of this.works) {
-      const due = work.nextDueMs();
-      if (due !== null && due <= target && (next === null || due < next.due)) next = { work, due };
-    }
-    return next;
-  }
-
   /**
    * One slice of an advance: steps in time order, each in its own savepoint (the clock moved
    * to its instant and its work run), for up to `YIELD_EVERY_MS` of work or until a step
@@ -248,7 +195,7 @@ export class Scheduler {
     try {
       uow.run(() => {
         for (;;) {
-          const next = this.nextStep(target);
+          const next = nextStep(this.works, target);
           if (next === null) {
             done = true;
             break;
