@@ -243,7 +243,8 @@ export function createSubscriptionService(deps: SubscriptionServiceDeps): Subscr
 
     cancel(id) {
       uow.run(() => {
-        const current = subscriptions.byIdAnyAccount(id)!;
+        const current = subscriptions.byIdAnyAccount(id);
+        if (!current) throw notFound(`Subscription ${id} not found`);
         if (subscriptionActions(current).length === 0) {
           throw invalidState(`Subscription ${id} is already ${current.status}; it cannot be cancelled`);
         }

@@ -165,6 +165,13 @@ describe('subscription state machine', () => {
     expect(() => subs.cancel(sub.id)).toThrow(expect.objectContaining({ status: 409, code: 'invalid_state' }));
   });
 
+  it('cancel of a subscription that does not exist is 404 not_found, decided by the domain (no caller looks it up first)', () => {
+    const { subs } = service();
+    expect(() => subs.cancel('00000000-0000-4000-8000-000000000000')).toThrow(
+      expect.objectContaining({ status: 404, code: 'not_found', message: 'Subscription 00000000-0000-4000-8000-000000000000 not found' }),
+    );
+  });
+
   it("in checkout mode the first charge waits for the customer: paid makes it active, a decline makes it failed", () => {
     const { subs, transactionService, subscriptions, charges } = service();
     const paid = subs.create(checkout, request({ external_identifier: 'paid' }));

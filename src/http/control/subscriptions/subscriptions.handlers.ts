@@ -1,5 +1,4 @@
 /** Handlers of the control API's subscriptions: a page with their charges, and cancel now. */
-import { notFound } from '../../../domain/errors.js';
 import type { AccountQueries, SubscriptionQueries } from '../../../domain/queries.js';
 import type { SubscriptionService } from '../../../domain/subscriptions.js';
 import { pageEnvelope, pageRequest } from '../../pagination.js';
@@ -10,7 +9,7 @@ import type { CancelRoute, ListRoute } from './subscriptions.routes.js';
 /** What the subscription routes use. */
 export interface SubscriptionControlDeps {
   accounts: Pick<AccountQueries, 'byId'>;
-  subscriptions: Pick<SubscriptionQueries, 'page' | 'pageAll' | 'byIdAnyAccount'>;
+  subscriptions: Pick<SubscriptionQueries, 'page' | 'pageAll'>;
   service: Pick<SubscriptionService, 'cancel'>;
   views: Pick<ControlViews, 'subscription'>;
 }
@@ -27,8 +26,7 @@ export function subscriptionHandlers(deps: SubscriptionControlDeps) {
 
   const cancel: ControlHandler<CancelRoute> = (c) => {
     const { id } = c.req.valid('param');
-    // The service's cancel expects a subscription that exists (domain/subscriptions.ts), so the 404 is decided here.
-    if (!deps.subscriptions.byIdAnyAccount(id)) throw notFound(`Subscription ${id} not found`);
+    // The domain decides a missing subscription (404) as it decides the rest.
     return c.json(deps.views.subscription(deps.service.cancel(id)), 200);
   };
 
