@@ -142,13 +142,18 @@ export interface ScheduledStepsRepo {
 
 export type DeliveryProgress = Pick<Delivery, 'status' | 'attempts' | 'next_attempt_at' | 'delivered_at' | 'updated_at'>;
 
+/** A pending delivery as a pass over due deliveries reads it: everything but its body and signature (read again when it is attempted). */
+export type DueDelivery = Omit<Delivery, 'body' | 'signature'>;
+
 export interface DeliveriesRepo {
   insert(delivery: Omit<Delivery, 'seq'>): void;
   byId(id: string): Delivery | undefined;
   /** Pending deliveries due at or before `nowMs`, oldest first. */
-  due(nowMs: number): Delivery[];
+  due(nowMs: number): DueDelivery[];
+  /** The ids of `due(nowMs)`, in the same order (a full pass reads only the rows not already under way). */
+  dueIds(nowMs: number): string[];
   /** Pending deliveries due from `fromMs` to `nowMs` (both included), oldest first: what became due since a pass at `fromMs`. */
-  dueBetween(fromMs: number, nowMs: number): Delivery[];
+  dueBetween(fromMs: number, nowMs: number): DueDelivery[];
   nextDue(): number | null;
   /** Pending deliveries whose next attempt is strictly after `afterMs`, earliest first (read lazily: stop when done). */
   pendingAfter(afterMs: number): Iterable<Pick<Delivery, 'id' | 'next_attempt_at'>>;

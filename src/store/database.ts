@@ -14,8 +14,14 @@ export type Db = Database.Database;
 /** The schema version this sandbox migrates to (`PRAGMA user_version` once migrated). */
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
-/** The page cache (KiB) of the database used without `--db`: what it keeps in memory. */
-export const TEMP_CACHE_KIB = 32_000;
+/**
+ * The page cache (KiB) of the database used without `--db`: what it keeps in memory. SQLite
+ * writes a temporary database's dirty pages to its file at the commit that finds a quarter of
+ * the cache dirty, all at once: with 32 MB that was an 8 MB write inside one commit, and a
+ * request waiting behind a clock advance's slice waited about 70 ms for it (`npm run bench --
+ * clock`); with 8 MB the flushes are a quarter of that, and the stall stays near 50 ms.
+ */
+export const TEMP_CACHE_KIB = 8000;
 
 /**
  * What `:memory:` (no `--db`) opens: SQLite's private temporary database (`''`), which keeps

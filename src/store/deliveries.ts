@@ -3,7 +3,7 @@
  * (`domain/ports.ts` → `DeliveriesRepo`). An attempt's request headers are JSON text.
  */
 import type { Delivery, DeliveryAttempt } from '../domain/entities.js';
-import type { DeliveriesRepo, DeliveryProgress } from '../domain/ports.js';
+import type { DeliveriesRepo, DeliveryProgress, DueDelivery } from '../domain/ports.js';
 import type { Db } from './database.js';
 import { keysetPage } from './keyset.js';
 
@@ -39,10 +39,18 @@ export function deliveriesStore(db: Db, limit?: number): DeliveriesRepo {
     VALUES (@id, @account_id, @kind, @resource_id, @url, @body, @status, @attempts, @simulated_failures,
       @simulated_failure_status, @fault, @next_attempt_at, @created_at, @updated_at, @delivered_at)`);
   const byId = db.prepare<[string], Delivery>('SELECT * FROM deliveries WHERE id = ?');
-  const due = db.prepare<[number], Delivery>("SELECT * FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, seq");
+  // A pass reads every due delivery but its body and signature: a large backlog (a year's renewals) is not copied whole.
+  const dueColumns = `seq, id, account_id, kind, resource_id, url, status, attempts, simulated_failures,
+    simulated_failure_status, fault, next_attempt_at, created_at, updated_at, delivered_at`;
+  const due = db.prepare<[number], DueDelivery>(
+    `SELECT ${dueColumns} FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, seq`,
+  );
+  const dueIds = db
+    .prepare<[number], string>("SELECT id FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, seq")
+    .pluck();
   const nextDue = db.prepare("SELECT min(next_attempt_at) FROM deliveries WHERE status = 'pending'").pluck();
-  const dueBetween = db.prepare<[number, number], Delivery>(
-    "SELECT * FROM deliveries WHERE status = 'pending' AND next_attempt_at >= ? AND next_attempt_at <= ? ORDER BY next_attempt_at, seq",
+  const dueBetween = db.prepare<[number, number], DueDelivery>(
+    `SELECT ${dueColumns} FROM deliveries WHERE status = 'pending' AND next_attempt_at >= ? AND next_attempt_at <= ? ORDER BY next_attempt_at, seq`,
   );
   const pendingAfter = db.prepare<[number], Pick<Delivery, 'id' | 'next_attempt_at'>>(
     "SELECT id, next_attempt_at FROM deliveries WHERE status = 'pending' AND next_attempt_at > ? ORDER BY next_attempt_at, seq",
@@ -69,6 +77,7 @@ export function deliveriesStore(db: Db, limit?: number): DeliveriesRepo {
     insert: (row) => void insert.run(row),
     byId: (id) => byId.get(id),
     due: (nowMs) => due.all(nowMs),
+    dueIds: (nowMs) => dueIds.all(nowMs),
     nextDue: () => (nextDue.get() as number | null) ?? null,
     dueBetween: (fromMs, nowMs) => dueBetween.all(fromMs, nowMs),
     pendingAfter: (afterMs) => pendingAfter.iterate(afterMs),

@@ -10,7 +10,7 @@
  */
 import type { Clock } from '../domain/clock.js';
 import type { Delivery as DeliveryRow } from '../domain/entities.js';
-import type { ChangeFeed, DeliveriesRepo, TransactionsRepo } from '../domain/ports.js';
+import type { ChangeFeed, DeliveriesRepo, DueDelivery, TransactionsRepo } from '../domain/ports.js';
 import type { TimedWork } from '../domain/scheduler.js';
 import { attempt, type AttemptDeps, type AttemptReport } from './attempt.js';
 import { ClockOffsets } from './clock-offsets.js';
@@ -163,11 +163,15 @@ export class Dispatcher implements TimedWork {
       this.passes.skip(nowMs);
       return;
     }
-    this.passes.run(nowMs, (row) => {
-      if (this.inFlight.has(row.id)) return;
-      const key = this.order.keyOf(row);
-      if (this.order.mayStart(row, key, nowMs)) this.admit(row, key);
-    });
+    this.passes.run(
+      nowMs,
+      (row) => {
+        if (this.inFlight.has(row.id)) return;
+        const key = this.order.keyOf(row);
+        if (this.order.mayStart(row, key, nowMs)) this.admit(row, key);
+      },
+      (id) => this.inFlight.has(id),
+    );
     // Every delivery queued before this pass was admitted, or waits behind its transaction.
     this.offsets.passed();
     if (wait) await this.idle();
@@ -188,7 +192,7 @@ export class Dispatcher implements TimedWork {
   }
 
   /** Starts a delivery once its URL has a free slot; when it ends, the next one of its order key may start. */
-  private admit(row: DeliveryRow, key: string): void {
+  private admit(row: DueDelivery, key: string): void {
     // Only the id and URL are kept while it waits for a slot: a backlog holds no bodies.
     const { id } = row;
     const url = row.url ?? '';

@@ -5,7 +5,7 @@
  * outside this order; a parked `out_of_order` delivery waits for a refund webhook's attempt.
  */
 import type { Delivery } from '../domain/entities.js';
-import type { DeliveriesRepo, TransactionsRepo } from '../domain/ports.js';
+import type { DeliveriesRepo, DueDelivery, TransactionsRepo } from '../domain/ports.js';
 import { isBadSignature } from './faults.js';
 
 export interface OrderingDeps {
@@ -23,7 +23,7 @@ export class TransactionOrder {
   constructor(private readonly deps: OrderingDeps) {}
 
   /** The key a delivery is ordered under: its transaction, or itself alone for a bad-signature copy. */
-  keyOf(row: Delivery): string {
+  keyOf(row: DueDelivery): string {
     return isBadSignature(row) ? `bad_signature:${row.id}` : this.transactionOf(row);
   }
 
@@ -31,7 +31,7 @@ export class TransactionOrder {
    * In a pass: whether a due delivery may start now. It waits while one of its transaction is
    * under way (started when that one ends), and is held to the retry of an earlier one.
    */
-  mayStart(row: Delivery, key: string, nowMs: number): boolean {
+  mayStart(row: DueDelivery, key: string, nowMs: number): boolean {
     if (isBadSignature(row)) return true;
     if (this.busy.has(key)) return false;
     const head = this.nextOf(key);
@@ -85,7 +85,7 @@ export class TransactionOrder {
   }
 
   /** The transaction a delivery is about: the payment's own id, or the refunded transaction's. */
-  private transactionOf(row: Delivery): string {
+  private transactionOf(row: DueDelivery): string {
     if (row.kind === 'payment') return row.resource_id;
     return this.deps.transactions.refundById(row.resource_id)?.transaction_id ?? row.resource_id;
   }
@@ -105,7 +105,7 @@ export class TransactionOrder {
   }
 
   /** Moves a delivery's next attempt to when the earlier one of its transaction is retried. */
-  private holdBehind(row: Delivery, atMs: number): void {
+  private holdBehind(row: DueDelivery, atMs: number): void {
     this.deps.deliveries.postpone(row.id, atMs);
     this.held.add(row.id);
   }

@@ -36,7 +36,7 @@ export function delivery(overrides: Partial<Delivery> = {}): Delivery {
   };
 }
 
-type FakeRepo = Pick<DeliveriesRepo, 'byId' | 'forResource' | 'postpone' | 'setSignature' | 'due' | 'dueBetween' | 'nextDue' | 'pendingAfter'>;
+type FakeRepo = Pick<DeliveriesRepo, 'byId' | 'forResource' | 'postpone' | 'setSignature' | 'due' | 'dueIds' | 'dueBetween' | 'nextDue' | 'pendingAfter'>;
 
 export function fakeDeliveries(...initial: Delivery[]): FakeRepo & { rows: Delivery[]; postponed: [string, number][]; failPostpone: boolean } {
   const rows = [...initial];
@@ -56,6 +56,7 @@ export function fakeDeliveries(...initial: Delivery[]): FakeRepo & { rows: Deliv
       rows.find((d) => d.id === id)!.signature = signature;
     },
     due: (nowMs: number) => pending().filter((d) => d.next_attempt_at! <= nowMs),
+    dueIds: (nowMs: number) => pending().filter((d) => d.next_attempt_at! <= nowMs).map((d) => d.id),
     dueBetween: (fromMs: number, nowMs: number) => pending().filter((d) => d.next_attempt_at! >= fromMs && d.next_attempt_at! <= nowMs),
     nextDue: () => pending()[0]?.next_attempt_at ?? null,
     pendingAfter: (afterMs: number) => pending().filter((d) => d.next_attempt_at! > afterMs),

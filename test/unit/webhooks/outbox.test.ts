@@ -16,6 +16,7 @@ function fakeDeliveries(): DeliveriesRepo & { rows: Delivery[] } {
     byId: (id) => rows.find((d) => d.id === id),
     forResource: (id) => rows.filter((d) => d.resource_id === id),
     due: none,
+    dueIds: none,
     dueBetween: none,
     nextDue: none,
     pendingAfter: none,
