@@ -7,6 +7,10 @@
  * The unit tier runs its files on worker threads in one shared module graph (`isolate: false`):
  * its tests are pure or use fakes, so they need no fresh process each, and the imports and the
  * forks pool were most of its time (unit tests must not mock modules or leave global state).
+ *
+ * Transformed modules are kept on disk between runs (`experimental.fsModuleCache`, in
+ * node_modules/.experimental-vitest-cache, keyed by each file's content): a later run of any
+ * tier skips most of the TypeScript transform (the unit tier: about 1.9 s of transform -> 0.5 s).
  */
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
@@ -22,6 +26,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    experimental: { fsModuleCache: true },
     projects: [tier('unit', { pool: 'threads', isolate: false }), tier('api'), tier('e2e'), tier('architecture')],
   },
 });

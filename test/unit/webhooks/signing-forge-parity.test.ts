@@ -8,8 +8,10 @@ import { describe, expect, it } from 'vitest';
 import { DEMO_WEBHOOK_PRIVATE_KEY_PEM, DEMO_WEBHOOK_PUBLIC_KEY_PEM } from '../../../src/domain/demo-credentials.js';
 import { createSigner } from '../../../src/webhooks/signing.js';
 
+const forgeKey = forge.pki.privateKeyFromPem(DEMO_WEBHOOK_PRIVATE_KEY_PEM);
+
 function forgeSignature(rawBody: string): string {
-  const key = forge.pki.privateKeyFromPem(DEMO_WEBHOOK_PRIVATE_KEY_PEM);
+  const key = forgeKey;
   const md = forge.md.sha256.create();
   md.update(rawBody, 'utf8');
   return forge.util.encode64(key.sign(md));
