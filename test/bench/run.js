@@ -27,7 +27,9 @@
 //             the first time) create with a unique Idempotency-Key at 32 connections, interleaved
 //             over BENCH_PEER_ROUNDS (default 3) rounds: the sandbox, stripe-stateful-mock (POST
 //             /v1/charges, also keyed) and bare Hono answering the sandbox's own create bytes;
-//             median req/s and server CPU per request of each, and the ratios. With
+//             median req/s and server CPU per request of each, and the ratios; also the framework
+//             floor (server.js `floor`: the sandbox's routers and layers, no work) answering those
+//             bytes, to show what the framework itself costs a create. With
 //             BENCH_COMPARE_ROOT, that checkout's build runs in the same rounds (before/after)
 //   profile   (only when named) a CPU profile (--cpu-prof) of the server under create, get and
 //             list load: the top 10 self-time items of each
@@ -311,6 +313,9 @@ async function peers() {
     { name: 'bare Hono, same bytes', s: await startProcess(['bare', fixture]) },
   ];
   servers[1].run = (d) => load({ url: `${servers[1].s.url}/bare`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(PAYMENT), duration: d });
+  // The framework floor with the same bytes: the sandbox's routers and layers, no work.
+  const floor = await startProcess(['floor', fixture]);
+  servers.push({ name: 'framework floor, same bytes', s: floor, run: (d) => createLoad(floor.url, d) });
   if (peer.dir) {
     try {
       const s = await startProcess(['stripe-mock', peer.dir]);
@@ -346,6 +351,9 @@ async function peers() {
     console.log(`  blocked: ${peer.error}`);
   }
   figure('peers', 'sandbox / bare Hono same bytes (req/s; CPU per request)', ratio(sandbox, bare), '>= 0.3x', sandbox.rps / bare.rps >= 0.3);
+  const floorServer = servers.find((x) => x.name.startsWith('framework floor'));
+  figure('peers', 'framework floor / bare Hono same bytes (req/s; CPU per request)', ratio(floorServer, bare), '-', null);
+  figure('peers', 'sandbox / framework floor (req/s; CPU per request)', ratio(sandbox, floorServer), '-', null);
   const compare = servers.find((x) => x.name.startsWith('sandbox of '));
   if (compare) figure('peers', `sandbox / ${compare.name} (req/s; CPU per request)`, ratio(sandbox, compare), '-', null);
 }

@@ -4,7 +4,9 @@
 // `bare-cli --port <n>` (a bare Hono app on a given port: the start-up baseline).
 // `floor <fixture.json>` is the framework floor: the sandbox's shape of /v4 (OpenAPIHono routers,
 // the same number of middleware layers, zod param and query schemas) with no work in it,
-// answering the fixture's `get` and `list` bodies.
+// answering the fixture's `get` and `list` bodies, and, for a POST /v4/transactions (its JSON body
+// parsed and checked to be an object, as the body gate and validator do, but not validated
+// field by field), the fixture's `create` bytes with 201.
 // `stripe-mock <dir>` is the peer stripe-stateful-mock (an in-memory Express mock of Stripe),
 // loaded from `<dir>/node_modules` where run.js installed it (nothing of it is committed).
 // Prints `READY <port>` once listening; SIGTERM stops it cleanly (so --cpu-prof is written).
@@ -68,6 +70,16 @@ if (kind === 'bare-cli') {
   v4.openapi(
     createRoute({ method: 'get', path: '/transactions', middleware: [pass, pass, pass], request: { query: z.object({ limit: z.coerce.number().int().min(1).max(100).default(20), cursor: z.string().optional() }) }, responses: ok }),
     (c) => c.json(fixture.list, 200),
+  );
+  v4.openapi(
+    createRoute({
+      method: 'post',
+      path: '/transactions',
+      middleware: [pass, pass, pass],
+      request: { body: { content: { 'application/json': { schema: z.object({}).passthrough() } }, required: true } },
+      responses: { 201: { description: 'created' } },
+    }),
+    (c) => c.body(fixture.create, 201, { 'Content-Type': 'application/json' }),
   );
   app.route('/v4', v4);
   const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info) => console.log(`READY ${info.port}`));
