@@ -123,6 +123,11 @@ export function fakePolicy(script: ChargeScript | null = null, failures?: Simula
   };
 }
 
+/** A stored account as the domain sees it (no JWT keys), named after its id. */
+export function accountEntity(id: string, mode: Account['mode'] = 'direct'): Account {
+  return { id, name: id, mode, api_key: `sk_test_${id}`, jwt_kid: `kid_${id}`, jwt_private_key_pem: '', jwt_public_key_pem: '', created_at: 0 };
+}
+
 /** A stored transaction as the domain sees it: a PENDING 10.50 USD payment of `acc_a`, with `overrides`. */
 export function transactionEntity(overrides: Partial<Transaction> = {}): Transaction {
   return {

@@ -16,37 +16,15 @@ import type { ControlTransaction } from '../../../src/http/control/schemas.js';
 import type { AppEnv } from '../../../src/http/env.js';
 import { errorHandler } from '../../../src/http/errors.js';
 import type { RequestLogEntry, RequestLogFilter } from '../../../src/http/ports.js';
+import { transactionEntity } from '../../support/fakes.js';
 
 /** Unexpected errors answer 500 with the envelope; these tests do not log them. */
 const onError = errorHandler({ error: () => undefined });
 
 const account: Account = { id: 'acc_1', name: 'Shop', mode: 'direct', api_key: 'k', jwt_kid: 'kid', jwt_private_key_pem: '', jwt_public_key_pem: '', created_at: 0 };
 
-const tx = (id: string, status: Transaction['status'] = 'PENDING'): Transaction => ({
-  seq: 1,
-  id,
-  account_id: account.id,
-  status,
-  amount: 1000,
-  currency: 'EUR',
-  description: null,
-  customer: null,
-  return_url: null,
-  cancel_url: null,
-  external_identifier: null,
-  notification_url: null,
-  metadata: null,
-  payment_method: null,
-  browser_info: null,
-  refunded_amount: 0,
-  subscription_id: null,
-  scenario_rule: null,
-  decline_reason: null,
-  link_expires_at: null,
-  created_at: 0,
-  updated_at: 0,
-  resolved_at: null,
-});
+const tx = (id: string, status: Transaction['status'] = 'PENDING'): Transaction =>
+  transactionEntity({ id, account_id: account.id, status, amount: 1000, currency: 'EUR' });
 
 const page = <T>(rows: T[]): Page<T> => ({ rows, nextKey: null, previousKey: null });
 

@@ -7,18 +7,9 @@ import { describe, expect, it } from 'vitest';
 import type { Account, Transaction } from '../../../src/domain/entities.js';
 import { PAYMENT_LINK_TTL_MS } from '../../../src/domain/payment-methods.js';
 import { paymentPageRoutes, type PaymentPageDeps } from '../../../src/http/pay/index.js';
-import { fakeAccounts, fakeScheduledSteps, fakeSubscriptions, fakeTransactions, transactionEntity } from '../../support/fakes.js';
+import { accountEntity, fakeAccounts, fakeScheduledSteps, fakeSubscriptions, fakeTransactions, transactionEntity } from '../../support/fakes.js';
 
-const account = (id: string, mode: Account['mode']): Account => ({
-  id,
-  name: `Shop ${mode}`,
-  mode,
-  api_key: `sk_test_${id}`,
-  jwt_kid: `kid_${id}`,
-  jwt_private_key_pem: '',
-  jwt_public_key_pem: '',
-  created_at: 0,
-});
+const account = accountEntity;
 
 /** The router under /pay with fake ports; `calls` records each command it gave. */
 function mount(rows: Transaction[], expireIfDue: (tx: Transaction) => Transaction = (tx) => tx) {

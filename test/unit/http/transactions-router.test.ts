@@ -15,21 +15,12 @@ import type { IdempotencyRecord, IdempotencyRepo } from '../../../src/http/ports
 import type { ApiPipeline } from '../../../src/http/routes/pipeline.js';
 import { transactionRoutes } from '../../../src/http/routes/transactions.js';
 import { requestValidation } from '../../../src/http/validation.js';
-import { fakeClock, transactionEntity } from '../../support/fakes.js';
+import { accountEntity, fakeClock, transactionEntity } from '../../support/fakes.js';
 
 /** Unexpected errors answer 500 with the envelope; these tests do not log them. */
 const onError = errorHandler({ error: () => undefined });
 
-const account = (id: string, mode: Account['mode'] = 'direct'): Account => ({
-  id,
-  name: id,
-  mode,
-  api_key: `sk_test_${id}`,
-  jwt_kid: `kid_${id}`,
-  jwt_private_key_pem: '',
-  jwt_public_key_pem: '',
-  created_at: 0,
-});
+const account = accountEntity;
 const A = account('acc_a');
 const B = account('acc_b');
 const TX_A = '7099948d-7286-47e4-aad8-b68f7eb44591';
