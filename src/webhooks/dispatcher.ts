@@ -166,7 +166,6 @@ export class Dispatcher implements TimedWork {
     this.passes.run(
       nowMs,
       (row) => {
-        if (this.inFlight.has(row.id)) return;
         const key = this.order.keyOf(row);
         if (this.order.mayStart(row, key, nowMs)) this.admit(row, key);
       },

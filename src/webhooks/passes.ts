@@ -42,16 +42,17 @@ export class Passes {
   }
 
   /**
-   * A pass at `nowMs`: `visit` sees each delivery due since the last pass (or each due one).
-   * A full pass reads the due ids first and leaves out those `underWay` without reading their
-   * rows: during a long clock advance most of a large backlog is already under way, and
-   * reading every row of it at once held the event loop for a fifth of a second.
+   * A pass at `nowMs`: `visit` sees each delivery due since the last pass (or each due one)
+   * that is not `underWay`. A full pass reads the due ids first and reads no row of one under
+   * way: during a long clock advance most of a large backlog is already under way, and reading
+   * every row of it at once held the event loop for a fifth of a second.
    * If `visit` throws, the deliveries after it were not seen: the next pass reads everything.
    */
   run(nowMs: number, visit: (row: DueDelivery) => void, underWay: (id: string) => boolean = () => false): void {
     const passed = this.passedAt(nowMs);
     if (passed === -Infinity) this.fullPassAt = this.time.now();
-    const rows = passed === -Infinity ? this.dueNotUnderWay(nowMs, underWay) : this.deps.deliveries.dueBetween(passed, nowMs);
+    const rows =
+      passed === -Infinity ? this.dueNotUnderWay(nowMs, underWay) : this.deps.deliveries.dueBetween(passed, nowMs).filter((row) => !underWay(row.id));
     this.lastPass = nowMs;
     try {
       for (const row of rows) visit(row);

@@ -35,20 +35,22 @@ describe('Passes', () => {
     expect(seen(passes, T + 4)).toEqual([row.id]);
   });
 
-  it('a full pass reads the row of no delivery already under way; an incremental pass still sees what fell due', () => {
+  it('a pass visits no delivery under way, and a full pass does not even read its row; an incremental pass still sees what fell due', () => {
     const busy = delivery({ next_attempt_at: T - 5 });
     const idle = delivery({ next_attempt_at: T - 5 });
     const later = delivery({ next_attempt_at: T + 10 });
-    const repo = fakeDeliveries(busy, idle, later);
+    const laterBusy = delivery({ next_attempt_at: T + 10 });
+    const repo = fakeDeliveries(busy, idle, later, laterBusy);
     const read: string[] = [];
     const byId = repo.byId;
     repo.byId = (id) => (read.push(id), byId(id));
     const passes = new Passes({ deliveries: repo, time: fakeRealTime() });
     const ids: string[] = [];
-    passes.run(T, (row) => ids.push(row.id), (id) => id === busy.id);
+    const underWay = (id: string) => id === busy.id || id === laterBusy.id;
+    passes.run(T, (row) => ids.push(row.id), underWay);
     expect(ids).toEqual([idle.id]);
     expect(read).toEqual([idle.id]);
-    passes.run(T + 10, (row) => ids.push(row.id), (id) => id === busy.id);
+    passes.run(T + 10, (row) => ids.push(row.id), underWay);
     expect(ids).toEqual([idle.id, later.id]);
   });
 
