@@ -48,6 +48,7 @@ import { REDOC_BUNDLE_FILE, referenceRoutes } from './http/openapi/reference.js'
 import { paymentPageRoutes, type PaymentPageDeps } from './http/pay/index.js';
 import type { FixtureDeps } from './http/fixtures/apply.js';
 import { requestLog } from './http/request-log.js';
+import { goLiveObserver } from './http/go-live.js';
 import { createRouter, pathWithoutTrailingSlash } from './http/router.js';
 import { securityGuard } from './http/security.js';
 import { buyerRoutes } from './http/routes/buyers.js';
@@ -88,11 +89,8 @@ function apiRoutes(sandbox: Sandbox, httpRecords: HttpRecords): { v4: OpenAPIHon
   const logged = requestLog({
     requestLog: httpRecords.requestLog,
     emit: (type, accountId, data) => sandbox.emit(type, accountId, data),
-    accounts: queries.accounts,
-    transactions: queries.transactions,
-    goLive: sandbox.goLive,
     clock,
-    faultPlayedOn: faults.playedOn,
+    observers: [goLiveObserver({ accounts: queries.accounts, transactions: queries.transactions, goLive: sandbox.goLive, clock, faultPlayedOn: faults.playedOn })],
   });
   const latency = artificialLatency({ ms: options.latency });
   const baseUrl = (): string => sandbox.baseUrl;

@@ -15,9 +15,15 @@ import type { IncomingMessage } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
 import { SandboxError, badRequest } from '../domain/errors.js';
 import type { MatchInput } from '../domain/ports.js';
-import { API_FAULT_PATTERN } from '../scenarios/schema.js';
 import type { ApiEnv } from './env.js';
 import { errorBody } from './errors.js';
+
+/**
+ * The syntax of an API fault, shared by the `X-Sandbox-Fault` header and the `api_fault` step:
+ * `503`, `503-after`, `429`, `429=<s>`, `timeout`, `timeout=<n>s`, `timeout-after`,
+ * `latency=<ms>`, `reset`, `reset-after` (played here).
+ */
+export const API_FAULT_PATTERN = /^(?:503(?:-after)?|429(?:=\d{1,3})?|timeout(?:=\d{1,3}s)?(?:-after)?|latency=\d{1,6}|reset(?:-after)?)$/;
 
 /** The request header that asks for a fault. */
 export const FAULT_HEADER = 'X-Sandbox-Fault';

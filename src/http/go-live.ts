@@ -12,6 +12,7 @@ import type { AccountQueries, TransactionQueries } from '../domain/queries.js';
 import type { ApiEnv } from './env.js';
 import { FAULT_HEADER, parseFault, type ApiFaults } from './faults.js';
 import { canonicalJson } from './idempotency.js';
+import type { RequestObserver } from './request-log.js';
 
 const CREATE = /^\/v4\/(transactions|subscriptions)\/?$/;
 const REFUND = /^\/v4\/transactions\/([^/]+)\/refunds\/?$/;
@@ -43,6 +44,11 @@ export interface GoLiveDeps {
   clock: Pick<Clock, 'nowMs'>;
   /** The faults played on a request (`ApiFaults.playedOn` of the same app). */
   faultPlayedOn: ApiFaults['playedOn'];
+}
+
+/** The go-live report's observer of the request log: it hears each logged /v4 request. */
+export function goLiveObserver(deps: GoLiveDeps): RequestObserver {
+  return (c, requestId, path, loggedBody) => observeRequest(deps, c, requestId, path, loggedBody);
 }
 
 /**

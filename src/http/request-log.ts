@@ -6,7 +6,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { ChangeType } from '../domain/events.js';
 import type { ApiEnv } from './env.js';
-import { observeRequest, type GoLiveDeps } from './go-live.js';
+import type { Clock } from '../domain/clock.js';
 import type { RequestLogRepo } from './ports.js';
 import { isSecurityCodeKey } from '../domain/card-data.js';
 import { redactBody, redactText } from './redact.js';
@@ -74,16 +74,25 @@ async function loggedRequestBody(c: Context<ApiEnv>): Promise<string | null> {
   }
 }
 
-/** What `requestLog` needs: the log it writes, the change feed it tells, and what the go-live report reads. */
-export interface RequestLogDeps extends GoLiveDeps {
+/**
+ * Hears each logged request once it is written: its request-log id, the logged path (query
+ * secrets redacted) and the body as logged. The go-live report subscribes this way.
+ */
+export type RequestObserver = (c: Context<ApiEnv>, requestId: number, path: string, loggedBody: string | null) => Promise<void> | void;
+
+/** What `requestLog` needs: the log it writes, the change feed it tells, the clock, and who hears each request. */
+export interface RequestLogDeps {
   requestLog: Pick<RequestLogRepo, 'insert'>;
+  clock: Pick<Clock, 'nowMs'>;
+  /** Told of each logged request, after it is written. */
+  observers?: readonly RequestObserver[];
   /** Emits a change on the feed (`Sandbox.emit`); here `request.logged`. */
   emit(type: ChangeType, accountId: string | null, data: unknown): void;
 }
 
 /** The request-log middleware of /v4 (and the bare /buyers). */
 export function requestLog(deps: RequestLogDeps): MiddlewareHandler<ApiEnv> {
-  const { requestLog: log, clock, emit } = deps;
+  const { requestLog: log, clock, emit, observers = [] } = deps;
   return async (c, next) => {
     const started = performance.now();
     c.set('warnings', []);
@@ -110,7 +119,7 @@ export function requestLog(deps: RequestLogDeps): MiddlewareHandler<ApiEnv> {
       warnings,
       at: clock.nowMs(),
     });
-    await observeRequest(deps, c, id, path, requestBody); // the go-live report
+    for (const observe of observers) await observe(c, id, path, requestBody);
     emit('request.logged', account?.id ?? null, { id, method: c.req.method, path: path.includes('?') ? path.slice(0, path.indexOf('?')) : path, status, duration_ms: Math.round(duration * 100) / 100 });
   };
 }

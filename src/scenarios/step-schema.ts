@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { DELIVERY_FAULTS } from '../domain/entities.js';
+import { API_FAULT_PATTERN } from '../http/faults.js';
 
 /** A terminal payment status a step can produce (spec: payment_data.payment_status). */
 export const paymentOutcomeSchema = z.enum(['SUCCEEDED', 'FAILED']);
@@ -77,13 +78,6 @@ export const webhookFailuresStepSchema = z.strictObject({
   webhook_failures: z.int().min(1),
   status: z.int().min(400).max(599).default(503),
 });
-
-/**
- * The syntax of an API fault, shared by the `X-Sandbox-Fault` header and the `api_fault` step:
- * `503`, `503-after`, `429`, `429=<s>`, `timeout`, `timeout=<n>s`, `timeout-after`,
- * `latency=<ms>`, `reset`, `reset-after` (http/faults.ts plays them).
- */
-export const API_FAULT_PATTERN = /^(?:503(?:-after)?|429(?:=\d{1,3})?|timeout(?:=\d{1,3}s)?(?:-after)?|latency=\d{1,6}|reset(?:-after)?)$/;
 
 /**
  * `{ "api_fault": "503" }`: the create call (POST /v4/transactions or /v4/subscriptions) that
