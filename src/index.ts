@@ -6,7 +6,7 @@
  */
 import { resolveOptions, type SandboxOptionsInput } from './config.js';
 import { startServer } from './server.js';
-import type { Delivery } from './http/control/schemas.js';
+import type { Delivery } from './http/control/deliveries/deliveries.schemas.js';
 
 export { verifyWebhook, type VerifyWebhookInput, type WebhookRequestHeaders } from './verify-webhook.js';
 export type { SandboxOptionsInput } from './config.js';
@@ -115,7 +115,7 @@ export interface Refund {
  * (`GET /_sandbox/deliveries`): the control API's own response schemas, so the package's types
  * are what the server sends (`fault`, `state` and `reference` included).
  */
-export type { Delivery, DeliveryAttempt } from './http/control/schemas.js';
+export type { Delivery, DeliveryAttempt } from './http/control/deliveries/deliveries.schemas.js';
 
 /** The sandbox clock after an advance. */
 export interface ClockAdvance {

@@ -4,20 +4,20 @@
  * against what the server sends. Types only: nothing here runs in the browser.
  */
 
-/** @typedef {import('../../src/http/control/schemas.js').ControlTransaction} Transaction */
-/** @typedef {import('../../src/http/control/schemas.js').Refund} Refund */
-/** @typedef {import('../../src/http/control/schemas.js').TransactionAction} TransactionAction */
-/** @typedef {import('../../src/http/control/schemas.js').ControlSubscription} Subscription */
-/** @typedef {import('../../src/http/control/schemas.js').Delivery} Delivery */
-/** @typedef {import('../../src/http/control/schemas.js').DeliveryAttempt} DeliveryAttempt */
-/** @typedef {import('../../src/http/control/schemas.js').DeliveryState} DeliveryState */
-/** @typedef {import('../../src/http/control/schemas.js').RequestLogEntry} RequestLogEntry */
-/** @typedef {import('../../src/http/control/schemas.js').AccountCredentials} Account */
-/** @typedef {import('../../src/http/control/schemas.js').Credentials} Credentials */
-/** @typedef {import('../../src/http/control/schemas.js').WebhookKeyForms} WebhookKeyForms */
-/** @typedef {import('../../src/http/control/schemas.js').Clock} Clock */
-/** @typedef {import('../../src/http/control/schemas.js').ClockAdvanced} ClockAdvanced */
-/** @typedef {import('../../src/http/control/schemas.js').ScenarioSummary} ScenarioSummary */
+/** @typedef {import('../../src/http/control/transactions/transactions.schemas.js').ControlTransaction} Transaction */
+/** @typedef {import('../../src/http/control/transactions/transactions.schemas.js').Refund} Refund */
+/** @typedef {import('../../src/http/control/transactions/transactions.schemas.js').TransactionAction} TransactionAction */
+/** @typedef {import('../../src/http/control/subscriptions/subscriptions.schemas.js').ControlSubscription} Subscription */
+/** @typedef {import('../../src/http/control/deliveries/deliveries.schemas.js').Delivery} Delivery */
+/** @typedef {import('../../src/http/control/deliveries/deliveries.schemas.js').DeliveryAttempt} DeliveryAttempt */
+/** @typedef {import('../../src/http/control/deliveries/deliveries.schemas.js').DeliveryState} DeliveryState */
+/** @typedef {import('../../src/http/control/requests/requests.schemas.js').RequestLogEntry} RequestLogEntry */
+/** @typedef {import('../../src/http/control/accounts/accounts.schemas.js').AccountCredentials} Account */
+/** @typedef {import('../../src/http/control/accounts/accounts.schemas.js').Credentials} Credentials */
+/** @typedef {import('../../src/http/control/webhook-key/webhook-key.schemas.js').WebhookKeyForms} WebhookKeyForms */
+/** @typedef {import('../../src/http/control/clock/clock.schemas.js').Clock} Clock */
+/** @typedef {import('../../src/http/control/clock/clock.schemas.js').ClockAdvanced} ClockAdvanced */
+/** @typedef {import('../../src/http/control/scenarios/scenarios.schemas.js').ScenarioSummary} ScenarioSummary */
 /** @typedef {import('../../src/http/control/faults/faults.index.js').WebhookCheckReport} WebhookCheckReport */
 /** @typedef {import('../../src/http/control/faults/faults.index.js').WebhookFaultRequest['fault']} WebhookFault */
 /** @typedef {import('../../src/http/control/report/report.index.js').GoLiveReportView} GoLiveReport */

@@ -16,7 +16,10 @@ import { refundView } from '../formatters/refund.js';
 import { requestLogView } from '../formatters/request-log.js';
 import { subscriptionView } from '../formatters/subscription.js';
 import { transactionView } from '../formatters/transaction.js';
-import type { ControlSubscription, ControlTransaction, Delivery, DeliveryState, RequestLogEntry, TransactionDetail } from './schemas.js';
+import type { ControlSubscription } from './subscriptions/subscriptions.schemas.js';
+import type { ControlTransaction, TransactionDetail } from './transactions/transactions.schemas.js';
+import type { Delivery, DeliveryState } from './deliveries/deliveries.schemas.js';
+import type { RequestLogEntry } from './requests/requests.schemas.js';
 
 /** A delivery's state as shown: a pending one is queued until its first attempt, then retrying. */
 export function deliveryState(row: Pick<DeliveryRow, 'status' | 'attempts'>): DeliveryState {

@@ -12,7 +12,7 @@ import { AdvanceTooLongError } from '../../../src/domain/scheduler.js';
 import { clockControlRoutes, type ClockControlDeps } from '../../../src/http/control/clock/clock.index.js';
 import { requestLogControlRoutes } from '../../../src/http/control/requests/requests.index.js';
 import { transactionControlRoutes, type TransactionControlDeps } from '../../../src/http/control/transactions/transactions.index.js';
-import type { ControlTransaction } from '../../../src/http/control/schemas.js';
+import type { ControlTransaction } from '../../../src/http/control/transactions/transactions.schemas.js';
 import type { AppEnv } from '../../../src/http/env.js';
 import { errorHandler } from '../../../src/http/errors.js';
 import type { RequestLogEntry, RequestLogFilter } from '../../../src/http/ports.js';

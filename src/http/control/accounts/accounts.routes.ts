@@ -2,7 +2,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { controlOperation } from '../../openapi/document.js';
 import { errors, json } from '../route-parts.js';
-import { accountCredentialsSchema, credentialsSchema } from '../schemas.js';
+import { accountCredentialsSchema, credentialsSchema } from './accounts.schemas.js';
 
 export const credentials = createRoute({ method: 'get', path: '/credentials', ...controlOperation, operationId: 'getCredentials', summary: 'Demo and created accounts with their credentials, and the webhook public key in every form', responses: { 200: json(credentialsSchema) } });
 

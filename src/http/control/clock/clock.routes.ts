@@ -2,7 +2,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { controlOperation } from '../../openapi/document.js';
 import { errors, json } from '../route-parts.js';
-import { clockAdvancedSchema, clockSchema } from '../schemas.js';
+import { clockAdvancedSchema, clockSchema } from './clock.schemas.js';
 
 const MAX_ADVANCE_SECONDS = 10 * 366 * 24 * 60 * 60;
 const MAX_ADVANCE_MONTHS = 120;

@@ -3,7 +3,7 @@ import { createRoute } from '@hono/zod-openapi';
 import { controlOperation } from '../../openapi/document.js';
 import { pageQuerySchema, pageSchema } from '../../pagination.js';
 import { accountQuery, errors, idParam, json } from '../route-parts.js';
-import { deliverySchema } from '../schemas.js';
+import { deliverySchema } from './deliveries.schemas.js';
 
 export const list = createRoute({ method: 'get', path: '/deliveries', ...controlOperation, operationId: 'listDeliveries', summary: 'Webhook delivery log with every attempt, newest first', request: { query: pageQuerySchema.extend(accountQuery.shape) }, responses: { 200: json(pageSchema(deliverySchema, 'DeliveryPage')), 400: errors[400], 404: errors[404] } });
 

@@ -4,7 +4,7 @@ import { DELIVERY_FAULTS } from '../../../domain/entities.js';
 import { controlOperation } from '../../openapi/document.js';
 import { errorSchema, httpUrlSchema } from '../../schemas.js';
 import { idParam, json } from '../route-parts.js';
-import { deliverySchema } from '../schemas.js';
+import { deliverySchema } from '../deliveries/deliveries.schemas.js';
 
 /** `{ "fault": "duplicate" | "out_of_order" | "delayed" | "bad_signature", "seconds"?: n }`. */
 export const webhookFaultRequestSchema = z

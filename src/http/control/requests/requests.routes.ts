@@ -3,7 +3,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { controlOperation } from '../../openapi/document.js';
 import { pageQuerySchema, pageSchema } from '../../pagination.js';
 import { accountQuery, errors, json } from '../route-parts.js';
-import { requestLogEntrySchema } from '../schemas.js';
+import { requestLogEntrySchema } from './requests.schemas.js';
 
 /** The filters of `GET /_sandbox/requests`, besides `account_id`. */
 export const requestFilterQuery = z.object({

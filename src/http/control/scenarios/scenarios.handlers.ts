@@ -7,7 +7,7 @@ import { badRequest, notFound } from '../../../domain/errors.js';
 import type { AppEnv } from '../../env.js';
 import type { Hook } from '../../router.js';
 import type { ControlHandler } from '../route-parts.js';
-import type { ScenarioSummary } from '../schemas.js';
+import type { ScenarioSummary } from './scenarios.schemas.js';
 import type { ClearRoute, ListRoute, LoadRoute, RemoveRoute } from './scenarios.routes.js';
 
 /** The loaded scenarios, in matching order. */

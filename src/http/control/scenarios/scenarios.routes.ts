@@ -4,7 +4,7 @@ import { scenarioFileSchema } from '../../../scenarios/schema.js';
 import { controlOperation } from '../../openapi/document.js';
 import { errorSchema } from '../../schemas.js';
 import { json } from '../route-parts.js';
-import { scenarioSummarySchema } from '../schemas.js';
+import { scenarioSummarySchema } from './scenarios.schemas.js';
 
 export const list = createRoute({
   method: 'get',

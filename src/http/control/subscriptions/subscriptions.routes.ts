@@ -4,7 +4,7 @@ import { controlOperation } from '../../openapi/document.js';
 import { pageQuerySchema, pageSchema } from '../../pagination.js';
 import { errorSchema } from '../../schemas.js';
 import { json } from '../route-parts.js';
-import { controlSubscriptionSchema } from '../schemas.js';
+import { controlSubscriptionSchema } from './subscriptions.schemas.js';
 
 export const list = createRoute({
   method: 'get',

@@ -5,7 +5,7 @@ import { controlOperation } from '../../openapi/document.js';
 import { refundSchema } from '../../routes/transactions.schemas.js';
 import { amountSchema } from '../../schemas.js';
 import { errors, idParam, json } from '../route-parts.js';
-import { controlTransactionSchema, transactionDetailSchema } from '../schemas.js';
+import { controlTransactionSchema, transactionDetailSchema } from './transactions.schemas.js';
 
 export const list = createRoute({ method: 'get', path: '/transactions', ...controlOperation, operationId: 'listControlTransactions', summary: "An account's transactions with their refunds, newest first", request: { query: pageQuerySchema.extend({ account_id: z.string() }) }, responses: { 200: json(pageSchema(controlTransactionSchema, 'ControlTransactionPage')), 400: errors[400], 404: errors[404] } });
 

@@ -8,7 +8,7 @@
  */
 import { createHash, createPublicKey } from 'node:crypto';
 import { DEMO_WEBHOOK_PRIVATE_KEY_PEM, DEMO_WEBHOOK_PUBLIC_KEY_PEM } from '../../../domain/demo-credentials.js';
-import type { WebhookJwk, WebhookKeyForms } from '../schemas.js';
+import type { WebhookJwk, WebhookKeyForms } from './webhook-key.schemas.js';
 
 /** The `format` values of `GET /_sandbox/webhook-public-key`. */
 export const WEBHOOK_KEY_FORMATS = ['pem', 'der', 'jwk', 'x509'] as const;

@@ -2,7 +2,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { controlOperation } from '../../openapi/document.js';
 import { errors } from '../route-parts.js';
-import { webhookJwkSchema } from '../schemas.js';
+import { webhookJwkSchema } from './webhook-key.schemas.js';
 import { WEBHOOK_KEY_FORMATS } from './webhook-key.forms.js';
 
 const webhookKeyQuery = z.object({
