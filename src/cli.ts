@@ -9,9 +9,9 @@
  */
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
-import { OptionsError, envName, optionsFromEnv, packagePath, resolveOptions, type SandboxOptions } from './config.js';
-import { credentialsOf } from './domain/accounts.js';
-import { createLogger, type Logger } from './log.js';
+import { OptionsError, envName, optionsFromEnv, packagePath, resolveOptions, type SandboxOptions } from './core/config.js';
+import { credentialsOf } from './features/accounts/index.js';
+import { createLogger, type Logger } from './core/log.js';
 import { startServer } from './server.js';
 import { tolerateClosedOutput } from './stdio.js';
 import { attachTerminal } from './terminal.js';
@@ -137,8 +137,8 @@ function writePortFile(path: string, port: number): void {
 /** Runs the CLI; resolves with the process exit code. */
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   // Loaded only for that command: it is not on the server's start-up path.
-  if (argv[0] === 'check-webhooks') return (await import('./check-webhooks/index.js')).runCheckWebhooks(argv.slice(1), env); // issue 10: the webhook handler checker
-  if (argv[0] === 'report') return (await import('./report/command.js')).runReport(argv.slice(1), env); // issue 19: the go-live report
+  if (argv[0] === 'check-webhooks') return (await import('./features/check-webhooks/index.js')).runCheckWebhooks(argv.slice(1), env); // issue 10: the webhook handler checker
+  if (argv[0] === 'report') return (await import('./features/go-live/index.js')).runReport(argv.slice(1), env); // issue 19: the go-live report
   let options: SandboxOptions;
   try {
     options = parseCli(argv, env);

@@ -7,39 +7,39 @@
  * subscription billing) on one scheduler. No behaviour lives here: only construction and
  * wiring. The result is the `Sandbox` the HTTP layer, the server and the CLI use.
  */
-import { createChangeFeed } from './application/change-feed.js';
-import { createGoLiveWiring } from './application/go-live-wiring.js';
-import { createLifecycle } from './application/lifecycle.js';
-import { createPublicAddress } from './application/public-address.js';
-import { createSandboxControl } from './application/sandbox-control.js';
-import { createScenarioControl } from './application/scenario-control.js';
-import { createStoredState } from './application/stored-state.js';
-import { DEFAULT_RESTRICTED_CHANNEL_CODE, defaultScenarioPath, resolveOptions, servedHosts, type SandboxOptions } from './config.js';
-import { createApiKeyService } from './domain/api-keys.js';
-import { createClock, isoTimestamp } from './domain/clock.js';
-import { DEMO_WEBHOOK_PUBLIC_KEY_PEM } from './domain/demo-credentials.js';
-import { SandboxEvents } from './domain/events.js';
-import { GoLiveTracker } from './domain/go-live-tracker.js';
-import { createMerchantAccounts } from './domain/merchant-accounts.js';
-import { Scheduler } from './domain/scheduler.js';
-import { createSubscriptionService } from './domain/subscriptions.js';
-import { createTransactionService } from './domain/transactions.js';
-import { createLogger, repeatedFailure, repeatedFailures, type Logger } from './log.js';
-import type { Repositories } from './domain/ports.js';
-import type { HttpRecords } from './http/ports.js';
+import { createChangeFeed } from './core/domain/change-feed.js';
+import { createGoLiveWiring } from './features/go-live/index.js';
+import { createLifecycle } from './core/lifecycle.js';
+import { createPublicAddress } from './core/http/public-address.js';
+import { createSandboxControl } from './features/control/index.js';
+import { createScenarioControl } from './features/scenarios/index.js';
+import { createStoredState } from './core/db/stored-state.js';
+import { DEFAULT_RESTRICTED_CHANNEL_CODE, defaultScenarioPath, resolveOptions, servedHosts, type SandboxOptions } from './core/config.js';
+import { createApiKeyService } from './core/auth/api-keys.js';
+import { createClock, isoTimestamp } from './core/clock/clock.js';
+import { DEMO_WEBHOOK_PUBLIC_KEY_PEM } from './core/credentials/demo-credentials.js';
+import { SandboxEvents } from './core/domain/events.js';
+import { GoLiveTracker } from './features/go-live/index.js';
+import { createMerchantAccounts } from './features/accounts/index.js';
+import { Scheduler } from './core/clock/scheduler.js';
+import { createSubscriptionService } from './features/subscriptions/index.js';
+import { createTransactionService } from './features/transactions/index.js';
+import { createLogger, repeatedFailure, repeatedFailures, type Logger } from './core/log.js';
+import type { Repositories } from './core/domain/ports.js';
+import type { HttpRecords } from './core/http/ports.js';
 import type { Sandbox } from './sandbox.js';
-import { getMeta, setMeta, type Db } from './store/database.js';
-import { ScenarioError, parseScenario } from './scenarios/load.js';
-import { RUNTIME_SOURCE, createScenarioPolicy, loadConfiguredScenarios } from './scenarios/policy.js';
-import { createScenarioRunner } from './scenarios/runner.js';
-import { apiKeysStore } from './store/api-keys.js';
-import { readSnapshot } from './store/snapshot.js';
-import { goLiveStore } from './store/go-live.js';
-import { openStore } from './store/sqlite-store.js';
-import { Dispatcher } from './webhooks/dispatcher.js';
-import { createOutbox } from './webhooks/outbox.js';
-import { createAsyncSigner, createSigner, webhookSigningOf } from './webhooks/signing.js';
-import { connectGuard, refusedDelivery, refusedTarget, type TargetPolicy } from './webhooks/targets.js';
+import { getMeta, setMeta, type Db } from './core/db/database.js';
+import { ScenarioError, parseScenario } from './features/scenarios/index.js';
+import { RUNTIME_SOURCE, createScenarioPolicy, loadConfiguredScenarios } from './features/scenarios/index.js';
+import { createScenarioRunner } from './features/scenarios/index.js';
+import { apiKeysStore } from './core/auth/api-keys-store.js';
+import { readSnapshot } from './core/db/snapshot.js';
+import { goLiveStore } from './features/go-live/index.js';
+import { openStore } from './sqlite-store.js';
+import { Dispatcher } from './core/webhooks/dispatcher.js';
+import { createOutbox } from './features/transactions/index.js';
+import { createAsyncSigner, createSigner, webhookSigningOf } from './core/webhooks/signing.js';
+import { connectGuard, refusedDelivery, refusedTarget, type TargetPolicy } from './core/webhooks/targets.js';
 
 /** A composed sandbox, and its database handle for tests and benchmarks that inspect or seed it. */
 export interface ComposedSandbox {

@@ -4,13 +4,13 @@
  * API over HTTP (`/_sandbox/...`), exactly as a test suite in another process would. It uses
  * only `startServer` and the options schema, none of the sandbox's internals.
  */
-import { resolveOptions, type SandboxOptionsInput } from './config.js';
+import { resolveOptions, type SandboxOptionsInput } from './core/config.js';
 import { startServer } from './server.js';
-import type { Delivery } from './http/control/deliveries/deliveries.schemas.js';
+import type { Delivery } from './features/webhooks/index.js';
 
 export { verifyWebhook, type VerifyWebhookInput, type WebhookRequestHeaders } from './verify-webhook.js';
-export type { SandboxOptionsInput } from './config.js';
-export { checkWebhooks, type CheckWebhooksOptions, type WebhookCheckReport, type WebhookCheckResult } from './check-webhooks/index.js';
+export type { SandboxOptionsInput } from './core/config.js';
+export { checkWebhooks, type CheckWebhooksOptions, type WebhookCheckReport, type WebhookCheckResult } from './features/check-webhooks/index.js';
 export type {
   CoverageEntry,
   CoverageScenario,
@@ -19,8 +19,8 @@ export type {
   GoLiveFindingCode,
   GoLiveReport,
   GoLiveSeverity,
-} from './domain/go-live.js';
-import type { GoLiveReport } from './domain/go-live.js';
+} from './features/go-live/index.js';
+import type { GoLiveReport } from './features/go-live/index.js';
 
 /** The options of `startSandbox`: the CLI's options (flags in camelCase); `port` defaults to 0 (a free port). */
 export type StartSandboxOptions = SandboxOptionsInput;
@@ -115,7 +115,7 @@ export interface Refund {
  * (`GET /_sandbox/deliveries`): the control API's own response schemas, so the package's types
  * are what the server sends (`fault`, `state` and `reference` included).
  */
-export type { Delivery, DeliveryAttempt } from './http/control/deliveries/deliveries.schemas.js';
+export type { Delivery, DeliveryAttempt } from './features/webhooks/index.js';
 
 /** The sandbox clock after an advance. */
 export interface ClockAdvance {

@@ -3,20 +3,20 @@
  * clock, change feed, domain services, application services (`control`, `runtimeScenarios`)
  * and the read-only queries, all as interfaces. `compose.ts` builds one; nothing here knows how.
  */
-import type { SandboxControl } from './application/sandbox-control.js';
-import type { ScenarioControl } from './application/scenario-control.js';
-import type { SandboxOptions } from './config.js';
-import type { ApiKeyService } from './domain/api-keys.js';
-import type { Clock } from './domain/clock.js';
-import type { Delivery, DeliveryFault } from './domain/entities.js';
-import type { ChangeType, SandboxEvents } from './domain/events.js';
-import type { GoLiveTracker } from './domain/go-live-tracker.js';
-import type { MerchantAccounts } from './domain/merchant-accounts.js';
-import type { Queries } from './domain/queries.js';
-import type { SubscriptionService } from './domain/subscriptions.js';
-import type { TransactionService } from './domain/transactions.js';
-import type { ScenarioSummary } from './scenarios/match.js';
-import type { LoadedScenarioPolicy, ScenarioOrigin } from './scenarios/policy.js';
+import type { SandboxControl } from './features/control/index.js';
+import type { ScenarioControl } from './features/scenarios/index.js';
+import type { SandboxOptions } from './core/config.js';
+import type { ApiKeyService } from './core/auth/api-keys.js';
+import type { Clock } from './core/clock/clock.js';
+import type { Delivery, DeliveryFault } from './core/domain/entities.js';
+import type { ChangeType, SandboxEvents } from './core/domain/events.js';
+import type { GoLiveTracker } from './features/go-live/index.js';
+import type { MerchantAccounts } from './features/accounts/index.js';
+import type { Queries } from './core/domain/queries.js';
+import type { SubscriptionService } from './features/subscriptions/index.js';
+import type { TransactionService } from './features/transactions/index.js';
+import type { ScenarioSummary } from './features/scenarios/index.js';
+import type { LoadedScenarioPolicy, ScenarioOrigin } from './features/scenarios/index.js';
 
 export interface Sandbox {
   options: SandboxOptions;

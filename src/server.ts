@@ -6,15 +6,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { createApp, fixtureDeps } from './app.js';
-import type { SandboxOptions } from './config.js';
-import type { Repositories } from './domain/ports.js';
-import type { HttpRecords } from './http/ports.js';
+import type { SandboxOptions } from './core/config.js';
+import type { Repositories } from './core/domain/ports.js';
+import type { HttpRecords } from './core/http/ports.js';
 import type { Sandbox } from './sandbox.js';
-import type { Db } from './store/database.js';
-import { isLoopbackHost } from './config.js';
-import { createLogger, type Logger } from './log.js';
-import { applyFixtures, prepareFixtures, type FixtureObjects, type PreparedFixtures } from './http/fixtures/apply.js';
-import { fixtureSources, fixturesHash } from './http/fixtures/files.js';
+import type { Db } from './core/db/database.js';
+import { isLoopbackHost } from './core/config.js';
+import { createLogger, type Logger } from './core/log.js';
+import { applyFixtures, prepareFixtures, type FixtureObjects, type PreparedFixtures } from './features/fixtures/index.js';
+import { fixtureSources, fixturesHash } from './features/fixtures/index.js';
 import { envelopedServer } from './server-refusals.js';
 
 /** The envelope of a request the HTTP parser refused before the app saw it (431, 400). */

@@ -6,7 +6,7 @@
  * `--log-format json` makes them JSON lines, `--quiet` silences them, and secrets and card
  * numbers are redacted. Nothing here reads a store or touches the domain.
  */
-import type { Logger } from './log.js';
+import type { Logger } from './core/log.js';
 
 /** The part of the change feed (`sandbox.events`) the terminal listens to. */
 export interface ChangeFeed {

@@ -4,7 +4,7 @@
  * spec's 403 envelope on a create, naming the missing scope, and a 401 once the key is revoked.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { SCOPES } from '../../src/http/auth.js';
+import { SCOPES } from '../../src/core/http/auth.js';
 import { startSandbox, SandboxRequestError, type ApiKey, type ApiKeyScope, type MintedApiKey, type RunningSandbox } from '../../src/index.js';
 import { directPayment } from '../support/app.js';
 

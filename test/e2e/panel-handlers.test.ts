@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readmeHandlers } from '../../src/http/control/webhook-handlers/webhook-handlers.index.js';
+import { readmeHandlers } from '../../src/features/webhooks/control/webhook-handlers.index.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { launchBrowser, screenshot } from '../support/browser.js';
 

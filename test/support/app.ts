@@ -5,8 +5,8 @@
 import { createPrivateKey, sign as cryptoSign } from 'node:crypto';
 import { createApp, type SandboxApp } from '../../src/app.js';
 import type { SandboxRuntime } from '../../src/compose.js';
-import type { SandboxOptions } from '../../src/config.js';
-import { DEMO_ACCOUNTS } from '../../src/domain/demo-credentials.js';
+import type { SandboxOptions } from '../../src/core/config.js';
+import { DEMO_ACCOUNTS } from '../../src/core/credentials/demo-credentials.js';
 
 export const DIRECT = DEMO_ACCOUNTS[0]!;
 export const CHECKOUT = DEMO_ACCOUNTS[1]!;

@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { DEMO_ACCOUNTS, type DemoAccountCredentials } from '../../src/domain/demo-credentials.js';
+import { DEMO_ACCOUNTS, type DemoAccountCredentials } from '../../src/core/credentials/demo-credentials.js';
 import { ACK, startReceiver, type ReceivedWebhook as Hook } from './receiver.js';
 
 /** Screenshots go here (gitignored), to be looked at. */

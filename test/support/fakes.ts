@@ -4,9 +4,9 @@
  * one promise that matters here: effects run after the outermost `run`, in order, and are
  * dropped when the work throws (the fake repositories do not roll back).
  */
-import type { Clock } from '../../src/domain/clock.js';
-import type { Account, Refund, ScheduledStep, SimulatedFailures, Subscription, Transaction } from '../../src/domain/entities.js';
-import type { AccountsRepo, ChangeFeed, ChargeScript, Outbox, ScenarioPolicy, ScheduledStepsRepo, StepResult, SubscriptionsRepo, TransactionsRepo, UnitOfWork } from '../../src/domain/ports.js';
+import type { Clock } from '../../src/core/clock/clock.js';
+import type { Account, Refund, ScheduledStep, SimulatedFailures, Subscription, Transaction } from '../../src/core/domain/entities.js';
+import type { AccountsRepo, ChangeFeed, ChargeScript, Outbox, ScenarioPolicy, ScheduledStepsRepo, StepResult, SubscriptionsRepo, TransactionsRepo, UnitOfWork } from '../../src/core/domain/ports.js';
 
 export function fakeClock(startMs = Date.UTC(2026, 10, 22, 10)): Clock & { set(ms: number): void } {
   let now = startMs;

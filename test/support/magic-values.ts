@@ -5,9 +5,9 @@
  * Print it with `npx tsx test/scenarios/magic-values.ts`.
  */
 import { pathToFileURL } from 'node:url';
-import { loadScenarioFile } from '../../src/scenarios/load.js';
-import { defaultScenarioPath } from '../../src/config.js';
-import type { ScenarioMatch } from '../../src/scenarios/schema.js';
+import { loadScenarioFile } from '../../src/features/scenarios/load.js';
+import { defaultScenarioPath } from '../../src/core/config.js';
+import type { ScenarioMatch } from '../../src/features/scenarios/schema.js';
 
 const DEFAULT_SCENARIO_PATH = defaultScenarioPath();
 

@@ -5,8 +5,8 @@
  * `npx tsx test/domain/payment-methods-table.ts`.
  */
 import { pathToFileURL } from 'node:url';
-import { PAYMENT_METHOD_GROUPS } from '../../src/domain/payment-methods.js';
-import { SANDBOX_RATES_PER_USD, SETTLEMENT_CURRENCIES } from '../../src/domain/settlement.js';
+import { PAYMENT_METHOD_GROUPS } from '../../src/features/payment-methods/payment-methods.js';
+import { SANDBOX_RATES_PER_USD, SETTLEMENT_CURRENCIES } from '../../src/core/domain/settlement.js';
 
 const STEP: Record<string, string> = {
   card: 'card form (checkout mode only; direct mode sends the card)',

@@ -2,7 +2,7 @@
 import { verify as cryptoVerify } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DEMO_WEBHOOK_PUBLIC_KEY_PEM } from '../../src/domain/demo-credentials.js';
+import { DEMO_WEBHOOK_PUBLIC_KEY_PEM } from '../../src/core/credentials/demo-credentials.js';
 
 export interface ReceivedWebhook {
   raw: string;

@@ -8,7 +8,7 @@
 import { createHmac, timingSafeEqual, verify as cryptoVerify } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DEMO_WEBHOOK_PUBLIC_KEY_PEM } from '../../src/domain/demo-credentials.js';
+import { DEMO_WEBHOOK_PUBLIC_KEY_PEM } from '../../src/core/credentials/demo-credentials.js';
 
 const ACK = JSON.stringify({ code: '200', message: 'SUCCESS' });
 

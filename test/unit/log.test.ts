@@ -3,7 +3,7 @@
  * numbers, security codes, JWTs, bearer tokens and API keys in every line.
  */
 import { describe, expect, it } from 'vitest';
-import { createLogger, redact, repeatedFailure, repeatedFailures, type LoggerOptions } from '../../src/log.js';
+import { createLogger, redact, repeatedFailure, repeatedFailures, type LoggerOptions } from '../../src/core/log.js';
 import { DIRECT, jwt } from '../support/app.js';
 
 function capture(options: LoggerOptions = {}): { out: string[]; err: string[]; logger: ReturnType<typeof createLogger> } {

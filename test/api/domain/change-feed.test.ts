@@ -4,8 +4,8 @@
  * `transaction.updated` before `transaction.created`, from inside the open transaction).
  */
 import { describe, expect, it } from 'vitest';
-import type { SandboxEvent } from '../../../src/domain/events.js';
-import { createLogger } from '../../../src/log.js';
+import type { SandboxEvent } from '../../../src/core/domain/events.js';
+import { createLogger } from '../../../src/core/log.js';
 import { directSubscription, postSubscription } from '../../support/subscriptions.js';
 import { body, directPayment, headers, testApp } from '../../support/app.js';
 

@@ -8,7 +8,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CURRENCY_CODES } from '../../../src/domain/money.js';
+import { CURRENCY_CODES } from '../../../src/core/domain/money.js';
 import { DIRECT, directPayment, headers, testApp } from '../../support/app.js';
 import { directSubscription } from '../../support/subscriptions.js';
 import { answerProblem, cursor, mutatedBody, params, paramsScaled, queryString, toQuery, type Json, type SentRequest } from '../../support/fuzz.js';

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { fixtureDeps } from '../../../src/app.js';
-import { loadFixtures } from '../../../src/http/fixtures/apply.js';
+import { loadFixtures } from '../../../src/features/fixtures/apply.js';
 import { CHECKOUT, headers, testApp } from '../../support/app.js';
 
 let apps: ReturnType<typeof testApp>[] = [];

@@ -7,8 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_RESTRICTED_CHANNEL_CODE } from '../../../src/config.js';
-import { fixturesJsonSchema } from '../../../src/http/fixtures/schema.js';
+import { DEFAULT_RESTRICTED_CHANNEL_CODE } from '../../../src/core/config.js';
+import { fixturesJsonSchema } from '../../../src/features/fixtures/schema.js';
 import { CHECKOUT, DIRECT, directPayment, headers, testApp } from '../../support/app.js';
 import { directSubscription } from '../../support/subscriptions.js';
 

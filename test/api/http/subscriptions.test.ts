@@ -4,7 +4,7 @@
  * API the panel uses. Validation: subscriptions.validation.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { subscriptionResponseSchema } from '../../../src/http/routes/subscriptions.schemas.js';
+import { subscriptionResponseSchema } from '../../../src/features/subscriptions/subscriptions.schemas.js';
 import { body, headers, jwt, testApp } from '../../support/app.js';
 import {
   CHECKOUT,

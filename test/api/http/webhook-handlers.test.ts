@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { readmeHandlers, type WebhookHandlerExample } from '../../../src/http/control/webhook-handlers/webhook-handlers.index.js';
+import { readmeHandlers, type WebhookHandlerExample } from '../../../src/features/webhooks/control/webhook-handlers.index.js';
 import { testApp } from '../../support/app.js';
 
 const README = readFileSync(fileURLToPath(new URL('../../../README.md', import.meta.url)), 'utf8');

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SandboxApp } from '../../../src/app.js';
-import { LINK_EXPIRY_BATCH } from '../../../src/domain/transactions.js';
+import { LINK_EXPIRY_BATCH } from '../../../src/features/transactions/transactions.js';
 import { CHECKOUT, headers, testApp } from '../../support/app.js';
 
 let current: SandboxApp | undefined;

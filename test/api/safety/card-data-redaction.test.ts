@@ -4,7 +4,7 @@
  * the security code. Failed on main for every form but the plain JSON keys.
  */
 import { describe, expect, it } from 'vitest';
-import { redactText } from '../../../src/http/redact.js';
+import { redactText } from '../../../src/core/http/redact.js';
 import { FORM_CARDS, FORM_CODE, bareDigits, sendCardDataForms } from '../../support/card-data-forms.js';
 import { DIRECT, headers, testApp } from '../../support/app.js';
 

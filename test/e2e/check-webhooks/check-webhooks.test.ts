@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WEBHOOK_CHECK_IDS, checkWebhooks, type WebhookCheckReport } from '../../../src/check-webhooks/index.js';
+import { WEBHOOK_CHECK_IDS, checkWebhooks, type WebhookCheckReport } from '../../../src/features/check-webhooks/index.js';
 import { badHandler, goodHandler, slowHandler, type SampleHandler } from '../../support/webhook-handlers.js';
 
 const BIN = fileURLToPath(new URL('../../../bin/payment-sandbox.js', import.meta.url));

@@ -4,7 +4,7 @@
  */
 import { createPublicKey, createSign, createVerify } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { newAccount } from '../../../src/domain/accounts.js';
+import { newAccount } from '../../../src/features/accounts/accounts.js';
 import { startServer, type RunningServer } from '../../../src/server.js';
 import { jwt } from '../../support/app.js';
 

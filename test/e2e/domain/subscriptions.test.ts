@@ -4,7 +4,7 @@
  * month ends and billing_cycle_anchor, other intervals, free renewals.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RENEWAL_RETRY_SECONDS } from '../../../src/domain/subscriptions.js';
+import { RENEWAL_RETRY_SECONDS } from '../../../src/features/subscriptions/subscriptions.js';
 import { startReceiver, testApp as baseTestApp, type Receiver } from '../../support/app.js';
 import {
   DAY,

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 // Each run of the CLI is a process start: slow on a loaded machine.
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
-import { FINDING_CODES, type GoLiveReport } from '../../../src/domain/go-live.js';
+import { FINDING_CODES, type GoLiveReport } from '../../../src/features/go-live/go-live.js';
 import { startServer, type RunningServer } from '../../../src/server.js';
 import { createAccount, type CreatedAccount } from '../../support/go-live-journeys.js';
 import { directPayment } from '../../support/app.js';

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 // Journeys of many requests and webhooks: slow on a loaded machine.
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
 import { startSandbox, type GoLiveFinding, type GoLiveFindingCode, type GoLiveReport, type RunningSandbox } from '../../../src/index.js';
-import { COVERAGE_SCENARIOS, FINDING_CODES } from '../../../src/domain/go-live.js';
+import { COVERAGE_SCENARIOS, FINDING_CODES } from '../../../src/features/go-live/go-live.js';
 import { carefulJourney, carelessJourney, control } from '../../support/go-live-journeys.js';
 import { startReceiver } from '../../support/receiver.js';
 

@@ -19,8 +19,8 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WEBHOOK_CHECK_IDS } from '../../../src/check-webhooks/index.js';
-import { HANDLER_LANGUAGES, readmeHandlers, type HandlerLanguage, type WebhookHandlerExample } from '../../../src/http/control/webhook-handlers/webhook-handlers.index.js';
+import { WEBHOOK_CHECK_IDS } from '../../../src/features/check-webhooks/index.js';
+import { HANDLER_LANGUAGES, readmeHandlers, type HandlerLanguage, type WebhookHandlerExample } from '../../../src/features/webhooks/control/webhook-handlers.index.js';
 import { startSandbox, type RunningSandbox } from '../../../src/index.js';
 import { freePort } from '../../support/ports.js';
 

@@ -6,7 +6,7 @@
  */
 import { X509Certificate, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_WEBHOOK_PRIVATE_KEY_PEM, DEMO_WEBHOOK_PUBLIC_KEY_PEM } from '../../../src/domain/demo-credentials.js';
+import { DEMO_WEBHOOK_PRIVATE_KEY_PEM, DEMO_WEBHOOK_PUBLIC_KEY_PEM } from '../../../src/core/credentials/demo-credentials.js';
 import { startServer, type RunningServer } from '../../../src/server.js';
 
 let server: RunningServer;

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../../src/server.js';
-import { clientAddress } from '../../../src/http/wire/forwarded-for.js';
+import { clientAddress } from '../../../src/features/subscriptions/forwarded-for.js';
 import { CHECKOUT, DIRECT, body, directPayment, headers, jwt, testApp } from '../../support/app.js';
 import { directSubscription, postSubscription } from '../../support/subscriptions.js';
 

@@ -3,8 +3,8 @@
  * `app.request()` and over a real loopback socket, checked against its zod schema.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PAYMENT_CHANNEL_CODES } from '../../../src/domain/payment-methods.js';
-import { paymentMethodsResponseSchema } from '../../../src/http/control/payment-methods/payment-methods.index.js';
+import { PAYMENT_CHANNEL_CODES } from '../../../src/features/payment-methods/payment-methods.js';
+import { paymentMethodsResponseSchema } from '../../../src/features/payment-methods/control/payment-methods.index.js';
 import { startServer, type RunningServer } from '../../../src/server.js';
 import { testApp } from '../../support/app.js';
 

@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { maskCardNumber, redactBody, redactText } from '../../../src/http/redact.js';
+import { maskCardNumber, redactBody, redactText } from '../../../src/core/http/redact.js';
 import { startServer } from '../../../src/server.js';
 import { directSubscription } from '../../support/subscriptions.js';
 import { DIRECT, directPayment, headers } from '../../support/app.js';

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../../../src/log.js';
+import { createLogger } from '../../../src/core/log.js';
 import { startServer } from '../../../src/server.js';
 import { directPayment, headers, startReceiver } from '../../support/app.js';
 

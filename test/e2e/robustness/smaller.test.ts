@@ -5,7 +5,7 @@
  * advance is not undone by it.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { SWEEP_EVERY } from '../../../src/http/idempotency.js';
+import { SWEEP_EVERY } from '../../../src/core/http/idempotency.js';
 import { startServer, type RunningServer } from '../../../src/server.js';
 import { directSubscription } from '../../support/subscriptions.js';
 import { directPayment, headers, startReceiver } from '../../support/app.js';

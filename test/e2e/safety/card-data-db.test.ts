@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../../src/log.js';
+import { createLogger } from '../../../src/core/log.js';
 import { startServer } from '../../../src/server.js';
 import { FORM_CARDS, FORM_CODE, bareDigits, sendCardDataForms } from '../../support/card-data-forms.js';
 

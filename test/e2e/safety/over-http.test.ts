@@ -12,8 +12,8 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { canonicalJson } from '../../../src/http/idempotency.js';
-import { createLogger } from '../../../src/log.js';
+import { canonicalJson } from '../../../src/core/http/idempotency.js';
+import { createLogger } from '../../../src/core/log.js';
 import { startServer, type RunningServer } from '../../../src/server.js';
 import { ACK, DIRECT, directPayment, headers, startReceiver } from '../../support/app.js';
 

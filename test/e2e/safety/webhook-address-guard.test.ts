@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../../src/server.js';
-import { TargetRefusedError, createPoster } from '../../../src/webhooks/post.js';
+import { TargetRefusedError, createPoster } from '../../../src/core/webhooks/post.js';
 import { directPayment, headers, startReceiver } from '../../support/app.js';
 import { freePort } from '../../support/ports.js';
 

@@ -11,9 +11,9 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../../src/app.js';
 import { main } from '../../../src/cli.js';
-import { ScenarioError, loadScenarioFile } from '../../../src/scenarios/load.js';
-import { defaultScenarioPath } from '../../../src/config.js';
-import type { ScenarioFileInput } from '../../../src/scenarios/schema.js';
+import { ScenarioError, loadScenarioFile } from '../../../src/features/scenarios/load.js';
+import { defaultScenarioPath } from '../../../src/core/config.js';
+import type { ScenarioFileInput } from '../../../src/features/scenarios/schema.js';
 import { CHECKOUT, DIRECT, body, directPayment, headers, startReceiver, testApp, type Receiver } from '../../support/app.js';
 import { advance, createSubscription, directSubscription, withCharges, withPath, type App, type Json } from '../../support/subscriptions.js';
 

@@ -9,7 +9,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { OptionsError, resolveOptions } from '../../../src/config.js';
+import { OptionsError, resolveOptions } from '../../../src/core/config.js';
 import { startServer, type RunningServer } from '../../../src/server.js';
 import { DIRECT, directPayment, headers, startReceiver, type Receiver } from '../../support/app.js';
 

@@ -7,7 +7,7 @@ import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'nod
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../../src/server.js';
-import { MAX_IN_FLIGHT_PER_URL } from '../../../src/webhooks/dispatcher.js';
+import { MAX_IN_FLIGHT_PER_URL } from '../../../src/core/webhooks/dispatcher.js';
 import { ACK, directPayment, headers, verifySignature } from '../../support/app.js';
 
 interface Hook {

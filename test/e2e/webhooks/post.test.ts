@@ -8,7 +8,7 @@ import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MAX_READ_RESPONSE, createPoster, type WebhookPoster } from '../../../src/webhooks/post.js';
+import { MAX_READ_RESPONSE, createPoster, type WebhookPoster } from '../../../src/core/webhooks/post.js';
 
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

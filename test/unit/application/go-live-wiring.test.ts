@@ -1,8 +1,8 @@
 /** What the go-live report hears of attempts, outcomes and refunds, on fakes of the repositories. */
 import { describe, expect, it } from 'vitest';
-import { createGoLiveWiring, type RecordedAttempt } from '../../../src/application/go-live-wiring.js';
-import type { Delivery, Refund, Subscription } from '../../../src/domain/entities.js';
-import type { ObservedAttempt, ObservedOutcome } from '../../../src/domain/go-live-tracker.js';
+import { createGoLiveWiring, type RecordedAttempt } from '../../../src/features/go-live/go-live-wiring.js';
+import type { Delivery, Refund, Subscription } from '../../../src/core/domain/entities.js';
+import type { ObservedAttempt, ObservedOutcome } from '../../../src/features/go-live/go-live-tracker.js';
 import { fakeOutbox, fakeUnitOfWork, transactionEntity } from '../../support/fakes.js';
 
 function setup({ refunds = [] as Pick<Refund, 'id' | 'transaction_id'>[], deliveries = [] as Pick<Delivery, 'fault' | 'status'>[], subscription = undefined as Subscription | undefined, defaultNotificationUrl = undefined as string | undefined } = {}) {

@@ -1,6 +1,6 @@
 /** How a sandbox stops, on fakes: the order of close, and the drain of webhooks. */
 import { describe, expect, it } from 'vitest';
-import { createLifecycle, type LifecycleDeps } from '../../../src/application/lifecycle.js';
+import { createLifecycle, type LifecycleDeps } from '../../../src/core/lifecycle.js';
 
 function setup(persistent: boolean) {
   const calls: string[] = [];

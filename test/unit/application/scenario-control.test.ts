@@ -1,7 +1,7 @@
 /** Run-time scenarios on fakes: load, replace, remove, clear, and a rejected file as a 400 SandboxError. */
 import { describe, expect, it } from 'vitest';
-import { createScenarioControl, type ScenarioRejection } from '../../../src/application/scenario-control.js';
-import { SandboxError } from '../../../src/domain/errors.js';
+import { createScenarioControl, type ScenarioRejection } from '../../../src/features/scenarios/scenario-control.js';
+import { SandboxError } from '../../../src/core/domain/errors.js';
 
 class Rejected extends Error implements ScenarioRejection {
   constructor(

@@ -1,9 +1,9 @@
 /** The change feed, the stored state and the public address, on fakes. */
 import { describe, expect, it } from 'vitest';
-import { createChangeFeed } from '../../../src/application/change-feed.js';
-import { createPublicAddress } from '../../../src/application/public-address.js';
-import { createStoredState } from '../../../src/application/stored-state.js';
-import type { SandboxEvent } from '../../../src/domain/events.js';
+import { createChangeFeed } from '../../../src/core/domain/change-feed.js';
+import { createPublicAddress } from '../../../src/core/http/public-address.js';
+import { createStoredState } from '../../../src/core/db/stored-state.js';
+import type { SandboxEvent } from '../../../src/core/domain/events.js';
 import { fakeUnitOfWork } from '../../support/fakes.js';
 
 describe('createChangeFeed', () => {

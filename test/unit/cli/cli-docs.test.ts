@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../../src/cli.js';
-import { ENV_OPTIONS, envName, optionsSchema } from '../../../src/config.js';
+import { ENV_OPTIONS, envName, optionsSchema } from '../../../src/core/config.js';
 
 const doc = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
 const table = /\| flag \| variable \| default \| meaning \|\n\|---\|---\|---\|---\|\n((?:\|.*\n)+)/.exec(doc)?.[1] ?? '';

@@ -12,7 +12,7 @@ import {
   parseIsoInstant,
   type BillingSchedule,
   type PlanCadence,
-} from '../../../src/domain/billing-schedule.js';
+} from '../../../src/features/subscriptions/billing-schedule.js';
 
 const d = (iso: string): Date => new Date(iso);
 const iso = (date: Date): string => date.toISOString();

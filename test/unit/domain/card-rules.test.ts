@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isCardExpired, isValidSecurityCode, securityCodeLength } from '../../../src/domain/card.js';
+import { isCardExpired, isValidSecurityCode, securityCodeLength } from '../../../src/features/payment-methods/card.js';
 
 const at = (iso: string) => Date.parse(iso);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cardBrand, cardLast4, isValidExpiry, luhnValid } from '../../../src/domain/card.js';
+import { cardBrand, cardLast4, isValidExpiry, luhnValid } from '../../../src/features/payment-methods/card.js';
 
 describe('luhnValid', () => {
   it.each([

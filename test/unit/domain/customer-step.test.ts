@@ -1,8 +1,8 @@
 /** The customer's step in one place: who waits for the customer, who shows a payment_url, and link expiry on a fake clock. */
 import { describe, expect, it } from 'vitest';
-import { awaitsCustomer, failedByExpiredLink, hasPaymentUrl, linkExpiredWhilePending } from '../../../src/domain/customer-step.js';
-import type { Account } from '../../../src/domain/entities.js';
-import { createTransactionService } from '../../../src/domain/transactions.js';
+import { awaitsCustomer, failedByExpiredLink, hasPaymentUrl, linkExpiredWhilePending } from '../../../src/features/payment-methods/customer-step.js';
+import type { Account } from '../../../src/core/domain/entities.js';
+import { createTransactionService } from '../../../src/features/transactions/transactions.js';
 import { fakeClock, fakeFeed, fakeOutbox, fakePolicy, fakeScheduledSteps, fakeTransactions, fakeUnitOfWork, transactionEntity } from '../../support/fakes.js';
 
 const DAY_MS = 86_400_000;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { qrPayloadFor, SANDBOX_PIX_KEY, SANDBOX_PROMPTPAY_PROXY } from '../../../src/domain/emvco/payment-payload.js';
-import { pixPayload, pixTxid } from '../../../src/domain/emvco/pix.js';
-import { promptPayPayload } from '../../../src/domain/emvco/promptpay.js';
-import { crc16, dataObject, emvText } from '../../../src/domain/emvco/tlv.js';
+import { qrPayloadFor, SANDBOX_PIX_KEY, SANDBOX_PROMPTPAY_PROXY } from '../../../src/features/payment-methods/emvco/payment-payload.js';
+import { pixPayload, pixTxid } from '../../../src/features/payment-methods/emvco/pix.js';
+import { promptPayPayload } from '../../../src/features/payment-methods/emvco/promptpay.js';
+import { crc16, dataObject, emvText } from '../../../src/features/payment-methods/emvco/tlv.js';
 import { crcCcittFalse, decodePayload, tlvMap } from '../../support/emvco-decoder.js';
 
 /** Published payloads with their CRCs, from the reference implementations' own tests. */

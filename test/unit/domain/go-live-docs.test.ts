@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { COVERAGE_HOW, COVERAGE_SCENARIOS, FINDING_CODES, RULES, findingDocs } from '../../../src/domain/go-live.js';
+import { COVERAGE_HOW, COVERAGE_SCENARIOS, FINDING_CODES, RULES, findingDocs } from '../../../src/features/go-live/go-live.js';
 
 const read = (path: string) => readFileSync(new URL(`../../../${path}`, import.meta.url), 'utf8');
 const readme = read('README.md');

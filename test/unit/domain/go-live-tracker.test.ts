@@ -3,8 +3,8 @@
  * evidence, bounded windows, and the cases that must not raise a finding (never cry wolf).
  */
 import { describe, expect, it } from 'vitest';
-import { EVIDENCE_IDS_MAX, COVERAGE_SCENARIOS } from '../../../src/domain/go-live.js';
-import { GoLiveTracker, TRACKER_ENTRIES_MAX, type GoLiveAccountState, type ObservedAttempt, type ObservedRequest } from '../../../src/domain/go-live-tracker.js';
+import { EVIDENCE_IDS_MAX, COVERAGE_SCENARIOS } from '../../../src/features/go-live/go-live.js';
+import { GoLiveTracker, TRACKER_ENTRIES_MAX, type GoLiveAccountState, type ObservedAttempt, type ObservedRequest } from '../../../src/features/go-live/go-live-tracker.js';
 
 function tracker(saved = new Map<string, GoLiveAccountState>()) {
   const saves: string[] = [];

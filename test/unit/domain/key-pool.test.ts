@@ -5,7 +5,7 @@
  * real keys are checked over a socket in test/e2e/domain/account-keys.test.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { KeyPool, type PemKeyPair } from '../../../src/domain/accounts.js';
+import { KeyPool, type PemKeyPair } from '../../../src/features/accounts/accounts.js';
 
 /** A generator whose calls finish when the test says so; it counts how many run at once. */
 function manualGenerator() {

@@ -5,9 +5,9 @@ import {
   formatMoney,
   isCurrency,
   toMajorUnits,
-} from '../../../src/domain/money.js';
-import { settle } from '../../../src/domain/settlement.js';
-import { MAX_AMOUNT } from '../../../src/http/schemas.js';
+} from '../../../src/core/domain/money.js';
+import { settle } from '../../../src/core/domain/settlement.js';
+import { MAX_AMOUNT } from '../../../src/core/http/schemas.js';
 
 describe('currency table', () => {
   it('holds the active ISO 4217 codes, three uppercase letters each', () => {

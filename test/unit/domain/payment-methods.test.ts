@@ -7,7 +7,7 @@ import {
   PAYMENT_METHOD_GROUPS,
   paymentChannel,
   validateChannel,
-} from '../../../src/domain/payment-methods.js';
+} from '../../../src/features/payment-methods/payment-methods.js';
 
 /** The contract's catalogue, written out here independently of the module. */
 const CONTRACT: Record<string, { country: string | null; type: string; codes: string[]; currency: string | null }> = {

@@ -8,11 +8,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createClock } from '../../../src/domain/clock.js';
-import { SandboxError } from '../../../src/domain/errors.js';
-import type { UnitOfWork } from '../../../src/domain/ports.js';
-import { AdvanceTooLongError, Scheduler, type TimedWork } from '../../../src/domain/scheduler.js';
-import { openStore, type SqliteStore } from '../../../src/store/sqlite-store.js';
+import { createClock } from '../../../src/core/clock/clock.js';
+import { SandboxError } from '../../../src/core/domain/errors.js';
+import type { UnitOfWork } from '../../../src/core/domain/ports.js';
+import { AdvanceTooLongError, Scheduler, type TimedWork } from '../../../src/core/clock/scheduler.js';
+import { openStore, type SqliteStore } from '../../../src/sqlite-store.js';
 
 const REAL_NOW = Date.UTC(2026, 10, 22, 10);
 const HOUR = 3_600_000;

@@ -4,10 +4,10 @@
  * by request, and a first charge that waits for the customer.
  */
 import { describe, expect, it } from 'vitest';
-import type { Account, AccountMode, SubscriptionDraft, TransactionOutcome } from '../../../src/domain/entities.js';
-import type { ChargeScript, ScenarioPolicy } from '../../../src/domain/ports.js';
-import { RENEWAL_RETRY_SECONDS, createSubscriptionService } from '../../../src/domain/subscriptions.js';
-import { createTransactionService } from '../../../src/domain/transactions.js';
+import type { Account, AccountMode, SubscriptionDraft, TransactionOutcome } from '../../../src/core/domain/entities.js';
+import type { ChargeScript, ScenarioPolicy } from '../../../src/core/domain/ports.js';
+import { RENEWAL_RETRY_SECONDS, createSubscriptionService } from '../../../src/features/subscriptions/subscriptions.js';
+import { createTransactionService } from '../../../src/features/transactions/transactions.js';
 import {
   fakeAccounts,
   fakeClock,

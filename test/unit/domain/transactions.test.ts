@@ -1,9 +1,9 @@
 /** The transaction service with fakes of its ports: state rules, the outbox, the feed after commit, scripts. */
 import { describe, expect, it } from 'vitest';
-import type { Account } from '../../../src/domain/entities.js';
-import { SandboxError } from '../../../src/domain/errors.js';
-import type { ChargeScript, MatchInput } from '../../../src/domain/ports.js';
-import { createTransactionService, transactionMatchInput } from '../../../src/domain/transactions.js';
+import type { Account } from '../../../src/core/domain/entities.js';
+import { SandboxError } from '../../../src/core/domain/errors.js';
+import type { ChargeScript, MatchInput } from '../../../src/core/domain/ports.js';
+import { createTransactionService, transactionMatchInput } from '../../../src/features/transactions/transactions.js';
 import { fakeClock, fakeFeed, fakeOutbox, fakePolicy, fakeScheduledSteps, fakeTransactions, fakeUnitOfWork } from '../../support/fakes.js';
 
 const account: Account = {

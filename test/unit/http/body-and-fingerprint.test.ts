@@ -5,8 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { tooDeep } from '../../../src/http/body.js';
-import { canonicalJson } from '../../../src/http/idempotency.js';
+import { tooDeep } from '../../../src/core/http/body.js';
+import { canonicalJson } from '../../../src/core/http/idempotency.js';
 
 const nest = (levels: number, wrap: (inner: unknown, level: number) => unknown): unknown => {
   let value: unknown = 1;

@@ -5,12 +5,12 @@
  */
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import type { ApiKey } from '../../../src/domain/api-keys.js';
-import type { Account, Buyer } from '../../../src/domain/entities.js';
-import type { BuyerFilters } from '../../../src/domain/ports.js';
-import { apiAuth } from '../../../src/http/auth.js';
-import { errorHandler } from '../../../src/http/errors.js';
-import { buyerRoutes } from '../../../src/http/routes/buyers.js';
+import type { ApiKey } from '../../../src/core/auth/api-keys.js';
+import type { Account, Buyer } from '../../../src/core/domain/entities.js';
+import type { BuyerFilters } from '../../../src/core/domain/ports.js';
+import { apiAuth } from '../../../src/core/http/auth.js';
+import { errorHandler } from '../../../src/core/http/errors.js';
+import { buyerRoutes } from '../../../src/features/buyers/buyers.api.js';
 
 /** Unexpected errors answer 500 with the envelope; these tests do not log them. */
 const onError = errorHandler({ error: () => undefined });

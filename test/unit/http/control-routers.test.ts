@@ -5,17 +5,17 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { Account, Transaction } from '../../../src/domain/entities.js';
-import { invalidState, notFound } from '../../../src/domain/errors.js';
-import type { Page, PageRequest } from '../../../src/domain/ports.js';
-import { AdvanceTooLongError } from '../../../src/domain/scheduler.js';
-import { clockControlRoutes, type ClockControlDeps } from '../../../src/http/control/clock/clock.index.js';
-import { requestLogControlRoutes } from '../../../src/http/control/requests/requests.index.js';
-import { transactionControlRoutes, type TransactionControlDeps } from '../../../src/http/control/transactions/transactions.index.js';
-import type { ControlTransaction } from '../../../src/http/control/transactions/transactions.schemas.js';
-import type { AppEnv } from '../../../src/http/env.js';
-import { errorHandler } from '../../../src/http/errors.js';
-import type { RequestLogEntry, RequestLogFilter } from '../../../src/http/ports.js';
+import type { Account, Transaction } from '../../../src/core/domain/entities.js';
+import { invalidState, notFound } from '../../../src/core/domain/errors.js';
+import type { Page, PageRequest } from '../../../src/core/domain/ports.js';
+import { AdvanceTooLongError } from '../../../src/core/clock/scheduler.js';
+import { clockControlRoutes, type ClockControlDeps } from '../../../src/features/control/control/clock.index.js';
+import { requestLogControlRoutes } from '../../../src/features/control/control/requests.index.js';
+import { transactionControlRoutes, type TransactionControlDeps } from '../../../src/features/transactions/control/transactions.index.js';
+import type { ControlTransaction } from '../../../src/features/transactions/control/transactions.schemas.js';
+import type { AppEnv } from '../../../src/core/http/env.js';
+import { errorHandler } from '../../../src/core/http/errors.js';
+import type { RequestLogEntry, RequestLogFilter } from '../../../src/core/http/ports.js';
 import { transactionEntity } from '../../support/fakes.js';
 
 /** Unexpected errors answer 500 with the envelope; these tests do not log them. */

@@ -3,9 +3,9 @@
  * together from such texts, are exactly what JSON.stringify makes of the view and the page.
  */
 import { describe, expect, it } from 'vitest';
-import type { Transaction } from '../../../src/domain/entities.js';
-import { transactionView, transactionViewJson } from '../../../src/http/formatters/transaction.js';
-import { pageEnvelope, pageEnvelopeJson } from '../../../src/http/pagination.js';
+import type { Transaction } from '../../../src/core/domain/entities.js';
+import { transactionView, transactionViewJson } from '../../../src/features/transactions/transaction-format.js';
+import { pageEnvelope, pageEnvelopeJson } from '../../../src/core/http/pagination.js';
 import { transactionEntity } from '../../support/fakes.js';
 
 const tx = (id: string, seq: number, status: Transaction['status'] = 'PENDING'): Transaction =>

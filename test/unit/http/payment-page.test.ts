@@ -4,9 +4,9 @@
  */
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import type { Account, Transaction } from '../../../src/domain/entities.js';
-import { PAYMENT_LINK_TTL_MS } from '../../../src/domain/payment-methods.js';
-import { paymentPageRoutes, type PaymentPageDeps } from '../../../src/http/pay/index.js';
+import type { Account, Transaction } from '../../../src/core/domain/entities.js';
+import { PAYMENT_LINK_TTL_MS } from '../../../src/features/payment-methods/payment-methods.js';
+import { paymentPageRoutes, type PaymentPageDeps } from '../../../src/features/payment-page/index.js';
 import { accountEntity, fakeAccounts, fakeScheduledSteps, fakeSubscriptions, fakeTransactions, transactionEntity } from '../../support/fakes.js';
 
 const account = accountEntity;

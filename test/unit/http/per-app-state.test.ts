@@ -8,14 +8,14 @@
 import { createPrivateKey, sign } from 'node:crypto';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { DEMO_ACCOUNTS } from '../../../src/domain/demo-credentials.js';
-import type { Account } from '../../../src/domain/entities.js';
-import { apiAuth, VerificationKeys } from '../../../src/http/auth.js';
-import type { ApiEnv } from '../../../src/http/env.js';
-import { errorHandler } from '../../../src/http/errors.js';
-import { apiFaults } from '../../../src/http/faults.js';
-import { idempotency, SWEEP_EVERY } from '../../../src/http/idempotency.js';
-import type { IdempotencyRepo } from '../../../src/http/ports.js';
+import { DEMO_ACCOUNTS } from '../../../src/core/credentials/demo-credentials.js';
+import type { Account } from '../../../src/core/domain/entities.js';
+import { apiAuth, VerificationKeys } from '../../../src/core/http/auth.js';
+import type { ApiEnv } from '../../../src/core/http/env.js';
+import { errorHandler } from '../../../src/core/http/errors.js';
+import { apiFaults } from '../../../src/core/http/faults.js';
+import { idempotency, SWEEP_EVERY } from '../../../src/core/http/idempotency.js';
+import type { IdempotencyRepo } from '../../../src/core/http/ports.js';
 import { fakeClock } from '../../support/fakes.js';
 
 /** Unexpected errors answer 500 with the envelope; these tests do not log them. */

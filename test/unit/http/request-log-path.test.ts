@@ -4,7 +4,7 @@
  * API keys or JWTs in any value are redacted whatever the query looks like.
  */
 import { describe, expect, it } from 'vitest';
-import { loggedPath } from '../../../src/http/request-log.js';
+import { loggedPath } from '../../../src/core/http/request-log.js';
 
 const slowPath = (path: string, query: string): string => {
   const written = new URLSearchParams(query).toString();

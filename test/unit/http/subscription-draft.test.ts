@@ -1,7 +1,7 @@
 /** The edge mapping of a validated subscription body to the domain's draft: every field, in the order stored before. */
 import { describe, expect, it } from 'vitest';
-import type { SubscriptionCreate } from '../../../src/http/routes/subscriptions.schemas.js';
-import { subscriptionDraft } from '../../../src/http/wire/subscription-draft.js';
+import type { SubscriptionCreate } from '../../../src/features/subscriptions/subscriptions.schemas.js';
+import { subscriptionDraft } from '../../../src/features/subscriptions/subscription-draft.js';
 import { RESTRICTED, checkout, direct, validBody } from '../../support/subscription-schemas.js';
 
 const full = {

@@ -1,6 +1,6 @@
 /** Tests of browser_info and of the Subscription response schema. */
 import { describe, expect, it } from 'vitest';
-import { browserInfoSchema, subscriptionResponseSchema } from '../../../src/http/routes/subscriptions.schemas.js';
+import { browserInfoSchema, subscriptionResponseSchema } from '../../../src/features/subscriptions/subscriptions.schemas.js';
 import { direct, validDirectBody, withPath, issuePaths } from '../../support/subscription-schemas.js';
 
 describe('browserInfoSchema', () => {

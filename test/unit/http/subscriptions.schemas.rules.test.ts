@@ -3,7 +3,7 @@
  * direct-mode payment method rule, the restricted channel, every failure reported at once.
  */
 import { describe, expect, it } from 'vitest';
-import { subscriptionCreateSchema } from '../../../src/http/routes/subscriptions.schemas.js';
+import { subscriptionCreateSchema } from '../../../src/features/subscriptions/subscriptions.schemas.js';
 import { RESTRICTED, checkout, direct, validBody, validDirectBody, withPath, issuePaths } from '../../support/subscription-schemas.js';
 
 describe('subscriptionCreateSchema: cross-field rules', () => {

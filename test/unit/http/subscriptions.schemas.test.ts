@@ -4,7 +4,7 @@
  * browser_info and the response: subscriptions.schemas.objects.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { subscriptionCreateSchema, type SubscriptionCreate, type SubscriptionCreateInput } from '../../../src/http/routes/subscriptions.schemas.js';
+import { subscriptionCreateSchema, type SubscriptionCreate, type SubscriptionCreateInput } from '../../../src/features/subscriptions/subscriptions.schemas.js';
 import { RESTRICTED, checkout, direct, validBody, validDirectBody, withPath, issuePaths } from '../../support/subscription-schemas.js';
 
 describe('subscriptionCreateSchema: valid bodies', () => {

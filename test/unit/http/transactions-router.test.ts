@@ -6,15 +6,15 @@
  */
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import type { Account, Refund, Transaction } from '../../../src/domain/entities.js';
-import type { TransactionService } from '../../../src/domain/transactions.js';
-import { apiAuth } from '../../../src/http/auth.js';
-import { errorHandler } from '../../../src/http/errors.js';
-import { idempotency } from '../../../src/http/idempotency.js';
-import type { IdempotencyRecord, IdempotencyRepo } from '../../../src/http/ports.js';
-import type { ApiPipeline } from '../../../src/http/routes/pipeline.js';
-import { transactionRoutes } from '../../../src/http/routes/transactions.js';
-import { requestValidation } from '../../../src/http/validation.js';
+import type { Account, Refund, Transaction } from '../../../src/core/domain/entities.js';
+import type { TransactionService } from '../../../src/features/transactions/transactions.js';
+import { apiAuth } from '../../../src/core/http/auth.js';
+import { errorHandler } from '../../../src/core/http/errors.js';
+import { idempotency } from '../../../src/core/http/idempotency.js';
+import type { IdempotencyRecord, IdempotencyRepo } from '../../../src/core/http/ports.js';
+import type { ApiPipeline } from '../../../src/core/http/pipeline.js';
+import { transactionRoutes } from '../../../src/features/transactions/transactions.api.js';
+import { requestValidation } from '../../../src/core/http/validation.js';
 import { accountEntity, fakeClock, transactionEntity } from '../../support/fakes.js';
 
 /** Unexpected errors answer 500 with the envelope; these tests do not log them. */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { loadScenarioFile } from '../../../src/scenarios/load.js';
-import { defaultScenarioPath } from '../../../src/config.js';
-import { findRule, type MatchInput } from '../../../src/scenarios/match.js';
-import type { ScenarioStep } from '../../../src/scenarios/schema.js';
+import { loadScenarioFile } from '../../../src/features/scenarios/load.js';
+import { defaultScenarioPath } from '../../../src/core/config.js';
+import { findRule, type MatchInput } from '../../../src/features/scenarios/match.js';
+import type { ScenarioStep } from '../../../src/features/scenarios/schema.js';
 
 const DEFAULT_SCENARIO_PATH = defaultScenarioPath();
 

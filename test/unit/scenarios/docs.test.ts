@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseScenarioText } from '../../../src/scenarios/load.js';
+import { parseScenarioText } from '../../../src/features/scenarios/load.js';
 import { magicValuesTable } from '../../support/magic-values.js';
 
 const doc = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');

@@ -4,8 +4,8 @@
  * makes of them.
  */
 import { describe, expect, it } from 'vitest';
-import { createScenarioPolicy, webhookFaultsOf } from '../../../src/scenarios/policy.js';
-import { scenarioFileSchema, stepKind } from '../../../src/scenarios/schema.js';
+import { createScenarioPolicy, webhookFaultsOf } from '../../../src/features/scenarios/policy.js';
+import { scenarioFileSchema, stepKind } from '../../../src/features/scenarios/schema.js';
 
 const file = (steps: unknown[]) => ({ name: 'f', rules: [{ name: 'r', match: {}, steps }] });
 const issues = (steps: unknown[]) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { globMatch, globMatchCounted } from '../../../src/scenarios/glob.js';
+import { globMatch, globMatchCounted } from '../../../src/features/scenarios/glob.js';
 
 /** The same answer as the regular expression the matcher used before (small inputs only). */
 function byRegex(pattern: string, text: string): boolean {

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ScenarioError, loadScenarioFile, loadScenarios } from '../../../src/scenarios/load.js';
-import { defaultScenarioPath } from '../../../src/config.js';
+import { ScenarioError, loadScenarioFile, loadScenarios } from '../../../src/features/scenarios/load.js';
+import { defaultScenarioPath } from '../../../src/core/config.js';
 
 const DEFAULT_SCENARIO_PATH = defaultScenarioPath();
 

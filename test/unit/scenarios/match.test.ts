@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseScenario, type LoadedScenario } from '../../../src/scenarios/load.js';
-import { describeScenarios, findRule, type MatchInput } from '../../../src/scenarios/match.js';
+import { parseScenario, type LoadedScenario } from '../../../src/features/scenarios/load.js';
+import { describeScenarios, findRule, type MatchInput } from '../../../src/features/scenarios/match.js';
 
 /** A scenario of rules, each `[name, match]` with a single SUCCEEDED step. */
 function scenario(name: string, rules: [string, Record<string, unknown>][]): LoadedScenario {

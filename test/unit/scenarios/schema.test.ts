@@ -1,8 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loadScenarioFile, parseScenario } from '../../../src/scenarios/load.js';
-import { defaultScenarioPath } from '../../../src/config.js';
-import { scenarioFileSchema, stepKind, type ScenarioFileInput } from '../../../src/scenarios/schema.js';
+import { loadScenarioFile, parseScenario } from '../../../src/features/scenarios/load.js';
+import { defaultScenarioPath } from '../../../src/core/config.js';
+import { scenarioFileSchema, stepKind, type ScenarioFileInput } from '../../../src/features/scenarios/schema.js';
 
 const DEFAULT_SCENARIO_PATH = defaultScenarioPath();
 

@@ -4,11 +4,11 @@
  * write that rolls back leaves nothing behind, a wipe empties it, and it is bounded.
  */
 import { describe, expect, it } from 'vitest';
-import type { Transaction } from '../../../src/domain/entities.js';
-import { openDatabase } from '../../../src/store/database.js';
-import { ReadCache } from '../../../src/store/read-cache.js';
+import type { Transaction } from '../../../src/core/domain/entities.js';
+import { openDatabase } from '../../../src/core/db/database.js';
+import { ReadCache } from '../../../src/core/db/read-cache.js';
 import { transactionEntity } from '../../support/fakes.js';
-import { openStore } from '../../../src/store/sqlite-store.js';
+import { openStore } from '../../../src/sqlite-store.js';
 
 function payment(id: string, accountId = 'acc_a'): Omit<Transaction, 'seq'> {
   const { seq: _seq, ...tx } = transactionEntity({ id, account_id: accountId, link_expires_at: 5_000, created_at: 1_000, updated_at: 1_000 });

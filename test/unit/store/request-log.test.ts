@@ -8,9 +8,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { RequestLogEntry } from '../../../src/http/ports.js';
-import { FLUSH_AFTER_MS, FLUSH_AT } from '../../../src/store/request-log.js';
-import { openStore, type SqliteStore } from '../../../src/store/sqlite-store.js';
+import type { RequestLogEntry } from '../../../src/core/http/ports.js';
+import { FLUSH_AFTER_MS, FLUSH_AT } from '../../../src/core/http/request-log-store.js';
+import { openStore, type SqliteStore } from '../../../src/sqlite-store.js';
 
 const entry = (path: string, extra: Partial<RequestLogEntry> = {}): Omit<RequestLogEntry, 'seq'> => ({
   account_id: 'acc_1',

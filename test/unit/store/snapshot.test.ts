@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SCHEMA_VERSION, openDatabase } from '../../../src/store/database.js';
-import { SnapshotError, readSnapshot, takeSnapshot } from '../../../src/store/snapshot.js';
-import { openStore } from '../../../src/store/sqlite-store.js';
+import { SCHEMA_VERSION, openDatabase } from '../../../src/core/db/database.js';
+import { SnapshotError, readSnapshot, takeSnapshot } from '../../../src/core/db/snapshot.js';
+import { openStore } from '../../../src/sqlite-store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'payment-sandbox-snapshot-unit-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

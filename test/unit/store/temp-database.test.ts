@@ -5,7 +5,7 @@
  * not grow the process's RSS with every row (issue 21: memory under load).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase, TEMP_CACHE_KIB, type Db } from '../../../src/store/database.js';
+import { openDatabase, TEMP_CACHE_KIB, type Db } from '../../../src/core/db/database.js';
 
 let db: Db | undefined;
 afterEach(() => db?.close());

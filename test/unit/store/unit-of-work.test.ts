@@ -4,8 +4,8 @@
  * and after-commit effects run once the outermost run commits, never for work rolled back.
  */
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from '../../../src/store/database.js';
-import { createUnitOfWork } from '../../../src/store/unit-of-work.js';
+import { openDatabase } from '../../../src/core/db/database.js';
+import { createUnitOfWork } from '../../../src/core/db/unit-of-work.js';
 
 function setUp() {
   const db = openDatabase(':memory:');

@@ -4,10 +4,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DeliveriesRepo } from '../../../src/domain/ports.js';
-import { openStore, type SqliteStore } from '../../../src/store/sqlite-store.js';
-import { CRASH_BACKOFF_FIRST_MS, CRASH_BACKOFF_MAX_MS, CrashBackoff } from '../../../src/webhooks/crash-backoff.js';
-import { Dispatcher } from '../../../src/webhooks/dispatcher.js';
+import type { DeliveriesRepo } from '../../../src/core/domain/ports.js';
+import { openStore, type SqliteStore } from '../../../src/sqlite-store.js';
+import { CRASH_BACKOFF_FIRST_MS, CRASH_BACKOFF_MAX_MS, CrashBackoff } from '../../../src/core/webhooks/crash-backoff.js';
+import { Dispatcher } from '../../../src/core/webhooks/dispatcher.js';
 import { fakeClock } from '../../support/fakes.js';
 import { delivery, fakePoster, fakeRealTime, flush } from './fake-deliveries.js';
 

@@ -6,14 +6,14 @@
  */
 import { createPublicKey, randomUUID, verify } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEMO_WEBHOOK_PRIVATE_KEY_PEM, DEMO_WEBHOOK_PUBLIC_KEY_PEM } from '../../../src/domain/demo-credentials.js';
-import type { Transaction } from '../../../src/domain/entities.js';
-import type { ChangeFeed } from '../../../src/domain/ports.js';
-import { openStore, type SqliteStore } from '../../../src/store/sqlite-store.js';
-import { Dispatcher, MAX_ATTEMPTS, MAX_IN_FLIGHT_PER_URL, retryDelaySeconds } from '../../../src/webhooks/dispatcher.js';
-import { createOutbox } from '../../../src/webhooks/outbox.js';
-import type { PostAnswer, WebhookPoster } from '../../../src/webhooks/post.js';
-import { createSigner } from '../../../src/webhooks/signing.js';
+import { DEMO_WEBHOOK_PRIVATE_KEY_PEM, DEMO_WEBHOOK_PUBLIC_KEY_PEM } from '../../../src/core/credentials/demo-credentials.js';
+import type { Transaction } from '../../../src/core/domain/entities.js';
+import type { ChangeFeed } from '../../../src/core/domain/ports.js';
+import { openStore, type SqliteStore } from '../../../src/sqlite-store.js';
+import { Dispatcher, MAX_ATTEMPTS, MAX_IN_FLIGHT_PER_URL, retryDelaySeconds } from '../../../src/core/webhooks/dispatcher.js';
+import { createOutbox } from '../../../src/features/transactions/outbox.js';
+import type { PostAnswer, WebhookPoster } from '../../../src/core/webhooks/post.js';
+import { createSigner } from '../../../src/core/webhooks/signing.js';
 import { fakeClock, transactionEntity } from '../../support/fakes.js';
 
 const ACK = JSON.stringify({ code: '200', message: 'SUCCESS' });

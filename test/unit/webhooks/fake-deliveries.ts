@@ -3,10 +3,10 @@
  * in the store's order), a transactions table of refunds, a manual real-time and an HTTP
  * client that holds each POST until the test answers it.
  */
-import type { Delivery, Refund } from '../../../src/domain/entities.js';
-import type { DeliveriesRepo, TransactionsRepo } from '../../../src/domain/ports.js';
-import type { RealTime } from '../../../src/webhooks/crash-backoff.js';
-import type { PostAnswer, WebhookPoster } from '../../../src/webhooks/post.js';
+import type { Delivery, Refund } from '../../../src/core/domain/entities.js';
+import type { DeliveriesRepo, TransactionsRepo } from '../../../src/core/domain/ports.js';
+import type { RealTime } from '../../../src/core/webhooks/crash-backoff.js';
+import type { PostAnswer, WebhookPoster } from '../../../src/core/webhooks/post.js';
 
 export const ACK = JSON.stringify({ code: '200', message: 'SUCCESS' });
 const T0 = Date.UTC(2026, 10, 22, 10);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Refund, Transaction } from '../../../src/domain/entities.js';
-import { paymentWebhookBody, refundEventBody, refundWebhookBody, transactionEventBody } from '../../../src/webhooks/formats.js';
+import type { Refund, Transaction } from '../../../src/core/domain/entities.js';
+import { paymentWebhookBody, refundEventBody, refundWebhookBody, transactionEventBody } from '../../../src/features/transactions/webhook-bodies.js';
 
 // 2026-11-21 23:30:05 in Shanghai is 15:30:05 UTC; the account date is the Shanghai date.
 const AT = new Date('2026-11-21T15:30:05Z');

@@ -1,6 +1,6 @@
 /** Per-URL lanes (lanes.ts): at most N under way to one URL, the rest wait in order; URLs are independent. */
 import { describe, expect, it } from 'vitest';
-import { Lanes, MAX_IN_FLIGHT_PER_URL } from '../../../src/webhooks/lanes.js';
+import { Lanes, MAX_IN_FLIGHT_PER_URL } from '../../../src/core/webhooks/lanes.js';
 import { flush } from './fake-deliveries.js';
 
 describe('Lanes', () => {

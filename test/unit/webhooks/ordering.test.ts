@@ -1,6 +1,6 @@
 /** One transaction's webhooks in order (ordering.ts), on in-memory deliveries. */
 import { describe, expect, it } from 'vitest';
-import { TransactionOrder } from '../../../src/webhooks/ordering.js';
+import { TransactionOrder } from '../../../src/core/webhooks/ordering.js';
 import { delivery, fakeDeliveries, fakeRefunds } from './fake-deliveries.js';
 
 const NOW = Date.UTC(2026, 10, 22, 10);

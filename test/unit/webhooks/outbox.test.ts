@@ -1,8 +1,8 @@
 /** The outbox with fakes of its ports: webhooks queued inside the unit of work, scripted faults, refunds. */
 import { describe, expect, it } from 'vitest';
-import type { Delivery, Refund, WebhookFault } from '../../../src/domain/entities.js';
-import type { DeliveriesRepo } from '../../../src/domain/ports.js';
-import { createOutbox } from '../../../src/webhooks/outbox.js';
+import type { Delivery, Refund, WebhookFault } from '../../../src/core/domain/entities.js';
+import type { DeliveriesRepo } from '../../../src/core/domain/ports.js';
+import { createOutbox } from '../../../src/features/transactions/outbox.js';
 import { fakeClock, fakeTransactions, fakeUnitOfWork, transactionEntity } from '../../support/fakes.js';
 
 function fakeDeliveries(): DeliveriesRepo & { rows: Delivery[] } {

@@ -1,9 +1,9 @@
 /** The wording of attempt outcomes (outcomes.ts), the scripted faults (faults.ts) and the retry policy (retries.ts), with a fake HTTP client. */
 import { describe, expect, it } from 'vitest';
-import { faultVerdict, givesUp, releasesParked, signedBody } from '../../../src/webhooks/faults.js';
-import { answerError, describePostError, send, MAX_STORED_RESPONSE } from '../../../src/webhooks/outcomes.js';
-import { PostAbortedError, type WebhookPoster } from '../../../src/webhooks/post.js';
-import { MAX_ATTEMPTS, attemptsDue, retryDelaySeconds } from '../../../src/webhooks/retries.js';
+import { faultVerdict, givesUp, releasesParked, signedBody } from '../../../src/core/webhooks/faults.js';
+import { answerError, describePostError, send, MAX_STORED_RESPONSE } from '../../../src/core/webhooks/outcomes.js';
+import { PostAbortedError, type WebhookPoster } from '../../../src/core/webhooks/post.js';
+import { MAX_ATTEMPTS, attemptsDue, retryDelaySeconds } from '../../../src/core/webhooks/retries.js';
 import { ACK, delivery } from './fake-deliveries.js';
 
 const answering = (answer: () => Promise<{ status: number; text: string; whole: boolean }>): WebhookPoster => ({ post: answer, close: () => undefined, abort: () => undefined });

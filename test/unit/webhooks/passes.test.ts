@@ -1,7 +1,7 @@
 /** The passes over due deliveries (passes.ts) and the clock offsets attempts are stamped from (clock-offsets.ts), on a fake clock and fake real time. */
 import { describe, expect, it } from 'vitest';
-import { ClockOffsets } from '../../../src/webhooks/clock-offsets.js';
-import { FULL_PASS_EVERY_MS, Passes } from '../../../src/webhooks/passes.js';
+import { ClockOffsets } from '../../../src/core/webhooks/clock-offsets.js';
+import { FULL_PASS_EVERY_MS, Passes } from '../../../src/core/webhooks/passes.js';
 import { delivery, fakeDeliveries, fakeRealTime } from './fake-deliveries.js';
 
 const T = Date.UTC(2026, 10, 22, 10);

@@ -1,6 +1,6 @@
 /** Signing ahead and the stored signature (signing-ahead.ts), with a fake signer. */
 import { describe, expect, it } from 'vitest';
-import { Signatures } from '../../../src/webhooks/signing-ahead.js';
+import { Signatures } from '../../../src/core/webhooks/signing-ahead.js';
 import { delivery, fakeDeliveries, flush } from './fake-deliveries.js';
 
 describe('Signatures', () => {

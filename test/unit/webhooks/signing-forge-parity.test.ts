@@ -5,8 +5,8 @@
 import { verify } from 'node:crypto';
 import forge from 'node-forge';
 import { describe, expect, it } from 'vitest';
-import { DEMO_WEBHOOK_PRIVATE_KEY_PEM, DEMO_WEBHOOK_PUBLIC_KEY_PEM } from '../../../src/domain/demo-credentials.js';
-import { createSigner } from '../../../src/webhooks/signing.js';
+import { DEMO_WEBHOOK_PRIVATE_KEY_PEM, DEMO_WEBHOOK_PUBLIC_KEY_PEM } from '../../../src/core/credentials/demo-credentials.js';
+import { createSigner } from '../../../src/core/webhooks/signing.js';
 
 const forgeKey = forge.pki.privateKeyFromPem(DEMO_WEBHOOK_PRIVATE_KEY_PEM);
 

@@ -6,8 +6,8 @@
  */
 import { sign as cryptoSign } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { DEMO_WEBHOOK_PRIVATE_KEY_PEM } from '../../../src/domain/demo-credentials.js';
-import { createAsyncSigner, createSigner, SIGNING_THREADS, type SignWithCallback } from '../../../src/webhooks/signing.js';
+import { DEMO_WEBHOOK_PRIVATE_KEY_PEM } from '../../../src/core/credentials/demo-credentials.js';
+import { createAsyncSigner, createSigner, SIGNING_THREADS, type SignWithCallback } from '../../../src/core/webhooks/signing.js';
 
 const rsa = { mode: 'rsa' as const, privateKeyPem: DEMO_WEBHOOK_PRIVATE_KEY_PEM };
 

@@ -4,8 +4,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   DEMO_WEBHOOK_PRIVATE_KEY_PEM,
   DEMO_WEBHOOK_PUBLIC_KEY_PEM,
-} from '../../../src/domain/demo-credentials.js';
-import { createAsyncSigner, createSigner, webhookHeaders } from '../../../src/webhooks/signing.js';
+} from '../../../src/core/credentials/demo-credentials.js';
+import { createAsyncSigner, createSigner, webhookHeaders } from '../../../src/core/webhooks/signing.js';
 
 const ASCII_BODY = '{"ll_transaction_id":"txn_1","payment_data":{"payment_amount":"10.50"}}';
 const UNICODE_BODY = '{"reason":"Café ☕ — 返金 🙂","amount":1050}';

@@ -3,7 +3,7 @@
  * in its canonical form, whatever way it is written. Failed on main for the IPv6 forms.
  */
 import { describe, expect, it } from 'vitest';
-import { embeddedIPv4, isForbiddenAddress, refusedTarget, type TargetPolicy } from '../../../src/webhooks/targets.js';
+import { embeddedIPv4, isForbiddenAddress, refusedTarget, type TargetPolicy } from '../../../src/core/webhooks/targets.js';
 
 const OWN_PORT = 4321;
 const policy: TargetPolicy = { allowHosts: [], own: () => ({ port: OWN_PORT, hosts: new Set(['localhost', '127.0.0.1', '::1', '192.168.7.9']) }) };

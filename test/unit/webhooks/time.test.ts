@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compactDate, compactTimestamp, isTimeZone } from '../../../src/webhooks/time.js';
+import { compactDate, compactTimestamp, isTimeZone } from '../../../src/core/webhooks/time.js';
 
 // US daylight saving time starts on 2026-03-08 at 02:00 EST (07:00Z).
 const AFTER_DST_START = new Date('2026-03-08T07:30:45Z');

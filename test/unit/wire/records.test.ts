@@ -3,12 +3,12 @@
  * bodies are built by the same module (`src/wire/`), so a field can only change in both.
  */
 import { describe, expect, it } from 'vitest';
-import type { Refund } from '../../../src/domain/entities.js';
-import { refundView } from '../../../src/http/formatters/refund.js';
-import { transactionView } from '../../../src/http/formatters/transaction.js';
-import { refundEventBody, transactionEventBody } from '../../../src/webhooks/formats.js';
-import { refundRecord } from '../../../src/wire/refund.js';
-import { transactionRecord } from '../../../src/wire/transaction.js';
+import type { Refund } from '../../../src/core/domain/entities.js';
+import { refundView } from '../../../src/features/transactions/refund-format.js';
+import { transactionView } from '../../../src/features/transactions/transaction-format.js';
+import { refundEventBody, transactionEventBody } from '../../../src/features/transactions/webhook-bodies.js';
+import { refundRecord } from '../../../src/features/transactions/refund-wire.js';
+import { transactionRecord } from '../../../src/features/transactions/transaction-wire.js';
 import { transactionEntity } from '../../support/fakes.js';
 
 const tx = transactionEntity({ status: 'SUCCEEDED', refunded_amount: 300, external_identifier: 'order-7', subscription_id: 'sub_1', updated_at: 1_700_000_005_000 });

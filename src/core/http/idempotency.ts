@@ -1,0 +1,184 @@
+/**
+ * Idempotent requests (spec: Idempotency rules 1-7; contract: Idempotency). `idempotency(deps)`
+ * makes one app's `idempotent`; a create handler wraps its work in `idempotent(c, status, run)` after validation, so a request that fails validation
+ * stores nothing. Keys are per merchant account, expire after 24 hours on the sandbox clock,
+ * and "the same request" means the same method, path and JSON body (key order ignored).
+ */
+import { createHash } from 'node:crypto';
+import type { Context, TypedResponse } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { Clock } from '../clock/clock.js';
+import { SandboxError, badRequest } from '../domain/errors.js';
+import type { ApiEnv } from './env.js';
+import type { IdempotencyRepo } from './ports.js';
+import { errorBody } from './errors.js';
+import { redactText } from './redact.js';
+
+export const IDEMPOTENCY_KEY_MAX = 255;
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * JSON with object keys sorted at every depth, so key order does not change a fingerprint.
+ * Keys sort by UTF-16 code units (`Array#sort`'s default order); the text is the one stored
+ * fingerprints were made from, so keys recorded before an upgrade still match.
+ */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += (i === 0 ? '' : ',') + canonicalJson(value[i]);
+    return out + ']';
+  }
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record).sort();
+  let out = '{';
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    out += (i === 0 ? '' : ',') + JSON.stringify(key) + ':' + canonicalJson(record[key]);
+  }
+  return out + '}';
+}
+
+/**
+ * The key as the database keeps it: the key itself, or, when it holds card data (a card
+ * number, a security code), its SHA-256 digest, so the card data is never stored while the
+ * same key still finds the same record.
+ */
+function storedKey(key: string): string {
+  return redactText(key) === key ? key : `sha256:${createHash('sha256').update(key).digest('hex')}`;
+}
+
+/** What `idempotency` needs: the stored keys, the sandbox clock (keys expire on it) and its unit of work. */
+export interface IdempotencyDeps {
+  records: IdempotencyRepo;
+  clock: Pick<Clock, 'nowMs'>;
+  /** Runs `work` in one unit of work (`Sandbox.atomically`): a create and its key commit together. */
+  atomically<T>(work: () => T): T;
+}
+
+/**
+ * Runs a create once per `Idempotency-Key` and answers `status` with the JSON that `run`
+ * returns. Replays the stored status and body with `Idempotent-Replayed: true`; 409
+ * `concurrent_request` while the first is still running (whatever the body); then 400 for a
+ * key reused with another request.
+ * Without a key, just runs.
+ */
+export type Idempotent = <T, S extends ContentfulStatusCode>(c: Context<ApiEnv>, status: S, run: () => T | Promise<T>) => Promise<TypedResponse<T, S, 'json'>>;
+
+/** The `idempotent` of one app, over its keys; its sweep count is its own. */
+export function idempotency({ records: store, clock, atomically }: IdempotencyDeps): Idempotent {
+  const sweep = expirySweep();
+  return async <T, S extends ContentfulStatusCode>(c: Context<ApiEnv>, status: S, run: () => T | Promise<T>): Promise<TypedResponse<T, S, 'json'>> => {
+    const key = c.req.header('idempotency-key');
+    if (key === undefined) {
+      return c.json(await run(), status) as unknown as TypedResponse<T, S, 'json'>;
+    }
+    if (key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX) {
+      throw badRequest(`Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX} characters`, [
+        { type: 'length_error', pointer: '/idempotency-key', message: `Must be 1 to ${IDEMPOTENCY_KEY_MAX} characters`, location: 'header' },
+      ]);
+    }
+    c.set('idempotencyKey', key);
+    const accountId = c.get('account').id;
+    const stored = storedKey(key);
+    const body: unknown = c.get('body') ?? null;
+    const fingerprint = createHash('sha256').update(`${c.req.method} ${c.req.path}\n${canonicalJson(body)}`).digest('hex');
+    const now = clock.nowMs();
+    // The stored response is the one the route declares; it is sent again byte for byte.
+    // Its JSON text is noted on the request, so a reader after it (the go-live report) need not clone and parse the body.
+    const send = (code: number, json: string, replayed: boolean): TypedResponse<T, S, 'json'> => {
+      c.set('answerJson', json);
+      return new Response(json, {
+        status: code,
+        headers: replayed ? { 'content-type': 'application/json', 'idempotent-replayed': 'true' } : { 'content-type': 'application/json' },
+      }) as unknown as TypedResponse<T, S, 'json'>;
+    };
+
+    sweep(store, now);
+    const existing = store.get(accountId, stored);
+    if (existing && existing.created_at + IDEMPOTENCY_TTL_MS > now) {
+      // Rules 5 and 6 overlap when another request arrives while the first still runs: rule 5
+      // wins, whatever the body (README "Where the spec is silent or ambiguous"). Until the
+      // first has an answer, the key is not yet "used": a first request that ends in a 5xx
+      // stores nothing and frees it, so only 409 "retry later" is true in every case.
+      if (existing.state === 'processing') {
+        throw new SandboxError(409, 'concurrent_request', `A request with the idempotency key "${key}" is still being processed; retry later`);
+      }
+      if (existing.fingerprint !== fingerprint) {
+        throw badRequest(`The idempotency key "${key}" is already in use with a different request`, [
+          { type: 'value_error', pointer: '/idempotency-key', message: 'Key already used with a different request', location: 'header' },
+        ]);
+      }
+      c.set('replayed', true);
+      return send(existing.response_status ?? 200, existing.response_body ?? 'null', true);
+    }
+
+    // Execution started: a failure is the stored first response (rule 2), unless it is a 5xx or
+    // not the sandbox's own error (nothing was stored: a retry runs again).
+    const failure = (err: unknown): { status: number; json: string } => {
+      if (!(err instanceof SandboxError) || err.status >= 500) throw err;
+      return { status: err.status, json: JSON.stringify(errorBody(err)) };
+  };
+
+  const latency = c.get('latency');
+  let running: Promise<T> | undefined;
+  if (latency === undefined) {
+    // No artificial latency: run at once. A run that finishes without yielding (every create
+    // does) is stored with its answer in one write, in the same unit of work as what it
+    // created: both commit together (a crash never keeps a resource without its key, whose
+    // retry would create it twice), and no other request ran in between to see a claim.
+    let done: { status: number; json: string } | undefined;
+    try {
+      done = atomically(() => {
+        const value = run();
+        if (isPromise(value)) {
+          running = value;
+          return undefined;
+        }
+        const json = JSON.stringify(value);
+        store.record(accountId, stored, fingerprint, now, status, json);
+        return { status, json };
+      });
+    } catch (err) {
+      done = failure(err); // rolled back; the refusal is the stored first response
+      store.record(accountId, stored, fingerprint, now, done.status, done.json);
+    }
+    if (done) return send(done.status, done.json, false);
+  }
+
+  store.claim(accountId, stored, fingerprint, now);
+  let result: { status: number; json: string };
+  try {
+    await latency; // the artificial processing time is spent while the key is claimed
+    result = { status, json: JSON.stringify(await (running ?? run())) };
+  } catch (err) {
+    try {
+      result = failure(err);
+    } catch {
+      store.release(accountId, stored);
+      throw err;
+    }
+  }
+  store.complete(accountId, stored, result.status, result.json);
+  return send(result.status, result.json, false);
+  };
+}
+
+/**
+ * Expired keys are deleted (they were kept for ever): every `SWEEP_EVERY` keyed requests, up to
+ * `SWEEP_BATCH` keys created more than 24 h ago on the sandbox clock, so the table holds about
+ * a day of keys and no request pays for more than one batch.
+ */
+export const SWEEP_EVERY = 256;
+const SWEEP_BATCH = 2_000;
+/** The sweep of one app: it counts that app's keyed requests only. */
+function expirySweep(): (store: Pick<IdempotencyRepo, 'deleteExpired'>, now: number) => void {
+  let keyedRequests = 0;
+  return (store, now) => {
+    if (++keyedRequests % SWEEP_EVERY !== 0) return;
+    store.deleteExpired(now - IDEMPOTENCY_TTL_MS, SWEEP_BATCH);
+  };
+}
+
+const isPromise = <T>(value: T | Promise<T>): value is Promise<T> =>
+  typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';

@@ -1,0 +1,125 @@
+/**
+ * Records every /v4 call in the request log (method, path, status, idempotency key, replayed,
+ * duration, bodies of failures, warnings such as ignored unknown fields), for the panel.
+ * Card numbers are masked and security codes dropped before anything is stored (redact.ts).
+ */
+import type { Context, MiddlewareHandler } from 'hono';
+import type { ChangeType } from '../domain/events.js';
+import type { ApiEnv } from './env.js';
+import type { Clock } from '../clock/clock.js';
+import type { RequestLogRepo } from './ports.js';
+import { isSecurityCodeKey } from '../redaction/card-data.js';
+import { redactBody, redactText } from './redact.js';
+
+const MAX_LOGGED_BODY = 16 * 1024;
+
+/** Query parameters whose values are secrets, whatever they hold. */
+const SECRET_PARAMS = /^(api[_-]?key|key|token|access[_-]?token|auth|authorization|secret|password|jwt)$/i;
+/** An API key or a JWT anywhere in a query value. */
+const SECRET_VALUE = /(sk_(?:test|live)_[A-Za-z0-9]+|eyJ[\w-]+\.[\w-]+\.[\w-]*)/g;
+
+/**
+ * A query that URLSearchParams would write back unchanged (`name=value` pairs of unreserved
+ * characters only), e.g. `limit=20&cursor=eyJkIjoiYSJ9`.
+ */
+const PLAIN_QUERY = /^[\w.*-]+=[\w.*-]*(?:&[\w.*-]+=[\w.*-]*)*$/;
+/** `SECRET_VALUE` without its global flag, for a test that keeps no state. */
+const HAS_SECRET_VALUE = new RegExp(SECRET_VALUE.source);
+
+/** Whether a plain query's text holds card data (a card number, a security-code key with a value). */
+const holdsCardData = (text: string): boolean => redactText(text) !== text;
+
+/**
+ * The request's path and query as logged: secret parameters and API keys or JWTs in any value
+ * are replaced by `[redacted]`; card numbers are masked and security-code parameters
+ * redacted, in the path and the query, whatever their encoding.
+ */
+export function loggedPath(path: string, url: string): string {
+  const safePath = redactText(path);
+  const at = url.indexOf('?');
+  if (at < 0) return safePath;
+  const query = url.slice(at + 1);
+  // Most queries (a page's limit and cursor) are plain and hold no secret: logged as they are.
+  if (
+    PLAIN_QUERY.test(query) &&
+    !HAS_SECRET_VALUE.test(query) &&
+    !query.split('&').some((pair) => SECRET_PARAMS.test(pair.slice(0, pair.indexOf('=')))) &&
+    !holdsCardData(query)
+  ) {
+    return `${safePath}?${query}`;
+  }
+  const params = new URLSearchParams(query);
+  const out = new URLSearchParams();
+  for (const [name, value] of params) {
+    const secret = SECRET_PARAMS.test(name) || isSecurityCodeKey(name);
+    out.append(redactText(name), secret ? '[redacted]' : redactText(value.replace(SECRET_VALUE, '[redacted]')));
+  }
+  const written = out.toString().replace(/%5Bredacted%5D/g, '[redacted]').replace(/%E2%80%A2/g, '•');
+  return written ? `${safePath}?${written}` : safePath;
+}
+
+/** A header value as logged (`Idempotency-Key`, `X-Merchant-Account-Id`): card data masked. */
+const loggedHeader = (value: string | undefined): string | null => (value === undefined ? null : redactText(value));
+
+/** The request body as logged: the parsed body redacted, or the raw text redacted when it did not parse. */
+async function loggedRequestBody(c: Context<ApiEnv>): Promise<string | null> {
+  if (c.req.method === 'GET') return null;
+  const parsed: unknown = c.get('body');
+  if (parsed !== undefined) return JSON.stringify(redactBody(parsed, MAX_LOGGED_BODY)).slice(0, MAX_LOGGED_BODY);
+  try {
+    // Only what is kept is scanned (a little more, so a card number across the cut is still found).
+    return redactText((await c.req.text()).slice(0, MAX_LOGGED_BODY + 64)).slice(0, MAX_LOGGED_BODY) || null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Hears each logged request once it is written: its request-log id, the logged path (query
+ * secrets redacted) and the body as logged. The go-live report subscribes this way.
+ */
+export type RequestObserver = (c: Context<ApiEnv>, requestId: number, path: string, loggedBody: string | null) => Promise<void> | void;
+
+/** What `requestLog` needs: the log it writes, the change feed it tells, the clock, and who hears each request. */
+export interface RequestLogDeps {
+  requestLog: Pick<RequestLogRepo, 'insert'>;
+  clock: Pick<Clock, 'nowMs'>;
+  /** Told of each logged request, after it is written. */
+  observers?: readonly RequestObserver[];
+  /** Emits a change on the feed (`Sandbox.emit`); here `request.logged`. */
+  emit(type: ChangeType, accountId: string | null, data: unknown): void;
+}
+
+/** The request-log middleware of /v4 (and the bare /buyers). */
+export function requestLog(deps: RequestLogDeps): MiddlewareHandler<ApiEnv> {
+  const { requestLog: log, clock, emit, observers = [] } = deps;
+  return async (c, next) => {
+    const started = performance.now();
+    c.set('warnings', []);
+    c.set('replayed', false);
+    c.set('idempotencyKey', undefined);
+    await next();
+    const duration = performance.now() - started;
+    const requestBody = await loggedRequestBody(c);
+    const status = c.res.status;
+    const responseBody = status >= 400 ? redactText(await c.res.clone().text()).slice(0, MAX_LOGGED_BODY) : null;
+    const account = c.get('account') as ApiEnv['Variables']['account'] | undefined;
+    const warnings = c.get('warnings').map(redactText);
+    const path = loggedPath(c.req.path, c.req.url);
+    const id = log.insert({
+      account_id: account?.id ?? loggedHeader(c.req.header('x-merchant-account-id')),
+      method: c.req.method,
+      path,
+      status,
+      idempotency_key: loggedHeader(c.req.header('idempotency-key')),
+      replayed: c.get('replayed'),
+      duration_ms: Math.round(duration * 100) / 100,
+      request_body: requestBody,
+      response_body: responseBody,
+      warnings,
+      at: clock.nowMs(),
+    });
+    for (const observe of observers) await observe(c, id, path, requestBody);
+    emit('request.logged', account?.id ?? null, { id, method: c.req.method, path: path.includes('?') ? path.slice(0, path.indexOf('?')) : path, status, duration_ms: Math.round(duration * 100) / 100 });
+  };
+}

@@ -1,0 +1,99 @@
+/**
+ * The webhook outbox (`deliveries`) and its attempt log (`delivery_attempts`)
+ * (`domain/ports.ts` → `DeliveriesRepo`). An attempt's request headers are JSON text.
+ */
+import type { Delivery, DeliveryAttempt } from '../domain/entities.js';
+import type { DeliveriesRepo, DeliveryProgress, DueDelivery } from '../domain/ports.js';
+import type { Db } from '../db/database.js';
+import { keysetPage } from '../db/keyset.js';
+
+/** A `delivery_attempts` row as SQLite holds it. */
+interface AttemptRow extends Omit<DeliveryAttempt, 'request_headers' | 'ok'> {
+  request_headers: string;
+  ok: number;
+}
+
+const toAttempt = (row: AttemptRow): DeliveryAttempt => ({ ...row, request_headers: JSON.parse(row.request_headers) as Record<string, string>, ok: row.ok === 1 });
+
+/**
+ * How many finished deliveries go by between two prunes of the delivery log: a tenth of the
+ * limit (at least 1). Each prune keeps `limit - batch + 1` of them, so that however many finish
+ * before the next prune, never more than `limit` are kept (`--delivery-log-limit 50` kept 70).
+ */
+const pruneEvery = (limit: number): number => Math.max(1, Math.ceil(limit / 10));
+
+/** The delivery log; with `limit`, only the newest `limit` finished deliveries (and their attempts) are kept. */
+export function deliveriesStore(db: Db, limit?: number): DeliveriesRepo {
+  const pruneAttempts = db.prepare(`DELETE FROM delivery_attempts WHERE delivery_id IN (SELECT id FROM deliveries
+    WHERE status != 'pending' ORDER BY seq DESC LIMIT -1 OFFSET ?)`);
+  const pruneDeliveries = db.prepare(`DELETE FROM deliveries WHERE seq IN (SELECT seq FROM deliveries
+    WHERE status != 'pending' ORDER BY seq DESC LIMIT -1 OFFSET ?)`);
+  const prune = db.transaction((keep: number) => {
+    pruneAttempts.run(keep);
+    pruneDeliveries.run(keep);
+  });
+  let finishedSincePrune = 0;
+  if (limit !== undefined) prune(limit); // a file kept with a larger limit
+  const insert = db.prepare(`INSERT INTO deliveries (id, account_id, kind, resource_id, url, body, status, attempts,
+      simulated_failures, simulated_failure_status, fault, next_attempt_at, created_at, updated_at, delivered_at)
+    VALUES (@id, @account_id, @kind, @resource_id, @url, @body, @status, @attempts, @simulated_failures,
+      @simulated_failure_status, @fault, @next_attempt_at, @created_at, @updated_at, @delivered_at)`);
+  const byId = db.prepare<[string], Delivery>('SELECT * FROM deliveries WHERE id = ?');
+  // A pass reads every due delivery but its body and signature: a large backlog (a year's renewals) is not copied whole.
+  const dueColumns = `seq, id, account_id, kind, resource_id, url, status, attempts, simulated_failures,
+    simulated_failure_status, fault, next_attempt_at, created_at, updated_at, delivered_at`;
+  const due = db.prepare<[number], DueDelivery>(
+    `SELECT ${dueColumns} FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, seq`,
+  );
+  const dueIds = db
+    .prepare<[number], string>("SELECT id FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, seq")
+    .pluck();
+  const nextDue = db.prepare("SELECT min(next_attempt_at) FROM deliveries WHERE status = 'pending'").pluck();
+  const dueBetween = db.prepare<[number, number], DueDelivery>(
+    `SELECT ${dueColumns} FROM deliveries WHERE status = 'pending' AND next_attempt_at >= ? AND next_attempt_at <= ? ORDER BY next_attempt_at, seq`,
+  );
+  const pendingAfter = db.prepare<[number], Pick<Delivery, 'id' | 'next_attempt_at'>>(
+    "SELECT id, next_attempt_at FROM deliveries WHERE status = 'pending' AND next_attempt_at > ? ORDER BY next_attempt_at, seq",
+  );
+  const forResource = db.prepare<[string], Delivery>('SELECT * FROM deliveries WHERE resource_id = ? ORDER BY seq');
+  const insertAttempt = db.prepare(`INSERT INTO delivery_attempts (delivery_id, number, at, url, request_headers, request_body,
+      response_status, response_body, error, duration_ms, ok)
+    VALUES (@delivery_id, @number, @at, @url, @request_headers, @request_body, @response_status, @response_body, @error, @duration_ms, @ok)`);
+  const update = db.prepare(`UPDATE deliveries SET status = @status, attempts = @attempts, next_attempt_at = @next_attempt_at,
+      delivered_at = @delivered_at, updated_at = @updated_at WHERE id = @id`);
+  const requeue = db.prepare("UPDATE deliveries SET status = 'pending', next_attempt_at = ?, updated_at = ? WHERE id = ?");
+  const postpone = db.prepare("UPDATE deliveries SET next_attempt_at = ? WHERE id = ? AND status = 'pending'");
+  const setSignature = db.prepare('UPDATE deliveries SET signature = ? WHERE id = ?');
+  const attemptsOf = db.prepare<[string], AttemptRow>('SELECT * FROM delivery_attempts WHERE delivery_id = ? ORDER BY seq');
+  const page = keysetPage<Delivery>(db, 'deliveries', 'account_id = @scope', (row) => row);
+  const pageAll = keysetPage<Delivery>(db, 'deliveries', "@scope = ''", (row) => row);
+  const record = db.transaction(
+    (attempt: Omit<DeliveryAttempt, 'seq'>, u: DeliveryProgress) => {
+      insertAttempt.run({ ...attempt, request_headers: JSON.stringify(attempt.request_headers), ok: attempt.ok ? 1 : 0 });
+      update.run({ ...u, id: attempt.delivery_id });
+    },
+  );
+  return {
+    insert: (row) => void insert.run(row),
+    byId: (id) => byId.get(id),
+    due: (nowMs) => due.all(nowMs),
+    dueIds: (nowMs) => dueIds.all(nowMs),
+    nextDue: () => (nextDue.get() as number | null) ?? null,
+    dueBetween: (fromMs, nowMs) => dueBetween.all(fromMs, nowMs),
+    pendingAfter: (afterMs) => pendingAfter.iterate(afterMs),
+    page,
+    pageAll: (req) => pageAll('', req),
+    forResource: (resourceId) => forResource.all(resourceId),
+    recordAttempt: (attempt, u) => {
+      record(attempt, u);
+      if (limit !== undefined && u.status !== 'pending' && ++finishedSincePrune >= pruneEvery(limit)) {
+        finishedSincePrune = 0;
+        prune(limit - pruneEvery(limit) + 1);
+      }
+    },
+    requeue: (id, nowMs) => void requeue.run(nowMs, nowMs, id),
+    postpone: (id, atMs) => void postpone.run(atMs, id),
+    setSignature: (id, signature) => void setSignature.run(signature, id),
+    attemptsOf: (deliveryId) => attemptsOf.all(deliveryId).map(toAttempt),
+  };
+}

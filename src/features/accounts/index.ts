@@ -1,0 +1,7 @@
+/** The accounts feature: what other parts of the sandbox may use of it. */
+export { accountsStore } from './accounts-store.js';
+export { credentialsOf } from './accounts.js';
+export { accountControlRoutes } from './control/accounts.index.js';
+export { apiKeyControlRoutes } from './control/api-keys.index.js';
+export { createMerchantAccounts } from './merchant-accounts.js';
+export type { MerchantAccounts } from './merchant-accounts.js';

@@ -1,0 +1,89 @@
+/**
+ * `payment-sandbox check-webhooks <merchant URL>`: runs the battery of
+ * src/check-webhooks/battery.ts against a merchant's webhook handler and prints one line
+ * per case (PASS/FAIL and why), or the whole report with `--json`. Signing options are the
+ * main command's (`--webhook-signing`, `--webhook-secret`, `--webhook-timezone`, and their
+ * `PAYMENT_SANDBOX_*` variables; flags win). Exit code: 0 when every case passes, 1 when
+ * one fails, 2 for bad options or a URL that is not http(s).
+ */
+import { Command, Option } from 'commander';
+import { OptionsError, envName, optionsFromEnv, resolveOptions } from '../../core/config.js';
+import { webhookSigningOf, type WebhookSigning } from '../../core/webhooks/signing.js';
+import { DEFAULT_CHECK_TIMEOUT_MS, checkWebhooks, type WebhookCheckReport } from './battery.js';
+
+/** Exit codes of `check-webhooks`. */
+export const CHECK_EXIT = { passed: 0, failed: 1, usage: 2 } as const;
+
+interface CheckFlags {
+  webhookSigning?: string;
+  webhookSecret?: string;
+  webhookTimezone?: string;
+  timeout?: string;
+  json?: boolean;
+}
+
+function buildCommand(): Command {
+  return new Command('payment-sandbox check-webhooks')
+    .description("Sends a merchant's webhook handler signed deliveries and reports whether it behaves as a production-ready handler must.")
+    .argument('<url>', "the merchant's webhook URL (http or https)")
+    .helpOption('-h, --help', 'show this help')
+    .configureOutput({ outputError: (str, write) => write(str.split('\n')[0] + '\n') })
+    .exitOverride()
+    .addOption(new Option('--webhook-signing <mode>', `rsa or hmac [env ${envName('webhookSigning')}]`).default(undefined, 'rsa'))
+    .addOption(new Option('--webhook-secret <secret>', `HMAC secret for --webhook-signing hmac [env ${envName('webhookSecret')}]`))
+    .addOption(new Option('--webhook-timezone <zone>', `IANA zone of webhook timestamps [env ${envName('webhookTimezone')}]`).default(undefined, 'UTC'))
+    .addOption(new Option('--timeout <ms>', 'how long the handler has to answer one delivery').default(undefined, String(DEFAULT_CHECK_TIMEOUT_MS)))
+    .addOption(new Option('--json', 'print the report as JSON'));
+}
+
+/** The report as one line per case and a summary line. */
+export function formatReport(report: WebhookCheckReport): string {
+  const lines = [`check-webhooks ${report.url} (signing ${report.signing}, timezone ${report.timeZone})`];
+  for (const c of report.checks) lines.push(`${c.passed ? 'PASS' : 'FAIL'}  ${c.id.padEnd(22)} ${c.title}: ${c.reason}`);
+  const failed = report.checks.filter((c) => !c.passed).length;
+  lines.push(failed === 0 ? `all ${report.checks.length} checks passed` : `${failed} of ${report.checks.length} checks failed`);
+  return lines.join('\n');
+}
+
+/**
+ * Runs `check-webhooks` with the arguments after the subcommand name; resolves with the
+ * exit code (see `CHECK_EXIT`).
+ */
+export async function runCheckWebhooks(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const program = buildCommand();
+  let url: string;
+  let flags: CheckFlags;
+  try {
+    program.parse(argv, { from: 'user' });
+    url = program.args[0]!;
+    flags = program.opts<CheckFlags>();
+  } catch (err) {
+    const e = err as { code?: string };
+    if (e.code === 'commander.helpDisplayed') return CHECK_EXIT.passed;
+    return CHECK_EXIT.usage; // commander printed its one line
+  }
+  let signing: WebhookSigning;
+  let timeZone: string;
+  let timeoutMs: number;
+  try {
+    const fromEnv = optionsFromEnv(env);
+    const chosen: Record<string, unknown> = {
+      webhookSigning: flags.webhookSigning ?? fromEnv.webhookSigning,
+      webhookSecret: flags.webhookSecret ?? fromEnv.webhookSecret,
+      webhookTimezone: flags.webhookTimezone ?? fromEnv.webhookTimezone,
+    };
+    const options = resolveOptions(chosen);
+    signing = webhookSigningOf(options);
+    timeZone = options.webhookTimezone;
+    timeoutMs = flags.timeout === undefined ? DEFAULT_CHECK_TIMEOUT_MS : Number(flags.timeout);
+    if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > 600_000) throw new OptionsError(`invalid --timeout "${flags.timeout}": must be a whole number of milliseconds, 1 to 600000`);
+    const parsed = URL.canParse(url) ? new URL(url) : undefined;
+    if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) throw new OptionsError(`invalid merchant URL "${url}": must be an http(s) URL`);
+  } catch (err) {
+    process.stderr.write(`payment-sandbox check-webhooks: ${err instanceof Error ? err.message : String(err)}\n`);
+    return CHECK_EXIT.usage;
+  }
+  const report = await checkWebhooks(url, { signing, timeZone, timeoutMs });
+  process.stdout.write((flags.json ? JSON.stringify(report, null, 2) : formatReport(report)) + '\n');
+  return report.passed ? CHECK_EXIT.passed : CHECK_EXIT.failed;
+}

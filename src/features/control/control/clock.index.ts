@@ -1,0 +1,13 @@
+/** `/_sandbox/clock`: the sandbox clock, and moving it forward. */
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../core/http/env.js';
+import { createRouter } from '../../../core/http/router.js';
+import { clockHandlers, type ClockControlDeps } from './clock.handlers.js';
+import * as routes from './clock.routes.js';
+
+export type { ClockControl, ClockControlDeps } from './clock.handlers.js';
+
+export function clockControlRoutes(deps: ClockControlDeps): OpenAPIHono<AppEnv> {
+  const handlers = clockHandlers(deps);
+  return createRouter<AppEnv>().openapi(routes.get, handlers.get).openapi(routes.advance, handlers.advance);
+}

@@ -1,0 +1,65 @@
+/** Route definitions of webhook faults and the check-webhooks battery, with their schemas. */
+import { createRoute, z } from '@hono/zod-openapi';
+import { DELIVERY_FAULTS } from '../../../core/domain/entities.js';
+import { controlOperation } from '../../../core/http/openapi/document.js';
+import { errorSchema, httpUrlSchema } from '../../../core/http/schemas.js';
+import { idParam, json } from '../../../core/http/control-route-parts.js';
+import { deliverySchema } from '../../webhooks/index.js';
+
+/** `{ "fault": "duplicate" | "out_of_order" | "delayed" | "bad_signature", "seconds"?: n }`. */
+export const webhookFaultRequestSchema = z
+  .object({
+    fault: z.enum(DELIVERY_FAULTS).openapi({
+      description:
+        'duplicate: the payment webhook once more; delayed: once more, `seconds` from now on the sandbox clock; bad_signature: once more with a signature that does not match the body (attempted once); out_of_order: the latest refund webhook, then the payment webhook, in that order.',
+    }),
+    seconds: z.number().int().min(1).max(30 * 24 * 60 * 60).optional().openapi({ description: 'For delayed: sandbox-clock seconds until it is sent.' }),
+  })
+  .refine((body) => body.fault !== 'delayed' || body.seconds !== undefined, { message: 'A delayed fault needs seconds', path: ['seconds'] })
+  .openapi('WebhookFaultRequest');
+
+export const webhookFaultResultSchema = z.object({ deliveries: z.array(deliverySchema) }).openapi('WebhookFaultResult');
+
+/** The check-webhooks report (see `payment-sandbox check-webhooks --json`). */
+export const webhookCheckReportSchema = z
+  .looseObject({
+    url: z.string(),
+    passed: z.boolean(),
+    checks: z.array(z.looseObject({ id: z.string(), title: z.string(), passed: z.boolean(), reason: z.string() })),
+  })
+  .openapi('WebhookCheckReport');
+
+/** The report as the panel reads it. */
+export type WebhookCheckReport = z.infer<typeof webhookCheckReportSchema>;
+/** A webhook fault the control API takes. */
+export type WebhookFaultRequest = z.infer<typeof webhookFaultRequestSchema>;
+
+/** A report as the battery returns it (only what the route shows is named). */
+export interface WebhookCheckReportLike {
+  url: string;
+  passed: boolean;
+  checks: { id: string; title: string; passed: boolean; reason: string }[];
+}
+
+export const injectFault = createRoute({
+  method: 'post',
+  path: '/transactions/{id}/webhook-faults',
+  operationId: 'injectWebhookFault',
+  ...controlOperation,
+  summary: "Script a webhook fault on a transaction: a duplicate, delayed, bad-signature or out-of-order copy of its webhooks",
+  request: { params: idParam, body: { required: true, content: { 'application/json': { schema: webhookFaultRequestSchema } } } },
+  responses: { 201: json(webhookFaultResultSchema, 'Queued'), 400: json(errorSchema, 'Bad request'), 404: json(errorSchema, 'Not found'), 409: json(errorSchema, 'No webhook (or no refund) yet') },
+});
+
+export const checkWebhooks = createRoute({
+  method: 'post',
+  path: '/check-webhooks',
+  operationId: 'checkWebhooks',
+  ...controlOperation,
+  summary: "Run the check-webhooks battery against a merchant's webhook URL and answer the report, case by case",
+  request: { body: { required: true, content: { 'application/json': { schema: z.object({ url: httpUrlSchema }).openapi('CheckWebhooksRequest') } } } },
+  responses: { 200: json(webhookCheckReportSchema, 'The report (passed: false when a case failed)'), 400: json(errorSchema, 'Bad request, or a URL the webhook target guard refuses (link-local, metadata, the sandbox itself, off --webhook-allow-hosts)') },
+});
+
+export type InjectFaultRoute = typeof injectFault;
+export type CheckWebhooksRoute = typeof checkWebhooks;

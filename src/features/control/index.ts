@@ -1,0 +1,12 @@
+/** The control feature: what other parts of the sandbox may use of it. */
+export { clockControlRoutes } from './control/clock.index.js';
+export { currencyControlRoutes } from './control/currencies.index.js';
+export { eventControlRoutes } from './control/events.index.js';
+export { faultControlRoutes } from './control/faults.index.js';
+export { healthControlRoutes } from './control/health.index.js';
+export { requestLogControlRoutes } from './control/requests.index.js';
+export { resetControlRoutes } from './control/reset.index.js';
+export { createSandboxControl } from './sandbox-control.js';
+export type { SandboxControl } from './sandbox-control.js';
+export { controlViews } from './views.js';
+export type { ControlViews } from './views.js';

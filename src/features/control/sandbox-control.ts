@@ -1,0 +1,83 @@
+/**
+ * The sandbox's own controls (`POST /_sandbox/reset`, `POST /_sandbox/clock/advance`, the
+ * fixtures' clock moves): what they change, in which order, and what they tell the change feed.
+ * Each takes only the parts it drives; `compose.ts` hands them in.
+ */
+import { isoTimestamp } from '../../core/clock/clock.js';
+import type { RewindableClock } from '../../core/clock/clock.js';
+import type { ChangeFeed, UnitOfWork } from '../../core/domain/ports.js';
+
+export interface SandboxControlDeps {
+  /** The timed work (webhook retries, scenario steps, renewals) on the sandbox clock. */
+  scheduler: {
+    /** Runs all that falls due over `seconds`; with `waitForIo`, each step's I/O is awaited. Resolves with how many steps ran. */
+    advance(seconds: number, options: { waitForIo: boolean }): Promise<number>;
+    /** The same, synchronously, inside the caller's unit of work. */
+    advanceInline(seconds: number): number;
+    /** Stops an advance under way at its next turn. */
+    interrupt(): void;
+  };
+  clock: Pick<RewindableClock, 'nowMs' | 'offsetMs' | 'rewind'>;
+  uow: Pick<UnitOfWork, 'run'>;
+  /** The stored state: emptied by a reset (accounts kept), and the clock's persisted offset. */
+  state: { wipe(): void; saveClockOffset(ms: number): void };
+  /** Seeds the generated buyers again after a wipe. */
+  buyers: { reseedBuyers(): void };
+  /** The go-live report's aggregates, emptied with the data they describe. */
+  report: { clear(): void };
+  /** The webhook deliveries: nudged to run what is due, and awaited. */
+  webhooks: { nudge(): void; idle(): Promise<void> };
+  feed: ChangeFeed;
+}
+
+/** Reset and the sandbox clock, as the control API, the panel and the fixtures use them. */
+export interface SandboxControl {
+  /**
+   * Empties all data but the accounts (and the scenarios), and seeds the buyers again; with
+   * `rewindClock`, the clock also goes back to real time (offset 0, persisted). An advance
+   * under way stops first.
+   */
+  reset(options?: { rewindClock?: boolean }): void;
+  /**
+   * Moves the sandbox clock forward, running all that falls due; persists the offset. Unless
+   * `waitForWebhooks` is false, resolves once the webhooks it queued have had their attempt.
+   * Resolves with how many steps ran.
+   */
+  advanceClock(seconds: number, options?: { waitForWebhooks?: boolean }): Promise<number>;
+  /**
+   * Moves the clock forward inside the caller's unit of work, synchronously, without waiting
+   * for webhooks (a throw in the caller's work rolls the steps back). Returns how many steps ran.
+   */
+  advanceClockInline(seconds: number): number;
+}
+
+export function createSandboxControl({ scheduler, clock, uow, state, buyers, report, webhooks, feed }: SandboxControlDeps): SandboxControl {
+  return {
+    reset({ rewindClock = false } = {}) {
+      scheduler.interrupt(); // an advance under way stops: it would move the clock back where it was going
+      uow.run(() => {
+        state.wipe();
+        buyers.reseedBuyers();
+        if (rewindClock) {
+          clock.rewind();
+          state.saveClockOffset(0);
+        }
+      });
+      report.clear();
+      feed.emit('sandbox.reset', null, { rewound_clock: rewindClock });
+    },
+    async advanceClock(seconds, { waitForWebhooks = true } = {}) {
+      // Each slice of steps saves the offset with its own work, so the disk never runs ahead or behind.
+      const steps = await scheduler.advance(seconds, { waitForIo: waitForWebhooks });
+      // The steps do not wait for their webhooks (they go out alongside); the answer does, unless
+      // asked not to: a merchant's test checks its handler right after the call.
+      if (waitForWebhooks) {
+        webhooks.nudge();
+        await webhooks.idle();
+      }
+      feed.emit('clock.advanced', null, { now: isoTimestamp(clock.nowMs()), offset_ms: clock.offsetMs(), steps });
+      return steps;
+    },
+    advanceClockInline: (seconds) => scheduler.advanceInline(seconds),
+  };
+}

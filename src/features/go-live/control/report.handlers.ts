@@ -1,0 +1,20 @@
+/** Handler of the go-live report: answered from the tracker's aggregates, never from the logs. */
+import type { GoLiveTracker } from '../go-live-tracker.js';
+import type { AccountQueries } from '../../../core/domain/queries.js';
+import { accountOr404, type ControlHandler } from '../../../core/http/control-route-parts.js';
+import type { GetRoute } from './report.routes.js';
+
+/** What the report route uses. */
+export interface ReportControlDeps {
+  accounts: Pick<AccountQueries, 'byId'>;
+  goLive: Pick<GoLiveTracker, 'report'>;
+}
+
+export function reportHandlers({ accounts, goLive }: ReportControlDeps) {
+  const get: ControlHandler<GetRoute> = (c) => {
+    const { account_id: accountId } = c.req.valid('query');
+    accountOr404(accounts, accountId);
+    return c.json(goLive.report(accountId), 200);
+  };
+  return { get };
+}

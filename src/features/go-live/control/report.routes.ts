@@ -1,0 +1,65 @@
+/** Route definition of the go-live report, with its schemas. */
+import { createRoute, z } from '@hono/zod-openapi';
+import { COVERAGE_SCENARIOS, FINDING_CODES } from '../go-live.js';
+import { controlOperation } from '../../../core/http/openapi/document.js';
+import { errorSchema } from '../../../core/http/schemas.js';
+
+const severitySchema = z.enum(['error', 'warning', 'info']);
+
+export const goLiveFindingSchema = z
+  .object({
+    code: z.enum(FINDING_CODES),
+    severity: severitySchema,
+    account_id: z.string(),
+    title: z.string(),
+    detail: z.string(),
+    evidence: z.object({
+      count: z.number().int().openapi({ description: 'How many times it happened (exact).' }),
+      request_ids: z.array(z.number().int()).optional().openapi({ description: 'The first request-log ids that show it (GET /_sandbox/requests).' }),
+      delivery_ids: z.array(z.string()).optional().openapi({ description: 'The first webhook delivery ids that show it (GET /_sandbox/deliveries).' }),
+      transaction_ids: z.array(z.string()).optional().openapi({ description: 'The first transaction ids it concerns.' }),
+    }),
+    fix: z.string().openapi({ description: "What to change in the merchant's code." }),
+    docs: z.string().openapi({ description: 'Sandbox extension: the README entry of the code (README.md#go-live-...).' }),
+  })
+  .openapi('GoLiveFinding');
+
+export const coverageEntrySchema = z
+  .object({
+    scenario: z.enum(COVERAGE_SCENARIOS),
+    account_id: z.string(),
+    seen: z.boolean(),
+    how: z.string(),
+    docs: z.string().openapi({ description: 'Sandbox extension: the README section on how to exercise it.' }),
+  })
+  .openapi('CoverageEntry');
+
+export const goLiveReportSchema = z
+  .object({
+    generated_at: z.string(),
+    summary: z.object({ errors: z.number().int(), warnings: z.number().int(), infos: z.number().int() }),
+    findings: z.array(goLiveFindingSchema),
+    coverage: z.array(coverageEntrySchema),
+  })
+  .openapi('GoLiveReport');
+
+/** The report as the panel reads it. */
+export type GoLiveReportView = z.infer<typeof goLiveReportSchema>;
+
+export const get = createRoute({
+  method: 'get',
+  path: '/report',
+  ...controlOperation,
+  operationId: 'getGoLiveReport',
+  summary: 'The go-live report: what in the integration would hurt in production, and which scenarios its tests went through',
+  description:
+    'Findings (errors first) with their evidence (exact count, the first ids of the requests, deliveries and transactions that show it), a fix and the README entry; coverage per account. Without account_id: every account with findings or coverage. Cleared by POST /_sandbox/reset.',
+  request: { query: z.object({ account_id: z.string().optional() }) },
+  responses: {
+    200: { description: 'The report', content: { 'application/json': { schema: goLiveReportSchema } } },
+    400: { description: 'Bad request', content: { 'application/json': { schema: errorSchema } } },
+    404: { description: 'Unknown account', content: { 'application/json': { schema: errorSchema } } },
+  },
+});
+
+export type GetRoute = typeof get;

@@ -1,0 +1,8 @@
+/** The go-live feature: what other parts of the sandbox may use of it. */
+export { reportControlRoutes } from './control/report.index.js';
+export { goLiveStore } from './go-live-store.js';
+export { GoLiveTracker } from './go-live-tracker.js';
+export { createGoLiveWiring } from './go-live-wiring.js';
+export type { CoverageEntry, CoverageScenario, GoLiveEvidence, GoLiveFinding, GoLiveFindingCode, GoLiveReport, GoLiveSeverity } from './go-live.js';
+export { goLiveObserver } from './request-observer.js';
+export { runReport } from './report-command.js';

@@ -1,0 +1,86 @@
+/**
+ * `payment-sandbox report [--url URL] [--account ID] [--fail-on error|warning|never]
+ * [--format text|json|junit]`: fetches `GET /_sandbox/report` from a running sandbox (a
+ * container, a CI service, another terminal) and prints it for a CI log. Exit code: 0 when
+ * no finding is at or above `--fail-on` (default error), 1 when one is, 2 for bad options,
+ * an unreachable sandbox or a refused request.
+ */
+import { hostname } from 'node:os';
+import { Command, Option } from 'commander';
+import type { GoLiveReport } from './go-live.js';
+import { failingFindings, formatJunit, formatText, type FailOn } from './report-format.js';
+
+/** Exit codes of `report`. */
+export const REPORT_EXIT = { passed: 0, failed: 1, usage: 2 } as const;
+
+const DEFAULT_URL = 'http://127.0.0.1:4010';
+
+interface ReportFlags {
+  url?: string;
+  account?: string;
+  failOn: string;
+  format: string;
+  adminToken?: string;
+}
+
+function buildCommand(): Command {
+  return new Command('payment-sandbox report')
+    .description('Prints the go-live report of a running sandbox: what in the integration would hurt in production, and which scenarios its tests went through.')
+    .helpOption('-h, --help', 'show this help')
+    .configureOutput({ outputError: (str, write) => write(str.split('\n')[0] + '\n') })
+    .exitOverride()
+    .addOption(new Option('--url <url>', `the sandbox's origin [env PAYMENT_SANDBOX_URL]`).default(undefined, DEFAULT_URL))
+    .addOption(new Option('--account <id>', 'only this merchant account (default: every account with traffic)'))
+    .addOption(new Option('--fail-on <severity>', 'exit 1 when a finding is at or above it').choices(['error', 'warning', 'never']).default('error'))
+    .addOption(new Option('--format <format>', 'text for a CI log, json (the endpoint\'s document) or junit (JUnit XML)').choices(['text', 'json', 'junit']).default('text'))
+    .addOption(new Option('--admin-token <token>', 'the sandbox\'s --admin-token, if it has one [env PAYMENT_SANDBOX_ADMIN_TOKEN]'))
+    .addHelpText('after', '\nIn CI, as the last step:\n  $ payment-sandbox report --fail-on error --format junit > go-live.xml\n');
+}
+
+/**
+ * Runs `report` with the arguments after the subcommand name; resolves with the exit code
+ * (see `REPORT_EXIT`). Writes the report to stdout, problems to stderr.
+ */
+export async function runReport(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const program = buildCommand();
+  let flags: ReportFlags;
+  try {
+    program.parse(argv, { from: 'user' });
+    flags = program.opts<ReportFlags>();
+  } catch (err) {
+    const e = err as { code?: string };
+    if (e.code === 'commander.helpDisplayed') return REPORT_EXIT.passed;
+    return REPORT_EXIT.usage; // commander printed its one line
+  }
+  const fail = (message: string): number => {
+    process.stderr.write(`payment-sandbox report: ${message}\n`);
+    return REPORT_EXIT.usage;
+  };
+  const origin = (flags.url ?? env.PAYMENT_SANDBOX_URL ?? DEFAULT_URL).replace(/\/+$/, '');
+  if (!URL.canParse(origin) || !/^https?:$/.test(new URL(origin).protocol)) return fail(`invalid --url "${origin}": must be an http(s) URL such as ${DEFAULT_URL}`);
+  const url = `${origin}/_sandbox/report${flags.account === undefined ? '' : `?account_id=${encodeURIComponent(flags.account)}`}`;
+  const token = flags.adminToken ?? env.PAYMENT_SANDBOX_ADMIN_TOKEN;
+  let report: GoLiveReport;
+  try {
+    const res = await fetch(url, { headers: token ? { accept: 'application/json', 'x-sandbox-admin-token': token } : { accept: 'application/json' }, signal: AbortSignal.timeout(30_000) });
+    const text = await res.text();
+    if (!res.ok) {
+      let message = text.slice(0, 300);
+      try {
+        message = (JSON.parse(text) as { message?: string }).message ?? message;
+      } catch {
+        // not the error envelope: the raw text
+      }
+      return fail(`GET ${url} answered ${res.status}: ${message}`);
+    }
+    report = JSON.parse(text) as GoLiveReport;
+  } catch (err) {
+    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+    return fail(`cannot reach the sandbox at ${origin} (${cause?.code ?? cause?.message ?? (err instanceof Error ? err.message : String(err))}); is it running? (--url)`);
+  }
+  const failOn = flags.failOn as FailOn;
+  const source = flags.account === undefined ? origin : `${origin} (account ${flags.account})`;
+  const out = flags.format === 'json' ? JSON.stringify(report, null, 2) : flags.format === 'junit' ? formatJunit(report, source, hostname() || 'payment-sandbox') : formatText(report, source, failOn);
+  process.stdout.write(out.endsWith('\n') ? out : `${out}\n`);
+  return failingFindings(report, failOn).length > 0 ? REPORT_EXIT.failed : REPORT_EXIT.passed;
+}

@@ -1,0 +1,36 @@
+/**
+ * The customer's step (contract: "Payment methods and the customer's steps"), decided here
+ * and nowhere else: which payments wait for the customer on the payment page, which show a
+ * `payment_url`, and when their link has expired.
+ */
+import type { AccountMode, Transaction } from '../../core/domain/entities.js';
+import { isPaymentLinkExpired, needsCustomerStep } from './payment-methods.js';
+
+/**
+ * Whether a payment of an account in `mode` with this channel waits for the customer on its
+ * payment page: every payment of a checkout account, and in direct mode a QR, wallet or
+ * banking-app channel. A new payment and a subscription's first charge follow it; the
+ * payment page exists for exactly these payments.
+ */
+export function awaitsCustomer(mode: AccountMode, channelCode: string | null | undefined): boolean {
+  return mode === 'checkout' || needsCustomerStep(channelCode);
+}
+
+/**
+ * Whether a stored transaction shows its payment page as `payment_url`: every payment of a
+ * checkout account, and a direct-mode payment given a payment link when it was created
+ * (`awaitsCustomer` then, and not declined at once; renewals never get one).
+ */
+export function hasPaymentUrl(tx: Pick<Transaction, 'link_expires_at'>, mode: AccountMode): boolean {
+  return mode === 'checkout' || tx.link_expires_at !== null;
+}
+
+/** Whether a PENDING payment's link has expired at `nowMs` (24 h of sandbox clock after its creation). */
+export function linkExpiredWhilePending(tx: Pick<Transaction, 'status' | 'created_at'>, nowMs: number): boolean {
+  return tx.status === 'PENDING' && isPaymentLinkExpired(tx.created_at, nowMs);
+}
+
+/** Whether a payment failed because its link expired (on its page or by the clock's sweep). */
+export function failedByExpiredLink(tx: Pick<Transaction, 'status' | 'created_at' | 'resolved_at'>): boolean {
+  return tx.status === 'FAILED' && tx.resolved_at !== null && isPaymentLinkExpired(tx.created_at, tx.resolved_at);
+}

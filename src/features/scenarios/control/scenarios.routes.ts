@@ -1,0 +1,58 @@
+/** Route definitions of scenarios: list what is loaded, load one at run time, remove one or all run-time ones. */
+import { createRoute, z } from '@hono/zod-openapi';
+import { scenarioFileSchema } from '../schema.js';
+import { controlOperation } from '../../../core/http/openapi/document.js';
+import { errorSchema } from '../../../core/http/schemas.js';
+import { json } from '../../../core/http/control-route-parts.js';
+import { scenarioSummarySchema } from './scenarios.schemas.js';
+
+export const list = createRoute({
+  method: 'get',
+  path: '/scenarios',
+  ...controlOperation,
+  operationId: 'listScenarios',
+  summary: 'The loaded scenarios and their rules, in matching order',
+  responses: { 200: json(z.object({ scenarios: z.array(scenarioSummarySchema) })) },
+});
+
+export const load = createRoute({
+  method: 'post',
+  path: '/scenarios',
+  ...controlOperation,
+  operationId: 'loadScenario',
+  summary: 'Load a scenario file at run time, tried before the scenarios loaded at start-up',
+  description:
+    'The body is a scenario file (the format of `--scenario` files), checked by the same loader. It is tried before every scenario loaded at start-up and before those loaded earlier at run time; one loaded at run time with the same name is replaced (200) and moves to the front. A name of a start-up scenario is refused. Run-time scenarios are kept by a reset and are not persisted: a restart forgets them.',
+  // A copy: the scenario format is plain zod (scenarios/), possibly built before @hono/zod-openapi
+  // extended zod, and then without `.openapi`; a clone made now has it.
+  request: { body: { required: true, content: { 'application/json': { schema: scenarioFileSchema.clone().openapi('ScenarioFile') } } } },
+  responses: {
+    201: json(scenarioSummarySchema, 'Loaded'),
+    200: json(scenarioSummarySchema, 'Loaded in place of a run-time scenario of the same name'),
+    400: json(errorSchema, "Not a valid scenario file: the loader's one-line message, a detail (pointer into the body) per problem"),
+  },
+});
+
+export const remove = createRoute({
+  method: 'delete',
+  path: '/scenarios/{name}',
+  ...controlOperation,
+  operationId: 'removeScenario',
+  summary: 'Remove a scenario loaded at run time',
+  request: { params: z.object({ name: z.string().openapi({ param: { name: 'name', in: 'path' }, description: 'The scenario\'s `name` (URL-encoded).' }) }) },
+  responses: { 204: { description: 'Removed' }, 404: json(errorSchema, 'No scenario of that name was loaded at run time') },
+});
+
+export const clear = createRoute({
+  method: 'delete',
+  path: '/scenarios',
+  ...controlOperation,
+  operationId: 'removeRuntimeScenarios',
+  summary: 'Remove every scenario loaded at run time (the start-up ones stay)',
+  responses: { 200: json(z.object({ removed: z.number().int().min(0).openapi({ description: 'How many were removed.' }) }).openapi('ScenariosRemoved')) },
+});
+
+export type ListRoute = typeof list;
+export type LoadRoute = typeof load;
+export type RemoveRoute = typeof remove;
+export type ClearRoute = typeof clear;

@@ -1,0 +1,32 @@
+/**
+ * Response schemas of the control API's transactions: the /v4 record with its refunds, the
+ * actions legal now, and (in detail) its scenario rule and webhook deliveries.
+ */
+import { z } from '@hono/zod-openapi';
+import { refundSchema, transactionSchema } from '../transactions.schemas.js';
+import { deliverySchema } from '../../webhooks/index.js';
+
+/** What can be done to a transaction now: settle/fail while PENDING, refund while SUCCEEDED with a remainder. */
+export const transactionActionSchema = z.enum(['settle', 'fail', 'refund']);
+
+/** A transaction as the control API shows it: the /v4 record, its refunds, and what can be done to it now. */
+export const controlTransactionSchema = transactionSchema
+  .extend({
+    refunds: z.array(refundSchema).openapi({ description: 'Every refund of the transaction, oldest first.' }),
+    refundable_amount: z.number().int().min(0).openapi({ description: 'What is left to refund, in minor units: amount - refunded_amount for a SUCCEEDED transaction, else 0.' }),
+    allowed_actions: z.array(transactionActionSchema).openapi({ description: 'The control actions legal now: ["settle","fail"] while PENDING, ["refund"] while SUCCEEDED with a remainder, else [].' }),
+  })
+  .openapi('ControlTransaction');
+
+/** A transaction with the sandbox's view of it: the matching scenario rule and its webhook deliveries. */
+export const transactionDetailSchema = controlTransactionSchema
+  .extend({
+    scenario_rule: z.string().nullable().openapi({ description: 'The "scenario/rule" that decided its outcome, if any.' }),
+    deliveries: z.array(deliverySchema),
+  })
+  .openapi('ControlTransactionDetail');
+
+export type TransactionAction = z.infer<typeof transactionActionSchema>;
+export type ControlTransaction = z.infer<typeof controlTransactionSchema>;
+export type TransactionDetail = z.infer<typeof transactionDetailSchema>;
+export type Refund = z.infer<typeof refundSchema>;

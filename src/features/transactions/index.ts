@@ -1,0 +1,16 @@
+/** The transactions feature: what other parts of the sandbox may use of it. */
+export { transactionControlRoutes } from './control/transactions.index.js';
+export { controlTransactionSchema } from './control/transactions.schemas.js';
+export type { ControlTransaction, TransactionDetail } from './control/transactions.schemas.js';
+export { createOutbox } from './outbox.js';
+export { refundView } from './refund-format.js';
+export { transactionView } from './transaction-format.js';
+export { storedPaymentMethod } from './transaction-input.js';
+export type { NewTransaction } from './transaction-input.js';
+export { transactionsStore } from './transactions-store.js';
+export { transactionRoutes } from './transactions.api.js';
+export { refundCreateSchema, refundSchema, transactionCreateDocument, transactionCreateSchema, transactionSchema } from './transactions.schemas.js';
+export { allowedActions, createTransactionService, refundableAmount } from './transactions.js';
+export type { TransactionService } from './transactions.js';
+export { paymentWebhookBody, refundWebhookBody } from './webhook-bodies.js';
+export type { PaymentWebhookStatus } from './webhook-bodies.js';

@@ -1,0 +1,186 @@
+/**
+ * The durable webhook outbox (`domain/ports.ts` → `Outbox`): a domain transition queues its
+ * webhook inside its own unit of work, so no outcome is ever stored without its webhook;
+ * once that work commits, `onQueued` nudges the dispatcher (`dispatcher.ts`), which drains it.
+ * The body is built once, here, in the configured format (`formats.ts`: the spec's bodies or
+ * the overview's events) and with the configured settlement currency; retries send it as is.
+ * It also queues the scripted webhook faults: those of the transaction's scenario rule with
+ * each webhook (`webhook_fault` steps), and those asked for a transaction from the control
+ * API or the panel (`injectFault`), as extra or re-timed deliveries marked with their fault.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../../core/clock/clock.js';
+import type { Delivery, DeliveryFault, SimulatedFailures, Transaction, WebhookFault } from '../../core/domain/entities.js';
+import { invalidState, notFound } from '../../core/domain/errors.js';
+import type { DeliveriesRepo, Outbox, TransactionsRepo, UnitOfWork } from '../../core/domain/ports.js';
+import { paymentWebhookBody, refundEventBody, refundWebhookBody, transactionEventBody, type WebhookFormat } from './webhook-bodies.js';
+
+export interface OutboxDeps {
+  clock: Clock;
+  uow: UnitOfWork;
+  deliveries: DeliveriesRepo;
+  /** Reads a refunded transaction as it is after the refund (event format), and the webhooks a control-API fault copies. */
+  transactions: Pick<TransactionsRepo, 'byIdAnyAccount' | 'refundsOf'>;
+  /** `--webhook-format`: the spec's bodies (default) or the overview's events. */
+  format?: WebhookFormat;
+  /** `--settlement-currency`; absent: each payment settles in its own currency. */
+  settlementCurrency?: string;
+  /** The sandbox's `--notification-url`, for transactions that name none. */
+  defaultNotificationUrl: string | undefined;
+  /** `--webhook-timezone` of the bodies' timestamps. */
+  timeZone: string;
+  /** Called after the commit of work that queued a webhook. */
+  onQueued: () => void;
+  /** Called as each delivery is inserted, inside its unit of work (the dispatcher notes the clock then). */
+  onInserted?: (deliveryId: string, nextAttemptAt: number | null) => void;
+  /** The `webhook_fault` steps of a scenario rule (by its `scenario/rule` label). */
+  webhookFaults: (ruleLabel: string | null) => readonly WebhookFault[];
+}
+
+/** A webhook fault asked for one transaction (control API, panel). */
+export interface FaultRequest {
+  kind: DeliveryFault;
+  /** For `delayed`: sandbox-clock seconds until the copy is sent. */
+  seconds?: number;
+}
+
+/** The outbox, plus the webhook faults the control API asks for. */
+export interface FaultingOutbox extends Outbox {
+  /**
+   * Queues a scripted fault on a transaction's webhooks, as copies of webhooks already
+   * queued for it (same body): `duplicate` (its payment webhook once more), `delayed` (once
+   * more, `seconds` from now on the sandbox clock), `bad_signature` (once more, signed over
+   * another body, attempted once), `out_of_order` (its latest refund's webhook, then its
+   * payment's, in that order). Returns the deliveries queued.
+   * 404 for an unknown transaction; 409 `invalid_state` when it has no webhook (or, for
+   * `out_of_order`, no refund) yet.
+   */
+  injectFault(transactionId: string, request: FaultRequest): Delivery[];
+}
+
+/** The outbox over `deps.deliveries`, writing bodies in `deps.format`, with the scripted webhook faults. */
+export function createOutbox(deps: OutboxDeps): FaultingOutbox {
+  const { clock, uow, deliveries, settlementCurrency } = deps;
+  const events = deps.format === 'event';
+
+  /** Where a transaction's webhooks go: its own notification_url, else the sandbox default. */
+  const urlOf = (tx: Transaction): string | null => tx.notification_url ?? deps.defaultNotificationUrl ?? null;
+
+  type Fields = Pick<Delivery, 'account_id' | 'kind' | 'resource_id' | 'url' | 'body'>;
+
+  /** Inserts one delivery, first attempted at `nextAttemptAt` (null: parked, see `Delivery.fault`); returns its id. */
+  const insert = (fields: Fields, fault: DeliveryFault | null, nextAttemptAt: number | null, simulated?: SimulatedFailures): string => {
+    const now = clock.nowMs();
+    const id = randomUUID();
+    deliveries.insert({
+      id,
+      ...fields,
+      signature: null,
+      status: 'pending',
+      attempts: 0,
+      simulated_failures: simulated?.count ?? 0,
+      simulated_failure_status: simulated?.status ?? 503,
+      fault,
+      next_attempt_at: nextAttemptAt,
+      created_at: now,
+      updated_at: now,
+      delivered_at: null,
+    });
+    deps.onInserted?.(id, nextAttemptAt);
+    uow.afterCommit(deps.onQueued, 'deliveries.queued');
+    return id;
+  };
+
+  /**
+   * Queues a webhook with the faults its scenario rule scripts: a bad-signature copy first,
+   * then the webhook itself (delayed, or parked until the refund's webhook for `out_of_order`
+   * when `parkForRefund`), then its duplicate.
+   */
+  const enqueueScripted = (fields: Fields, faults: readonly WebhookFault[], parkForRefund: boolean, simulated?: SimulatedFailures): void => {
+    const now = clock.nowMs();
+    const has = (kind: DeliveryFault) => faults.find((f) => f.kind === kind);
+    if (has('bad_signature')) insert(fields, 'bad_signature', now);
+    const delayed = has('delayed');
+    const parked = parkForRefund && has('out_of_order') !== undefined;
+    const at = parked ? null : delayed ? now + (delayed.seconds ?? 0) * 1000 : now;
+    insert(fields, parked ? 'out_of_order' : delayed ? 'delayed' : null, at, simulated);
+    if (has('duplicate')) insert(fields, 'duplicate', at, simulated);
+  };
+
+  /** Queues an ordinary webhook, due now. */
+  const enqueue = (fields: Fields, simulated?: SimulatedFailures): void => void insert(fields, null, clock.nowMs(), simulated);
+
+  return {
+    paymentOutcome(tx, simulated) {
+      if (tx.status === 'PENDING') throw new Error('a payment webhook needs a terminal status');
+      const at = new Date(tx.resolved_at ?? clock.nowMs());
+      const body = events
+        ? transactionEventBody({ eventId: randomUUID(), transaction: tx, at, settlementCurrency })
+        : paymentWebhookBody({
+        llTransactionId: tx.id,
+        merchantTransactionId: tx.external_identifier ?? tx.id,
+        amount: tx.amount,
+        currency: tx.currency,
+        status: tx.status,
+        at,
+        timeZone: deps.timeZone,
+        settlementCurrency,
+      });
+      const fields: Fields = { account_id: tx.account_id, kind: 'payment', resource_id: tx.id, url: urlOf(tx), body: JSON.stringify(body) };
+      const faults = deps.webhookFaults(tx.scenario_rule);
+      // out_of_order parks a SUCCEEDED payment's webhook until its refund's has been attempted.
+      if (faults.length > 0) enqueueScripted(fields, faults, tx.status === 'SUCCEEDED', simulated);
+      else enqueue(fields, simulated);
+    },
+    refund(tx, refund, simulated) {
+      const at = new Date(refund.created_at);
+      const refunded = deps.transactions.byIdAnyAccount(tx.id) ?? tx;
+      const body = events
+        ? refundEventBody({ eventId: randomUUID(), transaction: refunded, refund, at, settlementCurrency })
+        : refundWebhookBody({
+        llTransactionId: refund.id,
+        merchantTransactionId: refund.external_identifier ?? refund.id,
+        originalTransactionId: tx.external_identifier ?? tx.id,
+        amount: refund.amount,
+        currency: refund.currency,
+        reason: refund.reason ?? '',
+        at,
+        timeZone: deps.timeZone,
+        settlementCurrency,
+      });
+      const fields: Fields = { account_id: tx.account_id, kind: 'refund', resource_id: refund.id, url: urlOf(tx), body: JSON.stringify(body) };
+      const faults = deps.webhookFaults(tx.scenario_rule);
+      if (faults.length > 0) enqueueScripted(fields, faults, false, simulated);
+      else enqueue(fields, simulated);
+    },
+    injectFault(transactionId, request) {
+      return uow.run(() => {
+        const tx = deps.transactions.byIdAnyAccount(transactionId);
+        if (!tx) throw notFound(`Transaction ${transactionId} not found`);
+        /** The first ordinary (or scripted, but not bad-signature) webhook about a resource. */
+        const original = (resourceId: string): Delivery | undefined =>
+          deliveries.forResource(resourceId).find((d) => d.fault !== 'bad_signature');
+        const payment = original(tx.id);
+        if (!payment) throw invalidState(`Transaction ${tx.id} is ${tx.status} and has no webhook yet: set its outcome first`);
+        /** A copy of `d` with `fault`, first attempted at `at`, as stored. */
+        const copy = (d: Delivery, fault: DeliveryFault, at: number): Delivery =>
+          deliveries.byId(insert({ account_id: d.account_id, kind: d.kind, resource_id: d.resource_id, url: d.url, body: d.body }, fault, at))!;
+        const now = clock.nowMs();
+        switch (request.kind) {
+          case 'duplicate':
+            return [copy(payment, 'duplicate', now)];
+          case 'delayed':
+            return [copy(payment, 'delayed', now + (request.seconds ?? 0) * 1000)];
+          case 'bad_signature':
+            return [copy(payment, 'bad_signature', now)];
+          case 'out_of_order': {
+            const refund = deps.transactions.refundsOf(tx.id).map((r) => original(r.id)).find((d) => d !== undefined); // refundsOf: newest first
+            if (!refund) throw invalidState(`Transaction ${tx.id} has no refund webhook yet: refund it first`);
+            // Queued in this order, the transaction's order sends the refund's copy first.
+            return [copy(refund, 'out_of_order', now), copy(payment, 'out_of_order', now)];
+          }
+        }
+      });
+    },
+  };
+}

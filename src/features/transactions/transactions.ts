@@ -1,0 +1,268 @@
+/**
+ * The transaction and refund state machine (contract: Resources). A transaction is PENDING
+ * until its outcome, then SUCCEEDED or FAILED, terminal; refunds add up on a SUCCEEDED one.
+ * Every transition is one unit of work that also queues its webhook in the outbox; the
+ * change feed hears of it after the commit. What a scenario rule scripts for a new
+ * transaction is asked of the scenario policy and carried out here (`play`): an outcome at
+ * once, or a step stored for the scenario runner to apply when the sandbox clock reaches it.
+ *
+ * The customer's step (contract: "Payment methods and the customer's steps"): a payment of a
+ * checkout account, or a direct-mode payment with a QR, wallet or banking-app channel, waits
+ * for the customer on the payment page; it gets `link_expires_at` (24 h of sandbox clock),
+ * and `linkExpiry`, a `TimedWork`, sets it FAILED (with its webhook) when nobody paid by
+ * then. A PromptPay or Pix payment carries its EMVCo QR payload in `payment_method.qr_payload`.
+ * A card whose expiry is before the sandbox clock's month is declined at creation: the
+ * transaction is created FAILED with `decline_reason` `expired_card`, and its webhook queued.
+ */
+import { randomUUID } from 'node:crypto';
+import { isCardExpired } from '../payment-methods/index.js';
+import type { Clock } from '../../core/clock/clock.js';
+import { awaitsCustomer, linkExpiredWhilePending } from '../payment-methods/index.js';
+import { paymentLinkExpiresAt } from '../payment-methods/index.js';
+import type { TimedWork } from '../../core/clock/scheduler.js';
+import type { Account, DeclineReason, Refund, SimulatedFailures, Transaction, TransactionOutcome } from '../../core/domain/entities.js';
+import { SandboxError, invalidState, notFound } from '../../core/domain/errors.js';
+import type { ChangeFeed, ChargeScript, Outbox, ScenarioPolicy, ScheduledStepsRepo, TransactionsRepo, UnitOfWork } from '../../core/domain/ports.js';
+import { type NewRefund, refundService } from './refunds.js';
+import { type ChargeContext, type NewTransaction, cardOnFileExpired, paymentMethodOf, storedPaymentMethod, transactionMatchInput } from './transaction-input.js';
+
+export { type NewRefund, refundableAmount } from './refunds.js';
+export {
+  type ChargeContext,
+  type NewTransaction,
+  type PaymentMethodInput,
+  allowedActions,
+  cardOnFileExpired,
+  storedPaymentMethod,
+  transactionMatchInput,
+} from './transaction-input.js';
+
+/** At most this many payment links expire in one step of an advance (or tick); the rest stay due for the next. */
+export const LINK_EXPIRY_BATCH = 25;
+
+export interface TransactionServiceDeps {
+  clock: Clock;
+  uow: UnitOfWork;
+  transactions: TransactionsRepo;
+  scheduledSteps: ScheduledStepsRepo;
+  outbox: Outbox;
+  feed: ChangeFeed;
+  policy: ScenarioPolicy;
+}
+
+export interface TransactionService {
+  /**
+   * Creates a PENDING transaction and plays what a scenario rule scripts for it (not for a
+   * subscription's charge: billing plays its own script). The request has passed its
+   * account's schema (mode rules included) in the HTTP layer.
+   */
+  create(account: Account, input: NewTransaction, charge?: ChargeContext): Transaction;
+  /**
+   * Sets the outcome of a PENDING transaction and queues its payment webhook (with the
+   * simulated failures its scenario rule asks for, unless `simulated` is given). 409
+   * `invalid_state` (nothing changed, nothing sent) when it already has one.
+   */
+  resolve(id: string, outcome: TransactionOutcome, simulated?: SimulatedFailures): Transaction;
+  /**
+   * Refunds part or all of the remainder of a SUCCEEDED transaction (outcome SUCCESS) and
+   * queues the refund webhook. 400 on any other status or more than the remainder.
+   */
+  refund(transactionId: string, input: NewRefund, simulated?: SimulatedFailures): Refund;
+  /**
+   * Carries out a script for a PENDING transaction: the outcome now (`afterSeconds` 0) or as
+   * a scheduled step, and each refund `afterSeconds` after the outcome's instant (at once
+   * when both delays are 0; a refund the transaction cannot take is dropped).
+   */
+  play(tx: Transaction, script: ChargeScript): void;
+  /**
+   * The customer pays a PENDING transaction with a card on the payment page: an expired card
+   * is declined (FAILED); otherwise the first scenario rule matching the card (and the rest of
+   * the payment) plays out as it would for a card sent to the API; without a rule it is approved.
+   */
+  payWithCard(id: string, card: { number: string; expiration_date: string; holder_name?: string }): Transaction;
+  /**
+   * A PENDING payment whose link has expired (24 h of sandbox clock after its creation) becomes
+   * FAILED, its webhook queued; answers the transaction as it is now. Losing a race with
+   * another outcome is fine: the answer then shows what won. The payment page asks it on every
+   * visit; `linkExpiry` asks it for each link the clock has passed. 404 for an unknown id.
+   */
+  expireLinkIfDue(id: string, nowMs?: number): Transaction;
+  /** Registers a listener told of every outcome inside its unit of work (subscription billing). */
+  onResolved(listener: (tx: Transaction) => void): void;
+  /** Sets FAILED (with its webhook) every PENDING payment whose link expired, on the sandbox clock. */
+  linkExpiry: TimedWork;
+}
+
+export function createTransactionService(deps: TransactionServiceDeps): TransactionService {
+  const { clock, uow, transactions, scheduledSteps, outbox, feed, policy } = deps;
+  const resolvedListeners: ((tx: Transaction) => void)[] = [];
+
+  const resolve = (id: string, outcome: TransactionOutcome, simulated?: SimulatedFailures): Transaction =>
+    uow.run(() => {
+      const tx = transactions.byIdAnyAccount(id);
+      if (!tx) throw notFound(`Transaction ${id} not found`);
+      if (tx.status !== 'PENDING') {
+        throw invalidState(`Transaction ${id} is already ${tx.status}; an outcome is final and cannot change to ${outcome}`);
+      }
+      transactions.setStatus(id, outcome, clock.nowMs());
+      const updated = transactions.byIdAnyAccount(id)!;
+      // A scenario's webhook_failures hold for an outcome set by hand too.
+      outbox.paymentOutcome(updated, simulated ?? policy.simulatedFailures(updated.scenario_rule));
+      feed.emit('transaction.updated', updated.account_id, { id: updated.id, status: updated.status });
+      for (const listener of resolvedListeners) listener(updated);
+      return updated;
+    });
+
+  const refund = refundService({ clock, uow, transactions, outbox, feed, policy });
+
+  const expireLinkIfDue = (id: string, nowMs = clock.nowMs()): Transaction => {
+    const tx = transactions.byIdAnyAccount(id);
+    if (!tx) throw notFound(`Transaction ${id} not found`);
+    if (!linkExpiredWhilePending(tx, nowMs)) return tx;
+    try {
+      return resolve(tx.id, 'FAILED');
+    } catch (err) {
+      if (!(err instanceof SandboxError) || err.status !== 409) throw err;
+      return transactions.byIdAnyAccount(tx.id)!;
+    }
+  };
+
+  const play = (tx: Transaction, script: ChargeScript): void => {
+    if (script.outcome === null) return;
+    const outcomeAt = clock.nowMs() + script.afterSeconds * 1000;
+    const immediate = script.afterSeconds === 0;
+    uow.run(() => {
+      if (immediate) resolve(tx.id, script.outcome!, script.webhookFailures);
+      else {
+        scheduledSteps.insert({
+          account_id: tx.account_id,
+          due_at: outcomeAt,
+          resource_id: tx.id,
+          action: { kind: 'outcome', outcome: script.outcome!, webhook_failures: script.webhookFailures },
+        });
+      }
+      for (const scripted of script.refunds) {
+        const action = { kind: 'refund' as const, amount: scripted.amount, reason: scripted.reason, webhook_failures: script.webhookFailures };
+        if (immediate && scripted.afterSeconds === 0) {
+          try {
+            uow.run(() => refund(tx.id, { amount: action.amount, reason: action.reason }, action.webhook_failures));
+          } catch (err) {
+            // A refund the transaction cannot take (e.g. more than its amount) is dropped,
+            // never failing the create it belongs to.
+            if (!(err instanceof SandboxError)) throw err;
+          }
+        } else {
+          scheduledSteps.insert({ account_id: tx.account_id, due_at: outcomeAt + scripted.afterSeconds * 1000, resource_id: tx.id, action });
+        }
+      }
+    });
+  };
+
+  return {
+    create(account, input, charge = {}) {
+      const now = clock.nowMs();
+      const direct = account.mode === 'direct';
+      const id = randomUUID();
+      const paymentMethod = paymentMethodOf(account, input, charge, id);
+      const waits =
+        charge.subscriptionId === undefined ? awaitsCustomer(account.mode, paymentMethod?.payment_channel_code) : charge.awaitCustomer === true;
+      const expiredCard = (direct || charge.paymentMethodOnFile?.card !== undefined) && cardOnFileExpired(paymentMethod, now);
+      const declined: DeclineReason | null = charge.declineReason ?? (expiredCard ? 'expired_card' : null);
+      const row: Omit<Transaction, 'seq'> = {
+        id,
+        account_id: account.id,
+        status: 'PENDING',
+        amount: input.amount,
+        currency: input.currency,
+        description: input.description ?? null,
+        customer: input.customer ?? null,
+        return_url: input.return_url ?? null,
+        cancel_url: input.cancel_url ?? null,
+        external_identifier: input.external_identifier ?? null,
+        notification_url: input.notification_url ?? charge.notificationUrl ?? null,
+        metadata: input.metadata ?? null,
+        payment_method: paymentMethod,
+        browser_info: direct ? (input.browser_info ?? null) : null,
+        refunded_amount: 0,
+        subscription_id: charge.subscriptionId ?? null,
+        scenario_rule: null,
+        decline_reason: null,
+        link_expires_at: waits && declined === null ? paymentLinkExpiresAt(now) : null,
+        created_at: now,
+        updated_at: now,
+        resolved_at: null,
+      };
+      return uow.run(() => {
+        const seq = transactions.insert(row);
+        feed.emit('transaction.created', account.id, { id: row.id });
+        if (declined !== null) {
+          // Declined before any scenario rule is asked: the card is past its expiry month, or
+          // there is no payment method to charge.
+          transactions.setDeclineReason(row.id, declined);
+          return resolve(row.id, 'FAILED');
+        }
+        if (charge.subscriptionId === undefined) {
+          const decided = policy.forTransaction(charge.match ?? transactionMatchInput(input));
+          if (decided) {
+            transactions.setScenarioRule(row.id, decided.rule);
+            play(transactions.byIdAnyAccount(row.id)!, decided.script);
+            return transactions.byIdAnyAccount(row.id)!;
+          }
+        }
+        return { ...row, seq }; // stored as it is: no need to read it back
+      });
+    },
+    resolve,
+    refund,
+    play,
+    payWithCard(id, card) {
+      return uow.run(() => {
+        const tx = transactions.byIdAnyAccount(id);
+        if (!tx) throw notFound(`Transaction ${id} not found`);
+        // The record (and its webhook in the event format) shows the card the customer paid with, masked.
+        const channelCode = tx.payment_method?.payment_channel_code;
+        transactions.setPaymentMethod(id, storedPaymentMethod({ type: 'card', number: card.number, expiration_date: card.expiration_date, ...(card.holder_name ? { holder_name: card.holder_name } : {}), ...(channelCode !== undefined ? { payment_channel_code: channelCode } : {}) }));
+        if (isCardExpired(card.expiration_date, clock.nowMs())) {
+          transactions.setDeclineReason(id, 'expired_card');
+          return resolve(id, 'FAILED');
+        }
+        const decided = policy.forTransaction({
+          kind: 'transaction',
+          amount: tx.amount,
+          currency: tx.currency,
+          cardNumber: card.number,
+          customerEmail: tx.customer?.email ?? null,
+          metadata: tx.metadata,
+          paymentChannelCode: tx.payment_method?.payment_channel_code ?? null,
+          plan: null,
+        });
+        if (decided && decided.script.outcome !== null) {
+          transactions.setScenarioRule(id, decided.rule);
+          play(tx, decided.script);
+          return transactions.byIdAnyAccount(id)!;
+        }
+        return resolve(id, 'SUCCEEDED', decided?.script.webhookFailures);
+      });
+    },
+    expireLinkIfDue,
+    onResolved(listener) {
+      resolvedListeners.push(listener);
+    },
+    linkExpiry: {
+      name: 'payment link expiry',
+      nextDueMs: () => transactions.nextLinkExpiry(),
+      async runDue(nowMs) {
+        // A bounded batch per step, as subscription billing: the rest stay due for the next step.
+        for (const tx of transactions.linksExpiredAt(nowMs).slice(0, LINK_EXPIRY_BATCH)) {
+          try {
+            expireLinkIfDue(tx.id, nowMs);
+          } catch (err) {
+            // Never leave an expiry due that cannot run: the clock would stop at it forever.
+            transactions.clearLinkExpiry(tx.id);
+            if (!(err instanceof SandboxError)) throw err;
+          }
+        }
+      },
+    },
+  };
+}

@@ -1,0 +1,41 @@
+/** Handlers of the webhook delivery log: a page of deliveries (one account's or all), and a resend. */
+import type { Delivery } from '../../../core/domain/entities.js';
+import { notFound } from '../../../core/domain/errors.js';
+import type { AccountQueries, DeliveryQueries } from '../../../core/domain/queries.js';
+import { pageEnvelope, pageRequest } from '../../../core/http/pagination.js';
+import { accountOr404, type ControlHandler } from '../../../core/http/control-route-parts.js';
+import type { ControlViews } from '../../control/index.js';
+import type { ListRoute, ResendRoute } from './deliveries.routes.js';
+
+/** Queues a delivery again now: same body, fresh timestamp and signature; undefined when there is none. */
+export interface DeliveryResender {
+  resend(id: string): Delivery | undefined;
+}
+
+/** What the delivery routes use. */
+export interface DeliveryControlDeps {
+  accounts: Pick<AccountQueries, 'byId'>;
+  deliveries: Pick<DeliveryQueries, 'page' | 'pageAll'>;
+  dispatcher: DeliveryResender;
+  views: Pick<ControlViews, 'delivery'>;
+}
+
+export function deliveryHandlers(deps: DeliveryControlDeps) {
+  const list: ControlHandler<ListRoute> = (c) => {
+    const query = c.req.valid('query');
+    const account = accountOr404(deps.accounts, query.account_id);
+    const scope = { list: '_sandbox/deliveries', scope: account?.id ?? '*' };
+    const req = pageRequest(query, scope);
+    const page = account ? deps.deliveries.page(account.id, req) : deps.deliveries.pageAll(req);
+    return c.json(pageEnvelope(page, query.limit, deps.views.delivery, scope), 200);
+  };
+
+  const resend: ControlHandler<ResendRoute> = (c) => {
+    const { id } = c.req.valid('param');
+    const row = deps.dispatcher.resend(id);
+    if (!row) throw notFound(`Delivery ${id} not found`);
+    return c.json(deps.views.delivery(row), 202);
+  };
+
+  return { list, resend };
+}

@@ -1,0 +1,13 @@
+/** Route definitions of the webhook delivery log: list, resend. */
+import { createRoute } from '@hono/zod-openapi';
+import { controlOperation } from '../../../core/http/openapi/document.js';
+import { pageQuerySchema, pageSchema } from '../../../core/http/pagination.js';
+import { accountQuery, errors, idParam, json } from '../../../core/http/control-route-parts.js';
+import { deliverySchema } from './deliveries.schemas.js';
+
+export const list = createRoute({ method: 'get', path: '/deliveries', ...controlOperation, operationId: 'listDeliveries', summary: 'Webhook delivery log with every attempt, newest first', request: { query: pageQuerySchema.extend(accountQuery.shape) }, responses: { 200: json(pageSchema(deliverySchema, 'DeliveryPage')), 400: errors[400], 404: errors[404] } });
+
+export const resend = createRoute({ method: 'post', path: '/deliveries/{id}/resend', ...controlOperation, operationId: 'resendDelivery', summary: 'Send a delivery again: same body, fresh timestamp and signature', request: { params: idParam }, responses: { 202: json(deliverySchema, 'Queued'), 404: errors[404] } });
+
+export type ListRoute = typeof list;
+export type ResendRoute = typeof resend;

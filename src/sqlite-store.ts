@@ -1,0 +1,107 @@
+/**
+ * The sandbox's storage in one piece: the SQLite database (`database.ts`), a repository per
+ * table, the unit of work over them, the persisted clock offset, and the wipe a reset does.
+ */
+import type { Repositories, UnitOfWork } from './core/domain/ports.js';
+import type { HttpRecords } from './core/http/ports.js';
+import { accountsStore } from './features/accounts/index.js';
+import { buyersStore } from './features/buyers/index.js';
+import { getMeta, openDatabase, type Db } from './core/db/database.js';
+import { deliveriesStore } from './core/webhooks/deliveries-store.js';
+import { idempotencyStore } from './core/http/idempotency-store.js';
+import { requestLogStore } from './core/http/request-log-store.js';
+import { scheduledStepsStore } from './core/clock/scheduled-steps-store.js';
+import { takeSnapshot } from './core/db/snapshot.js';
+import { subscriptionsStore } from './features/subscriptions/index.js';
+import { transactionsStore } from './features/transactions/index.js';
+import { createUnitOfWork } from './core/db/unit-of-work.js';
+
+const CLOCK_OFFSET = 'clock_offset_ms';
+
+/** Every table a reset empties: all data but the accounts. */
+const DATA_TABLES = [
+  'buyers',
+  'transactions',
+  'refunds',
+  'idempotency_keys',
+  'request_log',
+  'deliveries',
+  'delivery_attempts',
+  'subscriptions',
+  'scheduled_steps',
+] as const;
+
+/** How much of the logs is kept (newest entries); unlimited when not given. */
+export interface Retention {
+  requestLogLimit?: number;
+  /** Finished deliveries (and their attempts); pending ones are always kept. */
+  deliveryLogLimit?: number;
+}
+
+export interface SqliteStore {
+  db: Db;
+  repos: Repositories;
+  /** The HTTP layer's own records (idempotency keys, the request log). */
+  httpRecords: HttpRecords;
+  uow: UnitOfWork;
+  /** The sandbox clock's offset from real time as last persisted (0 for a new database). */
+  clockOffsetMs(): number;
+  saveClockOffset(ms: number): void;
+  /** A consistent copy of the whole database as an SQLite file's bytes, taken while serving (store/snapshot.ts). */
+  snapshot(): Promise<Buffer>;
+  /** Deletes all data but the accounts (inside the caller's unit of work, if any). */
+  wipe(): void;
+  close(): void;
+}
+
+/**
+ * Opens (and migrates) the database at `path` (`:memory:` for one in memory), from the
+ * snapshot `restore` (its bytes, checked by `readSnapshot`) when given.
+ * @throws DatabaseOpenError with a one-line message when the file cannot be opened or written.
+ */
+export function openStore(path: string, onEffectError: (err: unknown) => void, retention: Retention = {}, restore?: Buffer): SqliteStore {
+  const db = openDatabase(path, restore);
+  // Start-up: no request is in flight, so a key still `processing` was left by a crash. A
+  // retry must run again (nothing was stored for it) rather than meet 409 for 24 hours.
+  db.exec("DELETE FROM idempotency_keys WHERE state = 'processing'");
+  const uow = createUnitOfWork(db, onEffectError);
+  // Saved once per step of a clock advance: prepared once.
+  const saveOffset = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
+  const requestLog = requestLogStore(db, retention.requestLogLimit, onEffectError);
+  const transactions = transactionsStore(db);
+  return {
+    db,
+    uow,
+    repos: {
+      accounts: accountsStore(db),
+      buyers: buyersStore(db),
+      transactions,
+      subscriptions: subscriptionsStore(db),
+      scheduledSteps: scheduledStepsStore(db),
+      deliveries: deliveriesStore(db, retention.deliveryLogLimit),
+    },
+    httpRecords: { idempotency: idempotencyStore(db), requestLog },
+    clockOffsetMs: () => Number(getMeta(db, CLOCK_OFFSET) ?? 0),
+    saveClockOffset: (ms) => void saveOffset.run(CLOCK_OFFSET, String(ms)),
+    snapshot: () => takeSnapshot(db, () => requestLog.flush()),
+    wipe: () => uow.run(() => {
+      // secure_delete (database.ts) zeroes what is deleted; the checkpoint after the commit
+      // empties the write-ahead log, which still held the old pages. The request log's queue is
+      // written first, so its AUTOINCREMENT counter moves past every id given out (none is reused).
+      requestLog.flush();
+      for (const table of DATA_TABLES) db.exec(`DELETE FROM ${table}`);
+      transactions.forget();
+      uow.afterCommit(() => {
+        if (path !== ':memory:') db.pragma('wal_checkpoint(TRUNCATE)');
+      });
+    }),
+    close: () => {
+      try {
+        if (db.open) requestLog.flush();
+      } catch (err) {
+        onEffectError(err); // a full disk: the last log entries are lost, the file still closes
+      }
+      db.close();
+    },
+  };
+}
