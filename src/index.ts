@@ -7,6 +7,10 @@
 import { resolveOptions, type SandboxOptionsInput } from './core/config.js';
 import { startServer } from './server.js';
 import type { Delivery } from './features/webhooks/index.js';
+import type { AccountCredentials as AccountCredentialsRecord, ApiKeyView, MintedApiKeyView } from './features/accounts/index.js';
+import type { ClockAdvanced } from './features/control/index.js';
+import type { ControlTransaction, Refund as RefundRecord } from './features/transactions/index.js';
+import type { Scope } from './core/http/auth.js';
 
 export { verifyWebhook, type VerifyWebhookInput, type WebhookRequestHeaders } from './verify-webhook.js';
 export type { SandboxOptionsInput } from './core/config.js';
@@ -25,17 +29,11 @@ import type { GoLiveReport } from './features/go-live/index.js';
 /** The options of `startSandbox`: the CLI's options (flags in camelCase); `port` defaults to 0 (a free port). */
 export type StartSandboxOptions = SandboxOptionsInput;
 
-/** One merchant account's credentials, as `GET /_sandbox/credentials` lists them. */
-export interface AccountCredentials {
-  name: string;
-  mode: 'direct' | 'checkout';
-  account_id: string;
-  api_key: string;
-  jwt_kid: string;
-  jwt_private_key_pem: string;
+/** One merchant account's credentials, as `GET /_sandbox/credentials` lists them, with the headers that use them. */
+export type AccountCredentials = AccountCredentialsRecord & {
   /** `Authorization` and `X-MERCHANT-ACCOUNT-ID` headers for the /v4 API with this account. */
   headers: { authorization: string; 'x-merchant-account-id': string };
-}
+};
 
 /** The demo accounts and the key webhooks are signed with. */
 export interface SandboxCredentials {
@@ -53,24 +51,13 @@ export interface SandboxCredentials {
  * A scope of the /v4 API (README "Restricted keys"): what a restricted key (or a JWT) may do.
  * An account's own API key has them all.
  */
-export type ApiKeyScope = 'transactions.read' | 'transactions.write' | 'buyers.read' | 'subscriptions.read' | 'subscriptions.write' | 'refunds.write';
+export type ApiKeyScope = Scope;
 
 /** A restricted API key as listed: the secret is never shown again after minting. */
-export interface ApiKey {
-  id: string;
-  object: 'api_key';
-  account_id: string;
-  name: string | null;
-  scopes: ApiKeyScope[];
-  /** The secret with all but its last four characters hidden (`sk_test_rk_…9f3a`). */
-  redacted_secret: string;
-  created_at: string;
-}
+export type ApiKey = ApiKeyView;
 
 /** A key just minted: `secret` is its bearer token, shown this once. */
-export interface MintedApiKey extends ApiKey {
-  secret: string;
-}
+export type MintedApiKey = MintedApiKeyView;
 
 /** Restricted keys of the sandbox's accounts (`/_sandbox/accounts/{id}/api-keys`). */
 export interface ApiKeys {
@@ -85,30 +72,11 @@ export interface ApiKeys {
   revoke(accountId: string, keyId: string): Promise<ApiKey>;
 }
 
-/** A transaction as the control API returns it (the /v4 transaction object). */
-export interface Transaction {
-  type: 'transaction';
-  id: string;
-  merchant_account_id: string;
-  status: string;
-  amount: number;
-  currency: string;
-  refunded_amount: number;
-  payment_url: string | null;
-  external_identifier: string | null;
-  [field: string]: unknown;
-}
+/** A transaction as the control API returns it: the /v4 record, its refunds and the actions legal now. */
+export type Transaction = ControlTransaction;
 
 /** A refund as the control API returns it. */
-export interface Refund {
-  type: 'refund';
-  id: string;
-  transaction_id: string;
-  status: string;
-  amount: number;
-  currency: string;
-  [field: string]: unknown;
-}
+export type Refund = RefundRecord;
 
 /**
  * One attempt at sending a webhook, and a webhook delivery with every attempt
@@ -118,11 +86,7 @@ export interface Refund {
 export type { Delivery, DeliveryAttempt } from './features/webhooks/index.js';
 
 /** The sandbox clock after an advance. */
-export interface ClockAdvance {
-  now: string;
-  offset_seconds: number;
-  steps: number;
-}
+export type ClockAdvance = ClockAdvanced;
 
 /** A control API call that did not answer 2xx; `body` holds the spec's error envelope. */
 export class SandboxRequestError extends Error {

@@ -5,3 +5,5 @@ export { accountControlRoutes } from './control/accounts.index.js';
 export { apiKeyControlRoutes } from './control/api-keys.index.js';
 export { createMerchantAccounts } from './merchant-accounts.js';
 export type { MerchantAccounts } from './merchant-accounts.js';
+export type { AccountCredentials } from './control/accounts.schemas.js';
+export type { ApiKeyView, MintedApiKeyView } from './control/api-keys.routes.js';

@@ -10,3 +10,4 @@ export { createSandboxControl } from './sandbox-control.js';
 export type { SandboxControl } from './sandbox-control.js';
 export { controlViews } from './views.js';
 export type { ControlViews } from './views.js';
+export type { ClockAdvanced } from './control/clock.schemas.js';

@@ -14,3 +14,4 @@ export { allowedActions, createTransactionService, refundableAmount } from './tr
 export type { TransactionService } from './transactions.js';
 export { paymentWebhookBody, refundWebhookBody } from './webhook-bodies.js';
 export type { PaymentWebhookStatus } from './webhook-bodies.js';
+export type { Refund } from './control/transactions.schemas.js';

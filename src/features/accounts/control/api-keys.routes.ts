@@ -38,6 +38,7 @@ export const mintedApiKeySchema = apiKeySchema
 const apiKeyListSchema = z.object({ items: z.array(apiKeySchema) }).openapi('ApiKeyList');
 
 export type ApiKeyView = z.infer<typeof apiKeySchema>;
+export type MintedApiKeyView = z.infer<typeof mintedApiKeySchema>;
 
 const accountParam = z.object({ account_id: z.string().min(1).max(100).openapi({ param: { name: 'account_id', in: 'path' }, example: 'acc_demo_direct' }) });
 const keyParams = accountParam.extend({ key_id: z.string().min(1).max(100).openapi({ param: { name: 'key_id', in: 'path' } }) });
