@@ -7,17 +7,12 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
 import { RequestError, getRequestListener } from '@hono/node-server';
+import { SandboxError } from './core/domain/errors.js';
+import { errorBody } from './core/http/errors.js';
 
 type Fetch = Parameters<typeof getRequestListener>[0];
 
-interface Refusal {
-  status: number;
-  code: string;
-  message: string;
-  details: { type: string; pointer: string; message: string; location: string }[];
-}
-
-const envelope = (r: Refusal): string => JSON.stringify({ type: 'error', ...r });
+const envelope = (r: SandboxError): string => JSON.stringify(errorBody(r));
 
 /** Whether a `Host` header value is one a URL can be built from (a name or an address, an optional numeric port). */
 function validHost(host: string | undefined): boolean {
@@ -30,30 +25,29 @@ function validHost(host: string | undefined): boolean {
 }
 
 /** Why node-server could not build a Request from what came in (`incoming`: the request it was). */
-function requestRefusal(err: unknown, incoming: IncomingMessage | undefined): Refusal {
+function requestRefusal(err: unknown, incoming: IncomingMessage | undefined): SandboxError {
   const reason = err instanceof Error ? err.message : String(err);
   if (!(err instanceof RequestError)) {
-    return { status: 500, code: 'server_error', message: 'The sandbox hit an unexpected error; it has been logged.', details: [] };
+    return new SandboxError(500, 'server_error', 'The sandbox hit an unexpected error; it has been logged.');
   }
   if (/host/i.test(reason) || !validHost(incoming?.headers.host)) {
-    return { status: 400, code: 'bad_request', message: 'The Host header is not one the sandbox can serve: a name or an address in its canonical form, and an optional numeric port', details: [{ type: 'value_error', pointer: '/host', message: reason, location: 'header' }] };
+    return new SandboxError(400, 'bad_request', 'The Host header is not one the sandbox can serve: a name or an address in its canonical form, and an optional numeric port', [{ type: 'value_error', pointer: '/host', message: reason, location: 'header' }]);
   }
-  return { status: 400, code: 'bad_request', message: 'The request target is not a valid path (the sandbox serves no "*" or absolute-form targets of other hosts)', details: [{ type: 'value_error', pointer: '', message: reason, location: 'path' }] };
+  return new SandboxError(400, 'bad_request', 'The request target is not a valid path (the sandbox serves no "*" or absolute-form targets of other hosts)', [{ type: 'value_error', pointer: '', message: reason, location: 'path' }]);
 }
 
-function refusalResponse(r: Refusal): Response {
+function refusalResponse(r: SandboxError): Response {
   return new Response(envelope(r), { status: r.status, headers: { 'content-type': 'application/json', 'x-content-type-options': 'nosniff' } });
 }
 
 /** Answers `Expect` values other than `100-continue` with a 417 envelope. */
 function onCheckExpectation(req: IncomingMessage, res: ServerResponse): void {
   const expect = String(req.headers.expect ?? '');
-  const body = envelope({
-    status: 417,
-    code: 'expectation_failed',
-    message: `The sandbox meets no expectation but 100-continue (Expect: ${expect.slice(0, 100)})`,
-    details: [{ type: 'value_error', pointer: '/expect', message: 'Only 100-continue is supported', location: 'header' }],
-  });
+  const body = envelope(
+    new SandboxError(417, 'expectation_failed', `The sandbox meets no expectation but 100-continue (Expect: ${expect.slice(0, 100)})`, [
+      { type: 'value_error', pointer: '/expect', message: 'Only 100-continue is supported', location: 'header' },
+    ]),
+  );
   res.writeHead(417, { 'content-type': 'application/json', 'x-content-type-options': 'nosniff', 'content-length': Buffer.byteLength(body), connection: 'close' });
   res.end(body);
   req.resume();

@@ -16,16 +16,18 @@ import { createLogger, type Logger } from './core/log.js';
 import { applyFixtures, prepareFixtures, type FixtureObjects, type PreparedFixtures } from './features/fixtures/index.js';
 import { fixtureSources, fixturesHash } from './features/fixtures/index.js';
 import { envelopedServer } from './server-refusals.js';
+import { SandboxError } from './core/domain/errors.js';
+import { errorBody } from './core/http/errors.js';
 
 /** The envelope of a request the HTTP parser refused before the app saw it (431, 400). */
 function parserRefusal(err: Error & { code?: string }): { status: number; reason: string; body: string } {
   const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
   const status = tooLarge ? 431 : 400;
   const reason = tooLarge ? 'Request Header Fields Too Large' : 'Bad Request';
-  const envelope = tooLarge
-    ? { type: 'error', code: 'request_header_too_large', status, message: 'The request line and headers are larger than the sandbox accepts (--max-header-size)', details: [{ type: 'too_large', pointer: '', message: 'Headers too large', location: 'header' }] }
-    : { type: 'error', code: 'bad_request', status, message: 'The request is not valid HTTP', details: [] };
-  return { status, reason, body: JSON.stringify(envelope) };
+  const refusal = tooLarge
+    ? new SandboxError(status, 'request_header_too_large', 'The request line and headers are larger than the sandbox accepts (--max-header-size)', [{ type: 'too_large', pointer: '', message: 'Headers too large', location: 'header' }])
+    : new SandboxError(status, 'bad_request', 'The request is not valid HTTP');
+  return { status, reason, body: JSON.stringify(errorBody(refusal)) };
 }
 
 /** Answers a request the HTTP parser refused with the spec's envelope, then closes the connection. */

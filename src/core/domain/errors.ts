@@ -40,6 +40,7 @@ export type ErrorCode =
   | 'admin_token_required'
   | 'limit_reached'
   | 'request_header_too_large'
+  | 'expectation_failed'
   | 'server_error'
   /** Faults a merchant asks for (X-Sandbox-Fault, scenario api_fault). */
   | 'service_unavailable'
