@@ -1,14 +1,46 @@
 /**
- * A transaction as /v4 and the control API answer it (typed from its response schema): the
- * shared record of `wire/transaction.ts` with this sandbox's `payment_url`.
+ * A transaction as /v4 and the control API answer it, typed from its response schema: field
+ * names, key order and value formats (amounts in minor units, timestamps ISO 8601) in one
+ * place, shared by the API's answers and the event-style webhook bodies (`webhook-bodies.ts`).
  */
 import type { z } from '@hono/zod-openapi';
 import { hasPaymentUrl } from '../payment-methods/index.js';
 import type { AccountMode, Transaction } from '../../core/domain/entities.js';
-import { transactionRecord } from './transaction-wire.js';
+import { isoTimestamp } from '../../core/clock/clock.js';
 import type { transactionSchema } from './transactions.schemas.js';
 
 export type TransactionResponse = z.infer<typeof transactionSchema>;
+
+/** The record of `tx`, with `paymentUrl` as its `payment_url`. */
+export function transactionRecord(tx: Transaction, paymentUrl: string | null): TransactionResponse {
+  return {
+    type: 'transaction',
+    id: tx.id,
+    merchant_account_id: tx.account_id,
+    status: tx.status,
+    amount: tx.amount,
+    currency: tx.currency,
+    refunded_amount: tx.refunded_amount,
+    description: tx.description,
+    customer: tx.customer,
+    external_identifier: tx.external_identifier,
+    notification_url: tx.notification_url,
+    return_url: tx.return_url,
+    cancel_url: tx.cancel_url,
+    metadata: tx.metadata,
+    payment_method: tx.payment_method,
+    payment_url: paymentUrl,
+    decline_reason: tx.decline_reason,
+    subscription_id: tx.subscription_id,
+    created_at: isoTimestamp(tx.created_at),
+    updated_at: isoTimestamp(tx.updated_at),
+  };
+}
+
+/** The fields of `record` named in `keys`, in the order of `keys` (a body's key order is part of its format). */
+export function pickFields<T extends object, K extends keyof T>(record: T, keys: readonly K[]): Pick<T, K> {
+  return Object.fromEntries(keys.map((key) => [key, record[key]])) as Pick<T, K>;
+}
 
 /**
  * A transaction record. `payment_url` is the payment page of a payment that waits for the

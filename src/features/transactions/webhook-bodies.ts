@@ -20,8 +20,8 @@ import { isoTimestamp } from '../../core/clock/clock.js';
 import type { Refund, Transaction } from '../../core/domain/entities.js';
 import { currencyExponent, toMajorUnits } from '../../core/domain/money.js';
 import { isSettlementCurrency, settle, type Settlement } from '../../core/domain/settlement.js';
-import { refundRecord, type RefundRecord } from './refund-wire.js';
-import { pickFields, transactionRecord, type TransactionRecord } from './transaction-wire.js';
+import { refundView, type RefundResponse } from './refund-format.js';
+import { pickFields, transactionRecord, type TransactionResponse } from './transaction-format.js';
 import { compactDate, compactTimestamp } from '../../core/webhooks/time.js';
 
 /** Which webhook bodies the sandbox sends: the spec's (default) or the overview's event shape. */
@@ -186,7 +186,7 @@ const EVENT_TRANSACTION_FIELDS = [
  * A transaction inside an event: the fields of the API's transaction record a handler acts on
  * (amounts in minor units, timestamps ISO 8601), and its settlement figures.
  */
-export interface EventTransaction extends Pick<TransactionRecord, (typeof EVENT_TRANSACTION_FIELDS)[number] | 'created_at' | 'updated_at'> {
+export interface EventTransaction extends Pick<TransactionResponse, (typeof EVENT_TRANSACTION_FIELDS)[number] | 'created_at' | 'updated_at'> {
   /** Units of the settlement currency per unit of `currency`, six decimals. */
   exchange_rate: string;
   /** In minor units of `settlement_currency_code`. */
@@ -195,7 +195,7 @@ export interface EventTransaction extends Pick<TransactionRecord, (typeof EVENT_
 }
 
 /** A refund inside a `refund.completed` event: the API's refund record. */
-export type EventRefund = RefundRecord;
+export type EventRefund = RefundResponse;
 
 /** The body of an event-format webhook. */
 export interface EventWebhookBody {
@@ -259,7 +259,7 @@ export function refundEventBody(input: TransactionEventInput & { refund: Refund 
     created_at: isoTimestamp(input.at.getTime()),
     data: {
       transaction: eventTransaction(input.transaction, input.settlementCurrency),
-      refund: refundRecord(refund),
+      refund: refundView(refund),
     },
   };
 }
