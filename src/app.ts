@@ -134,17 +134,17 @@ function controlApi(sandbox: Sandbox, httpRecords: HttpRecords): OpenAPIHono<App
   control.route('/', currencyControlRoutes());
   control.route('/', webhookKeyControlRoutes());
   control.route('/', transactionControlRoutes({ accounts, transactions: queries.transactions, service: sandbox.transactions, views }));
-  control.route('/', clockControlRoutes({ clock, control: { advanceClock: (seconds, options) => sandbox.advanceClock(seconds, options) } }));
+  control.route('/', clockControlRoutes({ clock, control: sandbox.control }));
   control.route('/', deliveryControlRoutes({ accounts, deliveries: queries.deliveries, dispatcher: sandbox.dispatcher, views }));
   control.route('/', requestLogControlRoutes({ accounts, requestLog: httpRecords.requestLog }));
-  control.route('/', resetControlRoutes({ clock, control: { reset: (options) => sandbox.reset(options) } }));
+  control.route('/', resetControlRoutes({ clock, control: sandbox.control }));
   control.route('/', eventControlRoutes({ clock, events: sandbox.events }));
   control.route('/', subscriptionControlRoutes({ accounts, subscriptions: queries.subscriptions, service: sandbox.subscriptions, views }));
   control.route(
     '/',
     scenarioControlRoutes({
       scenarios: sandbox.scenarios,
-      control: { loadScenario: (json) => sandbox.loadScenario(json), removeScenario: (name) => sandbox.removeScenario(name), clearScenarios: () => sandbox.clearScenarios() },
+      control: sandbox.runtimeScenarios,
     }),
   );
   control.route('/', paymentMethodControlRoutes());
@@ -200,7 +200,7 @@ export function fixtureDeps(sandbox: Sandbox): FixtureDeps {
     },
     webhookTargetRefused: (url) => sandbox.webhookTargetRefused(url),
     atomically: (work) => sandbox.atomically(work),
-    advanceClockInline: (seconds) => sandbox.advanceClockInline(seconds),
+    advanceClockInline: (seconds) => sandbox.control.advanceClockInline(seconds),
   };
 }
 

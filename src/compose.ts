@@ -212,9 +212,6 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
     atomically: (work) => uow.run(work),
     control,
     runtimeScenarios,
-    // The services' methods under their former names, until every caller uses the services.
-    ...control,
-    ...runtimeScenarios,
     ...stored,
     ...lifecycle,
   };

@@ -31,9 +31,9 @@ export interface Sandbox {
   apiKeys: ApiKeyService;
   /** The loaded scenario rules. */
   scenarios: LoadedScenarioPolicy;
-  /** Reset and the sandbox clock (`application/sandbox-control.ts`); `reset`, `advanceClock` and `advanceClockInline` below are the same functions. */
+  /** Reset and the sandbox clock: `reset`, `advanceClock` (running all that falls due, then waiting for the webhooks it queued unless told not to) and `advanceClockInline` (inside the caller's unit of work, for fixtures). */
   control: SandboxControl;
-  /** Scenarios loaded at run time (`application/scenario-control.ts`); `loadScenario`, `removeScenario` and `clearScenarios` below are the same functions. */
+  /** Scenarios loaded at run time: `loadScenario` (tried before every scenario loaded at start-up; a 400 with the loader's message when bad), `removeScenario`, `clearScenarios`. Not persisted. */
   runtimeScenarios: ScenarioControl<ScenarioSummary & { origin: ScenarioOrigin }>;
   /** The webhook outbox's delivery side. */
   dispatcher: {
@@ -66,41 +66,12 @@ export interface Sandbox {
   /** Emits a change on the feed (after the commit of the work under way, if any). */
   emit(type: ChangeType, accountId: string | null, data: unknown): void;
   /**
-   * Loads a scenario file's JSON at run time, with the loader of `--scenario` files; it is
-   * tried before every scenario loaded at start-up (and before those loaded earlier at run
-   * time). One loaded at run time with the same name is replaced. Not persisted.
-   * @throws SandboxError 400 with the loader's one-line message and a detail per problem,
-   * also when a start-up scenario has the name.
-   */
-  loadScenario(json: unknown): { scenario: ScenarioSummary & { origin: ScenarioOrigin }; replaced: boolean };
-  /** Removes the scenario `name` loaded at run time; false when there is none. */
-  removeScenario(name: string): boolean;
-  /** Removes every scenario loaded at run time; how many there were. */
-  clearScenarios(): number;
-  /**
-   * Moves the sandbox clock forward, running all that falls due; persists the offset. Unless
-   * `waitForWebhooks` is false, resolves once the webhooks it queued have had their attempt.
-   */
-  advanceClock(seconds: number, options?: { waitForWebhooks?: boolean }): Promise<number>;
-  /**
-   * Moves the sandbox clock forward inside the caller's unit of work (`atomically`), running
-   * all that falls due synchronously, without waiting for webhooks: a throw in the caller's
-   * work rolls the steps back with it (the caller restores the clock's offset). For fixtures.
-   * Returns how many steps ran.
-   */
-  advanceClockInline(seconds: number): number;
-  /**
    * Which start-up fixtures documents this database already holds (by a hash of the document),
    * so a --db file or a restored snapshot is not seeded twice; `add` joins the caller's unit of work.
    */
   appliedFixtures: { has(hash: string): boolean; add(hash: string): void };
   /** A consistent copy of the whole state as an SQLite file's bytes (online backup; requests go on meanwhile). */
   snapshot(): Promise<Buffer>;
-  /**
-   * Empties all data but the accounts (and the scenarios), and seeds the buyers again; with
-   * `rewindClock`, the clock also goes back to real time (offset 0, persisted).
-   */
-  reset(options?: { rewindClock?: boolean }): void;
   /** Stops timers and in-flight work, closes the database. */
   close(): Promise<void>;
   /**

@@ -38,7 +38,7 @@ describe('Idempotency-Key', () => {
   it('rule 2: a failed first response (after execution started) is stored and replayed too', async () => {
     const { app, sandbox, db } = testApp();
     const tx = await body(await create(app, undefined));
-    await sandbox.advanceClock(0.001);
+    await sandbox.control.advanceClock(0.001);
     const refund = (amount: number) =>
       app.request(`/v4/transactions/${String(tx.id)}/refunds`, { method: 'POST', headers: { ...headers(), 'idempotency-key': 'r-1' }, body: JSON.stringify({ amount }) });
     const first = await refund(1);
@@ -143,10 +143,10 @@ describe('Idempotency-Key', () => {
   it('rule 3: a key is valid for 24 hours on the sandbox clock, then free for another request', async () => {
     const { app, sandbox, db } = testApp();
     await create(app, 'day', directPayment({ amount: 100 }));
-    await sandbox.advanceClock(23 * 3600);
+    await sandbox.control.advanceClock(23 * 3600);
     expect((await create(app, 'day', directPayment({ amount: 100 }))).headers.get('idempotent-replayed')).toBe('true');
     expect((await create(app, 'day', directPayment({ amount: 200 }))).status).toBe(400);
-    await sandbox.advanceClock(3600);
+    await sandbox.control.advanceClock(3600);
     const reused = await create(app, 'day', directPayment({ amount: 200 }));
     expect(reused.status).toBe(201);
     expect(reused.headers.get('idempotent-replayed')).toBeNull();

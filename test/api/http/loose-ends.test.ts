@@ -94,7 +94,7 @@ describe('JWT claims and the 401 challenge', () => {
     const res = await app.request('/v4/transactions', { headers: bearer(future) });
     expect(res.status).toBe(401);
     expect((await body<ErrorBody>(res)).message).toMatch(/future/);
-    await sandbox.advanceClock(3601);
+    await sandbox.control.advanceClock(3601);
     expect((await app.request('/v4/transactions', { headers: bearer(future) })).status).toBe(401);
   });
 

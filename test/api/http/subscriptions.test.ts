@@ -61,7 +61,7 @@ describe('POST /v4/subscriptions: the Subscription object', () => {
   it('never stores the card number or security code: the masked card is on file for renewals', async () => {
     const { app, sandbox, db } = testApp();
     const sub = await createSubscription(app, directSubscription());
-    await sandbox.advanceClock(40 * 24 * 3600); // a renewal charges the card on file
+    await sandbox.control.advanceClock(40 * 24 * 3600); // a renewal charges the card on file
     const dump = JSON.stringify([
       db.prepare('SELECT * FROM subscriptions').all(),
       db.prepare('SELECT * FROM transactions').all(),
@@ -200,7 +200,7 @@ describe('GET /v4/subscriptions and cancel', () => {
     const res = await app.request(`/v4/subscriptions/${String(sub.id)}/cancel`, { method: 'POST', headers: headers() });
     expect(res.status).toBe(200);
     expect(await body(res)).toMatchObject({ id: sub.id, object: 'subscription', status: 'cancelled' });
-    await sandbox.advanceClock(90 * 86_400);
+    await sandbox.control.advanceClock(90 * 86_400);
     expect((await withCharges(app, sub.id)).charges).toHaveLength(1);
     const again = await app.request(`/v4/subscriptions/${String(sub.id)}/cancel`, { method: 'POST', headers: headers() });
     expect(again.status).toBe(409);

@@ -125,7 +125,7 @@ describe('trials', () => {
     const { app, sandbox } = testApp();
     const sub = await createSubscription(app, directSubscription({ plan: plan({ trial_period_days: 7 }) }));
     await app.request(`/_sandbox/subscriptions/${String(sub.id)}/cancel`, { method: 'POST' });
-    await sandbox.advanceClock(60 * DAY);
+    await sandbox.control.advanceClock(60 * DAY);
     expect((await withCharges(app, sub.id)).charges).toEqual([]);
   });
 });

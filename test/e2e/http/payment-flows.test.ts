@@ -142,10 +142,10 @@ describe('the payment link expires after 24 hours on the sandbox clock', () => {
     const hooks = await receiver();
     const { app, sandbox } = testApp();
     const tx = await body<{ id: string }>(await postTx(app, { ...channelPayment('KPLUS', 'THB', 'mobile_banking'), notification_url: hooks.url }));
-    await sandbox.advanceClock(DAY - 1);
+    await sandbox.control.advanceClock(DAY - 1);
     expect((await controlTx(app, tx.id)).status).toBe('PENDING');
     expect(hooks.received).toHaveLength(0);
-    await sandbox.advanceClock(1);
+    await sandbox.control.advanceClock(1);
     expect((await controlTx(app, tx.id)).status).toBe('FAILED');
     const [hook] = await hooks.waitFor(1);
     expect(paymentStatus(hook!)).toBe('FAILED');
@@ -159,7 +159,7 @@ describe('the payment link expires after 24 hours on the sandbox clock', () => {
     const paid = await body<{ id: string }>(await postTx(app, channelPayment('TRUEMONEY', 'THB')));
     const card = await body<{ id: string }>(await postTx(app, directPayment()));
     expect((await app.request(`/pay/${paid.id}/pay`, { method: 'POST' })).status).toBe(200);
-    await sandbox.advanceClock(2 * DAY);
+    await sandbox.control.advanceClock(2 * DAY);
     expect((await controlTx(app, paid.id)).status).toBe('SUCCEEDED');
     expect((await controlTx(app, card.id)).status).toBe('PENDING');
   });
@@ -252,7 +252,7 @@ describe('subscriptions as the contract says', () => {
     expect((await getSub(app, cancelled.id, CHECKOUT)).status).toBe('failed');
 
     const expiring = await body<Json>(await postSubscription(app, checkoutSubscription({ external_identifier: 'sub-expire' }), CHECKOUT));
-    await sandbox.advanceClock(DAY);
+    await sandbox.control.advanceClock(DAY);
     expect((await getSub(app, expiring.id, CHECKOUT)).status).toBe('failed');
     const { charges } = await withCharges(app, expiring.id, CHECKOUT);
     expect(charges.map((c) => c.status)).toEqual(['FAILED']);
@@ -269,7 +269,7 @@ describe('subscriptions as the contract says', () => {
     expect((first.payment_method as Json).qr_payload).toMatch(/^000201/);
     expect((await app.request(`/pay/${String(first.id)}/pay`, { method: 'POST' })).status).toBe(200);
     expect((await getSub(app, sub.id)).status).toBe('active');
-    await sandbox.advanceClock(32 * DAY);
+    await sandbox.control.advanceClock(32 * DAY);
     const { charges } = await withCharges(app, sub.id);
     expect(charges.map((c) => c.status)).toEqual(['SUCCEEDED', 'SUCCEEDED']);
     expect((await getSub(app, sub.id)).status).toBe('active');
@@ -288,7 +288,7 @@ describe('subscriptions as the contract says', () => {
     expect((await getSub(app, sub.id)).status).toBe('active');
     await advanceTo(app, sandbox, new Date(plusMonths(start, 4).getTime() + 60_000));
     expect((await getSub(app, sub.id)).status).toBe('past_due');
-    await sandbox.advanceClock(2 * DAY + 60);
+    await sandbox.control.advanceClock(2 * DAY + 60);
     expect((await getSub(app, sub.id)).status).toBe('cancelled');
     const { charges } = await withCharges(app, sub.id);
     expect(charges.map((c) => [c.status, c.decline_reason])).toEqual([
