@@ -6,7 +6,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { ChangeType } from '../domain/events.js';
 import type { ApiEnv } from './env.js';
-import { observeRequest, type GoLiveDeps } from './go-live.js';
+import { observeRequest, warnIgnoredWebhookField, type GoLiveDeps } from './go-live.js';
 import type { RequestLogRepo } from './ports.js';
 import { isSecurityCodeKey } from '../domain/card-data.js';
 import { redactBody, redactText } from './redact.js';
@@ -95,6 +95,7 @@ export function requestLog(deps: RequestLogDeps): MiddlewareHandler<ApiEnv> {
     const status = c.res.status;
     const responseBody = status >= 400 ? redactText(await c.res.clone().text()).slice(0, MAX_LOGGED_BODY) : null;
     const account = c.get('account') as ApiEnv['Variables']['account'] | undefined;
+    warnIgnoredWebhookField(c);
     const warnings = c.get('warnings').map(redactText);
     const path = loggedPath(c.req.path, c.req.url);
     const id = log.insert({
