@@ -10,6 +10,7 @@ import {
   RULES,
   compareFindings,
   findingDocs,
+  noWebhookTargetFix,
   type CoverageEntry,
   type CoverageScenario,
   type GoLiveEvidence,
@@ -25,7 +26,15 @@ export interface FindingAggregate {
   request_ids: number[];
   delivery_ids: string[];
   transaction_ids: string[];
+  /** For `no_webhook_target`: the kinds of resource whose payments had no target. */
+  resources?: ('transaction' | 'subscription')[];
 }
+
+/**
+ * Where the findings of requests that named no known account are kept (an `sk_live_` key
+ * alone): reported with `account_id: null`, in every report whatever its account filter.
+ */
+export const NO_ACCOUNT = '';
 
 /** What is kept (and persisted) of one account: its findings and the scenarios seen. */
 export interface GoLiveAccountState {
@@ -61,15 +70,23 @@ export function buildReport(
   generatedAt: string,
   wording: FindingWording,
 ): GoLiveReport {
-  const accounts = accountId !== undefined ? [accountId] : [...states.keys()];
+  const accounts = accountId !== undefined ? [accountId] : [...states.keys()].filter((id) => id !== NO_ACCOUNT);
   const findings: GoLiveFinding[] = [];
   const coverage: CoverageEntry[] = [];
+  const withoutAccount = states.get(NO_ACCOUNT);
+  if (withoutAccount && accountId !== NO_ACCOUNT) {
+    for (const code of FINDING_CODES) {
+      const agg = withoutAccount.findings[code];
+      if (agg && agg.count > 0) findings.push(toFinding(null, code, agg, wording));
+    }
+  }
   for (const id of accounts) {
     const state = states.get(id);
     for (const code of FINDING_CODES) {
       const agg = state?.findings[code];
-      if (agg && agg.count > 0) findings.push(toFinding(id, code, agg, wording));
+      if (agg && agg.count > 0) findings.push(toFinding(id === NO_ACCOUNT ? null : id, code, agg, wording));
     }
+    if (id === NO_ACCOUNT) continue;
     for (const scenario of COVERAGE_SCENARIOS) {
       coverage.push({ scenario, account_id: id, seen: state?.coverage.includes(scenario) ?? false, ...COVERAGE_HOW[scenario] });
     }
@@ -79,13 +96,13 @@ export function buildReport(
   return { generated_at: generatedAt, summary: { errors: count('error'), warnings: count('warning'), infos: count('info') }, findings, coverage };
 }
 
-function toFinding(accountId: string, code: GoLiveFindingCode, agg: FindingAggregate, wording: FindingWording): GoLiveFinding {
+function toFinding(accountId: string | null, code: GoLiveFindingCode, agg: FindingAggregate, wording: FindingWording): GoLiveFinding {
   const rule = RULES[code];
   const evidence: GoLiveEvidence = { count: agg.count };
   if (agg.request_ids.length > 0) evidence.request_ids = [...agg.request_ids];
   if (agg.delivery_ids.length > 0) evidence.delivery_ids = [...agg.delivery_ids];
   if (agg.transaction_ids.length > 0) evidence.transaction_ids = [...agg.transaction_ids];
-  return { code, severity: rule.severity, account_id: accountId, title: rule.title, detail: findingDetail(code, agg.count, wording), evidence, fix: rule.fix, docs: findingDocs(code) };
+  return { code, severity: rule.severity, account_id: accountId, title: rule.title, detail: findingDetail(code, agg.count, wording), evidence, fix: code === 'no_webhook_target' ? noWebhookTargetFix(agg.resources ?? []) : rule.fix, docs: findingDocs(code) };
 }
 
 /** One sentence on what happened, with the count. */
@@ -98,7 +115,7 @@ export function findingDetail(code: GoLiveFindingCode, n: number, wording: Findi
     case 'duplicate_charge_risk':
       return `${n} transaction${s} repeated an earlier one of the last 10 minutes (same amount, currency and external_identifier) under a different or no Idempotency-Key: in production the customer is charged twice.`;
     case 'repeated_invalid_request':
-      return `${n} request${s} repeated one that had already been refused with a 4xx at least twice before, unchanged.`;
+      return `${n} request${s} repeated, unchanged, a request already refused with a 4xx twice before: the third sending of a refused request and each one after it.`;
     case 'live_key_used':
       return `An sk_live_ key reached the sandbox ${times}: production credentials are in a test configuration.`;
     case 'card_data_in_checkout_mode':
@@ -118,6 +135,10 @@ export function findingDetail(code: GoLiveFindingCode, n: number, wording: Findi
     case 'webhook_duplicate_not_tolerated':
       return `A webhook delivered a second time was refused ${times} although the first copy was acknowledged.`;
     case 'no_webhook_target':
-      return `${n} payment${s} reached ${n === 1 ? 'its' : 'their'} outcome with no notification_url and no --notification-url: nobody was told.`;
+      return `${n} payment${s} reached ${n === 1 ? 'its' : 'their'} outcome with no webhook URL (notification_url, or payment_method.webhooks_url for a subscription) and no --notification-url: nobody was told.`;
+    case 'webhook_unreachable':
+      return `${n} webhook${s} got no HTTP answer at all from ${n === 1 ? 'its' : 'their'} URL on two attempts or more (connection refused, name not resolved, or reset): the handler is not reachable from the sandbox.`;
+    case 'ignored_webhook_field':
+      return `${n} subscription create${s} carried a top-level notification_url, which subscriptions ignore: ${n === 1 ? 'its' : 'their'} webhooks go only to payment_method.webhooks_url.`;
   }
 }

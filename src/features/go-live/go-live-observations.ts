@@ -9,7 +9,7 @@ import type { DeliveryFault, DeliveryKind } from '../../core/domain/entities.js'
 export interface ObservedRequest {
   /** Its request-log id. */
   requestId: number;
-  /** A known account (the authenticated one, or the one the header names); null skips the request. */
+  /** A known account (the authenticated one, or the one the header names); null: only `live_key_used` is read. */
   accountId: string | null;
   method: string;
   /** Without the query string. */
@@ -22,8 +22,10 @@ export interface ObservedRequest {
   replayed: boolean;
   /** It carried an `sk_live_` key. */
   liveKey: boolean;
-  /** A checkout-mode account sent card data (number or security_code). */
+  /** A checkout-mode account sent card data (a card number or a security code, under any field name). */
   cardDataInCheckout: boolean;
+  /** A subscription create that ran carried a top-level `notification_url`, which subscriptions ignore. */
+  ignoredWebhookField: boolean;
   /** It asked for a fault (`X-Sandbox-Fault`), or a scenario rule played one. */
   fault: boolean;
   /** The Retry-After seconds of its 429, if it got one. */
@@ -71,6 +73,8 @@ export interface ObservedOutcome {
   status: 'SUCCEEDED' | 'FAILED';
   /** No notification URL to send its webhook to. */
   noTarget: boolean;
+  /** A subscription's charge (its webhook URL is `payment_method.webhooks_url`). */
+  subscription: boolean;
   /** It failed because its payment link expired. */
   linkExpired: boolean;
   /** A subscription's renewal charge (not its first). */
@@ -79,6 +83,10 @@ export interface ObservedOutcome {
 
 /** How long two creates of one order count as a retry (sandbox clock). */
 export const DUPLICATE_WINDOW_MS = 10 * 60 * 1000;
+/** How long two identical keyless creates without an external_identifier count as a retry (sandbox clock). */
+export const IDENTICAL_BODY_WINDOW_MS = 60 * 1000;
+/** Attempts of one delivery without any HTTP answer that make its URL unreachable. */
+export const UNREACHABLE_AT = 2;
 /** How many times the same request answered 4xx is a finding. */
 export const REPEATED_INVALID_AT = 3;
 /** More GETs than this of one PENDING transaction is polling. */

@@ -14,12 +14,14 @@
  * The control API, the panel and the check-webhooks battery never reach these hooks.
  */
 import { EVIDENCE_IDS_MAX, type CoverageScenario, type GoLiveFindingCode, type GoLiveReport } from './go-live.js';
-import { buildReport, type FindingAggregate, type GoLiveAccountState, type GoLiveStateRepo } from './go-live-findings.js';
+import { NO_ACCOUNT, buildReport, type FindingAggregate, type GoLiveAccountState, type GoLiveStateRepo } from './go-live-findings.js';
 import {
   DUPLICATE_WINDOW_MS,
+  IDENTICAL_BODY_WINDOW_MS,
   POLLING_MORE_THAN,
   REPEATED_INVALID_AT,
   TRACKER_ENTRIES_MAX,
+  UNREACHABLE_AT,
   type ObservedAttempt,
   type ObservedOutcome,
   type ObservedRequest,
@@ -47,6 +49,8 @@ interface Windows {
   invalid: Map<string, { count: number; ids: number[] }>;
   retryAfter: Map<string, number>;
   polls: Map<string, number>;
+  /** Attempts of each delivery that got no HTTP answer at all. */
+  unanswered: Map<string, number>;
 }
 
 /** Sets `key` in an insertion-ordered map bounded at `max` entries (the oldest goes first). */
@@ -73,10 +77,11 @@ export class GoLiveTracker {
   /** A logged /v4 request. */
   request(r: ObservedRequest): void {
     const accountId = r.accountId;
-    if (accountId === null) return;
     const ids = { request: r.requestId, transaction: r.transactionId ?? undefined };
-    if (r.liveKey) this.raise(accountId, 'live_key_used', ids);
+    if (r.liveKey) this.raise(accountId ?? NO_ACCOUNT, 'live_key_used', ids);
+    if (accountId === null) return;
     if (r.cardDataInCheckout) this.raise(accountId, 'card_data_in_checkout_mode', ids);
+    if (r.ignoredWebhookField) this.raise(accountId, 'ignored_webhook_field', ids);
     if (r.fault) this.see(accountId, 'api_fault');
     const ran = r.executedStatus >= 200 && r.executedStatus < 300;
     if (r.create !== null && ran && r.idempotencyKey === null) {
@@ -103,7 +108,8 @@ export class GoLiveTracker {
       seen.count += 1;
       if (seen.ids.length < REPEATED_INVALID_AT) seen.ids.push(r.requestId);
       boundedSet(w.invalid, fingerprint, seen);
-      if (seen.count === REPEATED_INVALID_AT) this.raiseMany(accountId, 'repeated_invalid_request', seen.ids, REPEATED_INVALID_AT);
+      // The first of the series is the original: the third sending is the first repeat counted.
+      if (seen.count === REPEATED_INVALID_AT) this.raiseMany(accountId, 'repeated_invalid_request', seen.ids, 1);
       else if (seen.count > REPEATED_INVALID_AT) this.raise(accountId, 'repeated_invalid_request', ids);
     }
 
@@ -120,6 +126,12 @@ export class GoLiveTracker {
     const ids = { delivery: a.deliveryId, transaction: a.transactionId };
     if (!a.contacted) return;
     const answered = a.status !== null;
+    if (!answered && !a.timedOut) {
+      const w = this.windowsOf(accountId);
+      const unanswered = (w.unanswered.get(a.deliveryId) ?? 0) + 1;
+      boundedSet(w.unanswered, a.deliveryId, unanswered);
+      if (unanswered === UNREACHABLE_AT) this.raise(accountId, 'webhook_unreachable', ids);
+    }
     if (a.timedOut) this.raise(accountId, 'webhook_timeout', ids);
     else if (answered && a.durationMs > this.deps.slowHandlerMs) this.raise(accountId, 'webhook_slow_handler', ids);
     if (a.ok && a.number > 1) this.see(accountId, 'webhook_retry');
@@ -145,7 +157,12 @@ export class GoLiveTracker {
     this.see(accountId, o.status === 'SUCCEEDED' ? 'payment_succeeded' : 'payment_failed');
     if (o.linkExpired) this.see(accountId, 'link_expired');
     if (o.renewal) this.see(accountId, o.status === 'SUCCEEDED' ? 'subscription_renewal' : 'subscription_past_due');
-    if (o.noTarget) this.raise(accountId, 'no_webhook_target', { transaction: o.transactionId });
+    if (o.noTarget) {
+      this.raise(accountId, 'no_webhook_target', { transaction: o.transactionId });
+      const agg = this.aggregate(this.stateOf(accountId), 'no_webhook_target');
+      const resource = o.subscription ? 'subscription' : 'transaction';
+      if (!(agg.resources ??= []).includes(resource)) agg.resources.push(resource);
+    }
   }
 
   /** A refund; `partial` when it left something to refund. */
@@ -181,19 +198,25 @@ export class GoLiveTracker {
   private windowsOf(accountId: string): Windows {
     let w = this.windows.get(accountId);
     if (!w) {
-      w = { creates: new Map(), invalid: new Map(), retryAfter: new Map(), polls: new Map() };
+      w = { creates: new Map(), invalid: new Map(), retryAfter: new Map(), polls: new Map(), unanswered: new Map() };
       this.windows.set(accountId, w);
     }
     return w;
   }
 
-  /** Two creates of one order within the window, under different (or no) keys. */
+  /**
+   * Two creates of one order: with an external_identifier, the same amount, currency and
+   * identifier within 10 minutes under different or no keys; without one, the same body sent
+   * twice without any key within 60 seconds. Two keys on two identical bodies are two orders.
+   */
   private checkDuplicate(accountId: string, w: Windows, r: ObservedRequest): void {
     const tx = r.createdTransaction!;
-    // Without an external_identifier, only a byte-identical body is the same order.
-    const order = tx.external_identifier !== null ? `x ${tx.amount} ${tx.currency} ${tx.external_identifier}` : `b ${r.fingerprint()}`;
+    const byOrder = tx.external_identifier !== null;
+    if (!byOrder && r.idempotencyKey !== null) return;
+    const order = byOrder ? `x ${tx.amount} ${tx.currency} ${tx.external_identifier}` : `b ${r.fingerprint()}`;
+    const window = byOrder ? DUPLICATE_WINDOW_MS : IDENTICAL_BODY_WINDOW_MS;
     const earlier = w.creates.get(order);
-    if (earlier && r.atMs - earlier.at <= DUPLICATE_WINDOW_MS && (r.idempotencyKey === null || earlier.key !== r.idempotencyKey)) {
+    if (earlier && r.atMs - earlier.at <= window && (r.idempotencyKey === null || earlier.key !== r.idempotencyKey)) {
       const state = this.stateOf(accountId);
       const agg = this.aggregate(state, 'duplicate_charge_risk');
       agg.count += 1;

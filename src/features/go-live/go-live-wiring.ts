@@ -74,6 +74,7 @@ export function createGoLiveWiring({ report, uow, transactions, subscriptions, d
       transactionId: tx.id,
       status: tx.status === 'SUCCEEDED' ? 'SUCCEEDED' : 'FAILED',
       noTarget: (tx.notification_url ?? defaultNotificationUrl ?? null) === null,
+      subscription: tx.subscription_id !== null,
       linkExpired: tx.status === 'FAILED' && tx.link_expires_at !== null && (tx.resolved_at ?? 0) >= tx.link_expires_at,
       renewal: sub !== undefined && sub.state.first_charge_id !== null && sub.state.first_charge_id !== tx.id,
     };

@@ -7,7 +7,7 @@
 
 export type GoLiveSeverity = 'error' | 'warning' | 'info';
 
-/** Every finding code, stable: each has an entry under "Before you go live" in the README. */
+/** Every finding code, stable: each has an entry in `docs/go-live.md`, anchored by the code itself. */
 export const FINDING_CODES = [
   'missing_idempotency_key',
   'duplicate_charge_risk',
@@ -22,6 +22,8 @@ export const FINDING_CODES = [
   'webhook_timeout',
   'webhook_duplicate_not_tolerated',
   'no_webhook_target',
+  'webhook_unreachable',
+  'ignored_webhook_field',
 ] as const;
 
 /** A finding code of the go-live report. */
@@ -61,13 +63,14 @@ export interface GoLiveEvidence {
 export interface GoLiveFinding {
   code: GoLiveFindingCode;
   severity: GoLiveSeverity;
-  account_id: string;
+  /** The account, or null for a request that named no known account (an `sk_live_` key alone). */
+  account_id: string | null;
   title: string;
   detail: string;
   evidence: GoLiveEvidence;
   /** What to change in the merchant's code, in one or two sentences. */
   fix: string;
-  /** The README entry (sandbox extension of the contract's shape): `README.md#go-live-<code>`. */
+  /** The docs entry (sandbox extension of the contract's shape): `docs/go-live.md#<code>`. */
   docs: string;
 }
 
@@ -98,8 +101,16 @@ interface Rule {
   fix: string;
 }
 
-/** The README entry of a code. */
-export const findingDocs = (code: GoLiveFindingCode): string => `README.md#go-live-${code.replace(/_/g, '-')}`;
+/** The docs entry of a code: the go-live page, anchored by the code itself. */
+export const findingDocs = (code: GoLiveFindingCode): string => `docs/go-live.md#${code}`;
+
+/** The fix of `no_webhook_target`, naming the field of each kind of resource that reached an outcome with no target. */
+export function noWebhookTargetFix(resources: readonly ('transaction' | 'subscription')[]): string {
+  const fields: string[] = [];
+  if (resources.includes('transaction') || resources.length === 0) fields.push('notification_url on every transaction create');
+  if (resources.includes('subscription')) fields.push('payment_method.webhooks_url on every subscription create');
+  return `Send ${fields.join(' and ')} (or start the sandbox with --notification-url), so your app hears of every outcome.`;
+}
 
 export const RULES: Record<GoLiveFindingCode, Rule> = {
   missing_idempotency_key: {
@@ -165,7 +176,17 @@ export const RULES: Record<GoLiveFindingCode, Rule> = {
   no_webhook_target: {
     severity: 'warning',
     title: 'A payment reached its outcome with nowhere to send its webhook',
-    fix: 'Send notification_url on every create (or start the sandbox with --notification-url), so your app hears of every outcome.',
+    fix: noWebhookTargetFix(['transaction']),
+  },
+  webhook_unreachable: {
+    severity: 'error',
+    title: 'Webhooks could not reach their URL',
+    fix: 'Point notification_url (or --notification-url) at an address the sandbox can reach: in CI and in containers, the service name or host of the app under test, not localhost of another container (see the recipes in docs/ci.md).',
+  },
+  ignored_webhook_field: {
+    severity: 'warning',
+    title: 'A webhook URL was sent in a field the resource ignores',
+    fix: 'A subscription takes no top-level notification_url: send its webhook URL as payment_method.webhooks_url.',
   },
 };
 
@@ -190,7 +211,7 @@ const SEVERITY_ORDER: Record<GoLiveSeverity, number> = { error: 0, warning: 1, i
 
 /** Orders findings as the report lists them: errors, then warnings, then infos; by code within. */
 export function compareFindings(a: Pick<GoLiveFinding, 'severity' | 'code' | 'account_id'>, b: Pick<GoLiveFinding, 'severity' | 'code' | 'account_id'>): number {
-  return SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || FINDING_CODES.indexOf(a.code) - FINDING_CODES.indexOf(b.code) || a.account_id.localeCompare(b.account_id);
+  return SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || FINDING_CODES.indexOf(a.code) - FINDING_CODES.indexOf(b.code) || (a.account_id ?? '').localeCompare(b.account_id ?? '');
 }
 
 /** Whether `severity` is at or above `threshold` (error > warning > info). */

@@ -4,5 +4,5 @@ export { goLiveStore } from './go-live-store.js';
 export { GoLiveTracker } from './go-live-tracker.js';
 export { createGoLiveWiring } from './go-live-wiring.js';
 export type { CoverageEntry, CoverageScenario, GoLiveEvidence, GoLiveFinding, GoLiveFindingCode, GoLiveReport, GoLiveSeverity } from './go-live.js';
-export { goLiveObserver } from './request-observer.js';
+export { goLiveObserver, warnIgnoredWebhookField } from './request-observer.js';
 export { runReport } from './report-command.js';

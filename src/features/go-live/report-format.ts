@@ -26,7 +26,7 @@ function evidenceLine(f: GoLiveFinding): string {
 }
 
 /** The accounts a report speaks of, in the order it names them. */
-function accountsOf(report: GoLiveReport): string[] {
+function accountsOf(report: GoLiveReport): (string | null)[] {
   return [...new Set([...report.coverage.map((c) => c.account_id), ...report.findings.map((f) => f.account_id)])];
 }
 
@@ -43,7 +43,7 @@ export function formatText(report: GoLiveReport, source: string, failOn: FailOn)
     if (group.length === 0) continue;
     lines.push('', `${HEADINGS[severity]} (${group.length})`);
     for (const f of group) {
-      lines.push(`  ${severity.toUpperCase().padEnd(7)} ${f.code}  [account ${f.account_id}]`);
+      lines.push(`  ${severity.toUpperCase().padEnd(7)} ${f.code}  [${f.account_id === null ? 'no known account' : `account ${f.account_id}`}]`);
       lines.push(`          ${f.title}. ${f.detail}`);
       lines.push(`          evidence: ${evidenceLine(f)}`);
       lines.push(`          fix: ${f.fix}`);

@@ -13,18 +13,66 @@ import type { ApiEnv } from '../../core/http/env.js';
 import { FAULT_HEADER, parseFault, type ApiFaults } from '../../core/http/faults.js';
 import { canonicalJson } from '../../core/http/idempotency.js';
 import type { RequestObserver } from '../../core/http/request-log.js';
+import { isSecurityCodeKey, maskCardNumbers, redactSecurityCodes } from '../../core/redaction/card-data.js';
 
 const CREATE = /^\/v4\/(transactions|subscriptions)\/?$/;
 const REFUND = /^\/v4\/transactions\/([^/]+)\/refunds\/?$/;
 const TRANSACTION = /^\/v4\/transactions\/([0-9a-fA-F-]{36})\/?$/;
 
-/** Whether a parsed body carries card data in its payment method. */
-function carriesCardData(body: unknown): boolean {
-  if (typeof body !== 'object' || body === null) return false;
-  const pm = (body as { payment_method?: unknown }).payment_method;
-  if (typeof pm !== 'object' || pm === null) return false;
-  const { number, security_code: code } = pm as { number?: unknown; security_code?: unknown };
-  return (number !== undefined && number !== null) || (code !== undefined && code !== null);
+/** A security code's value: 3 or 4 digits, as a string or a number. */
+const SECURITY_CODE_VALUE = /^\s*\d{3,4}\s*$/;
+
+/** Whether `text` holds a card number (the card-data detector's rule). */
+function holdsCardNumber(text: string): boolean {
+  let found = false;
+  maskCardNumbers(text, (digits) => {
+    found = true;
+    return digits;
+  });
+  return found;
+}
+
+/** Whether a parsed body holds a security code under any key that names one, at any depth. */
+function holdsSecurityCode(value: unknown, depth = 0): boolean {
+  if (typeof value !== 'object' || value === null || depth > 32) return false;
+  if (Array.isArray(value)) return value.some((item) => holdsSecurityCode(item, depth + 1));
+  for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+    if ((typeof item === 'string' || typeof item === 'number') && isSecurityCodeKey(key) && SECURITY_CODE_VALUE.test(String(item))) return true;
+    if (holdsSecurityCode(item, depth + 1)) return true;
+  }
+  return false;
+}
+
+/** Whether a body (parsed, or its text when it did not parse) carries a card number or a security code, under any field name. */
+export function carriesCardData(body: unknown, text: string | null): boolean {
+  if (body === undefined) return text !== null && (holdsCardNumber(text) || redactSecurityCodes(text) !== text);
+  return holdsCardNumber(JSON.stringify(body) ?? '') || holdsSecurityCode(body);
+}
+
+/** The body as JSON when it parses, else undefined. */
+function parsedOrUndefined(text: string | null): unknown {
+  if (text === null || text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The warning a subscription create gets for a top-level `notification_url`, which subscriptions do not take. */
+export const IGNORED_SUBSCRIPTION_NOTIFICATION_URL =
+  'notification_url is not a subscription field and was ignored: a subscription sends its webhooks to payment_method.webhooks_url';
+
+/** Whether a request is a subscription create whose body carries a top-level `notification_url`. */
+function subscriptionWithNotificationUrl(method: string, path: string, body: unknown): boolean {
+  if (method !== 'POST' || typeof body !== 'object' || body === null || Array.isArray(body)) return false;
+  const match = CREATE.exec(path);
+  return match !== null && match[1] === 'subscriptions' && Object.hasOwn(body, 'notification_url');
+}
+
+/** Notes, in the request log's warnings, a webhook field the request carried that its resource ignores. */
+export function warnIgnoredWebhookField(c: Context<ApiEnv>): void {
+  if (subscriptionWithNotificationUrl(c.req.method, c.req.path, c.get('body'))) c.get('warnings').push(IGNORED_SUBSCRIPTION_NOTIFICATION_URL);
 }
 
 /** The order fields of a transaction create's body. */
@@ -32,7 +80,7 @@ function orderOf(body: unknown): { amount: number; currency: string; external_id
   if (typeof body !== 'object' || body === null) return null;
   const { amount, currency, external_identifier: ext } = body as Record<string, unknown>;
   if (typeof amount !== 'number' || typeof currency !== 'string') return null;
-  return { amount, currency, external_identifier: typeof ext === 'string' ? ext : null };
+  return { amount, currency, external_identifier: typeof ext === 'string' && ext.trim() !== '' ? ext : null };
 }
 
 /** What `observeRequest` reads: an account named by header, a read transaction's status, the faults played, the clock. */
@@ -60,15 +108,28 @@ export function goLiveObserver(deps: GoLiveDeps): RequestObserver {
 export async function observeRequest(deps: GoLiveDeps, c: Context<ApiEnv>, requestId: number, path: string, loggedBody: string | null): Promise<void> {
   const account = c.get('account') as ApiEnv['Variables']['account'] | undefined;
   const named = c.req.header('x-merchant-account-id');
-  const accountId = account?.id ?? (named !== undefined && deps.accounts.byId(named) ? named : null);
-  if (accountId === null) return;
+  const namedAccount = account === undefined && named !== undefined ? deps.accounts.byId(named) : undefined;
+  const accountId = account?.id ?? namedAccount?.id ?? null;
+  const liveKey = /^Bearer\s+sk_live_/i.test(c.req.header('authorization') ?? '');
+  if (accountId === null && !liveKey) return;
+  const mode = account?.mode ?? namedAccount?.mode;
   const method = c.req.method;
   const bare = c.req.path;
   const played = deps.faultPlayedOn(c);
   const executed = played?.executed ?? c.res;
   const status = c.res.status;
   const replayed = c.get('replayed');
-  const body: unknown = c.get('body');
+  // The body as parsed; when the route never read it (a fault, a refusal first), its text.
+  const parsed: unknown = c.get('body');
+  let rawText: string | null = null;
+  if (parsed === undefined && method !== 'GET' && method !== 'HEAD') {
+    try {
+      rawText = await c.req.text();
+    } catch {
+      rawText = null;
+    }
+  }
+  const body: unknown = parsed ?? parsedOrUndefined(rawText);
   const header = c.req.header(FAULT_HEADER);
 
   let create: ObservedRequest['create'] = null;
@@ -113,8 +174,9 @@ export async function observeRequest(deps: GoLiveDeps, c: Context<ApiEnv>, reque
     executedStatus: executed.status,
     idempotencyKey: c.req.header('idempotency-key') ?? null,
     replayed,
-    liveKey: /^Bearer\s+sk_live_/i.test(c.req.header('authorization') ?? ''),
-    cardDataInCheckout: account?.mode === 'checkout' && create !== null && create !== 'refund' && carriesCardData(body),
+    liveKey,
+    cardDataInCheckout: mode === 'checkout' && method !== 'GET' && carriesCardData(body, body === undefined ? rawText : null),
+    ignoredWebhookField: executed.status >= 200 && executed.status < 300 && !replayed && subscriptionWithNotificationUrl(method, bare, body),
     fault: (header !== undefined && parseFault(header) !== null) || played !== undefined,
     retryAfterS: Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : null,
     create,
@@ -123,7 +185,7 @@ export async function observeRequest(deps: GoLiveDeps, c: Context<ApiEnv>, reque
     readPending,
     fingerprint: () =>
       (fingerprint ??= createHash('sha256')
-        .update(`${method} ${path}\n${body !== undefined ? canonicalJson(body) : (loggedBody ?? '')}`)
+        .update(`${method} ${path}\n${body !== undefined ? canonicalJson(body) : (rawText ?? loggedBody ?? '')}`)
         .digest('hex')),
     atMs: deps.clock.nowMs(),
     realMs: Date.now(),

@@ -23,6 +23,7 @@ import { forwardedForSchema } from './forwarded-for.js';
 import type { ApiPipeline } from '../../core/http/pipeline.js';
 import { subscriptionDraft } from './subscription-draft.js';
 import { subscriptionCreateDocument, subscriptionCreateSchema, subscriptionResponseSchema } from './subscriptions.schemas.js';
+import { warnIgnoredWebhookField } from '../go-live/index.js';
 
 const security = [{ bearerAuth: [] }];
 const tags = ['Subscriptions'];
@@ -128,6 +129,7 @@ export function subscriptionRoutes({ queries, subscriptions, pipeline, clock, re
 
   app.openapi(create(secured), async (c) => {
     const account = c.get('account');
+    warnIgnoredWebhookField(c); // a top-level notification_url: subscriptions take payment_method.webhooks_url
     const body = subscriptionCreateSchema({
       restrictedChannelCode,
       directMode: account.mode === 'direct',

@@ -63,7 +63,7 @@ describe('createGoLiveWiring', () => {
       wiring.onResolved(transactionEntity({ status: 'SUCCEEDED', resolved_at: 5 }));
       expect(heard.outcomes).toEqual([]);
     });
-    expect(heard.outcomes).toEqual([{ accountId: 'acc_a', transactionId: 'tx_1', status: 'SUCCEEDED', noTarget: false, linkExpired: false, renewal: false }]);
+    expect(heard.outcomes).toEqual([{ accountId: 'acc_a', transactionId: 'tx_1', status: 'SUCCEEDED', noTarget: false, linkExpired: false, renewal: false, subscription: false }]);
     expect(() =>
       uow.run(() => {
         wiring.onResolved(transactionEntity({ id: 'tx_2', status: 'FAILED' }));
@@ -73,14 +73,14 @@ describe('createGoLiveWiring', () => {
     expect(heard.outcomes).toHaveLength(1);
   });
 
-  it('an outcome says: no webhook target, an expired link, a renewal', () => {
+  it('an outcome says: no webhook target, an expired link, a renewal, a subscription charge', () => {
     const subscription = { state: { first_charge_id: 'tx_first' } } as Subscription;
     const { wiring, heard } = setup({ subscription });
     wiring.onResolved(transactionEntity({ id: 'tx_2', status: 'FAILED', link_expires_at: 100, resolved_at: 100, subscription_id: 'sub_1' }));
     wiring.onResolved(transactionEntity({ id: 'tx_first', status: 'FAILED', link_expires_at: 100, resolved_at: 99, subscription_id: 'sub_1', notification_url: 'http://127.0.0.1:3000/h' }));
     expect(heard.outcomes).toEqual([
-      { accountId: 'acc_a', transactionId: 'tx_2', status: 'FAILED', noTarget: true, linkExpired: true, renewal: true },
-      { accountId: 'acc_a', transactionId: 'tx_first', status: 'FAILED', noTarget: false, linkExpired: false, renewal: false },
+      { accountId: 'acc_a', transactionId: 'tx_2', status: 'FAILED', noTarget: true, linkExpired: true, renewal: true, subscription: true },
+      { accountId: 'acc_a', transactionId: 'tx_first', status: 'FAILED', noTarget: false, linkExpired: false, renewal: false, subscription: true },
     ]);
   });
 

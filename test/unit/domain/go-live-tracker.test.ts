@@ -29,6 +29,7 @@ const request = (over: Partial<ObservedRequest> = {}): ObservedRequest => ({
   replayed: false,
   liveKey: false,
   cardDataInCheckout: false,
+  ignoredWebhookField: false,
   fault: false,
   retryAfterS: null,
   create: null,
@@ -91,6 +92,33 @@ describe('duplicate_charge_risk', () => {
     t.request(create('tx7', { fingerprint: () => 'body-a' }, null));
     expect(codes(t)).toContain('duplicate_charge_risk');
   });
+
+  it('takes two identical bodies under two different keys, without an external_identifier, for two orders', () => {
+    const { t } = tracker();
+    t.request(create('tx1', { idempotencyKey: 'order-1', fingerprint: () => 'body-a' }, null));
+    t.request(create('tx2', { idempotencyKey: 'order-2', fingerprint: () => 'body-a', atMs: 1000 }, null));
+    // One keyed, one not: the keyless one is not a retry of a keyed create either.
+    t.request(create('tx3', { fingerprint: () => 'body-a', atMs: 2000 }, null));
+    expect(codes(t)).not.toContain('duplicate_charge_risk');
+  });
+
+  it('takes two identical keyless bodies without an external_identifier for one order within 60 seconds only', () => {
+    const { t } = tracker();
+    t.request(create('tx1', { fingerprint: () => 'body-a' }, null));
+    t.request(create('tx2', { fingerprint: () => 'body-a', atMs: 61_000 }, null));
+    expect(codes(t)).not.toContain('duplicate_charge_risk');
+    t.request(create('tx3', { fingerprint: () => 'body-a', atMs: 90_000 }, null));
+    expect(t.report().findings.find((f) => f.code === 'duplicate_charge_risk')?.evidence).toMatchObject({ count: 1, transaction_ids: ['tx2', 'tx3'] });
+  });
+
+  it('tells the merchant to reuse its key, never to send a sandbox-only field', () => {
+    const { t } = tracker();
+    t.request(create('tx1', { idempotencyKey: 'k1' }));
+    t.request(create('tx2', { idempotencyKey: 'k2' }));
+    const finding = t.report().findings.find((f) => f.code === 'duplicate_charge_risk')!;
+    expect(finding.fix).toContain('Idempotency-Key');
+    expect(`${finding.fix} ${finding.detail}`).not.toMatch(/sandbox_|X-Sandbox|_sandbox/i);
+  });
 });
 
 describe('repeated_invalid_request', () => {
@@ -101,9 +129,13 @@ describe('repeated_invalid_request', () => {
     t.request(request({ status: 400, fingerprint: () => 'another' }));
     expect(codes(t)).toEqual([]);
     t.request(request({ status: 400 }));
-    expect(t.report().findings[0]).toMatchObject({ code: 'repeated_invalid_request', evidence: { count: 3 } });
+    // The first is the original: only the third sending repeated a request refused twice.
+    const [finding] = t.report().findings;
+    expect(finding).toMatchObject({ code: 'repeated_invalid_request', evidence: { count: 1 } });
+    expect(finding!.evidence.request_ids).toHaveLength(3);
+    expect(finding!.detail).toMatch(/^1 request repeated/);
     t.request(request({ status: 400 }));
-    expect(t.report().findings[0]!.evidence.count).toBe(4);
+    expect(t.report().findings[0]!.evidence.count).toBe(2);
   });
 
   it('does not count 429, 409, asked-for faults or live keys', () => {
@@ -147,6 +179,22 @@ describe('ignored_retry_after and polling', () => {
 });
 
 describe('webhook attempts', () => {
+  it('finds a URL unreachable when one delivery got no HTTP answer on two attempts', () => {
+    const { t } = tracker();
+    const refused = { ok: false, status: null, deliveryId: 'd-refused' };
+    t.attempt(attempt(refused));
+    // A timeout is an answer too late, not no answer; another delivery's single failure is not two.
+    t.attempt(attempt({ ok: false, status: null, timedOut: true, durationMs: 10_000, deliveryId: 'd-slow' }));
+    t.attempt(attempt({ ok: false, status: null, timedOut: true, durationMs: 10_000, deliveryId: 'd-slow' }));
+    t.attempt(attempt({ ok: false, status: null, deliveryId: 'd-other' }));
+    expect(codes(t)).not.toContain('webhook_unreachable');
+    t.attempt(attempt({ ...refused, number: 2 }));
+    t.attempt(attempt({ ...refused, number: 3 }));
+    const finding = t.report().findings.find((f) => f.code === 'webhook_unreachable')!;
+    expect(finding).toMatchObject({ severity: 'error', evidence: { count: 1, delivery_ids: ['d-refused'] } });
+    expect(finding.fix).toContain('docs/ci.md');
+  });
+
   it('does not blame the merchant for refusing a bad signature, or for failures the sandbox simulated', () => {
     const { t } = tracker();
     t.attempt(attempt({ fault: 'bad_signature', ok: false, status: 401 }));
@@ -167,12 +215,57 @@ describe('webhook attempts', () => {
   });
 });
 
+describe('live_key_used', () => {
+  it('is raised for a live key without a known account, with account_id null, in every report whatever its filter', () => {
+    const { t, saved } = tracker();
+    t.request(request({ liveKey: true, status: 401, accountId: null }));
+    t.request(request({ liveKey: true, status: 401 }));
+    for (const report of [t.report(), t.report('acc_a'), t.report('acc_b')]) {
+      expect(report.findings.filter((f) => f.code === 'live_key_used').map((f) => f.account_id)).toContain(null);
+    }
+    expect(t.report('acc_a').findings.map((f) => f.account_id).sort()).toEqual(['acc_a', null].sort());
+    expect(t.report('acc_b').findings.map((f) => f.account_id)).toEqual([null]);
+    // No coverage is listed for "no account", and it survives a restart.
+    expect(t.report().coverage.every((c) => c.account_id === 'acc_a')).toBe(true);
+    expect(tracker(saved).t.report()).toEqual(t.report());
+  });
+});
+
+describe('no_webhook_target and ignored_webhook_field', () => {
+  it("names the field of the resource concerned: notification_url for a transaction, payment_method.webhooks_url for a subscription", () => {
+    const one = tracker().t;
+    one.outcome({ accountId: 'acc_a', transactionId: 'tx1', status: 'SUCCEEDED', noTarget: true, linkExpired: false, renewal: false, subscription: true });
+    const subFix = one.report().findings[0]!.fix;
+    expect(subFix).toContain('payment_method.webhooks_url');
+    expect(subFix).not.toContain('notification_url on');
+    const two = tracker().t;
+    two.outcome({ accountId: 'acc_a', transactionId: 'tx1', status: 'SUCCEEDED', noTarget: true, linkExpired: false, renewal: false, subscription: false });
+    const txFix = two.report().findings[0]!.fix;
+    expect(txFix).toContain('notification_url');
+    expect(txFix).not.toContain('webhooks_url');
+  });
+
+  it('is a warning for a subscription create that carried a top-level notification_url', () => {
+    const { t } = tracker();
+    t.request(request({ method: 'POST', path: '/v4/subscriptions', status: 201, create: 'subscription', idempotencyKey: 'k', ignoredWebhookField: true }));
+    expect(t.report().findings[0]).toMatchObject({ code: 'ignored_webhook_field', severity: 'warning', evidence: { count: 1 } });
+    expect(t.report().findings[0]!.fix).toContain('payment_method.webhooks_url');
+  });
+});
+
 describe('the report', () => {
+  it('links every finding to its entry on the go-live docs page, anchored by its code', () => {
+    const { t } = tracker();
+    t.request(request({ liveKey: true, status: 401 }));
+    t.request(create('tx1'));
+    for (const f of t.report().findings) expect(f.docs).toBe(`docs/go-live.md#${f.code}`);
+  });
+
   it("lists one account's coverage even before any traffic, and survives a restart through its repository", () => {
     const { t, saved } = tracker();
     expect(t.report('acc_new').coverage.map((c) => c.scenario)).toEqual([...COVERAGE_SCENARIOS]);
     t.request(request({ liveKey: true, status: 401 }));
-    t.outcome({ accountId: 'acc_a', transactionId: 'tx1', status: 'SUCCEEDED', noTarget: false, linkExpired: false, renewal: false });
+    t.outcome({ accountId: 'acc_a', transactionId: 'tx1', status: 'SUCCEEDED', noTarget: false, linkExpired: false, renewal: false, subscription: false });
     const again = tracker(saved).t;
     expect(again.report()).toEqual(t.report());
     again.clear();

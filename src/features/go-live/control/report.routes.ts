@@ -10,7 +10,7 @@ export const goLiveFindingSchema = z
   .object({
     code: z.enum(FINDING_CODES),
     severity: severitySchema,
-    account_id: z.string(),
+    account_id: z.string().nullable().openapi({ description: 'The account; null for a request that named no known account (in every report, whatever its account_id).' }),
     title: z.string(),
     detail: z.string(),
     evidence: z.object({
@@ -20,7 +20,7 @@ export const goLiveFindingSchema = z
       transaction_ids: z.array(z.string()).optional().openapi({ description: 'The first transaction ids it concerns.' }),
     }),
     fix: z.string().openapi({ description: "What to change in the merchant's code." }),
-    docs: z.string().openapi({ description: 'Sandbox extension: the README entry of the code (README.md#go-live-...).' }),
+    docs: z.string().openapi({ description: 'Sandbox extension: the docs entry of the code (docs/go-live.md#<code>).' }),
   })
   .openapi('GoLiveFinding');
 
@@ -53,7 +53,7 @@ export const get = createRoute({
   operationId: 'getGoLiveReport',
   summary: 'The go-live report: what in the integration would hurt in production, and which scenarios its tests went through',
   description:
-    'Findings (errors first) with their evidence (exact count, the first ids of the requests, deliveries and transactions that show it), a fix and the README entry; coverage per account. Without account_id: every account with findings or coverage. Cleared by POST /_sandbox/reset.',
+    'Findings (errors first) with their evidence (exact count, the first ids of the requests, deliveries and transactions that show it), a fix and the docs entry; coverage per account. Without account_id: every account with findings or coverage. Cleared by POST /_sandbox/reset.',
   request: { query: z.object({ account_id: z.string().optional() }) },
   responses: {
     200: { description: 'The report', content: { 'application/json': { schema: goLiveReportSchema } } },
