@@ -11,7 +11,7 @@
  *   approved (SUCCEEDED).
  * - **qr** (`PROMPTPAY`, `PIX`): the EMVCo payload (`domain/emvco`) as a QR image rendered
  *   here (SVG data URL, no script) and as text, with "I have scanned and paid" and Cancel.
- * - **wallet / banking_app**: a hand-off screen with "Open <App>", which leads to
+ * - **wallet / mobile_banking**: a hand-off screen with "Open <App>", which leads to
  *   `GET /pay/{id}/app`, the app's approval screen (Approve or Decline).
  *
  * `POST /pay/{id}/pay` and `POST /pay/{id}/cancel` set the outcome through the domain's one
@@ -113,7 +113,7 @@ export function paymentPageRoutes(deps: PaymentPageDeps): OpenAPIHono<AppEnv> {
       case 'qr':
         return qrPage(c, tx, account, channel);
       case 'wallet':
-      case 'banking_app':
+      case 'mobile_banking':
         return handOffPage(c, tx, account, channel);
     }
   });
@@ -133,7 +133,7 @@ export function paymentPageRoutes(deps: PaymentPageDeps): OpenAPIHono<AppEnv> {
     if ('reason' in found) return notFoundPage(c, id, found.reason);
     const blocked = notPayable(c, deps, found, false);
     if (blocked) return blocked;
-    if (found.channel.type !== 'wallet' && found.channel.type !== 'banking_app') return c.redirect(`/pay/${id}`, 303);
+    if (found.channel.type !== 'wallet' && found.channel.type !== 'mobile_banking') return c.redirect(`/pay/${id}`, 303);
     return appPage(c, found.tx, found.account, found.channel);
   });
 

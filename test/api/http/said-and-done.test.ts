@@ -1,0 +1,90 @@
+/**
+ * What the sandbox says and what it does agree, through app.request: the payment-method
+ * types, nulls on required fields, path ids in any case, renewals without a payment link,
+ * links built from the request's origin, the statuses of the OpenAPI document and the
+ * wording of error messages.
+ */
+import { describe, expect, it } from 'vitest';
+import { CHECKOUT, DIRECT, body, directPayment, headers, testApp } from '../../support/app.js';
+
+type App = ReturnType<typeof testApp>['app'];
+interface Detail {
+  type: string;
+  pointer: string;
+  message: string;
+  location: string;
+}
+interface ErrorBody {
+  type: string;
+  code: string;
+  status: number;
+  message: string;
+  details: Detail[];
+}
+interface Channel {
+  code: string;
+  type: string;
+  currencies: string[] | 'any';
+}
+
+const postTx = (app: App, payload: unknown, creds = DIRECT, extra: Record<string, string> = {}) =>
+  Promise.resolve(app.request('/v4/transactions', { method: 'POST', headers: headers(creds, extra), body: JSON.stringify(payload) }));
+
+const CARD_FIELDS = { number: '4111111111111111', expiration_date: '12/30', security_code: '123' };
+
+describe('one vocabulary of payment-method types', () => {
+  it('every channel of GET /_sandbox/payment-methods is accepted with the type listed for it', async () => {
+    const { app } = testApp();
+    const { groups } = await body<{ groups: { type: string; channels: Channel[] }[] }>(await app.request('/_sandbox/payment-methods'));
+    for (const group of groups) {
+      for (const channel of group.channels) {
+        expect(channel.type, channel.code).toBe(group.type);
+        const currency = channel.currencies === 'any' ? 'USD' : channel.currencies[0]!;
+        const card = channel.type === 'card' ? CARD_FIELDS : {};
+        const res = await postTx(app, directPayment({ currency, payment_method: { type: channel.type, payment_channel_code: channel.code, ...card } }));
+        expect(res.status, `${channel.code} with type ${channel.type}`).toBe(201);
+      }
+    }
+  });
+
+  it('the banking apps are listed as mobile_banking, the type a request sends with them', async () => {
+    const { app } = testApp();
+    const { groups } = await body<{ groups: { id: string; type: string; channels: Channel[] }[] }>(await app.request('/_sandbox/payment-methods'));
+    const banking = groups.find((g) => g.id === 'thai_banking_apps');
+    expect(banking?.type).toBe('mobile_banking');
+    expect(banking?.channels.map((c) => c.type)).toEqual(banking?.channels.map(() => 'mobile_banking'));
+  });
+
+  it('the request enum of the OpenAPI document holds only types some channel takes', async () => {
+    const { app } = testApp();
+    const doc = await body<{ components: { schemas: Record<string, unknown> } }>(await app.request('/openapi.json'));
+    const { groups } = await body<{ groups: { type: string }[] }>(await app.request('/_sandbox/payment-methods'));
+    const listed = new Set(groups.map((g) => g.type));
+    const enums = new Set<string>();
+    const walk = (node: unknown): void => {
+      if (Array.isArray(node)) return node.forEach(walk);
+      if (node === null || typeof node !== 'object') return;
+      const record = node as Record<string, unknown>;
+      const type = (record.properties as Record<string, { enum?: unknown }> | undefined)?.type;
+      if (record.properties && 'payment_channel_code' in (record.properties as object) && Array.isArray(type?.enum)) {
+        for (const value of type.enum) enums.add(String(value));
+      }
+      Object.values(record).forEach(walk);
+    };
+    walk(doc);
+    expect(enums.size).toBeGreaterThan(0);
+    for (const type of listed) expect(enums.has(type), type).toBe(true);
+    expect([...enums].sort()).toEqual(expect.not.arrayContaining(['bank_transfer', 'banking_app']));
+    for (const type of enums) expect(listed.has(type) || type === 'instant_payment', type).toBe(true);
+  });
+
+  it('bank_transfer, which no channel takes, is 400 in both modes', async () => {
+    const { app } = testApp();
+    const direct = await postTx(app, directPayment({ payment_method: { type: 'bank_transfer' } }));
+    expect(direct.status).toBe(400);
+    expect((await body<ErrorBody>(direct)).details.map((d) => d.pointer)).toEqual(['/payment_method/type']);
+    const checkout = await postTx(app, { amount: 500, currency: 'THB', return_url: 'https://m.example/r', payment_method: { type: 'bank_transfer' } }, CHECKOUT);
+    expect(checkout.status).toBe(400);
+    expect((await body<ErrorBody>(checkout)).details.map((d) => d.pointer)).toEqual(['/payment_method/type']);
+  });
+});
