@@ -44,10 +44,10 @@ function valueAt(input: unknown, path: ReadonlyArray<PropertyKey>): unknown {
 }
 
 /** Maps a zod issue to the documented `details[].type` vocabulary (README "Error details"). */
-function detailType(issue: ZodIssueLike, missing: boolean): string {
+function detailType(issue: ZodIssueLike): string {
   switch (issue.code) {
     case 'invalid_type':
-      return missing ? 'missing' : 'type_error';
+      return 'type_error';
     case 'too_small':
     case 'too_big':
       return issue.origin === 'string' || issue.origin === 'array' ? 'length_error' : 'value_error';
@@ -64,16 +64,25 @@ function detailType(issue: ZodIssueLike, missing: boolean): string {
 }
 
 /**
+ * Whether `issue` is a field left out (a required field sent as `null` arrives here absent:
+ * `withoutNullOptionals` drops nulls on fields). Zod reports an absent enum as an invalid
+ * value, not an invalid type: it is missing all the same.
+ */
+function isMissing(issue: ZodIssueLike, input: unknown): boolean {
+  return (issue.code === 'invalid_type' || issue.code === 'invalid_value') && valueAt(input, issue.path) === undefined;
+}
+
+/**
  * Every issue of a zod error as a `details` element at `location`; `input` (what was
  * validated) tells a missing field from one of the wrong type.
  */
 export function zodDetails(error: ZodError, location: ErrorLocation, input: unknown): ErrorDetail[] {
   return error.issues.map((issue) => {
-    const missing = issue.code === 'invalid_type' && valueAt(input, issue.path) === undefined;
+    const missing = isMissing(issue, input);
     return {
-      type: detailType(issue, missing),
+      type: missing ? 'missing' : detailType(issue),
       pointer: jsonPointer(issue.path),
-      message: missing ? (issue.message.startsWith('Invalid input') ? 'Field required' : issue.message) : issue.message,
+      message: missing ? (issue.message.startsWith('Invalid') ? 'Field required' : issue.message) : issue.message,
       location,
     };
   });

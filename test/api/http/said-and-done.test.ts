@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CHECKOUT, DIRECT, body, directPayment, headers, testApp } from '../../support/app.js';
+import { directSubscription } from '../../support/subscriptions.js';
 
 type App = ReturnType<typeof testApp>['app'];
 interface Detail {
@@ -86,5 +87,32 @@ describe('one vocabulary of payment-method types', () => {
     const checkout = await postTx(app, { amount: 500, currency: 'THB', return_url: 'https://m.example/r', payment_method: { type: 'bank_transfer' } }, CHECKOUT);
     expect(checkout.status).toBe(400);
     expect((await body<ErrorBody>(checkout)).details.map((d) => d.pointer)).toEqual(['/payment_method/type']);
+  });
+});
+
+describe('a required field sent as null', () => {
+  it('is 400 missing at its pointer, enums included', async () => {
+    const { app } = testApp();
+    const res = await postTx(app, directPayment({ currency: null, payment_method: { type: null, ...CARD_FIELDS } }));
+    expect(res.status).toBe(400);
+    const { details } = await body<ErrorBody>(res);
+    expect(details).toEqual(
+      expect.arrayContaining([
+        { type: 'missing', pointer: '/currency', location: 'body', message: 'Field required' },
+        { type: 'missing', pointer: '/payment_method/type', location: 'body', message: 'Field required' },
+      ]),
+    );
+    expect(details.map((d) => d.type)).toEqual(details.map(() => 'missing'));
+  });
+
+  it('a subscription plan interval sent as null is missing too', async () => {
+    const { app } = testApp();
+    const res = await app.request('/v4/subscriptions', {
+      method: 'POST',
+      headers: headers(DIRECT, { 'X-Forwarded-For': '203.0.113.7' }),
+      body: JSON.stringify({ ...directSubscription(), plan: { name: 'Gold', currency: 'USD', amount: 900, interval: null } }),
+    });
+    expect(res.status).toBe(400);
+    expect((await body<ErrorBody>(res)).details).toEqual([{ type: 'missing', pointer: '/plan/interval', location: 'body', message: 'Field required' }]);
   });
 });
