@@ -35,13 +35,24 @@ export const currencySchema = z
 /** http(s) URL; other schemes (javascript:, ftp:) are refused. */
 export const httpUrlSchema = z.url({ protocol: /^https?$/, error: 'Must be an http or https URL' });
 
+const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A UUID in lower case, the case the sandbox's ids are made in (UUIDs are case-insensitive); any other string as it is. */
+export function lowerCaseUuid(id: string): string {
+  return UUID_SHAPE.test(id) ? id.toLowerCase() : id;
+}
+
 /**
  * A path id (`transaction_id`, `subscription_id`): a UUID (8-4-4-4-12 hex digits, any
  * version). Anything else is a 400 with a detail of type `uuid` at location `path` (the
  * spec's error table: "a UUID type error"); a well-formed id that does not exist is a 404.
+ * Upper-case hex digits find the same record as lower-case ones.
  */
 export function uuidPathParams<N extends string>(name: N, example: string) {
-  const id = z.guid({ error: 'Must be a UUID (8-4-4-4-12 hexadecimal digits)' }).openapi({ param: { name, in: 'path' }, example });
+  const id = z
+    .guid({ error: 'Must be a UUID (8-4-4-4-12 hexadecimal digits)' })
+    .overwrite(lowerCaseUuid)
+    .openapi({ param: { name, in: 'path' }, example, description: 'A UUID, in any letter case.' });
   return z.object({ [name]: id } as Record<N, typeof id>);
 }
 

@@ -116,3 +116,33 @@ describe('a required field sent as null', () => {
     expect((await body<ErrorBody>(res)).details).toEqual([{ type: 'missing', pointer: '/plan/interval', location: 'body', message: 'Field required' }]);
   });
 });
+
+describe('UUIDs in paths are case-insensitive', () => {
+  it('an existing transaction, its refunds, its subscription, its control record and its payment page are found by the id in upper case', async () => {
+    const { app } = testApp();
+    const tx = await body<{ id: string }>(await postTx(app, directPayment()));
+    const upper = tx.id.toUpperCase();
+    expect(upper).not.toBe(tx.id);
+    const got = await app.request(`/v4/transactions/${upper}`, { headers: headers() });
+    expect(got.status).toBe(200);
+    expect((await body<{ id: string }>(got)).id).toBe(tx.id);
+    expect((await app.request(`/v4/transactions/${upper}/refunds`, { headers: headers() })).status).toBe(200);
+    expect((await app.request(`/_sandbox/transactions/${upper}`)).status).toBe(200);
+
+    const sub = await body<{ id: string }>(
+      await app.request('/v4/subscriptions', { method: 'POST', headers: headers(DIRECT, { 'X-Forwarded-For': '203.0.113.7' }), body: JSON.stringify(directSubscription()) }),
+    );
+    const gotSub = await app.request(`/v4/subscriptions/${sub.id.toUpperCase()}`, { headers: headers() });
+    expect(gotSub.status).toBe(200);
+    expect((await body<{ id: string }>(gotSub)).id).toBe(sub.id);
+
+    const pending = await body<{ id: string }>(await postTx(app, { amount: 500, currency: 'THB', return_url: 'https://m.example/r', payment_method: { type: 'card' } }, CHECKOUT));
+    expect((await app.request(`/pay/${pending.id.toUpperCase()}`)).status).toBe(200);
+  });
+
+  it('a well-formed id that does not exist is still 404', async () => {
+    const { app } = testApp();
+    const res = await app.request('/v4/transactions/6F1C2D3E-4B5A-4C6D-8E7F-8091A2B3C4D5', { headers: headers() });
+    expect(res.status).toBe(404);
+  });
+});
