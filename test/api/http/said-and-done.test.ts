@@ -146,3 +146,42 @@ describe('UUIDs in paths are case-insensitive', () => {
     expect(res.status).toBe(404);
   });
 });
+
+describe('error messages name the rule', () => {
+  it('a checkout transaction without return_url is missing, with a message saying it is required', async () => {
+    const { app } = testApp();
+    const res = await postTx(app, { amount: 500, currency: 'THB', payment_method: { type: 'card' } }, CHECKOUT);
+    expect(res.status).toBe(400);
+    expect((await body<ErrorBody>(res)).details).toEqual([{ type: 'missing', pointer: '/return_url', location: 'body', message: expect.stringMatching(/return_url is required/) }]);
+  });
+
+  it('a return_url that is not an http URL still says so', async () => {
+    const { app } = testApp();
+    const res = await postTx(app, { amount: 500, currency: 'THB', return_url: 'ftp://m.example/r', payment_method: { type: 'card' } }, CHECKOUT);
+    expect((await body<ErrorBody>(res)).details).toEqual([expect.objectContaining({ pointer: '/return_url', message: 'Must be an http or https URL' })]);
+  });
+
+  it('amount 10.5 says the amount is an integer in minor units', async () => {
+    const { app } = testApp();
+    const res = await postTx(app, directPayment({ amount: 10.5 }));
+    expect(res.status).toBe(400);
+    const [detail] = (await body<ErrorBody>(res)).details;
+    expect(detail).toMatchObject({ pointer: '/amount', location: 'body' });
+    expect(detail?.message).toMatch(/integer/);
+    expect(detail?.message).toMatch(/minor units \(e\.g\. cents/);
+  });
+
+  it('an unknown route says No route and suggests the nearest one', async () => {
+    const { app } = testApp();
+    const res = await app.request('/v4/transaction', { headers: headers() });
+    expect(res.status).toBe(404);
+    const err = await body<ErrorBody>(res);
+    expect(err).toMatchObject({ type: 'error', code: 'not_found', status: 404 });
+    expect(err.message).toMatch(/^No route for GET \/v4\/transaction\b/);
+    expect(err.message).toContain('/v4/transactions');
+    const withId = await body<ErrorBody>(await app.request('/v4/transaction/6f1c2d3e-4b5a-4c6d-8e7f-8091a2b3c4d5', { headers: headers() }));
+    expect(withId.message).toContain('did you mean /v4/transactions/{transaction_id}?');
+    const far = await body<ErrorBody>(await app.request('/v4/nothing-like-it', { headers: headers() }));
+    expect(far.message).toBe('No route for GET /v4/nothing-like-it');
+  });
+});
