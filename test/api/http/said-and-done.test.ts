@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CHECKOUT, DIRECT, body, directPayment, headers, testApp } from '../../support/app.js';
-import { directSubscription } from '../../support/subscriptions.js';
+import { DAY, advance, checkoutSubscription, createSubscription, directSubscription, withCharges } from '../../support/subscriptions.js';
 
 type App = ReturnType<typeof testApp>['app'];
 interface Detail {
@@ -183,5 +183,26 @@ describe('error messages name the rule', () => {
     expect(withId.message).toContain('did you mean /v4/transactions/{transaction_id}?');
     const far = await body<ErrorBody>(await app.request('/v4/nothing-like-it', { headers: headers() }));
     expect(far.message).toBe('No route for GET /v4/nothing-like-it');
+  });
+});
+
+describe('a payment charged without the customer', () => {
+  it("a checkout subscription's renewal carries no payment_url; its first charge does", async () => {
+    const { app, sandbox } = testApp();
+    const sub = await createSubscription(app, checkoutSubscription({ payment_method: { type: 'card', redirect_url: 'https://merchant.example/done' } }), CHECKOUT);
+    const [first] = (await withCharges(app, sub.id, CHECKOUT)).charges;
+    const firstId = String(first?.id);
+    sandbox.transactions.resolve(firstId, 'SUCCEEDED');
+    const paidFirst = await body<{ payment_url: string | null }>(await app.request(`/v4/transactions/${firstId}`, { headers: headers(CHECKOUT) }));
+    expect(paidFirst.payment_url).toMatch(new RegExp(`/pay/${firstId}$`));
+
+    await advance(app, 32 * DAY);
+    const charges = (await withCharges(app, sub.id, CHECKOUT)).charges;
+    const renewals = charges.filter((c) => c.id !== firstId);
+    expect(renewals.length).toBeGreaterThan(0);
+    for (const renewal of renewals) {
+      const got = await body<{ payment_url: string | null; status: string }>(await app.request(`/v4/transactions/${String(renewal.id)}`, { headers: headers(CHECKOUT) }));
+      expect(got.payment_url).toBeNull();
+    }
   });
 });
