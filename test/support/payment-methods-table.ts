@@ -12,7 +12,7 @@ const STEP: Record<string, string> = {
   card: 'card form (checkout mode only; direct mode sends the card)',
   qr: 'QR code to scan (EMVCo payload), then paid or cancelled',
   wallet: 'hand-off to the wallet app, approve or decline',
-  banking_app: 'hand-off to the banking app, approve or decline',
+  mobile_banking: 'hand-off to the banking app, approve or decline',
 };
 
 /** One row per channel: group, code, name, type, currencies, country, the customer's step. */

@@ -107,7 +107,7 @@ export const PLAN_INTERVALS = ['day', 'week', 'month', 'year'] as const;
 export type PlanInterval = (typeof PLAN_INTERVALS)[number];
 
 /** The kinds of payment method a request names. */
-export type PaymentMethodType = 'card' | 'wallet' | 'qr' | 'bank_transfer' | 'mobile_banking' | 'instant_payment';
+export type PaymentMethodType = 'card' | 'wallet' | 'qr' | 'mobile_banking' | 'instant_payment';
 
 /**
  * What a new subscription is made of: the domain's own input to `SubscriptionService.create`

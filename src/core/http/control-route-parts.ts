@@ -8,7 +8,7 @@ import { notFound } from '../domain/errors.js';
 import type { Account } from '../domain/entities.js';
 import type { AccountQueries } from '../domain/queries.js';
 import type { AppEnv } from './env.js';
-import { errorSchema } from './schemas.js';
+import { errorSchema, lowerCaseUuid } from './schemas.js';
 
 /** A JSON response of `schema` in a route's `responses`. */
 export const json = <T extends z.ZodTypeAny>(schema: T, description = 'OK') => ({ description, content: { 'application/json': { schema } } });
@@ -21,7 +21,7 @@ export const errors = {
 };
 
 /** `{id}` in a path. */
-export const idParam = z.object({ id: z.string().openapi({ param: { name: 'id', in: 'path' } }) });
+export const idParam = z.object({ id: z.string().overwrite(lowerCaseUuid).openapi({ param: { name: 'id', in: 'path' } }) });
 
 /** `?account_id=` of the lists that may span every account. */
 export const accountQuery = z.object({ account_id: z.string().optional() });

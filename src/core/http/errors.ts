@@ -44,10 +44,10 @@ function valueAt(input: unknown, path: ReadonlyArray<PropertyKey>): unknown {
 }
 
 /** Maps a zod issue to the documented `details[].type` vocabulary (README "Error details"). */
-function detailType(issue: ZodIssueLike, missing: boolean): string {
+function detailType(issue: ZodIssueLike): string {
   switch (issue.code) {
     case 'invalid_type':
-      return missing ? 'missing' : 'type_error';
+      return 'type_error';
     case 'too_small':
     case 'too_big':
       return issue.origin === 'string' || issue.origin === 'array' ? 'length_error' : 'value_error';
@@ -64,16 +64,25 @@ function detailType(issue: ZodIssueLike, missing: boolean): string {
 }
 
 /**
+ * Whether `issue` is a field left out (a required field sent as `null` arrives here absent:
+ * `withoutNullOptionals` drops nulls on fields). Zod reports an absent enum as an invalid
+ * value, not an invalid type: it is missing all the same.
+ */
+function isMissing(issue: ZodIssueLike, input: unknown): boolean {
+  return (issue.code === 'invalid_type' || issue.code === 'invalid_value') && valueAt(input, issue.path) === undefined;
+}
+
+/**
  * Every issue of a zod error as a `details` element at `location`; `input` (what was
  * validated) tells a missing field from one of the wrong type.
  */
 export function zodDetails(error: ZodError, location: ErrorLocation, input: unknown): ErrorDetail[] {
   return error.issues.map((issue) => {
-    const missing = issue.code === 'invalid_type' && valueAt(input, issue.path) === undefined;
+    const missing = isMissing(issue, input);
     return {
-      type: detailType(issue, missing),
+      type: missing ? 'missing' : detailType(issue),
       pointer: jsonPointer(issue.path),
-      message: missing ? (issue.message.startsWith('Invalid input') ? 'Field required' : issue.message) : issue.message,
+      message: missing ? (issue.message.startsWith('Invalid') ? 'Field required' : issue.message) : issue.message,
       location,
     };
   });
@@ -118,8 +127,11 @@ export function onError(err: Error, c: Context, logger: Pick<Logger, 'error'>): 
 /** A route table for telling 404 from 405: each known path pattern with its methods. */
 export class RouteTable {
   private readonly patterns: { re: RegExp; methods: Set<string> }[] = [];
+  private readonly paths = new Set<string>();
 
   add(method: string, path: string): void {
+    const plain = path.replace(/\/+$/, '') || '/';
+    if (method.toUpperCase() !== 'ALL' && !plain.includes('*')) this.paths.add(plain);
     const source = '^' + path.replace(/\/+$/, '').replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z_]+(\{[^}]*\})?/g, '[^/]+') + '/?$';
     let entry = this.patterns.find((p) => p.re.source === source);
     if (!entry) {
@@ -135,6 +147,39 @@ export class RouteTable {
     for (const p of this.patterns) if (p.re.test(path)) for (const m of p.methods) out.add(m);
     return [...out];
   }
+
+  /**
+   * The known route nearest to `path` (a few letters off: `/v4/transaction` for
+   * `/v4/transactions`), written with `{name}` for its parameters, or undefined when none is
+   * close. A parameter segment matches any segment of `path`.
+   */
+  nearest(path: string): string | undefined {
+    const asked = path.replace(/\/+$/, '').split('/');
+    let best: { route: string; distance: number } | undefined;
+    for (const route of this.paths) {
+      const segments = route.split('/');
+      if (segments.length !== asked.length) continue;
+      const distances = segments.map((segment, i) => (segment.startsWith(':') ? 0 : editDistance(segment, asked[i]!)));
+      // Each literal segment at most a third of its letters off (one at least), three in all.
+      if (distances.some((d, i) => d > Math.max(1, Math.floor(segments[i]!.length / 3)))) continue;
+      const distance = distances.reduce((sum, d) => sum + d, 0);
+      if (distance > 0 && distance <= 3 && (!best || distance < best.distance)) best = { route, distance };
+    }
+    return best?.route.replace(/:([A-Za-z_]+)(\{[^}]*\})?/g, '{$1}');
+  }
+}
+
+/** The Levenshtein distance of two strings. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
 }
 
 /** `app.notFound`: 405 with `Allow` when the path exists with other methods, else 404. */
@@ -148,6 +193,8 @@ export function notFoundHandler(routes: RouteTable) {
         new SandboxError(405, 'method_not_allowed', `Method ${c.req.method} is not allowed on ${c.req.path}; allowed: ${methods.join(', ')}`),
       );
     }
-    return errorResponse(c, new SandboxError(404, 'not_found', `No route for ${c.req.method} ${c.req.path}`));
+    const nearest = routes.nearest(c.req.path);
+    const hint = nearest === undefined ? '' : `; did you mean ${nearest}?`;
+    return errorResponse(c, new SandboxError(404, 'not_found', `No route for ${c.req.method} ${c.req.path}${hint}`));
   };
 }

@@ -20,7 +20,7 @@ export const text = (max: number) => z.string().min(1).max(max);
 /** A positive amount in minor units (cents). */
 export const amountSchema = z
   .number()
-  .int()
+  .int({ error: 'Must be an integer amount in minor units (e.g. cents: 10.50 USD is 1050)' })
   .min(1)
   .max(MAX_AMOUNT)
   .openapi({ example: 1050, description: 'Amount in minor units (cents; the currency\'s ISO 4217 exponent), 1 to 999,999,999,999 in every currency' });
@@ -33,15 +33,30 @@ export const currencySchema = z
   .openapi({ example: 'USD', description: 'ISO 4217 currency code' });
 
 /** http(s) URL; other schemes (javascript:, ftp:) are refused. */
-export const httpUrlSchema = z.url({ protocol: /^https?$/, error: 'Must be an http or https URL' });
+export const httpUrlSchema = z.url({ protocol: /^https?$/, error: (issue) => (issue.input === undefined ? undefined : 'Must be an http or https URL') });
+
+/** A required http(s) URL whose absence is reported with `whenMissing` (what the field is needed for). */
+export const requiredHttpUrlSchema = (whenMissing: string) =>
+  z.url({ protocol: /^https?$/, error: (issue) => (issue.input === undefined ? whenMissing : 'Must be an http or https URL') });
+
+const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A UUID in lower case, the case the sandbox's ids are made in (UUIDs are case-insensitive); any other string as it is. */
+export function lowerCaseUuid(id: string): string {
+  return UUID_SHAPE.test(id) ? id.toLowerCase() : id;
+}
 
 /**
  * A path id (`transaction_id`, `subscription_id`): a UUID (8-4-4-4-12 hex digits, any
  * version). Anything else is a 400 with a detail of type `uuid` at location `path` (the
  * spec's error table: "a UUID type error"); a well-formed id that does not exist is a 404.
+ * Upper-case hex digits find the same record as lower-case ones.
  */
 export function uuidPathParams<N extends string>(name: N, example: string) {
-  const id = z.guid({ error: 'Must be a UUID (8-4-4-4-12 hexadecimal digits)' }).openapi({ param: { name, in: 'path' }, example });
+  const id = z
+    .guid({ error: 'Must be a UUID (8-4-4-4-12 hexadecimal digits)' })
+    .overwrite(lowerCaseUuid)
+    .openapi({ param: { name, in: 'path' }, example, description: 'A UUID, in any letter case.' });
   return z.object({ [name]: id } as Record<N, typeof id>);
 }
 

@@ -17,12 +17,13 @@ export function awaitsCustomer(mode: AccountMode, channelCode: string | null | u
 }
 
 /**
- * Whether a stored transaction shows its payment page as `payment_url`: every payment of a
- * checkout account, and a direct-mode payment given a payment link when it was created
- * (`awaitsCustomer` then, and not declined at once; renewals never get one).
+ * Whether a stored transaction shows its payment page as `payment_url`: a payment given a
+ * payment link when it was created (`awaitsCustomer` then, and not declined at once), and
+ * every other payment of a checkout account except a subscription's charges made without
+ * the customer (renewals never get one, in either mode).
  */
-export function hasPaymentUrl(tx: Pick<Transaction, 'link_expires_at'>, mode: AccountMode): boolean {
-  return mode === 'checkout' || tx.link_expires_at !== null;
+export function hasPaymentUrl(tx: Pick<Transaction, 'link_expires_at' | 'subscription_id'>, mode: AccountMode): boolean {
+  return tx.link_expires_at !== null || (mode === 'checkout' && tx.subscription_id === null);
 }
 
 /** Whether a PENDING payment's link has expired at `nowMs` (24 h of sandbox clock after its creation). */

@@ -23,17 +23,16 @@ const CARD_NUMBER_FORMAT = /^\d{12,19}$/;
  *   collects them on the payment page.
  * - `wallet`: e-wallet apps (Thai e-wallets, Chinese wallet apps), chosen by payment_channel_code.
  * - `qr`: Thai instant bank-transfer QR.
- * - `bank_transfer`: bank transfer.
  * - `mobile_banking`: Thai mobile banking apps.
  * - `instant_payment`: the Brazilian instant payment scheme.
  */
 export const paymentMethodTypeSchema = z
-  .enum(['card', 'wallet', 'qr', 'bank_transfer', 'mobile_banking', 'instant_payment'])
+  .enum(['card', 'wallet', 'qr', 'mobile_banking', 'instant_payment'])
   .openapi({
     description:
       'card: card schemes (card fields required in direct mode); wallet: e-wallet apps; ' +
-      'qr: Thai instant bank-transfer QR; bank_transfer: bank transfer; ' +
-      'mobile_banking: Thai mobile banking apps; instant_payment: Brazilian instant payments.',
+      'qr: Thai instant bank-transfer QR (and Pix); ' +
+      'mobile_banking: Thai mobile banking apps; instant_payment: Pix, the Brazilian instant payment scheme. Each channel takes the type GET /_sandbox/payment-methods lists for it.',
   });
 
 /**

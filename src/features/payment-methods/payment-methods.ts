@@ -12,7 +12,7 @@ import type { ErrorDetail } from '../../core/domain/errors.js';
 import { isCurrency } from '../../core/domain/money.js';
 
 /** How the customer pays with a channel, which decides what the payment page acts out. */
-export type PaymentMethodType = 'card' | 'qr' | 'wallet' | 'banking_app';
+export type PaymentMethodType = 'card' | 'qr' | 'wallet' | 'mobile_banking';
 
 /** One `payment_channel_code` of the catalogue. */
 export interface PaymentChannel {
@@ -88,13 +88,13 @@ export const PAYMENT_METHOD_GROUPS: readonly PaymentMethodGroup[] = Object.freez
     name: 'Thai mobile banking apps',
     region: 'Thailand',
     country: 'TH',
-    type: 'banking_app',
+    type: 'mobile_banking',
     channels: [
-      channel('KPLUS', 'K PLUS', 'banking_app', ['THB'], 'TH'),
-      channel('SCB_EASY', 'SCB EASY', 'banking_app', ['THB'], 'TH'),
-      channel('KRUNGTHAI_NEXT', 'Krungthai NEXT', 'banking_app', ['THB'], 'TH'),
-      channel('BUALUANG_MBANKING', 'Bualuang mBanking', 'banking_app', ['THB'], 'TH'),
-      channel('KRUNGSRI_KMA', 'Krungsri KMA', 'banking_app', ['THB'], 'TH'),
+      channel('KPLUS', 'K PLUS', 'mobile_banking', ['THB'], 'TH'),
+      channel('SCB_EASY', 'SCB EASY', 'mobile_banking', ['THB'], 'TH'),
+      channel('KRUNGTHAI_NEXT', 'Krungthai NEXT', 'mobile_banking', ['THB'], 'TH'),
+      channel('BUALUANG_MBANKING', 'Bualuang mBanking', 'mobile_banking', ['THB'], 'TH'),
+      channel('KRUNGSRI_KMA', 'Krungsri KMA', 'mobile_banking', ['THB'], 'TH'),
     ],
   },
   {
@@ -150,8 +150,8 @@ export function needsCustomerStep(code: string | null | undefined): boolean {
 /**
  * The request's `payment_method.type` values a channel takes, the expected one first: a
  * card channel `card`, a QR channel `qr` (Pix also `instant_payment`, the request's word for
- * the Brazilian scheme), a wallet `wallet`, a banking app `mobile_banking` (the request's
- * word for the catalogue's `banking_app`).
+ * the Brazilian scheme), a wallet `wallet`, a banking app `mobile_banking`: the type the
+ * catalogue lists is always the first one.
  */
 export function requestTypesOf(channel: PaymentChannel): readonly string[] {
   switch (channel.type) {
@@ -161,7 +161,7 @@ export function requestTypesOf(channel: PaymentChannel): readonly string[] {
       return channel.code === 'PIX' ? ['qr', 'instant_payment'] : ['qr'];
     case 'wallet':
       return ['wallet'];
-    case 'banking_app':
+    case 'mobile_banking':
       return ['mobile_banking'];
   }
 }

@@ -11,7 +11,7 @@
  *   approved (SUCCEEDED).
  * - **qr** (`PROMPTPAY`, `PIX`): the EMVCo payload (`domain/emvco`) as a QR image rendered
  *   here (SVG data URL, no script) and as text, with "I have scanned and paid" and Cancel.
- * - **wallet / banking_app**: a hand-off screen with "Open <App>", which leads to
+ * - **wallet / mobile_banking**: a hand-off screen with "Open <App>", which leads to
  *   `GET /pay/{id}/app`, the app's approval screen (Approve or Decline).
  *
  * `POST /pay/{id}/pay` and `POST /pay/{id}/cancel` set the outcome through the domain's one
@@ -38,6 +38,7 @@ import type { PaymentChannel } from '../payment-methods/index.js';
 import type { Account as AccountRow, Transaction as TransactionRow } from '../../core/domain/entities.js';
 import type { AppEnv } from '../../core/http/env.js';
 import { pageOperation } from '../../core/http/openapi/document.js';
+import { lowerCaseUuid } from '../../core/http/schemas.js';
 import type { PaymentPageDeps } from './deps.js';
 import { returnTarget, cancelTarget, channelOf } from './page.js';
 import { notFoundPage, finishedPage, expiredPage, processingPage } from './status-pages.js';
@@ -99,7 +100,7 @@ export function paymentPageRoutes(deps: PaymentPageDeps): OpenAPIHono<AppEnv> {
   });
 
   app.get('/:id', async (c) => {
-    const id = c.req.param('id');
+    const id = lowerCaseUuid(c.req.param('id'));
     const trial = trialPage(c, deps, id);
     if (trial) return trial;
     const found = lookUp(deps, id);
@@ -113,7 +114,7 @@ export function paymentPageRoutes(deps: PaymentPageDeps): OpenAPIHono<AppEnv> {
       case 'qr':
         return qrPage(c, tx, account, channel);
       case 'wallet':
-      case 'banking_app':
+      case 'mobile_banking':
         return handOffPage(c, tx, account, channel);
     }
   });
@@ -128,12 +129,12 @@ export function paymentPageRoutes(deps: PaymentPageDeps): OpenAPIHono<AppEnv> {
     responses: { 200: page('The approval screen'), 303: { description: 'Not a wallet or banking-app payment: to its payment page' }, 404: page('No payment page for this id'), 409: page('The payment already has its outcome'), 410: page('The link has expired') },
   });
   app.get('/:id/app', (c) => {
-    const id = c.req.param('id');
+    const id = lowerCaseUuid(c.req.param('id'));
     const found = lookUp(deps, id);
     if ('reason' in found) return notFoundPage(c, id, found.reason);
     const blocked = notPayable(c, deps, found, false);
     if (blocked) return blocked;
-    if (found.channel.type !== 'wallet' && found.channel.type !== 'banking_app') return c.redirect(`/pay/${id}`, 303);
+    if (found.channel.type !== 'wallet' && found.channel.type !== 'mobile_banking') return c.redirect(`/pay/${id}`, 303);
     return appPage(c, found.tx, found.account, found.channel);
   });
 
@@ -161,7 +162,7 @@ export function paymentPageRoutes(deps: PaymentPageDeps): OpenAPIHono<AppEnv> {
     responses: { 200: page('The outcome, when the transaction has no return_url'), 303: redirect('To the return_url'), 400: page('The card form with its errors'), 404: page('No payment page for this id'), 409: page('The payment already has its outcome'), 410: page('The link has expired') },
   });
   app.post('/:id/pay', async (c) => {
-    const id = c.req.param('id');
+    const id = lowerCaseUuid(c.req.param('id'));
     const trial = await submitTrialPage(c, deps, id);
     if (trial) return trial;
     const found = lookUp(deps, id);
@@ -199,7 +200,7 @@ export function paymentPageRoutes(deps: PaymentPageDeps): OpenAPIHono<AppEnv> {
     responses: { 200: page('The outcome, when the transaction has no cancel_url or return_url'), 303: redirect('To the cancel_url, else the return_url'), 404: page('No payment page for this id'), 409: page('The payment already has its outcome'), 410: page('The link has expired') },
   });
   app.post('/:id/cancel', (c) => {
-    const id = c.req.param('id');
+    const id = lowerCaseUuid(c.req.param('id'));
     const trial = leaveTrialPage(c, deps, id);
     if (trial) return trial;
     const found = lookUp(deps, id);

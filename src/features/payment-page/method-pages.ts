@@ -54,7 +54,7 @@ ${outcomeHelp(tx, 'I have scanned and paid', 'Cancel')}`,
 }
 
 export function handOffPage(c: Context<AppEnv>, tx: TransactionRow, account: AccountRow, channel: PaymentChannel): Response | Promise<Response> {
-  const kind = channel.type === 'banking_app' ? 'banking app' : 'wallet app';
+  const kind = channel.type === 'mobile_banking' ? 'banking app' : 'wallet app';
   return send(
     c,
     200,

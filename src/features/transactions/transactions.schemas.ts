@@ -5,7 +5,7 @@
  * channel code; checkout: return_url); the OpenAPI document shows both (`anyOf`, the first for direct accounts).
  */
 import { z } from '@hono/zod-openapi';
-import { amountSchema, currencySchema, httpUrlSchema, text } from '../../core/http/schemas.js';
+import { amountSchema, currencySchema, httpUrlSchema, requiredHttpUrlSchema, text } from '../../core/http/schemas.js';
 import { browserInfoSchema } from '../../core/http/wire/browser-info.js';
 import { onAnyObject } from '../../core/http/wire/issues.js';
 import { metadataSchema } from '../../core/http/wire/metadata.js';
@@ -62,7 +62,7 @@ const directTransactionCreateSchema = transactionCreateObject
 /** Checkout mode: return_url is required (the payment page sends the customer back there). */
 const checkoutTransactionCreateSchema = transactionCreateObject
   .extend({
-    return_url: httpUrlSchema.openapi({ description: 'Where the payment page sends the customer after paying.' }),
+    return_url: requiredHttpUrlSchema('return_url is required in checkout mode: the payment page sends the customer back there').openapi({ description: 'Where the payment page sends the customer after paying.' }),
   })
   .superRefine((body, ctx) => {
     const raw = body as Record<string, unknown>;

@@ -14,7 +14,7 @@ const CONTRACT: Record<string, { country: string | null; type: string; codes: st
   international_cards: { country: null, type: 'card', codes: ['CARD'], currency: null },
   thai_qr: { country: 'TH', type: 'qr', codes: ['PROMPTPAY'], currency: 'THB' },
   thai_wallets: { country: 'TH', type: 'wallet', codes: ['TRUEMONEY', 'SHOPEEPAY', 'LINEPAY'], currency: 'THB' },
-  thai_banking_apps: { country: 'TH', type: 'banking_app', codes: ['KPLUS', 'SCB_EASY', 'KRUNGTHAI_NEXT', 'BUALUANG_MBANKING', 'KRUNGSRI_KMA'], currency: 'THB' },
+  thai_banking_apps: { country: 'TH', type: 'mobile_banking', codes: ['KPLUS', 'SCB_EASY', 'KRUNGTHAI_NEXT', 'BUALUANG_MBANKING', 'KRUNGSRI_KMA'], currency: 'THB' },
   brazil_instant: { country: 'BR', type: 'qr', codes: ['PIX'], currency: 'BRL' },
   chinese_wallets: { country: 'CN', type: 'wallet', codes: ['ALIPAY', 'WECHATPAY'], currency: 'CNY' },
 };

@@ -2,7 +2,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { controlOperation } from '../../../core/http/openapi/document.js';
 
-const methodType = z.enum(['card', 'qr', 'wallet', 'banking_app']);
+const methodType = z.enum(['card', 'qr', 'wallet', 'mobile_banking']);
 
 export const paymentChannelSchema = z
   .object({

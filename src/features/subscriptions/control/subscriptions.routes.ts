@@ -2,7 +2,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { controlOperation } from '../../../core/http/openapi/document.js';
 import { pageQuerySchema, pageSchema } from '../../../core/http/pagination.js';
-import { errorSchema } from '../../../core/http/schemas.js';
+import { errorSchema, lowerCaseUuid } from '../../../core/http/schemas.js';
 import { json } from '../../../core/http/control-route-parts.js';
 import { controlSubscriptionSchema } from './subscriptions.schemas.js';
 
@@ -22,7 +22,7 @@ export const cancel = createRoute({
   ...controlOperation,
   operationId: 'cancelControlSubscription',
   summary: 'Cancel a subscription now (as the merchant would), answering it with its charges',
-  request: { params: z.object({ id: z.string().openapi({ param: { name: 'id', in: 'path' } }) }) },
+  request: { params: z.object({ id: z.string().overwrite(lowerCaseUuid).openapi({ param: { name: 'id', in: 'path' } }) }) },
   responses: { 200: json(controlSubscriptionSchema), 404: json(errorSchema, 'Not found'), 409: json(errorSchema, 'Already cancelled or failed') },
 });
 
