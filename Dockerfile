@@ -31,6 +31,7 @@ COPY bin ./bin
 COPY public ./public
 COPY scenarios ./scenarios
 COPY fixtures ./fixtures
+COPY examples/webhook-handlers ./examples/webhook-handlers
 COPY docker/healthcheck.mjs docker/warm-cache.mjs ./docker/
 RUN node docker/warm-cache.mjs
 # The data volume: run with `--db /data/sandbox.sqlite` to keep data across restarts.

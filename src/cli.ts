@@ -5,7 +5,9 @@
  * first line on stdout, also under --quiet; a JSON record with --log-format json), writes
  * --port-file, then the banner (base URL, panel URL, demo credentials) and, while running,
  * the terminal's delivery and request lines. SIGTERM/SIGINT stop it cleanly with exit
- * code 0. Bad values exit 1 with one line, no stack trace.
+ * code 0. Bad values exit 1 with one line, no stack trace. `payment-sandbox <command>` runs a
+ * subcommand (listed by --help, each with `payment-sandbox help <command>`); a mistyped one
+ * is refused with the nearest name suggested.
  */
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
@@ -33,11 +35,56 @@ Examples:
 Ready line (first line on stdout): payment-sandbox ready: url=http://127.0.0.1:4010 port=4010
 `;
 
-/** The commander program: every option, its default and variable in the help, two examples. */
+/**
+ * The subcommands, each with its arguments and one line for --help. Each is run by `main`
+ * (loaded only when called) and answers `--help` itself; `help <command>` shows that.
+ */
+export const SUBCOMMANDS: Readonly<Record<string, { args?: string; summary: string }>> = {
+  report: { summary: 'print the go-live report of a running sandbox (findings and coverage)' },
+  'check-webhooks': { args: '<url>', summary: "check a merchant's webhook handler with signed deliveries" },
+};
+
+/** The subcommand names within a small edit distance of `typed` (a transposition counts once), nearest first. */
+export function similarCommands(typed: string): string[] {
+  const distance = (a: string, b: string): number => {
+    const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+    for (let i = 1; i <= a.length; i++) {
+      for (let j = 1; j <= b.length; j++) {
+        const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+        d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+        if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+      }
+    }
+    return d[a.length]![b.length]!;
+  };
+  const lower = typed.toLowerCase();
+  return Object.keys(SUBCOMMANDS)
+    .map((name) => ({ name, far: distance(lower, name) }))
+    .filter(({ name, far }) => far <= Math.max(1, Math.floor(name.length / 3)) || (lower.length >= 3 && name.startsWith(lower)))
+    .sort((a, b) => a.far - b.far)
+    .map(({ name }) => name);
+}
+
+/** The one-line refusal of an unknown command, with the nearest commands suggested. */
+function unknownCommand(typed: string): string {
+  const near = similarCommands(typed);
+  const hint = near.length > 0 ? `(Did you mean ${near.join(' or ')}?)` : `(commands: ${Object.keys(SUBCOMMANDS).join(', ')}; see payment-sandbox --help)`;
+  return `unknown command '${typed}' ${hint}`;
+}
+
+/** The commander program: every option, its default and variable in the help, the subcommands, two examples. */
 export function buildProgram(): Command {
   const program = new Command('payment-sandbox')
     .description('Local emulator of the Payment Service API (/v4) with signed webhooks, a sandbox clock and a control panel.')
+    .usage('[options] | <command> [arguments]')
     .helpOption('-h, --help', 'show this help')
+    .allowExcessArguments(true) // an operand is a command name: refused below with a suggestion
+    .configureHelp({
+      visibleCommands: () => [
+        ...Object.entries(SUBCOMMANDS).map(([name, { args, summary }]) => (args === undefined ? new Command(name) : new Command(name).arguments(args)).description(summary)),
+        new Command('help').arguments('[command]').description('show the help of a command'),
+      ],
+    })
     .version(packageVersion(), '-V, --version', 'print the version')
     .showHelpAfterError(false)
     .showSuggestionAfterError(true)
@@ -90,6 +137,7 @@ export function buildProgram(): Command {
 export function parseCli(argv: string[], env: NodeJS.ProcessEnv): SandboxOptions {
   const program = buildProgram();
   program.parse(argv, { from: 'user' });
+  if (program.args.length > 0) program.error(`error: ${unknownCommand(program.args[0]!)}`, { code: 'commander.unknownCommand' });
   const flags = program.opts<Record<string, unknown>>();
   const merged: Record<string, unknown> = { ...optionsFromEnv(env) };
   const fromEnv = new Set(Object.keys(merged));
@@ -139,6 +187,18 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   // Loaded only for that command: it is not on the server's start-up path.
   if (argv[0] === 'check-webhooks') return (await import('./features/check-webhooks/index.js')).runCheckWebhooks(argv.slice(1), env); // issue 10: the webhook handler checker
   if (argv[0] === 'report') return (await import('./features/go-live/index.js')).runReport(argv.slice(1), env); // issue 19: the go-live report
+  if (argv[0] === 'help') {
+    const topic = argv[1];
+    if (topic === undefined) return main(['--help'], env);
+    if (topic in SUBCOMMANDS) return main([topic, '--help'], env);
+    process.stderr.write(`error: ${unknownCommand(topic)}\n`);
+    return 1;
+  }
+  if (argv[0] !== undefined && !argv[0].startsWith('-')) {
+    // Options all start with '-': a first word is a command name, mistyped (its options may not be the program's)
+    process.stderr.write(`error: ${unknownCommand(argv[0])}\n`);
+    return 1;
+  }
   let options: SandboxOptions;
   try {
     options = parseCli(argv, env);

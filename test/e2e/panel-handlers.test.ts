@@ -1,6 +1,6 @@
 /**
  * The Credentials view's webhook handler picker in a real browser: for each language the
- * merchant picks, the code shown (and copied) is the README's `<!-- handler:LANG -->` block,
+ * merchant picks, the code shown (and copied) is its file, `examples/webhook-handlers/<LANG>/`,
  * character for character, with its run command; the choice is remembered across reloads.
  * Screenshots: test-artifacts/panel-handlers-<language>-1280.png.
  */
@@ -8,12 +8,12 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readmeHandlers } from '../../src/features/webhooks/control/webhook-handlers.index.js';
+import { handlerFiles } from '../../src/features/webhooks/control/webhook-handlers.index.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { launchBrowser, screenshot } from '../support/browser.js';
 
-const README = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
-const HANDLERS = readmeHandlers(README);
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const HANDLERS = handlerFiles((path) => readFileSync(ROOT + path, 'utf8'));
 
 let sandbox: RunningServer;
 let browser: Browser;
@@ -28,7 +28,7 @@ afterAll(async () => {
 });
 
 describe('the panel shows the webhook handler in the language the merchant picks', () => {
-  it('each language button shows and copies exactly the README block, with its run command', { timeout: 60_000 }, async () => {
+  it('each language button shows and copies exactly its handler file, with its run command', { timeout: 60_000 }, async () => {
     expect(HANDLERS).toHaveLength(6);
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, permissions: ['clipboard-read', 'clipboard-write'] });
     const errors: string[] = [];

@@ -1,6 +1,6 @@
 /**
  * The container image (`npm run test:image`): builds ./Dockerfile unchanged with `docker`
- * where an engine answers, else `podman` (set up by ../shared/tools/container-engine.sh,
+ * where an engine answers, else `podman` (set up by scripts/container-engine.sh,
  * whose CONTAINER_BUILD_ARGS are passed to podman builds), then runs it as a merchant's CI
  * would: health from the host, HEALTHCHECK with a changed port, a non-root process, payment
  * links on --public-url, SIGTERM exits 0, and --db on the data volume survives a restart.

@@ -48,12 +48,12 @@ beforeAll(() => {
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('the packed package', () => {
-  it('ships only what runs: dist with .d.ts, bin, public, scenarios, README, LICENSE', () => {
+  it('ships only what runs: dist with .d.ts, bin, public, scenarios, the handler examples, README, LICENSE', () => {
     const paths = packed.files.map((f) => f.path);
-    for (const p of ['package.json', 'LICENSE', 'README.md', 'bin/payment-sandbox.js', 'dist/index.js', 'dist/index.d.ts', 'dist/verify-webhook.d.ts', 'dist/cli.js', 'fixtures/fixtures.schema.json', 'fixtures/shop.json', 'fixtures/subscriptions.json']) {
+    for (const p of ['package.json', 'LICENSE', 'README.md', 'bin/payment-sandbox.js', 'dist/index.js', 'dist/index.d.ts', 'dist/verify-webhook.d.ts', 'dist/cli.js', 'fixtures/fixtures.schema.json', 'fixtures/shop.json', 'fixtures/subscriptions.json', 'examples/webhook-handlers/node/handler.mjs', 'examples/webhook-handlers/go/main.go', 'examples/webhook-handlers/java/Handler.java']) {
       expect(paths).toContain(p);
     }
-    expect(paths.filter((p) => /^(src|test|docker|examples|\.ci)\//.test(p) || /^(tsconfig\.json|Dockerfile|compose\.yaml)$/.test(p))).toEqual([]);
+    expect(paths.filter((p) => /^(src|test|docker|\.ci)\//.test(p) || /^(tsconfig\.json|Dockerfile|compose\.yaml)$/.test(p))).toEqual([]);
   });
 
   it('installs without any compiler or dev dependency', () => {

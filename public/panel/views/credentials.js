@@ -2,7 +2,7 @@
  * The credentials page: every account (the published demo accounts and created ones) with
  * copy buttons for its id, API key, JWT kid and private key; the webhook public key in each
  * published form (PEM, base64 DER, JWK, X.509 certificate), each with a copy button, and the
- * README's webhook handler in the merchant's language (views/handlers.js); a quick-start
+ * webhook handler in the merchant's language (views/handlers.js); a quick-start
  * command; and a form that creates an isolated account.
  */
 import { badge, copyButton, h, setChildren } from '../dom.js';

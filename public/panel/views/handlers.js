@@ -1,8 +1,8 @@
 /**
- * The webhook handler picker of the Credentials view: the README's handler in the language
- * the merchant picks (Node.js, Python, PHP, Ruby, Go, Java), with its run command and a copy
- * button. The text comes from `GET /_sandbox/webhook-handlers`, which reads the README's own
- * blocks, so the panel shows exactly what the README prints and CI runs.
+ * The webhook handler picker of the Credentials view: the handler in the language the
+ * merchant picks (Node.js, Python, PHP, Ruby, Go, Java), with its run command and a copy
+ * button. The text comes from `GET /_sandbox/webhook-handlers`, which reads the package's
+ * handler files (examples/webhook-handlers/), so the panel shows exactly what CI runs.
  */
 import { call } from '../api.js';
 import { copyButton, h, setChildren } from '../dom.js';
@@ -40,7 +40,7 @@ export function webhookHandlerPicker() {
     'section',
     { class: 'handler-picker', 'aria-label': 'Webhook handler' },
     h('div', { class: 'cred-head' }, h('h3', { class: 'card-title' }, 'Webhook handler')),
-    h('p', { class: 'muted small' }, 'A complete handler in your language: it verifies the signature over the raw body, refuses a bad one (401), acknowledges, and handles a repeated ll_transaction_id once. The same code as the README; check it with payment-sandbox check-webhooks.'),
+    h('p', { class: 'muted small' }, 'A complete handler in your language: it verifies the signature over the raw body, refuses a bad one (401), acknowledges, and handles a repeated ll_transaction_id once. The same code as the files in examples/webhook-handlers/ of the package; check it with payment-sandbox check-webhooks.'),
     buttons,
     body,
   );

@@ -1,55 +1,75 @@
 /**
  * `GET /_sandbox/webhook-handlers` (the panel's source for the handler picker) answers the
- * README's handler blocks, character for character, in the README's order; the extraction
- * keeps only the six languages and needs a `Run:` line naming the file.
+ * package's handler files, `examples/webhook-handlers/<language>/<file>`, character for
+ * character, in the picker's order; each file's first comment line is its `Run:` command, and
+ * the answer needs no README.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { createRouter } from '../../../src/core/http/router.js';
+import { errorHandler } from '../../../src/core/http/errors.js';
+import { handlerFiles, webhookHandlerRoutes, type WebhookHandlerExample } from '../../../src/features/webhooks/control/webhook-handlers.index.js';
 import { describe, expect, it } from 'vitest';
-import { readmeHandlers, type WebhookHandlerExample } from '../../../src/features/webhooks/control/webhook-handlers.index.js';
 import { testApp } from '../../support/app.js';
 
-const README = readFileSync(fileURLToPath(new URL('../../../README.md', import.meta.url)), 'utf8');
-
-/** The fenced block under `<!-- handler:LANG -->`, found independently of the module under test. */
-function readmeBlock(language: string): string {
-  const marker = `<!-- handler:${language} -->\n`;
-  const at = README.indexOf(marker);
-  expect(at, `README has no handler:${language} marker`).toBeGreaterThanOrEqual(0);
-  const fenceOpen = README.indexOf('\n', at + marker.length) + 1;
-  expect(README.slice(at + marker.length, fenceOpen)).toMatch(/^```[a-z]+\n$/);
-  return README.slice(fenceOpen, README.indexOf('\n```\n', fenceOpen));
-}
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const FILES = {
+  node: 'examples/webhook-handlers/node/handler.mjs',
+  python: 'examples/webhook-handlers/python/handler.py',
+  php: 'examples/webhook-handlers/php/handler.php',
+  ruby: 'examples/webhook-handlers/ruby/handler.rb',
+  go: 'examples/webhook-handlers/go/main.go',
+  java: 'examples/webhook-handlers/java/Handler.java',
+};
 
 describe('GET /_sandbox/webhook-handlers', () => {
-  it("answers the README's six handlers exactly as printed, with their file and run command", async () => {
+  it('answers the six handler files exactly as they are, with their path, file and run command', async () => {
     const { app } = testApp();
     const res = await app.request('/_sandbox/webhook-handlers');
     expect(res.status).toBe(200);
     const { handlers } = (await res.json()) as { handlers: WebhookHandlerExample[] };
-    expect(handlers.map((h) => [h.language, h.name])).toEqual([
-      ['node', 'Node.js'],
-      ['python', 'Python'],
-      ['php', 'PHP'],
-      ['ruby', 'Ruby'],
-      ['go', 'Go'],
-      ['java', 'Java'],
+    expect(handlers.map((h) => [h.language, h.name, h.path])).toEqual([
+      ['node', 'Node.js', FILES.node],
+      ['python', 'Python', FILES.python],
+      ['php', 'PHP', FILES.php],
+      ['ruby', 'Ruby', FILES.ruby],
+      ['go', 'Go', FILES.go],
+      ['java', 'Java', FILES.java],
     ]);
     for (const h of handlers) {
-      expect(h.code, h.language).toBe(readmeBlock(h.language));
-      expect(h.code, h.language).toContain(`Run: ${h.run}`);
+      expect(h.code, h.language).toBe(readFileSync(ROOT + h.path, 'utf8'));
+      expect(h.path.endsWith(`/${h.file}`), h.language).toBe(true);
+      // The first comment line is the run command, naming the file and the key variable.
+      const firstComment = h.code.split('\n').find((line) => /^(\/\/|#)/.test(line));
+      expect(firstComment, h.language).toBe(`${h.language === 'python' || h.language === 'ruby' ? '#' : '//'} Run: ${h.run}`);
+      expect(h.run, h.language).toContain('PAYMENT_SANDBOX_PUBLIC_KEY=');
       expect(h.run.endsWith(` ${h.file}`), h.language).toBe(true);
     }
   });
-});
 
-describe('readmeHandlers', () => {
-  it('takes the fenced block under each known marker, blank lines allowed between', () => {
-    const text = ['<!-- handler:go -->', '', '```go', '// Run: go run handler.go', 'package main', '```', '', '<!-- handler:cobol -->', '```cobol', '* Run: x handler.cbl', '```', ''].join('\n');
-    expect(readmeHandlers(text)).toEqual([{ language: 'go', name: 'Go', file: 'handler.go', run: 'go run handler.go', code: '// Run: go run handler.go\npackage main' }]);
+  it('reads no README: the handlers come from their files alone', () => {
+    const read: string[] = [];
+    const handlers = handlerFiles((path) => {
+      read.push(path);
+      return readFileSync(ROOT + path, 'utf8');
+    });
+    expect(handlers).toHaveLength(6);
+    expect(read).toEqual(Object.values(FILES));
   });
 
-  it('refuses a block without a Run: line naming its file', () => {
-    expect(() => readmeHandlers('<!-- handler:ruby -->\n```ruby\nputs 1\n```\n')).toThrow(/handler:ruby has no "Run: \.\.\. <file>" line/);
+  it('answers 404 in the error envelope when the installation lacks the handler files', async () => {
+    const app = createRouter();
+    app.route('/_sandbox', webhookHandlerRoutes({ readFile: () => { throw new Error('ENOENT'); } }));
+    app.onError(errorHandler({ error: () => undefined }));
+    const res = await app.request('/_sandbox/webhook-handlers');
+    expect(res.status).toBe(404);
+    const body = (await res.json()) as { code: string; message: string };
+    expect(body.message).toContain('examples/webhook-handlers/');
+  });
+});
+
+describe('handlerFiles', () => {
+  it('refuses a file without a Run: line naming its own file', () => {
+    expect(() => handlerFiles((path) => (path.endsWith('main.go') ? 'package main\n' : readFileSync(ROOT + path, 'utf8')))).toThrow(/examples\/webhook-handlers\/go\/main\.go has no "Run: \.\.\. main\.go" line/);
   });
 });

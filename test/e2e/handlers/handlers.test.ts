@@ -1,8 +1,8 @@
 /**
- * The README's webhook handlers in six languages (contract: "Webhook handlers in every
- * merchant's language") are proven as printed: each `<!-- handler:LANG -->` block is written
- * to a temporary folder under the file name of its `Run:` line and started with that very
- * command (bash, the language's own toolchain), against a real sandbox in each signing mode.
+ * The webhook handlers in six languages, `examples/webhook-handlers/<LANG>/`, are proven as
+ * shipped: each file is copied, byte for byte, to a temporary folder (with the public key
+ * beside it) and started with the command of its first comment line (`Run: ...`, through bash
+ * and the language's own toolchain), against a real sandbox in each signing mode.
  * The sandbox's check-webhooks battery (`POST /_sandbox/check-webhooks`) must pass every case,
  * and a real payment, created and settled through the API, must be delivered to the handler
  * and acknowledged (the delivery log says `delivered`; the handler printed it once).
@@ -20,13 +20,12 @@ import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEBHOOK_CHECK_IDS } from '../../../src/features/check-webhooks/index.js';
-import { HANDLER_LANGUAGES, readmeHandlers, type HandlerLanguage, type WebhookHandlerExample } from '../../../src/features/webhooks/control/webhook-handlers.index.js';
+import { HANDLER_LANGUAGES, handlerFiles, type HandlerLanguage, type WebhookHandlerExample } from '../../../src/features/webhooks/control/webhook-handlers.index.js';
 import { startSandbox, type RunningSandbox } from '../../../src/index.js';
 import { freePort } from '../../support/ports.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
-const HANDLERS = readmeHandlers(README);
+const HANDLERS = handlerFiles((path) => readFileSync(join(ROOT, path), 'utf8'));
 const SECRET = 'whsec_handlers_test';
 const IN_CI = process.env.CI === 'true';
 
@@ -76,17 +75,17 @@ function accepts(port: number): Promise<boolean> {
   });
 }
 
-/** A handler started with its README command in `dir`; its output; stop() ends its process group. */
+/** A handler started with its `Run:` command in its folder; its output; stop() ends its process group. */
 interface RunningHandler {
   url: string;
   output: () => string;
   stop: () => Promise<void>;
 }
 
-const work = mkdtempSync(join(tmpdir(), 'readme-handlers-'));
+const work = mkdtempSync(join(tmpdir(), 'webhook-handlers-'));
 const shared = { GOCACHE: join(work, 'go-cache'), GOPATH: join(work, 'go-path'), GOPROXY: 'off', GOTOOLCHAIN: 'local', GOFLAGS: '', GO111MODULE: 'on' };
 
-/** Starts `handler` as the README says, in a folder of its own, with the key file beside it. */
+/** Starts `handler` as its `Run:` line says, in a folder of its own, with the key file beside it. */
 async function startHandler(handler: WebhookHandlerExample, path: Record<string, string>, pem: string, env: Record<string, string> = {}): Promise<RunningHandler> {
   const dir = mkdtempSync(join(work, `${handler.language}-`));
   const bin = join(dir, '.bin');
@@ -94,7 +93,7 @@ async function startHandler(handler: WebhookHandlerExample, path: Record<string,
   for (const [name, target] of Object.entries(path)) symlinkSync(target, join(bin, name));
   const tmp = join(dir, '.tmp');
   mkdirSync(tmp);
-  writeFileSync(join(dir, handler.file), `${handler.code}\n`);
+  writeFileSync(join(dir, handler.file), handler.code);
   writeFileSync(join(dir, 'webhook-public-key.pem'), pem);
   const port = await freePort();
   const child: ChildProcess = spawn('bash', ['-c', handler.run], {
@@ -149,7 +148,7 @@ async function settleRealPayment(sandbox: RunningSandbox, url: string, reference
     body: JSON.stringify({
       amount: 1050,
       currency: 'USD',
-      description: 'README handler test',
+      description: 'handler file test',
       external_identifier: reference,
       notification_url: url,
       payment_method: { type: 'card', number: '4111111111111111', expiration_date: '12/30', security_code: '123' },
@@ -171,10 +170,10 @@ const modes = [
   { mode: 'hmac', options: { webhookSigning: 'hmac' as const, webhookSecret: SECRET }, env: { PAYMENT_SANDBOX_WEBHOOK_SECRET: SECRET } },
 ] as const;
 
-describe('README webhook handlers: their blocks', () => {
-  it('has one handler per language, in order, each with a Run: line naming its file', () => {
+describe('webhook handler files', () => {
+  it('has one handler file per language, in order, each with a Run: line naming its file', () => {
     expect(HANDLERS.map((h) => h.language)).toEqual(Object.keys(HANDLER_LANGUAGES));
-    expect(HANDLERS.map((h) => h.file)).toEqual(['handler.mjs', 'handler.py', 'handler.php', 'handler.rb', 'handler.go', 'Handler.java']);
+    expect(HANDLERS.map((h) => h.file)).toEqual(['handler.mjs', 'handler.py', 'handler.php', 'handler.rb', 'main.go', 'Handler.java']);
     for (const h of HANDLERS) {
       expect(h.run, h.language).toMatch(/^PAYMENT_SANDBOX_PUBLIC_KEY=webhook-public-key\.pem /);
       expect(h.code, h.language).toContain('PAYMENT_SANDBOX_WEBHOOK_SECRET'); // the HMAC variant
@@ -186,7 +185,7 @@ describe('README webhook handlers: their blocks', () => {
 });
 
 for (const { mode, options, env } of modes) {
-  describe(`README webhook handlers, ${mode} signing: as printed, against a real sandbox`, () => {
+  describe(`webhook handler files, ${mode} signing: run as their Run: line says, against a real sandbox`, () => {
     let sandbox: RunningSandbox;
     beforeAll(async () => {
       sandbox = await startSandbox({ ...options });
@@ -212,7 +211,7 @@ for (const { mode, options, env } of modes) {
           expect(report.checks.filter((c) => !c.passed), running.output()).toEqual([]);
           expect(report.passed).toBe(true);
 
-          const reference = `readme-${language}-${mode}`;
+          const reference = `handler-${language}-${mode}`;
           const id = await settleRealPayment(sandbox, running.url, reference);
           // The handler processed it once, and a resend (same body, fresh signature) is acknowledged without a second effect.
           const resent = await fetch(`${sandbox.url}/_sandbox/deliveries?limit=100`).then((r) => r.json() as Promise<{ items: Array<{ id: string; resource_id: string }> }>);
@@ -233,7 +232,7 @@ for (const { mode, options, env } of modes) {
 
 describe('a handler that verifies re-serialized JSON fails the battery', () => {
   const python = pythonWithCryptography();
-  const title = "the README's Python handler changed to verify json.dumps(json.loads(raw)) fails raw_body, and only it";
+  const title = "the Python handler changed to verify json.dumps(json.loads(raw)) fails raw_body, and only it";
   if (!python) {
     if (IN_CI) it(title, () => expect.fail('no python3 with the cryptography package'));
     else it(title, (ctx) => ctx.skip('no python3 with the cryptography package (outside CI only; CI fails instead)'));

@@ -1,8 +1,8 @@
 /**
- * The deployment examples parse and say what the README promises: compose.yaml builds the
- * image with the data volume, --db in it, the public URL and a host webhook target; the
- * GitHub Actions example runs the image as a `services:` container with its port and health
- * check; the Dockerfile keeps a maintained Node LTS base, a non-root user and a HEALTHCHECK
+ * The deployment examples parse and say what the docs promise: compose.yaml builds the
+ * image with the data volume, --db in it, the public URL and the app's service as webhook
+ * target, with nothing podman refuses; the GitHub Actions example installs the sandbox and
+ * starts it with a bounded wait (its steps run in test/e2e/recipes/); the Dockerfile keeps a maintained Node LTS base, a non-root user and a HEALTHCHECK
  * that does not hard-code the port.
  */
 import { readFileSync } from 'node:fs';
@@ -32,33 +32,43 @@ describe('compose.yaml', () => {
     expect(db).toMatch(/^\/data\//);
   });
 
-  it('gives payment links the public URL and reaches a webhook receiver on the host', () => {
+  it("gives payment links the public URL and sends webhooks to the app's service by name", () => {
     const cmd = service.command!;
     expect(cmd[cmd.indexOf('--public-url') + 1]).toBe('http://localhost:4010');
-    expect(cmd[cmd.indexOf('--notification-url') + 1]).toMatch(/^http:\/\/host\.docker\.internal:/);
-    expect(service.extra_hosts).toContain('host.docker.internal:host-gateway');
+    expect(cmd[cmd.indexOf('--notification-url') + 1]).toBe('http://app:3000/webhooks');
+    expect(read('compose.yaml')).toContain('http://app:3000/webhooks (add your app as the service `app`');
+  });
+
+  it('has nothing podman 4.3 refuses (no host-gateway, no host.docker.internal)', () => {
+    expect(service.extra_hosts).toBeUndefined();
+    expect(read('compose.yaml')).not.toMatch(/host-gateway|host\.docker\.internal/);
+  });
+
+  it('says how to start it and wait for it with a bound', () => {
+    expect(read('compose.yaml')).toContain('docker compose up -d --wait --wait-timeout 60 payment-sandbox');
   });
 });
 
 describe('examples/github-actions.yml', () => {
   const workflow = parse(read('examples/github-actions.yml')) as {
     on: unknown;
-    jobs: Record<string, { 'runs-on': string; services: Record<string, { image: string; ports: string[]; options?: string; env?: Record<string, string> }>; steps: { run?: string; uses?: string }[] }>;
+    jobs: Record<string, { 'runs-on': string; env: Record<string, unknown>; steps: { name?: string; run?: string; uses?: string }[] }>;
   };
   const job = Object.values(workflow.jobs)[0]!;
-  const service = job.services['payment-sandbox']!;
 
-  it('is a workflow with a job that runs the sandbox as a service container on port 4010', () => {
+  it('is a workflow whose job installs the sandbox from its git repository, no placeholder registry', () => {
     expect(workflow.on).toBeDefined();
     expect(job['runs-on']).toMatch(/ubuntu/);
-    expect(service.image).toMatch(/payment-sandbox/);
-    expect(service.ports).toContain('4010:4010');
-    expect(service.env?.PAYMENT_SANDBOX_PUBLIC_URL).toBe('http://localhost:4010');
+    expect(job.steps.some((s) => s.run?.includes('npm install --no-save "payment-sandbox@$PAYMENT_SANDBOX_SOURCE"'))).toBe(true);
+    expect(read('examples/github-actions.yml')).not.toMatch(/your-org|ghcr\.io/);
   });
 
-  it("health-checks it with the image's own check, and its steps use localhost:4010", () => {
-    expect(service.options).toMatch(/--health-cmd "node docker\/healthcheck\.mjs"/);
-    expect(job.steps.some((s) => s.run?.includes('http://localhost:4010/_sandbox/health'))).toBe(true);
+  it('starts it with --port-file, --notification-url to the app and a bounded wait that notices an exit', () => {
+    const start = job.steps.find((s) => s.name === 'Start payment-sandbox')!.run!;
+    expect(start).toContain('--port-file .sandbox-port');
+    expect(start).toContain('--notification-url http://127.0.0.1:3000/webhooks');
+    expect(start).toContain('kill -0');
+    expect(start).toContain('not ready within 60 s');
   });
 });
 

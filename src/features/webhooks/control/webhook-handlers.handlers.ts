@@ -1,28 +1,26 @@
-/** Handler of `GET /_sandbox/webhook-handlers`: the handlers of the package's README.md, read once per router. */
+/** Handler of `GET /_sandbox/webhook-handlers`: the package's handler files, read once per router. */
 import { readFileSync } from 'node:fs';
 import { packagePath } from '../../../core/config.js';
 import { notFound } from '../../../core/domain/errors.js';
 import type { ControlHandler } from '../../../core/http/control-route-parts.js';
-import { readmeHandlers, type WebhookHandlerExample } from './webhook-handlers.readme.js';
+import { handlerFiles, type WebhookHandlerExample } from './webhook-handlers.files.js';
 import type { ListRoute } from './webhook-handlers.routes.js';
 
-/** Where the handlers come from: the package's README.md unless told otherwise. */
+/** Where the handlers come from: the package's `examples/webhook-handlers/` unless told otherwise. */
 export interface WebhookHandlerOptions {
-  /** The README's text; throws when there is none. */
-  readReadme?: () => string;
+  /** The text of a file given by its path in the package; throws when there is none. */
+  readFile?: (path: string) => string;
 }
 
-export function webhookHandlerHandlers({ readReadme = () => readFileSync(packagePath('README.md'), 'utf8') }: WebhookHandlerOptions = {}) {
+export function webhookHandlerHandlers({ readFile = (path) => readFileSync(packagePath(...path.split('/')), 'utf8') }: WebhookHandlerOptions = {}) {
   let cached: WebhookHandlerExample[] | undefined;
   const handlers = (): WebhookHandlerExample[] => {
     if (cached === undefined) {
-      let readme: string;
       try {
-        readme = readReadme();
+        cached = handlerFiles(readFile);
       } catch {
-        throw notFound('The webhook handlers come from the package README.md, which this installation lacks');
+        throw notFound('The webhook handlers come from the package folder examples/webhook-handlers/, which this installation lacks');
       }
-      cached = readmeHandlers(readme);
     }
     return cached;
   };

@@ -1,11 +1,11 @@
-/** `GET /_sandbox/webhook-handlers`: the README's webhook handler in each language, for the panel's Credentials view. */
+/** `GET /_sandbox/webhook-handlers`: the webhook handler in each language (the package's handler files), for the panel's Credentials view. */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../../core/http/env.js';
 import { createRouter } from '../../../core/http/router.js';
 import { webhookHandlerHandlers, type WebhookHandlerOptions } from './webhook-handlers.handlers.js';
 import * as routes from './webhook-handlers.routes.js';
 
-export { HANDLER_LANGUAGES, readmeHandlers, type HandlerLanguage, type WebhookHandlerExample } from './webhook-handlers.readme.js';
+export { HANDLER_FILES, HANDLER_LANGUAGES, handlerFiles, type HandlerLanguage, type WebhookHandlerExample } from './webhook-handlers.files.js';
 export type { WebhookHandlerOptions } from './webhook-handlers.handlers.js';
 
 export function webhookHandlerRoutes(options: WebhookHandlerOptions = {}): OpenAPIHono<AppEnv> {

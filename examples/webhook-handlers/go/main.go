@@ -1,0 +1,109 @@
+// Run: PAYMENT_SANDBOX_PUBLIC_KEY=webhook-public-key.pem go run main.go
+package main
+
+import (
+	"crypto"
+	"crypto/hmac"
+	"crypto/rsa"
+	"crypto/sha256"
+	"crypto/x509"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"encoding/pem"
+	"io"
+	"log"
+	"net/http"
+	"os"
+	"sync"
+)
+
+var (
+	secret    = os.Getenv("PAYMENT_SANDBOX_WEBHOOK_SECRET") // only with --webhook-signing hmac
+	publicKey *rsa.PublicKey
+	mu        sync.Mutex
+	handled   = map[string]bool{} // ll_transaction_id already processed: your database in production
+)
+
+func verified(raw []byte, signature string) bool {
+	if secret != "" { // HMAC variant: hex HMAC-SHA256 of the raw body
+		mac := hmac.New(sha256.New, []byte(secret))
+		mac.Write(raw)
+		given, err := hex.DecodeString(signature)
+		return err == nil && hmac.Equal(given, mac.Sum(nil))
+	}
+	sig, err := base64.StdEncoding.DecodeString(signature) // RSA-SHA256 (PKCS #1 v1.5), base64
+	digest := sha256.Sum256(raw)
+	return err == nil && rsa.VerifyPKCS1v15(publicKey, crypto.SHA256, digest[:], sig) == nil
+}
+
+type event struct {
+	ID          string `json:"ll_transaction_id"`
+	MerchantID  string `json:"merchant_transaction_id"`
+	PaymentData *struct {
+		Status string `json:"payment_status"`
+	} `json:"payment_data"`
+	RefundData *struct {
+		Status string `json:"refund_status"`
+	} `json:"refund_data"`
+}
+
+func webhooks(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		http.NotFound(w, r)
+		return
+	}
+	raw, err := io.ReadAll(r.Body) // the bytes received: never verify re-encoded JSON
+	signature := r.Header.Get("signature")
+	if err != nil || signature == "" || !verified(raw, signature) {
+		w.WriteHeader(http.StatusUnauthorized)
+		return
+	}
+	var e event
+	if err := json.Unmarshal(raw, &e); err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	mu.Lock()
+	seen := handled[e.ID]
+	handled[e.ID] = true
+	mu.Unlock()
+	if seen {
+		log.Printf("already handled: %s", e.ID)
+	} else {
+		status := ""
+		if e.PaymentData != nil {
+			status = e.PaymentData.Status
+		} else if e.RefundData != nil {
+			status = e.RefundData.Status
+		}
+		log.Printf("webhook verified: %s %s (%s)", status, e.ID, e.MerchantID)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Write([]byte(`{"code":"200","message":"SUCCESS"}`))
+}
+
+func main() {
+	if secret == "" {
+		pemBytes, err := os.ReadFile(os.Getenv("PAYMENT_SANDBOX_PUBLIC_KEY"))
+		if err != nil {
+			log.Fatal(err)
+		}
+		block, _ := pem.Decode(pemBytes)
+		if block == nil {
+			log.Fatal("no PEM block in PAYMENT_SANDBOX_PUBLIC_KEY")
+		}
+		key, err := x509.ParsePKIXPublicKey(block.Bytes)
+		if err != nil {
+			log.Fatal(err)
+		}
+		publicKey = key.(*rsa.PublicKey)
+	}
+	port := os.Getenv("PORT")
+	if port == "" {
+		port = "3000"
+	}
+	http.HandleFunc("/webhooks", webhooks)
+	log.Printf("webhook handler on http://127.0.0.1:%s/webhooks", port)
+	log.Fatal(http.ListenAndServe("127.0.0.1:"+port, nil))
+}

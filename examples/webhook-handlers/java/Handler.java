@@ -1,0 +1,88 @@
+// Run: PAYMENT_SANDBOX_PUBLIC_KEY=webhook-public-key.pem java Handler.java
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyFactory;
+import java.security.MessageDigest;
+import java.security.PublicKey;
+import java.security.Signature;
+import java.security.spec.X509EncodedKeySpec;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+public class Handler {
+    static final String SECRET = System.getenv("PAYMENT_SANDBOX_WEBHOOK_SECRET"); // only with --webhook-signing hmac
+    static final Set<String> HANDLED = ConcurrentHashMap.newKeySet(); // ll_transaction_id already processed: your database in production
+    static final Pattern FIELD = Pattern.compile("\"(ll_transaction_id|merchant_transaction_id|payment_status|refund_status)\"\\s*:\\s*\"([^\"]*)\"");
+    static PublicKey publicKey;
+
+    static boolean verified(byte[] raw, String signature) {
+        try {
+            if (SECRET != null) { // HMAC variant: hex HMAC-SHA256 of the raw body
+                Mac mac = Mac.getInstance("HmacSHA256");
+                mac.init(new SecretKeySpec(SECRET.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+                byte[] expected = HexFormat.of().formatHex(mac.doFinal(raw)).getBytes(StandardCharsets.UTF_8);
+                return MessageDigest.isEqual(expected, signature.getBytes(StandardCharsets.UTF_8));
+            }
+            Signature rsa = Signature.getInstance("SHA256withRSA"); // RSA-SHA256 (PKCS #1 v1.5), base64
+            rsa.initVerify(publicKey);
+            rsa.update(raw);
+            return rsa.verify(Base64.getDecoder().decode(signature));
+        } catch (GeneralSecurityException | IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    static void handle(HttpExchange exchange) throws IOException {
+        byte[] raw = exchange.getRequestBody().readAllBytes(); // the bytes received: never verify re-encoded JSON
+        String signature = exchange.getRequestHeaders().getFirst("signature");
+        if (!exchange.getRequestMethod().equals("POST") || !exchange.getRequestURI().getPath().equals("/webhooks")) {
+            exchange.sendResponseHeaders(404, -1);
+        } else if (signature == null || !verified(raw, signature)) {
+            exchange.sendResponseHeaders(401, -1);
+        } else {
+            // The JDK has no JSON parser: read the fields shown here, use Jackson or Gson for the rest.
+            Map<String, String> fields = new HashMap<>();
+            Matcher m = FIELD.matcher(new String(raw, StandardCharsets.UTF_8));
+            while (m.find()) fields.putIfAbsent(m.group(1), m.group(2));
+            String id = fields.get("ll_transaction_id");
+            if (!HANDLED.add(id)) {
+                System.out.println("already handled: " + id);
+            } else {
+                String status = fields.getOrDefault("payment_status", fields.get("refund_status"));
+                System.out.println("webhook verified: " + status + " " + id + " (" + fields.get("merchant_transaction_id") + ")");
+            }
+            byte[] body = "{\"code\":\"200\",\"message\":\"SUCCESS\"}".getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+        }
+        exchange.close();
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (SECRET == null) {
+            String pem = Files.readString(Path.of(System.getenv("PAYMENT_SANDBOX_PUBLIC_KEY")));
+            byte[] der = Base64.getMimeDecoder().decode(pem.replaceAll("-----[A-Z ]+-----", ""));
+            publicKey = KeyFactory.getInstance("RSA").generatePublic(new X509EncodedKeySpec(der));
+        }
+        int port = Integer.parseInt(System.getenv().getOrDefault("PORT", "3000"));
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 0);
+        server.createContext("/", Handler::handle);
+        server.start();
+        System.out.println("webhook handler on http://127.0.0.1:" + port + "/webhooks");
+    }
+}

@@ -1,0 +1,39 @@
+// Run: PAYMENT_SANDBOX_PUBLIC_KEY=webhook-public-key.pem node handler.mjs
+import { createServer } from 'node:http';
+import { createHmac, timingSafeEqual, verify } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+
+const port = Number(process.env.PORT ?? 3000);
+const secret = process.env.PAYMENT_SANDBOX_WEBHOOK_SECRET; // only with --webhook-signing hmac
+const publicKey = secret ? null : readFileSync(process.env.PAYMENT_SANDBOX_PUBLIC_KEY, 'utf8');
+const handled = new Set(); // ll_transaction_id already processed: your database in production
+
+function verified(raw, signature) {
+  if (secret) { // HMAC variant: hex HMAC-SHA256 of the raw body
+    const expected = createHmac('sha256', secret).update(raw).digest();
+    const given = Buffer.from(signature, 'hex');
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  }
+  return verify('sha256', raw, publicKey, Buffer.from(signature, 'base64')); // RSA-SHA256, base64
+}
+
+createServer((req, res) => {
+  if (req.method !== 'POST' || req.url !== '/webhooks') { res.writeHead(404).end(); return; }
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', () => {
+    const raw = Buffer.concat(chunks); // the bytes received: never verify re-serialized JSON
+    const signature = req.headers.signature;
+    if (typeof signature !== 'string' || !verified(raw, signature)) { res.writeHead(401).end(); return; }
+    const event = JSON.parse(raw.toString('utf8'));
+    if (handled.has(event.ll_transaction_id)) {
+      console.log(`already handled: ${event.ll_transaction_id}`);
+    } else {
+      handled.add(event.ll_transaction_id);
+      const status = event.payment_data?.payment_status ?? event.refund_data?.refund_status;
+      console.log(`webhook verified: ${status} ${event.ll_transaction_id} (${event.merchant_transaction_id})`);
+    }
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('{"code":"200","message":"SUCCESS"}');
+  });
+}).listen(port, '127.0.0.1', () => console.log(`webhook handler on http://127.0.0.1:${port}/webhooks`));
