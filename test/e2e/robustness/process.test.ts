@@ -5,7 +5,7 @@
  * another bundle's code.
  */
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,6 +56,29 @@ async function createPayment(url: string): Promise<number> {
 }
 
 describe('one process per --db file', () => {
+  it('a symbolic link, a hard link and a --restore onto a link to a running sandbox database each exit 1 with one line; the live file is unchanged', async () => {
+    const db = join(dir, 'linked.db');
+    const first = await start(['--db', db]);
+    expect(await createPayment(first.url)).toBe(201);
+    const snapshot = join(dir, 'linked-snapshot.sqlite');
+    writeFileSync(snapshot, Buffer.from(await (await fetch(`${first.url}/_sandbox/snapshot`)).arrayBuffer()));
+    symlinkSync(db, join(dir, 'linked-sym.db'));
+    linkSync(db, join(dir, 'linked-hard.db'));
+    const live = readFileSync(db);
+    for (const args of [['--db', join(dir, 'linked-sym.db')], ['--db', join(dir, 'linked-hard.db')], ['--db', join(dir, 'linked-sym.db'), '--restore', snapshot]]) {
+      const second = run(['--port', '0', ...args]);
+      expect(await second.exit).toBe(1);
+      const lines = second.err().trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/in use by another payment-sandbox process|2 names \(hard links\)/);
+      expect(second.out()).not.toContain('ready');
+    }
+    expect(readFileSync(db).equals(live)).toBe(true);
+    expect(await createPayment(first.url)).toBe(201);
+    first.child.kill('SIGTERM');
+    expect(await first.exit).toBe(0);
+  });
+
   it('a second sandbox on the same --db exits 1 with one line naming the file; the first keeps serving', async () => {
     const db = join(dir, 'shared.db');
     const first = await start(['--db', db]);
