@@ -9,6 +9,7 @@ import { copyFileSync, linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, s
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { directPayment, headers } from '../../support/app.js';
 
@@ -54,6 +55,29 @@ async function createPayment(url: string): Promise<number> {
   await res.arrayBuffer();
   return res.status;
 }
+
+describe('--restore of what is not a snapshot', () => {
+  it('a named pipe or a snapshot carrying a trigger exits 1 with one line instead of hanging or running it', async () => {
+    const fifo = join(dir, 'restore-pipe.sqlite');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    const trigger = join(dir, 'restore-trigger.sqlite');
+    const seed = await start([]);
+    writeFileSync(trigger, Buffer.from(await (await fetch(`${seed.url}/_sandbox/snapshot`)).arrayBuffer()));
+    seed.child.kill('SIGTERM');
+    expect(await seed.exit).toBe(0);
+    const db = new Database(trigger);
+    db.exec("CREATE TRIGGER steal AFTER INSERT ON transactions BEGIN UPDATE meta SET value = 'stolen'; END");
+    db.close();
+    for (const [file, why] of [[fifo, /a named pipe, not a regular file/], [trigger, /holds a trigger steal that payment-sandbox did not create/]] as const) {
+      const r = run(['--port', '0', '--restore', file]);
+      expect(await r.exit).toBe(1);
+      const lines = r.err().trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(why);
+      expect(r.out()).not.toContain('ready');
+    }
+  });
+});
 
 describe('one process per --db file', () => {
   it('a symbolic link, a hard link and a --restore onto a link to a running sandbox database each exit 1 with one line; the live file is unchanged', async () => {
