@@ -84,7 +84,8 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
   const targets: TargetPolicy = { allowHosts: options.webhookAllowHosts, own: () => address.own() };
   const signing = webhookSigningOf(options);
   // The go-live report: aggregates fed by the dispatcher, the outbox, outcomes and the HTTP layer.
-  const goLiveState = goLiveStore(store.db, (err) => logger.error('report.failed', 'saving the go-live report failed', { err }));
+  const goLiveSaves = repeatedFailure(logger, 'report.failed', 'saving the go-live report failed'); // each flush may fail (a full disk)
+  const goLiveState = goLiveStore(store.db, (err) => goLiveSaves.failed(err));
   const goLive = new GoLiveTracker({
     repo: goLiveState,
     slowHandlerMs: Math.min(5000, options.deliveryTimeoutMs / 2),

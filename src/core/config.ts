@@ -153,7 +153,9 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv): Partial<Record<keyof San
   const out: Partial<Record<keyof SandboxOptionsInput, string | string[]>> = {};
   for (const name of ENV_OPTIONS) {
     const value = env[envName(name)];
-    if (value === undefined || value === '') continue;
+    // An empty admin token (`${TOKEN}` unset in a compose file) is kept, and refused like a
+    // short one: it must never mean "no token" and leave the control API open.
+    if (value === undefined || (value === '' && name !== 'adminToken')) continue;
     out[name] = name === 'scenario' || name === 'fixtures' ? value.split(',').map((s) => s.trim()).filter(Boolean) : value;
   }
   return out;

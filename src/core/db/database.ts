@@ -3,10 +3,11 @@
  * up to date. Each migration runs once, in order, tracked with `PRAGMA user_version`.
  * All times are stored as epoch milliseconds on the sandbox clock.
  */
-import { rmSync, writeFileSync } from 'node:fs';
+import { readlinkSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { accessSync, constants } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
 import { MIGRATIONS } from './migrations.js';
 
 export type Db = Database.Database;
@@ -54,15 +55,17 @@ export function openDatabase(path: string, restore?: Buffer): Db {
   let db: Db | undefined;
   let lock: Db | undefined;
   try {
-    // The lock first: a second process must not touch the file (nor restore over it).
-    if (path !== ':memory:') lock = takeLock(path);
+    // The lock first, on the file itself (a link to it is the same file): a second process
+    // must not touch it (nor restore over it).
+    const file = path === ':memory:' ? path : realFile(path);
+    if (file !== ':memory:') lock = takeLock(path, file);
     // `--restore`: the snapshot's bytes (checked by store/snapshot.ts) become the database,
     // in memory or as the --db file (replacing it, and its write-ahead log).
-    if (restore && path !== ':memory:') {
-      for (const suffix of ['-wal', '-shm', '-journal']) rmSync(path + suffix, { force: true });
-      writeFileSync(path, restore);
+    if (restore && file !== ':memory:') {
+      for (const suffix of ['-wal', '-shm', '-journal']) rmSync(file + suffix, { force: true });
+      writeFileSync(file, restore);
     }
-    db = restore && path === ':memory:' ? new Database(restore) : new Database(path === ':memory:' ? anonymousPath() : path);
+    db = restore && file === ':memory:' ? new Database(restore) : new Database(file === ':memory:' ? anonymousPath() : file);
     if (lock) {
       holdLock(db, lock);
       db.pragma('journal_mode = WAL');
@@ -105,7 +108,8 @@ export function openDatabase(path: string, restore?: Buffer): Db {
 /**
  * One process per `--db` file, and no start on a damaged one. Two sandboxes on one file
  * delivered webhooks twice, ran diverging clocks and released each other's in-flight
- * idempotency keys. So a lock file beside it (`<db>.lock`, a tiny SQLite file) is opened in
+ * idempotency keys. So a lock file beside the real file (`<db>.lock` after following symbolic
+ * links, so a link to the file finds the same lock; a tiny SQLite file) is opened in
  * `locking_mode = EXCLUSIVE` and written once: SQLite then holds its exclusive lock until the
  * connection closes (with the database). The lock is the operating system's: a process that
  * is killed (SIGKILL, a crash) drops it with its file descriptors, so nothing stale is ever
@@ -114,19 +118,58 @@ export function openDatabase(path: string, restore?: Buffer): Db {
  * the index contents) refuses a corrupted file with one line instead of starting and failing
  * later on some request.
  */
-function takeLock(path: string): Db {
-  const lockPath = `${path}.lock`;
+function takeLock(path: string, file: string): Db {
+  const lockPath = `${file}.lock`;
+  let lock: Db | undefined;
   try {
-    const lock = new Database(lockPath, { timeout: 0 }); // a held lock is reported at once, not after 5 s
+    lock = new Database(lockPath, { timeout: 0 }); // a held lock is reported at once, not after 5 s
     lock.pragma('locking_mode = EXCLUSIVE');
     lock.exec('BEGIN EXCLUSIVE; COMMIT'); // takes the exclusive lock now, and keeps it
-    return lock;
   } catch (err) {
+    if (lock?.open) lock.close();
     if ((err as { code?: string }).code === 'SQLITE_BUSY') {
-      throw new DatabaseOpenError(`the database file ${path} is in use by another payment-sandbox process (one process per --db file; stop the other one or choose another file)`);
+      throw new DatabaseOpenError(`the database file ${path}${file === path ? '' : ` (${file})`} is in use by another payment-sandbox process (one process per --db file; stop the other one or choose another file)`);
     }
     throw new DatabaseOpenError(`cannot open the database file ${path} (its lock file ${lockPath}: ${err instanceof Error ? err.message.split('\n')[0] : String(err)})`);
   }
+  // A hard link is the same file under a second name, with a lock file of its own: a file with
+  // more than one name is refused (checked under the lock, so a link made since is seen).
+  const links = linkCount(file);
+  if (links > 1) {
+    lock.close();
+    throw new DatabaseOpenError(`the database file ${path} has ${links} names (hard links), so one process per file cannot be guaranteed; use a copy of it, not a link`);
+  }
+  return lock;
+}
+
+/** How many names (hard links) the file has; 0 when it does not exist yet. */
+function linkCount(file: string): number {
+  try {
+    return statSync(file).nlink;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+    throw new DatabaseOpenError(`cannot open the database file ${file} (${err instanceof Error ? err.message.split('\n')[0] : String(err)})`);
+  }
+}
+
+/**
+ * The file `path` names once every symbolic link is followed, absolute: the lock and the
+ * write-ahead log go beside it, wherever the database is opened from. A file that does not
+ * exist yet (SQLite creates it) is named by its folder's real path.
+ */
+function realFile(path: string, depth = 0): string {
+  try {
+    return realpathSync(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || depth > 40) throw err;
+  }
+  let target: string | undefined;
+  try {
+    target = readlinkSync(path); // a link to a file not created yet
+  } catch {
+    return join(realpathSync(dirname(resolve(path))), basename(path));
+  }
+  return realFile(resolve(dirname(path), target), depth + 1);
 }
 
 /** The lock is released with the database: closing `db` closes `lock` too. */

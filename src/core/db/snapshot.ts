@@ -8,11 +8,13 @@
  * schema version this sandbox knows (older ones are migrated on open).
  */
 import { randomUUID } from 'node:crypto';
-import { readFileSync, rmSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, rmSync, type Stats } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { SCHEMA_VERSION, type Db } from './database.js';
+import { GO_LIVE_STATE_TABLE } from '../../features/go-live/index.js';
+import { MIGRATIONS } from './migrations.js';
 
 /** A file that is not a sandbox snapshot; the message is one line. */
 export class SnapshotError extends Error {}
@@ -46,18 +48,86 @@ export async function takeSnapshot(db: Db, beforeCopy: () => void = () => {}): P
   }
 }
 
+/** The largest snapshot `--restore` reads (bytes): it is read whole into memory. */
+export const MAX_SNAPSHOT_BYTES = 2 ** 30;
+
+/** What a file that is not a regular one is, for the refusal. */
+function kindOf(stat: Stats): string {
+  if (stat.isDirectory()) return 'a folder';
+  if (stat.isFIFO()) return 'a named pipe';
+  if (stat.isCharacterDevice() || stat.isBlockDevice()) return 'a device';
+  if (stat.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+/**
+ * The bytes of the regular file at `path`, at most MAX_SNAPSHOT_BYTES: a pipe (it would hang
+ * the start), a device (`/dev/zero` never ends) or a larger file is refused before reading.
+ * Opened without blocking, and checked on the open file, so what is read is what was checked.
+ */
+function readRegularFile(path: string, notOne: (why: string) => SnapshotError): Buffer {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (err) {
+    throw new SnapshotError(`cannot read the snapshot ${path} (${((err as Error).message ?? String(err)).split('\n')[0]})`);
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw notOne(`${kindOf(stat)}, not a regular file`);
+    if (stat.size > MAX_SNAPSHOT_BYTES) throw notOne(`${stat.size} bytes, more than the ${MAX_SNAPSHOT_BYTES} a snapshot may have`);
+    const bytes = Buffer.alloc(stat.size);
+    let read = 0;
+    while (read < bytes.length) {
+      const n = readSync(fd, bytes, read, bytes.length - read, read);
+      if (n === 0) break;
+      read += n;
+    }
+    return bytes.subarray(0, read);
+  } catch (err) {
+    if (err instanceof SnapshotError) throw err;
+    throw new SnapshotError(`cannot read the snapshot ${path} (${((err as Error).message ?? String(err)).split('\n')[0]})`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** One schema object as `sqlite_master` lists it. */
+interface SchemaObject {
+  type: string;
+  name: string;
+  tbl_name: string;
+  sql: string | null;
+}
+
+const schemaOf = (db: Db): SchemaObject[] =>
+  // SQLite's statistics (ANALYZE) are its own; everything else is compared
+  db.prepare<[], SchemaObject>("SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_stat%' ESCAPE '\\'").all();
+
+/**
+ * The first schema object of `db` the sandbox did not create at schema `version`: a trigger
+ * (it would run on the sandbox's own writes), a view, a table or an index of its own, or one
+ * of the sandbox's own changed. Compared with a fresh database migrated to the same version.
+ */
+function foreignObject(db: Db, version: number): SchemaObject | undefined {
+  const fresh = new Database(':memory:');
+  try {
+    for (const migration of MIGRATIONS.slice(0, version)) fresh.exec(migration);
+    fresh.exec(GO_LIVE_STATE_TABLE);
+    const known = new Set(schemaOf(fresh).map((o) => JSON.stringify([o.type, o.name, o.tbl_name, o.sql])));
+    return schemaOf(db).find((o) => !known.has(JSON.stringify([o.type, o.name, o.tbl_name, o.sql])));
+  } finally {
+    fresh.close();
+  }
+}
+
 /**
  * Reads and checks the snapshot at `path`: its bytes, ready for `openDatabase`.
  * @throws SnapshotError with one line naming the file and what is wrong.
  */
 export function readSnapshot(path: string): Buffer {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(path);
-  } catch (err) {
-    throw new SnapshotError(`cannot read the snapshot ${path} (${((err as Error).message ?? String(err)).split('\n')[0]})`);
-  }
   const notOne = (why: string): SnapshotError => new SnapshotError(`${path} is not a payment-sandbox snapshot: ${why} (make one with GET /_sandbox/snapshot)`);
+  let bytes = readRegularFile(path, notOne);
   if (bytes.length < 100 || !bytes.subarray(0, 16).equals(SQLITE_HEADER)) throw notOne('not an SQLite database file');
   // A copy of a WAL-mode file says so in its header (bytes 18 and 19 = 2); one opened from
   // memory cannot be in WAL mode: mark it as a rollback-journal file (its pages are whole).
@@ -75,6 +145,8 @@ export function readSnapshot(path: string): Buffer {
     const version = db.pragma('user_version', { simple: true }) as number;
     if (version < 1) throw notOne('no schema version');
     if (version > SCHEMA_VERSION) throw new SnapshotError(`${path} was made by a newer payment-sandbox (schema version ${version}; this one knows up to ${SCHEMA_VERSION})`);
+    const foreign = foreignObject(db, version);
+    if (foreign) throw notOne(`it holds ${foreign.type === 'index' ? 'an' : 'a'} ${foreign.type} ${foreign.name} that payment-sandbox did not create`);
     const check = db.pragma('quick_check', { simple: true }) as string;
     if (check !== 'ok') throw notOne(`the database is damaged (${check})`);
   } catch (err) {

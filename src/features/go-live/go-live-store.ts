@@ -18,8 +18,11 @@ export interface BatchedGoLiveStore extends GoLiveStateRepo {
   flush(): void;
 }
 
+/** The table's definition (a snapshot may hold it: see store/snapshot.ts). */
+export const GO_LIVE_STATE_TABLE = 'CREATE TABLE IF NOT EXISTS go_live_state (account_id TEXT PRIMARY KEY, state TEXT NOT NULL)';
+
 export function goLiveStore(db: Db, onError: (err: unknown) => void = () => {}): BatchedGoLiveStore {
-  db.exec('CREATE TABLE IF NOT EXISTS go_live_state (account_id TEXT PRIMARY KEY, state TEXT NOT NULL)');
+  db.exec(GO_LIVE_STATE_TABLE);
   const upsert = db.prepare<[string, string]>('INSERT INTO go_live_state (account_id, state) VALUES (?, ?) ON CONFLICT (account_id) DO UPDATE SET state = excluded.state');
   const pending = new Map<string, GoLiveAccountState>();
   let timer: NodeJS.Timeout | undefined;

@@ -130,6 +130,12 @@ describe('--admin-token', () => {
     expect(parseCli([], { PAYMENT_SANDBOX_ADMIN_TOKEN: 'from-the-env-123' }).adminToken).toBe('from-the-env-123');
     expect(() => parseCli([], { PAYMENT_SANDBOX_ADMIN_TOKEN: 'short' })).toThrow(/value hidden/);
   });
+
+  it('an empty PAYMENT_SANDBOX_ADMIN_TOKEN is refused like a short one, never read as no token', async () => {
+    const { parseCli } = await import('../../../src/cli.js');
+    expect(() => parseCli([], { PAYMENT_SANDBOX_ADMIN_TOKEN: '' })).toThrow(/PAYMENT_SANDBOX_ADMIN_TOKEN.*must be at least 8 characters/);
+    expect(() => parseCli(['--admin-token', ''], {})).toThrow(/--admin-token.*must be at least 8 characters/);
+  });
 });
 
 describe('limits and retention', () => {

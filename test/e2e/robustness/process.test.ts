@@ -5,10 +5,11 @@
  * another bundle's code.
  */
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { directPayment, headers } from '../../support/app.js';
 
@@ -55,7 +56,53 @@ async function createPayment(url: string): Promise<number> {
   return res.status;
 }
 
+describe('--restore of what is not a snapshot', () => {
+  it('a named pipe or a snapshot carrying a trigger exits 1 with one line instead of hanging or running it', async () => {
+    const fifo = join(dir, 'restore-pipe.sqlite');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    const trigger = join(dir, 'restore-trigger.sqlite');
+    const seed = await start([]);
+    writeFileSync(trigger, Buffer.from(await (await fetch(`${seed.url}/_sandbox/snapshot`)).arrayBuffer()));
+    seed.child.kill('SIGTERM');
+    expect(await seed.exit).toBe(0);
+    const db = new Database(trigger);
+    db.exec("CREATE TRIGGER steal AFTER INSERT ON transactions BEGIN UPDATE meta SET value = 'stolen'; END");
+    db.close();
+    for (const [file, why] of [[fifo, /a named pipe, not a regular file/], [trigger, /holds a trigger steal that payment-sandbox did not create/]] as const) {
+      const r = run(['--port', '0', '--restore', file]);
+      expect(await r.exit).toBe(1);
+      const lines = r.err().trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(why);
+      expect(r.out()).not.toContain('ready');
+    }
+  });
+});
+
 describe('one process per --db file', () => {
+  it('a symbolic link, a hard link and a --restore onto a link to a running sandbox database each exit 1 with one line; the live file is unchanged', async () => {
+    const db = join(dir, 'linked.db');
+    const first = await start(['--db', db]);
+    expect(await createPayment(first.url)).toBe(201);
+    const snapshot = join(dir, 'linked-snapshot.sqlite');
+    writeFileSync(snapshot, Buffer.from(await (await fetch(`${first.url}/_sandbox/snapshot`)).arrayBuffer()));
+    symlinkSync(db, join(dir, 'linked-sym.db'));
+    linkSync(db, join(dir, 'linked-hard.db'));
+    const live = readFileSync(db);
+    for (const args of [['--db', join(dir, 'linked-sym.db')], ['--db', join(dir, 'linked-hard.db')], ['--db', join(dir, 'linked-sym.db'), '--restore', snapshot]]) {
+      const second = run(['--port', '0', ...args]);
+      expect(await second.exit).toBe(1);
+      const lines = second.err().trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/in use by another payment-sandbox process|2 names \(hard links\)/);
+      expect(second.out()).not.toContain('ready');
+    }
+    expect(readFileSync(db).equals(live)).toBe(true);
+    expect(await createPayment(first.url)).toBe(201);
+    first.child.kill('SIGTERM');
+    expect(await first.exit).toBe(0);
+  });
+
   it('a second sandbox on the same --db exits 1 with one line naming the file; the first keeps serving', async () => {
     const db = join(dir, 'shared.db');
     const first = await start(['--db', db]);

@@ -3,13 +3,14 @@
  * rollback-journal SQLite file that opens anywhere, in memory too; `readSnapshot` refuses what
  * is not one (not SQLite, no sandbox tables, a newer schema) with one line.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SCHEMA_VERSION, openDatabase } from '../../../src/core/db/database.js';
-import { SnapshotError, readSnapshot, takeSnapshot } from '../../../src/core/db/snapshot.js';
+import { MAX_SNAPSHOT_BYTES, SnapshotError, readSnapshot, takeSnapshot } from '../../../src/core/db/snapshot.js';
 import { openStore } from '../../../src/sqlite-store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'payment-sandbox-snapshot-unit-'));
@@ -64,5 +65,43 @@ describe('snapshot files', () => {
         expect((err as Error).message).not.toContain('\n');
       }
     }
+  });
+
+  it('refuses a snapshot carrying a trigger, a view, an extra table or an extra index the sandbox did not create', async () => {
+    const attacks: [string, string, RegExp][] = [
+      ['trigger', "CREATE TRIGGER steal AFTER INSERT ON transactions BEGIN UPDATE api_keys SET account_id = account_id; END", /it holds a trigger steal that payment-sandbox did not create/],
+      ['view', 'CREATE VIEW peek AS SELECT * FROM meta', /it holds a view peek that payment-sandbox did not create/],
+      ['table', 'CREATE TABLE extra (x)', /it holds a table extra that payment-sandbox did not create/],
+      ['index', 'CREATE INDEX meta_value ON meta (value)', /it holds an? index meta_value that payment-sandbox did not create/],
+    ];
+    for (const [name, sql] of attacks) {
+      const db = openDatabase(':memory:');
+      db.exec(sql);
+      writeFileSync(join(dir, `${name}.sqlite`), await takeSnapshot(db));
+      db.close();
+    }
+    for (const [name, , refusal] of attacks) {
+      const file = join(dir, `${name}.sqlite`);
+      expect(() => readSnapshot(file)).toThrow(SnapshotError);
+      expect(() => readSnapshot(file)).toThrow(new RegExp(`${name}\\.sqlite is not a payment-sandbox snapshot: ${refusal.source}`));
+    }
+    // the sandbox's own snapshot (the go-live table included) is still accepted
+    const store = openStore(':memory:', () => {});
+    writeFileSync(join(dir, 'own.sqlite'), await store.snapshot());
+    store.close();
+    expect(readSnapshot(join(dir, 'own.sqlite')).length).toBeGreaterThan(0);
+  });
+
+  it('refuses a named pipe, a device and a file over the size bound at once, without reading them', () => {
+    const fifo = join(dir, 'pipe.sqlite');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    const started = performance.now();
+    expect(() => readSnapshot(fifo)).toThrow(/pipe\.sqlite is not a payment-sandbox snapshot: a named pipe, not a regular file/);
+    expect(() => readSnapshot('/dev/zero')).toThrow(/\/dev\/zero is not a payment-sandbox snapshot: a device, not a regular file/);
+    const huge = join(dir, 'huge.sqlite');
+    writeFileSync(huge, '');
+    truncateSync(huge, MAX_SNAPSHOT_BYTES + 1); // sparse: no disk used
+    expect(() => readSnapshot(huge)).toThrow(/huge\.sqlite is not a payment-sandbox snapshot: \d+ bytes, more than/);
+    expect(performance.now() - started).toBeLessThan(1000);
   });
 });
