@@ -19,6 +19,12 @@ const CREATE = /^\/v4\/(transactions|subscriptions)\/?$/;
 const REFUND = /^\/v4\/transactions\/([^/]+)\/refunds\/?$/;
 const TRANSACTION = /^\/v4\/transactions\/([0-9a-fA-F-]{36})\/?$/;
 
+/** Names of a security code, lower case, letters and digits only (besides those the card-data detector knows). */
+const SECURITY_CODE_NAMES = new Set(['cvc', 'cvv', 'cvv2', 'cvc2', 'cid', 'cav2', 'cvn', 'cvn2', 'csc', 'cvd', 'securitycode', 'cardsecuritycode', 'cardcode', 'cardverificationvalue', 'cardverificationcode']);
+
+/** Whether a field name names a security code, in any casing or punctuation. */
+const namesSecurityCode = (key: string): boolean => SECURITY_CODE_NAMES.has(key.toLowerCase().replace(/[^a-z0-9]/g, '')) || isSecurityCodeKey(key);
+
 /** A security code's value: 3 or 4 digits, as a string or a number. */
 const SECURITY_CODE_VALUE = /^\s*\d{3,4}\s*$/;
 
@@ -37,7 +43,7 @@ function holdsSecurityCode(value: unknown, depth = 0): boolean {
   if (typeof value !== 'object' || value === null || depth > 32) return false;
   if (Array.isArray(value)) return value.some((item) => holdsSecurityCode(item, depth + 1));
   for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
-    if ((typeof item === 'string' || typeof item === 'number') && isSecurityCodeKey(key) && SECURITY_CODE_VALUE.test(String(item))) return true;
+    if ((typeof item === 'string' || typeof item === 'number') && namesSecurityCode(key) && SECURITY_CODE_VALUE.test(String(item))) return true;
     if (holdsSecurityCode(item, depth + 1)) return true;
   }
   return false;

@@ -64,7 +64,7 @@ describe('payment-sandbox report', () => {
     expect(out.indexOf('ERRORS (1)')).toBeLessThan(out.indexOf('WARNINGS (2)'));
     expect(out).toMatch(/ERROR\s+live_key_used\s+\[account acc_/);
     expect(out).toContain('fix: Keep production keys out of test configuration');
-    expect(out).toContain('docs: README.md#go-live-live-key-used');
+    expect(out).toContain('docs: docs/go-live.md#live_key_used');
     expect(out).toMatch(/evidence: count 1; requests \d+/);
     expect(out).toContain(`COVERAGE [account ${careless.account_id}]: 0 of 13 scenarios seen`);
     expect(out).toMatch(/\[ \] payment_succeeded\s+how: /);
@@ -108,7 +108,7 @@ describe('payment-sandbox report', () => {
       ['live_key_used', 'error'],
     ]);
     expect(failed[1]!.children[0]!.text).toContain('fix: Keep production keys');
-    expect(suite.attributes).toMatchObject({ tests: '13', failures: '2', errors: '0' });
+    expect(suite.attributes).toMatchObject({ tests: '15', failures: '2', errors: '0' });
     expect(suite.children.find((c) => c.name === 'system-out')!.text).toContain('[ ] payment_succeeded');
     expect(suiteOf(sloppy.account_id).attributes.failures).toBe('1');
   });

@@ -1,8 +1,9 @@
 /**
- * The go-live report over real sockets (issue 19): a careless merchant and a careful one play
- * against a sandbox started in-process (`startSandbox`, its `report()`), with a real webhook
- * receiver as their handler. The careless one is told every mistake, with evidence that opens
- * in the request and delivery logs; the careful one gets no finding and full coverage.
+ * The go-live report over real sockets: a careless merchant and a careful one play against a
+ * sandbox started in-process with its real server (`startSandbox`, its `report()`), with a
+ * real webhook receiver as their handler. The careless one is told every mistake, in every
+ * form, with evidence that opens in the request and delivery logs; the careful one gets no
+ * finding and full coverage.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
@@ -18,10 +19,10 @@ afterEach(async () => {
   for (const f of cleanup.splice(0).reverse()) await f();
 });
 
-async function setup(): Promise<{ sandbox: RunningSandbox; receiver: Awaited<ReturnType<typeof startReceiver>> }> {
+async function setup(withNotificationUrl = false): Promise<{ sandbox: RunningSandbox; receiver: Awaited<ReturnType<typeof startReceiver>> }> {
   const receiver = await startReceiver();
   // A 2 s delivery timeout: a handler slower than 1 s is slow, one slower than 2 s times out.
-  const sandbox = await startSandbox({ ticker: false, deliveryTimeoutMs: 2000 });
+  const sandbox = await startSandbox({ ticker: false, deliveryTimeoutMs: 2000, ...(withNotificationUrl ? { notificationUrl: receiver.url } : {}) });
   cleanup.push(() => receiver.close(), () => sandbox.stop());
   return { sandbox, receiver };
 }
@@ -38,26 +39,28 @@ describe('the go-live report of a careless merchant', () => {
     const run = await carelessJourney(sandbox.url, receiver);
     const report = await sandbox.report();
 
-    // Every finding code of the contract, each once per account, errors first.
+    // Every finding code, errors first; live_key_used for the account and for no known account.
     expect(new Set(report.findings.map((f) => f.code))).toEqual(new Set(FINDING_CODES));
     const severities = report.findings.map((f) => f.severity);
     expect(severities).toEqual([...severities].sort((a, b) => ['error', 'warning', 'info'].indexOf(a) - ['error', 'warning', 'info'].indexOf(b)));
-    expect(report.summary).toEqual({ errors: 5, warnings: 7, infos: 1 });
+    const count = (severity: string) => report.findings.filter((f) => f.severity === severity).length;
+    expect(report.summary).toEqual({ errors: count('error'), warnings: count('warning'), infos: count('info') });
+    expect(report.findings.filter((f) => f.code === 'live_key_used').map((f) => f.account_id)).toEqual([null, run.account.account_id]);
     for (const f of report.findings) {
       expect(f.fix.length).toBeGreaterThan(20);
-      expect(f.docs).toBe(`README.md#go-live-${f.code.replace(/_/g, '-')}`);
+      expect(f.docs).toBe(`docs/go-live.md#${f.code}`);
       expect(f.evidence.count).toBeGreaterThan(0);
     }
 
-    // Creates without keys: four payments and a refund.
+    // Creates without keys: payments, a refund and a subscription.
     const missing = byCode(report, 'missing_idempotency_key');
-    expect(missing).toMatchObject({ severity: 'warning', account_id: run.account.account_id, evidence: { count: 5 } });
+    expect(missing).toMatchObject({ severity: 'warning', account_id: run.account.account_id });
     expect(missing.evidence.transaction_ids).toEqual(expect.arrayContaining([run.first, run.slow, run.hanging, run.silent]));
-    // A retry under a new key after the timeout: both transactions, both requests.
+    // One order created twice: under a new key after the timeout, twice without a key, and one body twice without a key.
     const duplicate = byCode(report, 'duplicate_charge_risk');
-    expect(duplicate).toMatchObject({ severity: 'error', evidence: { count: 1 } });
-    expect(new Set(duplicate.evidence.transaction_ids)).toEqual(new Set([run.lostAnswer, run.retried]));
-    expect(duplicate.evidence.request_ids).toHaveLength(2);
+    expect(duplicate).toMatchObject({ severity: 'error', evidence: { count: 3 } });
+    expect(new Set(duplicate.evidence.transaction_ids)).toEqual(new Set([run.lostAnswer, run.retried, ...run.keylessTwice, ...run.sameBodyTwice]));
+    expect(`${duplicate.fix}`).not.toMatch(/external_identifier|sandbox/i);
     // Polling the transaction whose answer was lost.
     expect(byCode(report, 'polling_instead_of_webhooks')).toMatchObject({ severity: 'info', evidence: { count: 1, transaction_ids: [run.polled] } });
     // A handler that acknowledges everything, bad signatures included.
@@ -65,20 +68,38 @@ describe('the go-live report of a careless merchant', () => {
     expect(badSignature).toMatchObject({ severity: 'error', evidence: { count: 1, transaction_ids: [run.first] } });
     // A handler that fails the duplicate delivery.
     const dup = byCode(report, 'webhook_duplicate_not_tolerated');
-    expect(dup).toMatchObject({ severity: 'warning', evidence: { count: 1, transaction_ids: [run.first] } });
-    expect(byCode(report, 'webhook_not_acknowledged').evidence).toMatchObject({ count: 1, transaction_ids: [run.retried] });
+    // (each retry of it, ten seconds of sandbox time later, is refused again)
+    expect(dup).toMatchObject({ severity: 'warning', evidence: { transaction_ids: [run.first] } });
+    expect(dup.evidence.count).toBeGreaterThanOrEqual(1);
+    // Not acknowledged: an error status, and a 200 without the acknowledgement body.
+    expect(byCode(report, 'webhook_not_acknowledged').evidence).toMatchObject({ count: 2 });
+    expect(new Set(byCode(report, 'webhook_not_acknowledged').evidence.transaction_ids)).toEqual(new Set([run.retried, run.refusedWebhook]));
     expect(byCode(report, 'webhook_slow_handler').evidence).toMatchObject({ count: 1, transaction_ids: [run.slow] });
     expect(byCode(report, 'webhook_timeout').evidence).toMatchObject({ count: 1, transaction_ids: [run.hanging] });
-    expect(byCode(report, 'no_webhook_target').evidence).toMatchObject({ count: 1, transaction_ids: [run.silent] });
-    expect(byCode(report, 'repeated_invalid_request').evidence).toMatchObject({ count: 3 });
-    expect(byCode(report, 'ignored_retry_after').evidence).toMatchObject({ count: 1 });
-    expect(byCode(report, 'live_key_used')).toMatchObject({ severity: 'error', account_id: run.account.account_id, evidence: { count: 1 } });
-    expect(byCode(report, 'card_data_in_checkout_mode')).toMatchObject({ severity: 'error', account_id: run.checkout.account_id, evidence: { count: 1 } });
+    // A URL nobody listens on, refused twice; its fix points to the CI recipes.
+    const unreachable = byCode(report, 'webhook_unreachable');
+    expect(unreachable).toMatchObject({ severity: 'error', evidence: { count: 1, transaction_ids: [run.unreachable] } });
+    expect(unreachable.fix).toContain('docs/ci.md');
+    // Nowhere to send the webhook: a payment and a subscription's charge, each field named.
+    const noTarget = byCode(report, 'no_webhook_target');
+    expect(noTarget.evidence.count).toBe(2);
+    expect(noTarget.evidence.transaction_ids).toContain(run.silent);
+    expect(noTarget.fix).toContain('notification_url');
+    expect(noTarget.fix).toContain('payment_method.webhooks_url');
+    expect(byCode(report, 'ignored_webhook_field')).toMatchObject({ severity: 'warning', evidence: { count: 1 } });
+    // Three identical invalid requests: the third repeated one refused twice.
+    expect(byCode(report, 'repeated_invalid_request').evidence).toMatchObject({ count: 1 });
+    // A read and a create sent again at once after their 429.
+    expect(byCode(report, 'ignored_retry_after').evidence).toMatchObject({ count: 2 });
+    expect(report.findings.find((f) => f.code === 'live_key_used' && f.account_id === run.account.account_id)).toMatchObject({ severity: 'error', evidence: { count: 1 } });
+    expect(report.findings.find((f) => f.code === 'live_key_used' && f.account_id === null)).toMatchObject({ severity: 'error', evidence: { count: 1 } });
+    // Card data from checkout, under the spec's names and others, accepted and refused.
+    expect(byCode(report, 'card_data_in_checkout_mode')).toMatchObject({ severity: 'error', account_id: run.checkout.account_id, evidence: { count: 4 } });
 
     // Each request id is in the request log, each delivery id in the delivery log, under that account.
     for (const f of report.findings) {
       for (const id of f.evidence.request_ids ?? []) {
-        const page = await control(sandbox.url, 'GET', `/requests?account_id=${f.account_id}&limit=100`);
+        const page = await control(sandbox.url, 'GET', f.account_id === null ? '/requests?limit=100' : `/requests?account_id=${f.account_id}&limit=100`);
         expect((page.items as { id: number }[]).some((r) => r.id === id), `${f.code}: request ${id}`).toBe(true);
       }
       for (const id of f.evidence.delivery_ids ?? []) {
@@ -90,14 +111,20 @@ describe('the go-live report of a careless merchant', () => {
     expect((await sandbox.deliveries()).find((d) => d.id === signatureDelivery)).toMatchObject({ fault: 'bad_signature' });
     const [dupDelivery] = dup.evidence.delivery_ids!;
     expect((await sandbox.deliveries()).find((d) => d.id === dupDelivery)).toMatchObject({ fault: 'duplicate' });
-    const requests = (await control(sandbox.url, 'GET', `/requests?account_id=${run.account.account_id}&limit=100`)).items as { id: number; status: number; idempotency_key: string | null }[];
+    const requests = (await control(sandbox.url, 'GET', `/requests?account_id=${run.account.account_id}&limit=100`)).items as { id: number; status: number; path: string; idempotency_key: string | null; warnings: string[] }[];
     const invalidIds = byCode(report, 'repeated_invalid_request').evidence.request_ids!;
     expect(invalidIds.map((id) => requests.find((r) => r.id === id)?.status)).toEqual([400, 400, 400]);
-    expect(duplicate.evidence.request_ids!.map((id) => requests.find((r) => r.id === id)?.idempotency_key).sort()).toEqual(['checkout-7f1c-attempt-1', 'checkout-7f1c-attempt-2']);
+    expect(duplicate.evidence.request_ids!.map((id) => requests.find((r) => r.id === id)?.idempotency_key)).toEqual(expect.arrayContaining(['checkout-7f1c-attempt-1', 'checkout-7f1c-attempt-2']));
+    // The subscription's log entry says its notification_url was ignored.
+    const [ignoredId] = byCode(report, 'ignored_webhook_field').evidence.request_ids!;
+    expect(requests.find((r) => r.id === ignoredId)?.warnings.join(' ')).toContain('payment_method.webhooks_url');
 
-    // One account's report; coverage of what it went through.
+    // One account's report (a live key without an account is in every report); coverage of what it went through.
     const own = await sandbox.report({ accountId: run.checkout.account_id });
-    expect(own.findings.map((f) => f.code)).toEqual(['card_data_in_checkout_mode']);
+    expect(own.findings.map((f) => [f.code, f.account_id])).toEqual([
+      ['live_key_used', null],
+      ['card_data_in_checkout_mode', run.checkout.account_id],
+    ]);
     expect(own.coverage).toHaveLength(COVERAGE_SCENARIOS.length);
     const coverage = (await sandbox.report({ accountId: run.account.account_id })).coverage;
     expect(coverage.filter((c) => c.seen).map((c) => c.scenario).sort()).toEqual(['api_fault', 'payment_succeeded', 'refund', 'partial_refund', 'webhook_bad_signature'].sort());
@@ -111,7 +138,7 @@ describe('the go-live report of a careless merchant', () => {
 
 describe('the go-live report of a careful merchant', () => {
   it('has no finding and full coverage', async () => {
-    const { sandbox, receiver } = await setup();
+    const { sandbox, receiver } = await setup(true);
     const { account } = await carefulJourney(sandbox.url, receiver);
     const report = await sandbox.report({ accountId: account.account_id });
     expect(report.findings).toEqual([]);

@@ -58,16 +58,17 @@ describe('the Go-live view', () => {
     run = await carelessJourney(sandbox.url, receiver);
     await page.locator('#account').selectOption(run.account.account_id);
     const view = page.locator('#view-go-live');
-    await poll(() => view.locator('.finding').count()).toBe(12); // card data was the checkout account's
+    // Card data was the checkout account's; a live key without an account is in every account's report.
+    await poll(() => view.locator('.finding').count()).toBe(15);
     const codes = await view.locator('.finding').evaluateAll((els) => els.map((el) => (el as HTMLElement).dataset.code));
-    expect(codes.slice(0, 4)).toEqual(['duplicate_charge_risk', 'live_key_used', 'webhook_signature_not_verified', 'webhook_timeout']);
+    expect(codes.slice(0, 6)).toEqual(['duplicate_charge_risk', 'live_key_used', 'live_key_used', 'webhook_signature_not_verified', 'webhook_timeout', 'webhook_unreachable']);
     expect(codes.at(-1)).toBe('polling_instead_of_webhooks');
-    await expect(view.locator('[data-count="errors"] strong').textContent()).resolves.toBe('4');
+    await expect(view.locator('[data-count="errors"] strong').textContent()).resolves.toBe('6');
     await expect(view.locator('.go-live-verdict').textContent()).resolves.toContain('Not ready');
     const duplicate = view.locator('[data-code="duplicate_charge_risk"]');
     await expect(duplicate.locator('.finding-fix').textContent()).resolves.toContain('reuse it on every retry');
-    await expect(duplicate.locator('[data-evidence^="transactions:"]').count()).resolves.toBe(2);
-    await expect(page.locator('[data-nav="go-live"] .count-alert').textContent()).resolves.toBe('4 errors');
+    await expect(duplicate.locator('[data-evidence^="transactions:"]').count()).resolves.toBe(6);
+    await expect(page.locator('[data-nav="go-live"] .count-alert').textContent()).resolves.toBe('6 errors');
     // Coverage: a checklist; what is missing says how, with a link to where it is done.
     const seen = await view.locator('.coverage-item.seen').evaluateAll((els) => els.map((el) => (el as HTMLElement).dataset.scenario));
     expect(seen.sort()).toEqual(['api_fault', 'partial_refund', 'payment_succeeded', 'refund', 'webhook_bad_signature']);
