@@ -100,6 +100,14 @@ describe(`the container image (${engine})`, () => {
     expect(uid).not.toBe('0');
   });
 
+  it('serves the six webhook handler files the image ships (GET /_sandbox/webhook-handlers)', async () => {
+    const res = await fetch(`${origin}/_sandbox/webhook-handlers`);
+    expect(res.status).toBe(200);
+    const { handlers } = (await res.json()) as { handlers: { path: string }[] };
+    expect(handlers.map((h) => h.path)).toContain('examples/webhook-handlers/go/main.go');
+    expect(handlers).toHaveLength(6);
+  });
+
   it('payment links use --public-url, not the bind address', async () => {
     const checkout = credentials.find((a) => a.name === 'checkout')!;
     const res = await createTransaction(checkout, { amount: 4990, currency: 'EUR', description: 'Plan', return_url: 'http://shop.test/return' });

@@ -91,3 +91,41 @@ describe(`the README's Testcontainers recipe for Node (${engine})`, () => {
     }
   });
 });
+
+describe(`examples/testcontainers.mjs (${engine})`, () => {
+  it("delivers a settled checkout payment's webhook to the app on the host, and its payment_url opens", async () => {
+    const { createServer } = await import('node:http');
+    const received: string[] = [];
+    const app = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        received.push(body);
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"code":"200","message":"SUCCESS"}');
+      });
+    });
+    await new Promise<void>((resolve) => app.listen(0, '0.0.0.0', resolve));
+    const appPort = (app.address() as { port: number }).port;
+    const recipeModule = (await import(join(root, 'examples/testcontainers.mjs'))) as { startPaymentSandbox: (o: { appPort: number; image: string }) => ReturnType<Start> };
+    const { container, url, apiUrl } = await recipeModule.startPaymentSandbox({ appPort, image: tag });
+    try {
+      const CHECKOUT = { account_id: 'acc_demo_checkout', api_key: 'sk_test_demo_checkout_8e1d3a7b6c2f4e09a5d1b3c7e9f2a6d8' };
+      const created = await fetch(`${apiUrl}/transactions`, {
+        method: 'POST',
+        headers: headers(CHECKOUT),
+        body: JSON.stringify({ amount: 2500, currency: 'USD', description: 'Order 1', external_identifier: 'tc-1', return_url: 'http://127.0.0.1:3000/thanks', cancel_url: 'http://127.0.0.1:3000/cart' }),
+      });
+      expect(created.status).toBe(201);
+      const tx = (await created.json()) as { id: string; payment_url: string };
+      expect(tx.payment_url.startsWith(`${url}/`)).toBe(true);
+      expect((await fetch(tx.payment_url)).status).toBe(200);
+      expect((await fetch(`${url}/_sandbox/transactions/${tx.id}/settle`, { method: 'POST' })).status).toBeLessThan(300);
+      const deadline = Date.now() + 30_000;
+      while (!received.some((b) => b.includes(tx.id)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+      expect(received.some((b) => b.includes(tx.id))).toBe(true);
+    } finally {
+      await container.stop();
+      app.close();
+    }
+  });
+});
