@@ -70,6 +70,7 @@ export function subscriptionMatchInput(request: SubscriptionDraft): MatchInput {
  */
 export function onFile(request: SubscriptionDraft): SubscriptionDraft {
   const { number: _number, security_code: _code, ...paymentMethod } = request.payment_method;
+  if (paymentMethod.holder_name !== undefined) paymentMethod.holder_name = withoutCardNumbers(paymentMethod.holder_name);
   return { ...withoutCardNumbers({ ...request, payment_method: {} }), payment_method: paymentMethod };
 }
 

@@ -3,9 +3,9 @@
  * look long (a UUID order_ref, a 16-digit invoice number that passes Luhn without a scheme
  * prefix, one joined to letters) are echoed exactly as sent, and every request-log path keeps
  * its ids whole; a card number written in any free-text field (description, customer name
- * and e-mail, external_identifier, metadata, a refund's reason, a subscription's fields) is
- * stored masked and leaves masked: in the answer, the panel's records, the webhook
- * (`merchant_transaction_id`), the request log and the snapshot.
+ * and e-mail, external_identifier, metadata, a refund's reason, a card holder's name, a
+ * subscription's fields) is stored masked and leaves masked: in the answer, the panel's
+ * records, the webhook (`merchant_transaction_id`), the request log and the snapshot.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../../src/server.js';
@@ -125,6 +125,7 @@ describe('a card number in free text', () => {
         description: 'card 6011 1111 1111 1117',
         customer: { email_address: 'jane@example.com', display_name: 'Jane 3530111333300000', first_name: 'Jane' },
         metadata: { note: '5555 5555 5555 4444' },
+        payment_method: { type: 'card', number: '4111111111111111', expiration_date: '12/30', security_code: '123', holder_name: 'Jane 4242 4242 4242 4242', webhooks_url: 'http://127.0.0.1:9/hooks' },
       }),
     );
     expect(created.status, created.text).toBe(201);
@@ -134,7 +135,7 @@ describe('a card number in free text', () => {
     const seen = `${created.text}\n${sub.text}\n${txs.text}\n${snapshot}`;
     expect(sub.json.external_identifier).toBe('sub •••• 5556');
     expect(txs.text).toContain('Subscription sub •••• 5556'); // its first charge's description
-    for (const card of ['4000056655665556', '6011111111111117', '3530111333300000', '5555555555554444']) expect(seen, card).not.toContain(card);
-    for (const card of ['4000 0566 5566 5556', '6011 1111 1111 1117', '5555 5555 5555 4444']) expect(seen, card).not.toContain(card);
+    for (const card of ['4000056655665556', '6011111111111117', '3530111333300000', '5555555555554444', '4242424242424242']) expect(seen, card).not.toContain(card);
+    for (const card of ['4000 0566 5566 5556', '6011 1111 1111 1117', '5555 5555 5555 4444', '4242 4242 4242 4242']) expect(seen, card).not.toContain(card);
   });
 });
