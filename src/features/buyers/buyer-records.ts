@@ -3,6 +3,7 @@
  * with the display name and external identifier given, created now on the sandbox clock.
  */
 import { randomUUID } from 'node:crypto';
+import { withoutCardNumbers } from '../../core/redaction/card-data.js';
 import type { Buyer } from '../../core/domain/entities.js';
 
 export interface NewBuyer {
@@ -15,8 +16,8 @@ export function newBuyer(accountId: string, input: NewBuyer, nowMs: number): Omi
   return {
     id: randomUUID(),
     account_id: accountId,
-    display_name: input.display_name ?? null,
-    external_identifier: input.external_identifier ?? null,
+    display_name: withoutCardNumbers(input.display_name ?? null),
+    external_identifier: withoutCardNumbers(input.external_identifier ?? null),
     created_at: nowMs,
     updated_at: nowMs,
   };

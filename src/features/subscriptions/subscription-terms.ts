@@ -5,6 +5,7 @@
  */
 import type { PlanInterval } from './billing-schedule.js';
 import { DEFAULT_TEST_CARD, defaultTestCardExpiry } from '../payment-methods/index.js';
+import { withoutCardNumbers } from '../../core/redaction/card-data.js';
 import { awaitsCustomer } from '../payment-methods/index.js';
 import type { Account, AccountMode, StoredPaymentMethod, Subscription, SubscriptionDraft } from '../../core/domain/entities.js';
 import type { MatchInput } from '../../core/domain/ports.js';
@@ -63,10 +64,14 @@ export function subscriptionMatchInput(request: SubscriptionDraft): MatchInput {
   };
 }
 
-/** The request as stored: the card number and security code are never kept (the masked card is on file). */
+/**
+ * The request as stored: the card number and security code are never kept (the masked card
+ * is on file), nor a card number in any free text (masked).
+ */
 export function onFile(request: SubscriptionDraft): SubscriptionDraft {
   const { number: _number, security_code: _code, ...paymentMethod } = request.payment_method;
-  return { ...request, payment_method: paymentMethod };
+  if (paymentMethod.holder_name !== undefined) paymentMethod.holder_name = withoutCardNumbers(paymentMethod.holder_name);
+  return { ...withoutCardNumbers({ ...request, payment_method: {} }), payment_method: paymentMethod };
 }
 
 /**

@@ -202,12 +202,12 @@ export function createSubscriptionService(deps: SubscriptionServiceDeps): Subscr
     create(account, request, match = subscriptionMatchInput(request)) {
       const id = randomUUID();
       uow.run(() => {
-        const existing = subscriptions.byExternalIdentifier(account.id, request.external_identifier);
+        const stored = onFile(request);
+        const existing = subscriptions.byExternalIdentifier(account.id, stored.external_identifier);
         if (existing) {
-          throw duplicateRecord(`A subscription with external_identifier "${request.external_identifier}" already exists`, existing.id);
+          throw duplicateRecord(`A subscription with external_identifier "${stored.external_identifier}" already exists`, existing.id);
         }
         const now = clock.nowMs();
-        const stored = onFile(request);
         const schedule = scheduleOf({ request: stored, created_at: now });
         const state: SubscriptionState = {
           period: -1,
@@ -224,7 +224,7 @@ export function createSubscriptionService(deps: SubscriptionServiceDeps): Subscr
         subscriptions.insert({
           id,
           account_id: account.id,
-          external_identifier: request.external_identifier,
+          external_identifier: stored.external_identifier,
           status: 'active',
           request: stored,
           state,

@@ -3,6 +3,7 @@
  * left, outcome SUCCESS at once, its webhook queued in the same unit of work.
  */
 import { randomUUID } from 'node:crypto';
+import { withoutCardNumbers } from '../../core/redaction/card-data.js';
 import type { Clock } from '../../core/clock/clock.js';
 import type { Refund, SimulatedFailures, Transaction } from '../../core/domain/entities.js';
 import { badRequest, notFound } from '../../core/domain/errors.js';
@@ -62,8 +63,8 @@ export function refundService(deps: RefundDeps): (transactionId: string, input: 
         transaction_id: current.id,
         amount,
         currency: current.currency,
-        reason: input.reason ?? null,
-        external_identifier: input.external_identifier ?? null,
+        reason: withoutCardNumbers(input.reason ?? null),
+        external_identifier: withoutCardNumbers(input.external_identifier ?? null),
         status: 'SUCCESS',
         created_at: now,
         updated_at: now,

@@ -4,6 +4,7 @@
  * scenario rules are matched on, and the transitions a transaction can take now.
  */
 import { cardBrand, cardLast4, isCardExpired, isValidExpiry } from '../payment-methods/index.js';
+import { withoutCardNumbers } from '../../core/redaction/card-data.js';
 import { qrPayloadFor } from '../payment-methods/index.js';
 import type { Account, DeclineReason, StoredPaymentMethod, Transaction, TransactionCustomer } from '../../core/domain/entities.js';
 import { paymentChannel } from '../payment-methods/index.js';
@@ -73,7 +74,7 @@ export function storedPaymentMethod(pm: PaymentMethodInput): StoredPaymentMethod
   if (pm.payment_channel_code !== undefined) out.payment_channel_code = pm.payment_channel_code;
   if (pm.number !== undefined) {
     out.card = { last4: cardLast4(pm.number), expiration_date: pm.expiration_date ?? '', brand: cardBrand(pm.number) };
-    if (pm.holder_name !== undefined) out.card.holder_name = pm.holder_name;
+    if (pm.holder_name !== undefined) out.card.holder_name = withoutCardNumbers(pm.holder_name);
   }
   return out;
 }

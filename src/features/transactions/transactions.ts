@@ -16,6 +16,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { isCardExpired } from '../payment-methods/index.js';
+import { withoutCardNumbers } from '../../core/redaction/card-data.js';
 import type { Clock } from '../../core/clock/clock.js';
 import { awaitsCustomer, linkExpiredWhilePending } from '../payment-methods/index.js';
 import { paymentLinkExpiresAt } from '../payment-methods/index.js';
@@ -174,15 +175,16 @@ export function createTransactionService(deps: TransactionServiceDeps): Transact
         status: 'PENDING',
         amount: input.amount,
         currency: input.currency,
-        description: input.description ?? null,
-        customer: input.customer ?? null,
+        // Free text is kept without card numbers (masked), as everything that shows or sends it.
+        description: withoutCardNumbers(input.description ?? null),
+        customer: withoutCardNumbers(input.customer ?? null),
         return_url: input.return_url ?? null,
         cancel_url: input.cancel_url ?? null,
-        external_identifier: input.external_identifier ?? null,
+        external_identifier: withoutCardNumbers(input.external_identifier ?? null),
         notification_url: input.notification_url ?? charge.notificationUrl ?? null,
-        metadata: input.metadata ?? null,
+        metadata: withoutCardNumbers(input.metadata ?? null),
         payment_method: paymentMethod,
-        browser_info: direct ? (input.browser_info ?? null) : null,
+        browser_info: direct ? withoutCardNumbers(input.browser_info ?? null) : null,
         refunded_amount: 0,
         subscription_id: charge.subscriptionId ?? null,
         scenario_rule: null,

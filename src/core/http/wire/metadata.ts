@@ -1,20 +1,19 @@
 /**
  * metadata: free key-value pairs echoed back (sandbox limits, as common payment APIs): at
- * most 50 keys, keys 1 to 40 characters, values strings of at most 500 characters. Card
- * data is never kept in it (issue 22): a card number in a value is masked (`•••• 1111`) and
- * the value of a security-code key (`cvv`, `securityCode`...) becomes `[redacted]`, before
- * the transaction or subscription is stored.
+ * most 50 keys, keys 1 to 40 characters, values strings of at most 500 characters. It is
+ * echoed exactly as sent, except card data, never kept in it: a card number in a value is
+ * masked (`•••• 1111`) and the value of a security-code key (`cvv`, `securityCode`...)
+ * becomes `[redacted]`, before the transaction or subscription is stored.
  */
 import { z } from '@hono/zod-openapi';
-import { isSecurityCodeKey } from '../../redaction/card-data.js';
-import { redactText } from '../redact.js';
+import { isSecurityCodeKey, withoutCardNumbers } from '../../redaction/card-data.js';
 import { isRecord } from './issues.js';
 
 /** `metadata` without card data (see the module comment); the same object when it holds none. */
 function withoutCardData(metadata: Record<string, string>): Record<string, string> {
   let out: Record<string, string> | undefined;
   for (const [key, value] of Object.entries(metadata)) {
-    const safe = isSecurityCodeKey(key) ? '[redacted]' : redactText(value);
+    const safe = isSecurityCodeKey(key) ? '[redacted]' : withoutCardNumbers(value);
     if (safe !== value) (out ??= { ...metadata })[key] = safe;
   }
   return out ?? metadata;
