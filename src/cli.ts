@@ -139,6 +139,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   // Loaded only for that command: it is not on the server's start-up path.
   if (argv[0] === 'check-webhooks') return (await import('./check-webhooks/index.js')).runCheckWebhooks(argv.slice(1), env); // issue 10: the webhook handler checker
   if (argv[0] === 'report') return (await import('./report/command.js')).runReport(argv.slice(1), env); // issue 19: the go-live report
+  if (argv[0] === 'conformance') return (await import('./conformance/command.js')).runConformanceCommand(argv.slice(1));
   let options: SandboxOptions;
   try {
     options = parseCli(argv, env);

@@ -11,6 +11,9 @@ import type { Delivery } from './http/control/schemas.js';
 export { verifyWebhook, type VerifyWebhookInput, type WebhookRequestHeaders } from './verify-webhook.js';
 export type { SandboxOptionsInput } from './config.js';
 export { checkWebhooks, type CheckWebhooksOptions, type WebhookCheckReport, type WebhookCheckResult } from './check-webhooks/index.js';
+export { runConformance, conformancePassed } from './conformance/run.js';
+export { ConformanceConnectionError } from './conformance/client.js';
+export type { CheckFailure, CheckOutcome, CheckResult, ConformanceOptions, ConformanceReport, ConformanceTarget, Difference as ConformanceDifference, Exchange as ConformanceExchange } from './conformance/report.js';
 export type {
   CoverageEntry,
   CoverageScenario,
