@@ -42,6 +42,7 @@ Ready line (first line on stdout): payment-sandbox ready: url=http://127.0.0.1:4
 export const SUBCOMMANDS: Readonly<Record<string, { args?: string; summary: string }>> = {
   report: { summary: 'print the go-live report of a running sandbox (findings and coverage)' },
   'check-webhooks': { args: '<url>', summary: "check a merchant's webhook handler with signed deliveries" },
+  conformance: { args: '--url <base>/v4 --api-key <key> --account-id <id>', summary: 'run the behaviour checks against any server of the API, or diff two' },
 };
 
 /** The subcommand names within a small edit distance of `typed` (a transposition counts once), nearest first. */
@@ -187,6 +188,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   // Loaded only for that command: it is not on the server's start-up path.
   if (argv[0] === 'check-webhooks') return (await import('./features/check-webhooks/index.js')).runCheckWebhooks(argv.slice(1), env); // issue 10: the webhook handler checker
   if (argv[0] === 'report') return (await import('./features/go-live/index.js')).runReport(argv.slice(1), env); // issue 19: the go-live report
+  if (argv[0] === 'conformance') return (await import('./features/conformance/index.js')).runConformanceCommand(argv.slice(1));
   if (argv[0] === 'help') {
     const topic = argv[1];
     if (topic === undefined) return main(['--help'], env);

@@ -15,6 +15,9 @@ import type { Scope } from './core/http/auth.js';
 export { verifyWebhook, type VerifyWebhookInput, type WebhookRequestHeaders } from './verify-webhook.js';
 export type { SandboxOptionsInput } from './core/config.js';
 export { checkWebhooks, type CheckWebhooksOptions, type WebhookCheckReport, type WebhookCheckResult } from './features/check-webhooks/index.js';
+export { runConformance, conformancePassed } from './features/conformance/index.js';
+export { ConformanceConnectionError } from './features/conformance/index.js';
+export type { CheckFailure, CheckOutcome, CheckResult, ConformanceOptions, ConformanceReport, ConformanceTarget, Difference as ConformanceDifference, Exchange as ConformanceExchange } from './features/conformance/index.js';
 export type {
   CoverageEntry,
   CoverageScenario,

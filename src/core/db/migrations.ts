@@ -192,3 +192,6 @@ export const MIGRATIONS: string[] = [
   CREATE INDEX api_keys_account ON api_keys (account_id, seq);
   `,
 ];
+
+/** The go-live report's saved state, a table its store creates when it first opens (a snapshot may hold it). */
+export const GO_LIVE_STATE_TABLE = 'CREATE TABLE IF NOT EXISTS go_live_state (account_id TEXT PRIMARY KEY, state TEXT NOT NULL)';

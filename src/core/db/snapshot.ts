@@ -13,8 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { SCHEMA_VERSION, type Db } from './database.js';
-import { GO_LIVE_STATE_TABLE } from '../../features/go-live/index.js';
-import { MIGRATIONS } from './migrations.js';
+import { GO_LIVE_STATE_TABLE, MIGRATIONS } from './migrations.js';
 
 /** A file that is not a sandbox snapshot; the message is one line. */
 export class SnapshotError extends Error {}

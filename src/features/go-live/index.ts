@@ -6,4 +6,5 @@ export { createGoLiveWiring } from './go-live-wiring.js';
 export type { CoverageEntry, CoverageScenario, GoLiveEvidence, GoLiveFinding, GoLiveFindingCode, GoLiveReport, GoLiveSeverity } from './go-live.js';
 export { goLiveObserver, warnIgnoredWebhookField } from './request-observer.js';
 export { runReport } from './report-command.js';
-export { GO_LIVE_STATE_TABLE } from './go-live-store.js';
+export { formatJunitSuite } from './report-format.js';
+export type { JunitCase } from './report-format.js';

@@ -67,7 +67,8 @@ export function formatText(report: GoLiveReport, source: string, failOn: FailOn)
   return lines.join('\n');
 }
 
-const escapeXml = (text: string): string =>
+/** Text made safe for an XML attribute or element. */
+export const escapeXml = (text: string): string =>
   text
     .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '')
     .replace(/&/g, '&amp;')
@@ -126,3 +127,39 @@ export function formatJunit(report: GoLiveReport, source: string, hostname = 'pa
   ].join('\n');
 }
 
+
+/** One test case of a JUnit document: a failure message and body when it failed. */
+export interface JunitCase {
+  name: string;
+  classname: string;
+  timeSeconds: number;
+  failure: { message: string; type: string; body: string } | null;
+}
+
+/**
+ * A JUnit XML document of one `<testsuite>` with the Ant/Jenkins schema's required attributes
+ * and elements, for reports other than the go-live one (the conformance kit).
+ */
+export function formatJunitSuite(suite: { name: string; timestamp: string; hostname: string; properties: Record<string, string>; cases: JunitCase[]; out: string }): string {
+  const failures = suite.cases.filter((c) => c.failure !== null).length;
+  const time = suite.cases.reduce((sum, c) => sum + c.timeSeconds, 0).toFixed(3);
+  const cases = suite.cases.map((c) => {
+    const open = `    <testcase name="${escapeXml(c.name)}" classname="${escapeXml(c.classname)}" time="${c.timeSeconds.toFixed(3)}"`;
+    if (c.failure === null) return `${open}/>`;
+    return [`${open}>`, `      <failure message="${escapeXml(c.failure.message)}" type="${escapeXml(c.failure.type)}">${escapeXml(c.failure.body)}</failure>`, '    </testcase>'].join('\n');
+  });
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<testsuites>',
+    `  <testsuite name="${escapeXml(suite.name)}" package="payment-sandbox" id="0" timestamp="${suite.timestamp.slice(0, 19)}" hostname="${escapeXml(suite.hostname)}" tests="${suite.cases.length}" failures="${failures}" errors="0" time="${time}">`,
+    '    <properties>',
+    ...Object.entries(suite.properties).map(([name, value]) => `      <property name="${escapeXml(name)}" value="${escapeXml(value)}"/>`),
+    '    </properties>',
+    ...cases,
+    `    <system-out>${escapeXml(suite.out)}</system-out>`,
+    '    <system-err></system-err>',
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,113 @@
+/**
+ * `runConformance`: runs every check against one server, or against two and reports where
+ * their answers differ. The comparison normalises what differs by nature (ids, timestamps,
+ * cursors, URLs: every string becomes its JSON type, except the values that are the API's
+ * vocabulary: `type`, `code`, `status`, `pointer`, `location`) and keeps statuses, error codes,
+ * `details` pointers, field sets and JSON types, page sizes and which cursors are null.
+ */
+import { CHECKS, type Check } from './checks.js';
+import { CheckFailed, Client, jsonType } from './client.js';
+import { conformanceOptionsSchema, type CheckOutcome, type ConformanceOptions, type ConformanceReport, type ConformanceTarget, type Difference, type Exchange } from './report.js';
+
+const KEPT_VALUES = new Set(['type', 'code', 'status', 'pointer', 'location']);
+
+/** The shape of an answer: values that differ by nature replaced by their JSON type. */
+export function normalise(value: unknown, key = ''): unknown {
+  if (Array.isArray(value)) return value.map((v) => normalise(v));
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, normalise(v, k)]));
+  if (typeof value === 'string' && KEPT_VALUES.has(key)) return value;
+  if (typeof value === 'number' && key === 'status') return value;
+  return jsonType(value);
+}
+
+const escapePointer = (key: string): string => key.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** Where two normalised answers differ, as JSON pointers. */
+export function diffShapes(a: unknown, b: unknown, pointer = ''): { pointer: string; left: unknown; right: unknown }[] {
+  if (Array.isArray(a) && Array.isArray(b)) {
+    const out: { pointer: string; left: unknown; right: unknown }[] = [];
+    if (a.length !== b.length) out.push({ pointer, left: `array of ${a.length}`, right: `array of ${b.length}` });
+    for (let i = 0; i < Math.min(a.length, b.length); i += 1) out.push(...diffShapes(a[i], b[i], `${pointer}/${i}`));
+    return out;
+  }
+  const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+  if (isObject(a) && isObject(b)) {
+    const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
+    return keys.flatMap((k) => (k in a && k in b ? diffShapes(a[k], b[k], `${pointer}/${escapePointer(k)}`) : [{ pointer: `${pointer}/${escapePointer(k)}`, left: k in a ? a[k] : 'missing', right: k in b ? b[k] : 'missing' }]));
+  }
+  const kind = (v: unknown): unknown => (isObject(v) ? 'object' : Array.isArray(v) ? 'array' : v);
+  return JSON.stringify(a) === JSON.stringify(b) ? [] : [{ pointer, left: kind(a), right: kind(b) }];
+}
+
+async function runOne(check: Check, target: ConformanceTarget): Promise<{ outcome: CheckOutcome; exchanges: Exchange[] }> {
+  const client = new Client(target);
+  const started = Date.now();
+  try {
+    await check.run(client);
+    return { outcome: { outcome: 'passed', duration_ms: Date.now() - started, failure: null }, exchanges: client.exchanges };
+  } catch (err) {
+    if (!(err instanceof CheckFailed)) throw err; // a connection error stops the run
+    const failure = { message: err.message, pointer: err.pointer, expected: err.expected, actual: err.actual, exchange: err.exchange };
+    return { outcome: { outcome: 'failed', duration_ms: Date.now() - started, failure }, exchanges: client.exchanges };
+  }
+}
+
+const requestLine = (ex: Exchange): string => `${ex.request.method} ${ex.request.path}`;
+
+function compareRuns(check: Check, left: { outcome: CheckOutcome; exchanges: Exchange[] }, right: { outcome: CheckOutcome; exchanges: Exchange[] }): Difference[] {
+  const out: Difference[] = [];
+  const n = Math.min(left.exchanges.length, right.exchanges.length);
+  for (let i = 0; i < n; i += 1) {
+    const a = left.exchanges[i]!;
+    const b = right.exchanges[i]!;
+    const shapeA = { status: a.response.status, body: normalise(a.response.body) };
+    const shapeB = { status: b.response.status, body: normalise(b.response.body) };
+    for (const d of diffShapes(shapeA, shapeB)) out.push({ check: check.name, request: requestLine(a), pointer: d.pointer, url_value: d.left, compare_value: d.right });
+  }
+  if (left.outcome.outcome !== right.outcome.outcome) {
+    const failed = left.outcome.failure ?? right.outcome.failure;
+    const ex = failed?.exchange ?? left.exchanges.at(-1) ?? null;
+    out.push({
+      check: check.name,
+      request: ex ? requestLine(ex) : '',
+      pointer: failed?.pointer ?? '',
+      url_value: left.outcome.outcome === 'failed' ? `fails: ${left.outcome.failure?.message}` : 'passes',
+      compare_value: right.outcome.outcome === 'failed' ? `fails: ${right.outcome.failure?.message}` : 'passes',
+    });
+  } else if (left.exchanges.length !== right.exchanges.length) {
+    out.push({ check: check.name, request: '', pointer: '', url_value: `${left.exchanges.length} requests`, compare_value: `${right.exchanges.length} requests` });
+  }
+  return out;
+}
+
+/**
+ * Runs the checks against `url` (and `compare.url`). Resolves with the report.
+ * @throws ZodError for bad options, ConformanceConnectionError when a server cannot be reached.
+ */
+export async function runConformance(options: ConformanceOptions, checks: Check[] = CHECKS): Promise<ConformanceReport> {
+  const parsed = conformanceOptionsSchema.parse(options);
+  const { compare } = parsed;
+  const target: ConformanceTarget = { url: parsed.url, apiKey: parsed.apiKey, accountId: parsed.accountId };
+  const results: ConformanceReport['checks'] = [];
+  const differences: Difference[] = [];
+  for (const check of checks) {
+    const left = await runOne(check, target);
+    const right = compare ? await runOne(check, compare) : null;
+    results.push({ name: check.name, rule: check.rule, result: left.outcome, compare_result: right?.outcome ?? null });
+    if (right) differences.push(...compareRuns(check, left, right));
+  }
+  const failed = results.filter((r) => r.result.outcome === 'failed' || r.compare_result?.outcome === 'failed').length;
+  return {
+    url: target.url,
+    compare_url: compare?.url ?? null,
+    generated_at: new Date().toISOString(),
+    summary: { checks: results.length, passed: results.length - failed, failed, differences: differences.length },
+    checks: results,
+    differences,
+  };
+}
+
+/** True when every check passed (on both servers) and the servers do not differ. */
+export function conformancePassed(report: ConformanceReport): boolean {
+  return report.summary.failed === 0 && report.summary.differences === 0;
+}
