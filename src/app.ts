@@ -9,6 +9,7 @@
  * (`sandbox.queries`, its services) and the HTTP layer's own records (`httpRecords`).
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { checkWebhooks, type CheckWebhooksOptions } from './check-webhooks/index.js';
 import type { SandboxOptions } from './config.js';
 import { webhookSigningOf } from './webhooks/signing.js';
@@ -38,6 +39,7 @@ import type { ApiEnv, AppEnv } from './http/env.js';
 import type { Repositories } from './domain/ports.js';
 import type { HttpRecords } from './http/ports.js';
 import { RouteTable, errorHandler, notFoundHandler } from './http/errors.js';
+import { requestOrigin } from './http/origin.js';
 import { apiFaults } from './http/faults.js';
 import { idempotency } from './http/idempotency.js';
 import { artificialLatency } from './http/latency.js';
@@ -95,7 +97,8 @@ function apiRoutes(sandbox: Sandbox, httpRecords: HttpRecords): { v4: OpenAPIHon
     faultPlayedOn: faults.playedOn,
   });
   const latency = artificialLatency({ ms: options.latency });
-  const baseUrl = (): string => sandbox.baseUrl;
+  // Without --public-url, payment links use the origin the request came in on (its Host).
+  const baseUrl = (c: Context): string => (options.publicUrl === undefined ? (requestOrigin(c) ?? sandbox.baseUrl) : sandbox.baseUrl);
 
   const v4 = createRouter<ApiEnv>();
   v4.use('*', logged);

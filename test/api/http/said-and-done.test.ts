@@ -206,3 +206,29 @@ describe('a payment charged without the customer', () => {
     }
   });
 });
+
+describe('payment links without --public-url', () => {
+  const checkoutTx = { amount: 500, currency: 'THB', return_url: 'https://m.example/r', payment_method: { type: 'card' } };
+
+  it('payment_url and payment_url_link are built from the Host the request came in on', async () => {
+    const { app } = testApp();
+    const mapped = { host: 'localhost:18443' };
+    const tx = await body<{ id: string; payment_url: string }>(await postTx(app, checkoutTx, CHECKOUT, mapped));
+    expect(tx.payment_url).toBe(`http://localhost:18443/pay/${tx.id}`);
+    const got = await body<{ payment_url: string }>(await app.request(`/v4/transactions/${tx.id}`, { headers: headers(CHECKOUT, { host: '127.0.0.1:28080' }) }));
+    expect(got.payment_url).toBe(`http://127.0.0.1:28080/pay/${tx.id}`);
+    const sub = await app.request('/v4/subscriptions', {
+      method: 'POST',
+      headers: headers(CHECKOUT, { 'X-Forwarded-For': '203.0.113.7', ...mapped }),
+      body: JSON.stringify(checkoutSubscription()),
+    });
+    expect(sub.status).toBe(201);
+    expect((await body<{ payment_url_link: string }>(sub)).payment_url_link).toMatch(/^http:\/\/localhost:18443\/pay\//);
+  });
+
+  it('--public-url still wins over the Host', async () => {
+    const { app } = testApp({ publicUrl: 'https://sandbox.example.test' });
+    const tx = await body<{ id: string; payment_url: string }>(await postTx(app, checkoutTx, CHECKOUT, { host: 'localhost:18443' }));
+    expect(tx.payment_url).toBe(`https://sandbox.example.test/pay/${tx.id}`);
+  });
+});
