@@ -9,6 +9,7 @@
  * (`sandbox.queries`, its services) and the HTTP layer's own records (`httpRecords`).
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { checkWebhooks, type CheckWebhooksOptions } from './features/check-webhooks/index.js';
 import type { SandboxOptions } from './core/config.js';
 import { webhookSigningOf } from './core/webhooks/signing.js';
@@ -38,6 +39,7 @@ import type { ApiEnv, AppEnv } from './core/http/env.js';
 import type { Repositories } from './core/domain/ports.js';
 import type { HttpRecords } from './core/http/ports.js';
 import { RouteTable, errorHandler, notFoundHandler } from './core/http/errors.js';
+import { requestOrigin } from './core/http/origin.js';
 import { apiFaults } from './core/http/faults.js';
 import { idempotency } from './core/http/idempotency.js';
 import { artificialLatency } from './core/http/latency.js';
@@ -93,7 +95,8 @@ function apiRoutes(sandbox: Sandbox, httpRecords: HttpRecords): { v4: OpenAPIHon
     observers: [goLiveObserver({ accounts: queries.accounts, transactions: queries.transactions, goLive: sandbox.goLive, clock, faultPlayedOn: faults.playedOn })],
   });
   const latency = artificialLatency({ ms: options.latency });
-  const baseUrl = (): string => sandbox.baseUrl;
+  // Without --public-url, payment links use the origin the request came in on (its Host).
+  const baseUrl = (c: Context): string => (options.publicUrl === undefined ? (requestOrigin(c) ?? sandbox.baseUrl) : sandbox.baseUrl);
 
   const v4 = createRouter<ApiEnv>();
   v4.use('*', logged);

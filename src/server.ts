@@ -108,6 +108,8 @@ export function startServer(options: Partial<SandboxOptions> = {}, { logger = cr
       );
     }
     let closing = false;
+    // Answers not yet sent: one in flight when the server stops says `Connection: close` too.
+    const inFlight = new Set<ServerResponse>();
     const server = serve({ fetch: app.fetch, hostname: host, port, serverOptions: { maxHeaderSize }, createServer: envelopedServer(app.fetch, host) }, (info: AddressInfo) => {
       const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
       const url = `http://${host}:${info.port}`;
@@ -137,6 +139,7 @@ export function startServer(options: Partial<SandboxOptions> = {}, { logger = cr
           clearTimeout(fillKeys);
           stopping ??= new Promise<void>((done) => {
             closing = true; // answers from now on close their connection
+            for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
             // Webhooks under way get a moment, then are cut and stay pending for the next start.
             const webhooks = sandbox.drainWebhooks(WEBHOOK_GRACE_MS);
             // Requests that arrived just before the signal are read first: until its request is
@@ -166,6 +169,10 @@ export function startServer(options: Partial<SandboxOptions> = {}, { logger = cr
     server.on('clientError', onClientError);
     server.on('request', (_req: IncomingMessage, res: ServerResponse) => {
       if (closing) res.shouldKeepAlive = false; // stopping: `Connection: close`, so no client sends another
+      else {
+        inFlight.add(res);
+        res.once('close', () => inFlight.delete(res));
+      }
     });
     server.once('error', (err) => {
       void sandbox.close();

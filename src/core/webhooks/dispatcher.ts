@@ -35,7 +35,7 @@ export interface DispatcherDeps {
   clock: Clock;
   deliveries: DeliveriesRepo;
   /** For the transaction a refund's webhook belongs to (its order follows the payment's). */
-  transactions: Pick<TransactionsRepo, 'refundById' | 'refundsOf'>;
+  transactions: Pick<TransactionsRepo, 'refundById' | 'refundsOf' | 'byIdAnyAccount' | 'forSubscription'>;
   feed: ChangeFeed;
   sign: WebhookSigner;
   /** Signs off the main thread (node:crypto's thread pool); without it `sign` is used. */

@@ -15,6 +15,16 @@ export const REPORT_EXIT = { passed: 0, failed: 1, usage: 2 } as const;
 
 const DEFAULT_URL = 'http://127.0.0.1:4010';
 
+/**
+ * The sandbox's origin when `--url` is not given: `PAYMENT_SANDBOX_URL`, else the local port
+ * the server was told to listen on (`PAYMENT_SANDBOX_PORT`, as the image's healthcheck finds
+ * it), else 4010. An empty variable counts as unset.
+ */
+export function defaultOrigin(env: NodeJS.ProcessEnv): string {
+  if (env.PAYMENT_SANDBOX_URL) return env.PAYMENT_SANDBOX_URL;
+  return env.PAYMENT_SANDBOX_PORT ? `http://127.0.0.1:${env.PAYMENT_SANDBOX_PORT}` : DEFAULT_URL;
+}
+
 interface ReportFlags {
   url?: string;
   account?: string;
@@ -29,7 +39,7 @@ function buildCommand(): Command {
     .helpOption('-h, --help', 'show this help')
     .configureOutput({ outputError: (str, write) => write(str.split('\n')[0] + '\n') })
     .exitOverride()
-    .addOption(new Option('--url <url>', `the sandbox's origin [env PAYMENT_SANDBOX_URL]`).default(undefined, DEFAULT_URL))
+    .addOption(new Option('--url <url>', `the sandbox's origin [env PAYMENT_SANDBOX_URL]`).default(undefined, `${DEFAULT_URL}, or the port of PAYMENT_SANDBOX_PORT`))
     .addOption(new Option('--account <id>', 'only this merchant account (default: every account with traffic)'))
     .addOption(new Option('--fail-on <severity>', 'exit 1 when a finding is at or above it').choices(['error', 'warning', 'never']).default('error'))
     .addOption(new Option('--format <format>', 'text for a CI log, json (the endpoint\'s document) or junit (JUnit XML)').choices(['text', 'json', 'junit']).default('text'))
@@ -56,7 +66,7 @@ export async function runReport(argv: string[], env: NodeJS.ProcessEnv = process
     process.stderr.write(`payment-sandbox report: ${message}\n`);
     return REPORT_EXIT.usage;
   };
-  const origin = (flags.url ?? env.PAYMENT_SANDBOX_URL ?? DEFAULT_URL).replace(/\/+$/, '');
+  const origin = (flags.url ?? defaultOrigin(env)).replace(/\/+$/, '');
   if (!URL.canParse(origin) || !/^https?:$/.test(new URL(origin).protocol)) return fail(`invalid --url "${origin}": must be an http(s) URL such as ${DEFAULT_URL}`);
   const url = `${origin}/_sandbox/report${flags.account === undefined ? '' : `?account_id=${encodeURIComponent(flags.account)}`}`;
   const token = flags.adminToken ?? env.PAYMENT_SANDBOX_ADMIN_TOKEN;

@@ -8,6 +8,7 @@
  * subscription service and its options (`SubscriptionRouteDeps`), never the sandbox.
  */
 import { type OpenAPIHono, createRoute } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import type { Clock } from '../../core/clock/clock.js';
 import { notFound } from '../../core/domain/errors.js';
 import type { SubscriptionQueries } from '../../core/domain/queries.js';
@@ -107,8 +108,8 @@ export interface SubscriptionRouteDeps {
   clock: Pick<Clock, 'nowMs'>;
   /** `--restricted-channel-code`: billing_details and cart_items are required with it. */
   restrictedChannelCode: string;
-  /** The base URL of `payment_url` (set once the server listens). */
-  baseUrl(): string;
+  /** The base URL of `payment_url` for the request `c` (`--public-url`, else the origin it came in on). */
+  baseUrl(c: Context): string;
 }
 
 /** The subscription routes, mounted under /v4; the document shows the body for `restrictedChannelCode`. */
@@ -138,12 +139,12 @@ export function subscriptionRoutes({ queries, subscriptions, pipeline, clock, re
     const draft = subscriptionDraft(validRequest(c, { body, headers: forwardedForSchema }));
     const match = subscriptionMatchInput(draft);
     await scenarioFault(c, match);
-    return idempotent(c, 201, () => subscriptionView(subscriptions.create(account, draft, match), baseUrl(), account.mode));
+    return idempotent(c, 201, () => subscriptionView(subscriptions.create(account, draft, match), baseUrl(c), account.mode));
   });
 
   app.openapi(get(secured), (c) => {
     const row = ownSubscription(c.get('account').id, c.req.valid('param').subscription_id);
-    return c.json(subscriptionView(row, baseUrl(), c.get('account').mode), 200);
+    return c.json(subscriptionView(row, baseUrl(c), c.get('account').mode), 200);
   });
 
   app.openapi(list(secured), (c) => {
@@ -151,13 +152,13 @@ export function subscriptionRoutes({ queries, subscriptions, pipeline, clock, re
     const account = c.get('account');
     const list = { list: 'subscriptions', scope: account.id };
     const page = queries.page(account.id, pageRequest(query, list));
-    const base = baseUrl();
+    const base = baseUrl(c);
     return c.json(pageEnvelope(page, query.limit, (row) => subscriptionView(row, base, account.mode), list), 200);
   });
 
   app.openapi(cancel(secured), (c) => {
     const row = subscriptions.cancel(ownSubscription(c.get('account').id, c.req.valid('param').subscription_id).id);
-    return c.json(subscriptionView(row, baseUrl(), c.get('account').mode), 200);
+    return c.json(subscriptionView(row, baseUrl(c), c.get('account').mode), 200);
   });
 
   return app;

@@ -6,6 +6,7 @@
  * service; it is given both (`TransactionRouteDeps`), never the sandbox.
  */
 import { type OpenAPIHono, createRoute } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { notFound } from '../../core/domain/errors.js';
 import type { TransactionQueries } from '../../core/domain/queries.js';
 import { transactionMatchInput, type TransactionService } from './transactions.js';
@@ -96,8 +97,8 @@ export interface TransactionRouteDeps {
   /** Writes: create and refund (the service checks its own preconditions). */
   transactions: Pick<TransactionService, 'create' | 'refund'>;
   pipeline: ApiPipeline;
-  /** The base URL of `payment_url` (set once the server listens). */
-  baseUrl(): string;
+  /** The base URL of `payment_url` for the request `c` (`--public-url`, else the origin it came in on). */
+  baseUrl(c: Context): string;
 }
 
 /** The transaction routes, mounted under /v4. */
@@ -123,12 +124,12 @@ export function transactionRoutes({ queries, transactions, pipeline, baseUrl }: 
     const input = validRequest(c, { body: transactionCreateSchema(account.mode) });
     const match = transactionMatchInput(input);
     await scenarioFault(c, match);
-    return idempotent(c, 201, () => transactionView(transactions.create(account, input, { match }), baseUrl(), account.mode));
+    return idempotent(c, 201, () => transactionView(transactions.create(account, input, { match }), baseUrl(c), account.mode));
   });
 
   app.openapi(get(secured), (c) => {
     const tx = ownTransaction(c.get('account').id, c.req.valid('param').transaction_id);
-    return jsonText<TransactionResponse, 200>(c, transactionViewJson(tx, baseUrl(), c.get('account').mode), 200);
+    return jsonText<TransactionResponse, 200>(c, transactionViewJson(tx, baseUrl(c), c.get('account').mode), 200);
   });
 
   app.openapi(list(secured), (c) => {
@@ -136,7 +137,7 @@ export function transactionRoutes({ queries, transactions, pipeline, baseUrl }: 
     const account = c.get('account');
     const list = { list: 'transactions', scope: account.id };
     const page = queries.page(account.id, pageRequest(query, list));
-    const base = baseUrl();
+    const base = baseUrl(c);
     // The page's JSON is put together from each transaction's kept JSON text: what c.json would send.
     return jsonText<PageEnvelope<TransactionResponse>, 200>(c, pageEnvelopeJson(page, query.limit, (row) => transactionViewJson(row, base, account.mode), list), 200);
   });

@@ -206,3 +206,60 @@ describe('a payment charged without the customer', () => {
     }
   });
 });
+
+describe('payment links without --public-url', () => {
+  const checkoutTx = { amount: 500, currency: 'THB', return_url: 'https://m.example/r', payment_method: { type: 'card' } };
+
+  it('payment_url and payment_url_link are built from the Host the request came in on', async () => {
+    const { app } = testApp();
+    const mapped = { host: 'localhost:18443' };
+    const tx = await body<{ id: string; payment_url: string }>(await postTx(app, checkoutTx, CHECKOUT, mapped));
+    expect(tx.payment_url).toBe(`http://localhost:18443/pay/${tx.id}`);
+    const got = await body<{ payment_url: string }>(await app.request(`/v4/transactions/${tx.id}`, { headers: headers(CHECKOUT, { host: '127.0.0.1:28080' }) }));
+    expect(got.payment_url).toBe(`http://127.0.0.1:28080/pay/${tx.id}`);
+    const sub = await app.request('/v4/subscriptions', {
+      method: 'POST',
+      headers: headers(CHECKOUT, { 'X-Forwarded-For': '203.0.113.7', ...mapped }),
+      body: JSON.stringify(checkoutSubscription()),
+    });
+    expect(sub.status).toBe(201);
+    expect((await body<{ payment_url_link: string }>(sub)).payment_url_link).toMatch(/^http:\/\/localhost:18443\/pay\//);
+  });
+
+  it('--public-url still wins over the Host', async () => {
+    const { app } = testApp({ publicUrl: 'https://sandbox.example.test' });
+    const tx = await body<{ id: string; payment_url: string }>(await postTx(app, checkoutTx, CHECKOUT, { host: 'localhost:18443' }));
+    expect(tx.payment_url).toBe(`https://sandbox.example.test/pay/${tx.id}`);
+  });
+});
+
+describe('every status an operation can answer is in /openapi.json', () => {
+  type Operation = { requestBody?: unknown; responses?: Record<string, unknown> };
+  const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+
+  it('every operation declares 500, and 400 where it accepts a body', async () => {
+    const { app } = testApp();
+    const doc = await body<{ paths: Record<string, Partial<Record<(typeof METHODS)[number], Operation>>> }>(await app.request('/openapi.json'));
+    let operations = 0;
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const method of METHODS) {
+        const op = item[method];
+        if (!op) continue;
+        operations += 1;
+        expect(Object.keys(op.responses ?? {}), `${method} ${path}`).toContain('500');
+        if (op.requestBody !== undefined) expect(Object.keys(op.responses ?? {}), `${method} ${path}`).toContain('400');
+      }
+    }
+    expect(operations).toBeGreaterThan(20);
+  });
+
+  it('POST /_sandbox/transactions/{id}/settle with a malformed body answers 400, which it declares', async () => {
+    const { app } = testApp();
+    const tx = await body<{ id: string }>(await postTx(app, { amount: 500, currency: 'THB', return_url: 'https://m.example/r', payment_method: { type: 'card' } }, CHECKOUT));
+    const res = await app.request(`/_sandbox/transactions/${tx.id}/settle`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{not json' });
+    expect(res.status).toBe(400);
+    expect(await body<ErrorBody>(res)).toMatchObject({ type: 'error', status: 400 });
+    const doc = await body<{ paths: Record<string, { post?: Operation }> }>(await app.request('/openapi.json'));
+    expect(Object.keys(doc.paths['/_sandbox/transactions/{id}/settle']?.post?.responses ?? {})).toEqual(expect.arrayContaining(['400', '500']));
+  });
+});

@@ -64,10 +64,13 @@ export function fakeDeliveries(...initial: Delivery[]): FakeRepo & { rows: Deliv
   return repo;
 }
 
-export function fakeRefunds(...refunds: Pick<Refund, 'id' | 'transaction_id'>[]): Pick<TransactionsRepo, 'refundById' | 'refundsOf'> {
+/** The refunds given, and transactions of no subscription. */
+export function fakeRefunds(...refunds: Pick<Refund, 'id' | 'transaction_id'>[]): Pick<TransactionsRepo, 'refundById' | 'refundsOf' | 'byIdAnyAccount' | 'forSubscription'> {
   return {
     refundById: (id) => refunds.find((r) => r.id === id) as Refund | undefined,
     refundsOf: (transactionId) => refunds.filter((r) => r.transaction_id === transactionId) as Refund[],
+    byIdAnyAccount: () => undefined,
+    forSubscription: () => [],
   };
 }
 

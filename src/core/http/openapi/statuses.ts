@@ -7,6 +7,9 @@
  *   413 on every write (the body gate's `--body-limit`);
  * - /_sandbox writes: 413 (the same body gate) and 415 (a browser POST without a JSON content
  *   type, `http/security.ts`).
+ * - 400 on every operation that takes a body and on every /v4 and /_sandbox write (the body
+ *   gate refuses malformed JSON before the route runs, even where the route reads no body);
+ * - 500 on every operation: an unexpected error answers the spec's envelope, never a stack.
  * A 405 is never the answer to a documented operation (it answers a method the path does
  * not document), so it is described once, in the document's description, not per operation.
  */
@@ -44,6 +47,10 @@ export function withTransportResponses(doc: OpenApiDocument): OpenApiDocument {
         responses['429'] ??= { description: 'too_many_requests: asked for with X-Sandbox-Fault: 429 (or a scenario api_fault step)', headers: retryAfter, content: error };
         responses['503'] ??= { description: 'service_unavailable: asked for with X-Sandbox-Fault: 503 (or a scenario api_fault step)', headers: retryAfter, content: error };
       }
+      if (op.requestBody !== undefined || (write && (api || control))) {
+        responses['400'] ??= { description: 'bad_request: the body is not valid JSON, or fails validation', content: error };
+      }
+      responses['500'] ??= { description: 'server_error: the sandbox hit an unexpected error (logged); the spec\'s envelope, no stack trace', content: error };
       responses['431'] ??= { description: 'request_header_too_large: request line and headers over --max-header-size', content: error };
     }
   }
