@@ -3,7 +3,9 @@
  * `takeSnapshot` copies the live database with SQLite's online backup API (better-sqlite3's
  * `db.backup()`, a few pages per turn of the event loop, so the sandbox keeps serving; pages
  * written meanwhile through this same connection are carried into the copy, so it is
- * consistent as of the end of the backup). `readSnapshot` checks a file is one before a
+ * consistent as of the end of the backup), then written compact from that copy with `VACUUM
+ * INTO` (no free pages; this step runs on the event loop, in time proportional to the data
+ * kept). `readSnapshot` checks a file is one before a
  * sandbox starts from it (`--restore`): an SQLite database with the sandbox's tables, of a
  * schema version this sandbox knows (older ones are migrated on open).
  */
@@ -32,18 +34,27 @@ const REQUIRED_TABLES = ['meta', 'accounts', 'transactions', 'refunds', 'idempot
 export async function takeSnapshot(db: Db, beforeCopy: () => void = () => {}): Promise<Buffer> {
   beforeCopy();
   const file = join(tmpdir(), `payment-sandbox-snapshot-${process.pid}-${randomUUID()}.sqlite`);
+  const compact = `${file}.compact`;
   try {
     await db.backup(file);
-    // A --db file is in WAL mode and the copy says so in its header: make it a plain file.
+    // The copy carries the live file's free pages (most of a file after deletes): it is
+    // written again compact with VACUUM INTO, from the consistent copy, not the live database.
     const copy = new Database(file);
     try {
-      copy.pragma('journal_mode = DELETE');
+      copy.prepare('VACUUM INTO ?').run(compact);
     } finally {
       copy.close();
     }
-    return readFileSync(file);
+    // A --db file is in WAL mode and the copy says so in its header: make it a plain file.
+    const plain = new Database(compact);
+    try {
+      plain.pragma('journal_mode = DELETE');
+    } finally {
+      plain.close();
+    }
+    return readFileSync(compact);
   } finally {
-    for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(file + suffix, { force: true });
+    for (const f of [file, compact]) for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(f + suffix, { force: true });
   }
 }
 

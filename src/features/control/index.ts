@@ -11,3 +11,4 @@ export type { SandboxControl } from './sandbox-control.js';
 export { controlViews } from './views.js';
 export type { ControlViews } from './views.js';
 export type { ClockAdvanced } from './control/clock.schemas.js';
+export { MAX_ADVANCE_SECONDS } from './control/clock.routes.js';

@@ -92,6 +92,25 @@ describe('snapshot files', () => {
     expect(readSnapshot(join(dir, 'own.sqlite')).length).toBeGreaterThan(0);
   });
 
+  it('a snapshot of a database with many deleted rows carries no free pages', async () => {
+    const store = openStore(join(dir, 'freed.db'), () => {});
+    const insert = store.db.prepare("INSERT INTO meta (key, value) VALUES (?, ?)");
+    store.db.transaction(() => {
+      for (let i = 0; i < 3000; i++) insert.run(`big${i}`, 'x'.repeat(1000));
+    })();
+    store.db.exec("DELETE FROM meta WHERE key LIKE 'big%'");
+    store.db.pragma('wal_checkpoint(TRUNCATE)');
+    expect(store.db.pragma('freelist_count', { simple: true }) as number).toBeGreaterThan(500);
+    const bytes = await store.snapshot();
+    store.close();
+    const copy = new Database(bytes);
+    expect(copy.pragma('freelist_count', { simple: true })).toBe(0);
+    expect((copy.prepare("SELECT count(*) AS n FROM meta WHERE key LIKE 'big%'").get() as { n: number }).n).toBe(0);
+    copy.close();
+    expect(bytes.length).toBeLessThan(1024 * 1024);
+    expect(bytes[18]).toBe(1);
+  });
+
   it('refuses a named pipe, a device and a file over the size bound at once, without reading them', () => {
     const fifo = join(dir, 'pipe.sqlite');
     expect(spawnSync('mkfifo', [fifo]).status).toBe(0);

@@ -4,7 +4,8 @@ import { controlOperation } from '../../../core/http/openapi/document.js';
 import { errors, json } from '../../../core/http/control-route-parts.js';
 import { clockAdvancedSchema, clockSchema } from './clock.schemas.js';
 
-const MAX_ADVANCE_SECONDS = 10 * 366 * 24 * 60 * 60;
+/** The longest advance (about 10 years), for the control API and a fixture's `then`. */
+export const MAX_ADVANCE_SECONDS = 10 * 366 * 24 * 60 * 60;
 const MAX_ADVANCE_MONTHS = 120;
 
 /** `{ seconds }` or `{ months }` (calendar months on the sandbox clock, UTC, clamped to the month's end). */
