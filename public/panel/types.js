@@ -10,6 +10,8 @@
 /** @typedef {import('../../src/http/control/schemas.js').ControlSubscription} Subscription */
 /** @typedef {import('../../src/http/control/schemas.js').Delivery} Delivery */
 /** @typedef {import('../../src/http/control/schemas.js').DeliveryAttempt} DeliveryAttempt */
+/** @typedef {import('../../src/http/control/schemas.js').DeliverySummary} DeliverySummary */
+/** @typedef {import('../../src/http/control/schemas.js').DeliveryAttemptSummary} DeliveryAttemptSummary */
 /** @typedef {import('../../src/http/control/schemas.js').DeliveryState} DeliveryState */
 /** @typedef {import('../../src/http/control/schemas.js').RequestLogEntry} RequestLogEntry */
 /** @typedef {import('../../src/http/control/schemas.js').AccountCredentials} Account */
@@ -32,7 +34,7 @@
 
 /**
  * The lists the panel keeps, by name, and the record each holds.
- * @typedef {{ transactions: Transaction, subscriptions: Subscription, deliveries: Delivery, requests: RequestLogEntry }} ListItems
+ * @typedef {{ transactions: Transaction, subscriptions: Subscription, deliveries: DeliverySummary, requests: RequestLogEntry }} ListItems
  * @typedef {keyof ListItems} ListName
  */
 
