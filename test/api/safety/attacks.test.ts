@@ -4,6 +4,7 @@
  * attacks over a real socket are in `test/e2e/safety/attacks.test.ts`.
  */
 import { describe, expect, it } from 'vitest';
+import { createLogger } from '../../../src/log.js';
 import { refusedTarget, type TargetPolicy } from '../../../src/webhooks/targets.js';
 import { CHECKOUT, DIRECT, directPayment, headers, jwt, testApp } from '../../support/app.js';
 
@@ -90,6 +91,24 @@ describe('secrets in the request log', () => {
     for (const key of forms) {
       expect(text).not.toContain(key);
       // no tail of the key survives either (the old pattern stopped at the first underscore)
+      expect(text).not.toContain(key.slice(-24));
+    }
+  });
+});
+
+describe('secrets in the process log', () => {
+  it('every key form in a logged request path (--log), a field and an error is redacted whole', () => {
+    const lines: string[] = [];
+    const logger = createLogger({ format: 'json', out: (l) => lines.push(l), err: (l) => lines.push(l) });
+    const forms = keyForms(`sk_test_rk_${'9e'.repeat(20)}`);
+    for (const key of forms) {
+      logger.info('request', `GET /v4/transactions?cursor=${key} 200`, { path: `/v4/transactions?cursor=${key}`, header: `Authorization: Bearer ${key}` });
+      logger.error('x', `failed with ${key}`, { err: new Error(`bad key ${key}`) });
+    }
+    const text = lines.join('\n');
+    expect(text).toContain('[redacted');
+    for (const key of forms) {
+      expect(text).not.toContain(key);
       expect(text).not.toContain(key.slice(-24));
     }
   });
