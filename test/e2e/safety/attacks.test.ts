@@ -157,6 +157,8 @@ describe('the delivery log grows about 1 MB per failed delivery', () => {
       expect(attempt.response_body).not.toContain('TAIL');
       expect(attempt.request_body.length).toBeGreaterThan(0);
     }
+    const document = (await (await fetch(`${server.url}/openapi.json`)).json()) as { paths: Record<string, { get?: { operationId?: string } }> };
+    expect(document.paths['/_sandbox/deliveries/{id}']?.get?.operationId).toBe('getDelivery');
     const missing = await fetch(`${server.url}/_sandbox/deliveries/no-such-delivery`);
     expect(missing.status).toBe(404);
     expect(((await missing.json()) as Json).code).toBe('not_found');
