@@ -2,7 +2,7 @@
  * What keeps the sandbox safe to share: it answers only `Host` values of the addresses it
  * serves and `--allowed-hosts` (DNS rebinding). On /v4 (which has its own bearer auth, and
  * whose callers are often containers that reach it by a service name) the Host rule holds
- * for browser-shaped requests only (an `Origin` or a `Sec-Fetch-*` header): the demo keys are
+ * for browser-shaped requests only (an `Origin`, `Sec-Fetch-Site`, `-Dest` or `-User` header): the demo keys are
  * published, so a page on a rebound name could otherwise use them. Outside /v4 it refuses state-changing browser requests from other origins (`Origin`,
  * `Sec-Fetch-Site`) and browser POSTs to /_sandbox without a JSON content type or the
  * `X-Sandbox-Request` header (a "simple" cross-site request can carry neither), and, with
@@ -27,10 +27,15 @@ const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Control reads that hold no secret: open without the admin token. */
 const PUBLIC_CONTROL_PATHS = new Set(['/_sandbox/health', '/_sandbox/webhook-public-key']);
 
-/** The `Sec-Fetch-*` headers a browser sends (any one of them marks a request as a browser's). */
-const SEC_FETCH_HEADERS = ['sec-fetch-site', 'sec-fetch-mode', 'sec-fetch-dest', 'sec-fetch-user'] as const;
+/**
+ * The `Sec-Fetch-*` headers that mark a request as a browser's. Not `Sec-Fetch-Mode` alone:
+ * Node's own `fetch` sends `Sec-Fetch-Mode: cors` and nothing else, and a merchant's Node
+ * server calling the sandbox by a service name is not a browser (a browser sends
+ * `Sec-Fetch-Site` and `Sec-Fetch-Dest` with it).
+ */
+const SEC_FETCH_HEADERS = ['sec-fetch-site', 'sec-fetch-dest', 'sec-fetch-user'] as const;
 
-/** Whether a request comes from a browser page: it carries an `Origin` or a `Sec-Fetch-*` header. */
+/** Whether a request comes from a browser page: it carries an `Origin` or a browser's `Sec-Fetch-*` header. */
 function isBrowserShaped(c: Context): boolean {
   return c.req.header('origin') !== undefined || SEC_FETCH_HEADERS.some((name) => c.req.header(name) !== undefined);
 }

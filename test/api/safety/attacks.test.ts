@@ -15,14 +15,15 @@ const json = async (res: Response): Promise<Json> => (await res.json()) as Json;
 const REBOUND = 'rebind.attacker.example';
 
 describe('DNS rebinding against /v4 with the published demo keys', () => {
-  it('a page on a rebound name (Origin or Sec-Fetch-* headers) cannot create a payment whose webhook the sandbox would POST', async () => {
+  it('a page on a rebound name (Origin, Sec-Fetch-Site, -Dest or -User) cannot create a payment whose webhook the sandbox would POST', async () => {
     const { app } = testApp();
     const payment = JSON.stringify(directPayment({ notification_url: 'http://127.0.0.1:9/relay' }));
     const browser: Record<string, string>[] = [
       { origin: `http://${REBOUND}:4010` },
       { 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors' },
-      { 'sec-fetch-mode': 'cors' },
-      { 'sec-fetch-dest': 'empty' },
+      { 'sec-fetch-site': 'none' },
+      { 'sec-fetch-dest': 'empty', 'sec-fetch-mode': 'cors' },
+      { 'sec-fetch-user': '?1' },
     ];
     for (const extra of browser) {
       const res = await app.request(`http://${REBOUND}:4010/v4/transactions`, { method: 'POST', headers: headers(DIRECT, { host: `${REBOUND}:4010`, ...extra }), body: payment });
@@ -45,10 +46,13 @@ describe('DNS rebinding against /v4 with the published demo keys', () => {
     expect(buyers.status).toBe(403);
   });
 
-  it('server-to-server calls keep working with any Host (a container calling the sandbox by its service name); --allowed-hosts lets browsers in', async () => {
+  it('server-to-server calls keep working with any Host (a container calling by service name, Node fetch included); --allowed-hosts lets browsers in', async () => {
     const { app } = testApp();
     const res = await app.request('http://payment-sandbox:4010/v4/transactions', { method: 'POST', headers: headers(DIRECT, { host: 'payment-sandbox:4010' }), body: JSON.stringify(directPayment()) });
     expect(res.status).toBe(201);
+    // Node's fetch sends Sec-Fetch-Mode: cors and no other browser header: still a server's call
+    const nodeFetch = await app.request('http://payment-sandbox:4010/v4/transactions', { headers: headers(DIRECT, { host: 'payment-sandbox:4010', 'sec-fetch-mode': 'cors', 'user-agent': 'node' }) });
+    expect(nodeFetch.status).toBe(200);
     const local = await app.request('http://127.0.0.1:4010/v4/transactions', { headers: headers(DIRECT, { host: '127.0.0.1:4010', origin: 'http://127.0.0.1:4010', 'sec-fetch-site': 'same-origin' }) });
     expect(local.status).toBe(200);
     const allowed = testApp({ allowedHosts: ['shop.test'] }).app;

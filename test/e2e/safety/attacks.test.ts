@@ -63,11 +63,12 @@ describe('DNS rebinding turns the sandbox into a POST relay', () => {
     const attack = await rawRequest(`${server.url}/v4/transactions`, 'POST', headers(DIRECT, { host: rebound, origin: `http://${rebound}`, 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors' }), payment);
     expect(attack.status).toBe(403);
     expect(JSON.parse(attack.body)).toMatchObject({ type: 'error', code: 'host_not_allowed', details: [{ pointer: '/host', location: 'header' }] });
-    const read = await rawRequest(`${server.url}/v4/transactions`, 'GET', headers(DIRECT, { host: rebound, 'sec-fetch-mode': 'cors' }));
+    const read = await rawRequest(`${server.url}/v4/transactions`, 'GET', headers(DIRECT, { host: rebound, 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty' }));
     expect(read.status).toBe(403);
     expect(server.sandbox.queries.deliveries.pageAll({ limit: 10 }).rows).toHaveLength(0);
 
-    const container = await rawRequest(`${server.url}/v4/transactions`, 'POST', headers(DIRECT, { host: `payment-sandbox:${server.port}` }), JSON.stringify(directPayment()));
+    // the headers Node's fetch sends: Sec-Fetch-Mode alone is no browser
+    const container = await rawRequest(`${server.url}/v4/transactions`, 'POST', headers(DIRECT, { host: `payment-sandbox:${server.port}`, 'sec-fetch-mode': 'cors', 'user-agent': 'node' }), JSON.stringify(directPayment()));
     expect(container.status).toBe(201);
     expect(victim.received).toHaveLength(0);
   });
