@@ -252,7 +252,7 @@ export const ctx = {
     if (!state.refundForms.has(tx.id)) focusInItem(tx.id, [`${tx.id}:refund`, `${tx.id}:toggle`]);
   },
 
-  /** @param {Delivery} delivery */
+  /** @param {Pick<Delivery, 'id'>} delivery */
   resend(delivery) {
     return act(delivery.id, 'resend', 'Could not resend', () => call('POST', `/deliveries/${seg(delivery.id)}/resend`), {
       then: ['deliveries'],

@@ -74,7 +74,7 @@ export function query(params) {
 }
 
 /**
- * @typedef {{ type: import('../../src/domain/events.js').ChangeType, account_id: string | null, data: unknown, at: string }} ChangeEvent
+ * @typedef {{ type: import('../../src/core/domain/events.js').ChangeType, account_id: string | null, data: unknown, at: string }} ChangeEvent
  */
 
 /**

@@ -4,23 +4,25 @@
  * against what the server sends. Types only: nothing here runs in the browser.
  */
 
-/** @typedef {import('../../src/http/control/transactions/transactions.schemas.js').ControlTransaction} Transaction */
-/** @typedef {import('../../src/http/control/transactions/transactions.schemas.js').Refund} Refund */
-/** @typedef {import('../../src/http/control/transactions/transactions.schemas.js').TransactionAction} TransactionAction */
-/** @typedef {import('../../src/http/control/subscriptions/subscriptions.schemas.js').ControlSubscription} Subscription */
-/** @typedef {import('../../src/http/control/deliveries/deliveries.schemas.js').Delivery} Delivery */
-/** @typedef {import('../../src/http/control/deliveries/deliveries.schemas.js').DeliveryAttempt} DeliveryAttempt */
-/** @typedef {import('../../src/http/control/deliveries/deliveries.schemas.js').DeliveryState} DeliveryState */
-/** @typedef {import('../../src/http/control/requests/requests.schemas.js').RequestLogEntry} RequestLogEntry */
-/** @typedef {import('../../src/http/control/accounts/accounts.schemas.js').AccountCredentials} Account */
-/** @typedef {import('../../src/http/control/accounts/accounts.schemas.js').Credentials} Credentials */
-/** @typedef {import('../../src/http/control/webhook-key/webhook-key.schemas.js').WebhookKeyForms} WebhookKeyForms */
-/** @typedef {import('../../src/http/control/clock/clock.schemas.js').Clock} Clock */
-/** @typedef {import('../../src/http/control/clock/clock.schemas.js').ClockAdvanced} ClockAdvanced */
-/** @typedef {import('../../src/http/control/scenarios/scenarios.schemas.js').ScenarioSummary} ScenarioSummary */
-/** @typedef {import('../../src/http/control/faults/faults.index.js').WebhookCheckReport} WebhookCheckReport */
-/** @typedef {import('../../src/http/control/faults/faults.index.js').WebhookFaultRequest['fault']} WebhookFault */
-/** @typedef {import('../../src/http/control/report/report.index.js').GoLiveReportView} GoLiveReport */
+/** @typedef {import('../../src/features/transactions/control/transactions.schemas.js').ControlTransaction} Transaction */
+/** @typedef {import('../../src/features/transactions/control/transactions.schemas.js').Refund} Refund */
+/** @typedef {import('../../src/features/transactions/control/transactions.schemas.js').TransactionAction} TransactionAction */
+/** @typedef {import('../../src/features/subscriptions/control/subscriptions.schemas.js').ControlSubscription} Subscription */
+/** @typedef {import('../../src/features/webhooks/control/deliveries.schemas.js').Delivery} Delivery */
+/** @typedef {import('../../src/features/webhooks/control/deliveries.schemas.js').DeliveryAttempt} DeliveryAttempt */
+/** @typedef {import('../../src/features/webhooks/control/deliveries.schemas.js').DeliverySummary} DeliverySummary */
+/** @typedef {import('../../src/features/webhooks/control/deliveries.schemas.js').DeliveryAttemptSummary} DeliveryAttemptSummary */
+/** @typedef {import('../../src/features/webhooks/control/deliveries.schemas.js').DeliveryState} DeliveryState */
+/** @typedef {import('../../src/features/control/control/requests.schemas.js').RequestLogEntry} RequestLogEntry */
+/** @typedef {import('../../src/features/accounts/control/accounts.schemas.js').AccountCredentials} Account */
+/** @typedef {import('../../src/features/accounts/control/accounts.schemas.js').Credentials} Credentials */
+/** @typedef {import('../../src/features/webhooks/control/webhook-key.schemas.js').WebhookKeyForms} WebhookKeyForms */
+/** @typedef {import('../../src/features/control/control/clock.schemas.js').Clock} Clock */
+/** @typedef {import('../../src/features/control/control/clock.schemas.js').ClockAdvanced} ClockAdvanced */
+/** @typedef {import('../../src/features/scenarios/control/scenarios.schemas.js').ScenarioSummary} ScenarioSummary */
+/** @typedef {import('../../src/features/control/control/faults.index.js').WebhookCheckReport} WebhookCheckReport */
+/** @typedef {import('../../src/features/control/control/faults.index.js').WebhookFaultRequest['fault']} WebhookFault */
+/** @typedef {import('../../src/features/go-live/control/report.index.js').GoLiveReportView} GoLiveReport */
 /** @typedef {GoLiveReport['findings'][number]} GoLiveFinding */
 /** @typedef {GoLiveReport['coverage'][number]} CoverageEntry */
 
@@ -32,7 +34,7 @@
 
 /**
  * The lists the panel keeps, by name, and the record each holds.
- * @typedef {{ transactions: Transaction, subscriptions: Subscription, deliveries: Delivery, requests: RequestLogEntry }} ListItems
+ * @typedef {{ transactions: Transaction, subscriptions: Subscription, deliveries: DeliverySummary, requests: RequestLogEntry }} ListItems
  * @typedef {keyof ListItems} ListName
  */
 

@@ -9,6 +9,7 @@
  * `Logger` as a dependency; nothing else writes to the console.
  */
 import { isSecurityCodeKey, maskCardNumbers, redactSecurityCodes } from './redaction/card-data.js';
+import { redactSecrets } from './redaction/secrets.js';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export type LogFormat = 'text' | 'json';
@@ -63,10 +64,7 @@ function redactValue(value: unknown, depth = 0): unknown {
  * `[redacted]`; security code values (`security_code`, `cvv`, `securityCode`, in any form) are dropped.
  */
 export function redact(text: string): string {
-  const masked = text
-    .replace(/\beyJ[\w-]*\.[\w-]+\.[\w-]*/g, '[redacted JWT]')
-    .replace(/\b(Bearer\s+)\S+/gi, '$1[redacted]')
-    .replace(/\bsk_(test|live)_\w+/g, 'sk_$1_[redacted]')
+  const masked = redactSecrets(text)
     .replace(/("?(?:security_code|cvv|cvc)"?\s*[:=]\s*)"?\d{3,4}"?/gi, '$1"[redacted]"');
   return redactSecurityCodes(maskCardNumbers(masked, (digits) => `****${digits.slice(-4)}`));
 }

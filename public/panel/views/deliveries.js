@@ -1,17 +1,19 @@
 /**
  * The webhook delivery log of the selected account: each delivery's state (delivered,
- * queued, retrying, failed), target and last answer, with Resend. Expanding one shows every
+ * queued, retrying, failed), target and last answer, with Resend. The list carries no attempt
+ * bodies; expanding a delivery fetches it whole (`GET /_sandbox/deliveries/{id}`) and shows every
  * attempt: time, URL, the exact request headers (signature included) and body, the
  * merchant's status and body or the error, each copyable, and the attempt as a curl command.
  * Above the log, a form runs the check-webhooks battery against a merchant URL and shows its
  * report case by case.
  */
+import { call } from '../api.js';
 import { badge, bodyView, copyButton, h, setChildren, shellQuote } from '../dom.js';
 import { duration, fullTime, shortId, shortTime } from '../format.js';
 import { ACTIONS_COLUMN, TOGGLE_COLUMN, TONES, actionButton, actionsCell, detailRow, emptyState, itemBody, listView, statusCell, timeCell, toggleCell } from './common.js';
 
 /** @import { PanelContext } from '../actions.js' */
-/** @import { Delivery, DeliveryAttempt, WebhookCheckReport } from '../types.js' */
+/** @import { Delivery, DeliveryAttempt, DeliverySummary, WebhookCheckReport } from '../types.js' */
 
 /**
  * The check-webhooks form: a merchant URL, a Check button, and the report (each case passed
@@ -88,10 +90,28 @@ export function attemptCurl(attempt) {
 
 /** @param {PanelContext} ctx the panel's state and actions */
 export function deliveriesView(ctx) {
-  /** @param {Delivery} d */
+  /**
+   * The whole deliveries opened, by id: fetched once per state of the delivery (a new attempt fetches it again).
+   * @type {Map<string, { key: string, delivery: Promise<Delivery> }>}
+   */
+  const opened = new Map();
+
+  /** The delivery `d` with its attempts' bodies. @param {DeliverySummary} d @returns {Promise<Delivery>} */
+  function whole(d) {
+    const key = `${d.status}:${d.attempts_count}:${d.attempts.length}`;
+    const known = opened.get(d.id);
+    if (known && known.key === key) return known.delivery;
+    /** @type {Promise<Delivery>} */
+    const delivery = call('GET', `/deliveries/${encodeURIComponent(d.id)}`);
+    delivery.catch(() => opened.delete(d.id));
+    opened.set(d.id, { key, delivery });
+    return delivery;
+  }
+
+  /** @param {DeliverySummary} d */
   const signature = (d) => JSON.stringify([d, ctx.day(), ctx.isExpanded('delivery', d.id), ctx.busyFor(d.id)]);
 
-  /** @param {Delivery} d */
+  /** @param {DeliverySummary} d */
   function render(d) {
     const state = d.state;
     const tone = TONES[state] ?? 'neutral';
@@ -135,7 +155,7 @@ export function deliveriesView(ctx) {
     return itemBody(d.id, main, detailRow(ctx, 'delivery', d.id, COLUMNS, () => details(d)));
   }
 
-  /** @param {Delivery} d */
+  /** @param {DeliverySummary} d */
   function details(d) {
     const head = h(
       'div',
@@ -149,8 +169,18 @@ export function deliveriesView(ctx) {
     if (d.attempts.length === 0) {
       return h('div', { class: 'delivery-detail' }, head, h('p', { class: 'muted small' }, 'Not attempted yet. The body that will be sent:'), bodyView(d.body, 'Webhook body'));
     }
-    const attempts = [...d.attempts].reverse().map((a) => attemptView(a));
-    return h('div', { class: 'delivery-detail' }, head, h('ol', { class: 'attempts', reversed: true }, attempts));
+    const attempts = h('div', { class: 'attempts-box', 'aria-busy': 'true' }, h('p', { class: 'muted small' }, `Loading ${d.attempts.length} attempt${d.attempts.length === 1 ? '' : 's'}…`));
+    whole(d).then(
+      (delivery) => {
+        attempts.removeAttribute('aria-busy');
+        setChildren(attempts, h('ol', { class: 'attempts', reversed: true }, [...delivery.attempts].reverse().map((a) => attemptView(a))));
+      },
+      (err) => {
+        attempts.removeAttribute('aria-busy');
+        setChildren(attempts, h('p', { class: 'form-error', role: 'alert' }, `Could not load the attempts: ${err instanceof Error ? err.message : String(err)}`));
+      },
+    );
+    return h('div', { class: 'delivery-detail' }, head, attempts);
   }
 
   /** @param {DeliveryAttempt} a */

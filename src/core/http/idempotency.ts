@@ -13,6 +13,7 @@ import type { ApiEnv } from './env.js';
 import type { IdempotencyRepo } from './ports.js';
 import { errorBody } from './errors.js';
 import { redactText } from './redact.js';
+import { holdsSecret } from '../redaction/secrets.js';
 
 export const IDEMPOTENCY_KEY_MAX = 255;
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -41,11 +42,11 @@ export function canonicalJson(value: unknown): string {
 
 /**
  * The key as the database keeps it: the key itself, or, when it holds card data (a card
- * number, a security code), its SHA-256 digest, so the card data is never stored while the
+ * number, a security code) or a secret (an API key, a JWT), its SHA-256 digest, so the card data is never stored while the
  * same key still finds the same record.
  */
 function storedKey(key: string): string {
-  return redactText(key) === key ? key : `sha256:${createHash('sha256').update(key).digest('hex')}`;
+  return redactText(key) === key && !holdsSecret(key) ? key : `sha256:${createHash('sha256').update(key).digest('hex')}`;
 }
 
 /** What `idempotency` needs: the stored keys, the sandbox clock (keys expire on it) and its unit of work. */

@@ -10,24 +10,24 @@ import type { Clock } from '../clock/clock.js';
 import type { RequestLogRepo } from './ports.js';
 import { isSecurityCodeKey } from '../redaction/card-data.js';
 import { redactBody, redactText } from './redact.js';
+import { holdsSecret, redactSecrets } from '../redaction/secrets.js';
 
 const MAX_LOGGED_BODY = 16 * 1024;
 
 /** Query parameters whose values are secrets, whatever they hold. */
 const SECRET_PARAMS = /^(api[_-]?key|key|token|access[_-]?token|auth|authorization|secret|password|jwt)$/i;
-/** An API key or a JWT anywhere in a query value. */
-const SECRET_VALUE = /(sk_(?:test|live)_[A-Za-z0-9]+|eyJ[\w-]+\.[\w-]+\.[\w-]*)/g;
 
 /**
  * A query that URLSearchParams would write back unchanged (`name=value` pairs of unreserved
  * characters only), e.g. `limit=20&cursor=eyJkIjoiYSJ9`.
  */
 const PLAIN_QUERY = /^[\w.*-]+=[\w.*-]*(?:&[\w.*-]+=[\w.*-]*)*$/;
-/** `SECRET_VALUE` without its global flag, for a test that keeps no state. */
-const HAS_SECRET_VALUE = new RegExp(SECRET_VALUE.source);
 
 /** Whether a plain query's text holds card data (a card number, a security-code key with a value). */
 const holdsCardData = (text: string): boolean => redactText(text) !== text;
+
+/** Text as logged: card data masked (`redact.ts`) and every secret (`../redaction/secrets.ts`) replaced. */
+const loggedText = (text: string): string => redactSecrets(redactText(text));
 
 /**
  * The request's path and query as logged: secret parameters and API keys or JWTs in any value
@@ -35,14 +35,14 @@ const holdsCardData = (text: string): boolean => redactText(text) !== text;
  * redacted, in the path and the query, whatever their encoding.
  */
 export function loggedPath(path: string, url: string): string {
-  const safePath = redactText(path);
+  const safePath = loggedText(path);
   const at = url.indexOf('?');
   if (at < 0) return safePath;
   const query = url.slice(at + 1);
   // Most queries (a page's limit and cursor) are plain and hold no secret: logged as they are.
   if (
     PLAIN_QUERY.test(query) &&
-    !HAS_SECRET_VALUE.test(query) &&
+    !holdsSecret(query) &&
     !query.split('&').some((pair) => SECRET_PARAMS.test(pair.slice(0, pair.indexOf('=')))) &&
     !holdsCardData(query)
   ) {
@@ -52,23 +52,23 @@ export function loggedPath(path: string, url: string): string {
   const out = new URLSearchParams();
   for (const [name, value] of params) {
     const secret = SECRET_PARAMS.test(name) || isSecurityCodeKey(name);
-    out.append(redactText(name), secret ? '[redacted]' : redactText(value.replace(SECRET_VALUE, '[redacted]')));
+    out.append(loggedText(name), secret ? '[redacted]' : loggedText(value));
   }
-  const written = out.toString().replace(/%5Bredacted%5D/g, '[redacted]').replace(/%E2%80%A2/g, '•');
+  const written = out.toString().replace(/%5Bredacted%5D/g, '[redacted]').replace(/%5Bredacted(?:\+|%20)JWT%5D/g, '[redacted JWT]').replace(/%E2%80%A2/g, '•');
   return written ? `${safePath}?${written}` : safePath;
 }
 
-/** A header value as logged (`Idempotency-Key`, `X-Merchant-Account-Id`): card data masked. */
-const loggedHeader = (value: string | undefined): string | null => (value === undefined ? null : redactText(value));
+/** A header value as logged (`Idempotency-Key`, `X-Merchant-Account-Id`): card data masked, secrets replaced. */
+const loggedHeader = (value: string | undefined): string | null => (value === undefined ? null : loggedText(value));
 
 /** The request body as logged: the parsed body redacted, or the raw text redacted when it did not parse. */
 async function loggedRequestBody(c: Context<ApiEnv>): Promise<string | null> {
   if (c.req.method === 'GET') return null;
   const parsed: unknown = c.get('body');
-  if (parsed !== undefined) return JSON.stringify(redactBody(parsed, MAX_LOGGED_BODY)).slice(0, MAX_LOGGED_BODY);
+  if (parsed !== undefined) return redactSecrets(JSON.stringify(redactBody(parsed, MAX_LOGGED_BODY))).slice(0, MAX_LOGGED_BODY);
   try {
     // Only what is kept is scanned (a little more, so a card number across the cut is still found).
-    return redactText((await c.req.text()).slice(0, MAX_LOGGED_BODY + 64)).slice(0, MAX_LOGGED_BODY) || null;
+    return loggedText((await c.req.text()).slice(0, MAX_LOGGED_BODY + 64)).slice(0, MAX_LOGGED_BODY) || null;
   } catch {
     return null;
   }
@@ -102,9 +102,9 @@ export function requestLog(deps: RequestLogDeps): MiddlewareHandler<ApiEnv> {
     const duration = performance.now() - started;
     const requestBody = await loggedRequestBody(c);
     const status = c.res.status;
-    const responseBody = status >= 400 ? redactText(await c.res.clone().text()).slice(0, MAX_LOGGED_BODY) : null;
+    const responseBody = status >= 400 ? loggedText(await c.res.clone().text()).slice(0, MAX_LOGGED_BODY) : null;
     const account = c.get('account') as ApiEnv['Variables']['account'] | undefined;
-    const warnings = c.get('warnings').map(redactText);
+    const warnings = c.get('warnings').map(loggedText);
     const path = loggedPath(c.req.path, c.req.url);
     const id = log.insert({
       account_id: account?.id ?? loggedHeader(c.req.header('x-merchant-account-id')),

@@ -1,7 +1,9 @@
 /**
- * What keeps the sandbox safe to share (issue 10): outside /v4 (which has its own bearer
- * auth) it answers only `Host` values of the addresses it serves and `--allowed-hosts`
- * (DNS rebinding), refuses state-changing browser requests from other origins (`Origin`,
+ * What keeps the sandbox safe to share: it answers only `Host` values of the addresses it
+ * serves and `--allowed-hosts` (DNS rebinding). On /v4 (which has its own bearer auth, and
+ * whose callers are often containers that reach it by a service name) the Host rule holds
+ * for browser-shaped requests only (an `Origin`, `Sec-Fetch-Site`, `-Dest` or `-User` header): the demo keys are
+ * published, so a page on a rebound name could otherwise use them. Outside /v4 it refuses state-changing browser requests from other origins (`Origin`,
  * `Sec-Fetch-Site`) and browser POSTs to /_sandbox without a JSON content type or the
  * `X-Sandbox-Request` header (a "simple" cross-site request can carry neither), and, with
  * `--admin-token`, asks for the token on /_sandbox. Every answer gets `nosniff`.
@@ -24,6 +26,19 @@ const isControlPath = (path: string): boolean => path === '/_sandbox' || path.st
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Control reads that hold no secret: open without the admin token. */
 const PUBLIC_CONTROL_PATHS = new Set(['/_sandbox/health', '/_sandbox/webhook-public-key']);
+
+/**
+ * The `Sec-Fetch-*` headers that mark a request as a browser's. Not `Sec-Fetch-Mode` alone:
+ * Node's own `fetch` sends `Sec-Fetch-Mode: cors` and nothing else, and a merchant's Node
+ * server calling the sandbox by a service name is not a browser (a browser sends
+ * `Sec-Fetch-Site` and `Sec-Fetch-Dest` with it).
+ */
+const SEC_FETCH_HEADERS = ['sec-fetch-site', 'sec-fetch-dest', 'sec-fetch-user'] as const;
+
+/** Whether a request comes from a browser page: it carries an `Origin` or a browser's `Sec-Fetch-*` header. */
+function isBrowserShaped(c: Context): boolean {
+  return c.req.header('origin') !== undefined || SEC_FETCH_HEADERS.some((name) => c.req.header(name) !== undefined);
+}
 
 function refuse(status: number, code: ErrorCode, message: string, pointer: string): SandboxError {
   return new SandboxError(status, code, message, [{ type: 'value_error', pointer, message, location: 'header' }]);
@@ -69,11 +84,15 @@ export function securityGuard(options: SecurityOptions): MiddlewareHandler<BodyE
     const outgoing = nodeBindings(c)?.outgoing;
     if (outgoing && !outgoing.headersSent) outgoing.setHeader(...NOSNIFF);
     const path = c.req.path;
-    if (!isApiPath(path)) {
+    const api = isApiPath(path);
+    if (!anyHost && (!api || isBrowserShaped(c))) {
       const host = requestHost(c);
-      if (!anyHost && !hosts.has(bareHost(host))) {
+      if (!hosts.has(bareHost(host))) {
         throw refuse(403, 'host_not_allowed', `The sandbox does not answer to the host "${host}"; add it with --allowed-hosts`, '/host');
       }
+    }
+    if (!api) {
+      const host = requestHost(c);
       if (STATE_CHANGING.has(c.req.method)) {
         const site = c.req.header('sec-fetch-site');
         if (site !== undefined && site !== 'same-origin' && site !== 'none') {

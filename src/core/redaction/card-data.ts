@@ -122,7 +122,6 @@ const FIRST_DIGIT = /[0-9\uff10-\uff19]/g;
 export function maskCardNumbers(text: string, mask: (digits: string) => string): string {
   let out = '';
   let copied = 0;
-  const n = text.length;
   const digits: number[] = [];
   const groups: { start: number; end: number; from: number; to: number }[] = [];
   let reserved: [number, number][] | undefined;

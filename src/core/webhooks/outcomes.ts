@@ -1,14 +1,23 @@
 /**
  * One POST of a webhook and the outcome recorded for it, worded for the merchant: a simulated
  * failure, a missing or refused URL, the merchant's answer judged by the acknowledgement rule,
- * or the network error. The stored answer is cut to `MAX_STORED_RESPONSE`.
+ * or the network error. The stored answer is cut to `MAX_STORED_RESPONSE`, and says so.
  */
 import type { Delivery } from '../domain/entities.js';
 import { isAcknowledgement } from './acknowledgement.js';
 import { MAX_READ_RESPONSE, PostAbortedError, type WebhookPoster } from './post.js';
 
-/** Only the first 64 KiB of an answer is stored (it is judged on up to `MAX_READ_RESPONSE`). */
-export const MAX_STORED_RESPONSE = 64 * 1024;
+/**
+ * Only the first 4 KiB of an answer is stored (it is judged on up to `MAX_READ_RESPONSE`): a
+ * handler answering a large error page on each of 16 attempts must not grow the log by megabytes.
+ */
+export const MAX_STORED_RESPONSE = 4 * 1024;
+
+/** The answer as stored: whole when it fits, else its first `MAX_STORED_RESPONSE` characters and a line saying it was cut. */
+export function storedAnswer(text: string): string {
+  if (text.length <= MAX_STORED_RESPONSE) return text;
+  return `${text.slice(0, MAX_STORED_RESPONSE)}\n[cut: the sandbox keeps the first ${MAX_STORED_RESPONSE} of ${text.length} characters]`;
+}
 
 export interface AttemptOutcome {
   /** Cut by `drain()` (the sandbox is stopping): not recorded, the delivery stays pending. */
@@ -46,10 +55,10 @@ export async function send(deps: SendDeps, row: Pick<Delivery, 'url' | 'body' | 
   const refused = deps.refuseTarget ? await deps.refuseTarget(row.url) : null;
   if (refused !== null) return { ok: false, status: null, body: null, error: `target refused: ${refused}; the merchant was not contacted` };
   try {
-    // Redirects are not followed; judged on the whole answer (up to 1 MiB); only the first 64 KiB is stored.
+    // Redirects are not followed; judged on the whole answer (up to 1 MiB); only the first 4 KiB is stored.
     const { status, text, whole } = await deps.poster.post(row.url, headers, row.body);
     const ok = whole && isAcknowledgement(status, text);
-    return { ok, status, contacted: true, body: text.slice(0, MAX_STORED_RESPONSE), error: ok ? null : answerError(status, whole) };
+    return { ok, status, contacted: true, body: storedAnswer(text), error: ok ? null : answerError(status, whole) };
   } catch (err) {
     if (err instanceof PostAbortedError) return { aborted: true, ok: false, status: null, body: null, error: err.message, contacted: true, timedOut: false };
     const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');

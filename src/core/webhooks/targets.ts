@@ -93,9 +93,9 @@ export function isForbiddenAddress(address: string): boolean {
   return formsOf(address).some((f) => FORBIDDEN.check(f.address, f.family));
 }
 
-/** Whether `address` (an IP address in any form, or a name) is one the sandbox itself listens on. */
+/** Whether `address` (an IP address in any form, or a name, with or without the root's trailing dot) is one the sandbox itself listens on. */
 function isOwnAddress(address: string, hosts: ReadonlySet<string>): boolean {
-  const a = address.toLowerCase().replace(/^\[|\]$/g, '');
+  const a = address.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
   if (a === 'localhost' || a.endsWith('.localhost') || hosts.has(a)) return true;
   const forms = formsOf(a);
   if (forms.some((f) => LOOPBACK.check(f.address, f.family))) return true;

@@ -40,7 +40,7 @@ import type { AppEnv } from '../../core/http/env.js';
 import { pageOperation } from '../../core/http/openapi/document.js';
 import { lowerCaseUuid } from '../../core/http/schemas.js';
 import type { PaymentPageDeps } from './deps.js';
-import { returnTarget, cancelTarget, channelOf } from './page.js';
+import { returnTarget, cancelTarget, channelOf, SECURITY_HEADERS } from './page.js';
 import { notFoundPage, finishedPage, expiredPage, processingPage } from './status-pages.js';
 import { cardPage, readForm, cardForm, cardFormErrors } from './card-form.js';
 import { qrPage, handOffPage, appPage } from './method-pages.js';
@@ -83,6 +83,12 @@ function notPayable(c: Context<AppEnv>, deps: PaymentPageDeps, found: Found, pos
 /** The payment page routes, mounted under /pay. */
 export function paymentPageRoutes(deps: PaymentPageDeps): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();
+  // Every answer (pages, redirects, errors) may not be framed.
+  app.use('*', async (c, next) => {
+    await next();
+    c.header('Content-Security-Policy', SECURITY_HEADERS['Content-Security-Policy']);
+    c.header('X-Frame-Options', SECURITY_HEADERS['X-Frame-Options']);
+  });
   // Each page is documented beside its handler (HTML, no validation hook: the pages answer bad input themselves).
   const idParameter = { name: 'id', in: 'path' as const, required: true, description: 'The transaction id (or a trial subscription id)', schema: { type: 'string' as const } };
   const page = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' as const } } } });

@@ -10,9 +10,10 @@ import type { AppEnv } from '../../core/http/env.js';
 export type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
 export type PageStatus = 200 | 400 | 404 | 409 | 410;
 
-/** The page's HTML: no script at all, styles from the package only. */
+/** The page's HTML: no script at all, styles from the package only, never inside a frame (a click on Pay in another site's frame would settle the payment). */
 export const SECURITY_HEADERS = {
-  'Content-Security-Policy': "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'",
+  'Content-Security-Policy': "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'",
+  'X-Frame-Options': 'DENY',
   'Cache-Control': 'no-store',
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',

@@ -15,7 +15,9 @@ describe('send (outcomes.ts)', () => {
     const big = 'x'.repeat(MAX_STORED_RESPONSE + 10);
     const cut = await send({ poster: answering(async () => ({ status: 500, text: big, whole: true })), timeoutMs: 10_000 }, row, 1, {});
     expect(cut).toMatchObject({ ok: false, error: 'merchant answered HTTP 500' });
-    expect(cut.body).toHaveLength(MAX_STORED_RESPONSE);
+    expect(cut.body!.startsWith('x'.repeat(MAX_STORED_RESPONSE) + '\n[cut: ')).toBe(true);
+    expect(cut.body!.length).toBeLessThan(MAX_STORED_RESPONSE + 100);
+    expect(MAX_STORED_RESPONSE).toBeLessThanOrEqual(4 * 1024);
     expect(answerError(302, true)).toBe('merchant answered HTTP 302 (redirects are not followed)');
     expect(answerError(200, true)).toBe('answer was not {"code":"200","message":"SUCCESS"}');
     expect(answerError(200, false)).toMatch(/^answer larger than \d+ bytes$/);

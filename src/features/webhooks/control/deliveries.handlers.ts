@@ -1,11 +1,12 @@
-/** Handlers of the webhook delivery log: a page of deliveries (one account's or all), and a resend. */
+/** Handlers of the webhook delivery log: a page of deliveries (one account's or all, attempts without bodies), one delivery, and a resend. */
 import type { Delivery } from '../../../core/domain/entities.js';
 import { notFound } from '../../../core/domain/errors.js';
 import type { AccountQueries, DeliveryQueries } from '../../../core/domain/queries.js';
 import { pageEnvelope, pageRequest } from '../../../core/http/pagination.js';
 import { accountOr404, type ControlHandler } from '../../../core/http/control-route-parts.js';
 import type { ControlViews } from '../../control/index.js';
-import type { ListRoute, ResendRoute } from './deliveries.routes.js';
+import type { Delivery as DeliveryView, DeliverySummary } from './deliveries.schemas.js';
+import type { GetRoute, ListRoute, ResendRoute } from './deliveries.routes.js';
 
 /** Queues a delivery again now: same body, fresh timestamp and signature; undefined when there is none. */
 export interface DeliveryResender {
@@ -15,19 +16,32 @@ export interface DeliveryResender {
 /** What the delivery routes use. */
 export interface DeliveryControlDeps {
   accounts: Pick<AccountQueries, 'byId'>;
-  deliveries: Pick<DeliveryQueries, 'page' | 'pageAll'>;
+  deliveries: Pick<DeliveryQueries, 'byId' | 'page' | 'pageAll'>;
   dispatcher: DeliveryResender;
   views: Pick<ControlViews, 'delivery'>;
 }
 
+/** A delivery as a list shows it: each attempt without its request and response bodies. */
+export function deliverySummary(delivery: DeliveryView): DeliverySummary {
+  return { ...delivery, attempts: delivery.attempts.map(({ request_body: _request, response_body: _response, ...attempt }) => attempt) };
+}
+
 export function deliveryHandlers(deps: DeliveryControlDeps) {
+  const summary = (row: Delivery): DeliverySummary => deliverySummary(deps.views.delivery(row));
   const list: ControlHandler<ListRoute> = (c) => {
     const query = c.req.valid('query');
     const account = accountOr404(deps.accounts, query.account_id);
     const scope = { list: '_sandbox/deliveries', scope: account?.id ?? '*' };
     const req = pageRequest(query, scope);
     const page = account ? deps.deliveries.page(account.id, req) : deps.deliveries.pageAll(req);
-    return c.json(pageEnvelope(page, query.limit, deps.views.delivery, scope), 200);
+    return c.json(pageEnvelope(page, query.limit, summary, scope), 200);
+  };
+
+  const get: ControlHandler<GetRoute> = (c) => {
+    const { id } = c.req.valid('param');
+    const row = deps.deliveries.byId(id);
+    if (!row) throw notFound(`Delivery ${id} not found`);
+    return c.json(deps.views.delivery(row), 200);
   };
 
   const resend: ControlHandler<ResendRoute> = (c) => {
@@ -37,5 +51,5 @@ export function deliveryHandlers(deps: DeliveryControlDeps) {
     return c.json(deps.views.delivery(row), 202);
   };
 
-  return { list, resend };
+  return { list, get, resend };
 }

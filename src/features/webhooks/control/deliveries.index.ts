@@ -1,4 +1,4 @@
-/** `/_sandbox/deliveries`: the webhook delivery log with every attempt, and resending one. */
+/** `/_sandbox/deliveries`: the webhook delivery log with every attempt (bodies on `/deliveries/{id}`), and resending one. */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../../core/http/env.js';
 import { createRouter } from '../../../core/http/router.js';
@@ -9,5 +9,5 @@ export type { DeliveryControlDeps, DeliveryResender } from './deliveries.handler
 
 export function deliveryControlRoutes(deps: DeliveryControlDeps): OpenAPIHono<AppEnv> {
   const handlers = deliveryHandlers(deps);
-  return createRouter<AppEnv>().openapi(routes.list, handlers.list).openapi(routes.resend, handlers.resend);
+  return createRouter<AppEnv>().openapi(routes.list, handlers.list).openapi(routes.get, handlers.get).openapi(routes.resend, handlers.resend);
 }

@@ -48,6 +48,16 @@ export const deliverySchema = z
   })
   .openapi('Delivery');
 
+/** An attempt as a list shows it: without the request and response bodies (`GET /_sandbox/deliveries/{id}` has them). */
+export const deliveryAttemptSummarySchema = deliveryAttemptSchema.omit({ request_body: true, response_body: true }).openapi('DeliveryAttemptSummary');
+
+/** A delivery as a list shows it: its attempts without their bodies, so a page stays small whatever the merchant answered. */
+export const deliverySummarySchema = deliverySchema
+  .extend({ attempts: z.array(deliveryAttemptSummarySchema).openapi({ description: 'Every attempt without its bodies; GET /_sandbox/deliveries/{id} gives them.' }) })
+  .openapi('DeliverySummary');
+
+export type DeliverySummary = z.infer<typeof deliverySummarySchema>;
+export type DeliveryAttemptSummary = z.infer<typeof deliveryAttemptSummarySchema>;
 export type DeliveryState = z.infer<typeof deliveryStateSchema>;
 export type Delivery = z.infer<typeof deliverySchema>;
 export type DeliveryAttempt = z.infer<typeof deliveryAttemptSchema>;

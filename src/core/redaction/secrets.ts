@@ -1,0 +1,32 @@
+/**
+ * Secrets never reach a log: the one pattern of every credential a request may carry, used
+ * by the request log (path, query, headers, bodies), the idempotency records and the process
+ * log. It finds API keys of every form (`sk_test_…`, `sk_live_…`, restricted `sk_test_rk_…`
+ * and `sk_live_rk_…`, the demo keys with their underscores), JWTs (`eyJ….….…`) and any
+ * `Bearer` token, wherever they stand in a text.
+ */
+const SECRET_SOURCE = String.raw`\bBearer\s+[^\s"',;&]+|(?<![A-Za-z0-9])sk_(?:test|live)_[A-Za-z0-9_-]+|(?<![\w-])eyJ[\w-]*\.[\w-]+\.[\w-]*`;
+
+/** Every secret in a text (global: for `replace`). */
+export const SECRET_PATTERN = new RegExp(SECRET_SOURCE, 'gi');
+/** The same pattern without the global flag, for a test that keeps no state. */
+const HAS_SECRET = new RegExp(SECRET_SOURCE, 'i');
+
+/** Whether `text` holds a secret. */
+export function holdsSecret(text: string): boolean {
+  return HAS_SECRET.test(text);
+}
+
+/** What a secret becomes: its kind stays readable (`sk_test_[redacted]`, `Bearer [redacted]`, `[redacted JWT]`), the secret does not. */
+function mark(secret: string): string {
+  const bearer = /^Bearer\s+/i.exec(secret);
+  if (bearer) return `${bearer[0]}[redacted]`;
+  const key = /^sk_(test|live)_/i.exec(secret);
+  if (key) return `${key[0]}[redacted]`;
+  return '[redacted JWT]';
+}
+
+/** `text` with every secret replaced by its mark. */
+export function redactSecrets(text: string): string {
+  return text.replace(SECRET_PATTERN, mark);
+}
