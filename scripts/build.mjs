@@ -5,7 +5,8 @@
 // into dist/.build-stamp once a build has succeeded; a build that finds the same hash there
 // and every output present does nothing. That is what makes the first `npx payment-sandbox`
 // in a fresh clone quick: npm's exec installs the project into its npx cache and runs
-// `prepare` again, right after `npm ci` ran it.
+// `prepare` again, right after `npm ci` ran it. The docs (scripts/build-docs.mjs, quick) are
+// rendered to dist/docs/ on every run, built or not.
 //   node scripts/build.mjs           build if needed
 //   node scripts/build.mjs --force   build regardless (also: PAYMENT_SANDBOX_BUILD_FORCE=1)
 //   node scripts/build.mjs --hash    print the inputs' hash only
@@ -64,6 +65,7 @@ const current = !force
   && readFileSync(stampFile, 'utf8').trim() === hash
   && outputs.every((path) => existsSync(join(root, ...path.split('/'))));
 if (current) {
+  run(process.execPath, [join(root, 'scripts', 'build-docs.mjs')]);
   if (process.env.npm_lifecycle_event !== 'prepare') process.stdout.write('build: dist/ is current (node scripts/build.mjs --force builds anyway)\n');
   process.exit(0);
 }
@@ -73,4 +75,5 @@ const tsc = createRequire(join(root, 'package.json')).resolve('typescript/bin/ts
 run(process.execPath, [tsc, '-p', 'tsconfig.json', '--declaration']);
 run('npm', ['run', '--silent', 'build:reference']);
 run('npm', ['run', '--silent', 'build:bundle']);
+run(process.execPath, [join(root, 'scripts', 'build-docs.mjs')]);
 writeFileSync(stampFile, `${hash}\n`);

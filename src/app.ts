@@ -43,6 +43,7 @@ import { idempotency } from './http/idempotency.js';
 import { artificialLatency } from './http/latency.js';
 import { accountLimit, eventStreamCap } from './http/limits.js';
 import { PUBLIC_DIR, panelRoutes } from './http/panel.js';
+import { DOCS_DIR, docsRoutes } from './http/docs.js';
 import { serveOpenApiDocument } from './http/openapi/document.js';
 import { REDOC_BUNDLE_FILE, referenceRoutes } from './http/openapi/reference.js';
 import { paymentPageRoutes, type PaymentPageDeps } from './http/pay/index.js';
@@ -229,6 +230,7 @@ export function createApp(options: Partial<SandboxOptions> = {}, runtime: Sandbo
 
   app.route('/pay', paymentPageRoutes(paymentPageDeps(sandbox)));
   app.route('/reference', referenceRoutes({ redocBundleFile: REDOC_BUNDLE_FILE }));
+  app.route('/docs', docsRoutes({ docsDir: DOCS_DIR }));
   app.route('/', panelRoutes({ publicDir: PUBLIC_DIR }));
   serveOpenApiDocument(app, { baseUrl: () => sandbox.baseUrl });
 
