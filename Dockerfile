@@ -11,6 +11,8 @@ WORKDIR /app
 COPY package.json package-lock.json tsconfig.json ./
 COPY src ./src
 COPY scripts ./scripts
+COPY docs ./docs
+COPY README.md CONTRIBUTING.md ./
 # `npm ci` builds dist/ through `prepare`; npm can print an error and still exit 0, so the
 # step also fails when the build output is missing.
 RUN npm ci --no-audit --no-fund \

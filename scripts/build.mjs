@@ -4,6 +4,7 @@
 // of a second), then the reference page's Redoc files when missing, and
 // the esbuild bundle of the CLI when any compiled file is newer than it. So the `prepare` that
 // npm's exec runs again on the first `npx payment-sandbox` after `npm ci` finds dist/ current.
+// The docs (scripts/build-docs.mjs, quick) are rendered to dist/docs/ on every run.
 //   node scripts/build.mjs           build what is out of date
 //   node scripts/build.mjs --force   build everything (also: PAYMENT_SANDBOX_BUILD_FORCE=1)
 import { spawnSync } from 'node:child_process';
@@ -43,3 +44,4 @@ run(process.execPath, [tsc, '-b', 'tsconfig.json']);
 if (!existsSync(join(dist, 'reference', 'redoc.standalone.js'))) run('npm', ['run', '--silent', 'build:reference']);
 const bundle = join(dist, 'bundle', 'cli.cjs');
 if (!existsSync(bundle) || statSync(bundle).mtimeMs < newestCompiled()) run('npm', ['run', '--silent', 'build:bundle']);
+run(process.execPath, [join(root, 'scripts', 'build-docs.mjs')]);

@@ -9,7 +9,6 @@
  * (`sandbox.queries`, its services) and the HTTP layer's own records (`httpRecords`).
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { Context } from 'hono';
 import { checkWebhooks, type CheckWebhooksOptions } from './features/check-webhooks/index.js';
 import type { SandboxOptions } from './core/config.js';
 import { webhookSigningOf } from './core/webhooks/signing.js';
@@ -39,18 +38,17 @@ import type { ApiEnv, AppEnv } from './core/http/env.js';
 import type { Repositories } from './core/domain/ports.js';
 import type { HttpRecords } from './core/http/ports.js';
 import { RouteTable, errorHandler, notFoundHandler } from './core/http/errors.js';
-import { requestOrigin } from './core/http/origin.js';
 import { apiFaults } from './core/http/faults.js';
 import { idempotency } from './core/http/idempotency.js';
 import { artificialLatency } from './core/http/latency.js';
 import { accountLimit, eventStreamCap } from './core/http/limits.js';
 import { PUBLIC_DIR, panelRoutes } from './features/panel/index.js';
+import { DOCS_DIR, docsRoutes } from './core/http/docs.js';
 import { serveOpenApiDocument } from './core/http/openapi/document.js';
 import { REDOC_BUNDLE_FILE, referenceRoutes } from './core/http/openapi/reference.js';
 import { paymentPageRoutes, type PaymentPageDeps } from './features/payment-page/index.js';
 import type { FixtureDeps } from './features/fixtures/index.js';
 import { requestLog } from './core/http/request-log.js';
-import { goLiveObserver } from './features/go-live/index.js';
 import { createRouter, pathWithoutTrailingSlash } from './core/http/router.js';
 import { securityGuard } from './core/http/security.js';
 import { buyerRoutes } from './features/buyers/index.js';
@@ -61,6 +59,9 @@ import { requestValidation } from './core/http/validation.js';
 import { composeSandbox, type SandboxRuntime } from './compose.js';
 import type { Sandbox } from './sandbox.js';
 import type { Db } from './core/db/database.js';
+import type { Context } from 'hono';
+import { requestOrigin } from './core/http/origin.js';
+import { goLiveObserver } from './features/go-live/index.js';
 
 export interface SandboxApp {
   app: OpenAPIHono<AppEnv>;
@@ -230,6 +231,7 @@ export function createApp(options: Partial<SandboxOptions> = {}, runtime: Sandbo
 
   app.route('/pay', paymentPageRoutes(paymentPageDeps(sandbox)));
   app.route('/reference', referenceRoutes({ redocBundleFile: REDOC_BUNDLE_FILE }));
+  app.route('/docs', docsRoutes({ docsDir: DOCS_DIR }));
   app.route('/', panelRoutes({ publicDir: PUBLIC_DIR }));
   serveOpenApiDocument(app, { baseUrl: () => sandbox.baseUrl });
 

@@ -1,7 +1,9 @@
 /**
  * Ready-to-run commands shown in empty states and on the credentials page, filled in with
  * the account's real credentials and this sandbox's address, so a developer can paste one
- * into a terminal and watch the panel react.
+ * into a terminal and watch the panel react. Creates carry an `Idempotency-Key` (pasting one
+ * twice replays the first answer instead of creating twice), and webhooks go to a handler on
+ * port 3000 (the docs' Webhooks page has one in each language).
  */
 import { shellQuote } from './dom.js';
 
@@ -39,7 +41,7 @@ export const examples = {
     const body = { amount: 1050, currency: 'USD', description: 'Order #1001', external_identifier: 'order-1001', notification_url: WEBHOOK_URL };
     if (account.mode === 'direct') Object.assign(body, { payment_method: CARD, browser_info: BROWSER_INFO });
     else Object.assign(body, { customer: { email: 'jane@example.com', name: 'Jane Doe' }, return_url: 'http://127.0.0.1:3000/thanks', cancel_url: 'http://127.0.0.1:3000/cart' });
-    return curl('POST', '/v4/transactions', account, body);
+    return curl('POST', '/v4/transactions', account, body, ['Idempotency-Key: order-1001']);
   },
 
   /** POST /v4/subscriptions, monthly plan. @param {Account} account */
@@ -54,7 +56,7 @@ export const examples = {
       payment_method: account.mode === 'direct' ? { ...CARD, webhooks_url: WEBHOOK_URL } : { type: 'card', webhooks_url: WEBHOOK_URL },
     };
     if (account.mode === 'direct') body.browser_info = BROWSER_INFO;
-    return curl('POST', '/v4/subscriptions', account, body, ['X-Forwarded-For: 203.0.113.7']);
+    return curl('POST', '/v4/subscriptions', account, body, ['X-Forwarded-For: 203.0.113.7', 'Idempotency-Key: sub-1001']);
   },
 
   /** POST /_sandbox/transactions/{id}/settle (the control API needs no credentials). */

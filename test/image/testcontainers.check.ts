@@ -21,9 +21,9 @@ const tag = 'payment-sandbox:testcontainers-check';
 
 /** The README's Node recipe, exactly as printed between its markers. */
 function readmeRecipe(): string {
-  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const readme = readFileSync(join(root, 'docs', 'ci.md'), 'utf8');
   const block = /<!-- testcontainers:node -->\s*```js\n([\s\S]*?)```/.exec(readme);
-  if (!block) throw new Error('README.md has no <!-- testcontainers:node --> block');
+  if (!block) throw new Error('docs/ci.md has no <!-- testcontainers:node --> block');
   return block[1]!;
 }
 

@@ -1,6 +1,6 @@
 /**
  * The Go-live view (GET /_sandbox/report for the selected account): the summary, the findings
- * errors first, each with what happened, its fix, its README entry and its evidence (each
+ * errors first, each with what happened, its fix, a link to its docs entry and its evidence (each
  * request, delivery and transaction opens in its own view), then the coverage as a checklist
  * whose "how" links to the view, control or documentation that exercises it. Reloaded on the
  * change feed like the other views.
@@ -12,6 +12,20 @@ import { emptyState, openLink } from './common.js';
 /** @import { PanelContext } from '../actions.js' */
 /** @import { GoLiveFinding, CoverageEntry, ViewName } from '../types.js' */
 /** @import { Tone } from '../dom.js' */
+
+/**
+ * The served page of a `docs` reference: `docs/<page>.md#<anchor>` opens `/docs/<page>#<anchor>`,
+ * `README.md#<anchor>` opens `/docs/readme#<anchor>`.
+ * @param {string} docs
+ */
+export function docsHref(docs) {
+  const [file = '', anchor] = docs.split('#');
+  const page = file === 'README.md' ? 'readme' : file.replace(/^docs\//, '').replace(/\.md$/, '');
+  return `/docs/${encodeURIComponent(page)}${anchor ? `#${encodeURIComponent(anchor)}` : ''}`;
+}
+
+/** @param {string} docs */
+const docsLink = (docs) => h('a', { href: docsHref(docs), target: '_blank', rel: 'noopener', class: 'mono' }, docs);
 
 /** @type {Record<GoLiveFinding['severity'], Tone>} */
 const TONE = { error: 'danger', warning: 'warn', info: 'info' };
@@ -69,7 +83,7 @@ export function goLiveView(ctx) {
       h('p', { class: 'finding-detail' }, f.detail),
       h('p', { class: 'finding-fix' }, h('strong', null, 'Fix: '), f.fix),
       evidence(f),
-      h('p', { class: 'faint small' }, 'README: ', h('span', { class: 'mono' }, f.docs.replace(/^README\.md/, '')), ' (section "Before you go live")'),
+      h('p', { class: 'faint small' }, 'Docs: ', docsLink(f.docs)),
     );
   }
 
@@ -89,7 +103,7 @@ export function goLiveView(ctx) {
       h('span', { class: 'check', 'aria-hidden': 'true' }, c.seen ? '✓' : ''),
       h('span', { class: 'visually-hidden' }, c.seen ? 'seen: ' : 'not yet seen: '),
       h('span', { class: 'mono coverage-name' }, c.scenario),
-      c.seen ? null : h('span', { class: 'coverage-how' }, h('span', { class: 'muted' }, c.how), ' ', link, h('span', { class: 'faint small' }, ` · README ${c.docs.replace(/^README\.md/, '')}`)),
+      c.seen ? null : h('span', { class: 'coverage-how' }, h('span', { class: 'muted' }, c.how), ' ', link, h('span', { class: 'faint small' }, ' · docs: ', docsLink(c.docs))),
     );
   }
 

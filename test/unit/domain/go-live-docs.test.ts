@@ -9,7 +9,7 @@ import { parse } from 'yaml';
 import { COVERAGE_HOW, COVERAGE_SCENARIOS, FINDING_CODES, RULES, findingDocs } from '../../../src/features/go-live/go-live.js';
 
 const read = (path: string) => readFileSync(new URL(`../../../${path}`, import.meta.url), 'utf8');
-const readme = read('README.md');
+const readme = ['README.md', 'docs/go-live.md', 'docs/control-api.md', 'docs/faults.md', 'docs/scenarios.md', 'docs/subscriptions.md', 'docs/webhooks.md', 'docs/payment-methods.md', 'docs/api.md'].map(read).join('\n');
 
 /** GitHub's anchor of a heading. */
 const slug = (heading: string) =>

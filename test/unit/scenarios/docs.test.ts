@@ -1,5 +1,5 @@
 /**
- * README.md stays true: its magic-values table is the one generated
+ * docs/scenarios.md stays true: its magic-values table is the one generated
  * from scenarios/default.json, and its example scenario file is a valid one.
  */
 import { readFileSync } from 'node:fs';
@@ -7,9 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { parseScenarioText } from '../../../src/features/scenarios/load.js';
 import { magicValuesTable } from '../../support/magic-values.js';
 
-const doc = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+const doc = readFileSync(new URL('../../../docs/scenarios.md', import.meta.url), 'utf8');
 
-describe('README.md', () => {
+describe('docs/scenarios.md', () => {
   it('its magic-values table is generated from scenarios/default.json', () => {
     const table = /<!-- magic-values:start -->\n([\s\S]*?)\n<!-- magic-values:end -->/.exec(doc)?.[1];
     expect(table, 'regenerate with: npx tsx test/scenarios/magic-values.ts').toBe(magicValuesTable());

@@ -1,0 +1,66 @@
+/**
+ * The guides, served by the sandbox itself, offline and of its own version: `GET /docs` (the
+ * index of the pages) and `GET /docs/<page>` (`<page>` is a `docs/*.md` file name without
+ * `.md`). `npm run build` renders the Markdown to HTML under `dist/docs/`
+ * (scripts/build-docs.mjs); this router only reads those files, never Markdown. An unknown
+ * page is a 404 in the spec's envelope.
+ */
+import { readFile } from 'node:fs/promises';
+import { Hono, type Context } from 'hono';
+import { notFound } from '../domain/errors.js';
+import { packagePath } from '../config.js';
+import type { AppEnv } from './env.js';
+import { errorResponse } from './errors.js';
+
+/** Where the build puts the rendered pages. */
+export const DOCS_DIR = packagePath('dist', 'docs');
+
+/** Where the rendered pages are read from: `DOCS_DIR`, or another folder in a test. */
+export interface DocsOptions {
+  docsDir: string;
+}
+
+const HEADERS: Record<string, string> = {
+  'Cache-Control': 'no-cache',
+  'X-Content-Type-Options': 'nosniff',
+  'Content-Security-Policy':
+    "default-src 'self'; script-src 'none'; style-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+};
+
+const PAGE_NAME = /^[a-z0-9][a-z0-9-]*$/;
+const IMAGE_NAME = /^[a-z0-9][a-z0-9-]*\.png$/;
+
+/** GET /docs, /docs/<page>, their stylesheet and images. */
+export function docsRoutes(options: DocsOptions): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const file = async (name: string): Promise<Buffer | undefined> => {
+    try {
+      return await readFile(`${options.docsDir}/${name}`);
+    } catch {
+      return undefined;
+    }
+  };
+  const send = (body: Buffer, type: string): Response => new Response(new Uint8Array(body), { status: 200, headers: { ...HEADERS, 'Content-Type': type } });
+  const missing = (c: Context, what: string): Response =>
+    errorResponse(c, notFound(`No docs page ${what}; GET /docs lists the pages`));
+
+  app.get('/', async (c) => {
+    const body = await file('index.html');
+    return body ? send(body, 'text/html; charset=utf-8') : errorResponse(c, notFound('The docs are not built in this installation (npm run build renders them)'));
+  });
+  app.get('/docs.css', async (c) => {
+    const body = await file('docs.css');
+    return body ? send(body, 'text/css; charset=utf-8') : missing(c, 'docs.css');
+  });
+  app.get('/images/:file', async (c) => {
+    const name = c.req.param('file');
+    const body = IMAGE_NAME.test(name) ? await file(`images/${name}`) : undefined;
+    return body ? send(body, 'image/png') : missing(c, `images/${name}`);
+  });
+  app.get('/:page', async (c) => {
+    const page = c.req.param('page');
+    const body = PAGE_NAME.test(page) && page !== 'index' ? await file(`${page}.html`) : undefined;
+    return body ? send(body, 'text/html; charset=utf-8') : missing(c, `"${page}"`);
+  });
+  return app;
+}
