@@ -6,9 +6,16 @@ import { readFileSync } from 'node:fs';
 /** Loopback-reachable origins of the listening TCP sockets. */
 function listeners() {
   const out = new Set();
-  for (const [file, v6] of [['/proc/net/tcp', false], ['/proc/net/tcp6', true]]) {
+  for (const [file, v6] of [
+    ['/proc/net/tcp', false],
+    ['/proc/net/tcp6', true],
+  ]) {
     let text = '';
-    try { text = readFileSync(file, 'utf8'); } catch { continue; }
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      continue;
+    }
     for (const line of text.trim().split('\n').slice(1)) {
       const [, local, , state] = line.trim().split(/\s+/);
       if (state !== '0A' || !local) continue; // 0A = LISTEN
@@ -16,7 +23,12 @@ function listeners() {
       const port = parseInt(portHex, 16);
       let host;
       if (/^0+$/.test(addr)) host = '127.0.0.1';
-      else if (!v6) host = addr.match(/../g).reverse().map((h) => parseInt(h, 16)).join('.');
+      else if (!v6)
+        host = addr
+          .match(/../g)
+          .reverse()
+          .map((h) => parseInt(h, 16))
+          .join('.');
       else if (addr === '00000000000000000000000001000000') host = '[::1]';
       else continue;
       out.add(`http://${host}:${port}`);

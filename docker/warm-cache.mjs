@@ -27,13 +27,21 @@ const get = async (path, init) => (await fetch(`${origin}${path}`, init)).json()
 await get('/_sandbox/health');
 const { accounts } = await get('/_sandbox/credentials');
 const direct = accounts.find((a) => a.name === 'direct') ?? accounts[0];
-const headers = { authorization: `Bearer ${direct.api_key}`, 'x-merchant-account-id': direct.account_id, 'content-type': 'application/json' };
+const headers = {
+  authorization: `Bearer ${direct.api_key}`,
+  'x-merchant-account-id': direct.account_id,
+  'content-type': 'application/json',
+};
 const payment = {
   amount: 1050,
   currency: 'USD',
   payment_method: { type: 'card', number: '4111111111111111', expiration_date: '12/30', security_code: '123' },
 };
-const created = await get('/v4/transactions', { method: 'POST', headers: { ...headers, 'idempotency-key': 'warm-cache' }, body: JSON.stringify(payment) });
+const created = await get('/v4/transactions', {
+  method: 'POST',
+  headers: { ...headers, 'idempotency-key': 'warm-cache' },
+  body: JSON.stringify(payment),
+});
 if (created.id) await get(`/v4/transactions/${created.id}`, { headers });
 await get('/v4/transactions?limit=20', { headers });
 child.removeAllListeners('exit');

@@ -18,11 +18,33 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const out = join(root, 'dist', 'docs');
 
 /** The order of the navigation; other docs/*.md pages follow by name. */
-const ORDER = ['readme', 'api', 'authentication', 'webhooks', 'subscriptions', 'scenarios', 'payment-methods', 'faults', 'control-api', 'fixtures', 'ci', 'go-live', 'conformance', 'security', 'options', 'benchmarks', 'contributing'];
+const ORDER = [
+  'readme',
+  'api',
+  'authentication',
+  'webhooks',
+  'subscriptions',
+  'scenarios',
+  'payment-methods',
+  'faults',
+  'control-api',
+  'fixtures',
+  'ci',
+  'go-live',
+  'conformance',
+  'security',
+  'options',
+  'benchmarks',
+  'contributing',
+];
 
 /** A heading's anchor as the code host makes it: lower case, punctuation dropped, spaces to dashes. */
 export function slugify(text) {
-  return text.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+  return text
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
 }
 
 /** Every page: name, source file (from the root) and Markdown text. */
@@ -54,7 +76,14 @@ function servedHref(href, fromFile, names) {
   const target = parts.join('/');
   const suffix = hash === undefined ? '' : `#${hash}`;
   if (target.startsWith('docs/images/')) return `/docs/images/${target.slice('docs/images/'.length)}`;
-  const page = target === 'README.md' ? 'readme' : target === 'CONTRIBUTING.md' ? 'contributing' : target.startsWith('docs/') && target.endsWith('.md') ? target.slice(5, -3).toLowerCase() : undefined;
+  const page =
+    target === 'README.md'
+      ? 'readme'
+      : target === 'CONTRIBUTING.md'
+        ? 'contributing'
+        : target.startsWith('docs/') && target.endsWith('.md')
+          ? target.slice(5, -3).toLowerCase()
+          : undefined;
   if (page !== undefined && names.includes(page)) return `/docs/${page}${suffix}`;
   return undefined;
 }
@@ -139,16 +168,29 @@ export function buildDocs() {
   rmSync(out, { recursive: true, force: true });
   mkdirSync(join(out, 'images'), { recursive: true });
   const navFor = (current) =>
-    pages.map((p) => ` · <a href="/docs/${p.name}"${p.name === current ? ' aria-current="page"' : ''}>${escapeHtml(titleOf(p.markdown, p.name))}</a>`).join('');
+    pages
+      .map(
+        (p) =>
+          ` · <a href="/docs/${p.name}"${p.name === current ? ' aria-current="page"' : ''}>${escapeHtml(titleOf(p.markdown, p.name))}</a>`,
+      )
+      .join('');
   for (const page of pages) {
     const html = renderer(page.file, names).render(withIncludes(page.markdown));
     writeFileSync(join(out, `${page.name}.html`), layout(titleOf(page.markdown, page.name), navFor(page.name), html));
   }
   const list = pages.map((p) => `<li><a href="/docs/${p.name}">${escapeHtml(titleOf(p.markdown, p.name))}</a></li>`).join('\n');
-  writeFileSync(join(out, 'index.html'), layout('Docs', navFor(''), `<h1>payment-sandbox docs</h1>\n<p>The guides of this sandbox's version, served offline.</p>\n<ul>\n${list}\n</ul>`));
+  writeFileSync(
+    join(out, 'index.html'),
+    layout(
+      'Docs',
+      navFor(''),
+      `<h1>payment-sandbox docs</h1>\n<p>The guides of this sandbox's version, served offline.</p>\n<ul>\n${list}\n</ul>`,
+    ),
+  );
   writeFileSync(join(out, 'docs.css'), CSS);
   const images = join(root, 'docs', 'images');
-  if (existsSync(images)) for (const f of readdirSync(images)) if (f.endsWith('.png')) copyFileSync(join(images, f), join(out, 'images', f));
+  if (existsSync(images))
+    for (const f of readdirSync(images)) if (f.endsWith('.png')) copyFileSync(join(images, f), join(out, 'images', f));
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

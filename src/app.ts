@@ -93,7 +93,15 @@ function apiRoutes(sandbox: Sandbox, httpRecords: HttpRecords): { v4: OpenAPIHon
     requestLog: httpRecords.requestLog,
     emit: (type, accountId, data) => sandbox.emit(type, accountId, data),
     clock,
-    observers: [goLiveObserver({ accounts: queries.accounts, transactions: queries.transactions, goLive: sandbox.goLive, clock, faultPlayedOn: faults.playedOn })],
+    observers: [
+      goLiveObserver({
+        accounts: queries.accounts,
+        transactions: queries.transactions,
+        goLive: sandbox.goLive,
+        clock,
+        faultPlayedOn: faults.playedOn,
+      }),
+    ],
   });
   const latency = artificialLatency({ ms: options.latency });
   // Without --public-url, payment links use the origin the request came in on (its Host).
@@ -104,7 +112,17 @@ function apiRoutes(sandbox: Sandbox, httpRecords: HttpRecords): { v4: OpenAPIHon
   v4.use('*', latency);
   v4.use('*', faults.middleware);
   v4.route('/', transactionRoutes({ queries: queries.transactions, transactions: sandbox.transactions, pipeline, baseUrl }));
-  v4.route('/', subscriptionRoutes({ queries: queries.subscriptions, subscriptions: sandbox.subscriptions, pipeline, clock, restrictedChannelCode: options.restrictedChannelCode, baseUrl }));
+  v4.route(
+    '/',
+    subscriptionRoutes({
+      queries: queries.subscriptions,
+      subscriptions: sandbox.subscriptions,
+      pipeline,
+      clock,
+      restrictedChannelCode: options.restrictedChannelCode,
+      baseUrl,
+    }),
+  );
   v4.route('/', buyerRoutes({ buyers: queries.buyers, secured }));
 
   const bare = createRouter<ApiEnv>();
@@ -130,11 +148,19 @@ function checkSigningOf(options: SandboxOptions): CheckWebhooksOptions {
 function controlApi(sandbox: Sandbox, httpRecords: HttpRecords): OpenAPIHono<AppEnv> {
   const { queries, clock } = sandbox;
   const accounts = queries.accounts;
-  const views = controlViews({ baseUrl: () => sandbox.baseUrl, accounts, transactions: queries.transactions, deliveries: queries.deliveries });
+  const views = controlViews({
+    baseUrl: () => sandbox.baseUrl,
+    accounts,
+    transactions: queries.transactions,
+    deliveries: queries.deliveries,
+  });
   const control = createRouter<AppEnv>();
   control.use('*', jsonBody({ maxSize: sandbox.options.bodyLimit }));
   control.route('/', healthControlRoutes({ clock, accounts: sandbox.accounts }));
-  control.route('/', accountControlRoutes({ accounts, merchantAccounts: sandbox.accounts, webhookPublicKeyPem: sandbox.webhookPublicKeyPem }));
+  control.route(
+    '/',
+    accountControlRoutes({ accounts, merchantAccounts: sandbox.accounts, webhookPublicKeyPem: sandbox.webhookPublicKeyPem }),
+  );
   control.route('/', currencyControlRoutes());
   control.route('/', webhookKeyControlRoutes());
   control.route('/', transactionControlRoutes({ accounts, transactions: queries.transactions, service: sandbox.transactions, views }));
@@ -156,7 +182,12 @@ function controlApi(sandbox: Sandbox, httpRecords: HttpRecords): OpenAPIHono<App
   control.route('/', webhookHandlerRoutes());
   control.route(
     '/',
-    fixtureControlRoutes({ clock, loadFixtures: (sources) => loadFixtures(fixtureDeps(sandbox), sources), snapshot: () => sandbox.snapshot(), restrictedChannelCode: sandbox.options.restrictedChannelCode }),
+    fixtureControlRoutes({
+      clock,
+      loadFixtures: (sources) => loadFixtures(fixtureDeps(sandbox), sources),
+      snapshot: () => sandbox.snapshot(),
+      restrictedChannelCode: sandbox.options.restrictedChannelCode,
+    }),
   );
   control.route('/', reportControlRoutes({ accounts, goLive: sandbox.goLive }));
   control.route(
@@ -165,7 +196,8 @@ function controlApi(sandbox: Sandbox, httpRecords: HttpRecords): OpenAPIHono<App
       webhookFaults: sandbox.webhookFaults,
       views,
       webhookTargetRefused: (url) => sandbox.webhookTargetRefused(url),
-      checkWebhooks: (url) => checkWebhooks(url, { ...checkSigningOf(sandbox.options), guard: (address, port) => sandbox.webhookConnectRefused(address, port) }),
+      checkWebhooks: (url) =>
+        checkWebhooks(url, { ...checkSigningOf(sandbox.options), guard: (address, port) => sandbox.webhookConnectRefused(address, port) }),
     }),
   );
   return control;
@@ -208,11 +240,10 @@ export function fixtureDeps(sandbox: Sandbox): FixtureDeps {
   };
 }
 
-
 /** Builds the sandbox and its app (`runtime.logger`: where it logs; default a new text logger). */
 export function createApp(options: Partial<SandboxOptions> = {}, runtime: SandboxRuntime = {}): SandboxApp {
   const { sandbox, httpRecords, repos, db, logger } = composeSandbox(options, runtime);
-  // `GET /v4/transactions/` is answered like `GET /v4/transactions` (contract: Loose ends).
+  // `GET /v4/transactions/` is answered like `GET /v4/transactions`.
   const app = createRouter<AppEnv>({ getPath: pathWithoutTrailingSlash });
   const routes = new RouteTable();
 

@@ -42,13 +42,18 @@ Ready line (first line on stdout): payment-sandbox ready: url=http://127.0.0.1:4
 export const SUBCOMMANDS: Readonly<Record<string, { args?: string; summary: string }>> = {
   report: { summary: 'print the go-live report of a running sandbox (findings and coverage)' },
   'check-webhooks': { args: '<url>', summary: "check a merchant's webhook handler with signed deliveries" },
-  conformance: { args: '--url <base>/v4 --api-key <key> --account-id <id>', summary: 'run the behaviour checks against any server of the API, or diff two' },
+  conformance: {
+    args: '--url <base>/v4 --api-key <key> --account-id <id>',
+    summary: 'run the behaviour checks against any server of the API, or diff two',
+  },
 };
 
 /** The subcommand names within a small edit distance of `typed` (a transposition counts once), nearest first. */
 export function similarCommands(typed: string): string[] {
   const distance = (a: string, b: string): number => {
-    const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+    const d = Array.from({ length: a.length + 1 }, (_, i) =>
+      Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+    );
     for (let i = 1; i <= a.length; i++) {
       for (let j = 1; j <= b.length; j++) {
         const cost = a[i - 1] === b[j - 1] ? 0 : 1;
@@ -69,7 +74,10 @@ export function similarCommands(typed: string): string[] {
 /** The one-line refusal of an unknown command, with the nearest commands suggested. */
 function unknownCommand(typed: string): string {
   const near = similarCommands(typed);
-  const hint = near.length > 0 ? `(Did you mean ${near.join(' or ')}?)` : `(commands: ${Object.keys(SUBCOMMANDS).join(', ')}; see payment-sandbox --help)`;
+  const hint =
+    near.length > 0
+      ? `(Did you mean ${near.join(' or ')}?)`
+      : `(commands: ${Object.keys(SUBCOMMANDS).join(', ')}; see payment-sandbox --help)`;
   return `unknown command '${typed}' ${hint}`;
 }
 
@@ -82,7 +90,9 @@ export function buildProgram(): Command {
     .allowExcessArguments(true) // an operand is a command name: refused below with a suggestion
     .configureHelp({
       visibleCommands: () => [
-        ...Object.entries(SUBCOMMANDS).map(([name, { args, summary }]) => (args === undefined ? new Command(name) : new Command(name).arguments(args)).description(summary)),
+        ...Object.entries(SUBCOMMANDS).map(([name, { args, summary }]) =>
+          (args === undefined ? new Command(name) : new Command(name).arguments(args)).description(summary),
+        ),
         new Command('help').arguments('[command]').description('show the help of a command'),
       ],
     })
@@ -90,7 +100,16 @@ export function buildProgram(): Command {
     .showHelpAfterError(false)
     .showSuggestionAfterError(true)
     // commander's error and its "(Did you mean --port?)" on one line
-    .configureOutput({ outputError: (str, write) => write(str.trim().split('\n').map((l) => l.trim()).join(' ') + '\n') })
+    .configureOutput({
+      outputError: (str, write) =>
+        write(
+          str
+            .trim()
+            .split('\n')
+            .map((l) => l.trim())
+            .join(' ') + '\n',
+        ),
+    })
     .addHelpText('after', EXAMPLES)
     .exitOverride();
   // The default is written into the description: a commander default would be a value,
@@ -105,24 +124,53 @@ export function buildProgram(): Command {
     .addOption(opt('--public-url <url>', 'origin used in payment links (default: the listening address)', 'publicUrl'))
     .addOption(opt('--seed <n>', 'faker seed for the generated buyers', 'seed', '4010'))
     .addOption(
-      opt('--scenario <file>', 'scenario file to load before the default one (repeatable)', 'scenario').argParser((v: string, prev: string[] | undefined) => [...(prev ?? []), v]),
+      opt('--scenario <file>', 'scenario file to load before the default one (repeatable)', 'scenario').argParser(
+        (v: string, prev: string[] | undefined) => [...(prev ?? []), v],
+      ),
     )
     .addOption(
-      opt('--fixtures <file>', 'fixtures file to apply once listening (repeatable; see fixtures/fixtures.schema.json)', 'fixtures').argParser((v: string, prev: string[] | undefined) => [...(prev ?? []), v]),
+      opt(
+        '--fixtures <file>',
+        'fixtures file to apply once listening (repeatable; see fixtures/fixtures.schema.json)',
+        'fixtures',
+      ).argParser((v: string, prev: string[] | undefined) => [...(prev ?? []), v]),
     )
     .addOption(opt('--restore <file>', 'start from a snapshot (GET /_sandbox/snapshot): in memory, or into --db', 'restore'))
     .addOption(opt('--latency <ms>', 'artificial processing time inside each API call', 'latency', '0'))
     .addOption(opt('--webhook-timezone <zone>', 'IANA zone of webhook timestamps', 'webhookTimezone', 'UTC'))
     .addOption(opt('--webhook-signing <mode>', 'rsa or hmac', 'webhookSigning', 'rsa'))
     .addOption(opt('--webhook-secret <secret>', 'HMAC secret for --webhook-signing hmac', 'webhookSecret'))
-    .addOption(opt('--webhook-format <format>', 'spec (the spec\'s bodies, as production) or event (the overview handler\'s events)', 'webhookFormat', 'spec'))
-    .addOption(opt('--settlement-currency <code>', 'ISO 4217 currency payments settle in, at fixed sandbox rates', 'settlementCurrency', "each payment's own"))
-    .addOption(opt('--restricted-channel-code <code>', 'payment_channel_code that requires billing_details and cart_items', 'restrictedChannelCode', 'RESTRICTED_WALLET'))
+    .addOption(
+      opt(
+        '--webhook-format <format>',
+        "spec (the spec's bodies, as production) or event (the overview handler's events)",
+        'webhookFormat',
+        'spec',
+      ),
+    )
+    .addOption(
+      opt(
+        '--settlement-currency <code>',
+        'ISO 4217 currency payments settle in, at fixed sandbox rates',
+        'settlementCurrency',
+        "each payment's own",
+      ),
+    )
+    .addOption(
+      opt(
+        '--restricted-channel-code <code>',
+        'payment_channel_code that requires billing_details and cart_items',
+        'restrictedChannelCode',
+        'RESTRICTED_WALLET',
+      ),
+    )
     .addOption(opt('--log', 'print one line per API request', 'log', 'off'))
     .addOption(opt('--log-format <format>', 'text, or json for one JSON object a line', 'logFormat', 'text'))
     .addOption(opt('-q, --quiet', 'print only the ready line, warnings and errors (no webhook lines)', 'quiet', 'off'))
     .addOption(opt('--port-file <path>', 'write the port to this file once listening (with --port 0)', 'portFile'))
-    .addOption(opt('--allowed-hosts <names>', 'comma-separated Host names the control API and panel also answer to (* for any)', 'allowedHosts'))
+    .addOption(
+      opt('--allowed-hosts <names>', 'comma-separated Host names the control API and panel also answer to (* for any)', 'allowedHosts'),
+    )
     .addOption(opt('--admin-token <token>', 'token that protects /_sandbox, the panel and the credentials', 'adminToken'))
     .addOption(opt('--webhook-allow-hosts <names>', 'comma-separated hosts webhooks may be sent to (others refused)', 'webhookAllowHosts'))
     .addOption(opt('--request-log-limit <n>', 'newest request-log entries kept', 'requestLogLimit', '10000'))
@@ -130,7 +178,9 @@ export function buildProgram(): Command {
     .addOption(opt('--max-event-streams <n>', 'open event streams (panels) at once', 'maxEventStreams', '32'))
     .addOption(opt('--max-accounts <n>', 'merchant accounts, demo accounts included', 'maxAccounts', '100'))
     .addOption(opt('--max-header-size <bytes>', 'largest request head; larger is a 431', 'maxHeaderSize', '16384'))
-    .addOption(opt('--key-pool <n>', 'account key pairs made ahead of time once listening (0: made per POST /_sandbox/accounts)', 'keyPool', '4'));
+    .addOption(
+      opt('--key-pool <n>', 'account key pairs made ahead of time once listening (0: made per POST /_sandbox/accounts)', 'keyPool', '4'),
+    );
   return program;
 }
 
@@ -186,8 +236,8 @@ function writePortFile(path: string, port: number): void {
 /** Runs the CLI; resolves with the process exit code. */
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   // Loaded only for that command: it is not on the server's start-up path.
-  if (argv[0] === 'check-webhooks') return (await import('./features/check-webhooks/index.js')).runCheckWebhooks(argv.slice(1), env); // issue 10: the webhook handler checker
-  if (argv[0] === 'report') return (await import('./features/go-live/index.js')).runReport(argv.slice(1), env); // issue 19: the go-live report
+  if (argv[0] === 'check-webhooks') return (await import('./features/check-webhooks/index.js')).runCheckWebhooks(argv.slice(1), env); // the webhook handler checker
+  if (argv[0] === 'report') return (await import('./features/go-live/index.js')).runReport(argv.slice(1), env); // the go-live report
   if (argv[0] === 'conformance') return (await import('./features/conformance/index.js')).runConformanceCommand(argv.slice(1));
   if (argv[0] === 'help') {
     const topic = argv[1];
@@ -211,7 +261,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     process.stderr.write(`payment-sandbox: ${err instanceof OptionsError ? err.message : String(e.message)}\n`);
     return 1;
   }
-  tolerateClosedOutput(); // issue 22: `payment-sandbox | head -1` must not crash it
+  tolerateClosedOutput(); // `payment-sandbox | head -1` must not crash it
   const log: Logger = createLogger({ format: options.logFormat, quiet: options.quiet });
   let running;
   try {

@@ -101,8 +101,12 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
     deliveries: repos.deliveries,
     defaultNotificationUrl: options.notificationUrl,
   });
-  // Logged once per run of failures, not once each (a full disk: issue 22).
-  const deliveryCrashes = repeatedFailure(logger, 'delivery.crashed', 'delivery failed unexpectedly; webhook deliveries back off and retry');
+  // Logged once per run of failures, not once each.
+  const deliveryCrashes = repeatedFailure(
+    logger,
+    'delivery.crashed',
+    'delivery failed unexpectedly; webhook deliveries back off and retry',
+  );
   const dispatcher = new Dispatcher({
     clock,
     deliveries: repos.deliveries,
@@ -151,21 +155,36 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
     policy,
     feed,
     startPageUrl: () => `${address.url}/`,
-    onChargeError: (id, err) => logger.error('subscription.charge.failed', `charge of subscription ${id} failed; no further charges`, { err }),
+    onChargeError: (id, err) =>
+      logger.error('subscription.charge.failed', `charge of subscription ${id} failed; no further charges`, { err }),
   });
   transactions.onResolved((tx) => goLiveWiring.onResolved(tx));
-  const accounts = createMerchantAccounts({ clock, uow, accounts: repos.accounts, buyers: repos.buyers, feed, seed: options.seed, keyPool: options.keyPool });
+  const accounts = createMerchantAccounts({
+    clock,
+    uow,
+    accounts: repos.accounts,
+    buyers: repos.buyers,
+    feed,
+    seed: options.seed,
+    keyPool: options.keyPool,
+  });
   const apiKeys = createApiKeyService({ nowMs: () => clock.nowMs(), uow, apiKeys: apiKeysStore(store.db), accounts: repos.accounts, feed });
 
   const schedulerFailures = repeatedFailures(logger, 'scheduler.failed', (work) => `${work} failed`); // the ticker runs each work 4 times a second
-  const scheduler = new Scheduler({ clock, uow, saveOffset: (ms) => store.saveClockOffset(ms), onError: (work, err) => schedulerFailures.failed(work, err) });
+  const scheduler = new Scheduler({
+    clock,
+    uow,
+    saveOffset: (ms) => store.saveClockOffset(ms),
+    onError: (work, err) => schedulerFailures.failed(work, err),
+  });
   scheduler.register(dispatcher);
   scheduler.register(
     createScenarioRunner({
       uow,
       scheduledSteps: repos.scheduledSteps,
       transactions,
-      onStepError: (step, err) => logger.error('scenario.step.failed', `scenario step ${step.action.kind} on ${step.resource_id} failed`, { err }),
+      onStepError: (step, err) =>
+        logger.error('scenario.step.failed', `scenario step ${step.action.kind} on ${step.resource_id} failed`, { err }),
     }),
   );
   scheduler.register(subscriptions.billing);
@@ -174,14 +193,27 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
   accounts.ensureDemo();
   const ticker = options.ticker ? setInterval(() => scheduler.tick(), 250).unref() : undefined;
 
-  const control = createSandboxControl({ scheduler, clock, uow, state: store, buyers: accounts, report: goLive, webhooks: dispatcher, feed });
+  const control = createSandboxControl({
+    scheduler,
+    clock,
+    uow,
+    state: store,
+    buyers: accounts,
+    report: goLive,
+    webhooks: dispatcher,
+    feed,
+  });
   const runtimeScenarios = createScenarioControl({
     parse: (json) => parseScenario(json, RUNTIME_SOURCE),
     rejection: (err) => (err instanceof ScenarioError ? err : undefined),
     policy,
     feed,
   });
-  const stored = createStoredState({ snapshot: () => store.snapshot(), meta: { get: (key) => getMeta(store.db, key), set: (key, value) => setMeta(store.db, key, value) }, nowMs: () => clock.nowMs() });
+  const stored = createStoredState({
+    snapshot: () => store.snapshot(),
+    meta: { get: (key) => getMeta(store.db, key), set: (key, value) => setMeta(store.db, key, value) },
+    nowMs: () => clock.nowMs(),
+  });
   const lifecycle = createLifecycle({
     stopTicker: () => clearInterval(ticker),
     accounts,
@@ -207,8 +239,12 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
     goLive,
     webhookTargetRefused: (url) => refusedTarget(url, targets),
     webhookConnectRefused: connectGuard(targets),
-    get baseUrl() { return address.url; },
-    set baseUrl(url: string) { address.url = url; },
+    get baseUrl() {
+      return address.url;
+    },
+    set baseUrl(url: string) {
+      address.url = url;
+    },
     emit: (type, accountId, data) => feed.emit(type, accountId, data),
     atomically: (work) => uow.run(work),
     control,

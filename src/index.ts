@@ -14,10 +14,24 @@ import type { Scope } from './core/http/auth.js';
 
 export { verifyWebhook, type VerifyWebhookInput, type WebhookRequestHeaders } from './verify-webhook.js';
 export type { SandboxOptionsInput } from './core/config.js';
-export { checkWebhooks, type CheckWebhooksOptions, type WebhookCheckReport, type WebhookCheckResult } from './features/check-webhooks/index.js';
+export {
+  checkWebhooks,
+  type CheckWebhooksOptions,
+  type WebhookCheckReport,
+  type WebhookCheckResult,
+} from './features/check-webhooks/index.js';
 export { runConformance, conformancePassed } from './features/conformance/index.js';
 export { ConformanceConnectionError } from './features/conformance/index.js';
-export type { CheckFailure, CheckOutcome, CheckResult, ConformanceOptions, ConformanceReport, ConformanceTarget, Difference as ConformanceDifference, Exchange as ConformanceExchange } from './features/conformance/index.js';
+export type {
+  CheckFailure,
+  CheckOutcome,
+  CheckResult,
+  ConformanceOptions,
+  ConformanceReport,
+  ConformanceTarget,
+  Difference as ConformanceDifference,
+  Exchange as ConformanceExchange,
+} from './features/conformance/index.js';
 export type {
   CoverageEntry,
   CoverageScenario,
@@ -229,7 +243,8 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
       }
     },
     apiKeys: {
-      create: (accountId, { scopes, name }) => call('POST', `/accounts/${id(accountId)}/api-keys`, name === undefined ? { scopes } : { scopes, name }),
+      create: (accountId, { scopes, name }) =>
+        call('POST', `/accounts/${id(accountId)}/api-keys`, name === undefined ? { scopes } : { scopes, name }),
       list: async (accountId) => (await call<{ items: ApiKey[] }>('GET', `/accounts/${id(accountId)}/api-keys`)).items,
       revoke: (accountId, keyId) => call('DELETE', `/accounts/${id(accountId)}/api-keys/${id(keyId)}`),
     },
@@ -237,10 +252,12 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     loadFixtures: (document) => call('POST', '/fixtures', document),
     async snapshot() {
       const res = await fetch(`${control}/snapshot`);
-      if (!res.ok) throw new SandboxRequestError(res.status, await res.json().catch(() => undefined), `GET /_sandbox/snapshot: ${res.status}`);
+      if (!res.ok)
+        throw new SandboxRequestError(res.status, await res.json().catch(() => undefined), `GET /_sandbox/snapshot: ${res.status}`);
       return Buffer.from(await res.arrayBuffer());
     },
-    report: (options = {}) => call('GET', options.accountId === undefined ? '/report' : `/report?account_id=${encodeURIComponent(options.accountId)}`),
+    report: (options = {}) =>
+      call('GET', options.accountId === undefined ? '/report' : `/report?account_id=${encodeURIComponent(options.accountId)}`),
     async reset(options = {}) {
       await call('POST', '/reset', options.rewindClock ? { rewind_clock: true } : undefined);
     },

@@ -13,7 +13,8 @@ type OptionName = keyof SandboxOptionsInput;
 const WITHOUT_FLAG: Partial<Record<OptionName, string>> = {
   deliveryTimeoutMs: 'how long a merchant has to answer one webhook attempt, in milliseconds (`startSandbox()` only)',
   bodyLimit: 'largest accepted request body, in bytes',
-  ticker: 'whether due work (renewals, retries, expiry) runs on its own in real time; `false` leaves it to clock advances (`startSandbox()` only)',
+  ticker:
+    'whether due work (renewals, retries, expiry) runs on its own in real time; `false` leaves it to clock advances (`startSandbox()` only)',
 };
 
 function cell(text: string): string {

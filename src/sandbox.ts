@@ -75,7 +75,7 @@ export interface Sandbox {
   /** Stops timers and in-flight work, closes the database. */
   close(): Promise<void>;
   /**
-   * Shutdown (issue 22): waits up to `graceMs` for the webhook attempts under way, then cuts
+   * Shutdown: waits up to `graceMs` for the webhook attempts under way, then cuts
    * the rest, unrecorded; their deliveries stay pending for the next start on the same file.
    */
   drainWebhooks(graceMs: number): Promise<void>;

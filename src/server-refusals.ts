@@ -1,6 +1,6 @@
 /**
  * Requests refused before the app sees them, answered with the spec's error envelope like any
- * other refusal (issue 22): a `Host` the request URL cannot be built from (`localhost:abc`, a
+ * other refusal: a `Host` the request URL cannot be built from (`localhost:abc`, a
  * space), a target that is not a path (`OPTIONS *`), and an `Expect` other than
  * `100-continue` (417). Without this, @hono/node-server and Node answered an empty 400 or 417.
  * `envelopedServer` is handed to @hono/node-server's `serve` as its `createServer`.
@@ -31,13 +31,26 @@ function requestRefusal(err: unknown, incoming: IncomingMessage | undefined): Sa
     return new SandboxError(500, 'server_error', 'The sandbox hit an unexpected error; it has been logged.');
   }
   if (/host/i.test(reason) || !validHost(incoming?.headers.host)) {
-    return new SandboxError(400, 'bad_request', 'The Host header is not one the sandbox can serve: a name or an address in its canonical form, and an optional numeric port', [{ type: 'value_error', pointer: '/host', message: reason, location: 'header' }]);
+    return new SandboxError(
+      400,
+      'bad_request',
+      'The Host header is not one the sandbox can serve: a name or an address in its canonical form, and an optional numeric port',
+      [{ type: 'value_error', pointer: '/host', message: reason, location: 'header' }],
+    );
   }
-  return new SandboxError(400, 'bad_request', 'The request target is not a valid path (the sandbox serves no "*" or absolute-form targets of other hosts)', [{ type: 'value_error', pointer: '', message: reason, location: 'path' }]);
+  return new SandboxError(
+    400,
+    'bad_request',
+    'The request target is not a valid path (the sandbox serves no "*" or absolute-form targets of other hosts)',
+    [{ type: 'value_error', pointer: '', message: reason, location: 'path' }],
+  );
 }
 
 function refusalResponse(r: SandboxError): Response {
-  return new Response(envelope(r), { status: r.status, headers: { 'content-type': 'application/json', 'x-content-type-options': 'nosniff' } });
+  return new Response(envelope(r), {
+    status: r.status,
+    headers: { 'content-type': 'application/json', 'x-content-type-options': 'nosniff' },
+  });
 }
 
 /** Answers `Expect` values other than `100-continue` with a 417 envelope. */
@@ -48,7 +61,12 @@ function onCheckExpectation(req: IncomingMessage, res: ServerResponse): void {
       { type: 'value_error', pointer: '/expect', message: 'Only 100-continue is supported', location: 'header' },
     ]),
   );
-  res.writeHead(417, { 'content-type': 'application/json', 'x-content-type-options': 'nosniff', 'content-length': Buffer.byteLength(body), connection: 'close' });
+  res.writeHead(417, {
+    'content-type': 'application/json',
+    'x-content-type-options': 'nosniff',
+    'content-length': Buffer.byteLength(body),
+    connection: 'close',
+  });
   res.end(body);
   req.resume();
 }
@@ -61,7 +79,10 @@ export function envelopedServer(fetch: Fetch, hostname: string | undefined): typ
   const make = (options: ServerOptions): Server => {
     // The request being turned into a Request: node-server calls the error handler synchronously when it cannot.
     let current: IncomingMessage | undefined;
-    const listener = getRequestListener(fetch, { ...(hostname !== undefined ? { hostname } : {}), errorHandler: (err) => refusalResponse(requestRefusal(err, current)) });
+    const listener = getRequestListener(fetch, {
+      ...(hostname !== undefined ? { hostname } : {}),
+      errorHandler: (err) => refusalResponse(requestRefusal(err, current)),
+    });
     const server = createServer(options, (req, res) => {
       current = req;
       const done = listener(req, res);

@@ -25,7 +25,12 @@ function parserRefusal(err: Error & { code?: string }): { status: number; reason
   const status = tooLarge ? 431 : 400;
   const reason = tooLarge ? 'Request Header Fields Too Large' : 'Bad Request';
   const refusal = tooLarge
-    ? new SandboxError(status, 'request_header_too_large', 'The request line and headers are larger than the sandbox accepts (--max-header-size)', [{ type: 'too_large', pointer: '', message: 'Headers too large', location: 'header' }])
+    ? new SandboxError(
+        status,
+        'request_header_too_large',
+        'The request line and headers are larger than the sandbox accepts (--max-header-size)',
+        [{ type: 'too_large', pointer: '', message: 'Headers too large', location: 'header' }],
+      )
     : new SandboxError(status, 'bad_request', 'The request is not valid HTTP');
   return { status, reason, body: JSON.stringify(errorBody(refusal)) };
 }
@@ -81,7 +86,10 @@ export interface ServerRuntime {
 }
 
 /** Starts the sandbox on `options.host`:`options.port` (0 picks a free port). */
-export function startServer(options: Partial<SandboxOptions> = {}, { logger = createLogger() }: ServerRuntime = {}): Promise<RunningServer> {
+export function startServer(
+  options: Partial<SandboxOptions> = {},
+  { logger = createLogger() }: ServerRuntime = {},
+): Promise<RunningServer> {
   const { app, sandbox, httpRecords, repos, db } = createApp(options, { logger });
   // Fixtures (--fixtures) are checked before listening, and applied once the sandbox knows its
   // address (payment links), before the first request can arrive: a bad one stops the start.
@@ -92,7 +100,8 @@ export function startServer(options: Partial<SandboxOptions> = {}, { logger = cr
   try {
     const all = fixtureSources(sandbox.options.fixtures);
     const sources = all.filter((s) => !sandbox.appliedFixtures.has(fixturesHash(s.document)));
-    for (const s of all.filter((s) => !sources.includes(s))) logger.info('fixtures.skipped', `fixtures ${s.source}: already in this database, not applied again`, { source: s.source });
+    for (const s of all.filter((s) => !sources.includes(s)))
+      logger.info('fixtures.skipped', `fixtures ${s.source}: already in this database, not applied again`, { source: s.source });
     hashes = sources.map((s) => fixturesHash(s.document));
     if (sources.length > 0) prepared = prepareFixtures(fixtureDeps(sandbox), sources);
   } catch (err) {
@@ -110,65 +119,78 @@ export function startServer(options: Partial<SandboxOptions> = {}, { logger = cr
     let closing = false;
     // Answers not yet sent: one in flight when the server stops says `Connection: close` too.
     const inFlight = new Set<ServerResponse>();
-    const server = serve({ fetch: app.fetch, hostname: host, port, serverOptions: { maxHeaderSize }, createServer: envelopedServer(app.fetch, host) }, (info: AddressInfo) => {
-      const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
-      const url = `http://${host}:${info.port}`;
-      sandbox.baseUrl = sandbox.options.publicUrl ?? url;
-      let fixtures: FixtureObjects = {};
-      try {
-        if (prepared) fixtures = applyFixtures(fixtureDeps(sandbox), prepared, () => hashes.forEach((h) => sandbox.appliedFixtures.add(h)));
-      } catch (err) {
-        server.close();
-        void sandbox.close().then(() => reject(err as Error));
-        return;
-      }
-      // Account key pairs are made ahead of time, off the main thread (--key-pool): shortly
-      // after listening, so that the first requests do not share the CPU with them.
-      const fillKeys = setTimeout(() => sandbox.accounts.fillKeyPool(), KEY_POOL_DELAY_MS).unref();
-      let stopping: Promise<void> | undefined;
-      resolve({
-        sandbox,
-        httpRecords,
-        repos,
-        db,
-        server,
-        url,
-        port: info.port,
-        fixtures,
-        stop() {
-          clearTimeout(fillKeys);
-          stopping ??= new Promise<void>((done) => {
-            closing = true; // answers from now on close their connection
-            for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
-            // Webhooks under way get a moment, then are cut and stay pending for the next start.
-            const webhooks = sandbox.drainWebhooks(WEBHOOK_GRACE_MS);
-            // Requests that arrived just before the signal are read first: until its request is
-            // read, a connection looks idle, and closing it answered ECONNRESET (16 of 20 under
-            // load). A timer runs before the poll phase that reads sockets, so each close waits
-            // for two polls (`afterReads`): one accepts waiting connections, the next reads them.
-            setTimeout(() => afterReads(() => {
-              // In-flight requests finish; keep-alive connections close as soon as they are idle.
-              const idle = setInterval(() => afterReads(() => {
-                if ('closeIdleConnections' in server) server.closeIdleConnections();
-              }), 50);
-              server.close(() => {
-                clearInterval(idle);
-                void webhooks.then(done, done);
-              });
-              sandbox.events.end(); // open event streams (a panel) finish now
-              // Anything still open after 3 s is cut.
-              setTimeout(() => {
-                if ('closeAllConnections' in server) server.closeAllConnections();
-              }, CUT_AFTER_MS).unref();
-            }), READ_PENDING_MS);
-          }).then(() => sandbox.close());
-          return stopping;
-        },
-      });
-    });
+    const server = serve(
+      { fetch: app.fetch, hostname: host, port, serverOptions: { maxHeaderSize }, createServer: envelopedServer(app.fetch, host) },
+      (info: AddressInfo) => {
+        const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
+        const url = `http://${host}:${info.port}`;
+        sandbox.baseUrl = sandbox.options.publicUrl ?? url;
+        let fixtures: FixtureObjects = {};
+        try {
+          if (prepared)
+            fixtures = applyFixtures(fixtureDeps(sandbox), prepared, () => hashes.forEach((h) => sandbox.appliedFixtures.add(h)));
+        } catch (err) {
+          server.close();
+          void sandbox.close().then(() => reject(err as Error));
+          return;
+        }
+        // Account key pairs are made ahead of time, off the main thread (--key-pool): shortly
+        // after listening, so that the first requests do not share the CPU with them.
+        const fillKeys = setTimeout(() => sandbox.accounts.fillKeyPool(), KEY_POOL_DELAY_MS).unref();
+        let stopping: Promise<void> | undefined;
+        resolve({
+          sandbox,
+          httpRecords,
+          repos,
+          db,
+          server,
+          url,
+          port: info.port,
+          fixtures,
+          stop() {
+            clearTimeout(fillKeys);
+            stopping ??= new Promise<void>((done) => {
+              closing = true; // answers from now on close their connection
+              for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
+              // Webhooks under way get a moment, then are cut and stay pending for the next start.
+              const webhooks = sandbox.drainWebhooks(WEBHOOK_GRACE_MS);
+              // Requests that arrived just before the signal are read first: until its request is
+              // read, a connection looks idle, and closing it answered ECONNRESET (16 of 20 under
+              // load). A timer runs before the poll phase that reads sockets, so each close waits
+              // for two polls (`afterReads`): one accepts waiting connections, the next reads them.
+              setTimeout(
+                () =>
+                  afterReads(() => {
+                    // In-flight requests finish; keep-alive connections close as soon as they are idle.
+                    const idle = setInterval(
+                      () =>
+                        afterReads(() => {
+                          if ('closeIdleConnections' in server) server.closeIdleConnections();
+                        }),
+                      50,
+                    );
+                    server.close(() => {
+                      clearInterval(idle);
+                      void webhooks.then(done, done);
+                    });
+                    sandbox.events.end(); // open event streams (a panel) finish now
+                    // Anything still open after 3 s is cut.
+                    setTimeout(() => {
+                      if ('closeAllConnections' in server) server.closeAllConnections();
+                    }, CUT_AFTER_MS).unref();
+                  }),
+                READ_PENDING_MS,
+              );
+            }).then(() => sandbox.close());
+            return stopping;
+          },
+        });
+      },
+    );
     server.on('clientError', onClientError);
     server.on('request', (_req: IncomingMessage, res: ServerResponse) => {
-      if (closing) res.shouldKeepAlive = false; // stopping: `Connection: close`, so no client sends another
+      if (closing)
+        res.shouldKeepAlive = false; // stopping: `Connection: close`, so no client sends another
       else {
         inFlight.add(res);
         res.once('close', () => inFlight.delete(res));

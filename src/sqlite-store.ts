@@ -84,17 +84,18 @@ export function openStore(path: string, onEffectError: (err: unknown) => void, r
     clockOffsetMs: () => Number(getMeta(db, CLOCK_OFFSET) ?? 0),
     saveClockOffset: (ms) => void saveOffset.run(CLOCK_OFFSET, String(ms)),
     snapshot: () => takeSnapshot(db, () => requestLog.flush()),
-    wipe: () => uow.run(() => {
-      // secure_delete (database.ts) zeroes what is deleted; the checkpoint after the commit
-      // empties the write-ahead log, which still held the old pages. The request log's queue is
-      // written first, so its AUTOINCREMENT counter moves past every id given out (none is reused).
-      requestLog.flush();
-      for (const table of DATA_TABLES) db.exec(`DELETE FROM ${table}`);
-      transactions.forget();
-      uow.afterCommit(() => {
-        if (path !== ':memory:') db.pragma('wal_checkpoint(TRUNCATE)');
-      });
-    }),
+    wipe: () =>
+      uow.run(() => {
+        // secure_delete (database.ts) zeroes what is deleted; the checkpoint after the commit
+        // empties the write-ahead log, which still held the old pages. The request log's queue is
+        // written first, so its AUTOINCREMENT counter moves past every id given out (none is reused).
+        requestLog.flush();
+        for (const table of DATA_TABLES) db.exec(`DELETE FROM ${table}`);
+        transactions.forget();
+        uow.afterCommit(() => {
+          if (path !== ':memory:') db.pragma('wal_checkpoint(TRUNCATE)');
+        });
+      }),
     close: () => {
       try {
         if (db.open) requestLog.flush();

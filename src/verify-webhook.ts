@@ -7,9 +7,7 @@
 import { createHmac, createPublicKey, timingSafeEqual, verify, type KeyObject } from 'node:crypto';
 
 /** Request headers as node's `IncomingMessage`, fetch's `Headers`, or a plain object give them. */
-export type WebhookRequestHeaders =
-  | Headers
-  | Record<string, string | string[] | undefined>;
+export type WebhookRequestHeaders = Headers | Record<string, string | string[] | undefined>;
 
 /** What `verifyWebhook` needs: the raw body, the signature (or the headers holding it), and a key. */
 export interface VerifyWebhookInput {

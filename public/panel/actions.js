@@ -122,17 +122,31 @@ export function selectAccount(accountId) {
  * @param {string} label "by 1 hour"
  */
 export function advanceClock(by, label) {
-  return act('clock', 'advance', 'Could not advance the clock', () => /** @type {Promise<ClockAdvanced>} */ (call('POST', '/clock/advance', by)), {
-    then: ['clock', ...LISTS],
-    onSuccess: (result) => toast({ title: `Clock advanced ${label}`, message: `${result.steps} due step${result.steps === 1 ? '' : 's'} ran. Sandbox time is now ${fullTime(result.now)}.` }),
-  });
+  return act(
+    'clock',
+    'advance',
+    'Could not advance the clock',
+    () => /** @type {Promise<ClockAdvanced>} */ (call('POST', '/clock/advance', by)),
+    {
+      then: ['clock', ...LISTS],
+      onSuccess: (result) =>
+        toast({
+          title: `Clock advanced ${label}`,
+          message: `${result.steps} due step${result.steps === 1 ? '' : 's'} ran. Sandbox time is now ${fullTime(result.now)}.`,
+        }),
+    },
+  );
 }
 
 /** Empties the sandbox (accounts stay). */
 export function resetSandbox() {
   return act('sandbox', 'reset', 'Could not reset', () => call('POST', '/reset'), {
     then: ['clock', ...LISTS],
-    onSuccess: () => toast({ title: 'Sandbox reset', message: 'All transactions, subscriptions, webhooks and logged requests are gone; accounts and credentials are kept.' }),
+    onSuccess: () =>
+      toast({
+        title: 'Sandbox reset',
+        message: 'All transactions, subscriptions, webhooks and logged requests are gone; accounts and credentials are kept.',
+      }),
   });
 }
 
@@ -169,7 +183,8 @@ export const ctx = {
   settle(tx) {
     return act(tx.id, 'settle', 'Could not settle', () => call('POST', `/transactions/${seg(tx.id)}/settle`), {
       then: ['transactions', 'deliveries'],
-      onSuccess: () => toast({ title: `Settled ${money(tx.amount, tx.currency)}`, message: 'SUCCEEDED. The payment webhook is on its way.' }),
+      onSuccess: () =>
+        toast({ title: `Settled ${money(tx.amount, tx.currency)}`, message: 'SUCCEEDED. The payment webhook is on its way.' }),
     });
   },
 
@@ -188,10 +203,16 @@ export const ctx = {
    */
   webhookFault(tx, fault) {
     const body = fault === 'delayed' ? { fault, seconds: 60 } : { fault };
-    return act(tx.id, `fault:${fault}`, 'Could not script the webhook fault', () => call('POST', `/transactions/${seg(tx.id)}/webhook-faults`, body), {
-      then: ['transactions', 'deliveries'],
-      onSuccess: () => toast({ title: `Webhook fault: ${fault.replace('_', ' ')}`, message: FAULT_EFFECTS[fault] }),
-    });
+    return act(
+      tx.id,
+      `fault:${fault}`,
+      'Could not script the webhook fault',
+      () => call('POST', `/transactions/${seg(tx.id)}/webhook-faults`, body),
+      {
+        then: ['transactions', 'deliveries'],
+        onSuccess: () => toast({ title: `Webhook fault: ${fault.replace('_', ' ')}`, message: FAULT_EFFECTS[fault] }),
+      },
+    );
   },
 
   /**
@@ -236,19 +257,26 @@ export const ctx = {
       return;
     }
     form.error = null;
-    await act(tx.id, 'refund', 'Could not refund', () => /** @type {Promise<Refund>} */ (call('POST', `/transactions/${seg(tx.id)}/refund`, { amount: parsed.minor })), {
-      then: ['transactions', 'deliveries'],
-      onError: (err) => {
-        const current = state.refundForms.get(tx.id);
-        if (!current) return showError('Could not refund', err);
-        const detail = err instanceof ApiError ? err.details[0] : undefined;
-        current.error = err instanceof ApiError ? `${err.message}${detail ? ` (${detail.pointer}: ${detail.message})` : ''}` : String(err);
+    await act(
+      tx.id,
+      'refund',
+      'Could not refund',
+      () => /** @type {Promise<Refund>} */ (call('POST', `/transactions/${seg(tx.id)}/refund`, { amount: parsed.minor })),
+      {
+        then: ['transactions', 'deliveries'],
+        onError: (err) => {
+          const current = state.refundForms.get(tx.id);
+          if (!current) return showError('Could not refund', err);
+          const detail = err instanceof ApiError ? err.details[0] : undefined;
+          current.error =
+            err instanceof ApiError ? `${err.message}${detail ? ` (${detail.pointer}: ${detail.message})` : ''}` : String(err);
+        },
+        onSuccess: (refund) => {
+          state.refundForms.delete(tx.id);
+          toast({ title: `Refunded ${money(refund.amount, refund.currency)}`, message: 'The refund webhook is on its way.' });
+        },
       },
-      onSuccess: (refund) => {
-        state.refundForms.delete(tx.id);
-        toast({ title: `Refunded ${money(refund.amount, refund.currency)}`, message: 'The refund webhook is on its way.' });
-      },
-    });
+    );
     if (!state.refundForms.has(tx.id)) focusInItem(tx.id, [`${tx.id}:refund`, `${tx.id}:toggle`]);
   },
 
@@ -270,10 +298,17 @@ export const ctx = {
 
   /** @param {'direct' | 'checkout'} mode @param {string | undefined} name */
   async createAccount(mode, name) {
-    await act('accounts', 'create', 'Could not create the account', () => /** @type {Promise<Account>} */ (call('POST', '/accounts', name ? { mode, name } : { mode })), {
-      then: ['accounts'],
-      onSuccess: (account) => toast({ title: 'Account created', message: `${account.name} (${account.mode} mode) has fresh credentials.` }),
-    });
+    await act(
+      'accounts',
+      'create',
+      'Could not create the account',
+      () => /** @type {Promise<Account>} */ (call('POST', '/accounts', name ? { mode, name } : { mode })),
+      {
+        then: ['accounts'],
+        onSuccess: (account) =>
+          toast({ title: 'Account created', message: `${account.name} (${account.mode} mode) has fresh credentials.` }),
+      },
+    );
   },
 
   selectAccount,

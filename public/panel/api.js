@@ -58,7 +58,11 @@ export async function call(method, path, body) {
     data = null;
   }
   if (response.status === 401 && /** @type {ErrorEnvelope | null} */ (data)?.code === 'admin_token_required') showSignIn(Boolean(token));
-  if (!response.ok) throw new ApiError(response.status, /** @type {ErrorEnvelope | null} */ (data) ?? { message: text.slice(0, 300) || `HTTP ${response.status}` });
+  if (!response.ok)
+    throw new ApiError(
+      response.status,
+      /** @type {ErrorEnvelope | null} */ (data) ?? { message: text.slice(0, 300) || `HTTP ${response.status}` },
+    );
   return /** @type {T} */ (data);
 }
 

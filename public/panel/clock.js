@@ -66,5 +66,6 @@ export function renderClock() {
   const offsetEl = byId('clock-offset');
   offsetEl.textContent = offset ? `${offset} ahead` : 'real time';
   offsetEl.className = offset ? 'pill pill-ahead' : 'pill';
-  for (const button of document.querySelectorAll('[data-clock-control]')) /** @type {HTMLButtonElement} */ (button).disabled = state.busy.has('clock');
+  for (const button of document.querySelectorAll('[data-clock-control]'))
+    /** @type {HTMLButtonElement} */ (button).disabled = state.busy.has('clock');
 }

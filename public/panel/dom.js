@@ -24,7 +24,8 @@ export function h(tag, props, ...children) {
     if (key === 'class') el.className = String(value);
     else if (key === 'text') el.textContent = String(value);
     else if (key === 'dataset') Object.assign(el.dataset, value);
-    else if (key.startsWith('on') && typeof value === 'function') el.addEventListener(key.slice(2).toLowerCase(), /** @type {EventListener} */ (value));
+    else if (key.startsWith('on') && typeof value === 'function')
+      el.addEventListener(key.slice(2).toLowerCase(), /** @type {EventListener} */ (value));
     else if (key === 'href' && !SAFE_HREF.test(String(value))) continue;
     else el.setAttribute(key, value === true ? '' : String(value));
   }
@@ -150,7 +151,17 @@ export async function copyText(text) {
  * @param {{ label?: string, focus?: string }} [options]
  */
 export function copyButton(getText, what, { label = 'Copy', focus } = {}) {
-  const button = h('button', { type: 'button', class: 'btn btn-sm btn-ghost copy-btn', 'aria-label': `Copy ${what}`, title: `Copy ${what}`, dataset: focus ? { focus } : undefined }, label);
+  const button = h(
+    'button',
+    {
+      type: 'button',
+      class: 'btn btn-sm btn-ghost copy-btn',
+      'aria-label': `Copy ${what}`,
+      title: `Copy ${what}`,
+      dataset: focus ? { focus } : undefined,
+    },
+    label,
+  );
   /** @type {number | undefined} */
   let timer;
   button.addEventListener('click', async () => {

@@ -38,9 +38,20 @@ export const examples = {
   /** POST /v4/transactions for the account's mode (direct: card + browser_info; checkout: return_url). @param {Account} account */
   createTransaction(account) {
     /** @type {Record<string, unknown>} */
-    const body = { amount: 1050, currency: 'USD', description: 'Order #1001', external_identifier: 'order-1001', notification_url: WEBHOOK_URL };
+    const body = {
+      amount: 1050,
+      currency: 'USD',
+      description: 'Order #1001',
+      external_identifier: 'order-1001',
+      notification_url: WEBHOOK_URL,
+    };
     if (account.mode === 'direct') Object.assign(body, { payment_method: CARD, browser_info: BROWSER_INFO });
-    else Object.assign(body, { customer: { email: 'jane@example.com', name: 'Jane Doe' }, return_url: 'http://127.0.0.1:3000/thanks', cancel_url: 'http://127.0.0.1:3000/cart' });
+    else
+      Object.assign(body, {
+        customer: { email: 'jane@example.com', name: 'Jane Doe' },
+        return_url: 'http://127.0.0.1:3000/thanks',
+        cancel_url: 'http://127.0.0.1:3000/cart',
+      });
     return curl('POST', '/v4/transactions', account, body, ['Idempotency-Key: order-1001']);
   },
 

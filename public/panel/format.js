@@ -55,7 +55,9 @@ export function parseMajor(text, currency) {
   if (!match) return { error: `Type an amount in ${currency}, such as ${exponent === 0 ? '500' : '2.50'}` };
   const fraction = match[2] ?? '';
   if (fraction.length > exponent) {
-    return { error: exponent === 0 ? `${currency} has no minor units: type a whole number` : `${currency} has ${exponent} decimal places at most` };
+    return {
+      error: exponent === 0 ? `${currency} has no minor units: type a whole number` : `${currency} has ${exponent} decimal places at most`,
+    };
   }
   const minor = Number(match[1] + fraction.padEnd(exponent, '0'));
   if (!Number.isSafeInteger(minor) || minor <= 0) return { error: 'The amount must be more than zero' };
@@ -64,7 +66,16 @@ export function parseMajor(text, currency) {
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
 const dayFormat = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short' });
-const fullFormat = new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit', timeZoneName: 'short' });
+const fullFormat = new Intl.DateTimeFormat(undefined, {
+  weekday: 'short',
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  timeZoneName: 'short',
+});
 const dateFormat = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric' });
 
 /** @param {Date} a @param {Date} b */
@@ -104,7 +115,12 @@ export function offsetText(seconds) {
   if (seconds < 1) return '';
   let rest = Math.round(seconds);
   const parts = [];
-  for (const [unit, size] of /** @type {const} */ ([['d', 86400], ['h', 3600], ['m', 60], ['s', 1]])) {
+  for (const [unit, size] of /** @type {const} */ ([
+    ['d', 86400],
+    ['h', 3600],
+    ['m', 60],
+    ['s', 1],
+  ])) {
     const n = Math.floor(rest / size);
     rest -= n * size;
     if (n > 0) parts.push(`${n}${unit}`);

@@ -47,7 +47,16 @@ function renderAccounts() {
   const signature = JSON.stringify([state.accounts.map((a) => [a.account_id, a.name, a.mode]), state.accountId]);
   if (select.dataset.signature === signature) return;
   select.dataset.signature = signature;
-  setChildren(select, state.accounts.map((a) => h('option', { value: a.account_id, selected: a.account_id === state.accountId }, a.name === a.mode ? `${a.mode} mode` : `${a.name} · ${a.mode} mode`)));
+  setChildren(
+    select,
+    state.accounts.map((a) =>
+      h(
+        'option',
+        { value: a.account_id, selected: a.account_id === state.accountId },
+        a.name === a.mode ? `${a.mode} mode` : `${a.name} · ${a.mode} mode`,
+      ),
+    ),
+  );
   select.value = state.accountId ?? '';
   const account = selectedAccount();
   byId('account-id').textContent = account?.account_id ?? '';
@@ -84,7 +93,11 @@ function renderCounts() {
   setCount('webhooks', count('deliveries'), troubled ? `${troubled} failing` : '');
   setCount('requests', count('requests'), rejected ? `${rejected} 4xx/5xx` : '');
   const summary = state.report.data?.summary;
-  setCount('go-live', summary ? `${summary.errors + summary.warnings + summary.infos}` : '', summary && summary.errors > 0 ? `${summary.errors} error${summary.errors === 1 ? '' : 's'}` : '');
+  setCount(
+    'go-live',
+    summary ? `${summary.errors + summary.warnings + summary.infos}` : '',
+    summary && summary.errors > 0 ? `${summary.errors} error${summary.errors === 1 ? '' : 's'}` : '',
+  );
   setCount('credentials', String(state.accounts.length));
   setCount('scenarios', state.scenarios.items ? String(state.scenarios.items.length) : '');
 }

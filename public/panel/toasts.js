@@ -12,7 +12,11 @@ import { byId } from './state.js';
  */
 export function toast({ title, message, tone = 'ok', meta, details = [] }) {
   const isError = tone === 'danger';
-  const close = h('button', { type: 'button', class: 'btn btn-ghost btn-icon toast-close', 'aria-label': 'Dismiss', title: 'Dismiss' }, '×');
+  const close = h(
+    'button',
+    { type: 'button', class: 'btn btn-ghost btn-icon toast-close', 'aria-label': 'Dismiss', title: 'Dismiss' },
+    '×',
+  );
   const el = h(
     'div',
     { class: `toast toast-${tone}`, role: isError ? 'alert' : 'status' },
@@ -21,7 +25,13 @@ export function toast({ title, message, tone = 'ok', meta, details = [] }) {
       { class: 'toast-body' },
       h('p', { class: 'toast-title' }, title),
       message ? h('p', { class: 'toast-message' }, message) : null,
-      details.length > 0 ? h('ul', { class: 'toast-details' }, details.map((d) => h('li', null, h('span', { class: 'mono' }, d.pointer || '(body)'), ' ', d.message))) : null,
+      details.length > 0
+        ? h(
+            'ul',
+            { class: 'toast-details' },
+            details.map((d) => h('li', null, h('span', { class: 'mono' }, d.pointer || '(body)'), ' ', d.message)),
+          )
+        : null,
       meta ? h('p', { class: 'toast-meta mono' }, meta) : null,
     ),
     close,
@@ -41,5 +51,11 @@ export function toast({ title, message, tone = 'ok', meta, details = [] }) {
  */
 export function showError(title, err) {
   const apiError = err instanceof ApiError ? err : new ApiError(0, { message: err instanceof Error ? err.message : String(err) });
-  toast({ title, message: apiError.message, tone: 'danger', meta: apiError.status ? `${apiError.code} · HTTP ${apiError.status}` : apiError.code, details: apiError.details });
+  toast({
+    title,
+    message: apiError.message,
+    tone: 'danger',
+    meta: apiError.status ? `${apiError.code} · HTTP ${apiError.status}` : apiError.code,
+    details: apiError.details,
+  });
 }

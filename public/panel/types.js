@@ -20,9 +20,9 @@
 /** @typedef {import('../../src/features/control/control/clock.schemas.js').Clock} Clock */
 /** @typedef {import('../../src/features/control/control/clock.schemas.js').ClockAdvanced} ClockAdvanced */
 /** @typedef {import('../../src/features/scenarios/control/scenarios.schemas.js').ScenarioSummary} ScenarioSummary */
-/** @typedef {import('../../src/features/control/control/faults.index.js').WebhookCheckReport} WebhookCheckReport */
-/** @typedef {import('../../src/features/control/control/faults.index.js').WebhookFaultRequest['fault']} WebhookFault */
-/** @typedef {import('../../src/features/go-live/control/report.index.js').GoLiveReportView} GoLiveReport */
+/** @typedef {import('../../src/features/control/control/faults.routes.js').WebhookCheckReport} WebhookCheckReport */
+/** @typedef {import('../../src/features/control/control/faults.routes.js').WebhookFaultRequest['fault']} WebhookFault */
+/** @typedef {import('../../src/features/go-live/control/report.routes.js').GoLiveReportView} GoLiveReport */
 /** @typedef {GoLiveReport['findings'][number]} GoLiveFinding */
 /** @typedef {GoLiveReport['coverage'][number]} CoverageEntry */
 

@@ -50,7 +50,8 @@ const port = z.coerce
 
 /** A switch: true/false from a flag, or `1`/`true`/`0`/`false` from a variable. */
 const flag = z.preprocess(
-  (v) => (typeof v === 'string' ? ({ '1': true, true: true, '0': false, false: false } as Record<string, boolean>)[v.toLowerCase()] ?? v : v),
+  (v) =>
+    typeof v === 'string' ? (({ '1': true, true: true, '0': false, false: false } as Record<string, boolean>)[v.toLowerCase()] ?? v) : v,
   z.boolean({ message: 'must be true or false (1 or 0)' }),
 );
 
@@ -63,69 +64,81 @@ const list = z.preprocess(
 );
 
 /** A whole number of at least `min`, from a flag, a variable or code. */
-const count = (min: number) => z.coerce.number({ message: 'must be a number' }).int('must be a whole number').min(min, `must be ${min} or more`);
+const count = (min: number) =>
+  z.coerce.number({ message: 'must be a number' }).int('must be a whole number').min(min, `must be ${min} or more`);
 
-export const optionsSchema = z.object({
-  port: port.default(4010),
-  host: z.string().min(1).default('127.0.0.1'),
-  db: z.string().min(1).default(':memory:'),
-  notificationUrl: url.optional(),
-  /** Origin that payment links use instead of the bind address (e.g. behind a port mapping). */
-  publicUrl: url.transform((v) => v.replace(/\/+$/, '')).optional(),
-  seed: z.coerce.number({ message: 'must be a number' }).int('must be a whole number').default(4010),
-  scenario: z.array(z.string().min(1)).default([]),
-  /** Fixture files (paths) applied in order once listening; `startSandbox` also takes fixture documents (objects). */
-  fixtures: z.array(z.union([z.string().min(1), z.record(z.string(), z.unknown())], { message: 'must be fixture file paths (or fixture documents)' })).default([]),
-  /** A snapshot (`GET /_sandbox/snapshot`) to start from: in memory, or as the --db file. */
-  restore: z.string().min(1).optional(),
-  latency: z.coerce.number({ message: 'must be a number' }).min(0, 'must be 0 or more').max(60_000).default(0),
-  webhookTimezone: z
-    .string()
-    .refine((v) => v === 'UTC' || isTimeZone(v), { message: 'must be an IANA time-zone name such as UTC or Asia/Shanghai' })
-    .default('UTC'),
-  webhookSigning: z.enum(['rsa', 'hmac'], { message: 'must be rsa or hmac' }).default('rsa'),
-  webhookSecret: z.string().min(1).optional(),
-  /** `spec`: the spec's webhook bodies (what production sends); `event`: the overview handler's event shape. */
-  webhookFormat: z.enum(['spec', 'event'], { message: 'must be spec or event' }).default('spec'),
-  /** ISO 4217 code payments settle in at the fixed sandbox rates; absent: each payment's own currency. */
-  settlementCurrency: z
-    .string()
-    .refine((v) => isCurrency(v) && isSettlementCurrency(v), { message: `must be a currency with a sandbox rate: ${SETTLEMENT_CURRENCIES.join(', ')}` })
-    .optional(),
-  restrictedChannelCode: z.string().min(1).default(DEFAULT_RESTRICTED_CHANNEL_CODE),
-  /** How long a merchant has to answer one webhook attempt (contract: 10 s; tests shorten it). */
-  deliveryTimeoutMs: z.number().int().min(1).default(10_000),
-  /** Largest accepted request body, in bytes. */
-  bodyLimit: z.coerce.number().int().min(1024).default(1024 * 1024),
-  /** Whether the real-time ticker runs due work on its own (tests may switch it off). */
-  ticker: z.boolean().default(true),
-  /** Print one line per API request. */
-  log: flag.default(false),
-  /** `text` for a person, `json` (one JSON object a line) for CI logs. */
-  logFormat: z.enum(['text', 'json'], { message: 'must be text or json' }).default('text'),
-  /** Print only the ready line, warnings and errors (no delivery or request lines). */
-  quiet: flag.default(false),
-  /** A file the chosen port is written to once listening (useful with --port 0). */
-  portFile: z.string().min(1).optional(),
-  /** Host names (besides the addresses served) the control API and panel answer to; `*` for any. */
-  allowedHosts: list.default([]),
-  /** Protects /_sandbox, the panel and the credentials (`Authorization: Bearer <token>` or `X-Sandbox-Admin-Token`). */
-  adminToken: z.string().min(8, 'must be at least 8 characters').optional(),
-  /** When set, webhooks go only to these hosts (names or addresses). */
-  webhookAllowHosts: list.default([]),
-  /** The request log keeps this many newest entries. */
-  requestLogLimit: count(1).default(10_000),
-  /** The delivery log keeps this many newest finished deliveries (pending ones are never dropped). */
-  deliveryLogLimit: count(1).default(10_000),
-  /** Open event streams (panels) at once. */
-  maxEventStreams: count(1).default(32),
-  /** Merchant accounts per sandbox, the demo accounts included. */
-  maxAccounts: count(2).default(100),
-  /** Largest request head (request line and headers), in bytes; larger is a 431. */
-  maxHeaderSize: count(1024).default(16 * 1024),
-  /** Account key pairs made ahead of time once listening (0: each made when an account is created). */
-  keyPool: count(0).max(1000, 'must be 1000 or less').default(4),
-})
+export const optionsSchema = z
+  .object({
+    port: port.default(4010),
+    host: z.string().min(1).default('127.0.0.1'),
+    db: z.string().min(1).default(':memory:'),
+    notificationUrl: url.optional(),
+    /** Origin that payment links use instead of the bind address (e.g. behind a port mapping). */
+    publicUrl: url.transform((v) => v.replace(/\/+$/, '')).optional(),
+    seed: z.coerce.number({ message: 'must be a number' }).int('must be a whole number').default(4010),
+    scenario: z.array(z.string().min(1)).default([]),
+    /** Fixture files (paths) applied in order once listening; `startSandbox` also takes fixture documents (objects). */
+    fixtures: z
+      .array(
+        z.union([z.string().min(1), z.record(z.string(), z.unknown())], { message: 'must be fixture file paths (or fixture documents)' }),
+      )
+      .default([]),
+    /** A snapshot (`GET /_sandbox/snapshot`) to start from: in memory, or as the --db file. */
+    restore: z.string().min(1).optional(),
+    latency: z.coerce.number({ message: 'must be a number' }).min(0, 'must be 0 or more').max(60_000).default(0),
+    webhookTimezone: z
+      .string()
+      .refine((v) => v === 'UTC' || isTimeZone(v), { message: 'must be an IANA time-zone name such as UTC or Asia/Shanghai' })
+      .default('UTC'),
+    webhookSigning: z.enum(['rsa', 'hmac'], { message: 'must be rsa or hmac' }).default('rsa'),
+    webhookSecret: z.string().min(1).optional(),
+    /** `spec`: the spec's webhook bodies (what production sends); `event`: the overview handler's event shape. */
+    webhookFormat: z.enum(['spec', 'event'], { message: 'must be spec or event' }).default('spec'),
+    /** ISO 4217 code payments settle in at the fixed sandbox rates; absent: each payment's own currency. */
+    settlementCurrency: z
+      .string()
+      .refine((v) => isCurrency(v) && isSettlementCurrency(v), {
+        message: `must be a currency with a sandbox rate: ${SETTLEMENT_CURRENCIES.join(', ')}`,
+      })
+      .optional(),
+    restrictedChannelCode: z.string().min(1).default(DEFAULT_RESTRICTED_CHANNEL_CODE),
+    /** How long a merchant has to answer one webhook attempt. */
+    deliveryTimeoutMs: z.number().int().min(1).default(10_000),
+    /** Largest accepted request body, in bytes. */
+    bodyLimit: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .default(1024 * 1024),
+    /** Whether the real-time ticker runs due work on its own (tests may switch it off). */
+    ticker: z.boolean().default(true),
+    /** Print one line per API request. */
+    log: flag.default(false),
+    /** `text` for a person, `json` (one JSON object a line) for CI logs. */
+    logFormat: z.enum(['text', 'json'], { message: 'must be text or json' }).default('text'),
+    /** Print only the ready line, warnings and errors (no delivery or request lines). */
+    quiet: flag.default(false),
+    /** A file the chosen port is written to once listening (useful with --port 0). */
+    portFile: z.string().min(1).optional(),
+    /** Host names (besides the addresses served) the control API and panel answer to; `*` for any. */
+    allowedHosts: list.default([]),
+    /** Protects /_sandbox, the panel and the credentials (`Authorization: Bearer <token>` or `X-Sandbox-Admin-Token`). */
+    adminToken: z.string().min(8, 'must be at least 8 characters').optional(),
+    /** When set, webhooks go only to these hosts (names or addresses). */
+    webhookAllowHosts: list.default([]),
+    /** The request log keeps this many newest entries. */
+    requestLogLimit: count(1).default(10_000),
+    /** The delivery log keeps this many newest finished deliveries (pending ones are never dropped). */
+    deliveryLogLimit: count(1).default(10_000),
+    /** Open event streams (panels) at once. */
+    maxEventStreams: count(1).default(32),
+    /** Merchant accounts per sandbox, the demo accounts included. */
+    maxAccounts: count(2).default(100),
+    /** Largest request head (request line and headers), in bytes; larger is a 431. */
+    maxHeaderSize: count(1024).default(16 * 1024),
+    /** Account key pairs made ahead of time once listening (0: each made when an account is created). */
+    keyPool: count(0).max(1000, 'must be 1000 or less').default(4),
+  })
   .superRefine((o, ctx) => {
     if (o.webhookSigning === 'hmac' && !o.webhookSecret) {
       ctx.addIssue({ code: 'custom', path: ['webhookSecret'], message: 'is required with --webhook-signing hmac' });
@@ -137,10 +150,36 @@ export type SandboxOptionsInput = z.input<typeof optionsSchema>;
 
 /** Names of the options that can come from `PAYMENT_SANDBOX_<NAME>` variables. */
 export const ENV_OPTIONS: ReadonlyArray<keyof SandboxOptionsInput> = [
-  'port', 'host', 'db', 'notificationUrl', 'publicUrl', 'seed', 'scenario', 'fixtures', 'restore', 'latency',
-  'webhookTimezone', 'webhookSigning', 'webhookSecret', 'webhookFormat', 'settlementCurrency', 'restrictedChannelCode', 'bodyLimit',
-  'log', 'logFormat', 'quiet', 'portFile', 'allowedHosts', 'adminToken', 'webhookAllowHosts', 'requestLogLimit',
-  'deliveryLogLimit', 'maxEventStreams', 'maxAccounts', 'maxHeaderSize', 'keyPool',
+  'port',
+  'host',
+  'db',
+  'notificationUrl',
+  'publicUrl',
+  'seed',
+  'scenario',
+  'fixtures',
+  'restore',
+  'latency',
+  'webhookTimezone',
+  'webhookSigning',
+  'webhookSecret',
+  'webhookFormat',
+  'settlementCurrency',
+  'restrictedChannelCode',
+  'bodyLimit',
+  'log',
+  'logFormat',
+  'quiet',
+  'portFile',
+  'allowedHosts',
+  'adminToken',
+  'webhookAllowHosts',
+  'requestLogLimit',
+  'deliveryLogLimit',
+  'maxEventStreams',
+  'maxAccounts',
+  'maxHeaderSize',
+  'keyPool',
 ];
 
 /** `notificationUrl` -> `PAYMENT_SANDBOX_NOTIFICATION_URL`. */
@@ -156,7 +195,13 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv): Partial<Record<keyof San
     // An empty admin token (`${TOKEN}` unset in a compose file) is kept, and refused like a
     // short one: it must never mean "no token" and leave the control API open.
     if (value === undefined || (value === '' && name !== 'adminToken')) continue;
-    out[name] = name === 'scenario' || name === 'fixtures' ? value.split(',').map((s) => s.trim()).filter(Boolean) : value;
+    out[name] =
+      name === 'scenario' || name === 'fixtures'
+        ? value
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean)
+        : value;
   }
   return out;
 }

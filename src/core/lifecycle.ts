@@ -1,5 +1,5 @@
 /**
- * How a sandbox stops: shutdown first drains the webhook attempts under way (issue 22), then
+ * How a sandbox stops: shutdown first drains the webhook attempts under way, then
  * `close` stops the timers, lets the dispatcher finish, keeps what a database file must keep
  * for the next start, and closes the database last.
  */

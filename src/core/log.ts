@@ -55,7 +55,14 @@ function redactValue(value: unknown, depth = 0): unknown {
   if (depth > 5 || value === null || typeof value !== 'object') return value;
   if (value instanceof Error) return describeError(value);
   if (Array.isArray(value)) return value.map((v) => redactValue(v, depth + 1));
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, /security_code|cvv|cvc|secret|token|authorization|password/i.test(k) || isSecurityCodeKey(k) ? '[redacted]' : redactValue(v, depth + 1)]));
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [
+      k,
+      /security_code|cvv|cvc|secret|token|authorization|password/i.test(k) || isSecurityCodeKey(k)
+        ? '[redacted]'
+        : redactValue(v, depth + 1),
+    ]),
+  );
 }
 
 /**
@@ -64,8 +71,7 @@ function redactValue(value: unknown, depth = 0): unknown {
  * `[redacted]`; security code values (`security_code`, `cvv`, `securityCode`, in any form) are dropped.
  */
 export function redact(text: string): string {
-  const masked = redactSecrets(text)
-    .replace(/("?(?:security_code|cvv|cvc)"?\s*[:=]\s*)"?\d{3,4}"?/gi, '$1"[redacted]"');
+  const masked = redactSecrets(text).replace(/("?(?:security_code|cvv|cvc)"?\s*[:=]\s*)"?\d{3,4}"?/gi, '$1"[redacted]"');
   return redactSecurityCodes(maskCardNumbers(masked, (digits) => `****${digits.slice(-4)}`));
 }
 
@@ -118,7 +124,13 @@ export interface RepeatedFailure {
  * a run is logged with its error; while it goes on, one summary line at most every `everyMs`;
  * `recovered()` (or `everyMs` without a failure) ends the run.
  */
-export function repeatedFailure(logger: Logger, event: string, text: string, everyMs = 60_000, now: () => number = () => performance.now()): RepeatedFailure {
+export function repeatedFailure(
+  logger: Logger,
+  event: string,
+  text: string,
+  everyMs = 60_000,
+  now: () => number = () => performance.now(),
+): RepeatedFailure {
   let count = 0;
   let lastLine = 0;
   let lastFailure = 0;
@@ -148,7 +160,11 @@ export function repeatedFailure(logger: Logger, event: string, text: string, eve
  * One `repeatedFailure` per key (the scheduler's timed works, each run 4 times a second):
  * `failed(key, err)` logs `textOf(key)` the first time of a run for that key only.
  */
-export function repeatedFailures(logger: Logger, event: string, textOf: (key: string) => string): { failed(key: string, err: unknown): void } {
+export function repeatedFailures(
+  logger: Logger,
+  event: string,
+  textOf: (key: string) => string,
+): { failed(key: string, err: unknown): void } {
   const byKey = new Map<string, RepeatedFailure>();
   return {
     failed(key, err) {

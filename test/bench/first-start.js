@@ -19,7 +19,12 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function sh(cmd, args, cwd) {
   const t = performance.now();
-  const res = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' }, timeout: 900_000 });
+  const res = spawnSync(cmd, args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, npm_config_update_notifier: 'false' },
+    timeout: 900_000,
+  });
   if (res.status !== 0) throw new Error(`${cmd} ${args.join(' ')} in ${cwd} exited ${res.status}:\n${res.stdout}\n${res.stderr}`);
   return { out: res.stdout, seconds: (performance.now() - t) / 1000 };
 }
@@ -81,7 +86,14 @@ export async function firstStart({ root, figure }) {
     for (let i = 0; i < RUNS; i++) fromClone.push(await npxToHealthy(clone));
     const [first, ...later] = fromClone;
     figure('first-start', 'clone: first npx payment-sandbox to healthy', `${(first / 1000).toFixed(2)} s`, '< 1 s', first < 1000);
-    if (later.length) figure('first-start', 'clone: later npx payment-sandbox to healthy', later.map((t) => `${(t / 1000).toFixed(2)}`).join(', ') + ' s', '-', null);
+    if (later.length)
+      figure(
+        'first-start',
+        'clone: later npx payment-sandbox to healthy',
+        later.map((t) => `${(t / 1000).toFixed(2)}`).join(', ') + ' s',
+        '-',
+        null,
+      );
 
     const tarball = JSON.parse(sh('npm', ['pack', '--json', '--pack-destination', work], clone).out.replace(/^[^[]*/, ''))[0].filename;
     const merchant = join(work, 'merchant');
@@ -91,8 +103,24 @@ export async function firstStart({ root, figure }) {
     figure('first-start', `merchant: npm i -D ${tarball} (not a target)`, `${install.seconds.toFixed(0)} s`, '-', null);
     const fromMerchant = [];
     for (let i = 0; i < RUNS; i++) fromMerchant.push(await npxToHealthy(merchant));
-    figure('first-start', 'merchant: first npx payment-sandbox to healthy', `${(fromMerchant[0] / 1000).toFixed(2)} s`, '< 1 s', fromMerchant[0] < 1000);
-    if (fromMerchant.length > 1) figure('first-start', 'merchant: later npx payment-sandbox to healthy', fromMerchant.slice(1).map((t) => `${(t / 1000).toFixed(2)}`).join(', ') + ' s', '-', null);
+    figure(
+      'first-start',
+      'merchant: first npx payment-sandbox to healthy',
+      `${(fromMerchant[0] / 1000).toFixed(2)} s`,
+      '< 1 s',
+      fromMerchant[0] < 1000,
+    );
+    if (fromMerchant.length > 1)
+      figure(
+        'first-start',
+        'merchant: later npx payment-sandbox to healthy',
+        fromMerchant
+          .slice(1)
+          .map((t) => `${(t / 1000).toFixed(2)}`)
+          .join(', ') + ' s',
+        '-',
+        null,
+      );
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

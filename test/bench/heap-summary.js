@@ -7,7 +7,12 @@ import { readFileSync } from 'node:fs';
 const [file, n = '15'] = process.argv.slice(2);
 if (!file) throw new Error('usage: node test/bench/heap-summary.js FILE.heapsnapshot [N]');
 const snap = JSON.parse(readFileSync(file, 'utf8'));
-const { node_fields: nf, edge_fields: ef, node_types: [nodeTypes], edge_types: [edgeTypes] } = snap.snapshot.meta;
+const {
+  node_fields: nf,
+  edge_fields: ef,
+  node_types: [nodeTypes],
+  edge_types: [edgeTypes],
+} = snap.snapshot.meta;
 const NF = nf.length;
 const EF = ef.length;
 const [iType, iName, iSelf, iEdges] = ['type', 'name', 'self_size', 'edge_count'].map((f) => nf.indexOf(f));
@@ -75,7 +80,7 @@ const intersect = (a, b) => {
   }
   return a;
 };
-for (let changed = true; changed; ) {
+for (let changed = true; changed;) {
   changed = false;
   for (let k = post.length - 1; k >= 0; k--) {
     const v = post[k];
@@ -119,6 +124,11 @@ for (const v of post) {
 const mb = (b) => `${(b / 1048576).toFixed(1)} MB`;
 console.log(`${file}: ${count.toLocaleString('en')} nodes, heap ${mb(retained[0])}`);
 console.log(`  ${'constructor'.padEnd(40)} ${'count'.padStart(10)} ${'self'.padStart(10)} ${'retained'.padStart(10)}`);
-for (const [name, r] of [...rows].filter(([k]) => k !== '(synthetic)').sort((a, b) => b[1].retained - a[1].retained).slice(0, Number(n))) {
-  console.log(`  ${name.slice(0, 40).padEnd(40)} ${r.count.toLocaleString('en').padStart(10)} ${mb(r.self).padStart(10)} ${mb(r.retained).padStart(10)}`);
+for (const [name, r] of [...rows]
+  .filter(([k]) => k !== '(synthetic)')
+  .sort((a, b) => b[1].retained - a[1].retained)
+  .slice(0, Number(n))) {
+  console.log(
+    `  ${name.slice(0, 40).padEnd(40)} ${r.count.toLocaleString('en').padStart(10)} ${mb(r.self).padStart(10)} ${mb(r.retained).padStart(10)}`,
+  );
 }

@@ -1,4 +1,4 @@
-// `npm run bench [-- part ...]`: measures the figures of issue 12 and prints each with its
+// `npm run bench [-- part ...]`: measures the figures of and prints each with its
 // target beside it. It asserts nothing. Parts (all by default, or name one or more):
 //   api       create (unique Idempotency-Key), get by id, list of 20: req/s as ratios to a
 //             bare Hono JSON endpoint measured in the same run, and p99 at 32 connections; and
@@ -117,7 +117,9 @@ function stopChild(child) {
 function load(opts) {
   return new Promise((resolve, reject) => {
     // A run of a fixed `amount` of requests has no duration.
-    autocannon({ connections: CONNECTIONS, ...(opts.amount ? {} : { duration: DURATION }), ...opts }, (err, result) => (err ? reject(err) : resolve(result)));
+    autocannon({ connections: CONNECTIONS, ...(opts.amount ? {} : { duration: DURATION }), ...opts }, (err, result) =>
+      err ? reject(err) : resolve(result),
+    );
   });
 }
 
@@ -162,7 +164,15 @@ async function ackReceiver() {
     });
   });
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${server.address().port}/hooks`, received, close: () => new Promise((r) => { server.closeAllConnections(); server.close(r); }) };
+  return {
+    url: `http://127.0.0.1:${server.address().port}/hooks`,
+    received,
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(r);
+      }),
+  };
 }
 
 const percentile = (values, q) => {
@@ -217,12 +227,31 @@ async function api() {
   const bare = await startProcess(['bare']);
   const bareGet = await warmed((duration) => load({ url: `${bare.url}/bare`, duration }), bare.pid);
   const barePost = await warmed(
-    (duration) => load({ url: `${bare.url}/bare`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(PAYMENT), duration }),
+    (duration) =>
+      load({
+        url: `${bare.url}/bare`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(PAYMENT),
+        duration,
+      }),
     bare.pid,
   );
   await bare.stop();
-  figure('api', 'bare Hono GET (baseline)', `${bareGet.requests.average.toFixed(0)} req/s, p99 ${ms(bareGet.latency.p99)}${cpuNote(bareGet)}`, '-', null);
-  figure('api', 'bare Hono POST JSON (baseline)', `${barePost.requests.average.toFixed(0)} req/s, p99 ${ms(barePost.latency.p99)}${cpuNote(barePost)}`, '-', null);
+  figure(
+    'api',
+    'bare Hono GET (baseline)',
+    `${bareGet.requests.average.toFixed(0)} req/s, p99 ${ms(bareGet.latency.p99)}${cpuNote(bareGet)}`,
+    '-',
+    null,
+  );
+  figure(
+    'api',
+    'bare Hono POST JSON (baseline)',
+    `${barePost.requests.average.toFixed(0)} req/s, p99 ${ms(barePost.latency.p99)}${cpuNote(barePost)}`,
+    '-',
+    null,
+  );
 
   const sb = await startProcess(['sandbox']);
   const create = await warmed((duration) => createLoad(sb.url, duration), sb.pid);
@@ -246,7 +275,13 @@ async function api() {
     ['list of 20 vs bare GET', list, bareGet, 70],
   ]) {
     const ratio = (100 * r.requests.average) / base.requests.average;
-    figure('api', `${name}: req/s`, `${r.requests.average.toFixed(0)} = ${pct(ratio)}${noteBad(r)}${cpuNote(r)}`, `>= ${min}%`, ratio >= min && !bad(r));
+    figure(
+      'api',
+      `${name}: req/s`,
+      `${r.requests.average.toFixed(0)} = ${pct(ratio)}${noteBad(r)}${cpuNote(r)}`,
+      `>= ${min}%`,
+      ratio >= min && !bad(r),
+    );
     const p99 = r.latency.p99 / base.latency.p99;
     figure('api', `${name}: p99 at ${CONNECTIONS} conns`, `${ms(r.latency.p99)} = ${p99.toFixed(2)}x`, '<= 2x', p99 <= 2);
   }
@@ -255,7 +290,13 @@ async function api() {
     ['get by id', get, floorGet],
     ['list of 20', list, floorList],
   ]) {
-    figure('api', `framework floor, ${name} (no work) vs bare GET`, `${floorRun.requests.average.toFixed(0)} req/s = ${pct((100 * floorRun.requests.average) / bareGet.requests.average)}, p99 ${ms(floorRun.latency.p99)}${cpuNote(floorRun)}`, '-', null);
+    figure(
+      'api',
+      `framework floor, ${name} (no work) vs bare GET`,
+      `${floorRun.requests.average.toFixed(0)} req/s = ${pct((100 * floorRun.requests.average) / bareGet.requests.average)}, p99 ${ms(floorRun.latency.p99)}${cpuNote(floorRun)}`,
+      '-',
+      null,
+    );
     figure('api', `${name} vs its framework floor`, pct((100 * r.requests.average) / floorRun.requests.average), '-', null);
   }
 }
@@ -265,7 +306,14 @@ function createLoad(url, duration = DURATION) {
   return load({
     url,
     duration,
-    requests: [{ method: 'POST', path: '/v4/transactions', body, setupRequest: (req) => ({ ...req, headers: { ...HEADERS, 'idempotency-key': randomUUID() } }) }],
+    requests: [
+      {
+        method: 'POST',
+        path: '/v4/transactions',
+        body,
+        setupRequest: (req) => ({ ...req, headers: { ...HEADERS, 'idempotency-key': randomUUID() } }),
+      },
+    ],
   });
 }
 
@@ -279,9 +327,14 @@ function installStripeMock() {
   const installed = () => existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).version === STRIPE_MOCK.version;
   if (installed()) return { dir };
   mkdirSync(dir, { recursive: true });
-  const npm = spawnSync('npm', ['install', '--prefix', dir, '--no-audit', '--no-fund', `${STRIPE_MOCK.name}@${STRIPE_MOCK.version}`], { encoding: 'utf8', timeout: 300_000 });
+  const npm = spawnSync('npm', ['install', '--prefix', dir, '--no-audit', '--no-fund', `${STRIPE_MOCK.name}@${STRIPE_MOCK.version}`], {
+    encoding: 'utf8',
+    timeout: 300_000,
+  });
   if (npm.status === 0 && installed()) return { dir };
-  return { error: `npm install ${STRIPE_MOCK.name}@${STRIPE_MOCK.version} failed (${npm.error?.message ?? `exit ${npm.status}`}): ${(npm.stderr ?? '').trim().split('\n').slice(-3).join(' | ')}` };
+  return {
+    error: `npm install ${STRIPE_MOCK.name}@${STRIPE_MOCK.version} failed (${npm.error?.message ?? `exit ${npm.status}`}): ${(npm.stderr ?? '').trim().split('\n').slice(-3).join(' | ')}`,
+  };
 }
 
 /** Keyed creates at stripe-stateful-mock: POST /v1/charges, form-encoded, each with its own Idempotency-Key. */
@@ -290,7 +343,14 @@ function stripeCreateLoad(url, duration = DURATION) {
   return load({
     url,
     duration,
-    requests: [{ method: 'POST', path: '/v1/charges', body: 'amount=1050&currency=usd&source=tok_visa&description=bench', setupRequest: (req) => ({ ...req, headers: { ...headers, 'idempotency-key': randomUUID() } }) }],
+    requests: [
+      {
+        method: 'POST',
+        path: '/v1/charges',
+        body: 'amount=1050&currency=usd&source=tok_visa&description=bench',
+        setupRequest: (req) => ({ ...req, headers: { ...headers, 'idempotency-key': randomUUID() } }),
+      },
+    ],
   });
 }
 
@@ -303,7 +363,11 @@ function stripeCreateLoad(url, duration = DURATION) {
 async function peers() {
   const peer = installStripeMock();
   const sb = await startProcess(['sandbox']);
-  const first = await fetch(`${sb.url}/v4/transactions`, { method: 'POST', headers: { ...HEADERS, 'idempotency-key': randomUUID() }, body: JSON.stringify(PAYMENT) });
+  const first = await fetch(`${sb.url}/v4/transactions`, {
+    method: 'POST',
+    headers: { ...HEADERS, 'idempotency-key': randomUUID() },
+    body: JSON.stringify(PAYMENT),
+  });
   if (first.status !== 201) throw new Error(`the sandbox's create answered ${first.status}`);
   mkdirSync(TMP, { recursive: true });
   const fixture = join(TMP, 'create-fixture.json');
@@ -312,7 +376,14 @@ async function peers() {
     { name: 'sandbox', s: sb, run: (d) => createLoad(sb.url, d) },
     { name: 'bare Hono, same bytes', s: await startProcess(['bare', fixture]) },
   ];
-  servers[1].run = (d) => load({ url: `${servers[1].s.url}/bare`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(PAYMENT), duration: d });
+  servers[1].run = (d) =>
+    load({
+      url: `${servers[1].s.url}/bare`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(PAYMENT),
+      duration: d,
+    });
   // The framework floor with the same bytes: the sandbox's routers and layers, no work.
   const floorProcess = await startProcess(['floor', fixture]);
   const floor = { name: 'framework floor, same bytes', s: floorProcess, run: (d) => createLoad(floorProcess.url, d) };
@@ -320,7 +391,11 @@ async function peers() {
   if (peer.dir) {
     try {
       const s = await startProcess(['stripe-mock', peer.dir]);
-      const check = await fetch(`${s.url}/v1/charges`, { method: 'POST', headers: { authorization: 'Bearer sk_test_bench', 'content-type': 'application/x-www-form-urlencoded' }, body: 'amount=1050&currency=usd&source=tok_visa' });
+      const check = await fetch(`${s.url}/v1/charges`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer sk_test_bench', 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'amount=1050&currency=usd&source=tok_visa',
+      });
       if (check.status !== 200) throw new Error(`POST /v1/charges answered ${check.status}: ${(await check.text()).slice(0, 200)}`);
       servers.push({ name: `${STRIPE_MOCK.name} ${STRIPE_MOCK.version}`, s, run: (d) => stripeCreateLoad(s.url, d) });
     } catch (err) {
@@ -341,17 +416,36 @@ async function peers() {
     server.rps = median(server.results.map((r) => r.requests.average));
     server.cpu = median(server.results.map((r) => r.cpuPerRequest));
     const bads = server.results.reduce((n, r) => n + bad(r), 0);
-    figure('peers', `${server.name}: create req/s, CPU/request`, `${server.rps.toFixed(0)}, ${server.cpu.toFixed(0)} us${bads ? ` (${bads} bad!)` : ''}`, '-', null);
+    figure(
+      'peers',
+      `${server.name}: create req/s, CPU/request`,
+      `${server.rps.toFixed(0)}, ${server.cpu.toFixed(0)} us${bads ? ` (${bads} bad!)` : ''}`,
+      '-',
+      null,
+    );
   }
   const [sandbox, bare] = servers;
   const ratio = (a, b) => `${(a.rps / b.rps).toFixed(2)}x (CPU ${(b.cpu / a.cpu).toFixed(2)}x)`;
   const stripe = servers.find((x) => x.name.startsWith(STRIPE_MOCK.name));
-  if (stripe) figure('peers', `sandbox / ${STRIPE_MOCK.name} (req/s; CPU per request)`, ratio(sandbox, stripe), '>= 1.5x', sandbox.rps / stripe.rps >= 1.5);
+  if (stripe)
+    figure(
+      'peers',
+      `sandbox / ${STRIPE_MOCK.name} (req/s; CPU per request)`,
+      ratio(sandbox, stripe),
+      '>= 1.5x',
+      sandbox.rps / stripe.rps >= 1.5,
+    );
   else {
     figure('peers', `sandbox / ${STRIPE_MOCK.name}`, 'blocked (below)', '>= 1.5x', null);
     console.log(`  blocked: ${peer.error}`);
   }
-  figure('peers', 'sandbox / bare Hono same bytes (req/s; CPU per request)', ratio(sandbox, bare), '>= 0.3x', sandbox.rps / bare.rps >= 0.3);
+  figure(
+    'peers',
+    'sandbox / bare Hono same bytes (req/s; CPU per request)',
+    ratio(sandbox, bare),
+    '>= 0.3x',
+    sandbox.rps / bare.rps >= 0.3,
+  );
   figure('peers', 'framework floor / bare Hono same bytes (req/s; CPU per request)', ratio(floor, bare), '-', null);
   figure('peers', 'sandbox / framework floor (req/s; CPU per request)', ratio(sandbox, floor), '-', null);
   const compare = servers.find((x) => x.name.startsWith('sandbox of '));
@@ -375,7 +469,8 @@ async function seededDb(size) {
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = OFF');
-  const insert = db.prepare(`INSERT INTO transactions (id, account_id, status, amount, currency, description, created_at, updated_at, resolved_at)
+  const insert =
+    db.prepare(`INSERT INTO transactions (id, account_id, status, amount, currency, description, created_at, updated_at, resolved_at)
     VALUES (?, 'acc_demo_direct', 'SUCCEEDED', ?, 'USD', 'seeded', ?, ?, ?)`);
   const start = Date.now() - size * 1000;
   db.transaction(() => {
@@ -413,7 +508,13 @@ async function pages() {
     const small = results[1_000][kind];
     const large = results[1_000_000][kind];
     const ratio = small.requests.average / large.requests.average;
-    figure('pages', `${kind} page (20): 1,000,000 vs 1,000 rows`, `${large.requests.average.toFixed(0)} vs ${small.requests.average.toFixed(0)} req/s = ${ratio.toFixed(2)}x${noteBad(large)}${noteBad(small)}`, '<= 1.2x time', ratio <= 1.2 && !bad(large) && !bad(small));
+    figure(
+      'pages',
+      `${kind} page (20): 1,000,000 vs 1,000 rows`,
+      `${large.requests.average.toFixed(0)} vs ${small.requests.average.toFixed(0)} req/s = ${ratio.toFixed(2)}x${noteBad(large)}${noteBad(small)}`,
+      '<= 1.2x time',
+      ratio <= 1.2 && !bad(large) && !bad(small),
+    );
   }
 }
 
@@ -422,7 +523,11 @@ async function webhooks() {
   const w = await startProcess(['sandbox']);
   const ids = [];
   for (let i = 0; i < 500; i++) {
-    const res = await fetch(`${w.url}/v4/transactions`, { method: 'POST', headers: HEADERS, body: JSON.stringify({ ...PAYMENT, notification_url: receiver.url }) });
+    const res = await fetch(`${w.url}/v4/transactions`, {
+      method: 'POST',
+      headers: HEADERS,
+      body: JSON.stringify({ ...PAYMENT, notification_url: receiver.url }),
+    });
     ids.push((await res.json()).id);
   }
   const settledAt = new Map();
@@ -442,7 +547,13 @@ async function webhooks() {
   await w.stop();
   await receiver.close();
   const all = receiver.received.size === ids.length;
-  figure('webhooks', '500 settles -> acknowledged deliveries: wall', `${wall.toFixed(2)} s (${receiver.received.size}/500, ${(receiver.received.size / wall).toFixed(0)}/s)`, '< 2 s', all && wall < 2);
+  figure(
+    'webhooks',
+    '500 settles -> acknowledged deliveries: wall',
+    `${wall.toFixed(2)} s (${receiver.received.size}/500, ${(receiver.received.size / wall).toFixed(0)}/s)`,
+    '< 2 s',
+    all && wall < 2,
+  );
   figure('webhooks', 'the 500 settle calls themselves (10 at a time)', `${settled.toFixed(2)} s`, '-', null);
   figure('webhooks', 'settle -> receipt p50', ms(percentile(lat, 0.5)), '-', null);
   figure('webhooks', 'settle -> receipt p99', ms(percentile(lat, 0.99)), '< 1000 ms', percentile(lat, 0.99) < 1000);
@@ -462,7 +573,13 @@ async function clock() {
         description: 'bench daily',
         customer: { email_address: 'jane@example.com', first_name: 'Jane', last_name: 'Doe', phone_number: '+66812345678' },
         plan: { name: 'Daily', currency: 'USD', amount: 900, interval: 'day' },
-        payment_method: { type: 'card', number: '4111111111111111', expiration_date: '12/30', security_code: '123', webhooks_url: receiver.url },
+        payment_method: {
+          type: 'card',
+          number: '4111111111111111',
+          expiration_date: '12/30',
+          security_code: '123',
+          webhooks_url: receiver.url,
+        },
         browser_info: { javascript_enabled: true, language: 'en-US', color_depth: 24, user_device: 'desktop' },
       }),
     });
@@ -485,7 +602,7 @@ async function clock() {
         signal: AbortSignal.timeout(CLOCK_TIMEOUT_S * 1000),
       });
     let res = await advance({ wait_for_webhooks: false });
-    if (res.status !== 200) res = await advance({}); // a build without the field (400, or 500 in builds before issue 10)
+    if (res.status !== 200) res = await advance({}); // a build without the field
     const body = await res.json();
     outcome = `HTTP ${res.status}${body.steps !== undefined ? `, ${body.steps} steps` : ''}`;
   } catch (err) {
@@ -505,14 +622,28 @@ async function clock() {
   await receiver.close();
   const stall = latencies ? Math.max(...latencies) : took * 1000;
   figure('clock', 'advance 1 year, 100 daily subscriptions: time', `${took.toFixed(1)} s (${outcome})`, '-', null);
-  figure('clock', 'longest stall a concurrent GET saw', `${ms(stall)}${latencies ? ` (${latencies.length} GETs)` : ' (probe stuck)'}`, '<= ~50 ms', stall <= 60);
-  figure('clock', "the advance's renewal webhooks received", `${atAnswer} at its answer, ${arrived}/${renewals} after ${allAfter.toFixed(1)} s`, '-', null);
+  figure(
+    'clock',
+    'longest stall a concurrent GET saw',
+    `${ms(stall)}${latencies ? ` (${latencies.length} GETs)` : ' (probe stuck)'}`,
+    '<= ~50 ms',
+    stall <= 60,
+  );
+  figure(
+    'clock',
+    "the advance's renewal webhooks received",
+    `${atAnswer} at its answer, ${arrived}/${renewals} after ${allAfter.toFixed(1)} s`,
+    '-',
+    null,
+  );
 }
 
 /** `node bin/payment-sandbox.js --port <free> ...args` of ROOT, once it answers GET /_sandbox/health. */
 async function startCli(args) {
   const port = await freePort();
-  const child = spawn(process.execPath, [join(ROOT, 'bin/payment-sandbox.js'), '--port', String(port), ...args], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [join(ROOT, 'bin/payment-sandbox.js'), '--port', String(port), ...args], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const url = `http://127.0.0.1:${port}`;
   const t = performance.now();
   for (;;) {
@@ -537,7 +668,11 @@ async function createFifty(s) {
   const t = performance.now();
   const statuses = await Promise.all(
     Array.from({ length: 50 }, async () => {
-      const res = await fetch(`${s.url}/_sandbox/accounts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mode: 'direct' }) });
+      const res = await fetch(`${s.url}/_sandbox/accounts`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ mode: 'direct' }),
+      });
       await res.arrayBuffer();
       return res.status;
     }),
@@ -549,12 +684,24 @@ async function createFifty(s) {
 
 function accountFigures(label, { wall, created, latencies }, targets) {
   const p99 = percentile(latencies, 0.99);
-  figure('accounts', `50 parallel POST /_sandbox/accounts, ${label}: wall`, `${wall.toFixed(2)} s (${created}/50 created)`, targets ? '< 3 s' : '-', targets ? created === 50 && wall < 3 : null);
-  figure('accounts', `concurrent GET p99 meanwhile, ${label}`, `${ms(p99)} (max ${ms(Math.max(...latencies))}, ${latencies.length} GETs)`, '< 50 ms', p99 < 50);
+  figure(
+    'accounts',
+    `50 parallel POST /_sandbox/accounts, ${label}: wall`,
+    `${wall.toFixed(2)} s (${created}/50 created)`,
+    targets ? '< 3 s' : '-',
+    targets ? created === 50 && wall < 3 : null,
+  );
+  figure(
+    'accounts',
+    `concurrent GET p99 meanwhile, ${label}`,
+    `${ms(p99)} (max ${ms(Math.max(...latencies))}, ${latencies.length} GETs)`,
+    '< 50 ms',
+    p99 < 50,
+  );
 }
 
 async function accounts() {
-  // A build without --key-pool (main before issue 12's pool) is measured cold only.
+  // A build without --key-pool (main before's pool) is measured cold only.
   const help = await new Promise((resolve) => {
     let out = '';
     const child = spawn(process.execPath, [join(ROOT, 'bin/payment-sandbox.js'), '--help'], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -623,10 +770,28 @@ async function startup() {
   }
   const took = median(sandbox.map((r) => r.took));
   const bareTook = median(bare.map((r) => r.took));
-  figure('startup', 'bare Hono on node-server to first answer (baseline)', `${ms(bareTook)}, ${median(bare.map((r) => r.rss)).toFixed(0)} MB`, '-', null);
-  figure('startup', 'node bin/payment-sandbox.js to first healthy answer', `${ms(took)} = ${(took / bareTook).toFixed(2)}x bare (median of ${RUNS})`, '< 300 ms', took < 300);
+  figure(
+    'startup',
+    'bare Hono on node-server to first answer (baseline)',
+    `${ms(bareTook)}, ${median(bare.map((r) => r.rss)).toFixed(0)} MB`,
+    '-',
+    null,
+  );
+  figure(
+    'startup',
+    'node bin/payment-sandbox.js to first healthy answer',
+    `${ms(took)} = ${(took / bareTook).toFixed(2)}x bare (median of ${RUNS})`,
+    '< 300 ms',
+    took < 300,
+  );
   // On a shared machine the wall time waits for other processes; the process's own CPU time less so.
-  figure('startup', 'CPU time the process used until that answer', `${median(sandbox.map((r) => r.cpu)).toFixed(0)} ms vs bare ${median(bare.map((r) => r.cpu)).toFixed(0)} ms`, '-', null);
+  figure(
+    'startup',
+    'CPU time the process used until that answer',
+    `${median(sandbox.map((r) => r.cpu)).toFixed(0)} ms vs bare ${median(bare.map((r) => r.cpu)).toFixed(0)} ms`,
+    '-',
+    null,
+  );
   const rss = median(sandbox.map((r) => r.rss));
   figure('startup', 'idle RSS 1.5 s after start', `${rss.toFixed(0)} MB`, '< 100 MB', rss < 100);
 }
@@ -642,11 +807,18 @@ async function memory() {
   const s = await startProcess(['sandbox']);
   await sleep(1000);
   const atStart = rssOf(s.pid);
-  const created = await (await fetch(`${s.url}/v4/transactions`, { method: 'POST', headers: HEADERS, body: JSON.stringify(PAYMENT) })).json();
+  const created = await (
+    await fetch(`${s.url}/v4/transactions`, { method: 'POST', headers: HEADERS, body: JSON.stringify(PAYMENT) })
+  ).json();
   const body = JSON.stringify(PAYMENT);
   const get = { method: 'GET', path: `/v4/transactions/${created.id}` };
   const requests = [
-    { method: 'POST', path: '/v4/transactions', body, setupRequest: (req) => ({ ...req, headers: { ...HEADERS, 'idempotency-key': randomUUID() } }) },
+    {
+      method: 'POST',
+      path: '/v4/transactions',
+      body,
+      setupRequest: (req) => ({ ...req, headers: { ...HEADERS, 'idempotency-key': randomUUID() } }),
+    },
     ...Array.from({ length: 69 }, () => get),
     ...Array.from({ length: 10 }, () => ({ method: 'GET', path: '/v4/transactions?limit=20' })),
     ...Array.from({ length: 10 }, () => ({ method: 'GET', path: '/v4/transactions/00000000-0000-4000-8000-000000000000' })),
@@ -665,15 +837,33 @@ async function memory() {
   const logged = await (await fetch(`${s.url}/_sandbox/requests?limit=1`)).json();
   await s.stop();
   const total = r.requests.total;
-  figure('memory', `${total.toLocaleString('en')} requests in ${took.toFixed(0)} s (${(total / took).toFixed(0)}/s)`, `${r.non2xx.toLocaleString('en')} 4xx by design${r.errors + r.timeouts ? `, ${r.errors + r.timeouts} errors!` : ''}`, '-', null);
+  figure(
+    'memory',
+    `${total.toLocaleString('en')} requests in ${took.toFixed(0)} s (${(total / took).toFixed(0)}/s)`,
+    `${r.non2xx.toLocaleString('en')} 4xx by design${r.errors + r.timeouts ? `, ${r.errors + r.timeouts} errors!` : ''}`,
+    '-',
+    null,
+  );
   figure('memory', 'RSS at start / after / peak', `${atStart.toFixed(0)} / ${after.toFixed(0)} / ${peak.toFixed(0)} MB`, 'flat', null);
   figure('memory', 'RSS after 30 s idle', `${idle.toFixed(0)} MB`, 'flat', null);
   // The RSS of the first and the last tenth of the run: flat means the log is bounded.
   const tenth = Math.max(1, Math.floor(samples.length / 10));
   const early = Math.max(...samples.slice(tenth, 2 * tenth));
   const late = Math.max(...samples.slice(-tenth));
-  figure('memory', 'RSS growth, 2nd tenth of the run -> last tenth', `${early.toFixed(0)} -> ${late.toFixed(0)} MB (${(late / early).toFixed(2)}x)`, '<= 1.2x', late / early <= 1.2);
-  figure('memory', 'request log: id of the newest entry (keeps the newest 10,000)', logged.items?.[0] ? `${logged.items[0].id ?? '?'}` : JSON.stringify(logged).slice(0, 40), '-', null);
+  figure(
+    'memory',
+    'RSS growth, 2nd tenth of the run -> last tenth',
+    `${early.toFixed(0)} -> ${late.toFixed(0)} MB (${(late / early).toFixed(2)}x)`,
+    '<= 1.2x',
+    late / early <= 1.2,
+  );
+  figure(
+    'memory',
+    'request log: id of the newest entry (keeps the newest 10,000)',
+    logged.items?.[0] ? `${logged.items[0].id ?? '?'}` : JSON.stringify(logged).slice(0, 40),
+    '-',
+    null,
+  );
 }
 
 /** BENCH_CREATE_MEMORY_SECONDS (default 60): the length of the create load of `create-memory`. */
@@ -692,11 +882,20 @@ async function createMemory() {
   const bare = await startProcess(['bare']);
   await sleep(1000);
   const bareIdle = rssOf(bare.pid);
-  await load({ url: `${bare.url}/bare`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(PAYMENT), duration: CREATE_MEMORY_SECONDS });
+  await load({
+    url: `${bare.url}/bare`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(PAYMENT),
+    duration: CREATE_MEMORY_SECONDS,
+  });
   const bareAfter = rssOf(bare.pid);
   await bare.stop();
   const flags = (process.env.BENCH_SANDBOX_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-  const s = await startProcess(['sandbox'], [...flags, ...(snapshots ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${snapshots}`] : [])]);
+  const s = await startProcess(
+    ['sandbox'],
+    [...flags, ...(snapshots ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${snapshots}`] : [])],
+  );
   await sleep(1000);
   const idle = rssOf(s.pid);
   const r = await createLoad(s.url, CREATE_MEMORY_SECONDS);
@@ -710,13 +909,39 @@ async function createMemory() {
     process.kill(s.pid, 'SIGUSR2');
     while (readdirSync(snapshots).filter((f) => f.endsWith('.heapsnapshot')).length <= before) await sleep(200);
     await sleep(1000);
-    console.log(`  heap snapshot after the load and the idle time: node test/bench/heap-summary.js ${join(snapshots, readdirSync(snapshots).filter((f) => f.endsWith('.heapsnapshot')).sort().at(-1))}`);
+    console.log(
+      `  heap snapshot after the load and the idle time: node test/bench/heap-summary.js ${join(
+        snapshots,
+        readdirSync(snapshots)
+          .filter((f) => f.endsWith('.heapsnapshot'))
+          .sort()
+          .at(-1),
+      )}`,
+    );
   }
   await s.stop();
-  figure('create-memory', `bare Hono POST, ${CREATE_MEMORY_SECONDS} s: RSS idle / after (baseline)`, `${bareIdle.toFixed(0)} / ${bareAfter.toFixed(0)} MB`, '-', null);
-  figure('create-memory', `${r.requests.total.toLocaleString('en')} creates in ${CREATE_MEMORY_SECONDS} s (${r.requests.average.toFixed(0)}/s)${noteBad(r)}`, `idle ${idle.toFixed(0)} MB`, '-', null);
+  figure(
+    'create-memory',
+    `bare Hono POST, ${CREATE_MEMORY_SECONDS} s: RSS idle / after (baseline)`,
+    `${bareIdle.toFixed(0)} / ${bareAfter.toFixed(0)} MB`,
+    '-',
+    null,
+  );
+  figure(
+    'create-memory',
+    `${r.requests.total.toLocaleString('en')} creates in ${CREATE_MEMORY_SECONDS} s (${r.requests.average.toFixed(0)}/s)${noteBad(r)}`,
+    `idle ${idle.toFixed(0)} MB`,
+    '-',
+    null,
+  );
   figure('create-memory', 'RSS right after the creates', `${after.toFixed(0)} MB`, '<= 150 MB', after <= 150);
-  figure('create-memory', 'RSS after 30 s without traffic', `${rested.toFixed(0)} MB = idle x ${(rested / idle).toFixed(2)}`, '<= idle x 1.2', rested <= idle * 1.2);
+  figure(
+    'create-memory',
+    'RSS after 30 s without traffic',
+    `${rested.toFixed(0)} MB = idle x ${(rested / idle).toFixed(2)}`,
+    '<= idle x 1.2',
+    rested <= idle * 1.2,
+  );
 }
 
 /**
@@ -725,10 +950,16 @@ async function createMemory() {
  */
 async function report() {
   const s = await startProcess(['sandbox']);
-  const pending = await (await fetch(`${s.url}/v4/transactions`, { method: 'POST', headers: HEADERS, body: JSON.stringify(PAYMENT) })).json();
+  const pending = await (
+    await fetch(`${s.url}/v4/transactions`, { method: 'POST', headers: HEADERS, body: JSON.stringify(PAYMENT) })
+  ).json();
   const requests = [
     // Creates without a key, each a new order; every tenth repeats one order (a duplicate charge).
-    ...Array.from({ length: 9 }, () => ({ method: 'POST', path: '/v4/transactions', setupRequest: (req) => ({ ...req, body: JSON.stringify({ ...PAYMENT, external_identifier: randomUUID() }) }) })),
+    ...Array.from({ length: 9 }, () => ({
+      method: 'POST',
+      path: '/v4/transactions',
+      setupRequest: (req) => ({ ...req, body: JSON.stringify({ ...PAYMENT, external_identifier: randomUUID() }) }),
+    })),
     { method: 'POST', path: '/v4/transactions', body: JSON.stringify({ ...PAYMENT, external_identifier: 'bench-order-1' }) },
     ...Array.from({ length: 60 }, () => ({ method: 'GET', path: `/v4/transactions/${pending.id}` })),
     ...Array.from({ length: 10 }, () => ({ method: 'GET', path: '/v4/transactions?limit=20' })),
@@ -754,10 +985,34 @@ async function report() {
   }
   await s.stop();
   const count = (code) => body.findings.find((f) => f.code === code)?.evidence.count ?? 0;
-  figure('report', `${r.requests.total.toLocaleString('en')} requests in ${took.toFixed(0)} s`, `${r.non2xx.toLocaleString('en')} 4xx by design`, '-', null);
-  figure('report', 'GET /_sandbox/report after them: median / p90 / max', `${ms(percentile(times, 0.5))} / ${ms(percentile(times, 0.9))} / ${ms(Math.max(...times))}`, '< 100 ms (median)', percentile(times, 0.5) < 100);
-  figure('report', 'GET /_sandbox/health beside it: median / p90 / max', `${ms(percentile(health, 0.5))} / ${ms(percentile(health, 0.9))} / ${ms(Math.max(...health))}`, 'baseline', null);
-  figure('report', 'counts: missing key / duplicates / repeated 400s', `${count('missing_idempotency_key')} / ${count('duplicate_charge_risk')} / ${count('repeated_invalid_request')}`, 'exact', null);
+  figure(
+    'report',
+    `${r.requests.total.toLocaleString('en')} requests in ${took.toFixed(0)} s`,
+    `${r.non2xx.toLocaleString('en')} 4xx by design`,
+    '-',
+    null,
+  );
+  figure(
+    'report',
+    'GET /_sandbox/report after them: median / p90 / max',
+    `${ms(percentile(times, 0.5))} / ${ms(percentile(times, 0.9))} / ${ms(Math.max(...times))}`,
+    '< 100 ms (median)',
+    percentile(times, 0.5) < 100,
+  );
+  figure(
+    'report',
+    'GET /_sandbox/health beside it: median / p90 / max',
+    `${ms(percentile(health, 0.5))} / ${ms(percentile(health, 0.9))} / ${ms(Math.max(...health))}`,
+    'baseline',
+    null,
+  );
+  figure(
+    'report',
+    'counts: missing key / duplicates / repeated 400s',
+    `${count('missing_idempotency_key')} / ${count('duplicate_charge_risk')} / ${count('repeated_invalid_request')}`,
+    'exact',
+    null,
+  );
 }
 
 /**
@@ -797,12 +1052,20 @@ function topSelfTime(prof, n) {
     const node = byNode.get(prof.samples[i]);
     if (!node) continue;
     const f = node.callFrame;
-    const where = f.url ? `${f.url.replace(/^file:\/\//, '').replace(`${ROOT.replace(/\/$/, '')}/`, '').replace(/.*node_modules\//, 'node_modules/')}:${f.lineNumber + 1}` : '(native)';
+    const where = f.url
+      ? `${f.url
+          .replace(/^file:\/\//, '')
+          .replace(`${ROOT.replace(/\/$/, '')}/`, '')
+          .replace(/.*node_modules\//, 'node_modules/')}:${f.lineNumber + 1}`
+      : '(native)';
     const key = `${where} ${f.functionName || '(anonymous)'}`;
     self.set(key, (self.get(key) ?? 0) + dt);
     total += dt;
   }
-  return [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, v]) => [k, (100 * v) / total]);
+  return [...self.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, n)
+    .map(([k, v]) => [k, (100 * v) / total]);
 }
 
 // ---------------------------------------------------------------- main
@@ -810,21 +1073,37 @@ function topSelfTime(prof, n) {
 async function main() {
   const named = process.argv.slice(2);
   if (named[0] === 'top') {
-    for (const [name, share] of topSelfTime(JSON.parse(readFileSync(named[1], 'utf8')), 10)) console.log(`  ${share.toFixed(1).padStart(5)}%  ${name}`);
+    for (const [name, share] of topSelfTime(JSON.parse(readFileSync(named[1], 'utf8')), 10))
+      console.log(`  ${share.toFixed(1).padStart(5)}%  ${name}`);
     return;
   }
   const unknown = named.filter((p) => !PARTS.includes(p) && !EXTRA_PARTS.includes(p));
   if (unknown.length) throw new Error(`unknown part(s) ${unknown.join(', ')}; parts: ${[...PARTS, ...EXTRA_PARTS].join(', ')}`);
   const parts = named.length ? named : PARTS;
   console.log(`payment-sandbox benchmark of ${ROOT}: node ${process.version}, ${DURATION} s per load run, ${CONNECTIONS} connections`);
-  const runs = { 'create-memory': createMemory, api, pages, webhooks, clock, accounts, startup, memory, report, profile, peers, 'first-start': () => firstStart({ root: ROOT, figure }) };
+  const runs = {
+    'create-memory': createMemory,
+    api,
+    pages,
+    webhooks,
+    clock,
+    accounts,
+    startup,
+    memory,
+    report,
+    profile,
+    peers,
+    'first-start': () => firstStart({ root: ROOT, figure }),
+  };
   const started = performance.now();
   for (const part of parts) {
     console.log(`\n[${part}]`);
     await runs[part]();
   }
   const missed = figures.filter((f) => f.met === false).length;
-  console.log(`\n${figures.filter((f) => f.met !== null).length - missed} targets met, ${missed} missed, in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  console.log(
+    `\n${figures.filter((f) => f.met !== null).length - missed} targets met, ${missed} missed, in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+  );
 }
 
 main().then(

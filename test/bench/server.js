@@ -66,9 +66,24 @@ if (kind === 'bare-cli') {
   // Request log, latency, faults; then per route: auth, scope, body gate, and the validator.
   for (let i = 0; i < 3; i++) v4.use('*', pass);
   const ok = { 200: { description: 'ok' } };
-  v4.openapi(createRoute({ method: 'get', path: '/transactions/{id}', middleware: [pass, pass, pass], request: { params: z.object({ id: z.string().min(1) }) }, responses: ok }), (c) => c.json(fixture.get, 200));
   v4.openapi(
-    createRoute({ method: 'get', path: '/transactions', middleware: [pass, pass, pass], request: { query: z.object({ limit: z.coerce.number().int().min(1).max(100).default(20), cursor: z.string().optional() }) }, responses: ok }),
+    createRoute({
+      method: 'get',
+      path: '/transactions/{id}',
+      middleware: [pass, pass, pass],
+      request: { params: z.object({ id: z.string().min(1) }) },
+      responses: ok,
+    }),
+    (c) => c.json(fixture.get, 200),
+  );
+  v4.openapi(
+    createRoute({
+      method: 'get',
+      path: '/transactions',
+      middleware: [pass, pass, pass],
+      request: { query: z.object({ limit: z.coerce.number().int().min(1).max(100).default(20), cursor: z.string().optional() }) },
+      responses: ok,
+    }),
     (c) => c.json(fixture.list, 200),
   );
   v4.openapi(

@@ -32,7 +32,11 @@ const CONNECTIONS = arg('connections', 64);
 const FAIL_RATE = 0.2;
 const BIN = new URL('../../bin/payment-sandbox.js', import.meta.url).pathname;
 const ACCOUNT = 'acc_demo_direct';
-const HEADERS = { authorization: 'Bearer sk_test_demo_direct_5b2f6e0c9d4a4f1e8c3b7a9d2e6f1c04', 'x-merchant-account-id': ACCOUNT, 'content-type': 'application/json' };
+const HEADERS = {
+  authorization: 'Bearer sk_test_demo_direct_5b2f6e0c9d4a4f1e8c3b7a9d2e6f1c04',
+  'x-merchant-account-id': ACCOUNT,
+  'content-type': 'application/json',
+};
 const ACK = JSON.stringify({ code: '200', message: 'SUCCESS' });
 
 const dir = mkdtempSync(join(tmpdir(), 'payment-sandbox-soak-'));
@@ -69,7 +73,9 @@ const HOOK = `http://127.0.0.1:${receiver.address().port}/hook`;
 // ---- the sandbox in its own process ----
 function startSandbox(extra = []) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, '--port', '0', '--db', db, '--notification-url', HOOK, ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, '--port', '0', '--db', db, '--notification-url', HOOK, ...extra], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     const timer = setTimeout(() => reject(new Error(`no banner in 20 s: ${out} ${err}`)), 20_000);
@@ -116,13 +122,19 @@ async function call(base, stats, method, path, body, headers = HEADERS) {
   stats.requests += 1;
   const started = performance.now();
   try {
-    const res = await fetch(base + path, { method, headers: body === undefined && method === 'POST' ? {} : headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(30_000) });
+    const res = await fetch(base + path, {
+      method,
+      headers: body === undefined && method === 'POST' ? {} : headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(30_000),
+    });
     const text = await res.text();
     stats.latencies.push(performance.now() - started);
     stats.byStatus[res.status] = (stats.byStatus[res.status] ?? 0) + 1;
     if (res.status >= 500) {
       stats.fiveXx += 1;
-      if (stats.fiveXxSamples.size < 5) stats.fiveXxSamples.add(`${method} ${path.replace(/[0-9a-f-]{36}/g, ':id')} -> ${res.status} ${text.slice(0, 120)}`);
+      if (stats.fiveXxSamples.size < 5)
+        stats.fiveXxSamples.add(`${method} ${path.replace(/[0-9a-f-]{36}/g, ':id')} -> ${res.status} ${text.slice(0, 120)}`);
     }
     let json = null;
     try {
@@ -131,7 +143,8 @@ async function call(base, stats, method, path, body, headers = HEADERS) {
     return { status: res.status, json };
   } catch (err) {
     stats.errors += 1;
-    if (stats.errorSamples.size < 5) stats.errorSamples.add(`${method} ${path.replace(/[0-9a-f-]{36}/g, ':id')}: ${err.cause?.code ?? err.name}`);
+    if (stats.errorSamples.size < 5)
+      stats.errorSamples.add(`${method} ${path.replace(/[0-9a-f-]{36}/g, ':id')}: ${err.cause?.code ?? err.name}`);
     return { status: 0, json: null };
   }
 }
@@ -182,7 +195,14 @@ async function worker(base, stats, deadline, stop, inflight) {
         expected.add(`payment:${id}:FAILED`);
       }
     } else if (r < 0.88 && settled.length > 0) {
-      const a = await call(base, stats, 'POST', `/v4/transactions/${pick(settled)}/refunds`, { amount: 100, reason: 'soak' }, { ...HEADERS, 'idempotency-key': randomUUID() });
+      const a = await call(
+        base,
+        stats,
+        'POST',
+        `/v4/transactions/${pick(settled)}/refunds`,
+        { amount: 100, reason: 'soak' },
+        { ...HEADERS, 'idempotency-key': randomUUID() },
+      );
       if (a.status === 201) expected.add(`refund:${a.json.id}`);
     } else if (r < 0.94) {
       await call(base, stats, 'GET', '/v4/buyers?limit=10');
@@ -217,7 +237,10 @@ const latencyLine = (s) => {
   const at = (q) => (l.length ? l[Math.min(l.length - 1, Math.floor(q * l.length))] : 0).toFixed(0);
   return `latency p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${at(1)} ms (client timeout 30 s)`;
 };
-const statusLine = (s) => Object.entries(s.byStatus).map(([k, v]) => `${k}:${v}`).join(' ');
+const statusLine = (s) =>
+  Object.entries(s.byStatus)
+    .map(([k, v]) => `${k}:${v}`)
+    .join(' ');
 
 const failures = [];
 const report = [];
@@ -269,13 +292,15 @@ try {
   let wrongStatus = 0;
   const ids = [...created.entries()];
   for (let i = 0; i < ids.length; i += CONNECTIONS) {
-    await Promise.all(ids.slice(i, i + CONNECTIONS).map(async ([id, status]) => {
-      const a = await call(sandbox.url, check, 'GET', `/v4/transactions/${id}`);
-      // A settle or fail whose answer the kill cut may have been applied: only an
-      // acknowledged outcome must read back the same.
-      if (a.status !== 200) missing += 1;
-      else if (status !== 'PENDING' && a.json.status !== status) wrongStatus += 1;
-    }));
+    await Promise.all(
+      ids.slice(i, i + CONNECTIONS).map(async ([id, status]) => {
+        const a = await call(sandbox.url, check, 'GET', `/v4/transactions/${id}`);
+        // A settle or fail whose answer the kill cut may have been applied: only an
+        // acknowledged outcome must read back the same.
+        if (a.status !== 200) missing += 1;
+        else if (status !== 'PENDING' && a.json.status !== status) wrongStatus += 1;
+      }),
+    );
   }
   const retried = { ok: 0, held: 0, other: 0 };
   for (const [key, body] of inflight) {
@@ -294,9 +319,13 @@ try {
     `  idempotency keys 'processing' in the file after the crash ${processingAtCrash}, after the restart ${processingAfterStart}; in-flight keys retried: ${retried.ok} ran, ${retried.held} still held (409 concurrent_request), ${retried.other} other`,
     `  webhooks: ${expected.size} outcome events in all, lost ${d2.lost}, duplicates ${duplicates() - duplicatesBefore} new since the kill (after ${d2.rounds} clock advances; a delivery acknowledged in the instant of the kill may be sent again: at least once)`,
   );
-  if (missing > 0 || wrongStatus > 0) failures.push(`${missing} acknowledged creates missing and ${wrongStatus} acknowledged outcomes changed after SIGKILL`);
+  if (missing > 0 || wrongStatus > 0)
+    failures.push(`${missing} acknowledged creates missing and ${wrongStatus} acknowledged outcomes changed after SIGKILL`);
   if (d2.lost > 0) failures.push(`${d2.lost} webhooks lost after the restart`);
-  if (processingAfterStart > 0 || retried.held > 0) failures.push(`BUG: ${processingAfterStart} idempotency keys left 'processing' by the crash were not released at start-up (${retried.held} retries got 409 concurrent_request)`);
+  if (processingAfterStart > 0 || retried.held > 0)
+    failures.push(
+      `BUG: ${processingAfterStart} idempotency keys left 'processing' by the crash were not released at start-up (${retried.held} retries got 409 concurrent_request)`,
+    );
   await stopSandbox(sandbox);
 } finally {
   receiver.close();

@@ -5,7 +5,14 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../src/core/http/auth.js';
-import { startSandbox, SandboxRequestError, type ApiKey, type ApiKeyScope, type MintedApiKey, type RunningSandbox } from '../../src/index.js';
+import {
+  startSandbox,
+  SandboxRequestError,
+  type ApiKey,
+  type ApiKeyScope,
+  type MintedApiKey,
+  type RunningSandbox,
+} from '../../src/index.js';
 import { directPayment } from '../support/app.js';
 
 const cleanup: (() => Promise<void>)[] = [];
@@ -55,9 +62,15 @@ describe('sandbox.apiKeys (startSandbox)', () => {
 
   it('bad scopes are refused with the envelope (SandboxRequestError 400)', async () => {
     const sandbox = await start();
-    const err = await sandbox.apiKeys.create(sandbox.credentials.direct.account_id, { scopes: ['transactions:read' as ApiKeyScope] }).catch((e: unknown) => e);
+    const err = await sandbox.apiKeys
+      .create(sandbox.credentials.direct.account_id, { scopes: ['transactions:read' as ApiKeyScope] })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SandboxRequestError);
     expect((err as SandboxRequestError).status).toBe(400);
-    expect((err as SandboxRequestError).body).toMatchObject({ type: 'error', code: 'bad_request', details: [{ pointer: '/scopes/0', location: 'body' }] });
+    expect((err as SandboxRequestError).body).toMatchObject({
+      type: 'error',
+      code: 'bad_request',
+      details: [{ pointer: '/scopes/0', location: 'body' }],
+    });
   });
 });

@@ -14,7 +14,11 @@ beforeAll(async () => {
 afterAll(() => server.stop());
 
 const call = async (method: string, path: string, h: Record<string, string>, payload?: unknown) => {
-  const res = await fetch(`${server.url}${path}`, { method, headers: h, body: payload === undefined ? undefined : JSON.stringify(payload) });
+  const res = await fetch(`${server.url}${path}`, {
+    method,
+    headers: h,
+    body: payload === undefined ? undefined : JSON.stringify(payload),
+  });
   return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, unknown> };
 };
 
@@ -54,7 +58,12 @@ describe('the API over HTTP', () => {
   });
 
   it('the magic card 4242 4242 4242 4242 succeeds at once', async () => {
-    const res = await call('POST', '/v4/transactions', headers(), directPayment({ payment_method: { type: 'card', number: '4242424242424242', expiration_date: '12/30', security_code: '123' } }));
+    const res = await call(
+      'POST',
+      '/v4/transactions',
+      headers(),
+      directPayment({ payment_method: { type: 'card', number: '4242424242424242', expiration_date: '12/30', security_code: '123' } }),
+    );
     expect(res.body.status).toBe('SUCCEEDED');
     const detail = await call('GET', `/_sandbox/transactions/${String(res.body.id)}`, {});
     expect(detail.body.scenario_rule).toBe('default/card 4242424242424242 succeeds');

@@ -19,14 +19,26 @@ import { startReceiver, type Receiver } from '../support/receiver.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'payment-sandbox.js');
-const SOURCES = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
-const PAGES = ['readme', 'contributing', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => f.slice(0, -3))];
+const SOURCES = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
+const PAGES = [
+  'readme',
+  'contributing',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => f.slice(0, -3)),
+];
 
 /** The ```sh blocks that follow `<!-- runnable -->`, with the file they come from. */
 function runnableBlocks(): Array<{ file: string; code: string }> {
   const blocks: Array<{ file: string; code: string }> = [];
   for (const file of SOURCES) {
-    for (const m of readFileSync(join(ROOT, file), 'utf8').matchAll(/<!-- runnable -->\n+```sh\n([\s\S]*?)\n```\n/g)) blocks.push({ file, code: m[1]! });
+    for (const m of readFileSync(join(ROOT, file), 'utf8').matchAll(/<!-- runnable -->\n+```sh\n([\s\S]*?)\n```\n/g))
+      blocks.push({ file, code: m[1]! });
   }
   return blocks;
 }
@@ -128,7 +140,11 @@ describe('the runnable samples of the docs', () => {
       // `npx payment-sandbox` is this checkout's CLI; the merchant's handler on port 3000 is the receiver.
       const script = `set -eo pipefail\nnpx() { shift; node ${JSON.stringify(BIN)} "$@"; }\n${code.replaceAll('http://127.0.0.1:3000', receiver.origin)}\n`;
       writeFileSync(join(dir, 'sample.sh'), script);
-      const child = spawn('bash', ['sample.sh'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SANDBOX: sandbox.url, PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}` } });
+      const child = spawn('bash', ['sample.sh'], {
+        cwd: dir,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, SANDBOX: sandbox.url, PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}` },
+      });
       let output = '';
       child.stdout.on('data', (c: Buffer) => (output += c.toString()));
       child.stderr.on('data', (c: Buffer) => (output += c.toString()));

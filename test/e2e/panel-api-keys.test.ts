@@ -32,7 +32,10 @@ async function openCredentials(): Promise<Page> {
 }
 
 const asMerchant = (secret: string, init: RequestInit = {}) =>
-  fetch(`${sandbox.url}/v4/transactions`, { ...init, headers: { authorization: `Bearer ${secret}`, 'x-merchant-account-id': DIRECT.account_id, 'content-type': 'application/json' } });
+  fetch(`${sandbox.url}/v4/transactions`, {
+    ...init,
+    headers: { authorization: `Bearer ${secret}`, 'x-merchant-account-id': DIRECT.account_id, 'content-type': 'application/json' },
+  });
 
 describe('panel: restricted API keys on the Credentials view', () => {
   it('mints a key with the chosen scopes (secret shown once), lists it redacted, revokes it', async () => {

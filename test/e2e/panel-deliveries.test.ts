@@ -44,9 +44,19 @@ afterAll(async () => {
 describe('panel: the Webhooks view with large merchant answers', () => {
   it('the list downloads no attempt bodies; an opened delivery shows its attempt body, fetched on opening', async () => {
     expect(ERROR_PAGE.length).toBeGreaterThan(100_000);
-    const tx = await merchantApi(sandbox.url, DIRECT).createTransaction({ amount: 2100, currency: 'USD', external_identifier: 'big-answer-1', notification_url: handlerUrl });
+    const tx = await merchantApi(sandbox.url, DIRECT).createTransaction({
+      amount: 2100,
+      currency: 'USD',
+      external_identifier: 'big-answer-1',
+      notification_url: handlerUrl,
+    });
     await control(sandbox.url, `/transactions/${tx.id}/settle`, { method: 'POST' });
-    await expect.poll(async () => (await control<{ items: { attempts_count: number }[] }>(sandbox.url, '/deliveries')).body.items[0]?.attempts_count ?? 0, { timeout: 10_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(
+        async () => (await control<{ items: { attempts_count: number }[] }>(sandbox.url, '/deliveries')).body.items[0]?.attempts_count ?? 0,
+        { timeout: 10_000 },
+      )
+      .toBeGreaterThan(0);
 
     const lists: { url: string; size: number }[] = [];
     const opened: string[] = [];

@@ -1,5 +1,5 @@
 /**
- * The panel's fault tools in a real browser (issue 10): the Webhook faults buttons of a
+ * The panel's fault tools in a real browser: the Webhook faults buttons of a
  * transaction's details queue a duplicate the merchant server really receives, and the
  * webhooks view's check-webhooks form runs the battery against a sample handler and shows
  * the report case by case.
@@ -19,7 +19,13 @@ let bad: SampleHandler;
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
-  [sandbox, merchant, browser, good, bad] = await Promise.all([startServer({ port: 0 }), startMerchant(), launchBrowser(), goodHandler(), badHandler()]);
+  [sandbox, merchant, browser, good, bad] = await Promise.all([
+    startServer({ port: 0 }),
+    startMerchant(),
+    launchBrowser(),
+    goodHandler(),
+    badHandler(),
+  ]);
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   page = await context.newPage();
   page.on('pageerror', (err) => pageErrors.push(err.message));
@@ -35,7 +41,12 @@ afterAll(async () => {
 
 describe('panel: faults', () => {
   it('Duplicate in a settled transaction’s details sends its payment webhook once more', async () => {
-    const tx = await merchantApi(sandbox.url, DIRECT).createTransaction({ amount: 2100, currency: 'USD', external_identifier: 'fault-dup', notification_url: `${merchant.url}/webhooks` });
+    const tx = await merchantApi(sandbox.url, DIRECT).createTransaction({
+      amount: 2100,
+      currency: 'USD',
+      external_identifier: 'fault-dup',
+      notification_url: `${merchant.url}/webhooks`,
+    });
     await control(sandbox.url, `/transactions/${tx.id}/settle`, { method: 'POST' });
     const first = await merchant.waitFor((w) => w.body.ll_transaction_id === tx.id);
 

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { handlerFiles } from '../../src/features/webhooks/control/webhook-handlers.index.js';
+import { handlerFiles } from '../../src/features/webhooks/control/webhook-handlers.files.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { launchBrowser, screenshot } from '../support/browser.js';
 
@@ -30,7 +30,10 @@ afterAll(async () => {
 describe('the panel shows the webhook handler in the language the merchant picks', () => {
   it('each language button shows and copies exactly its handler file, with its run command', { timeout: 60_000 }, async () => {
     expect(HANDLERS).toHaveLength(6);
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, permissions: ['clipboard-read', 'clipboard-write'] });
+    const context = await browser.newContext({
+      viewport: { width: 1280, height: 800 },
+      permissions: ['clipboard-read', 'clipboard-write'],
+    });
     const errors: string[] = [];
     try {
       const page = await context.newPage();
@@ -60,7 +63,11 @@ describe('the panel shows the webhook handler in the language the merchant picks
 
       // The last choice (Java) is remembered after a reload.
       await page.reload();
-      await expect.poll(() => page.getByRole('region', { name: 'Webhook handler' }).locator('pre.handler-code').getAttribute('data-language'), { timeout: 10_000 }).toBe('java');
+      await expect
+        .poll(() => page.getByRole('region', { name: 'Webhook handler' }).locator('pre.handler-code').getAttribute('data-language'), {
+          timeout: 10_000,
+        })
+        .toBe('java');
       expect(errors).toEqual([]);
     } finally {
       await context.close();

@@ -10,7 +10,19 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/server.js';
-import { BROWSER_INFO, CARD, CHECKOUT, DIRECT, control, launchBrowser, merchantApi, screenshot, startMerchant, type MerchantServer, type TransactionRecord } from '../support/browser.js';
+import {
+  BROWSER_INFO,
+  CARD,
+  CHECKOUT,
+  DIRECT,
+  control,
+  launchBrowser,
+  merchantApi,
+  screenshot,
+  startMerchant,
+  type MerchantServer,
+  type TransactionRecord,
+} from '../support/browser.js';
 
 let sandbox: RunningServer;
 let merchant: MerchantServer;
@@ -39,7 +51,10 @@ const direct = () => merchantApi(sandbox.url, DIRECT);
 const poll = <T>(fn: () => Promise<T> | T) => expect.poll(fn, { timeout: 5000, interval: 50 });
 
 /** Opens the panel (optionally on a view) and waits until it is live and loaded. */
-async function openPanel(view = 'transactions', options: { width?: number; height?: number; colorScheme?: 'light' | 'dark'; clipboard?: boolean } = {}): Promise<Page> {
+async function openPanel(
+  view = 'transactions',
+  options: { width?: number; height?: number; colorScheme?: 'light' | 'dark'; clipboard?: boolean } = {},
+): Promise<Page> {
   const context = await browser.newContext({
     viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
     colorScheme: options.colorScheme ?? 'light',
@@ -72,7 +87,14 @@ const statusOf = (row: Locator) => row.locator('.col-status .badge').textContent
 
 /** A direct-mode payment waiting for its outcome, whose webhooks go to the merchant server. */
 function pendingPayment(reference: string, extra: Record<string, unknown> = {}): Promise<TransactionRecord> {
-  return direct().createTransaction({ amount: 1050, currency: 'USD', description: `Order ${reference}`, external_identifier: reference, notification_url: `${merchant.url}/webhooks`, ...extra });
+  return direct().createTransaction({
+    amount: 1050,
+    currency: 'USD',
+    description: `Order ${reference}`,
+    external_identifier: reference,
+    notification_url: `${merchant.url}/webhooks`,
+    ...extra,
+  });
 }
 
 afterEach(() => {
@@ -304,7 +326,12 @@ describe('control panel', () => {
     await page.getByLabel('Account', { exact: true }).selectOption(CHECKOUT.account_id);
     await poll(() => page.locator('#account-id').textContent()).toBe(CHECKOUT.account_id);
     // IQD has 3 decimals in ISO 4217 (the browser's Intl data says 0): the panel uses the sandbox's table.
-    const tx = await merchantApi(sandbox.url, CHECKOUT).createTransaction({ amount: 1050, currency: 'IQD', external_identifier: 'order-iqd-1', return_url: `${merchant.url}/return` });
+    const tx = await merchantApi(sandbox.url, CHECKOUT).createTransaction({
+      amount: 1050,
+      currency: 'IQD',
+      external_identifier: 'order-iqd-1',
+      return_url: `${merchant.url}/return`,
+    });
     const row = txRow(page, tx.id);
     await row.waitFor();
     expect((await row.locator('.col-amount').textContent())?.trim()).toBe('1.050 IQD');
@@ -331,7 +358,12 @@ describe('control panel', () => {
   it('the webhook public key is offered as PEM, base64 DER, JWK and X.509, each copied exactly as the control API serves it', async () => {
     const page = await openPanel('credentials', { clipboard: true });
     const keyAs = async (format: string) => (await fetch(`${sandbox.url}/_sandbox/webhook-public-key?format=${format}`)).text();
-    for (const [format, title] of [['pem', 'PEM (SPKI)'], ['der', 'DER, base64'], ['jwk', 'JWK'], ['x509', 'X.509 certificate']] as const) {
+    for (const [format, title] of [
+      ['pem', 'PEM (SPKI)'],
+      ['der', 'DER, base64'],
+      ['jwk', 'JWK'],
+      ['x509', 'X.509 certificate'],
+    ] as const) {
       await page.evaluate(() => navigator.clipboard.writeText(''));
       await button(page, `Copy webhook public key as ${title}`).click();
       await poll(() => page.evaluate(() => navigator.clipboard.readText())).not.toBe('');
@@ -366,7 +398,8 @@ describe('control panel', () => {
     await other.route(/\/_sandbox\/transactions\?/, async (route) => {
       const response = await route.fetch();
       const page = (await response.json()) as { items: Array<Record<string, unknown>> };
-      for (const item of page.items) if (item.id === tx.id) Object.assign(item, { allowed_actions: ['settle', 'refund'], refundable_amount: 100 });
+      for (const item of page.items)
+        if (item.id === tx.id) Object.assign(item, { allowed_actions: ['settle', 'refund'], refundable_amount: 100 });
       await route.fulfill({ response, json: page });
     });
     await other.reload();

@@ -53,7 +53,14 @@ function checkoutTransaction(reference: string, extra: Record<string, unknown> =
  * A PENDING transaction paid with `channel`, put in the store as the creation flow would
  * (checkout account unless `accountId` says otherwise). Returns its payment page URL.
  */
-function channelTransaction(server: RunningServer, channel: string, currency: string, amount: number, reference: string, accountId = CHECKOUT.account_id): { id: string; url: string } {
+function channelTransaction(
+  server: RunningServer,
+  channel: string,
+  currency: string,
+  amount: number,
+  reference: string,
+  accountId = CHECKOUT.account_id,
+): { id: string; url: string } {
   const now = server.sandbox.clock.nowMs();
   const row: Omit<Transaction, 'seq'> = {
     id: randomUUID(),
@@ -68,7 +75,10 @@ function channelTransaction(server: RunningServer, channel: string, currency: st
     external_identifier: reference,
     notification_url: `${merchant.url}/webhooks`,
     metadata: null,
-    payment_method: { type: channel === 'CARD' ? 'card' : channel === 'PROMPTPAY' || channel === 'PIX' ? 'qr' : 'wallet', payment_channel_code: channel },
+    payment_method: {
+      type: channel === 'CARD' ? 'card' : channel === 'PROMPTPAY' || channel === 'PIX' ? 'qr' : 'wallet',
+      payment_channel_code: channel,
+    },
     browser_info: null,
     refunded_amount: 0,
     subscription_id: null,
@@ -159,7 +169,7 @@ describe('card form (checkout payments without a channel)', () => {
     await page.close();
   });
 
-  it('a card expired before the sandbox clock\'s month is declined (FAILED)', async () => {
+  it("a card expired before the sandbox clock's month is declined (FAILED)", async () => {
     const tx = await checkoutTransaction('order-card-expired');
     const page = await newPage();
     await page.goto(tx.payment_url!);
@@ -176,7 +186,10 @@ describe('card form (checkout payments without a channel)', () => {
     const page = await newPage(420, 860);
     await page.goto(tx.payment_url!);
     await fillCard(page, { number: '4242 4242 4242 4241', expiry: '13/30', code: '123' });
-    const [response] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/pay') && r.request().method() === 'POST'), page.getByRole('button', { name: 'Pay 49.90 EUR' }).click()]);
+    const [response] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/pay') && r.request().method() === 'POST'),
+      page.getByRole('button', { name: 'Pay 49.90 EUR' }).click(),
+    ]);
     expect(response.status()).toBe(400);
     expect(await page.getByRole('alert').textContent()).toBe('Check the card details below.');
     expect(await page.locator('#number-error').textContent()).toContain('valid card number');
@@ -274,7 +287,11 @@ describe('QR screens (PromptPay, Pix)', () => {
     expect(await statusOf(tx.id)).toBe('SUCCEEDED');
     const webhook = await webhookOf(tx.id);
     expect(webhook.verified).toBe(true);
-    expect(webhook.body.payment_data).toMatchObject({ payment_status: 'SUCCEEDED', payment_amount: '350.50', payment_currency_code: 'THB' });
+    expect(webhook.body.payment_data).toMatchObject({
+      payment_status: 'SUCCEEDED',
+      payment_amount: '350.50',
+      payment_currency_code: 'THB',
+    });
     await page.close();
   });
 
@@ -405,13 +422,19 @@ describe('pages that cannot be paid', () => {
     expect(response?.status()).toBe(200);
     expect(await page.locator('h1').textContent()).toBe('This payment is already SUCCEEDED');
     expect(await page.getByRole('button').count()).toBe(0);
-    expect(await page.getByRole('link', { name: 'Return to the merchant' }).getAttribute('href')).toBe(`${merchant.url}/return?order=order-done-1`);
+    expect(await page.getByRole('link', { name: 'Return to the merchant' }).getAttribute('href')).toBe(
+      `${merchant.url}/return?order=order-done-1`,
+    );
     await page.close();
 
     const again = await fetch(`${sandbox.url}/pay/${tx.id}/cancel`, { method: 'POST', redirect: 'manual' });
     expect(again.status).toBe(409);
     expect(await again.text()).toContain('This payment is already <span class="badge badge-ok">SUCCEEDED</span>');
-    const pay = await fetch(`${sandbox.url}/pay/${tx.id}/pay`, { method: 'POST', redirect: 'manual', body: new URLSearchParams({ number: '4242424242424242', expiry: '12/30', security_code: '123' }) });
+    const pay = await fetch(`${sandbox.url}/pay/${tx.id}/pay`, {
+      method: 'POST',
+      redirect: 'manual',
+      body: new URLSearchParams({ number: '4242424242424242', expiry: '12/30', security_code: '123' }),
+    });
     expect(pay.status).toBe(409);
     expect(await statusOf(tx.id)).toBe('SUCCEEDED');
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -473,7 +496,9 @@ describe('expiry after 24 hours of sandbox clock', () => {
     expect(response?.status()).toBe(200);
     expect(await page.locator('h1').textContent()).toBe('This payment link has expired');
     expect(await page.getByRole('button').count()).toBe(0);
-    expect(await page.getByRole('link', { name: 'Return to the merchant' }).getAttribute('href')).toBe(`${merchant.url}/cancel?order=order-expiry-1`);
+    expect(await page.getByRole('link', { name: 'Return to the merchant' }).getAttribute('href')).toBe(
+      `${merchant.url}/cancel?order=order-expiry-1`,
+    );
     await shots(page, 'pay-expired');
     await page.close();
     expect(await statusOf(tx.id, own)).toBe('FAILED');
@@ -483,7 +508,11 @@ describe('expiry after 24 hours of sandbox clock', () => {
     expect(pay.status).toBe(410);
     expect(await pay.text()).toContain('This payment link has expired');
     // A POST is what first notices the expiry of the other one: 410, FAILED.
-    const cardPay = await fetch(`${card.url}/pay`, { method: 'POST', redirect: 'manual', body: new URLSearchParams({ number: '4242424242424242', expiry: '12/30', security_code: '123' }) });
+    const cardPay = await fetch(`${card.url}/pay`, {
+      method: 'POST',
+      redirect: 'manual',
+      body: new URLSearchParams({ number: '4242424242424242', expiry: '12/30', security_code: '123' }),
+    });
     expect(cardPay.status).toBe(410);
     expect(await statusOf(card.id, own)).toBe('FAILED');
   });

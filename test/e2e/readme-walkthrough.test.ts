@@ -10,7 +10,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,7 +29,10 @@ function markedBlocks(marker: string, lang: string): string[] {
 }
 
 /** Collects a child's stdout and stderr, and resolves `until(text)` once the output satisfies it. */
-function watch(child: ChildProcess): { output: () => string; until: (test: (text: string) => boolean, what: string, timeoutMs?: number) => Promise<string> } {
+function watch(child: ChildProcess): {
+  output: () => string;
+  until: (test: (text: string) => boolean, what: string, timeoutMs?: number) => Promise<string>;
+} {
   let text = '';
   const waiters = new Set<() => void>();
   const onData = (chunk: Buffer): void => {
@@ -94,55 +96,68 @@ describe('README walk-through: run as written', () => {
     for (const cleanup of cleanups.reverse()) await cleanup();
   });
 
-  it('creates and settles a card payment, the receiver verifies its webhook, and the report has no finding', { timeout: 180_000 }, async () => {
-    const receiverPort = await freePort();
-    const dir = mkdtempSync(join(tmpdir(), 'readme-walkthrough-'));
-    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  it(
+    'creates and settles a card payment, the receiver verifies its webhook, and the report has no finding',
+    { timeout: 180_000 },
+    async () => {
+      const receiverPort = await freePort();
+      const dir = mkdtempSync(join(tmpdir(), 'readme-walkthrough-'));
+      cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
 
-    // The sandbox, started with the README's flags (the receiver's port instead of 3000) on a free port.
-    const flags = sandboxBlock!.replace(/^npx payment-sandbox\s*/, '').split(/\s+/).filter(Boolean).map((arg) => arg.replace('http://127.0.0.1:3000/', `http://127.0.0.1:${receiverPort}/`));
-    const sandbox = spawn(process.execPath, [BIN, ...flags, '--port', '0'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-    cleanups.push(() => {
-      sandbox.kill('SIGTERM');
-    });
-    const sandboxOut = watch(sandbox);
-    const ready = await sandboxOut.until((text) => /payment-sandbox ready: url=(\S+) port=\d+/.test(text), 'the ready line');
-    const url = /payment-sandbox ready: url=(\S+) port=\d+/.exec(ready)![1]!;
+      // The sandbox, started with the README's flags (the receiver's port instead of 3000) on a free port.
+      const flags = sandboxBlock!
+        .replace(/^npx payment-sandbox\s*/, '')
+        .split(/\s+/)
+        .filter(Boolean)
+        .map((arg) => arg.replace('http://127.0.0.1:3000/', `http://127.0.0.1:${receiverPort}/`));
+      const sandbox = spawn(process.execPath, [BIN, ...flags, '--port', '0'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+      cleanups.push(() => {
+        sandbox.kill('SIGTERM');
+      });
+      const sandboxOut = watch(sandbox);
+      const ready = await sandboxOut.until((text) => /payment-sandbox ready: url=(\S+) port=\d+/.test(text), 'the ready line');
+      const url = /payment-sandbox ready: url=(\S+) port=\d+/.exec(ready)![1]!;
 
-    // The walk-through in one shell; its own process group (bash and the receiver), ended at the end.
-    writeFileSync(join(dir, 'walkthrough.sh'), `set -eo pipefail\n${walkthrough.join('\n')}\n`);
-    const shell = spawn('bash', ['walkthrough.sh'], {
-      cwd: dir,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, SANDBOX: url, PORT: String(receiverPort), PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}` },
-    });
-    cleanups.push(() => {
-      try {
-        process.kill(-shell.pid!, 'SIGTERM');
-      } catch {
-        // already gone
-      }
-    });
-    const shellOut = watch(shell);
-    const exitCode = await new Promise<number | null>((resolve) => shell.once('exit', resolve));
-    expect(exitCode, shellOut.output()).toBe(0);
+      // The walk-through in one shell; its own process group (bash and the receiver), ended at the end.
+      writeFileSync(join(dir, 'walkthrough.sh'), `set -eo pipefail\n${walkthrough.join('\n')}\n`);
+      const shell = spawn('bash', ['walkthrough.sh'], {
+        cwd: dir,
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: {
+          ...process.env,
+          SANDBOX: url,
+          PORT: String(receiverPort),
+          PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`,
+        },
+      });
+      cleanups.push(() => {
+        try {
+          process.kill(-shell.pid!, 'SIGTERM');
+        } catch {
+          // already gone
+        }
+      });
+      const shellOut = watch(shell);
+      const exitCode = await new Promise<number | null>((resolve) => shell.once('exit', resolve));
+      expect(exitCode, shellOut.output()).toBe(0);
 
-    const out = shellOut.output();
-    const tx = /^created (\S+)$/m.exec(out)?.[1];
-    expect(tx, out).toMatch(/^[0-9a-f-]{36}$/);
-    expect(out).toMatch(/^SUCCEEDED$/m); // the settle
-    expect(out).toContain(`webhook verified: SUCCEEDED ${tx} (order-1001)`);
-    expect(out).toMatch(/^1$/m); // delivered at the first attempt
-    expect(out).toMatch(/^0$/m); // the report's errors
-    expect(out).not.toMatch(/undefined|error/i);
+      const out = shellOut.output();
+      const tx = /^created (\S+)$/m.exec(out)?.[1];
+      expect(tx, out).toMatch(/^[0-9a-f-]{36}$/);
+      expect(out).toMatch(/^SUCCEEDED$/m); // the settle
+      expect(out).toContain(`webhook verified: SUCCEEDED ${tx} (order-1001)`);
+      expect(out).toMatch(/^1$/m); // delivered at the first attempt
+      expect(out).toMatch(/^0$/m); // the report's errors
+      expect(out).not.toMatch(/undefined|error/i);
 
-    // The receiver refuses what the sandbox did not sign.
-    const receiverUrl = `http://127.0.0.1:${receiverPort}/webhooks`;
-    expect((await fetch(receiverUrl, { method: 'POST', body: '{"ll_transaction_id":"forged"}' })).status).toBe(401);
+      // The receiver refuses what the sandbox did not sign.
+      const receiverUrl = `http://127.0.0.1:${receiverPort}/webhooks`;
+      expect((await fetch(receiverUrl, { method: 'POST', body: '{"ll_transaction_id":"forged"}' })).status).toBe(401);
 
-    // The go-live report of the walk-through's traffic has no finding at all.
-    const report = (await (await fetch(`${url}/_sandbox/report`)).json()) as { findings: Array<{ code: string }> };
-    expect(report.findings.map((f) => f.code)).toEqual([]);
-  });
+      // The go-live report of the walk-through's traffic has no finding at all.
+      const report = (await (await fetch(`${url}/_sandbox/report`)).json()) as { findings: Array<{ code: string }> };
+      expect(report.findings.map((f) => f.code)).toEqual([]);
+    },
+  );
 });

@@ -46,7 +46,9 @@ describe('GET /reference', () => {
 
     // Operation names rendered as headings: an API operation, a webhook, a control operation.
     await page.locator('h2', { hasText: 'Create a transaction (PENDING until its outcome)' }).waitFor({ timeout: 60_000 });
-    await expect.poll(() => page.locator('h2', { hasText: 'Payment webhook: a payment reached SUCCEEDED or FAILED' }).count()).toBeGreaterThan(0);
+    await expect
+      .poll(() => page.locator('h2', { hasText: 'Payment webhook: a payment reached SUCCEEDED or FAILED' }).count())
+      .toBeGreaterThan(0);
     await expect.poll(() => page.locator('h2', { hasText: 'Ready check' }).count()).toBeGreaterThan(0);
     await expect.poll(() => page.locator('h1').first().textContent()).toContain('payment-sandbox');
     // An operation's full URL is its server's (<base>/v4 for the API, <base> for the control API) and its relative path.

@@ -10,7 +10,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, verifyWebhook, type RunningSandbox, SandboxRequestError } from '../../src/index.js';
 import { directPayment } from '../support/app.js';
 
-interface Hook { raw: string; headers: IncomingHttpHeaders }
+interface Hook {
+  raw: string;
+  headers: IncomingHttpHeaders;
+}
 
 async function receiver(): Promise<{ url: string; hooks: Hook[]; close(): Promise<void> }> {
   const hooks: Hook[] = [];
@@ -26,10 +29,11 @@ async function receiver(): Promise<{ url: string; hooks: Hook[]; close(): Promis
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`,
     hooks,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -44,7 +48,11 @@ async function start(options: Parameters<typeof startSandbox>[0] = {}): Promise<
   return sandbox;
 }
 
-async function create(sandbox: RunningSandbox, account: 'direct' | 'checkout', overrides: Record<string, unknown> = {}): Promise<{ id: string; status: string; payment_url: string | null }> {
+async function create(
+  sandbox: RunningSandbox,
+  account: 'direct' | 'checkout',
+  overrides: Record<string, unknown> = {},
+): Promise<{ id: string; status: string; payment_url: string | null }> {
   const res = await fetch(`${sandbox.apiUrl}/transactions`, {
     method: 'POST',
     headers: { ...sandbox.credentials[account].headers, 'content-type': 'application/json' },
@@ -88,7 +96,9 @@ describe('startSandbox', () => {
     for (const hook of merchant.hooks) {
       expect(verifyWebhook({ body: hook.raw, headers: hook.headers, publicKey: sandbox.credentials.webhookPublicKeyPem })).toBe(true);
       // One changed byte, or no signature header, is rejected.
-      expect(verifyWebhook({ body: hook.raw.replace('}', ' }'), headers: hook.headers, publicKey: sandbox.credentials.webhookPublicKeyPem })).toBe(false);
+      expect(
+        verifyWebhook({ body: hook.raw.replace('}', ' }'), headers: hook.headers, publicKey: sandbox.credentials.webhookPublicKeyPem }),
+      ).toBe(false);
       expect(verifyWebhook({ body: hook.raw, headers: {}, publicKey: sandbox.credentials.webhookPublicKeyPem })).toBe(false);
     }
     expect((await sandbox.deliveries()).map((d) => d.kind).sort()).toEqual(['payment', 'refund']);

@@ -1,5 +1,5 @@
 /**
- * A checkout-mode subscription whose first charge waits for the customer (issue 11), over
+ * A checkout-mode subscription whose first charge waits for the customer, over
  * real sockets in headless Chromium: the merchant creates a spec-shaped subscription, the
  * customer opens its `payment_url_link`, pays with the test card and lands on the
  * `redirect_url`; the subscription is `active` and the merchant's server receives exactly
@@ -10,7 +10,17 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { decodePayload } from '../support/emvco-decoder.js';
-import { BROWSER_INFO, CHECKOUT, DIRECT, control, launchBrowser, merchantApi, screenshot, startMerchant, type MerchantServer } from '../support/browser.js';
+import {
+  BROWSER_INFO,
+  CHECKOUT,
+  DIRECT,
+  control,
+  launchBrowser,
+  merchantApi,
+  screenshot,
+  startMerchant,
+  type MerchantServer,
+} from '../support/browser.js';
 
 let sandbox: RunningServer;
 let merchant: MerchantServer;
@@ -34,23 +44,35 @@ function subscriptionBody(reference: string): Record<string, unknown> {
     currency: 'USD',
     customer: { email_address: 'jane@example.com', first_name: 'Jane', last_name: 'Doe' },
     plan: { name: 'Gold', currency: 'USD', amount: 1500, interval: 'month' },
-    payment_method: { type: 'card', payment_channel_code: 'CARD', redirect_url: `${merchant.url}/return?sub=${reference}`, webhooks_url: `${merchant.url}/webhooks` },
+    payment_method: {
+      type: 'card',
+      payment_channel_code: 'CARD',
+      redirect_url: `${merchant.url}/return?sub=${reference}`,
+      webhooks_url: `${merchant.url}/webhooks`,
+    },
   };
 }
 
 async function createSubscription(reference: string): Promise<Record<string, unknown>> {
-  const res = await merchantApi(sandbox.url, CHECKOUT).post('/subscriptions', subscriptionBody(reference), { 'x-forwarded-for': '203.0.113.7' });
+  const res = await merchantApi(sandbox.url, CHECKOUT).post('/subscriptions', subscriptionBody(reference), {
+    'x-forwarded-for': '203.0.113.7',
+  });
   if (res.status !== 201) throw new Error(`create failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
 }
 
 /** GET /v4/subscriptions/{id} as the merchant's code reads it. */
 async function getSubscription(id: unknown): Promise<Record<string, unknown>> {
-  const res = await fetch(`${sandbox.url}/v4/subscriptions/${String(id)}`, { headers: { authorization: `Bearer ${CHECKOUT.api_key}`, 'x-merchant-account-id': CHECKOUT.account_id } });
+  const res = await fetch(`${sandbox.url}/v4/subscriptions/${String(id)}`, {
+    headers: { authorization: `Bearer ${CHECKOUT.api_key}`, 'x-merchant-account-id': CHECKOUT.account_id },
+  });
   return (await res.json()) as Record<string, unknown>;
 }
 
-const subscriptionStatus = async (id: unknown) => (await control<{ items: { id: string; status: string }[] }>(sandbox.url, `/subscriptions?account_id=${CHECKOUT.account_id}&limit=100`)).body.items.find((s) => s.id === id)?.status;
+const subscriptionStatus = async (id: unknown) =>
+  (
+    await control<{ items: { id: string; status: string }[] }>(sandbox.url, `/subscriptions?account_id=${CHECKOUT.account_id}&limit=100`)
+  ).body.items.find((s) => s.id === id)?.status;
 
 describe('checkout subscription: the first charge waits for the customer on the payment page', () => {
   it('paid on the page with the test card: redirect_url, active, one SUCCEEDED webhook at webhooks_url', async () => {
@@ -127,7 +149,13 @@ describe('checkout subscription with a trial: the page saves the card without ch
     expect(await getSubscription(sub.id)).toMatchObject({ status: 'active', payment_method: { type: 'card', card } });
     const before = merchant.received.length;
     // Nothing was charged: no charge, no webhook, until the trial ends.
-    const charges = async () => (await control<{ items: { id: string; charges: { id: string; status: string }[] }[] }>(sandbox.url, `/subscriptions?account_id=${CHECKOUT.account_id}&limit=100`)).body.items.find((s) => s.id === sub.id)!.charges;
+    const charges = async () =>
+      (
+        await control<{ items: { id: string; charges: { id: string; status: string }[] }[] }>(
+          sandbox.url,
+          `/subscriptions?account_id=${CHECKOUT.account_id}&limit=100`,
+        )
+      ).body.items.find((s) => s.id === sub.id)!.charges;
     expect(await charges()).toEqual([]);
     await control(sandbox.url, '/clock/advance', { method: 'POST', body: { seconds: 8 * 86_400 } });
     const [first] = await charges();

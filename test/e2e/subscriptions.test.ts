@@ -21,11 +21,20 @@ async function setup(): Promise<{ server: RunningServer; receiver: Receiver }> {
   const receiver = await startReceiver();
   // No default notification URL: every webhook below must come from webhooks_url.
   const server = await startServer({ port: 0, ticker: false });
-  cleanup.push(() => receiver.close(), () => server.stop());
+  cleanup.push(
+    () => receiver.close(),
+    () => server.stop(),
+  );
   return { server, receiver };
 }
 
-async function call(server: RunningServer, method: string, path: string, payload?: unknown, extra: Record<string, string> = {}): Promise<{ status: number; body: Json }> {
+async function call(
+  server: RunningServer,
+  method: string,
+  path: string,
+  payload?: unknown,
+  extra: Record<string, string> = {},
+): Promise<{ status: number; body: Json }> {
   const control = path.startsWith('/_sandbox');
   const res = await fetch(`${server.url}${path}`, {
     method,
@@ -43,14 +52,20 @@ const periodOf = (hook: { body: unknown }) => Number(/period-(\d+)/.exec(String(
 describe('subscriptions over a socket with a real webhook receiver', () => {
   it('a year of monthly renewals in one clock advance: one verified webhook per charge, in order, on its date', async () => {
     const { server, receiver } = await setup();
-    const payload = directSubscription({ payment_method: { ...(directSubscription().payment_method as Json), webhooks_url: receiver.url } });
-    const created = await call(server, 'POST', '/v4/subscriptions', payload, { 'x-forwarded-for': '203.0.113.7', 'idempotency-key': 'e2e-sub-1' });
+    const payload = directSubscription({
+      payment_method: { ...(directSubscription().payment_method as Json), webhooks_url: receiver.url },
+    });
+    const created = await call(server, 'POST', '/v4/subscriptions', payload, {
+      'x-forwarded-for': '203.0.113.7',
+      'idempotency-key': 'e2e-sub-1',
+    });
     expect(created.status).toBe(201);
     expect(created.body.status).toBe('active');
     await receiver.waitFor(1);
 
     const start = new Date(String(created.body.created));
-    const seconds = (plusMonths(start, 12).getTime() - Date.parse(String((await call(server, 'GET', '/_sandbox/clock')).body.now))) / 1000 + 3600;
+    const seconds =
+      (plusMonths(start, 12).getTime() - Date.parse(String((await call(server, 'GET', '/_sandbox/clock')).body.now))) / 1000 + 3600;
     const advanced = await call(server, 'POST', '/_sandbox/clock/advance', { seconds });
     expect(advanced.status).toBe(200);
 
@@ -66,9 +81,9 @@ describe('subscriptions over a socket with a real webhook receiver', () => {
     expect(received.map((h) => (h.body as Json).merchant_transaction_id)).toEqual(
       Array.from({ length: 13 }, (_, k) => `sub-0001.period-${k}`),
     );
-    expect(received.map((h) => [String(paymentData(h).payment_time).slice(0, 8), paymentData(h).payment_amount, paymentData(h).payment_status])).toEqual(
-      Array.from({ length: 13 }, (_, k) => [yyyymmdd(plusMonths(start, k)), k === 0 ? '10.00' : '9.00', 'SUCCEEDED']),
-    );
+    expect(
+      received.map((h) => [String(paymentData(h).payment_time).slice(0, 8), paymentData(h).payment_amount, paymentData(h).payment_status]),
+    ).toEqual(Array.from({ length: 13 }, (_, k) => [yyyymmdd(plusMonths(start, k)), k === 0 ? '10.00' : '9.00', 'SUCCEEDED']));
     // Each webhook's timestamp header is the sandbox-clock time of its charge.
     expect(received.map((h) => String(h.headers.timestamp).slice(0, 8))).toEqual(
       Array.from({ length: 13 }, (_, k) => yyyymmdd(plusMonths(start, k))),
@@ -93,7 +108,11 @@ describe('subscriptions over a socket with a real webhook receiver', () => {
     await call(server, 'POST', '/_sandbox/clock/advance', { seconds: 2 * 86_400 });
     expect((await call(server, 'GET', `/v4/subscriptions/${String(created.body.id)}`)).body.status).toBe('cancelled');
     // Different charges' webhooks may overlap: compared in the order of their charges.
-    const hooks = (await receiver.waitFor(4)).map((h) => [String((h.body as Json).merchant_transaction_id), paymentData(h).payment_status, h.verified]);
+    const hooks = (await receiver.waitFor(4)).map((h) => [
+      String((h.body as Json).merchant_transaction_id),
+      paymentData(h).payment_status,
+      h.verified,
+    ]);
     expect(hooks.sort((a, b) => String(a[0]).localeCompare(String(b[0])))).toEqual([
       ['sub-0001.period-0', 'SUCCEEDED', true],
       ['sub-0001.period-1', 'FAILED', true],

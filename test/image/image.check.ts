@@ -52,10 +52,14 @@ async function health(origin: string): Promise<true | undefined> {
 
 /** Runs the image's HEALTHCHECK: by hand with podman (no systemd timer here), docker's own timer otherwise. */
 async function healthy(): Promise<true> {
-  return until('the HEALTHCHECK to report healthy', () => {
-    if (engine === 'podman') return run(['healthcheck', 'run', name], 30_000).status === 0 ? true : undefined;
-    return ok(['inspect', '--format', '{{.State.Health.Status}}', name]) === 'healthy' ? true : undefined;
-  }, 90_000);
+  return until(
+    'the HEALTHCHECK to report healthy',
+    () => {
+      if (engine === 'podman') return run(['healthcheck', 'run', name], 30_000).status === 0 ? true : undefined;
+      return ok(['inspect', '--format', '{{.State.Health.Status}}', name]) === 'healthy' ? true : undefined;
+    },
+    90_000,
+  );
 }
 
 let hostPort = 0;
@@ -68,8 +72,23 @@ beforeAll(async () => {
   origin = `http://127.0.0.1:${hostPort}`;
   run(['rm', '-f', name]);
   // A port other than the image's 4010, given as a flag: the HEALTHCHECK must find it.
-  ok(['run', '-d', '--name', name, '-p', `127.0.0.1:${hostPort}:5010`, '-v', `${volume}:/data`, tag,
-    '--port', '5010', '--db', '/data/sandbox.sqlite', '--public-url', `http://localhost:${hostPort}`]);
+  ok([
+    'run',
+    '-d',
+    '--name',
+    name,
+    '-p',
+    `127.0.0.1:${hostPort}:5010`,
+    '-v',
+    `${volume}:/data`,
+    tag,
+    '--port',
+    '5010',
+    '--db',
+    '/data/sandbox.sqlite',
+    '--public-url',
+    `http://localhost:${hostPort}`,
+  ]);
   await until('/_sandbox/health from the host', () => health(origin));
   credentials = ((await (await fetch(`${origin}/_sandbox/credentials`)).json()) as { accounts: typeof credentials }).accounts;
 }, 960_000);
@@ -82,7 +101,11 @@ afterAll(() => {
 function createTransaction(account: { account_id: string; api_key: string }, body: Record<string, unknown>): Promise<Response> {
   return fetch(`${origin}/v4/transactions`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${account.api_key}`, 'x-merchant-account-id': account.account_id, 'content-type': 'application/json' },
+    headers: {
+      authorization: `Bearer ${account.api_key}`,
+      'x-merchant-account-id': account.account_id,
+      'content-type': 'application/json',
+    },
     body: JSON.stringify(body),
   });
 }
@@ -110,7 +133,12 @@ describe(`the container image (${engine})`, () => {
 
   it('payment links use --public-url, not the bind address', async () => {
     const checkout = credentials.find((a) => a.name === 'checkout')!;
-    const res = await createTransaction(checkout, { amount: 4990, currency: 'EUR', description: 'Plan', return_url: 'http://shop.test/return' });
+    const res = await createTransaction(checkout, {
+      amount: 4990,
+      currency: 'EUR',
+      description: 'Plan',
+      return_url: 'http://shop.test/return',
+    });
     expect(res.status).toBe(201);
     const tx = (await res.json()) as { id: string; payment_url: string };
     expect(tx.payment_url).toBe(`http://localhost:${hostPort}/pay/${tx.id}`);
@@ -154,14 +182,21 @@ describe('start-up time (printed for the record, never asserted)', () => {
       const answered = performance.now() - started;
       // ...and the image's HEALTHCHECK: run by hand with podman (no systemd timer here), docker's timer otherwise.
       for (;;) {
-        if (engine === 'podman' ? run(['healthcheck', 'run', timed], 30_000).status === 0 : ok(['inspect', '--format', '{{.State.Health.Status}}', timed]) === 'healthy') break;
+        if (
+          engine === 'podman'
+            ? run(['healthcheck', 'run', timed], 30_000).status === 0
+            : ok(['inspect', '--format', '{{.State.Health.Status}}', timed]) === 'healthy'
+        )
+          break;
         if (performance.now() - started > 60_000) throw new Error('not healthy in 60 s');
         if (engine === 'docker') await new Promise((resolve) => setTimeout(resolve, 50));
       }
       const healthyAfter = performance.now() - started;
-      console.log(`${engine} run -d to the first healthy answer from the host: ${(answered / 1000).toFixed(2)} s `
-        + `(run -d itself returned after ${(runReturned / 1000).toFixed(2)} s); to HEALTHCHECK healthy: ${(healthyAfter / 1000).toFixed(2)} s; `
-        + `load average ${loadavg()[0]!.toFixed(1)}`);
+      console.log(
+        `${engine} run -d to the first healthy answer from the host: ${(answered / 1000).toFixed(2)} s ` +
+          `(run -d itself returned after ${(runReturned / 1000).toFixed(2)} s); to HEALTHCHECK healthy: ${(healthyAfter / 1000).toFixed(2)} s; ` +
+          `load average ${loadavg()[0]!.toFixed(1)}`,
+      );
       expect(answered).toBeGreaterThan(0);
     } finally {
       run(['rm', '-f', timed]);
@@ -181,13 +216,24 @@ describe('a failing install fails the build at the npm ci step', () => {
     return dir;
   }
   const lockOf = (pkg: { name: string; version: string }, deps: Record<string, string> = {}) => ({
-    name: pkg.name, version: pkg.version, lockfileVersion: 3, requires: true,
+    name: pkg.name,
+    version: pkg.version,
+    lockfileVersion: 3,
+    requires: true,
     packages: { '': { name: pkg.name, version: pkg.version, dependencies: deps } },
   });
 
   it.each([
-    ['npm ci exits non-zero (lock file out of sync)', { name: 'payment-sandbox', version: '0.0.0', dependencies: { 'left-pad': '1.3.0' } }, {}],
-    ['npm ci exits 0 but dist/ is missing', { name: 'payment-sandbox', version: '0.0.0', scripts: { prepare: 'echo build skipped' } }, undefined],
+    [
+      'npm ci exits non-zero (lock file out of sync)',
+      { name: 'payment-sandbox', version: '0.0.0', dependencies: { 'left-pad': '1.3.0' } },
+      {},
+    ],
+    [
+      'npm ci exits 0 but dist/ is missing',
+      { name: 'payment-sandbox', version: '0.0.0', scripts: { prepare: 'echo build skipped' } },
+      undefined,
+    ],
   ] as const)('%s', (_label, pkg, lockDeps) => {
     const dir = brokenContext(pkg, lockOf(pkg, lockDeps));
     try {

@@ -42,7 +42,10 @@ async function recipe(): Promise<Start> {
     .replace(/^export /m, '')
     .replace("new GenericContainer('payment-sandbox')", `new GenericContainer(${JSON.stringify(tag)})`);
   expect(body).toContain(JSON.stringify(tag));
-  return new Function('GenericContainer', 'Wait', `${body}\nreturn startPaymentSandbox;`)(testcontainers.GenericContainer, testcontainers.Wait) as Start;
+  return new Function('GenericContainer', 'Wait', `${body}\nreturn startPaymentSandbox;`)(
+    testcontainers.GenericContainer,
+    testcontainers.Wait,
+  ) as Start;
 }
 
 let service: ChildProcess | undefined;
@@ -82,7 +85,9 @@ describe(`the README's Testcontainers recipe for Node (${engine})`, () => {
     try {
       expect(url).toMatch(/^http:\/\/[^:]+:\d+$/);
       expect((await fetch(`${url}/_sandbox/health`)).status).toBe(200);
-      const list = (await (await fetch(`${apiUrl}/transactions?limit=100`, { headers: headers(DIRECT) })).json()) as { items: { external_identifier: string; status: string; refunded_amount: number }[] };
+      const list = (await (await fetch(`${apiUrl}/transactions?limit=100`, { headers: headers(DIRECT) })).json()) as {
+        items: { external_identifier: string; status: string; refunded_amount: number }[];
+      };
       expect(list.items.find((t) => t.external_identifier === 'order-1002')).toMatchObject({ status: 'SUCCEEDED', refunded_amount: 500 });
     } finally {
       const id = container.getId();
@@ -106,14 +111,23 @@ describe(`examples/testcontainers.mjs (${engine})`, () => {
     });
     await new Promise<void>((resolve) => app.listen(0, '0.0.0.0', resolve));
     const appPort = (app.address() as { port: number }).port;
-    const recipeModule = (await import(join(root, 'examples/testcontainers.mjs'))) as { startPaymentSandbox: (o: { appPort: number; image: string }) => ReturnType<Start> };
+    const recipeModule = (await import(join(root, 'examples/testcontainers.mjs'))) as {
+      startPaymentSandbox: (o: { appPort: number; image: string }) => ReturnType<Start>;
+    };
     const { container, url, apiUrl } = await recipeModule.startPaymentSandbox({ appPort, image: tag });
     try {
       const CHECKOUT = { account_id: 'acc_demo_checkout', api_key: 'sk_test_demo_checkout_8e1d3a7b6c2f4e09a5d1b3c7e9f2a6d8' };
       const created = await fetch(`${apiUrl}/transactions`, {
         method: 'POST',
         headers: headers(CHECKOUT),
-        body: JSON.stringify({ amount: 2500, currency: 'USD', description: 'Order 1', external_identifier: 'tc-1', return_url: 'http://127.0.0.1:3000/thanks', cancel_url: 'http://127.0.0.1:3000/cart' }),
+        body: JSON.stringify({
+          amount: 2500,
+          currency: 'USD',
+          description: 'Order 1',
+          external_identifier: 'tc-1',
+          return_url: 'http://127.0.0.1:3000/thanks',
+          cancel_url: 'http://127.0.0.1:3000/cart',
+        }),
       });
       expect(created.status).toBe(201);
       const tx = (await created.json()) as { id: string; payment_url: string };

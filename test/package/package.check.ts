@@ -19,11 +19,21 @@ const here = fileURLToPath(new URL('.', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'sandbox-package-'));
 const project = join(work, 'project');
 
-interface PackResult { filename: string; size: number; unpackedSize: number; files: { path: string }[] }
+interface PackResult {
+  filename: string;
+  size: number;
+  unpackedSize: number;
+  files: { path: string }[];
+}
 let packed: PackResult;
 
 function sh(cmd: string, args: string[], cwd: string, timeoutMs: number): SpawnSyncReturns<string> {
-  const res = spawnSync(cmd, args, { cwd, encoding: 'utf8', timeout: timeoutMs, env: { ...process.env, npm_config_update_notifier: 'false' } });
+  const res = spawnSync(cmd, args, {
+    cwd,
+    encoding: 'utf8',
+    timeout: timeoutMs,
+    env: { ...process.env, npm_config_update_notifier: 'false' },
+  });
   if (res.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${res.status}:\n${res.stdout}\n${res.stderr}`);
   return res;
 }
@@ -39,8 +49,10 @@ beforeAll(() => {
   const installSeconds = (Date.now() - started) / 1000;
   const installKb = Number(sh('du', ['-sk', 'node_modules'], project, 60_000).stdout.split('\t')[0]);
   // Figures for the record (never asserted): sizes and the install time on this machine.
-  console.log(`packed ${(packed.size / 1024).toFixed(0)} kB (${(packed.unpackedSize / 1024).toFixed(0)} kB unpacked, ${packed.files.length} files); `
-    + `npm install --omit=dev ${installSeconds.toFixed(0)} s; node_modules ${(installKb / 1024).toFixed(1)} MB`);
+  console.log(
+    `packed ${(packed.size / 1024).toFixed(0)} kB (${(packed.unpackedSize / 1024).toFixed(0)} kB unpacked, ${packed.files.length} files); ` +
+      `npm install --omit=dev ${installSeconds.toFixed(0)} s; node_modules ${(installKb / 1024).toFixed(1)} MB`,
+  );
   copyFileSync(join(here, 'consumer', 'merchant.test.mjs'), join(project, 'merchant.test.mjs'));
   copyFileSync(join(here, 'consumer', 'consumer.mts'), join(project, 'consumer.mts'));
 }, 900_000);
@@ -50,7 +62,22 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 describe('the packed package', () => {
   it('ships only what runs: dist with .d.ts, bin, public, scenarios, the handler examples, README, LICENSE', () => {
     const paths = packed.files.map((f) => f.path);
-    for (const p of ['package.json', 'LICENSE', 'README.md', 'bin/payment-sandbox.js', 'dist/index.js', 'dist/index.d.ts', 'dist/verify-webhook.d.ts', 'dist/cli.js', 'fixtures/fixtures.schema.json', 'fixtures/shop.json', 'fixtures/subscriptions.json', 'examples/webhook-handlers/node/handler.mjs', 'examples/webhook-handlers/go/main.go', 'examples/webhook-handlers/java/Handler.java']) {
+    for (const p of [
+      'package.json',
+      'LICENSE',
+      'README.md',
+      'bin/payment-sandbox.js',
+      'dist/index.js',
+      'dist/index.d.ts',
+      'dist/verify-webhook.d.ts',
+      'dist/cli.js',
+      'fixtures/fixtures.schema.json',
+      'fixtures/shop.json',
+      'fixtures/subscriptions.json',
+      'examples/webhook-handlers/node/handler.mjs',
+      'examples/webhook-handlers/go/main.go',
+      'examples/webhook-handlers/java/Handler.java',
+    ]) {
       expect(paths).toContain(p);
     }
     expect(paths.filter((p) => /^(src|test|docker|\.ci)\//.test(p) || /^(tsconfig\.json|Dockerfile|compose\.yaml)$/.test(p))).toEqual([]);
@@ -65,7 +92,11 @@ describe('the packed package', () => {
 
   it('npx payment-sandbox serves the API: a create over HTTP, then stops on SIGTERM', async () => {
     // Its own process group, so SIGTERM reaches the sandbox under npx (npx does not forward it).
-    const child = spawn('npx', ['--no-install', 'payment-sandbox', '--port', '0'], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn('npx', ['--no-install', 'payment-sandbox', '--port', '0'], {
+      cwd: project,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     let stdout = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
     child.stderr.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -82,11 +113,17 @@ describe('the packed package', () => {
           }
         });
       });
-      const creds = (await (await fetch(`${origin}/_sandbox/credentials`)).json()) as { accounts: { name: string; account_id: string; api_key: string }[] };
+      const creds = (await (await fetch(`${origin}/_sandbox/credentials`)).json()) as {
+        accounts: { name: string; account_id: string; api_key: string }[];
+      };
       const direct = creds.accounts.find((a) => a.name === 'direct')!;
       const res = await fetch(`${origin}/v4/transactions`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${direct.api_key}`, 'x-merchant-account-id': direct.account_id, 'content-type': 'application/json' },
+        headers: {
+          authorization: `Bearer ${direct.api_key}`,
+          'x-merchant-account-id': direct.account_id,
+          'content-type': 'application/json',
+        },
         body: JSON.stringify(directPayment()),
       });
       expect(res.status).toBe(201);
@@ -106,8 +143,26 @@ describe('the packed package', () => {
 
   it('the .d.ts and exports map type-check a TypeScript consumer', () => {
     const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-    const res = spawnSync(process.execPath, [tsc, '--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022',
-      '--types', 'node', '--typeRoots', join(root, 'node_modules', '@types'), 'consumer.mts'], { cwd: project, encoding: 'utf8', timeout: 120_000 });
+    const res = spawnSync(
+      process.execPath,
+      [
+        tsc,
+        '--noEmit',
+        '--strict',
+        '--module',
+        'nodenext',
+        '--moduleResolution',
+        'nodenext',
+        '--target',
+        'es2022',
+        '--types',
+        'node',
+        '--typeRoots',
+        join(root, 'node_modules', '@types'),
+        'consumer.mts',
+      ],
+      { cwd: project, encoding: 'utf8', timeout: 120_000 },
+    );
     expect(res.stdout + res.stderr).toBe('');
     expect(res.status).toBe(0);
   });

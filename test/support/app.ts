@@ -46,10 +46,7 @@ export function directPayment(overrides: Record<string, unknown> = {}): Record<s
 }
 
 /** An RS256 JWT signed with node's crypto. */
-export function jwt(
-  claims: Record<string, unknown>,
-  opts: { kid?: string; privateKeyPem?: string; alg?: string } = {},
-): string {
+export function jwt(claims: Record<string, unknown>, opts: { kid?: string; privateKeyPem?: string; alg?: string } = {}): string {
   const header = { alg: opts.alg ?? 'RS256', typ: 'JWT', kid: opts.kid ?? DIRECT.jwt_kid };
   const enc = (v: unknown): string => Buffer.from(JSON.stringify(v)).toString('base64url');
   const data = `${enc(header)}.${enc(claims)}`;

@@ -24,7 +24,16 @@ export const BROWSER_INFO = { user_agent: 'e2e', language: 'en-US', javascript_e
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -86,7 +95,11 @@ export async function startMerchant(): Promise<MerchantServer> {
 
 /** A merchant's /v4 client with an account's API key, as the merchant's own code would send it. */
 export function merchantApi(baseUrl: string, account: DemoAccountCredentials) {
-  const headers = { authorization: `Bearer ${account.api_key}`, 'x-merchant-account-id': account.account_id, 'content-type': 'application/json' };
+  const headers = {
+    authorization: `Bearer ${account.api_key}`,
+    'x-merchant-account-id': account.account_id,
+    'content-type': 'application/json',
+  };
   const post = async (path: string, body: unknown, extra: Record<string, string> = {}) => {
     const res = await fetch(`${baseUrl}/v4${path}`, { method: 'POST', headers: { ...headers, ...extra }, body: JSON.stringify(body) });
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
@@ -95,7 +108,10 @@ export function merchantApi(baseUrl: string, account: DemoAccountCredentials) {
     post,
     /** Creates a transaction and returns its record (throws unless 201). */
     async createTransaction(body: Record<string, unknown>): Promise<TransactionRecord> {
-      const res = await post('/transactions', account.mode === 'direct' ? { payment_method: CARD, browser_info: BROWSER_INFO, ...body } : body);
+      const res = await post(
+        '/transactions',
+        account.mode === 'direct' ? { payment_method: CARD, browser_info: BROWSER_INFO, ...body } : body,
+      );
       if (res.status !== 201) throw new Error(`create failed: ${res.status} ${JSON.stringify(res.body)}`);
       return res.body as unknown as TransactionRecord;
     },
@@ -113,7 +129,11 @@ export interface TransactionRecord {
 }
 
 /** GET a control API path as JSON. */
-export async function control<T = Record<string, unknown>>(baseUrl: string, path: string, init?: { method?: string; body?: unknown }): Promise<{ status: number; body: T }> {
+export async function control<T = Record<string, unknown>>(
+  baseUrl: string,
+  path: string,
+  init?: { method?: string; body?: unknown },
+): Promise<{ status: number; body: T }> {
   const res = await fetch(`${baseUrl}/_sandbox${path}`, {
     method: init?.method ?? 'GET',
     headers: init?.body === undefined ? {} : { 'content-type': 'application/json' },

@@ -1,5 +1,5 @@
 /**
- * Card data in every form a merchant's code might send it (issue 22): a form-encoded and a
+ * Card data in every form a merchant's code might send it: a form-encoded and a
  * multipart body, `securityCode`, `security\u005fcode` in malformed JSON, a card number in a
  * query string (`?cursor=`, `/v4/buyers?search=`), in the path, in `Idempotency-Key` and
  * `X-Merchant-Account-Id`, and in `metadata`. Used by the in-process and the `--db` tests.
@@ -36,19 +36,72 @@ export async function sendCardDataForms(send: Send): Promise<Record<string, numb
   const C = FORM_CARDS;
   const code = FORM_CODE;
   const out: Record<string, number> = {};
-  out.form = (await send('/v4/transactions', { method: 'POST', headers: { ...bare, 'content-type': 'application/x-www-form-urlencoded' }, body: `amount=100&currency=USD&number=${C.form}&security_code=${code}&expiration_date=12%2F30` })).status;
-  out.formGrouped = (await send('/v4/transactions', { method: 'POST', headers: { ...bare, 'content-type': 'application/x-www-form-urlencoded' }, body: `payment_method%5Bnumber%5D=${C.formGrouped.replace(/ /g, '+')}&payment_method%5Bsecurity%5Fcode%5D=${code}` })).status;
+  out.form = (
+    await send('/v4/transactions', {
+      method: 'POST',
+      headers: { ...bare, 'content-type': 'application/x-www-form-urlencoded' },
+      body: `amount=100&currency=USD&number=${C.form}&security_code=${code}&expiration_date=12%2F30`,
+    })
+  ).status;
+  out.formGrouped = (
+    await send('/v4/transactions', {
+      method: 'POST',
+      headers: { ...bare, 'content-type': 'application/x-www-form-urlencoded' },
+      body: `payment_method%5Bnumber%5D=${C.formGrouped.replace(/ /g, '+')}&payment_method%5Bsecurity%5Fcode%5D=${code}`,
+    })
+  ).status;
   const boundary = 'xBOUNDARYx';
-  const part = (name: string, value: string): string => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
-  out.multipart = (await send('/v4/transactions', { method: 'POST', headers: { ...bare, 'content-type': `multipart/form-data; boundary=${boundary}` }, body: `${part('number', C.multipart)}${part('securityCode', code)}--${boundary}--\r\n` })).status;
-  out.camel = (await send('/v4/transactions', { method: 'POST', headers: auth, body: JSON.stringify(directPayment({ payment_method: { type: 'card', number: C.camel, expiration_date: '12/30', securityCode: code } })) })).status;
-  out.escaped = (await send('/v4/transactions', { method: 'POST', headers: auth, body: `{"amount": 100, "payment_method": {"number": "${C.escaped}", "security\\u005fcode": "${code}", "CVV": ${code}` })).status;
+  const part = (name: string, value: string): string =>
+    `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+  out.multipart = (
+    await send('/v4/transactions', {
+      method: 'POST',
+      headers: { ...bare, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      body: `${part('number', C.multipart)}${part('securityCode', code)}--${boundary}--\r\n`,
+    })
+  ).status;
+  out.camel = (
+    await send('/v4/transactions', {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify(
+        directPayment({ payment_method: { type: 'card', number: C.camel, expiration_date: '12/30', securityCode: code } }),
+      ),
+    })
+  ).status;
+  out.escaped = (
+    await send('/v4/transactions', {
+      method: 'POST',
+      headers: auth,
+      body: `{"amount": 100, "payment_method": {"number": "${C.escaped}", "security\\u005fcode": "${code}", "CVV": ${code}`,
+    })
+  ).status;
   out.cursor = (await send(`/v4/transactions?cursor=${C.cursor}&limit=5`, { headers: auth })).status;
   out.search = (await send(`/v4/buyers?search=${C.search}&cvc=${code}`, { headers: auth })).status;
   out.path = (await send(`/v4/transactions/${C.path}`, { headers: auth })).status;
-  out.idempotencyKey = (await send('/v4/transactions', { method: 'POST', headers: { ...auth, 'idempotency-key': `order-${C.idempotencyKey}` }, body: JSON.stringify(directPayment()) })).status;
-  out.idempotencyReplay = (await send('/v4/transactions', { method: 'POST', headers: { ...auth, 'idempotency-key': `order-${C.idempotencyKey}` }, body: JSON.stringify(directPayment()) })).status;
-  out.accountHeader = (await send('/v4/transactions', { headers: { authorization: 'Bearer sk_test_wrong', 'x-merchant-account-id': C.accountHeader } })).status;
-  out.metadata = (await send('/v4/transactions', { method: 'POST', headers: auth, body: JSON.stringify(directPayment({ metadata: { note: `card ${C.metadata}`, cvv: code } })) })).status;
+  out.idempotencyKey = (
+    await send('/v4/transactions', {
+      method: 'POST',
+      headers: { ...auth, 'idempotency-key': `order-${C.idempotencyKey}` },
+      body: JSON.stringify(directPayment()),
+    })
+  ).status;
+  out.idempotencyReplay = (
+    await send('/v4/transactions', {
+      method: 'POST',
+      headers: { ...auth, 'idempotency-key': `order-${C.idempotencyKey}` },
+      body: JSON.stringify(directPayment()),
+    })
+  ).status;
+  out.accountHeader = (
+    await send('/v4/transactions', { headers: { authorization: 'Bearer sk_test_wrong', 'x-merchant-account-id': C.accountHeader } })
+  ).status;
+  out.metadata = (
+    await send('/v4/transactions', {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify(directPayment({ metadata: { note: `card ${C.metadata}`, cvv: code } })),
+    })
+  ).status;
   return out;
 }

@@ -20,7 +20,8 @@ export function parseTlv(text: string): DecodedObject[] {
   while (i < text.length) {
     const id = text.slice(i, i + 2);
     const lengthText = text.slice(i + 2, i + 4);
-    if (!/^\d{2}$/.test(id) || !/^\d{2}$/.test(lengthText)) throw new Error(`bad data object header at ${i}: ${JSON.stringify(text.slice(i, i + 4))}`);
+    if (!/^\d{2}$/.test(id) || !/^\d{2}$/.test(lengthText))
+      throw new Error(`bad data object header at ${i}: ${JSON.stringify(text.slice(i, i + 4))}`);
     const length = Number(lengthText);
     const value = text.slice(i + 4, i + 4 + length);
     if (value.length !== length) throw new Error(`data object ${id} at ${i} is truncated (wants ${length}, has ${value.length})`);
@@ -69,6 +70,9 @@ export function decodePayload(payload: string): DecodedPayload {
   if (objects[0]?.id !== '00' || objects[0].value !== '01') throw new Error('payload format indicator 00 = "01" must come first');
   const last = objects.at(-1)!;
   if (last.id !== '63' || !/^[0-9A-F]{4}$/.test(last.value)) throw new Error('CRC 63 (4 uppercase hex digits) must come last');
-  const computed = crcCcittFalse(new TextEncoder().encode(payload.slice(0, -4))).toString(16).toUpperCase().padStart(4, '0');
+  const computed = crcCcittFalse(new TextEncoder().encode(payload.slice(0, -4)))
+    .toString(16)
+    .toUpperCase()
+    .padStart(4, '0');
   return { fields: tlvMap(payload), crc: { stated: last.value, computed } };
 }

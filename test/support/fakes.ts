@@ -1,12 +1,23 @@
 /**
  * In-memory fakes of the domain's ports (`src/domain/ports.ts`), for unit tests of the
- * domain services without SQLite, HTTP or a socket. The unit of work keeps the contract's
+ * domain services without SQLite, HTTP or a socket. The unit of work keeps the documented
  * one promise that matters here: effects run after the outermost `run`, in order, and are
  * dropped when the work throws (the fake repositories do not roll back).
  */
 import type { Clock } from '../../src/core/clock/clock.js';
 import type { Account, Refund, ScheduledStep, SimulatedFailures, Subscription, Transaction } from '../../src/core/domain/entities.js';
-import type { AccountsRepo, ChangeFeed, ChargeScript, Outbox, ScenarioPolicy, ScheduledStepsRepo, StepResult, SubscriptionsRepo, TransactionsRepo, UnitOfWork } from '../../src/core/domain/ports.js';
+import type {
+  AccountsRepo,
+  ChangeFeed,
+  ChargeScript,
+  Outbox,
+  ScenarioPolicy,
+  ScheduledStepsRepo,
+  StepResult,
+  SubscriptionsRepo,
+  TransactionsRepo,
+  UnitOfWork,
+} from '../../src/core/domain/ports.js';
 
 export function fakeClock(startMs = Date.UTC(2026, 10, 22, 10)): Clock & { set(ms: number): void } {
   let now = startMs;
@@ -70,7 +81,9 @@ export function fakeTransactions(): TransactionsRepo & { rows: Transaction[]; re
       return due.length === 0 ? null : Math.min(...due);
     },
     linksExpiredAt: (nowMs) =>
-      rows.filter((t) => t.status === 'PENDING' && t.link_expires_at !== null && t.link_expires_at <= nowMs).sort((a, b) => a.link_expires_at! - b.link_expires_at!),
+      rows
+        .filter((t) => t.status === 'PENDING' && t.link_expires_at !== null && t.link_expires_at <= nowMs)
+        .sort((a, b) => a.link_expires_at! - b.link_expires_at!),
     clearLinkExpiry: (id) => void (find(id)!.link_expires_at = null),
     insertRefund: (refund) => void refunds.push({ ...refund, seq: refunds.length + 1 }),
     refundById: (id) => refunds.find((r) => r.id === id),
@@ -125,7 +138,16 @@ export function fakePolicy(script: ChargeScript | null = null, failures?: Simula
 
 /** A stored account as the domain sees it (no JWT keys), named after its id. */
 export function accountEntity(id: string, mode: Account['mode'] = 'direct'): Account {
-  return { id, name: id, mode, api_key: `sk_test_${id}`, jwt_kid: `kid_${id}`, jwt_private_key_pem: '', jwt_public_key_pem: '', created_at: 0 };
+  return {
+    id,
+    name: id,
+    mode,
+    api_key: `sk_test_${id}`,
+    jwt_kid: `kid_${id}`,
+    jwt_private_key_pem: '',
+    jwt_public_key_pem: '',
+    created_at: 0,
+  };
 }
 
 /** A stored transaction as the domain sees it: a PENDING 10.50 USD payment of `acc_a`, with `overrides`. */
@@ -170,7 +192,11 @@ export function fakeSubscriptions(): SubscriptionsRepo & { rows: Subscription[] 
     byExternalIdentifier: (accountId, ref) => rows.find((s) => s.account_id === accountId && s.external_identifier === ref),
     page: (accountId) => ({ rows: rows.filter((s) => s.account_id === accountId).reverse(), nextKey: null, previousKey: null }),
     pageAll: () => ({ rows: [...rows].reverse(), nextKey: null, previousKey: null }),
-    due: (nowMs) => rows.filter((s) => charging(s) && s.next_charge_at! <= nowMs).sort((a, b) => a.next_charge_at! - b.next_charge_at!).map((s) => structuredClone(s)),
+    due: (nowMs) =>
+      rows
+        .filter((s) => charging(s) && s.next_charge_at! <= nowMs)
+        .sort((a, b) => a.next_charge_at! - b.next_charge_at!)
+        .map((s) => structuredClone(s)),
     nextDue: () => {
       const due = rows.filter(charging).map((s) => s.next_charge_at!);
       return due.length === 0 ? null : Math.min(...due);

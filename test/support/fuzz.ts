@@ -18,12 +18,40 @@ export type Json = null | boolean | number | string | Json[] | { [key: string]: 
 
 /** Awkward scalars: edges of the amount, long and odd strings, look-alikes of valid values. */
 export const oddScalar: fc.Arbitrary<Json> = fc.constantFrom<Json>(
-  '', ' ', 0, -1, 1, 1.5, 99_999_999, 100_000_000, 1e21, -0, Number.MAX_SAFE_INTEGER, true, false, null,
-  'USD', 'usd', 'XXX', 'JPY', '4111111111111111', '12/30', '13/99', 'http://127.0.0.1:9/x', 'javascript:alert(1)',
-  'x'.repeat(256), '💳', '\u0000', '../..', '{"a":1}', '2026-01-01T00:00:00Z', 'a@b.co', 'not-an-email',
+  '',
+  ' ',
+  0,
+  -1,
+  1,
+  1.5,
+  99_999_999,
+  100_000_000,
+  1e21,
+  -0,
+  Number.MAX_SAFE_INTEGER,
+  true,
+  false,
+  null,
+  'USD',
+  'usd',
+  'XXX',
+  'JPY',
+  '4111111111111111',
+  '12/30',
+  '13/99',
+  'http://127.0.0.1:9/x',
+  'javascript:alert(1)',
+  'x'.repeat(256),
+  '💳',
+  '\u0000',
+  '../..',
+  '{"a":1}',
+  '2026-01-01T00:00:00Z',
+  'a@b.co',
+  'not-an-email',
 );
 
-/** Any JSON value, shallow (the nesting-depth limit is a separate finding of issue 10). */
+/** Any JSON value, shallow. */
 export const jsonValue: fc.Arbitrary<Json> = fc.oneof(
   { weight: 2, arbitrary: oddScalar },
   { weight: 3, arbitrary: fc.jsonValue({ maxDepth: 2 }) as fc.Arbitrary<Json> },
@@ -48,7 +76,10 @@ export interface Mutation {
 export const mutation: fc.Arbitrary<Mutation> = fc.record({
   at: fc.nat(),
   op: fc.constantFrom<'delete' | 'set' | 'add'>('delete', 'set', 'set', 'add'),
-  key: fc.oneof(fc.constantFrom('amount', 'currency', 'note', 'type', 'number', 'email', '__proto__', 'constructor'), fc.string({ maxLength: 12 })),
+  key: fc.oneof(
+    fc.constantFrom('amount', 'currency', 'note', 'type', 'number', 'email', '__proto__', 'constructor'),
+    fc.string({ maxLength: 12 }),
+  ),
   value: jsonValue,
 });
 
@@ -60,7 +91,8 @@ export function mutate(base: Json, mutations: Mutation[]): Json {
     const path = paths[m.at % paths.length]!;
     if (path.length === 0) {
       if (m.op === 'set') root = m.value;
-      else if (m.op === 'add' && root !== null && typeof root === 'object' && !Array.isArray(root)) Object.defineProperty(root, m.key, { value: m.value, enumerable: true, writable: true, configurable: true });
+      else if (m.op === 'add' && root !== null && typeof root === 'object' && !Array.isArray(root))
+        Object.defineProperty(root, m.key, { value: m.value, enumerable: true, writable: true, configurable: true });
       continue;
     }
     let parent: Json = root;
@@ -89,7 +121,12 @@ export function mutatedBody(valid: fc.Arbitrary<Json>): fc.Arbitrary<Json> {
 /** Cursors: base64url of odd JSON, random base64url, and plain junk. */
 export const cursor: fc.Arbitrary<string> = fc.oneof(
   fc.jsonValue({ maxDepth: 2 }).map((v) => Buffer.from(JSON.stringify(v)).toString('base64url')),
-  fc.record({ d: fc.oneof(fc.constantFrom('a', 'b'), fc.string({ maxLength: 2 })), k: fc.oneof(fc.integer(), fc.double(), fc.string({ maxLength: 4 }), fc.constant(null)) }).map((v) => Buffer.from(JSON.stringify(v)).toString('base64url')),
+  fc
+    .record({
+      d: fc.oneof(fc.constantFrom('a', 'b'), fc.string({ maxLength: 2 })),
+      k: fc.oneof(fc.integer(), fc.double(), fc.string({ maxLength: 4 }), fc.constant(null)),
+    })
+    .map((v) => Buffer.from(JSON.stringify(v)).toString('base64url')),
   fc.base64String({ maxLength: 40 }),
   fc.string({ maxLength: 40 }),
 );
@@ -115,7 +152,10 @@ export interface SentRequest {
 }
 
 function resolves(value: unknown, pointer: string): { found: boolean; parentFound: boolean } {
-  const tokens = pointer.split('/').slice(1).map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const tokens = pointer
+    .split('/')
+    .slice(1)
+    .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
   let node: unknown = value;
   for (let i = 0; i < tokens.length; i += 1) {
     if (node === null || typeof node !== 'object' || !Object.prototype.hasOwnProperty.call(node, tokens[i]!)) {
@@ -144,11 +184,26 @@ export function answerProblem(status: number, text: string, req: SentRequest): s
   } catch {
     return `HTTP ${status} is not JSON: ${text.slice(0, 200)}`;
   }
-  if (env.type !== 'error' || typeof env.code !== 'string' || env.code === '' || env.status !== status || typeof env.message !== 'string' || !Array.isArray(env.details)) {
+  if (
+    env.type !== 'error' ||
+    typeof env.code !== 'string' ||
+    env.code === '' ||
+    env.status !== status ||
+    typeof env.message !== 'string' ||
+    !Array.isArray(env.details)
+  ) {
     return `HTTP ${status} is not the envelope: ${text.slice(0, 300)}`;
   }
   for (const d of env.details as { type?: unknown; pointer?: unknown; message?: unknown; location?: unknown }[]) {
-    if (typeof d !== 'object' || d === null || typeof d.type !== 'string' || typeof d.pointer !== 'string' || typeof d.message !== 'string' || typeof d.location !== 'string' || !LOCATIONS.has(d.location)) {
+    if (
+      typeof d !== 'object' ||
+      d === null ||
+      typeof d.type !== 'string' ||
+      typeof d.pointer !== 'string' ||
+      typeof d.message !== 'string' ||
+      typeof d.location !== 'string' ||
+      !LOCATIONS.has(d.location)
+    ) {
       return `HTTP ${status} has a malformed detail: ${JSON.stringify(d)}`;
     }
     const pointer = d.pointer;

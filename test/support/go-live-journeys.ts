@@ -59,15 +59,29 @@ export async function createAccount(url: string, mode: 'direct' | 'checkout', na
 }
 
 /** A /v4 call. */
-async function api(url: string, account: CreatedAccount, method: string, path: string, payload?: unknown, extra: Record<string, string> = {}, signal?: AbortSignal): Promise<{ status: number; body: Json }> {
-  const res = await fetch(`${url}${path}`, { method, headers: merchantHeaders(account, extra), body: payload === undefined ? undefined : JSON.stringify(payload), signal });
+async function api(
+  url: string,
+  account: CreatedAccount,
+  method: string,
+  path: string,
+  payload?: unknown,
+  extra: Record<string, string> = {},
+  signal?: AbortSignal,
+): Promise<{ status: number; body: Json }> {
+  const res = await fetch(`${url}${path}`, {
+    method,
+    headers: merchantHeaders(account, extra),
+    body: payload === undefined ? undefined : JSON.stringify(payload),
+    signal,
+  });
   return { status: res.status, body: await json(res) };
 }
 
 /** Waits until every webhook under way has had its attempt (an advance of one second waits for them). */
 const settleWebhooks = (url: string): Promise<Json> => control(url, 'POST', '/clock/advance', { seconds: 1 });
 
-const isRefundWebhook = (hook: ReceivedWebhook): boolean => typeof hook.body === 'object' && hook.body !== null && 'refund_data' in hook.body;
+const isRefundWebhook = (hook: ReceivedWebhook): boolean =>
+  typeof hook.body === 'object' && hook.body !== null && 'refund_data' in hook.body;
 const merchantId = (hook: ReceivedWebhook): string => String((hook.body as Json | null)?.merchant_transaction_id ?? '');
 
 export interface CarelessResult {
@@ -122,7 +136,9 @@ export async function carelessJourney(url: string, receiver: Receiver): Promise<
   };
 
   // 0. A payment whose webhooks go to a port nobody listens on: refused twice (a retry is 10 s later).
-  const unreachable = await create(directPayment({ external_identifier: 'order-nowhere', notification_url: `http://127.0.0.1:${await freePort()}/webhooks` }));
+  const unreachable = await create(
+    directPayment({ external_identifier: 'order-nowhere', notification_url: `http://127.0.0.1:${await freePort()}/webhooks` }),
+  );
   await control(url, 'POST', `/transactions/${unreachable}/settle`);
   await settleWebhooks(url);
   await control(url, 'POST', '/clock/advance', { seconds: 15 });
@@ -134,9 +150,21 @@ export async function carelessJourney(url: string, receiver: Receiver): Promise<
   await settleWebhooks(url);
 
   // 2. A create whose answer is lost (timeout after execution), retried under a new key.
-  await api(url, account, 'POST', '/v4/transactions', pay('order-2'), { 'idempotency-key': 'checkout-7f1c-attempt-1', 'x-sandbox-fault': 'timeout-after' }, AbortSignal.timeout(400)).catch(() => undefined);
+  await api(
+    url,
+    account,
+    'POST',
+    '/v4/transactions',
+    pay('order-2'),
+    { 'idempotency-key': 'checkout-7f1c-attempt-1', 'x-sandbox-fault': 'timeout-after' },
+    AbortSignal.timeout(400),
+  ).catch(() => undefined);
   const retried = await create(pay('order-2'), { 'idempotency-key': 'checkout-7f1c-attempt-2' });
-  const lostAnswer = String(((await control(url, 'GET', `/transactions?account_id=${account.account_id}&limit=100`)).items as Json[]).find((t) => t.external_identifier === 'order-2' && t.id !== retried)?.id);
+  const lostAnswer = String(
+    ((await control(url, 'GET', `/transactions?account_id=${account.account_id}&limit=100`)).items as Json[]).find(
+      (t) => t.external_identifier === 'order-2' && t.id !== retried,
+    )?.id,
+  );
 
   // 3. Polling the payment whose answer was lost, instead of waiting for its webhook.
   for (let i = 0; i < 12; i++) await api(url, account, 'GET', `/v4/transactions/${lostAnswer}`);
@@ -188,18 +216,60 @@ export async function carelessJourney(url: string, receiver: Receiver): Promise<
   await api(url, account, 'GET', '/v4/transactions?limit=5');
   // A create refused 429, sent again at once under a new key (its body re-encoded with other spacing).
   const rateLimited = pay('order-429');
-  await fetch(`${url}/v4/transactions`, { method: 'POST', headers: merchantHeaders(account, { 'idempotency-key': 'order-429-a', 'x-sandbox-fault': '429=30' }), body: JSON.stringify(rateLimited, null, 2) });
+  await fetch(`${url}/v4/transactions`, {
+    method: 'POST',
+    headers: merchantHeaders(account, { 'idempotency-key': 'order-429-a', 'x-sandbox-fault': '429=30' }),
+    body: JSON.stringify(rateLimited, null, 2),
+  });
   await create(rateLimited, { 'idempotency-key': 'order-429-b' });
   const live = 'Bearer sk_live_51HxQpLkEy0ProductionKey';
   await fetch(`${url}/v4/transactions`, { headers: { authorization: live, 'x-merchant-account-id': account.account_id } });
   await fetch(`${url}/v4/transactions`, { headers: { authorization: live } });
   // Card data from a checkout account: under the spec's names, accepted; under other names, refused or not.
-  await api(url, checkout, 'POST', '/v4/transactions', directPayment({ external_identifier: 'order-c1', notification_url: receiver.url }), { 'idempotency-key': 'c1' });
-  await api(url, checkout, 'POST', '/v4/transactions', { amount: 1050, currency: 'USD', return_url: 'https://shop.example/return', card: { number: '4111111111111111', cvc: '123' } }, { 'idempotency-key': 'c2' });
-  await api(url, checkout, 'POST', '/v4/transactions', { amount: 1050, currency: 'USD', payment_method: { type: 'card', card_number: '5555 5555 5555 4444', cvv: '321' } }, { 'idempotency-key': 'c3' });
-  await api(url, checkout, 'POST', '/v4/transactions', { amount: 1050, currency: 'USD', return_url: 'https://shop.example/return', cardholder: { CVV2: 4321 } }, { 'idempotency-key': 'c4' });
+  await api(url, checkout, 'POST', '/v4/transactions', directPayment({ external_identifier: 'order-c1', notification_url: receiver.url }), {
+    'idempotency-key': 'c1',
+  });
+  await api(
+    url,
+    checkout,
+    'POST',
+    '/v4/transactions',
+    { amount: 1050, currency: 'USD', return_url: 'https://shop.example/return', card: { number: '4111111111111111', cvc: '123' } },
+    { 'idempotency-key': 'c2' },
+  );
+  await api(
+    url,
+    checkout,
+    'POST',
+    '/v4/transactions',
+    { amount: 1050, currency: 'USD', payment_method: { type: 'card', card_number: '5555 5555 5555 4444', cvv: '321' } },
+    { 'idempotency-key': 'c3' },
+  );
+  await api(
+    url,
+    checkout,
+    'POST',
+    '/v4/transactions',
+    { amount: 1050, currency: 'USD', return_url: 'https://shop.example/return', cardholder: { CVV2: 4321 } },
+    { 'idempotency-key': 'c4' },
+  );
   await settleWebhooks(url);
-  return { account, checkout, lostAnswer, retried, first, polled: lostAnswer, slow, hanging, silent, unreachable, keylessTwice, sameBodyTwice, subscription, refusedWebhook };
+  return {
+    account,
+    checkout,
+    lostAnswer,
+    retried,
+    first,
+    polled: lostAnswer,
+    slow,
+    hanging,
+    silent,
+    unreachable,
+    keylessTwice,
+    sameBodyTwice,
+    subscription,
+    refusedWebhook,
+  };
 }
 
 export interface CarefulResult {
@@ -242,7 +312,11 @@ export async function carefulJourney(url: string, receiver: Receiver): Promise<C
   await control(url, 'POST', `/transactions/${b}/fail`);
   await settleWebhooks(url);
   // Rate limited: waits the Retry-After, then sends the same create under the same key.
-  const limited = await fetch(`${url}/v4/transactions`, { method: 'POST', headers: merchantHeaders(account, { 'idempotency-key': 'careful-limited', 'x-sandbox-fault': '429=1' }), body: JSON.stringify(pay()) });
+  const limited = await fetch(`${url}/v4/transactions`, {
+    method: 'POST',
+    headers: merchantHeaders(account, { 'idempotency-key': 'careful-limited', 'x-sandbox-fault': '429=1' }),
+    body: JSON.stringify(pay()),
+  });
   if (limited.status !== 429) throw new Error(`429: ${limited.status}`);
   await new Promise((resolve) => setTimeout(resolve, Number(limited.headers.get('retry-after')) * 1000 + 250));
   const afterLimit = await api(url, account, 'POST', '/v4/transactions', pay(), { 'idempotency-key': 'careful-limited' });
@@ -258,16 +332,34 @@ export async function carefulJourney(url: string, receiver: Receiver): Promise<C
   // A webhook the sandbox fails three times on purpose, then delivers.
   await create('/v4/transactions', pay({ metadata: { sandbox_webhook_failures: '3' } }));
   // The customer's step: one cancels on the payment page, one never comes back.
-  const qr = (description: string) => ({ amount: 35050, currency: 'THB', description, payment_method: { type: 'qr', payment_channel_code: 'PROMPTPAY' }, browser_info: { user_agent: 'careful', language: 'th-TH' } });
+  const qr = (description: string) => ({
+    amount: 35050,
+    currency: 'THB',
+    description,
+    payment_method: { type: 'qr', payment_channel_code: 'PROMPTPAY' },
+    browser_info: { user_agent: 'careful', language: 'th-TH' },
+  });
   const cancelled = String((await create('/v4/transactions', qr('Order qr-1'))).id);
   const page = await fetch(`${url}/pay/${cancelled}/cancel`, { method: 'POST', redirect: 'manual' });
   if (page.status >= 400) throw new Error(`cancel: ${page.status}`);
   await create('/v4/transactions', qr('Order qr-2'));
   // Subscriptions: one renews, one goes past_due; their webhooks go to payment_method.webhooks_url.
   const sub = (ext: string, plan: Json) =>
-    directSubscription({ external_identifier: ext, plan: { currency: 'USD', amount: 900, ...plan }, payment_method: { type: 'card', number: '4111111111111111', expiration_date: '12/30', security_code: '123', webhooks_url: receiver.url } });
+    directSubscription({
+      external_identifier: ext,
+      plan: { currency: 'USD', amount: 900, ...plan },
+      payment_method: {
+        type: 'card',
+        number: '4111111111111111',
+        expiration_date: '12/30',
+        security_code: '123',
+        webhooks_url: receiver.url,
+      },
+    });
   await create('/v4/subscriptions', sub('sub-renews', { name: 'Gold', interval: 'week' }), { 'x-forwarded-for': '203.0.113.7' });
-  await create('/v4/subscriptions', sub('sub-fails', { name: 'renewal-fails', interval: 'week', payment_attempts: 3 }), { 'x-forwarded-for': '203.0.113.7' });
+  await create('/v4/subscriptions', sub('sub-fails', { name: 'renewal-fails', interval: 'week', payment_attempts: 3 }), {
+    'x-forwarded-for': '203.0.113.7',
+  });
   // Eight days of sandbox time: retries, the expired link, renewals.
   await control(url, 'POST', '/clock/advance', { seconds: 8 * 86_400 });
   await settleWebhooks(url);

@@ -29,7 +29,12 @@ export function parseXml(xml: string): XmlElement {
   const decode = (raw: string): string => {
     for (let i = raw.indexOf('&'); i >= 0; i = raw.indexOf('&', i + 1)) if (!ENTITY.test(raw.slice(i))) fail('stray & in text');
     if (raw.includes('<')) fail('raw < in text');
-    return raw.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+    return raw
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&quot;/g, '"')
+      .replace(/&apos;/g, "'")
+      .replace(/&amp;/g, '&');
   };
   const element = (): XmlElement => {
     if (xml[at] !== '<') fail('expected <');
@@ -102,7 +107,12 @@ export function junitProblems(xml: string): string[] {
   } catch (err) {
     return [`not well-formed XML: ${(err as Error).message}`];
   }
-  const attrs = (el: XmlElement, where: string, required: Record<string, (v: string) => boolean>, optional: Record<string, (v: string) => boolean> = {}): void => {
+  const attrs = (
+    el: XmlElement,
+    where: string,
+    required: Record<string, (v: string) => boolean>,
+    optional: Record<string, (v: string) => boolean> = {},
+  ): void => {
     for (const [name, ok] of Object.entries(required)) {
       const value = el.attributes[name];
       if (value === undefined) problems.push(`${where}: missing attribute ${name}`);
@@ -131,7 +141,8 @@ export function junitProblems(xml: string): string[] {
     noText(el, where);
     const names = el.children.map((c) => c.name);
     const shape = names.join(' ');
-    if (!/^properties( testcase)*( system-out)( system-err)$/.test(shape)) problems.push(`${where}: children must be properties, testcase*, system-out, system-err; got ${shape}`);
+    if (!/^properties( testcase)*( system-out)( system-err)$/.test(shape))
+      problems.push(`${where}: children must be properties, testcase*, system-out, system-err; got ${shape}`);
     for (const p of el.children.filter((c) => c.name === 'properties')) {
       noText(p, `${where}/properties`);
       attrs(p, `${where}/properties`, {});
@@ -161,8 +172,10 @@ export function junitProblems(xml: string): string[] {
       attrs(out, `${where}/${out.name}`, {});
       if (out.children.length > 0) problems.push(`${where}/${out.name}: only text is allowed`);
     }
-    if (el.attributes.tests !== String(cases.length)) problems.push(`${where}: tests="${el.attributes.tests}" but ${cases.length} test cases`);
-    if (el.attributes.failures !== String(failures)) problems.push(`${where}: failures="${el.attributes.failures}" but ${failures} failures`);
+    if (el.attributes.tests !== String(cases.length))
+      problems.push(`${where}: tests="${el.attributes.tests}" but ${cases.length} test cases`);
+    if (el.attributes.failures !== String(failures))
+      problems.push(`${where}: failures="${el.attributes.failures}" but ${failures} failures`);
     if (el.attributes.errors !== String(errors)) problems.push(`${where}: errors="${el.attributes.errors}" but ${errors} errors`);
   };
   if (root.name === 'testsuites') {

@@ -24,7 +24,11 @@ export function paymentMethodsTable(): string {
       return `| ${group.name} | \`${c.code}\` | ${name} | ${c.type} | ${currencies} | ${c.country ?? 'global'} | ${STEP[c.type]} |`;
     }),
   );
-  return ['| Group | `payment_channel_code` | Name | Type | Currencies | Country | The customer\'s step on the payment page |', '|---|---|---|---|---|---|---|', ...rows].join('\n');
+  return [
+    "| Group | `payment_channel_code` | Name | Type | Currencies | Country | The customer's step on the payment page |",
+    '|---|---|---|---|---|---|---|',
+    ...rows,
+  ].join('\n');
 }
 
 /** The fixed sandbox rates, units per US dollar. */

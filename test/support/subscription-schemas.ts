@@ -2,7 +2,7 @@
  * Support of the subscription schema tests: the schemas of both modes for one restricted
  * channel, valid bodies of each mode, and the issue paths of a parse.
  */
-import { subscriptionCreateSchema } from '../../src/features/subscriptions/subscriptions.schemas.js';
+import { subscriptionCreateSchema } from '../../src/features/subscriptions/subscription-create-schema.js';
 
 export const RESTRICTED = 'WALLET_RESTRICTED';
 export const checkout = subscriptionCreateSchema({ restrictedChannelCode: RESTRICTED, directMode: false });

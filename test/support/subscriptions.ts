@@ -108,7 +108,9 @@ export async function deliveriesSettled(app: App, timeoutMs = 10_000): Promise<v
   for (;;) {
     const now = Date.parse(String(((await (await app.request('/_sandbox/clock')).json()) as Json).now));
     const items = ((await (await app.request('/_sandbox/deliveries?limit=100')).json()) as { items: Json[] }).items;
-    const underWay = items.filter((d) => d.status === 'pending' && d.next_attempt_at !== null && Date.parse(String(d.next_attempt_at)) <= now);
+    const underWay = items.filter(
+      (d) => d.status === 'pending' && d.next_attempt_at !== null && Date.parse(String(d.next_attempt_at)) <= now,
+    );
     if (underWay.length === 0) return;
     if (Date.now() > until) throw new Error(`${underWay.length} deliveries still under way after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 5));
@@ -129,7 +131,9 @@ export function plusMonths(d: Date, months: number, dayOfMonth = d.getUTCDate())
   const y = d.getUTCFullYear();
   const m = d.getUTCMonth() + months;
   const last = new Date(Date.UTC(y, m + 1, 0)).getUTCDate();
-  return new Date(Date.UTC(y, m, Math.min(dayOfMonth, last), d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds(), d.getUTCMilliseconds()));
+  return new Date(
+    Date.UTC(y, m, Math.min(dayOfMonth, last), d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds(), d.getUTCMilliseconds()),
+  );
 }
 
 /** YYYY-MM-DD of an instant or ISO string. */

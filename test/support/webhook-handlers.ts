@@ -42,10 +42,11 @@ async function listen(handle: Handle): Promise<SampleHandler & { server: ReturnT
     get requests() {
       return state.requests;
     },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -61,13 +62,14 @@ export async function goodHandler(opts: { secret?: string; reserialize?: boolean
     const raw = opts.reserialize ? JSON.stringify(JSON.parse(received)) : received;
     const signature = req.headers.signature;
     if (typeof signature !== 'string' || signature === '') return answer(res, 401, '{"code":"401","message":"missing signature"}');
-    const valid = opts.secret !== undefined
-      ? (() => {
-          const expected = Buffer.from(createHmac('sha256', opts.secret!).update(raw, 'utf8').digest('hex'));
-          const given = Buffer.from(signature);
-          return given.length === expected.length && timingSafeEqual(given, expected);
-        })()
-      : cryptoVerify('RSA-SHA256', Buffer.from(raw, 'utf8'), DEMO_WEBHOOK_PUBLIC_KEY_PEM, Buffer.from(signature, 'base64'));
+    const valid =
+      opts.secret !== undefined
+        ? (() => {
+            const expected = Buffer.from(createHmac('sha256', opts.secret!).update(raw, 'utf8').digest('hex'));
+            const given = Buffer.from(signature);
+            return given.length === expected.length && timingSafeEqual(given, expected);
+          })()
+        : cryptoVerify('RSA-SHA256', Buffer.from(raw, 'utf8'), DEMO_WEBHOOK_PUBLIC_KEY_PEM, Buffer.from(signature, 'base64'));
     if (!valid) return answer(res, 401, '{"code":"401","message":"bad signature"}');
     let body: { ll_transaction_id?: string; payment_data?: { payment_status?: string }; refund_data?: unknown };
     try {
@@ -75,7 +77,9 @@ export async function goodHandler(opts: { secret?: string; reserialize?: boolean
     } catch {
       return answer(res, 400, '{"code":"400","message":"not JSON"}');
     }
-    const event = body.refund_data ? `refund:${body.ll_transaction_id}` : `payment:${body.ll_transaction_id}:${body.payment_data?.payment_status}`;
+    const event = body.refund_data
+      ? `refund:${body.ll_transaction_id}`
+      : `payment:${body.ll_transaction_id}:${body.payment_data?.payment_status}`;
     // Idempotent: an event seen before is acknowledged again without a second effect; a
     // refund whose payment is unknown is kept all the same (it is settled data).
     if (!seen.has(event)) {

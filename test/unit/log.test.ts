@@ -9,7 +9,12 @@ import { DIRECT, jwt } from '../support/app.js';
 function capture(options: LoggerOptions = {}): { out: string[]; err: string[]; logger: ReturnType<typeof createLogger> } {
   const out: string[] = [];
   const err: string[] = [];
-  const logger = createLogger({ ...options, out: (l) => out.push(l), err: (l) => err.push(l), now: () => new Date('2026-01-02T03:04:05Z') });
+  const logger = createLogger({
+    ...options,
+    out: (l) => out.push(l),
+    err: (l) => err.push(l),
+    now: () => new Date('2026-01-02T03:04:05Z'),
+  });
   return { out, err, logger };
 }
 
@@ -29,8 +34,16 @@ describe('createLogger', () => {
     const { out, err, logger } = capture({ format: 'json', level: 'debug' });
     logger.debug('d', 'detail', { n: 1 });
     logger.error('e', 'it broke', { err: new Error('boom') });
-    expect(out.map((l) => JSON.parse(l) as unknown)).toEqual([{ time: '2026-01-02T03:04:05.000Z', level: 'debug', event: 'd', n: 1, msg: 'detail' }]);
-    expect(JSON.parse(err[0]!)).toEqual({ time: '2026-01-02T03:04:05.000Z', level: 'error', event: 'e', err: { name: 'Error', message: 'boom' }, msg: 'it broke' });
+    expect(out.map((l) => JSON.parse(l) as unknown)).toEqual([
+      { time: '2026-01-02T03:04:05.000Z', level: 'debug', event: 'd', n: 1, msg: 'detail' },
+    ]);
+    expect(JSON.parse(err[0]!)).toEqual({
+      time: '2026-01-02T03:04:05.000Z',
+      level: 'error',
+      event: 'e',
+      err: { name: 'Error', message: 'boom' },
+      msg: 'it broke',
+    });
   });
 
   it('quiet: only warnings and errors', () => {
@@ -44,10 +57,18 @@ describe('createLogger', () => {
   it('redacts in text and in JSON fields', () => {
     const token = jwt({ sub: 'x' });
     const { out, logger } = capture({ format: 'json' });
-    logger.info('x', `card 4111 1111 1111 1111 key ${DIRECT.api_key}`, { headers: { authorization: `Bearer ${token}` }, body: { number: '4111111111111111', security_code: '123' }, note: token });
+    logger.info('x', `card 4111 1111 1111 1111 key ${DIRECT.api_key}`, {
+      headers: { authorization: `Bearer ${token}` },
+      body: { number: '4111111111111111', security_code: '123' },
+      note: token,
+    });
     const line = out[0]!;
     for (const secret of ['4111111111111111', '4111 1111 1111 1111', DIRECT.api_key, token, '"123"']) expect(line).not.toContain(secret);
-    expect(JSON.parse(line)).toMatchObject({ msg: 'card ****1111 key sk_test_[redacted]', body: { number: '****1111', security_code: '[redacted]' }, note: '[redacted JWT]' });
+    expect(JSON.parse(line)).toMatchObject({
+      msg: 'card ****1111 key sk_test_[redacted]',
+      body: { number: '****1111', security_code: '[redacted]' },
+      note: '[redacted JWT]',
+    });
   });
 });
 

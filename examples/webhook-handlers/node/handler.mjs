@@ -9,7 +9,8 @@ const publicKey = secret ? null : readFileSync(process.env.PAYMENT_SANDBOX_PUBLI
 const handled = new Set(); // ll_transaction_id already processed: your database in production
 
 function verified(raw, signature) {
-  if (secret) { // HMAC variant: hex HMAC-SHA256 of the raw body
+  if (secret) {
+    // HMAC variant: hex HMAC-SHA256 of the raw body
     const expected = createHmac('sha256', secret).update(raw).digest();
     const given = Buffer.from(signature, 'hex');
     return given.length === expected.length && timingSafeEqual(given, expected);
@@ -18,13 +19,19 @@ function verified(raw, signature) {
 }
 
 createServer((req, res) => {
-  if (req.method !== 'POST' || req.url !== '/webhooks') { res.writeHead(404).end(); return; }
+  if (req.method !== 'POST' || req.url !== '/webhooks') {
+    res.writeHead(404).end();
+    return;
+  }
   const chunks = [];
   req.on('data', (c) => chunks.push(c));
   req.on('end', () => {
     const raw = Buffer.concat(chunks); // the bytes received: never verify re-serialized JSON
     const signature = req.headers.signature;
-    if (typeof signature !== 'string' || !verified(raw, signature)) { res.writeHead(401).end(); return; }
+    if (typeof signature !== 'string' || !verified(raw, signature)) {
+      res.writeHead(401).end();
+      return;
+    }
     const event = JSON.parse(raw.toString('utf8'));
     if (handled.has(event.ll_transaction_id)) {
       console.log(`already handled: ${event.ll_transaction_id}`);

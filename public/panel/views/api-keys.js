@@ -33,10 +33,28 @@ const SCOPES = [
 export function apiKeysView(ctx) {
   const listEl = h('div', { class: 'api-key-list' });
   const mintedEl = h('div', { 'aria-live': 'polite' });
-  const nameInput = /** @type {HTMLInputElement} */ (h('input', { id: 'api-key-name', name: 'name', type: 'text', maxlength: '100', placeholder: 'optional, e.g. reporting job', autocomplete: 'off' }));
+  const nameInput = /** @type {HTMLInputElement} */ (
+    h('input', {
+      id: 'api-key-name',
+      name: 'name',
+      type: 'text',
+      maxlength: '100',
+      placeholder: 'optional, e.g. reporting job',
+      autocomplete: 'off',
+    })
+  );
   const boxes = SCOPES.map(({ scope, what }) => {
     const box = /** @type {HTMLInputElement} */ (h('input', { type: 'checkbox', name: 'scopes', value: scope, id: `scope-${scope}` }));
-    return { box, label: h('label', { class: 'api-key-scope', for: `scope-${scope}`, title: what }, box, h('code', null, scope), h('span', { class: 'faint small' }, what)) };
+    return {
+      box,
+      label: h(
+        'label',
+        { class: 'api-key-scope', for: `scope-${scope}`, title: what },
+        box,
+        h('code', null, scope),
+        h('span', { class: 'faint small' }, what),
+      ),
+    };
   });
   const formError = h('p', { class: 'form-error', role: 'alert', hidden: true });
   const mintButton = /** @type {HTMLButtonElement} */ (h('button', { type: 'submit', class: 'btn btn-primary' }, 'Mint key'));
@@ -128,7 +146,9 @@ export function apiKeysView(ctx) {
         mintButton.disabled = true;
         try {
           const name = nameInput.value.trim();
-          const key = /** @type {MintedApiKey} */ (await call('POST', `/accounts/${encodeURIComponent(id)}/api-keys`, name ? { scopes, name } : { scopes }));
+          const key = /** @type {MintedApiKey} */ (
+            await call('POST', `/accounts/${encodeURIComponent(id)}/api-keys`, name ? { scopes, name } : { scopes })
+          );
           nameInput.value = '';
           for (const { box } of boxes) box.checked = false;
           setChildren(
@@ -136,8 +156,23 @@ export function apiKeysView(ctx) {
             h(
               'div',
               { class: 'api-key-secret', role: 'status' },
-              h('p', null, h('strong', null, 'Copy this secret now: '), 'it is shown once and never again (only its last four characters are kept).'),
-              h('div', { class: 'cred-row' }, h('dt', null, key.name ?? 'New key'), h('dd', null, h('code', { class: 'cred-value', dataset: { secret: '' } }, key.secret), copyButton(() => key.secret, 'the new API key'))),
+              h(
+                'p',
+                null,
+                h('strong', null, 'Copy this secret now: '),
+                'it is shown once and never again (only its last four characters are kept).',
+              ),
+              h(
+                'div',
+                { class: 'cred-row' },
+                h('dt', null, key.name ?? 'New key'),
+                h(
+                  'dd',
+                  null,
+                  h('code', { class: 'cred-value', dataset: { secret: '' } }, key.secret),
+                  copyButton(() => key.secret, 'the new API key'),
+                ),
+              ),
               h('button', { type: 'button', class: 'btn btn-sm', onclick: () => setChildren(mintedEl) }, 'I have copied it'),
             ),
           );
@@ -152,7 +187,12 @@ export function apiKeysView(ctx) {
         }
       },
     },
-    h('fieldset', { class: 'api-key-scopes' }, h('legend', { class: 'small' }, 'Scopes'), boxes.map(({ label }) => label)),
+    h(
+      'fieldset',
+      { class: 'api-key-scopes' },
+      h('legend', { class: 'small' }, 'Scopes'),
+      boxes.map(({ label }) => label),
+    ),
     h('div', { class: 'form-line' }, h('label', { for: 'api-key-name' }, 'Name'), nameInput, mintButton),
     formError,
   );
@@ -161,7 +201,11 @@ export function apiKeysView(ctx) {
     'section',
     { class: 'card pad api-keys-card', 'aria-label': 'Restricted API keys' },
     h('div', { class: 'cred-head' }, titleEl),
-    h('p', { class: 'muted small' }, 'Further sk_test_ keys of this account, each limited to the scopes you choose: a call outside them is 403 forbidden naming the missing scope, so you can test your 403 handling. A revoked key is 401.'),
+    h(
+      'p',
+      { class: 'muted small' },
+      'Further sk_test_ keys of this account, each limited to the scopes you choose: a call outside them is 403 forbidden naming the missing scope, so you can test your 403 handling. A revoked key is 401.',
+    ),
     listEl,
     mintedEl,
     form,

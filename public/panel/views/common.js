@@ -32,7 +32,17 @@ export const TONES = {
  * @param {{ label: string, className: string, columns: readonly Column[], onMore: () => void }} spec
  */
 export function listShell({ label, className, columns, onMore }) {
-  const head = h('thead', null, h('tr', null, columns.map((col) => h('th', { scope: 'col', class: col.className }, col.hidden ? h('span', { class: 'visually-hidden' }, col.title) : col.title))));
+  const head = h(
+    'thead',
+    null,
+    h(
+      'tr',
+      null,
+      columns.map((col) =>
+        h('th', { scope: 'col', class: col.className }, col.hidden ? h('span', { class: 'visually-hidden' }, col.title) : col.title),
+      ),
+    ),
+  );
   const table = h('table', { class: `list ${className}`, 'aria-label': label }, head);
   const empty = h('div', { class: 'empty', hidden: true });
   const note = h('p', { class: 'list-note', hidden: true, role: 'status' });
@@ -139,7 +149,11 @@ export function detailRow(ctx, kind, id, columns, details) {
  */
 export function toggleCell(ctx, kind, id, describedBy) {
   const expanded = ctx.isExpanded(kind, id);
-  return h('td', { class: 'col-toggle' }, toggleButton({ expanded, controls: detailIdOf(kind, id), focus: `${id}:toggle`, describedBy, onToggle: () => ctx.toggle(kind, id) }));
+  return h(
+    'td',
+    { class: 'col-toggle' },
+    toggleButton({ expanded, controls: detailIdOf(kind, id), focus: `${id}:toggle`, describedBy, onToggle: () => ctx.toggle(kind, id) }),
+  );
 }
 
 /** The Status cell: a badge. @param {string} status @param {Tone} tone */
@@ -166,7 +180,15 @@ export function actionsCell(...buttons) {
 export function actionButton(label, { tone, disabled, busy, focus, describedBy, onClick }) {
   return h(
     'button',
-    { type: 'button', class: tone === undefined ? 'btn btn-sm' : `btn btn-sm ${tone}`, disabled, 'aria-busy': busy ? 'true' : null, 'aria-describedby': describedBy, dataset: { focus }, onclick: onClick },
+    {
+      type: 'button',
+      class: tone === undefined ? 'btn btn-sm' : `btn btn-sm ${tone}`,
+      disabled,
+      'aria-busy': busy ? 'true' : null,
+      'aria-describedby': describedBy,
+      dataset: { focus },
+      onclick: onClick,
+    },
     label,
   );
 }
@@ -178,7 +200,17 @@ export function actionButton(label, { tone, disabled, busy, focus, describedBy, 
 export function toggleButton({ expanded, controls, focus, describedBy, onToggle }) {
   return h(
     'button',
-    { type: 'button', class: 'btn btn-ghost btn-icon toggle', 'aria-expanded': String(expanded), 'aria-controls': expanded ? controls : null, 'aria-describedby': describedBy, 'aria-label': 'Details', title: expanded ? 'Hide details' : 'Show details', dataset: { focus }, onclick: onToggle },
+    {
+      type: 'button',
+      class: 'btn btn-ghost btn-icon toggle',
+      'aria-expanded': String(expanded),
+      'aria-controls': expanded ? controls : null,
+      'aria-describedby': describedBy,
+      'aria-label': 'Details',
+      title: expanded ? 'Hide details' : 'Show details',
+      dataset: { focus },
+      onclick: onToggle,
+    },
     h('span', { class: 'chevron', 'aria-hidden': 'true' }),
   );
 }
@@ -194,7 +226,17 @@ export function emptyState({ title, text, command, commandLabel = 'command' }) {
     h('p', { class: 'empty-title' }, title),
     h('p', { class: 'empty-text' }, text),
     command
-      ? h('div', { class: 'command' }, h('div', { class: 'command-bar' }, h('span', null, 'Terminal'), copyButton(() => command, commandLabel)), h('pre', { class: 'code', tabindex: '0', 'aria-label': commandLabel }, command))
+      ? h(
+          'div',
+          { class: 'command' },
+          h(
+            'div',
+            { class: 'command-bar' },
+            h('span', null, 'Terminal'),
+            copyButton(() => command, commandLabel),
+          ),
+          h('pre', { class: 'code', tabindex: '0', 'aria-label': commandLabel }, command),
+        )
       : null,
   );
 }
@@ -229,7 +271,11 @@ export function codeColumn(title, copy, content) {
 /** The "Record" column: the item as JSON, with a Copy button. `what` names it: 'transaction'. @param {unknown} record @param {string} what */
 export function recordColumn(record, what) {
   const label = `${what.charAt(0).toUpperCase()}${what.slice(1)} record`;
-  return codeColumn('Record', copyButton(() => JSON.stringify(record, null, 2), `${what} JSON`), jsonView(record, { label }));
+  return codeColumn(
+    'Record',
+    copyButton(() => JSON.stringify(record, null, 2), `${what} JSON`),
+    jsonView(record, { label }),
+  );
 }
 
 /**
@@ -241,7 +287,13 @@ export function recordColumn(record, what) {
 export function relatedList({ title, items, none, className = 'mini-list', line }) {
   return [
     h('h3', { class: 'detail-title' }, `${title} (${items.length})`),
-    items.length === 0 ? h('p', { class: 'muted small' }, none) : h('ul', { class: className }, items.map((item) => h('li', null, line(item)))),
+    items.length === 0
+      ? h('p', { class: 'muted small' }, none)
+      : h(
+          'ul',
+          { class: className },
+          items.map((item) => h('li', null, line(item))),
+        ),
   ];
 }
 

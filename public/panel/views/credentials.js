@@ -14,12 +14,32 @@ import { webhookHandlerPicker } from './handlers.js';
 
 /** @param {string} label @param {string} value @param {string} what */
 function secretRow(label, value, what) {
-  return h('div', { class: 'cred-row' }, h('dt', null, label), h('dd', null, h('code', { class: 'cred-value' }, value), copyButton(() => value, what)));
+  return h(
+    'div',
+    { class: 'cred-row' },
+    h('dt', null, label),
+    h(
+      'dd',
+      null,
+      h('code', { class: 'cred-value' }, value),
+      copyButton(() => value, what),
+    ),
+  );
 }
 
 /** @param {string} title @param {string} text @param {string} what */
 function codeBlock(title, text, what) {
-  return h('div', { class: 'command' }, h('div', { class: 'command-bar' }, h('span', null, title), copyButton(() => text, what)), h('pre', { class: 'code', tabindex: '0', 'aria-label': what }, text));
+  return h(
+    'div',
+    { class: 'command' },
+    h(
+      'div',
+      { class: 'command-bar' },
+      h('span', null, title),
+      copyButton(() => text, what),
+    ),
+    h('pre', { class: 'code', tabindex: '0', 'aria-label': what }, text),
+  );
 }
 
 /**
@@ -42,8 +62,17 @@ export function credentialsView(ctx) {
   const quickEl = h('div', { class: 'card pad' });
   const handlerEl = h('div', { class: 'card pad' }, webhookHandlerPicker());
 
-  const modeSelect = /** @type {HTMLSelectElement} */ (h('select', { id: 'new-account-mode', name: 'mode' }, h('option', { value: 'direct' }, 'direct'), h('option', { value: 'checkout' }, 'checkout')));
-  const nameInput = /** @type {HTMLInputElement} */ (h('input', { id: 'new-account-name', name: 'name', type: 'text', maxlength: '64', placeholder: 'optional', autocomplete: 'off' }));
+  const modeSelect = /** @type {HTMLSelectElement} */ (
+    h(
+      'select',
+      { id: 'new-account-mode', name: 'mode' },
+      h('option', { value: 'direct' }, 'direct'),
+      h('option', { value: 'checkout' }, 'checkout'),
+    )
+  );
+  const nameInput = /** @type {HTMLInputElement} */ (
+    h('input', { id: 'new-account-name', name: 'name', type: 'text', maxlength: '64', placeholder: 'optional', autocomplete: 'off' })
+  );
   const createButton = /** @type {HTMLButtonElement} */ (h('button', { type: 'submit', class: 'btn btn-primary' }, 'Create account'));
   const createForm = h(
     'form',
@@ -62,12 +91,32 @@ export function credentialsView(ctx) {
       },
     },
     h('h2', { class: 'card-title' }, 'New account'),
-    h('p', { class: 'muted small' }, 'An isolated account with fresh credentials: accounts never see each other’s data, so parallel CI jobs can share one sandbox.'),
-    h('div', { class: 'form-line' }, h('label', { for: 'new-account-mode' }, 'Mode'), modeSelect, h('label', { for: 'new-account-name' }, 'Name'), nameInput, createButton),
+    h(
+      'p',
+      { class: 'muted small' },
+      'An isolated account with fresh credentials: accounts never see each other’s data, so parallel CI jobs can share one sandbox.',
+    ),
+    h(
+      'div',
+      { class: 'form-line' },
+      h('label', { for: 'new-account-mode' }, 'Mode'),
+      modeSelect,
+      h('label', { for: 'new-account-name' }, 'Name'),
+      nameInput,
+      createButton,
+    ),
   );
 
   const keysView = apiKeysView(ctx);
-  const root = h('div', { class: 'stack' }, accountsEl, keysView.root, h('div', { class: 'two-col' }, keyEl, quickEl), handlerEl, createForm);
+  const root = h(
+    'div',
+    { class: 'stack' },
+    accountsEl,
+    keysView.root,
+    h('div', { class: 'two-col' }, keyEl, quickEl),
+    handlerEl,
+    createForm,
+  );
 
   let shown = '';
   return {
@@ -89,7 +138,9 @@ export function credentialsView(ctx) {
               { class: 'cred-head' },
               h('h2', { class: 'card-title' }, a.name),
               h('span', { class: 'pill' }, `${a.mode} mode`),
-              a.account_id === accountId ? badge('selected', 'info') : h('button', { type: 'button', class: 'btn btn-sm', onclick: () => ctx.selectAccount(a.account_id) }, 'Use this account'),
+              a.account_id === accountId
+                ? badge('selected', 'info')
+                : h('button', { type: 'button', class: 'btn btn-sm', onclick: () => ctx.selectAccount(a.account_id) }, 'Use this account'),
             ),
             h(
               'dl',
@@ -101,7 +152,12 @@ export function credentialsView(ctx) {
                 'div',
                 { class: 'cred-row' },
                 h('dt', null, 'JWT private key'),
-                h('dd', null, h('details', { class: 'pem' }, h('summary', null, 'Show PEM'), h('pre', { class: 'code' }, a.jwt_private_key_pem)), copyButton(() => a.jwt_private_key_pem, `${a.name} JWT private key`)),
+                h(
+                  'dd',
+                  null,
+                  h('details', { class: 'pem' }, h('summary', null, 'Show PEM'), h('pre', { class: 'code' }, a.jwt_private_key_pem)),
+                  copyButton(() => a.jwt_private_key_pem, `${a.name} JWT private key`),
+                ),
               ),
             ),
           ),
@@ -110,7 +166,11 @@ export function credentialsView(ctx) {
       setChildren(
         keyEl,
         h('div', { class: 'cred-head' }, h('h2', { class: 'card-title' }, 'Webhook public key')),
-        h('p', { class: 'muted small' }, 'Every webhook carries a base64 RSA-SHA256 signature of its exact raw body in the signature header. Verify it with this key, in the form your verifier takes (also at /_sandbox/webhook-public-key?format=pem|der|jwk|x509):'),
+        h(
+          'p',
+          { class: 'muted small' },
+          'Every webhook carries a base64 RSA-SHA256 signature of its exact raw body in the signature header. Verify it with this key, in the form your verifier takes (also at /_sandbox/webhook-public-key?format=pem|der|jwk|x509):',
+        ),
         webhookKey
           ? h(
               'div',
@@ -123,7 +183,17 @@ export function credentialsView(ctx) {
                     'div',
                     { class: 'key-form-head' },
                     h('div', { class: 'key-form-name' }, h('strong', null, form.title), h('span', { class: 'faint small' }, form.use)),
-                    h('a', { class: 'btn btn-sm btn-ghost', href: `/_sandbox/webhook-public-key?format=${form.id}`, target: '_blank', rel: 'noopener', title: `GET /_sandbox/webhook-public-key?format=${form.id}` }, `?format=${form.id}`),
+                    h(
+                      'a',
+                      {
+                        class: 'btn btn-sm btn-ghost',
+                        href: `/_sandbox/webhook-public-key?format=${form.id}`,
+                        target: '_blank',
+                        rel: 'noopener',
+                        title: `GET /_sandbox/webhook-public-key?format=${form.id}`,
+                      },
+                      `?format=${form.id}`,
+                    ),
                     copyButton(() => form.text, `webhook public key as ${form.title}`),
                   ),
                   h('details', { class: 'pem' }, h('summary', null, 'Show'), h('pre', { class: 'code key-text' }, form.text)),
@@ -138,7 +208,11 @@ export function credentialsView(ctx) {
         h('h2', { class: 'card-title' }, 'Quick start'),
         account
           ? [
-              h('p', { class: 'muted small' }, `Create a transaction with the ${account.name} account; it appears on the Transactions tab at once.`),
+              h(
+                'p',
+                { class: 'muted small' },
+                `Create a transaction with the ${account.name} account; it appears on the Transactions tab at once.`,
+              ),
               codeBlock('Terminal', ctx.examples.createTransaction(account), 'curl command that creates a transaction'),
               h('p', { class: 'muted small' }, 'Then settle it here, or from a test:'),
               codeBlock('Terminal', ctx.examples.settle('<id>'), 'curl command that settles a transaction'),

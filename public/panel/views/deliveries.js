@@ -10,7 +10,20 @@
 import { call } from '../api.js';
 import { badge, bodyView, copyButton, h, setChildren, shellQuote } from '../dom.js';
 import { duration, fullTime, shortId, shortTime } from '../format.js';
-import { ACTIONS_COLUMN, TOGGLE_COLUMN, TONES, actionButton, actionsCell, detailRow, emptyState, itemBody, listView, statusCell, timeCell, toggleCell } from './common.js';
+import {
+  ACTIONS_COLUMN,
+  TOGGLE_COLUMN,
+  TONES,
+  actionButton,
+  actionsCell,
+  detailRow,
+  emptyState,
+  itemBody,
+  listView,
+  statusCell,
+  timeCell,
+  toggleCell,
+} from './common.js';
 
 /** @import { PanelContext } from '../actions.js' */
 /** @import { Delivery, DeliveryAttempt, DeliverySummary, WebhookCheckReport } from '../types.js' */
@@ -21,7 +34,15 @@ import { ACTIONS_COLUMN, TOGGLE_COLUMN, TONES, actionButton, actionsCell, detail
  * @param {PanelContext} ctx
  */
 function checkWebhooksForm(ctx) {
-  const input = h('input', { type: 'url', id: 'check-webhooks-url', name: 'url', required: true, placeholder: 'http://127.0.0.1:3000/webhooks', class: 'input mono', 'aria-describedby': 'check-webhooks-hint' });
+  const input = h('input', {
+    type: 'url',
+    id: 'check-webhooks-url',
+    name: 'url',
+    required: true,
+    placeholder: 'http://127.0.0.1:3000/webhooks',
+    class: 'input mono',
+    'aria-describedby': 'check-webhooks-hint',
+  });
   const button = h('button', { type: 'submit', class: 'btn btn-sm btn-primary' }, 'Check handler');
   const result = h('div', { class: 'check-report', 'aria-live': 'polite' });
 
@@ -29,11 +50,25 @@ function checkWebhooksForm(ctx) {
   const showReport = (report) =>
     setChildren(
       result,
-      h('p', { class: report.passed ? 'ok-text' : 'error-text' }, report.passed ? `All ${report.checks.length} checks passed for ${report.url}.` : `${report.checks.filter((c) => !c.passed).length} of ${report.checks.length} checks failed for ${report.url}.`),
+      h(
+        'p',
+        { class: report.passed ? 'ok-text' : 'error-text' },
+        report.passed
+          ? `All ${report.checks.length} checks passed for ${report.url}.`
+          : `${report.checks.filter((c) => !c.passed).length} of ${report.checks.length} checks failed for ${report.url}.`,
+      ),
       h(
         'ul',
         { class: 'mini-list check-list' },
-        report.checks.map((c) => h('li', { dataset: { check: c.id } }, badge(c.passed ? 'passed' : 'failed', c.passed ? 'ok' : 'danger'), h('span', null, c.title), h('span', { class: 'muted small' }, c.reason))),
+        report.checks.map((c) =>
+          h(
+            'li',
+            { dataset: { check: c.id } },
+            badge(c.passed ? 'passed' : 'failed', c.passed ? 'ok' : 'danger'),
+            h('span', null, c.title),
+            h('span', { class: 'muted small' }, c.reason),
+          ),
+        ),
       ),
     );
 
@@ -62,7 +97,11 @@ function checkWebhooksForm(ctx) {
     h('label', { for: 'check-webhooks-url' }, 'Check your webhook handler'),
     input,
     button,
-    h('p', { class: 'hint small', id: 'check-webhooks-hint' }, 'Sends valid, tampered, duplicate and out-of-order webhooks to the URL and reports whether it answers as a production-ready handler must (as payment-sandbox check-webhooks does).'),
+    h(
+      'p',
+      { class: 'hint small', id: 'check-webhooks-hint' },
+      'Sends valid, tampered, duplicate and out-of-order webhooks to the URL and reports whether it answers as a production-ready handler must (as payment-sandbox check-webhooks does).',
+    ),
     result,
   );
   return form;
@@ -124,7 +163,11 @@ export function deliveriesView(ctx) {
       ? h('span', { class: 'faint' }, d.next_attempt_at ? 'not sent yet' : '—')
       : last.ok
         ? h('span', { class: 'ok-text mono' }, `${last.response_status} · ${duration(last.duration_ms)}`)
-        : h('span', { class: 'error-text', title: last.error ?? '' }, last.response_status ? `HTTP ${last.response_status}` : (last.error ?? 'failed'));
+        : h(
+            'span',
+            { class: 'error-text', title: last.error ?? '' },
+            last.response_status ? `HTTP ${last.response_status}` : (last.error ?? 'failed'),
+          );
 
     const main = h(
       'tr',
@@ -140,19 +183,41 @@ export function deliveriesView(ctx) {
           { class: 'secondary-line' },
           `${d.kind} webhook`,
           state === 'retrying' && d.next_attempt_at
-            ? h('span', { class: 'warn-text', title: fullTime(d.next_attempt_at) }, ` · next attempt ${shortTime(d.next_attempt_at, ctx.nowMs())}`)
+            ? h(
+                'span',
+                { class: 'warn-text', title: fullTime(d.next_attempt_at) },
+                ` · next attempt ${shortTime(d.next_attempt_at, ctx.nowMs())}`,
+              )
             : state === 'failed'
               ? h('span', { class: 'error-text' }, ' · gave up; Resend to try again')
               : null,
         ),
       ),
-      h('td', { class: 'col-url', 'data-label': 'Target' }, d.url ? h('span', { class: 'mono url', title: d.url }, d.url.replace(/^https?:\/\//, '')) : h('span', { class: 'error-text' }, 'no notification URL')),
+      h(
+        'td',
+        { class: 'col-url', 'data-label': 'Target' },
+        d.url
+          ? h('span', { class: 'mono url', title: d.url }, d.url.replace(/^https?:\/\//, ''))
+          : h('span', { class: 'error-text' }, 'no notification URL'),
+      ),
       h('td', { class: 'col-answer', 'data-label': 'Last answer' }, answer),
       h('td', { class: 'col-count', 'data-label': 'Attempts' }, String(d.attempts_count)),
       timeCell('Created', d.created_at, ctx.nowMs()),
-      actionsCell(actionButton('Resend', { disabled: Boolean(busy), busy: Boolean(busy), focus: `${d.id}:resend`, describedBy: refId, onClick: () => void ctx.resend(d) })),
+      actionsCell(
+        actionButton('Resend', {
+          disabled: Boolean(busy),
+          busy: Boolean(busy),
+          focus: `${d.id}:resend`,
+          describedBy: refId,
+          onClick: () => void ctx.resend(d),
+        }),
+      ),
     );
-    return itemBody(d.id, main, detailRow(ctx, 'delivery', d.id, COLUMNS, () => details(d)));
+    return itemBody(
+      d.id,
+      main,
+      detailRow(ctx, 'delivery', d.id, COLUMNS, () => details(d)),
+    );
   }
 
   /** @param {DeliverySummary} d */
@@ -167,17 +232,41 @@ export function deliveriesView(ctx) {
       copyButton(() => d.body, 'webhook body', { label: 'Copy body' }),
     );
     if (d.attempts.length === 0) {
-      return h('div', { class: 'delivery-detail' }, head, h('p', { class: 'muted small' }, 'Not attempted yet. The body that will be sent:'), bodyView(d.body, 'Webhook body'));
+      return h(
+        'div',
+        { class: 'delivery-detail' },
+        head,
+        h('p', { class: 'muted small' }, 'Not attempted yet. The body that will be sent:'),
+        bodyView(d.body, 'Webhook body'),
+      );
     }
-    const attempts = h('div', { class: 'attempts-box', 'aria-busy': 'true' }, h('p', { class: 'muted small' }, `Loading ${d.attempts.length} attempt${d.attempts.length === 1 ? '' : 's'}…`));
+    const attempts = h(
+      'div',
+      { class: 'attempts-box', 'aria-busy': 'true' },
+      h('p', { class: 'muted small' }, `Loading ${d.attempts.length} attempt${d.attempts.length === 1 ? '' : 's'}…`),
+    );
     whole(d).then(
       (delivery) => {
         attempts.removeAttribute('aria-busy');
-        setChildren(attempts, h('ol', { class: 'attempts', reversed: true }, [...delivery.attempts].reverse().map((a) => attemptView(a))));
+        setChildren(
+          attempts,
+          h(
+            'ol',
+            { class: 'attempts', reversed: true },
+            [...delivery.attempts].reverse().map((a) => attemptView(a)),
+          ),
+        );
       },
       (err) => {
         attempts.removeAttribute('aria-busy');
-        setChildren(attempts, h('p', { class: 'form-error', role: 'alert' }, `Could not load the attempts: ${err instanceof Error ? err.message : String(err)}`));
+        setChildren(
+          attempts,
+          h(
+            'p',
+            { class: 'form-error', role: 'alert' },
+            `Could not load the attempts: ${err instanceof Error ? err.message : String(err)}`,
+          ),
+        );
       },
     );
     return h('div', { class: 'delivery-detail' }, head, attempts);
@@ -206,16 +295,50 @@ export function deliveriesView(ctx) {
         h(
           'section',
           { class: 'attempt-part', 'aria-label': `Attempt ${a.number} request` },
-          h('div', { class: 'code-head' }, h('h4', null, 'Request headers'), copyButton(() => Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\n'), `attempt ${a.number} request headers`)),
-          h('table', { class: 'headers' }, h('tbody', null, Object.entries(headers).map(([k, v]) => h('tr', null, h('th', { scope: 'row', class: 'mono' }, k), h('td', { class: 'mono break' }, v))))),
-          h('div', { class: 'code-head' }, h('h4', null, 'Request body'), copyButton(() => a.request_body, `attempt ${a.number} request body`), copyButton(() => attemptCurl(a), `attempt ${a.number} as a curl command`, { label: 'Copy as curl' })),
+          h(
+            'div',
+            { class: 'code-head' },
+            h('h4', null, 'Request headers'),
+            copyButton(
+              () =>
+                Object.entries(headers)
+                  .map(([k, v]) => `${k}: ${v}`)
+                  .join('\n'),
+              `attempt ${a.number} request headers`,
+            ),
+          ),
+          h(
+            'table',
+            { class: 'headers' },
+            h(
+              'tbody',
+              null,
+              Object.entries(headers).map(([k, v]) =>
+                h('tr', null, h('th', { scope: 'row', class: 'mono' }, k), h('td', { class: 'mono break' }, v)),
+              ),
+            ),
+          ),
+          h(
+            'div',
+            { class: 'code-head' },
+            h('h4', null, 'Request body'),
+            copyButton(() => a.request_body, `attempt ${a.number} request body`),
+            copyButton(() => attemptCurl(a), `attempt ${a.number} as a curl command`, { label: 'Copy as curl' }),
+          ),
           bodyView(a.request_body, `Attempt ${a.number} request body`),
         ),
         h(
           'section',
           { class: 'attempt-part', 'aria-label': `Attempt ${a.number} response` },
-          h('div', { class: 'code-head' }, h('h4', null, a.response_status !== null ? `Response ${a.response_status}` : 'Response'), a.response_body ? copyButton(() => a.response_body ?? '', `attempt ${a.number} response body`) : null),
-          a.response_status === null ? h('p', { class: 'muted small' }, 'No HTTP answer.') : bodyView(a.response_body, `Attempt ${a.number} response body`),
+          h(
+            'div',
+            { class: 'code-head' },
+            h('h4', null, a.response_status !== null ? `Response ${a.response_status}` : 'Response'),
+            a.response_body ? copyButton(() => a.response_body ?? '', `attempt ${a.number} response body`) : null,
+          ),
+          a.response_status === null
+            ? h('p', { class: 'muted small' }, 'No HTTP answer.')
+            : bodyView(a.response_body, `Attempt ${a.number} response body`),
           a.ok ? null : h('p', { class: 'hint small' }, 'Acknowledge with HTTP 2xx and the body {"code":"200","message":"SUCCESS"}.'),
         ),
       ),

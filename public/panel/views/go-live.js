@@ -58,19 +58,70 @@ export function goLiveView(ctx) {
   /** @param {GoLiveFinding} f */
   function evidence(f) {
     const { request_ids: requests = [], delivery_ids: deliveries = [], transaction_ids: transactions = [] } = f.evidence;
-    const more = f.evidence.count > Math.max(requests.length, deliveries.length, transactions.length) ? h('span', { class: 'faint small' }, ` (first ${Math.max(requests.length, deliveries.length, transactions.length)} shown)`) : null;
+    const more =
+      f.evidence.count > Math.max(requests.length, deliveries.length, transactions.length)
+        ? h('span', { class: 'faint small' }, ` (first ${Math.max(requests.length, deliveries.length, transactions.length)} shown)`)
+        : null;
     /** @param {string} title @param {readonly (string | number)[]} ids @param {string} href @param {(id: string) => void} open @param {(id: string | number) => string} label */
     const group = (title, ids, href, open, label) =>
       ids.length === 0
         ? null
-        : h('div', { class: 'evidence-group' }, h('span', { class: 'evidence-kind' }, title), h('ul', { class: 'evidence-ids' }, ids.map((id) => h('li', null, h('a', { href, class: 'mono', 'data-evidence': `${title}:${id}`, onclick: /** @param {Event} e */ (e) => (e.preventDefault(), open(String(id))) }, label(id))))));
+        : h(
+            'div',
+            { class: 'evidence-group' },
+            h('span', { class: 'evidence-kind' }, title),
+            h(
+              'ul',
+              { class: 'evidence-ids' },
+              ids.map((id) =>
+                h(
+                  'li',
+                  null,
+                  h(
+                    'a',
+                    {
+                      href,
+                      class: 'mono',
+                      'data-evidence': `${title}:${id}`,
+                      onclick: /** @param {Event} e */ (e) => (e.preventDefault(), open(String(id))),
+                    },
+                    label(id),
+                  ),
+                ),
+              ),
+            ),
+          );
     return h(
       'div',
       { class: 'evidence' },
-      h('p', { class: 'evidence-count' }, h('strong', null, String(f.evidence.count)), f.evidence.count === 1 ? ' occurrence' : ' occurrences', more),
-      group('requests', requests, '#requests', (id) => ctx.showRequest(id), (id) => `#${id}`),
-      group('deliveries', deliveries, '#webhooks', (id) => ctx.showDelivery(id), (id) => shortId(String(id))),
-      group('transactions', transactions, '#transactions', (id) => ctx.showTransaction(id), (id) => shortId(String(id))),
+      h(
+        'p',
+        { class: 'evidence-count' },
+        h('strong', null, String(f.evidence.count)),
+        f.evidence.count === 1 ? ' occurrence' : ' occurrences',
+        more,
+      ),
+      group(
+        'requests',
+        requests,
+        '#requests',
+        (id) => ctx.showRequest(id),
+        (id) => `#${id}`,
+      ),
+      group(
+        'deliveries',
+        deliveries,
+        '#webhooks',
+        (id) => ctx.showDelivery(id),
+        (id) => shortId(String(id)),
+      ),
+      group(
+        'transactions',
+        transactions,
+        '#transactions',
+        (id) => ctx.showTransaction(id),
+        (id) => shortId(String(id)),
+      ),
     );
   }
 
@@ -79,7 +130,13 @@ export function goLiveView(ctx) {
     return h(
       'article',
       { class: `card pad finding finding-${f.severity}`, 'data-code': f.code, 'aria-label': `${f.severity}: ${f.code}` },
-      h('div', { class: 'finding-head' }, badge(f.severity, TONE[f.severity]), h('h3', { class: 'finding-title' }, f.title), h('code', { class: 'finding-code' }, f.code)),
+      h(
+        'div',
+        { class: 'finding-head' },
+        badge(f.severity, TONE[f.severity]),
+        h('h3', { class: 'finding-title' }, f.title),
+        h('code', { class: 'finding-code' }, f.code),
+      ),
       h('p', { class: 'finding-detail' }, f.detail),
       h('p', { class: 'finding-fix' }, h('strong', null, 'Fix: '), f.fix),
       evidence(f),
@@ -103,7 +160,16 @@ export function goLiveView(ctx) {
       h('span', { class: 'check', 'aria-hidden': 'true' }, c.seen ? '✓' : ''),
       h('span', { class: 'visually-hidden' }, c.seen ? 'seen: ' : 'not yet seen: '),
       h('span', { class: 'mono coverage-name' }, c.scenario),
-      c.seen ? null : h('span', { class: 'coverage-how' }, h('span', { class: 'muted' }, c.how), ' ', link, h('span', { class: 'faint small' }, ' · docs: ', docsLink(c.docs))),
+      c.seen
+        ? null
+        : h(
+            'span',
+            { class: 'coverage-how' },
+            h('span', { class: 'muted' }, c.how),
+            ' ',
+            link,
+            h('span', { class: 'faint small' }, ' · docs: ', docsLink(c.docs)),
+          ),
     );
   }
 
@@ -130,21 +196,59 @@ export function goLiveView(ctx) {
         h(
           'p',
           { class: 'go-live-verdict' },
-          errors > 0 ? 'Not ready: fix the errors before you take real money.' : warnings > 0 ? 'Almost: the warnings will hurt in production.' : data.findings.length > 0 ? 'Ready, with a note.' : 'No findings so far.',
+          errors > 0
+            ? 'Not ready: fix the errors before you take real money.'
+            : warnings > 0
+              ? 'Almost: the warnings will hurt in production.'
+              : data.findings.length > 0
+                ? 'Ready, with a note.'
+                : 'No findings so far.',
         ),
         h(
           'div',
           { class: 'go-live-counts' },
-          h('span', { class: 'count-box count-error', 'data-count': 'errors' }, h('strong', null, String(errors)), errors === 1 ? ' error' : ' errors'),
-          h('span', { class: 'count-box count-warning', 'data-count': 'warnings' }, h('strong', null, String(warnings)), warnings === 1 ? ' warning' : ' warnings'),
-          h('span', { class: 'count-box count-info', 'data-count': 'infos' }, h('strong', null, String(infos)), infos === 1 ? ' info' : ' infos'),
-          h('span', { class: 'count-box', 'data-count': 'coverage' }, h('strong', null, `${seen}/${data.coverage.length}`), ' scenarios covered'),
+          h(
+            'span',
+            { class: 'count-box count-error', 'data-count': 'errors' },
+            h('strong', null, String(errors)),
+            errors === 1 ? ' error' : ' errors',
+          ),
+          h(
+            'span',
+            { class: 'count-box count-warning', 'data-count': 'warnings' },
+            h('strong', null, String(warnings)),
+            warnings === 1 ? ' warning' : ' warnings',
+          ),
+          h(
+            'span',
+            { class: 'count-box count-info', 'data-count': 'infos' },
+            h('strong', null, String(infos)),
+            infos === 1 ? ' info' : ' infos',
+          ),
+          h(
+            'span',
+            { class: 'count-box', 'data-count': 'coverage' },
+            h('strong', null, `${seen}/${data.coverage.length}`),
+            ' scenarios covered',
+          ),
         ),
-        h('p', { class: 'faint small' }, 'In CI: ', h('code', null, `payment-sandbox report --account ${account.account_id} --fail-on error --format junit > go-live.xml`)),
+        h(
+          'p',
+          { class: 'faint small' },
+          'In CI: ',
+          h('code', null, `payment-sandbox report --account ${account.account_id} --fail-on error --format junit > go-live.xml`),
+        ),
       );
       const findings =
         data.findings.length === 0
-          ? h('div', { class: 'card empty' }, emptyState({ title: 'No findings', text: 'Nothing in this account\u2019s traffic would hurt in production so far. Findings appear here as your integration sends requests and answers webhooks.' }))
+          ? h(
+              'div',
+              { class: 'card empty' },
+              emptyState({
+                title: 'No findings',
+                text: 'Nothing in this account\u2019s traffic would hurt in production so far. Findings appear here as your integration sends requests and answers webhooks.',
+              }),
+            )
           : h('section', { class: 'stack findings', 'aria-label': 'Findings' }, data.findings.map(finding));
       const coverage = h(
         'section',

@@ -40,7 +40,11 @@ export function webhookHandlerPicker() {
     'section',
     { class: 'handler-picker', 'aria-label': 'Webhook handler' },
     h('div', { class: 'cred-head' }, h('h3', { class: 'card-title' }, 'Webhook handler')),
-    h('p', { class: 'muted small' }, 'A complete handler in your language: it verifies the signature over the raw body, refuses a bad one (401), acknowledges, and handles a repeated ll_transaction_id once. The same code as the files in examples/webhook-handlers/ of the package; check it with payment-sandbox check-webhooks.'),
+    h(
+      'p',
+      { class: 'muted small' },
+      'A complete handler in your language: it verifies the signature over the raw body, refuses a bad one (401), acknowledges, and handles a repeated ll_transaction_id once. The same code as the files in examples/webhook-handlers/ of the package; check it with payment-sandbox check-webhooks.',
+    ),
     buttons,
     body,
   );
@@ -71,12 +75,36 @@ export function webhookHandlerPicker() {
     setChildren(
       body,
       h('p', { class: 'muted small' }, 'Save as ', h('code', null, chosen.file), ', then run:'),
-      h('div', { class: 'command' }, h('div', { class: 'command-bar' }, h('span', null, 'Terminal'), copyButton(() => chosen.run, `${chosen.name} run command`)), h('pre', { class: 'code handler-run' }, chosen.run)),
       h(
         'div',
         { class: 'command' },
-        h('div', { class: 'command-bar' }, h('span', null, chosen.file), copyButton(() => chosen.code, `${chosen.name} webhook handler`)),
-        h('pre', { class: 'code handler-code', tabindex: '0', 'aria-label': `${chosen.name} webhook handler`, dataset: { language: chosen.language } }, chosen.code),
+        h(
+          'div',
+          { class: 'command-bar' },
+          h('span', null, 'Terminal'),
+          copyButton(() => chosen.run, `${chosen.name} run command`),
+        ),
+        h('pre', { class: 'code handler-run' }, chosen.run),
+      ),
+      h(
+        'div',
+        { class: 'command' },
+        h(
+          'div',
+          { class: 'command-bar' },
+          h('span', null, chosen.file),
+          copyButton(() => chosen.code, `${chosen.name} webhook handler`),
+        ),
+        h(
+          'pre',
+          {
+            class: 'code handler-code',
+            tabindex: '0',
+            'aria-label': `${chosen.name} webhook handler`,
+            dataset: { language: chosen.language },
+          },
+          chosen.code,
+        ),
       ),
     );
   };
@@ -86,7 +114,11 @@ export function webhookHandlerPicker() {
       const { handlers } = /** @type {{ handlers: WebhookHandler[] }} */ (answer);
       show(handlers, rememberedLanguage() ?? 'node');
     },
-    (err) => setChildren(body, h('p', { class: 'error-text small' }, `The handlers could not be loaded: ${err instanceof Error ? err.message : String(err)}`)),
+    (err) =>
+      setChildren(
+        body,
+        h('p', { class: 'error-text small' }, `The handlers could not be loaded: ${err instanceof Error ? err.message : String(err)}`),
+      ),
   );
   return root;
 }

@@ -30,7 +30,14 @@ export function scenariosView(ctx) {
       }
       if (!scenarios.items) return;
       if (scenarios.items.length === 0) {
-        setChildren(root, h('div', { class: 'card empty' }, emptyState({ title: 'No scenarios loaded', text: 'Start the sandbox with --scenario <file> to load rules.' })));
+        setChildren(
+          root,
+          h(
+            'div',
+            { class: 'card empty' },
+            emptyState({ title: 'No scenarios loaded', text: 'Start the sandbox with --scenario <file> to load rules.' }),
+          ),
+        );
         return;
       }
       setChildren(
@@ -39,7 +46,13 @@ export function scenariosView(ctx) {
           h(
             'section',
             { class: 'card pad scenario', 'aria-label': `Scenario ${s.name}` },
-            h('div', { class: 'cred-head' }, h('h2', { class: 'card-title' }, s.name), s.source ? h('span', { class: 'pill mono' }, s.source) : null, h('span', { class: 'faint small' }, `${s.rules.length} rules, first match wins`)),
+            h(
+              'div',
+              { class: 'cred-head' },
+              h('h2', { class: 'card-title' }, s.name),
+              s.source ? h('span', { class: 'pill mono' }, s.source) : null,
+              h('span', { class: 'faint small' }, `${s.rules.length} rules, first match wins`),
+            ),
             s.description ? h('p', { class: 'muted scenario-description' }, s.description) : null,
             h(
               'ol',

@@ -4,7 +4,27 @@
  */
 import { badge, h } from '../dom.js';
 import { fullTime, money, shortDate } from '../format.js';
-import { ACTIONS_COLUMN, TOGGLE_COLUMN, TONES, actionButton, actionsCell, copyable, detailColumn, detailGrid, detailRow, emptyState, fact, itemBody, listView, openLink, recordColumn, relatedList, statusCell, timeText, toggleCell } from './common.js';
+import {
+  ACTIONS_COLUMN,
+  TOGGLE_COLUMN,
+  TONES,
+  actionButton,
+  actionsCell,
+  copyable,
+  detailColumn,
+  detailGrid,
+  detailRow,
+  emptyState,
+  fact,
+  itemBody,
+  listView,
+  openLink,
+  recordColumn,
+  relatedList,
+  statusCell,
+  timeText,
+  toggleCell,
+} from './common.js';
 
 /** @import { PanelContext } from '../actions.js' */
 /** @import { Subscription, Transaction } from '../types.js' */
@@ -49,13 +69,45 @@ export function subscriptionsView(ctx) {
         h('div', { class: 'primary-line' }, h('span', { class: 'mono' }, sub.external_identifier)),
         email ? h('div', { class: 'secondary-line' }, email) : null,
       ),
-      h('td', { class: 'col-plan', 'data-label': 'Plan' }, h('div', { class: 'primary-line' }, sub.plan.name), h('div', { class: 'secondary-line mono' }, planText(sub.plan))),
-      h('td', { class: 'col-period', 'data-label': 'Current period', title: `${fullTime(sub.current_period_start)} → ${fullTime(sub.current_period_end)}` }, `${shortDate(sub.current_period_start)} → ${shortDate(sub.current_period_end)}`),
-      h('td', { class: 'col-date', 'data-label': 'Next billing' }, sub.next_charge_at === null ? h('span', { class: 'faint' }, '—') : h('span', { class: 'next-billing' }, shortDate(sub.next_billing_date))),
+      h(
+        'td',
+        { class: 'col-plan', 'data-label': 'Plan' },
+        h('div', { class: 'primary-line' }, sub.plan.name),
+        h('div', { class: 'secondary-line mono' }, planText(sub.plan)),
+      ),
+      h(
+        'td',
+        {
+          class: 'col-period',
+          'data-label': 'Current period',
+          title: `${fullTime(sub.current_period_start)} → ${fullTime(sub.current_period_end)}`,
+        },
+        `${shortDate(sub.current_period_start)} → ${shortDate(sub.current_period_end)}`,
+      ),
+      h(
+        'td',
+        { class: 'col-date', 'data-label': 'Next billing' },
+        sub.next_charge_at === null
+          ? h('span', { class: 'faint' }, '—')
+          : h('span', { class: 'next-billing' }, shortDate(sub.next_billing_date)),
+      ),
       h('td', { class: 'col-count', 'data-label': 'Charges' }, h('span', { class: 'charge-count' }, String(charges.length))),
-      actionsCell(actionButton('Cancel', { tone: 'btn-danger', disabled: !sub.allowed_actions.includes('cancel') || Boolean(busy), busy: Boolean(busy), focus: `${sub.id}:cancel`, describedBy: refId, onClick: () => void ctx.cancelSubscription(sub) })),
+      actionsCell(
+        actionButton('Cancel', {
+          tone: 'btn-danger',
+          disabled: !sub.allowed_actions.includes('cancel') || Boolean(busy),
+          busy: Boolean(busy),
+          focus: `${sub.id}:cancel`,
+          describedBy: refId,
+          onClick: () => void ctx.cancelSubscription(sub),
+        }),
+      ),
     );
-    return itemBody(sub.id, main, detailRow(ctx, 'sub', sub.id, COLUMNS, () => details(sub, charges)));
+    return itemBody(
+      sub.id,
+      main,
+      detailRow(ctx, 'sub', sub.id, COLUMNS, () => details(sub, charges)),
+    );
   }
 
   /** @param {Subscription} sub @param {Transaction[]} charges */
@@ -75,7 +127,12 @@ export function subscriptionsView(ctx) {
           fact('Current period', `${fullTime(sub.current_period_start)} → ${fullTime(sub.current_period_end)}`),
           fact('Next billing', sub.next_billing_date),
           fact('Next charge', sub.next_charge_at === null ? 'none: it will not be charged again' : fullTime(sub.next_charge_at)),
-          fact('Payment page', sub.payment_url_link ? h('a', { href: sub.payment_url_link, target: '_blank', rel: 'noopener', class: 'mono break' }, sub.payment_url_link) : null),
+          fact(
+            'Payment page',
+            sub.payment_url_link
+              ? h('a', { href: sub.payment_url_link, target: '_blank', rel: 'noopener', class: 'mono break' }, sub.payment_url_link)
+              : null,
+          ),
         ),
         relatedList({
           title: 'Charges',
@@ -106,7 +163,9 @@ export function subscriptionsView(ctx) {
       const account = ctx.account();
       return emptyState({
         title: 'No subscriptions yet',
-        text: account ? `Create one for the ${account.name} account; each billing period is charged as a transaction. Advance the clock to see renewals.` : 'Choose an account.',
+        text: account
+          ? `Create one for the ${account.name} account; each billing period is charged as a transaction. Advance the clock to see renewals.`
+          : 'Choose an account.',
         command: account ? ctx.examples.createSubscription(account) : undefined,
         commandLabel: 'curl command that creates a subscription',
       });

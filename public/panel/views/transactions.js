@@ -6,7 +6,29 @@
  */
 import { badge, h } from '../dom.js';
 import { money, shortId, toMajor, fullTime } from '../format.js';
-import { ACTIONS_COLUMN, TOGGLE_COLUMN, TONES, actionButton, actionsCell, copyable, detailColumn, detailGrid, detailRow, emptyState, fact, itemBody, listView, openLink, recordColumn, relatedList, spanRow, statusCell, timeCell, timeText, toggleCell } from './common.js';
+import {
+  ACTIONS_COLUMN,
+  TOGGLE_COLUMN,
+  TONES,
+  actionButton,
+  actionsCell,
+  copyable,
+  detailColumn,
+  detailGrid,
+  detailRow,
+  emptyState,
+  fact,
+  itemBody,
+  listView,
+  openLink,
+  recordColumn,
+  relatedList,
+  spanRow,
+  statusCell,
+  timeCell,
+  timeText,
+  toggleCell,
+} from './common.js';
 
 /** @import { PanelContext } from '../actions.js' */
 /** @import { Transaction, TransactionAction } from '../types.js' */
@@ -59,27 +81,71 @@ export function transactionsView(ctx) {
       { class: `row tone-${TONES[tx.status] ?? 'neutral'}` },
       toggleCell(ctx, 'tx', tx.id, refId),
       statusCell(tx.status, TONES[tx.status] ?? 'neutral'),
-      h('td', { class: 'col-amount', 'data-label': 'Amount' }, h('span', { class: 'amount' }, toMajor(tx.amount, tx.currency)), ' ', h('span', { class: 'currency' }, tx.currency)),
+      h(
+        'td',
+        { class: 'col-amount', 'data-label': 'Amount' },
+        h('span', { class: 'amount' }, toMajor(tx.amount, tx.currency)),
+        ' ',
+        h('span', { class: 'currency' }, tx.currency),
+      ),
       h(
         'td',
         { class: 'col-main', 'data-label': 'Reference', id: refId },
-        h('div', { class: 'primary-line' }, tx.external_identifier ? h('span', { class: 'mono' }, tx.external_identifier) : h('span', { class: 'mono faint', title: tx.id }, shortId(tx.id)), tx.subscription_id ? h('span', { class: 'pill' }, 'subscription') : null),
+        h(
+          'div',
+          { class: 'primary-line' },
+          tx.external_identifier
+            ? h('span', { class: 'mono' }, tx.external_identifier)
+            : h('span', { class: 'mono faint', title: tx.id }, shortId(tx.id)),
+          tx.subscription_id ? h('span', { class: 'pill' }, 'subscription') : null,
+        ),
         tx.description ? h('div', { class: 'secondary-line', title: tx.description }, tx.description) : null,
       ),
       h(
         'td',
         { class: 'col-refunded', 'data-label': 'Refunded' },
-        tx.refunded_amount > 0 ? [h('span', { class: 'mono' }, money(tx.refunded_amount, tx.currency)), fullyRefunded ? h('span', { class: 'pill' }, 'full') : null] : h('span', { class: 'faint' }, '—'),
+        tx.refunded_amount > 0
+          ? [
+              h('span', { class: 'mono' }, money(tx.refunded_amount, tx.currency)),
+              fullyRefunded ? h('span', { class: 'pill' }, 'full') : null,
+            ]
+          : h('span', { class: 'faint' }, '—'),
       ),
       timeCell('Created', tx.created_at, ctx.nowMs()),
       actionsCell(
-        actionButton('Settle', { tone: 'btn-ok', disabled: !allows(tx, 'settle') || Boolean(busy), busy: busy === 'settle', focus: `${tx.id}:settle`, describedBy: refId, onClick: () => void ctx.settle(tx) }),
-        actionButton('Fail', { tone: 'btn-danger', disabled: !allows(tx, 'fail') || Boolean(busy), busy: busy === 'fail', focus: `${tx.id}:fail`, describedBy: refId, onClick: () => void ctx.fail(tx) }),
-        actionButton('Refund', { tone: '', disabled: !allows(tx, 'refund') || Boolean(busy) || Boolean(form), busy: false, focus: `${tx.id}:refund`, describedBy: refId, onClick: () => ctx.openRefund(tx) }),
+        actionButton('Settle', {
+          tone: 'btn-ok',
+          disabled: !allows(tx, 'settle') || Boolean(busy),
+          busy: busy === 'settle',
+          focus: `${tx.id}:settle`,
+          describedBy: refId,
+          onClick: () => void ctx.settle(tx),
+        }),
+        actionButton('Fail', {
+          tone: 'btn-danger',
+          disabled: !allows(tx, 'fail') || Boolean(busy),
+          busy: busy === 'fail',
+          focus: `${tx.id}:fail`,
+          describedBy: refId,
+          onClick: () => void ctx.fail(tx),
+        }),
+        actionButton('Refund', {
+          tone: '',
+          disabled: !allows(tx, 'refund') || Boolean(busy) || Boolean(form),
+          busy: false,
+          focus: `${tx.id}:refund`,
+          describedBy: refId,
+          onClick: () => ctx.openRefund(tx),
+        }),
       ),
     );
 
-    return itemBody(tx.id, main, form ? refundRow(tx, form, busy === 'refund') : null, detailRow(ctx, 'tx', tx.id, COLUMNS, () => details(tx)));
+    return itemBody(
+      tx.id,
+      main,
+      form ? refundRow(tx, form, busy === 'refund') : null,
+      detailRow(ctx, 'tx', tx.id, COLUMNS, () => details(tx)),
+    );
   }
 
   /**
@@ -120,8 +186,27 @@ export function transactionsView(ctx) {
       h('label', { for: inputId, class: 'inline-label' }, `Refund amount (${tx.currency})`),
       h('span', { class: 'input-affix' }, input, h('span', { class: 'affix' }, tx.currency)),
       h('span', { class: 'hint' }, `${money(tx.refundable_amount, tx.currency)} left to refund`),
-      h('button', { type: 'submit', class: 'btn btn-sm btn-primary', disabled: busy, 'aria-busy': busy ? 'true' : null, dataset: { focus: `${tx.id}:refund-submit` } }, 'Confirm refund'),
-      h('button', { type: 'button', class: 'btn btn-sm btn-ghost', dataset: { focus: `${tx.id}:refund-close` }, onclick: () => ctx.closeRefund(tx.id) }, 'Close'),
+      h(
+        'button',
+        {
+          type: 'submit',
+          class: 'btn btn-sm btn-primary',
+          disabled: busy,
+          'aria-busy': busy ? 'true' : null,
+          dataset: { focus: `${tx.id}:refund-submit` },
+        },
+        'Confirm refund',
+      ),
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'btn btn-sm btn-ghost',
+          dataset: { focus: `${tx.id}:refund-close` },
+          onclick: () => ctx.closeRefund(tx.id),
+        },
+        'Close',
+      ),
       form.error ? h('p', { class: 'form-error', id: errorId, role: 'alert' }, form.error) : null,
     );
     return spanRow('form-row', COLUMNS, formEl);
@@ -130,7 +215,15 @@ export function transactionsView(ctx) {
   /** @param {Transaction} tx */
   function details(tx) {
     const pm = tx.payment_method;
-    const method = pm ? [pm.type, pm.card ? `${pm.card.brand} •••• ${pm.card.last4} · exp ${pm.card.expiration_date}` : null, pm.payment_channel_code ?? null].filter(Boolean).join(' · ') : null;
+    const method = pm
+      ? [
+          pm.type,
+          pm.card ? `${pm.card.brand} •••• ${pm.card.last4} · exp ${pm.card.expiration_date}` : null,
+          pm.payment_channel_code ?? null,
+        ]
+          .filter(Boolean)
+          .join(' · ')
+      : null;
     const customer = tx.customer ? [tx.customer.name, tx.customer.email].filter(Boolean).join(' · ') : null;
     const deliveries = related(tx);
     return detailGrid(
@@ -143,12 +236,35 @@ export function transactionsView(ctx) {
           fact('Description', tx.description),
           fact('Customer', customer),
           fact('Payment method', method),
-          fact('Payment page', tx.payment_url ? h('a', { href: tx.payment_url, target: '_blank', rel: 'noopener', class: 'mono break' }, tx.payment_url) : null),
+          fact(
+            'Payment page',
+            tx.payment_url
+              ? h('a', { href: tx.payment_url, target: '_blank', rel: 'noopener', class: 'mono break' }, tx.payment_url)
+              : null,
+          ),
           fact('Return URL', tx.return_url ? h('span', { class: 'mono break' }, tx.return_url) : null),
           fact('Cancel URL', tx.cancel_url ? h('span', { class: 'mono break' }, tx.cancel_url) : null),
-          fact('Webhook URL', h('span', { class: tx.notification_url ? 'mono break' : 'faint' }, tx.notification_url ?? 'sandbox default (--notification-url)')),
+          fact(
+            'Webhook URL',
+            h(
+              'span',
+              { class: tx.notification_url ? 'mono break' : 'faint' },
+              tx.notification_url ?? 'sandbox default (--notification-url)',
+            ),
+          ),
           fact('Subscription', tx.subscription_id ? h('span', { class: 'mono break' }, tx.subscription_id) : null),
-          fact('Metadata', tx.metadata && Object.keys(tx.metadata).length > 0 ? h('span', { class: 'mono break' }, Object.entries(tx.metadata).map(([k, v]) => `${k}=${v}`).join(', ')) : null),
+          fact(
+            'Metadata',
+            tx.metadata && Object.keys(tx.metadata).length > 0
+              ? h(
+                  'span',
+                  { class: 'mono break' },
+                  Object.entries(tx.metadata)
+                    .map(([k, v]) => `${k}=${v}`)
+                    .join(', '),
+                )
+              : null,
+          ),
           fact('Created', fullTime(tx.created_at)),
           fact('Updated', fullTime(tx.updated_at)),
         ),
@@ -156,7 +272,12 @@ export function transactionsView(ctx) {
           title: 'Refunds',
           items: tx.refunds,
           none: allows(tx, 'refund') ? 'None yet. Refund sends the refund webhook.' : 'None.',
-          line: (r) => [badge(r.status, 'ok'), h('span', { class: 'mono' }, money(r.amount, r.currency)), r.reason ? h('span', { class: 'muted' }, r.reason) : null, timeText(r.created_at, ctx.nowMs())],
+          line: (r) => [
+            badge(r.status, 'ok'),
+            h('span', { class: 'mono' }, money(r.amount, r.currency)),
+            r.reason ? h('span', { class: 'muted' }, r.reason) : null,
+            timeText(r.created_at, ctx.nowMs()),
+          ],
         }),
         faultButtons(tx),
         relatedList({
@@ -196,7 +317,13 @@ export function transactionsView(ctx) {
         'p',
         { class: 'fault-actions' },
         faults.map(([fault, label, enabled]) =>
-          actionButton(label, { disabled: !enabled || Boolean(busy), busy: busy === `fault:${fault}`, focus: `${tx.id}:fault-${fault}`, describedBy: `tx-ref-${tx.id}`, onClick: () => void ctx.webhookFault(tx, fault) }),
+          actionButton(label, {
+            disabled: !enabled || Boolean(busy),
+            busy: busy === `fault:${fault}`,
+            focus: `${tx.id}:fault-${fault}`,
+            describedBy: `tx-ref-${tx.id}`,
+            onClick: () => void ctx.webhookFault(tx, fault),
+          }),
         ),
       ),
       hasWebhook ? null : h('p', { class: 'muted small' }, 'Available once the transaction has its outcome (and its webhook).'),
@@ -216,7 +343,9 @@ export function transactionsView(ctx) {
       return emptyState({
         title: 'No transactions yet',
         text: account
-          ? [`Create one for the ${account.name} account (${account.mode} mode) and it appears here at once. Settle or Fail it to send the payment webhook.`]
+          ? [
+              `Create one for the ${account.name} account (${account.mode} mode) and it appears here at once. Settle or Fail it to send the payment webhook.`,
+            ]
           : 'Choose an account.',
         command: account ? ctx.examples.createTransaction(account) : undefined,
         commandLabel: 'curl command that creates a transaction',

@@ -10,7 +10,9 @@ const toKey = (row: ApiKeyRow): ApiKey => ({ ...row, scopes: JSON.parse(row.scop
 
 export function apiKeysStore(db: Db): ApiKeysRepo {
   const cols = 'id, account_id, name, scopes, secret_hash, secret_last4, created_at';
-  const insert = db.prepare(`INSERT INTO api_keys (${cols}) VALUES (@id, @account_id, @name, @scopes, @secret_hash, @secret_last4, @created_at)`);
+  const insert = db.prepare(
+    `INSERT INTO api_keys (${cols}) VALUES (@id, @account_id, @name, @scopes, @secret_hash, @secret_last4, @created_at)`,
+  );
   const forAccount = db.prepare<[string], ApiKeyRow>(`SELECT ${cols} FROM api_keys WHERE account_id = ? ORDER BY seq`);
   const bySecretHash = db.prepare<[string], ApiKeyRow>(`SELECT ${cols} FROM api_keys WHERE secret_hash = ?`);
   const byId = db.prepare<[string, string], ApiKeyRow>(`SELECT ${cols} FROM api_keys WHERE account_id = ? AND id = ?`);

@@ -1,5 +1,5 @@
 /**
- * Restricted API keys (contract: "Restricted keys"; the spec's second cause of a 403). An
+ * Restricted API keys. An
  * account's own `sk_test_` key grants every scope; a restricted key is a further `sk_test_`
  * key of the same account that grants only the scopes it was minted with. The secret is shown
  * once, when the key is minted (as Stripe does): only its SHA-256 and its last four
@@ -87,7 +87,11 @@ export function createApiKeyService(deps: ApiKeyServiceDeps): ApiKeyService {
       return uow.run(() => {
         accountOf(accountId);
         if (apiKeys.forAccount(accountId).length >= MAX_KEYS_PER_ACCOUNT) {
-          throw new SandboxError(409, 'limit_reached', `Account ${accountId} already has ${MAX_KEYS_PER_ACCOUNT} restricted keys: revoke one first`);
+          throw new SandboxError(
+            409,
+            'limit_reached',
+            `Account ${accountId} already has ${MAX_KEYS_PER_ACCOUNT} restricted keys: revoke one first`,
+          );
         }
         const secret = `${RESTRICTED_KEY_PREFIX}${randomBytes(20).toString('hex')}`;
         const key: ApiKey = {

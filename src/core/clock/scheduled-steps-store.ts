@@ -23,7 +23,13 @@ const DONE_NAMES = ['waiting', 'applied', 'skipped'] as const;
 
 function toStep(row: ScheduledStepRow): ScheduledStep {
   const { kind: _kind, ...payload } = JSON.parse(row.payload) as Omit<ScheduledAction, 'kind'> & { kind?: string };
-  return { seq: row.seq, account_id: row.account_id, due_at: row.due_at, resource_id: row.resource_id, action: { ...payload, kind: row.kind } as ScheduledAction };
+  return {
+    seq: row.seq,
+    account_id: row.account_id,
+    due_at: row.due_at,
+    resource_id: row.resource_id,
+    action: { ...payload, kind: row.kind } as ScheduledAction,
+  };
 }
 
 export function scheduledStepsStore(db: Db): ScheduledStepsRepo {
@@ -36,7 +42,13 @@ export function scheduledStepsStore(db: Db): ScheduledStepsRepo {
   return {
     insert: (step) => {
       const { kind, ...payload } = step.action;
-      insert.run({ account_id: step.account_id, due_at: step.due_at, kind, resource_id: step.resource_id, payload: JSON.stringify(payload) });
+      insert.run({
+        account_id: step.account_id,
+        due_at: step.due_at,
+        kind,
+        resource_id: step.resource_id,
+        payload: JSON.stringify(payload),
+      });
     },
     due: (nowMs) => due.all(nowMs).map(toStep),
     nextDue: () => (nextDue.get() as number | null) ?? null,

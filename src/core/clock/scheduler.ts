@@ -24,8 +24,6 @@ import { SandboxError } from '../domain/errors.js';
 import type { UnitOfWork } from '../domain/ports.js';
 import { AdvanceTooLongError, MAX_ADVANCE_STEPS, estimateStepsOf, nextStep, type TimedWork } from './timed-work.js';
 
-export { AdvanceTooLongError, MAX_ADVANCE_STEPS, type TimedWork } from './timed-work.js';
-
 /** An advance gives the event loop a turn after at most this much work. */
 export const YIELD_EVERY_MS = 10;
 
@@ -183,7 +181,11 @@ export class Scheduler {
    * last of them, and reports the failure. What the steps queued (webhooks, events) goes out
    * after the slice's commit.
    */
-  private slice(target: number, stepsBefore: number, waitForIo: boolean): { steps: number; done: boolean; io?: Promise<void>; failure?: Error } {
+  private slice(
+    target: number,
+    stepsBefore: number,
+    waitForIo: boolean,
+  ): { steps: number; done: boolean; io?: Promise<void>; failure?: Error } {
     const { clock, uow } = this.deps;
     const started = performance.now();
     const before = clock.offsetMs();

@@ -1,5 +1,5 @@
 /**
- * The published sandbox demo credentials (contract: "Demo credentials (published, fixed)").
+ * The published sandbox demo credentials.
  * These keys are public on purpose: they are the same on every start so a merchant can paste
  * them into a test config once. They are for the sandbox only and never valid anywhere else.
  */

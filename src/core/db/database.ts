@@ -79,7 +79,8 @@ export function openDatabase(path: string, restore?: Buffer): Db {
       db.pragma('journal_mode = MEMORY');
     }
   } catch (err) {
-    if (db?.open) db.close(); // and its lock
+    if (db?.open)
+      db.close(); // and its lock
     else if (lock?.open) lock.close();
     if (err instanceof DatabaseOpenError) throw err;
     const reason = err instanceof Error ? err.message : String(err);
@@ -128,16 +129,22 @@ function takeLock(path: string, file: string): Db {
   } catch (err) {
     if (lock?.open) lock.close();
     if ((err as { code?: string }).code === 'SQLITE_BUSY') {
-      throw new DatabaseOpenError(`the database file ${path}${file === path ? '' : ` (${file})`} is in use by another payment-sandbox process (one process per --db file; stop the other one or choose another file)`);
+      throw new DatabaseOpenError(
+        `the database file ${path}${file === path ? '' : ` (${file})`} is in use by another payment-sandbox process (one process per --db file; stop the other one or choose another file)`,
+      );
     }
-    throw new DatabaseOpenError(`cannot open the database file ${path} (its lock file ${lockPath}: ${err instanceof Error ? err.message.split('\n')[0] : String(err)})`);
+    throw new DatabaseOpenError(
+      `cannot open the database file ${path} (its lock file ${lockPath}: ${err instanceof Error ? err.message.split('\n')[0] : String(err)})`,
+    );
   }
   // A hard link is the same file under a second name, with a lock file of its own: a file with
   // more than one name is refused (checked under the lock, so a link made since is seen).
   const links = linkCount(file);
   if (links > 1) {
     lock.close();
-    throw new DatabaseOpenError(`the database file ${path} has ${links} names (hard links), so one process per file cannot be guaranteed; use a copy of it, not a link`);
+    throw new DatabaseOpenError(
+      `the database file ${path} has ${links} names (hard links), so one process per file cannot be guaranteed; use a copy of it, not a link`,
+    );
   }
   return lock;
 }
@@ -148,7 +155,9 @@ function linkCount(file: string): number {
     return statSync(file).nlink;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 0;
-    throw new DatabaseOpenError(`cannot open the database file ${file} (${err instanceof Error ? err.message.split('\n')[0] : String(err)})`);
+    throw new DatabaseOpenError(
+      `cannot open the database file ${file} (${err instanceof Error ? err.message.split('\n')[0] : String(err)})`,
+    );
   }
 }
 
@@ -186,7 +195,10 @@ function holdLock(db: Db, lock: Db): void {
 function quickCheck(db: Db, path: string): void {
   const problems = db.pragma('quick_check(5)') as { quick_check: string }[];
   const first = problems[0]?.quick_check;
-  if (first !== 'ok') throw new DatabaseOpenError(`the database file ${path} is corrupted (${String(first).split('\n')[0]}); restore a backup or start with a new file`);
+  if (first !== 'ok')
+    throw new DatabaseOpenError(
+      `the database file ${path} is corrupted (${String(first).split('\n')[0]}); restore a backup or start with a new file`,
+    );
 }
 
 /** Reads a value from the meta table. */

@@ -1,5 +1,5 @@
 /**
- * Keyset pagination over a table's `seq` column, newest first (contract: Lists). No OFFSET:
+ * Keyset pagination over a table's `seq` column, newest first. No OFFSET:
  * a page is found by an index range from the cursor's key, so a page deep in 100,000 rows
  * costs the same as the first, and inserts never shift a page.
  */
@@ -82,8 +82,19 @@ function pager<Entity>(
  * any named parameter the pager is given in `params`).
  * Rows must have a numeric `seq`; `toEntity` turns each into what the domain sees.
  */
-export function keysetPage<Row extends { seq: number }, Entity = Row>(db: Db, table: string, where: string, toEntity: (row: Row) => Entity): Pager<Entity> {
-  const page = pager<Row>(db, table, where, (sql) => objectRows<Row>(db.prepare(`SELECT * ${sql}`)), (row) => row.seq);
+export function keysetPage<Row extends { seq: number }, Entity = Row>(
+  db: Db,
+  table: string,
+  where: string,
+  toEntity: (row: Row) => Entity,
+): Pager<Entity> {
+  const page = pager<Row>(
+    db,
+    table,
+    where,
+    (sql) => objectRows<Row>(db.prepare(`SELECT * ${sql}`)),
+    (row) => row.seq,
+  );
   return (scope, req, params) => {
     const { rows, ...keys } = page(scope, req, params);
     return { rows: rows.map(toEntity), ...keys };
@@ -95,7 +106,12 @@ export function keysetPage<Row extends { seq: number }, Entity = Row>(db: Db, ta
  * string each, the cheapest read better-sqlite3 has) and `byId` gives each entity, from the
  * cache or the table. Both run in one synchronous call, so no row can go in between.
  */
-export function keysetIdPage<Entity extends { seq: number }>(db: Db, table: string, where: string, byId: (id: string) => Entity): Pager<Entity> {
+export function keysetIdPage<Entity extends { seq: number }>(
+  db: Db,
+  table: string,
+  where: string,
+  byId: (id: string) => Entity,
+): Pager<Entity> {
   return pager<Entity>(
     db,
     table,

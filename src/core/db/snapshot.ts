@@ -1,5 +1,5 @@
 /**
- * Snapshots of the whole state (contract: "Fixtures and snapshots (CI state)"):
+ * Snapshots of the whole state:
  * `takeSnapshot` copies the live database with SQLite's online backup API (better-sqlite3's
  * `db.backup()`, a few pages per turn of the event loop, so the sandbox keeps serving; pages
  * written meanwhile through this same connection are carried into the copy, so it is
@@ -112,7 +112,9 @@ interface SchemaObject {
 
 const schemaOf = (db: Db): SchemaObject[] =>
   // SQLite's statistics (ANALYZE) are its own; everything else is compared
-  db.prepare<[], SchemaObject>("SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_stat%' ESCAPE '\\'").all();
+  db
+    .prepare<[], SchemaObject>("SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_stat%' ESCAPE '\\'")
+    .all();
 
 /**
  * The first schema object of `db` the sandbox did not create at schema `version`: a trigger
@@ -136,7 +138,8 @@ function foreignObject(db: Db, version: number): SchemaObject | undefined {
  * @throws SnapshotError with one line naming the file and what is wrong.
  */
 export function readSnapshot(path: string): Buffer {
-  const notOne = (why: string): SnapshotError => new SnapshotError(`${path} is not a payment-sandbox snapshot: ${why} (make one with GET /_sandbox/snapshot)`);
+  const notOne = (why: string): SnapshotError =>
+    new SnapshotError(`${path} is not a payment-sandbox snapshot: ${why} (make one with GET /_sandbox/snapshot)`);
   let bytes = readRegularFile(path, notOne);
   if (bytes.length < 100 || !bytes.subarray(0, 16).equals(SQLITE_HEADER)) throw notOne('not an SQLite database file');
   // A copy of a WAL-mode file says so in its header (bytes 18 and 19 = 2); one opened from
@@ -149,14 +152,20 @@ export function readSnapshot(path: string): Buffer {
   let db: Db | undefined;
   try {
     db = new Database(bytes);
-    const tables = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name));
+    const tables = new Set(
+      (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name),
+    );
     const missing = REQUIRED_TABLES.filter((t) => !tables.has(t));
     if (missing.length > 0) throw notOne(`no ${missing.join(', ')} table${missing.length > 1 ? 's' : ''}`);
     const version = db.pragma('user_version', { simple: true }) as number;
     if (version < 1) throw notOne('no schema version');
-    if (version > SCHEMA_VERSION) throw new SnapshotError(`${path} was made by a newer payment-sandbox (schema version ${version}; this one knows up to ${SCHEMA_VERSION})`);
+    if (version > SCHEMA_VERSION)
+      throw new SnapshotError(
+        `${path} was made by a newer payment-sandbox (schema version ${version}; this one knows up to ${SCHEMA_VERSION})`,
+      );
     const foreign = foreignObject(db, version);
-    if (foreign) throw notOne(`it holds ${foreign.type === 'index' ? 'an' : 'a'} ${foreign.type} ${foreign.name} that payment-sandbox did not create`);
+    if (foreign)
+      throw notOne(`it holds ${foreign.type === 'index' ? 'an' : 'a'} ${foreign.type} ${foreign.name} that payment-sandbox did not create`);
     const check = db.pragma('quick_check', { simple: true }) as string;
     if (check !== 'ok') throw notOne(`the database is damaged (${check})`);
   } catch (err) {

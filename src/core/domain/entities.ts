@@ -253,8 +253,6 @@ export interface DeliveryAttempt {
   ok: boolean;
 }
 
-
-
 /** The webhook faults a scenario rule, the control API or the panel can script (one list for all of them). */
 export const DELIVERY_FAULTS = ['duplicate', 'out_of_order', 'delayed', 'bad_signature'] as const;
 export type DeliveryFault = (typeof DELIVERY_FAULTS)[number];

@@ -55,13 +55,7 @@ export class SandboxError extends Error {
   /** Extra top-level envelope fields, e.g. `resource_id` on 409 duplicate_record. */
   readonly extra: Record<string, string | null>;
 
-  constructor(
-    status: number,
-    code: ErrorCode,
-    message: string,
-    details: ErrorDetail[] = [],
-    extra: Record<string, string | null> = {},
-  ) {
+  constructor(status: number, code: ErrorCode, message: string, details: ErrorDetail[] = [], extra: Record<string, string | null> = {}) {
     super(message);
     this.name = 'SandboxError';
     this.status = status;

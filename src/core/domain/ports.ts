@@ -168,9 +168,6 @@ export interface DeliveriesRepo {
   attemptsOf(deliveryId: string): DeliveryAttempt[];
 }
 
-
-
-
 /** Every repository, as the composition root builds them over one database. */
 export interface Repositories {
   accounts: AccountsRepo;

@@ -6,7 +6,10 @@
  */
 import type { AccountsRepo, BuyersRepo, DeliveriesRepo, ScheduledStepsRepo, SubscriptionsRepo, TransactionsRepo } from './ports.js';
 
-export type TransactionQueries = Pick<TransactionsRepo, 'byId' | 'byIdAnyAccount' | 'page' | 'forSubscription' | 'refundById' | 'refundsOf' | 'refundsPage'>;
+export type TransactionQueries = Pick<
+  TransactionsRepo,
+  'byId' | 'byIdAnyAccount' | 'page' | 'forSubscription' | 'refundById' | 'refundsOf' | 'refundsPage'
+>;
 export type SubscriptionQueries = Pick<SubscriptionsRepo, 'byId' | 'byIdAnyAccount' | 'byExternalIdentifier' | 'page' | 'pageAll'>;
 export type BuyerQueries = Pick<BuyersRepo, 'page' | 'count'>;
 export type AccountQueries = Pick<AccountsRepo, 'byId' | 'byApiKey' | 'byKid' | 'all' | 'count'>;

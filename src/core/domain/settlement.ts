@@ -1,5 +1,5 @@
 /**
- * Settlement at fixed sandbox exchange rates (contract: "Settlement"). A payment settles in
+ * Settlement at fixed sandbox exchange rates. A payment settles in
  * its own currency at rate 1, or in another supported currency at the fixed rates below,
  * so `exchange_rate`, `settlement_amount` and `settlement_currency_code` of the payment
  * webhook can differ from the payment's. The rates are invented, round and never change:

@@ -1,12 +1,11 @@
 /**
- * Authentication and tenancy for /v4 (spec: Authentication; contract: Authentication).
+ * Authentication and tenancy for /v4 (spec: Authentication).
  * Bearer = the account's `sk_test_` API key (all scopes) or an RS256 JWT with the account's
  * `kid`; `X-MERCHANT-ACCOUNT-ID` must name the token's account. 401 for a bad token (with
  * `WWW-Authenticate: Bearer`, RFC 6750), 400 for a missing account header, 403 for another
  * account or a missing scope. A JWT without a `scopes` claim is a valid token that grants
  * nothing (403 on every operation). JWT times (`iat`, `nbf`, `exp`) are checked against the
- * real wall clock with `JWT_LEEWAY_S` of leeway, never the sandbox clock (contract: Fidelity
- * decisions): the merchant mints tokens with real time, and advancing the sandbox clock must
+ * real wall clock with `JWT_LEEWAY_S` of leeway, never the sandbox clock: the merchant mints tokens with real time, and advancing the sandbox clock must
  * not turn them into 401s. A restricted key (`domain/api-keys.ts`) is an `sk_test_` key that
  * grants only its scopes: an operation outside them is 403 naming the missing scope; a revoked
  * one is an unknown key (401).
@@ -23,7 +22,7 @@ import type { ApiEnv } from './env.js';
 /** The account lookups authentication makes: by API key, by JWT `kid`. */
 type AccountsStore = Pick<AccountQueries, 'byApiKey' | 'byKid'>;
 
-/** Every scope the sandbox knows (contract: Authentication). */
+/** Every scope the sandbox knows. */
 export const SCOPES = [
   'transactions.read',
   'transactions.write',
@@ -89,7 +88,12 @@ export class VerificationKeys {
  * Verifies an RS256 JWT; returns its account and scopes or throws 401. `nowMs` is the real wall
  * clock (never the sandbox clock); `keys` caches the parsed public keys.
  */
-export function verifyJwt(token: string, accounts: AccountsStore, nowMs: number, keys: VerificationKeys): { account: AccountRow; scopes: string[] } {
+export function verifyJwt(
+  token: string,
+  accounts: AccountsStore,
+  nowMs: number,
+  keys: VerificationKeys,
+): { account: AccountRow; scopes: string[] } {
   const parts = token.split('.');
   if (parts.length !== 3) throw unauthorized('The bearer token is not valid: neither an API key nor a JWT');
   const [h, p, s] = parts as [string, string, string];
@@ -105,8 +109,12 @@ export function verifyJwt(token: string, accounts: AccountsStore, nowMs: number,
   const now = Math.floor(nowMs / 1000);
   if (typeof claims.exp !== 'number') throw unauthorized('The bearer token is not valid: the JWT has no exp claim');
   if (typeof claims.iat !== 'number') throw unauthorized('The bearer token is not valid: the JWT has no iat claim');
-  if (claims.iat > now + JWT_LEEWAY_S) throw unauthorized(`The bearer token is not valid: the JWT was issued in the future (iat is more than ${JWT_LEEWAY_S} s after the real clock)`);
-  if (claims.exp <= now - JWT_LEEWAY_S) throw unauthorized(`The bearer token is not valid: the JWT has expired (exp is more than ${JWT_LEEWAY_S} s before the real clock)`);
+  if (claims.iat > now + JWT_LEEWAY_S)
+    throw unauthorized(
+      `The bearer token is not valid: the JWT was issued in the future (iat is more than ${JWT_LEEWAY_S} s after the real clock)`,
+    );
+  if (claims.exp <= now - JWT_LEEWAY_S)
+    throw unauthorized(`The bearer token is not valid: the JWT has expired (exp is more than ${JWT_LEEWAY_S} s before the real clock)`);
   if (claims.nbf !== undefined && (typeof claims.nbf !== 'number' || claims.nbf > now + JWT_LEEWAY_S)) {
     throw unauthorized('The bearer token is not valid: the JWT is not valid yet (nbf)');
   }
@@ -128,7 +136,13 @@ export interface Granted {
 }
 
 /** Resolves the bearer token of an `Authorization` header, or throws 401. */
-export function authenticate(authorization: string | undefined, accounts: AccountsStore, nowMs: number, keys: VerificationKeys, restrictedKeys?: RestrictedKeyLookup): Granted {
+export function authenticate(
+  authorization: string | undefined,
+  accounts: AccountsStore,
+  nowMs: number,
+  keys: VerificationKeys,
+  restrictedKeys?: RestrictedKeyLookup,
+): Granted {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
   if (!match) throw unauthorized('Missing or malformed Authorization header: expected "Bearer <API key or JWT>"');
   const token = match[1]!;
@@ -192,7 +206,7 @@ export function apiAuth({ accounts, apiKeys, bodyLimit, keys = new VerificationK
     const authorization = c.req.header('authorization');
     let granted: Granted;
     try {
-      // JWT times are real time: the sandbox clock may have been advanced (contract: Fidelity decisions).
+      // JWT times are real time: the sandbox clock may have been advanced.
       granted = authenticate(authorization, accounts, Date.now(), keys, restricted);
     } catch (err) {
       c.header('WWW-Authenticate', bearerChallenge(authorization));
@@ -215,17 +229,25 @@ export function apiAuth({ accounts, apiKeys, bodyLimit, keys = new VerificationK
   };
 
   /** 403 unless the token grants `scope`. */
-  const requireScope = (scope: Scope): MiddlewareHandler<ApiEnv> => async (c, next) => {
-    const granted = c.get('scopes');
-    const restrictedKeyId = restrictedKeyOf.get(c);
-    if (restrictedKeyId !== undefined && !hasScope(granted, scope)) {
-      throw forbidden(`This restricted API key (${restrictedKeyId}) lacks the ${scope} scope; it grants ${granted.join(', ')}. Mint a key with ${scope} or use the account's own key`);
-    }
-    if (!hasScope(granted, scope)) {
-      throw forbidden(granted.length === 0 ? `The token grants no scopes (a JWT without a scopes claim grants none); ${scope} is needed` : `The token lacks the ${scope} scope`);
-    }
-    await next();
-  };
+  const requireScope =
+    (scope: Scope): MiddlewareHandler<ApiEnv> =>
+    async (c, next) => {
+      const granted = c.get('scopes');
+      const restrictedKeyId = restrictedKeyOf.get(c);
+      if (restrictedKeyId !== undefined && !hasScope(granted, scope)) {
+        throw forbidden(
+          `This restricted API key (${restrictedKeyId}) lacks the ${scope} scope; it grants ${granted.join(', ')}. Mint a key with ${scope} or use the account's own key`,
+        );
+      }
+      if (!hasScope(granted, scope)) {
+        throw forbidden(
+          granted.length === 0
+            ? `The token grants no scopes (a JWT without a scopes claim grants none); ${scope} is needed`
+            : `The token lacks the ${scope} scope`,
+        );
+      }
+      await next();
+    };
 
   const body = jsonBody<ApiEnv>({ maxSize: bodyLimit });
   return (scope) => [requireAuth, requireScope(scope), body];

@@ -126,7 +126,7 @@ async function gate(c: Context<BodyEnv>, next: () => Promise<void>, limit: numbe
   const text = await readBodyLimited(c, limit);
   const contentType = c.req.header('content-type');
   // A POST with no body at all (e.g. /cancel) needs no content type; an empty body sent with a
-  // JSON content type is no body either (contract: Fidelity decisions): a route whose body is
+  // JSON content type is no body either: a route whose body is
   // optional takes it as `{}`, one that needs a body says it is missing.
   if (text.trim().length === 0 && (!contentType || JSON_TYPE.test(contentType))) return next();
   if (!contentType || !JSON_TYPE.test(contentType)) {
@@ -142,7 +142,9 @@ async function gate(c: Context<BodyEnv>, next: () => Promise<void>, limit: numbe
     parsed = JSON.parse(text);
   } catch (err) {
     const reason = err instanceof Error ? err.message : 'invalid JSON';
-    throw badRequest(`Malformed JSON in request body: ${reason}`, [{ type: 'json_invalid', pointer: '', message: reason, location: 'body' }]);
+    throw badRequest(`Malformed JSON in request body: ${reason}`, [
+      { type: 'json_invalid', pointer: '', message: reason, location: 'body' },
+    ]);
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw badRequest('The request body must be a JSON object', [

@@ -11,7 +11,10 @@ import type { AppEnv } from './env.js';
 import { errorSchema, lowerCaseUuid } from './schemas.js';
 
 /** A JSON response of `schema` in a route's `responses`. */
-export const json = <T extends z.ZodTypeAny>(schema: T, description = 'OK') => ({ description, content: { 'application/json': { schema } } });
+export const json = <T extends z.ZodTypeAny>(schema: T, description = 'OK') => ({
+  description,
+  content: { 'application/json': { schema } },
+});
 
 /** The error responses of the control routes (the spec's envelope). */
 export const errors = {
@@ -21,7 +24,12 @@ export const errors = {
 };
 
 /** `{id}` in a path. */
-export const idParam = z.object({ id: z.string().overwrite(lowerCaseUuid).openapi({ param: { name: 'id', in: 'path' } }) });
+export const idParam = z.object({
+  id: z
+    .string()
+    .overwrite(lowerCaseUuid)
+    .openapi({ param: { name: 'id', in: 'path' } }),
+});
 
 /** `?account_id=` of the lists that may span every account. */
 export const accountQuery = z.object({ account_id: z.string().optional() });

@@ -40,13 +40,15 @@ export function docsRoutes(options: DocsOptions): Hono<AppEnv> {
       return undefined;
     }
   };
-  const send = (body: Buffer, type: string): Response => new Response(new Uint8Array(body), { status: 200, headers: { ...HEADERS, 'Content-Type': type } });
-  const missing = (c: Context, what: string): Response =>
-    errorResponse(c, notFound(`No docs page ${what}; GET /docs lists the pages`));
+  const send = (body: Buffer, type: string): Response =>
+    new Response(new Uint8Array(body), { status: 200, headers: { ...HEADERS, 'Content-Type': type } });
+  const missing = (c: Context, what: string): Response => errorResponse(c, notFound(`No docs page ${what}; GET /docs lists the pages`));
 
   app.get('/', async (c) => {
     const body = await file('index.html');
-    return body ? send(body, 'text/html; charset=utf-8') : errorResponse(c, notFound('The docs are not built in this installation (npm run build renders them)'));
+    return body
+      ? send(body, 'text/html; charset=utf-8')
+      : errorResponse(c, notFound('The docs are not built in this installation (npm run build renders them)'));
   });
   app.get('/docs.css', async (c) => {
     const body = await file('docs.css');

@@ -30,7 +30,6 @@ export function errorResponse(c: Context, err: SandboxError): Response {
   return c.json(errorBody(err), err.status as ContentfulStatusCode);
 }
 
-
 type ZodIssueLike = ZodError['issues'][number];
 
 /** The value at `path` inside `input`, or undefined. */
@@ -102,7 +101,10 @@ export function validationHook(error: ZodError, c: Context<BodyEnv>, target: str
 }
 
 /** `app.onError` of a sandbox whose unexpected errors are logged to `logger`. */
-export const errorHandler = (logger: Pick<Logger, 'error'>) => (err: Error, c: Context): Response => onError(err, c, logger);
+export const errorHandler =
+  (logger: Pick<Logger, 'error'>) =>
+  (err: Error, c: Context): Response =>
+    onError(err, c, logger);
 
 /** `app.onError`: envelopes for known errors, a 500 without a stack trace otherwise (logged to `logger`). */
 export function onError(err: Error, c: Context, logger: Pick<Logger, 'error'>): Response {
@@ -112,9 +114,12 @@ export function onError(err: Error, c: Context, logger: Pick<Logger, 'error'>): 
     if (status === 415) {
       return errorResponse(
         c,
-        new SandboxError(415, 'unsupported_media_type', `Unsupported Content-Type "${c.req.header('content-type') ?? ''}": send the body as application/json`, [
-          { type: 'content_type_error', pointer: '/content-type', message: 'Expected application/json', location: 'header' },
-        ]),
+        new SandboxError(
+          415,
+          'unsupported_media_type',
+          `Unsupported Content-Type "${c.req.header('content-type') ?? ''}": send the body as application/json`,
+          [{ type: 'content_type_error', pointer: '/content-type', message: 'Expected application/json', location: 'header' }],
+        ),
       );
     }
     const code = status === 401 ? 'unauthorized' : status === 404 ? 'not_found' : status === 413 ? 'request_too_large' : 'bad_request';
@@ -132,7 +137,13 @@ export class RouteTable {
   add(method: string, path: string): void {
     const plain = path.replace(/\/+$/, '') || '/';
     if (method.toUpperCase() !== 'ALL' && !plain.includes('*')) this.paths.add(plain);
-    const source = '^' + path.replace(/\/+$/, '').replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z_]+(\{[^}]*\})?/g, '[^/]+') + '/?$';
+    const source =
+      '^' +
+      path
+        .replace(/\/+$/, '')
+        .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+        .replace(/:[A-Za-z_]+(\{[^}]*\})?/g, '[^/]+') +
+      '/?$';
     let entry = this.patterns.find((p) => p.re.source === source);
     if (!entry) {
       entry = { re: new RegExp(source), methods: new Set() };
@@ -190,7 +201,11 @@ export function notFoundHandler(routes: RouteTable) {
       c.header('Allow', methods.join(', '));
       return errorResponse(
         c,
-        new SandboxError(405, 'method_not_allowed', `Method ${c.req.method} is not allowed on ${c.req.path}; allowed: ${methods.join(', ')}`),
+        new SandboxError(
+          405,
+          'method_not_allowed',
+          `Method ${c.req.method} is not allowed on ${c.req.path}; allowed: ${methods.join(', ')}`,
+        ),
       );
     }
     const nearest = routes.nearest(c.req.path);

@@ -40,8 +40,18 @@ export type ApiFault =
   | { kind: 'reset'; after: boolean };
 
 /** The values `X-Sandbox-Fault` (and an `api_fault` step) accept, as the README and OpenAPI list them. */
-export const FAULT_VALUES = ['503', '503-after', '429', '429=<seconds>', 'timeout', 'timeout=<n>s', 'timeout-after', 'latency=<ms>', 'reset', 'reset-after'] as const;
-
+export const FAULT_VALUES = [
+  '503',
+  '503-after',
+  '429',
+  '429=<seconds>',
+  'timeout',
+  'timeout=<n>s',
+  'timeout-after',
+  'latency=<ms>',
+  'reset',
+  'reset-after',
+] as const;
 
 /**
  * Parses a fault value (`503`, `429=5`, `timeout=5s`, `latency=800`, `reset-after`, ...).
@@ -73,10 +83,14 @@ export function parseFault(raw: string): ApiFault | null {
 const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
   new Promise((resolve) => {
     const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    }, { once: true });
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
   });
 
 /** The Node request under the Hono context, when served by @hono/node-server (absent in `app.request`). */
@@ -89,7 +103,11 @@ function incomingOf(c: Context<ApiEnv>): IncomingMessage | undefined {
 function statusResponse(fault: Extract<ApiFault, { kind: 'status' }>, when: string): Response {
   const err =
     fault.status === 503
-      ? new SandboxError(503, 'service_unavailable', `The service is unavailable (${FAULT_HEADER}: 503${fault.after ? '-after' : ''}, ${when}); retry later`)
+      ? new SandboxError(
+          503,
+          'service_unavailable',
+          `The service is unavailable (${FAULT_HEADER}: 503${fault.after ? '-after' : ''}, ${when}); retry later`,
+        )
       : new SandboxError(429, 'too_many_requests', `Too many requests (${FAULT_HEADER}: 429, ${when}); retry after ${fault.retryAfterS} s`);
   return new Response(JSON.stringify(errorBody(err)), {
     status: fault.status,
@@ -136,7 +154,10 @@ async function play(c: Context<ApiEnv>, fault: ApiFault, when: string): Promise<
 
 /** Thrown by `scenarioFault` to stop a create before it runs; the middleware plays the fault. */
 class ScenarioFaultSignal extends SandboxError {
-  constructor(readonly fault: ApiFault, readonly rule: string) {
+  constructor(
+    readonly fault: ApiFault,
+    readonly rule: string,
+  ) {
     super(503, 'service_unavailable', `Fault injected by scenario rule ${rule}`);
   }
 }
@@ -212,7 +233,7 @@ export function apiFaults({ scenarios }: ApiFaultsDeps): ApiFaults {
     if (after) {
       faultsAfter.delete(c);
       // Refused before it ran (a bad body, auth): nothing ran, nothing is stored under the key,
-      // so the refusal stands rather than a 503 claiming a stored response (issue 22).
+      // so the refusal stands rather than a 503 claiming a stored response.
       if (c.error !== undefined) return;
       played.set(c, { executed: c.res });
       const answer = await play(c, after, 'after execution: the response was stored under its idempotency key, then lost');

@@ -16,7 +16,9 @@ export function idempotencyStore(db: Db): IdempotencyRepo {
     VALUES (?, ?, ?, 'done', ?, ?, ?)
     ON CONFLICT (account_id, key) DO UPDATE SET fingerprint = excluded.fingerprint, state = 'done',
       response_status = excluded.response_status, response_body = excluded.response_body, created_at = excluded.created_at`);
-  const deleteExpired = db.prepare('DELETE FROM idempotency_keys WHERE rowid IN (SELECT rowid FROM idempotency_keys WHERE created_at <= ? LIMIT ?)');
+  const deleteExpired = db.prepare(
+    'DELETE FROM idempotency_keys WHERE rowid IN (SELECT rowid FROM idempotency_keys WHERE created_at <= ? LIMIT ?)',
+  );
   return {
     deleteExpired: (beforeMs, max) => deleteExpired.run(beforeMs, max).changes,
     get: (accountId, key) => get.get(accountId, key),

@@ -1,5 +1,5 @@
 /**
- * Idempotent requests (spec: Idempotency rules 1-7; contract: Idempotency). `idempotency(deps)`
+ * Idempotent requests (spec: Idempotency rules 1-7). `idempotency(deps)`
  * makes one app's `idempotent`; a create handler wraps its work in `idempotent(c, status, run)` after validation, so a request that fails validation
  * stores nothing. Keys are per merchant account, expire after 24 hours on the sandbox clock,
  * and "the same request" means the same method, path and JSON body (key order ignored).
@@ -64,26 +64,41 @@ export interface IdempotencyDeps {
  * key reused with another request.
  * Without a key, just runs.
  */
-export type Idempotent = <T, S extends ContentfulStatusCode>(c: Context<ApiEnv>, status: S, run: () => T | Promise<T>) => Promise<TypedResponse<T, S, 'json'>>;
+export type Idempotent = <T, S extends ContentfulStatusCode>(
+  c: Context<ApiEnv>,
+  status: S,
+  run: () => T | Promise<T>,
+) => Promise<TypedResponse<T, S, 'json'>>;
 
 /** The `idempotent` of one app, over its keys; its sweep count is its own. */
 export function idempotency({ records: store, clock, atomically }: IdempotencyDeps): Idempotent {
   const sweep = expirySweep();
-  return async <T, S extends ContentfulStatusCode>(c: Context<ApiEnv>, status: S, run: () => T | Promise<T>): Promise<TypedResponse<T, S, 'json'>> => {
+  return async <T, S extends ContentfulStatusCode>(
+    c: Context<ApiEnv>,
+    status: S,
+    run: () => T | Promise<T>,
+  ): Promise<TypedResponse<T, S, 'json'>> => {
     const key = c.req.header('idempotency-key');
     if (key === undefined) {
       return c.json(await run(), status) as unknown as TypedResponse<T, S, 'json'>;
     }
     if (key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX) {
       throw badRequest(`Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX} characters`, [
-        { type: 'length_error', pointer: '/idempotency-key', message: `Must be 1 to ${IDEMPOTENCY_KEY_MAX} characters`, location: 'header' },
+        {
+          type: 'length_error',
+          pointer: '/idempotency-key',
+          message: `Must be 1 to ${IDEMPOTENCY_KEY_MAX} characters`,
+          location: 'header',
+        },
       ]);
     }
     c.set('idempotencyKey', key);
     const accountId = c.get('account').id;
     const stored = storedKey(key);
     const body: unknown = c.get('body') ?? null;
-    const fingerprint = createHash('sha256').update(`${c.req.method} ${c.req.path}\n${canonicalJson(body)}`).digest('hex');
+    const fingerprint = createHash('sha256')
+      .update(`${c.req.method} ${c.req.path}\n${canonicalJson(body)}`)
+      .digest('hex');
     const now = clock.nowMs();
     // The stored response is the one the route declares; it is sent again byte for byte.
     // Its JSON text is noted on the request, so a reader after it (the go-live report) need not clone and parse the body.
@@ -103,7 +118,11 @@ export function idempotency({ records: store, clock, atomically }: IdempotencyDe
       // first has an answer, the key is not yet "used": a first request that ends in a 5xx
       // stores nothing and frees it, so only 409 "retry later" is true in every case.
       if (existing.state === 'processing') {
-        throw new SandboxError(409, 'concurrent_request', `A request with the idempotency key "${key}" is still being processed; retry later`);
+        throw new SandboxError(
+          409,
+          'concurrent_request',
+          `A request with the idempotency key "${key}" is still being processed; retry later`,
+        );
       }
       if (existing.fingerprint !== fingerprint) {
         throw badRequest(`The idempotency key "${key}" is already in use with a different request`, [
@@ -119,49 +138,49 @@ export function idempotency({ records: store, clock, atomically }: IdempotencyDe
     const failure = (err: unknown): { status: number; json: string } => {
       if (!(err instanceof SandboxError) || err.status >= 500) throw err;
       return { status: err.status, json: JSON.stringify(errorBody(err)) };
-  };
+    };
 
-  const latency = c.get('latency');
-  let running: Promise<T> | undefined;
-  if (latency === undefined) {
-    // No artificial latency: run at once. A run that finishes without yielding (every create
-    // does) is stored with its answer in one write, in the same unit of work as what it
-    // created: both commit together (a crash never keeps a resource without its key, whose
-    // retry would create it twice), and no other request ran in between to see a claim.
-    let done: { status: number; json: string } | undefined;
+    const latency = c.get('latency');
+    let running: Promise<T> | undefined;
+    if (latency === undefined) {
+      // No artificial latency: run at once. A run that finishes without yielding (every create
+      // does) is stored with its answer in one write, in the same unit of work as what it
+      // created: both commit together (a crash never keeps a resource without its key, whose
+      // retry would create it twice), and no other request ran in between to see a claim.
+      let done: { status: number; json: string } | undefined;
+      try {
+        done = atomically(() => {
+          const value = run();
+          if (isPromise(value)) {
+            running = value;
+            return undefined;
+          }
+          const json = JSON.stringify(value);
+          store.record(accountId, stored, fingerprint, now, status, json);
+          return { status, json };
+        });
+      } catch (err) {
+        done = failure(err); // rolled back; the refusal is the stored first response
+        store.record(accountId, stored, fingerprint, now, done.status, done.json);
+      }
+      if (done) return send(done.status, done.json, false);
+    }
+
+    store.claim(accountId, stored, fingerprint, now);
+    let result: { status: number; json: string };
     try {
-      done = atomically(() => {
-        const value = run();
-        if (isPromise(value)) {
-          running = value;
-          return undefined;
-        }
-        const json = JSON.stringify(value);
-        store.record(accountId, stored, fingerprint, now, status, json);
-        return { status, json };
-      });
+      await latency; // the artificial processing time is spent while the key is claimed
+      result = { status, json: JSON.stringify(await (running ?? run())) };
     } catch (err) {
-      done = failure(err); // rolled back; the refusal is the stored first response
-      store.record(accountId, stored, fingerprint, now, done.status, done.json);
+      try {
+        result = failure(err);
+      } catch {
+        store.release(accountId, stored);
+        throw err;
+      }
     }
-    if (done) return send(done.status, done.json, false);
-  }
-
-  store.claim(accountId, stored, fingerprint, now);
-  let result: { status: number; json: string };
-  try {
-    await latency; // the artificial processing time is spent while the key is claimed
-    result = { status, json: JSON.stringify(await (running ?? run())) };
-  } catch (err) {
-    try {
-      result = failure(err);
-    } catch {
-      store.release(accountId, stored);
-      throw err;
-    }
-  }
-  store.complete(accountId, stored, result.status, result.json);
-  return send(result.status, result.json, false);
+    store.complete(accountId, stored, result.status, result.json);
+    return send(result.status, result.json, false);
   };
 }
 

@@ -8,6 +8,11 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 /** The content type `c.json` sends. */
 const JSON_CONTENT = { 'Content-Type': 'application/json' } as const;
 
-export function jsonText<T, S extends ContentfulStatusCode>(c: Context, text: string, status: S, headers: Record<string, string> = {}): TypedResponse<T, S, 'json'> {
+export function jsonText<T, S extends ContentfulStatusCode>(
+  c: Context,
+  text: string,
+  status: S,
+  headers: Record<string, string> = {},
+): TypedResponse<T, S, 'json'> {
   return c.body(text, status, { ...JSON_CONTENT, ...headers }) as unknown as TypedResponse<T, S, 'json'>;
 }

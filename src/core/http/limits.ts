@@ -1,5 +1,5 @@
 /**
- * Limits that keep one sandbox from growing without bound (issue 10): at most
+ * Limits that keep one sandbox from growing without bound: at most
  * `--max-event-streams` open change-feed streams, and at most `--max-accounts` merchant
  * accounts. The body size and nesting limits are the body gate's (body.ts); the header
  * limit is the server's (server.ts); log retention is the store's.
@@ -16,7 +16,11 @@ export function eventStreamCap(max: number): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (c.req.method !== 'GET') return next();
     if (open >= max) {
-      throw new SandboxError(429, 'limit_reached', `At most ${max} event streams may be open at once (--max-event-streams); close a panel and retry`);
+      throw new SandboxError(
+        429,
+        'limit_reached',
+        `At most ${max} event streams may be open at once (--max-event-streams); close a panel and retry`,
+      );
     }
     open += 1;
     let counted = true;

@@ -15,6 +15,7 @@ export function nodeBindings(c: Context): NodeBindings | undefined {
   const env: unknown = c.env;
   if (env === null || typeof env !== 'object' || !('incoming' in env) || !('outgoing' in env)) return undefined;
   const { incoming, outgoing } = env;
-  if (incoming === null || typeof incoming !== 'object' || outgoing === null || typeof outgoing !== 'object' || !('setHeader' in outgoing)) return undefined;
+  if (incoming === null || typeof incoming !== 'object' || outgoing === null || typeof outgoing !== 'object' || !('setHeader' in outgoing))
+    return undefined;
   return env as NodeBindings;
 }

@@ -1,9 +1,9 @@
 /**
- * Cursor pages (spec: Page envelope, Pagination rules; contract: Lists). `limit` 1-100,
+ * Cursor pages (spec: Page envelope, Pagination rules). `limit` 1-100,
  * default 20; cursors are opaque base64url strings naming a direction, a keyset key and a
  * tag of the list that issued them (its name and what it pages: an account, a transaction,
  * the filters), so a cursor is valid only for the list and account that issued it; any other
- * is a 400 at `query` (contract: Loose ends).
+ * is a 400 at `query`.
  */
 import { createHash } from 'node:crypto';
 import { z } from '@hono/zod-openapi';
@@ -83,11 +83,20 @@ export function pageRequest(query: PageQuery, scope: CursorScope): PageRequest {
     decoded = undefined;
   }
   const c = decoded as { d?: unknown; k?: unknown; t?: unknown } | undefined;
-  if (!c || typeof c !== 'object' || (c.d !== 'a' && c.d !== 'b') || typeof c.k !== 'number' || !Number.isInteger(c.k) || typeof c.t !== 'string') {
+  if (
+    !c ||
+    typeof c !== 'object' ||
+    (c.d !== 'a' && c.d !== 'b') ||
+    typeof c.k !== 'number' ||
+    !Number.isInteger(c.k) ||
+    typeof c.t !== 'string'
+  ) {
     throw invalidCursor('Not a cursor returned by this list');
   }
   if (c.t !== tagOf(scope)) {
-    throw invalidCursor('This cursor was returned by another list, for another account or other filters: use it only with the request that returned it');
+    throw invalidCursor(
+      'This cursor was returned by another list, for another account or other filters: use it only with the request that returned it',
+    );
   }
   return { limit: query.limit, direction: c.d === 'a' ? 'after' : 'before', key: c.k };
 }

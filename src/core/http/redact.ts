@@ -28,7 +28,10 @@ export function redactBody(value: unknown, maxString = Infinity): unknown {
     const out: Record<string, unknown> = {};
     for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
       if (isSecurityCodeKey(key)) continue;
-      out[key] = CARD_NUMBER_KEYS.has(key.toLowerCase()) && (typeof v === 'string' || typeof v === 'number') ? maskCardNumber(String(v)) : redactBody(v, maxString);
+      out[key] =
+        CARD_NUMBER_KEYS.has(key.toLowerCase()) && (typeof v === 'string' || typeof v === 'number')
+          ? maskCardNumber(String(v))
+          : redactBody(v, maxString);
     }
     return out;
   }
@@ -48,6 +51,13 @@ const CARD_NUMBER_MEMBER = /("(?:number|card_number|pan)"\s*:\s*)(?:"((?:[^"\\]|
  * (escaped, percent-encoded, camelCase, in a form or multipart body) replaced by `[redacted]`.
  */
 export function redactText(text: string): string {
-  const members = text.includes('"') ? text.replace(SECURITY_CODE_MEMBER, '').replace(CARD_NUMBER_MEMBER, (_m, name: string, str: string | undefined, num: string | undefined) => `${name}"${maskCardNumber(str ?? num ?? '')}"`) : text;
+  const members = text.includes('"')
+    ? text
+        .replace(SECURITY_CODE_MEMBER, '')
+        .replace(
+          CARD_NUMBER_MEMBER,
+          (_m, name: string, str: string | undefined, num: string | undefined) => `${name}"${maskCardNumber(str ?? num ?? '')}"`,
+        )
+    : text;
   return maskCardNumbers(redactSecurityCodes(members), maskCardNumber);
 }

@@ -9,7 +9,6 @@
  * before any read, reset or close, so every reader sees every entry. A crash (not a clean stop)
  * can lose the last few milliseconds of the log: it is diagnostics, not accepted data.
  */
-import type { Page, PageRequest } from '../domain/ports.js';
 import type { RequestLogEntry, RequestLogFilter, RequestLogRepo } from './ports.js';
 import type { Db } from '../db/database.js';
 import { keysetPage, type Pager } from '../db/keyset.js';
@@ -28,7 +27,20 @@ function toEntry({ bare_path: _bare, ...row }: RequestLogRow): RequestLogEntry {
 }
 
 /** A queued entry as the insert's parameters: seq, account_id, method, path, status, idempotency_key, replayed, duration_ms, request_body, response_body, warnings, at. */
-type QueuedRow = [number, string | null, string, string, number, string | null, number, number, string | null, string | null, string | null, number];
+type QueuedRow = [
+  number,
+  string | null,
+  string,
+  string,
+  number,
+  string | null,
+  number,
+  number,
+  string | null,
+  string | null,
+  string | null,
+  number,
+];
 
 /** The WHERE clause and parameters of a search (the clause names only columns and parameters). */
 function searchOf(filter: RequestLogFilter): { where: string; params: Record<string, string | number> } {

@@ -54,7 +54,11 @@ export function loggedPath(path: string, url: string): string {
     const secret = SECRET_PARAMS.test(name) || isSecurityCodeKey(name);
     out.append(loggedText(name), secret ? '[redacted]' : loggedText(value));
   }
-  const written = out.toString().replace(/%5Bredacted%5D/g, '[redacted]').replace(/%5Bredacted(?:\+|%20)JWT%5D/g, '[redacted JWT]').replace(/%E2%80%A2/g, '•');
+  const written = out
+    .toString()
+    .replace(/%5Bredacted%5D/g, '[redacted]')
+    .replace(/%5Bredacted(?:\+|%20)JWT%5D/g, '[redacted JWT]')
+    .replace(/%E2%80%A2/g, '•');
   return written ? `${safePath}?${written}` : safePath;
 }
 
@@ -127,6 +131,12 @@ export function requestLog(deps: RequestLogDeps): MiddlewareHandler<ApiEnv> {
         // fingerprint) is left out of what it observes.
       }
     }
-    emit('request.logged', account?.id ?? null, { id, method: c.req.method, path: path.includes('?') ? path.slice(0, path.indexOf('?')) : path, status, duration_ms: Math.round(duration * 100) / 100 });
+    emit('request.logged', account?.id ?? null, {
+      id,
+      method: c.req.method,
+      path: path.includes('?') ? path.slice(0, path.indexOf('?')) : path,
+      status,
+      duration_ms: Math.round(duration * 100) / 100,
+    });
   };
 }

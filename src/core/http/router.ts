@@ -27,7 +27,7 @@ export type GetPath = (request: Request) => string;
 
 /**
  * The path a request is routed by: its decoded path without trailing slashes, so that
- * `GET /v4/transactions/` is answered like `GET /v4/transactions` (contract: Loose ends).
+ * `GET /v4/transactions/` is answered like `GET /v4/transactions`.
  */
 export const pathWithoutTrailingSlash: GetPath = (request) => {
   const path = honoPath(request);
@@ -37,5 +37,8 @@ export const pathWithoutTrailingSlash: GetPath = (request) => {
 
 /** A router for `Env` with the sandbox's validation hook; `getPath` is for the app's root router. */
 export function createRouter<Env extends BodyEnv>(options: { getPath?: GetPath } = {}): OpenAPIHono<Env> {
-  return new OpenAPIHono<Env>({ ...options, defaultHook: validation as NonNullable<ConstructorParameters<typeof OpenAPIHono<Env>>[0]>['defaultHook'] });
+  return new OpenAPIHono<Env>({
+    ...options,
+    defaultHook: validation as NonNullable<ConstructorParameters<typeof OpenAPIHono<Env>>[0]>['defaultHook'],
+  });
 }

@@ -7,8 +7,7 @@ import { isCurrency } from '../domain/money.js';
 import { faultHeaderParameter } from './faults.js';
 
 /**
- * Largest amount in minor units the sandbox accepts, in every currency (contract: Fidelity
- * decisions): high enough for any realistic payment (IDR 100,000,000 is 10,000,000,000 minor
+ * Largest amount in minor units the sandbox accepts, in every currency: high enough for any realistic payment (IDR 100,000,000 is 10,000,000,000 minor
  * units; KRW 50,000,000 is 50,000,000), and far below 2^53, so every amount stays exact.
  */
 export const MAX_AMOUNT = 999_999_999_999;
@@ -23,7 +22,10 @@ export const amountSchema = z
   .int({ error: 'Must be an integer amount in minor units (e.g. cents: 10.50 USD is 1050)' })
   .min(1)
   .max(MAX_AMOUNT)
-  .openapi({ example: 1050, description: 'Amount in minor units (cents; the currency\'s ISO 4217 exponent), 1 to 999,999,999,999 in every currency' });
+  .openapi({
+    example: 1050,
+    description: "Amount in minor units (cents; the currency's ISO 4217 exponent), 1 to 999,999,999,999 in every currency",
+  });
 
 /** Three uppercase letters that are an active ISO 4217 code (see `domain/money.ts`). */
 export const currencySchema = z
@@ -33,7 +35,10 @@ export const currencySchema = z
   .openapi({ example: 'USD', description: 'ISO 4217 currency code' });
 
 /** http(s) URL; other schemes (javascript:, ftp:) are refused. */
-export const httpUrlSchema = z.url({ protocol: /^https?$/, error: (issue) => (issue.input === undefined ? undefined : 'Must be an http or https URL') });
+export const httpUrlSchema = z.url({
+  protocol: /^https?$/,
+  error: (issue) => (issue.input === undefined ? undefined : 'Must be an http or https URL'),
+});
 
 /** A required http(s) URL whose absence is reported with `whenMissing` (what the field is needed for). */
 export const requiredHttpUrlSchema = (whenMissing: string) =>
@@ -94,7 +99,8 @@ export const errorResponses = {
  */
 export const idempotentReplayedHeader = {
   'Idempotent-Replayed': {
-    description: '`true` when this is the stored first response to the same `Idempotency-Key`, sent again (the success or the stored error alike); absent otherwise.',
+    description:
+      '`true` when this is the stored first response to the same `Idempotency-Key`, sent again (the success or the stored error alike); absent otherwise.',
     required: false,
     schema: { type: 'string' as const, enum: ['true'] },
   },
@@ -109,7 +115,10 @@ export const accountHeaderSchema = z.object({
 });
 
 export const idempotencyHeaderSchema = accountHeaderSchema.extend({
-  'idempotency-key': z.string().optional().openapi({ description: 'Up to 255 characters; same key + same request replays the first response for 24 hours.' }),
+  'idempotency-key': z
+    .string()
+    .optional()
+    .openapi({ description: 'Up to 255 characters; same key + same request replays the first response for 24 hours.' }),
 });
 
 /**
@@ -117,11 +126,24 @@ export const idempotencyHeaderSchema = accountHeaderSchema.extend({
  * and `idempotent` check them already, and a header validator per call costs time.
  */
 export const accountHeaderParameters = [
-  { name: 'x-merchant-account-id', in: 'header' as const, required: true, description: 'The merchant account id.', schema: { type: 'string' as const }, example: 'acc_demo_direct' },
+  {
+    name: 'x-merchant-account-id',
+    in: 'header' as const,
+    required: true,
+    description: 'The merchant account id.',
+    schema: { type: 'string' as const },
+    example: 'acc_demo_direct',
+  },
   faultHeaderParameter,
 ];
 
 export const idempotencyHeaderParameters = [
   ...accountHeaderParameters,
-  { name: 'idempotency-key', in: 'header' as const, required: false, description: 'Up to 255 characters; same key + same request replays the first response for 24 hours.', schema: { type: 'string' as const, maxLength: 255 } },
+  {
+    name: 'idempotency-key',
+    in: 'header' as const,
+    required: false,
+    description: 'Up to 255 characters; same key + same request replays the first response for 24 hours.',
+    schema: { type: 'string' as const, maxLength: 255 },
+  },
 ];

@@ -109,7 +109,12 @@ export function securityGuard(options: SecurityOptions): MiddlewareHandler<BodyE
             originHost = undefined;
           }
           if (originHost === undefined || originHost.toLowerCase() !== host.toLowerCase()) {
-            throw refuse(403, 'cross_origin_request', `Requests from the origin "${origin}" are refused: only the sandbox's own pages may change it`, '/origin');
+            throw refuse(
+              403,
+              'cross_origin_request',
+              `Requests from the origin "${origin}" are refused: only the sandbox's own pages may change it`,
+              '/origin',
+            );
           }
         }
         if (isControlPath(path) && (origin !== undefined || site !== undefined) && !hasJsonOrMarker(c)) {
@@ -124,9 +129,19 @@ export function securityGuard(options: SecurityOptions): MiddlewareHandler<BodyE
       if (options.adminToken !== undefined && isControlPath(path) && !PUBLIC_CONTROL_PATHS.has(path.replace(/\/+$/, ''))) {
         const given = tokenOf(c);
         if (given === undefined || !sameToken(given, options.adminToken)) {
-          throw new SandboxError(401, 'admin_token_required', 'This sandbox is protected: send its --admin-token as "Authorization: Bearer <token>" or X-Sandbox-Admin-Token', [
-            { type: given === undefined ? 'missing' : 'value_error', pointer: '/authorization', message: given === undefined ? 'Admin token required' : 'Wrong admin token', location: 'header' },
-          ]);
+          throw new SandboxError(
+            401,
+            'admin_token_required',
+            'This sandbox is protected: send its --admin-token as "Authorization: Bearer <token>" or X-Sandbox-Admin-Token',
+            [
+              {
+                type: given === undefined ? 'missing' : 'value_error',
+                pointer: '/authorization',
+                message: given === undefined ? 'Admin token required' : 'Wrong admin token',
+                location: 'header',
+              },
+            ],
+          );
         }
       }
     }

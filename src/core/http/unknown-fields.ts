@@ -1,5 +1,5 @@
 /**
- * Unknown fields of a request body are ignored, as a production API would (contract); this
+ * Unknown fields of a request body are ignored, as a production API would; this
  * finds them, as JSON pointers, by comparing the raw body with what the schema kept.
  */
 import type { Context } from 'hono';

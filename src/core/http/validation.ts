@@ -37,7 +37,11 @@ export function requestValidation({ webhookTargetRefused }: RequestValidationDep
   return (c, schemas) => validRequest(c, schemas, webhookTargetRefused);
 }
 
-function validRequest<T>(c: Context<ApiEnv>, schemas: RequestSchemas<T>, webhookTargetRefused: RequestValidationDeps['webhookTargetRefused']): T {
+function validRequest<T>(
+  c: Context<ApiEnv>,
+  schemas: RequestSchemas<T>,
+  webhookTargetRefused: RequestValidationDeps['webhookTargetRefused'],
+): T {
   const details: ErrorDetail[] = [];
   if (schemas.headers) {
     const input = c.req.header();
@@ -71,7 +75,8 @@ function refusedWebhookTargets(webhookTargetRefused: RequestValidationDeps['webh
   if (data !== null && typeof data === 'object') {
     const body = data as { notification_url?: unknown; payment_method?: { webhooks_url?: unknown } | null };
     check(body.notification_url, '/notification_url');
-    if (body.payment_method !== null && typeof body.payment_method === 'object') check(body.payment_method.webhooks_url, '/payment_method/webhooks_url');
+    if (body.payment_method !== null && typeof body.payment_method === 'object')
+      check(body.payment_method.webhooks_url, '/payment_method/webhooks_url');
   }
   return out;
 }

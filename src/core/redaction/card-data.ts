@@ -198,7 +198,25 @@ export function withoutCardNumbers<T>(value: T): T {
 /** A key's words, lower case, letters and digits only (`security\u005fcode` decoded first). */
 const keyWords = (key: string): string => key.toLowerCase().replace(/[^a-z0-9]/g, '');
 
-const CODE_KEYS = new Set(['cvv', 'cvv2', 'cvc', 'cvc2', 'cav2', 'cvn', 'cvn2', 'csc', 'cvd', 'securitycode', 'cardsecuritycode', 'cardcode', 'verificationcode', 'cardverificationcode', 'cardverificationvalue', 'cardverificationnumber', 'cardverification']);
+const CODE_KEYS = new Set([
+  'cvv',
+  'cvv2',
+  'cvc',
+  'cvc2',
+  'cav2',
+  'cvn',
+  'cvn2',
+  'csc',
+  'cvd',
+  'securitycode',
+  'cardsecuritycode',
+  'cardcode',
+  'verificationcode',
+  'cardverificationcode',
+  'cardverificationvalue',
+  'cardverificationnumber',
+  'cardverification',
+]);
 
 /**
  * Whether `key` names a security code: `cvv`, `cvc`, `cvv2`, `security_code`, `securityCode`,
@@ -248,5 +266,7 @@ export function redactSecurityCodes(text: string): string {
   return text
     .replace(MULTIPART_PART, (m, head: string, name: string) => (isSecurityCodeKey(decodedKey(name)) ? `${head}${REDACTED}` : m))
     .replace(JSON_MEMBER, (m, key: string, colon: string) => (isSecurityCodeKey(decodedKey(key)) ? `"${key}"${colon}"${REDACTED}"` : m))
-    .replace(PAIR, (m, key: string, sep: string, value: string) => (value !== '' && value !== `"${REDACTED}"` && isSecurityCodeKey(decodedKey(key)) ? `${key}${sep}${REDACTED}` : m));
+    .replace(PAIR, (m, key: string, sep: string, value: string) =>
+      value !== '' && value !== `"${REDACTED}"` && isSecurityCodeKey(decodedKey(key)) ? `${key}${sep}${REDACTED}` : m,
+    );
 }

@@ -1,4 +1,4 @@
-/** The contract's "delivered": what a merchant's answer to a webhook must be to acknowledge it. */
+/** The documented decisions's "delivered": what a merchant's answer to a webhook must be to acknowledge it. */
 
 /** True when a merchant's answer acknowledges the webhook: 2xx with JSON `{"code":"200","message":"SUCCESS"}`. */
 export function isAcknowledgement(status: number, body: string): boolean {

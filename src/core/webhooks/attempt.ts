@@ -78,7 +78,15 @@ export async function attempt(deps: AttemptDeps, id: string, admittedOffset: num
     },
   );
   deps.recorded(row);
-  deps.onAttempt?.({ delivery: row, number, ok: outcome.ok, status: outcome.status, contacted: outcome.contacted === true, timedOut: outcome.timedOut === true, durationMs: duration });
+  deps.onAttempt?.({
+    delivery: row,
+    number,
+    ok: outcome.ok,
+    status: outcome.status,
+    contacted: outcome.contacted === true,
+    timedOut: outcome.timedOut === true,
+    durationMs: duration,
+  });
   deps.feed.emit('delivery.attempted', row.account_id, {
     id,
     number,
@@ -92,4 +100,3 @@ export async function attempt(deps: AttemptDeps, id: string, admittedOffset: num
     next_attempt_at: retryAt === null ? null : isoTimestamp(retryAt),
   });
 }
-

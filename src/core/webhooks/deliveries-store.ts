@@ -13,7 +13,11 @@ interface AttemptRow extends Omit<DeliveryAttempt, 'request_headers' | 'ok'> {
   ok: number;
 }
 
-const toAttempt = (row: AttemptRow): DeliveryAttempt => ({ ...row, request_headers: JSON.parse(row.request_headers) as Record<string, string>, ok: row.ok === 1 });
+const toAttempt = (row: AttemptRow): DeliveryAttempt => ({
+  ...row,
+  request_headers: JSON.parse(row.request_headers) as Record<string, string>,
+  ok: row.ok === 1,
+});
 
 /**
  * How many finished deliveries go by between two prunes of the delivery log: a tenth of the
@@ -67,12 +71,10 @@ export function deliveriesStore(db: Db, limit?: number): DeliveriesRepo {
   const attemptsOf = db.prepare<[string], AttemptRow>('SELECT * FROM delivery_attempts WHERE delivery_id = ? ORDER BY seq');
   const page = keysetPage<Delivery>(db, 'deliveries', 'account_id = @scope', (row) => row);
   const pageAll = keysetPage<Delivery>(db, 'deliveries', "@scope = ''", (row) => row);
-  const record = db.transaction(
-    (attempt: Omit<DeliveryAttempt, 'seq'>, u: DeliveryProgress) => {
-      insertAttempt.run({ ...attempt, request_headers: JSON.stringify(attempt.request_headers), ok: attempt.ok ? 1 : 0 });
-      update.run({ ...u, id: attempt.delivery_id });
-    },
-  );
+  const record = db.transaction((attempt: Omit<DeliveryAttempt, 'seq'>, u: DeliveryProgress) => {
+    insertAttempt.run({ ...attempt, request_headers: JSON.stringify(attempt.request_headers), ok: attempt.ok ? 1 : 0 });
+    update.run({ ...u, id: attempt.delivery_id });
+  });
   return {
     insert: (row) => void insert.run(row),
     byId: (id) => byId.get(id),

@@ -11,7 +11,7 @@
 import type { Clock } from '../clock/clock.js';
 import type { Delivery as DeliveryRow } from '../domain/entities.js';
 import type { ChangeFeed, DeliveriesRepo, DueDelivery, TransactionsRepo } from '../domain/ports.js';
-import type { TimedWork } from '../clock/scheduler.js';
+import type { TimedWork } from '../clock/timed-work.js';
 import { attempt, type AttemptDeps, type AttemptReport } from './attempt.js';
 import { ClockOffsets } from './clock-offsets.js';
 import { CrashBackoff, realTime, type RealTime } from './crash-backoff.js';
@@ -24,12 +24,6 @@ import { attemptsDue } from './retries.js';
 import type { AsyncWebhookSigner, WebhookSigner } from './signing.js';
 import { Signatures } from './signing-ahead.js';
 import type { ConnectGuard } from './targets.js';
-
-export type { AttemptReport } from './attempt.js';
-export { CRASH_BACKOFF_FIRST_MS, CRASH_BACKOFF_MAX_MS } from './crash-backoff.js';
-export { MAX_IN_FLIGHT_PER_URL } from './lanes.js';
-export { MAX_READ_RESPONSE } from './post.js';
-export { FIRST_RETRY_DELAY_S, MAX_ATTEMPTS, MAX_RETRY_DELAY_S, retryDelaySeconds } from './retries.js';
 
 export interface DispatcherDeps {
   clock: Clock;
@@ -77,7 +71,13 @@ export class Dispatcher implements TimedWork {
 
   constructor(private readonly deps: DispatcherDeps) {
     const time = deps.time ?? realTime;
-    this.poster = deps.poster ?? createPoster({ timeoutMs: deps.timeoutMs, maxFreePerOrigin: MAX_IN_FLIGHT_PER_URL, ...(deps.connectGuard ? { guard: deps.connectGuard } : {}) });
+    this.poster =
+      deps.poster ??
+      createPoster({
+        timeoutMs: deps.timeoutMs,
+        maxFreePerOrigin: MAX_IN_FLIGHT_PER_URL,
+        ...(deps.connectGuard ? { guard: deps.connectGuard } : {}),
+      });
     this.passes = new Passes({ deliveries: deps.deliveries, time });
     this.order = new TransactionOrder(deps);
     this.offsets = new ClockOffsets(deps.clock);

@@ -106,7 +106,9 @@ export class TransactionOrder {
    */
   private pendingOf(key: string): Delivery[] {
     const { deliveries, transactions } = this.deps;
-    const transactionIds = key.startsWith(SUBSCRIPTION_KEY) ? transactions.forSubscription(key.slice(SUBSCRIPTION_KEY.length)).map((tx) => tx.id) : [key];
+    const transactionIds = key.startsWith(SUBSCRIPTION_KEY)
+      ? transactions.forSubscription(key.slice(SUBSCRIPTION_KEY.length)).map((tx) => tx.id)
+      : [key];
     const rows: Delivery[] = [];
     for (const transactionId of transactionIds) {
       rows.push(...deliveries.forResource(transactionId));

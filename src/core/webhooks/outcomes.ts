@@ -42,15 +42,30 @@ export interface SendDeps {
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** Attempt `number` of a delivery with `headers`: simulated, refused, or POSTed and judged. */
-export async function send(deps: SendDeps, row: Pick<Delivery, 'url' | 'body' | 'simulated_failures' | 'simulated_failure_status'>, number: number, headers: Record<string, string>): Promise<AttemptOutcome> {
+export async function send(
+  deps: SendDeps,
+  row: Pick<Delivery, 'url' | 'body' | 'simulated_failures' | 'simulated_failure_status'>,
+  number: number,
+  headers: Record<string, string>,
+): Promise<AttemptOutcome> {
   // An attempt that contacts nobody (simulated, no URL) would end in the same turn of the
   // event loop: a backlog of them ran as one chain of promises that froze the server.
   if (number <= row.simulated_failures || !row.url) await yieldToEventLoop();
   if (number <= row.simulated_failures) {
-    return { ok: false, status: row.simulated_failure_status, body: null, error: `simulated failure ${number} of ${row.simulated_failures} (scenario webhook_failures); the merchant was not contacted` };
+    return {
+      ok: false,
+      status: row.simulated_failure_status,
+      body: null,
+      error: `simulated failure ${number} of ${row.simulated_failures} (scenario webhook_failures); the merchant was not contacted`,
+    };
   }
   if (!row.url) {
-    return { ok: false, status: null, body: null, error: 'no notification URL: set notification_url on the transaction or start the sandbox with --notification-url' };
+    return {
+      ok: false,
+      status: null,
+      body: null,
+      error: 'no notification URL: set notification_url on the transaction or start the sandbox with --notification-url',
+    };
   }
   const refused = deps.refuseTarget ? await deps.refuseTarget(row.url) : null;
   if (refused !== null) return { ok: false, status: null, body: null, error: `target refused: ${refused}; the merchant was not contacted` };
@@ -60,7 +75,8 @@ export async function send(deps: SendDeps, row: Pick<Delivery, 'url' | 'body' | 
     const ok = whole && isAcknowledgement(status, text);
     return { ok, status, contacted: true, body: storedAnswer(text), error: ok ? null : answerError(status, whole) };
   } catch (err) {
-    if (err instanceof PostAbortedError) return { aborted: true, ok: false, status: null, body: null, error: err.message, contacted: true, timedOut: false };
+    if (err instanceof PostAbortedError)
+      return { aborted: true, ok: false, status: null, body: null, error: err.message, contacted: true, timedOut: false };
     const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
     return { ok: false, status: null, body: null, error: describePostError(err, deps.timeoutMs), contacted: true, timedOut };
   }

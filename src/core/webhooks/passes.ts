@@ -52,7 +52,9 @@ export class Passes {
     const passed = this.passedAt(nowMs);
     if (passed === -Infinity) this.fullPassAt = this.time.now();
     const rows =
-      passed === -Infinity ? this.dueNotUnderWay(nowMs, underWay) : this.deps.deliveries.dueBetween(passed, nowMs).filter((row) => !underWay(row.id));
+      passed === -Infinity
+        ? this.dueNotUnderWay(nowMs, underWay)
+        : this.deps.deliveries.dueBetween(passed, nowMs).filter((row) => !underWay(row.id));
     this.lastPass = nowMs;
     try {
       for (const row of rows) visit(row);

@@ -25,7 +25,13 @@ export interface PostAnswer {
 }
 
 /** The headers sent with every webhook besides the delivery's own: those undici's `fetch` added, as before. */
-const COMMON_HEADERS = { accept: '*/*', 'accept-language': '*', 'sec-fetch-mode': 'cors', 'user-agent': 'node', 'accept-encoding': 'gzip, deflate' } as const;
+const COMMON_HEADERS = {
+  accept: '*/*',
+  'accept-language': '*',
+  'sec-fetch-mode': 'cors',
+  'user-agent': 'node',
+  'accept-encoding': 'gzip, deflate',
+} as const;
 
 /** An attempt that ran out of time: `name` is `TimeoutError`, as `AbortSignal.timeout` made it. */
 export class PostTimeoutError extends Error {
@@ -139,7 +145,13 @@ export function createPoster(options: {
             method: 'POST',
             agent: secure ? https : http,
             ...(guard ? { lookup: guardedLookup(guard, port) } : {}),
-            headers: { host: target.host, connection: 'keep-alive', ...headers, ...COMMON_HEADERS, 'content-length': String(Buffer.byteLength(body, 'utf8')) },
+            headers: {
+              host: target.host,
+              connection: 'keep-alive',
+              ...headers,
+              ...COMMON_HEADERS,
+              'content-length': String(Buffer.byteLength(body, 'utf8')),
+            },
           },
           (res) => {
             readAnswer(res, (err, text, whole) => {
@@ -170,7 +182,9 @@ export function createPoster(options: {
 
 /** Decodes the answer as `fetch` did: gzip, deflate and br; anything else is read as it came. */
 function decoded(res: IncomingMessage): Readable {
-  const encoding = String(res.headers['content-encoding'] ?? '').trim().toLowerCase();
+  const encoding = String(res.headers['content-encoding'] ?? '')
+    .trim()
+    .toLowerCase();
   if (encoding === 'gzip' || encoding === 'x-gzip') return res.pipe(createGunzip());
   if (encoding === 'deflate') return res.pipe(createInflate());
   if (encoding === 'br') return res.pipe(createBrotliDecompress());

@@ -1,5 +1,5 @@
 /**
- * Webhook signatures and headers (spec "Authentication" item 7; contract "Webhooks").
+ * Webhook signatures and headers (spec "Authentication" item 7).
  * `rsa` mode: base64 of RSASSA-PKCS1-v1_5 with SHA-256 over the exact UTF-8 bytes of the
  * raw body, verifiable with the published webhook public key. `hmac` mode: the hex
  * HMAC-SHA256 of the raw body with a shared secret. Both are computed by node:crypto
@@ -13,9 +13,7 @@ import { Slots } from './slots.js';
 import { compactTimestamp } from './time.js';
 
 /** How webhooks are signed: with an RSA private key (PEM) or with an HMAC secret. */
-export type WebhookSigning =
-  | { mode: 'rsa'; privateKeyPem: string }
-  | { mode: 'hmac'; secret: string };
+export type WebhookSigning = { mode: 'rsa'; privateKeyPem: string } | { mode: 'hmac'; secret: string };
 
 /**
  * How the sandbox signs, from its options (`--webhook-signing`, `--webhook-secret`): the one
@@ -91,7 +89,9 @@ export function createAsyncSigner(
     await slots.acquire();
     try {
       return await new Promise<string>((resolve, reject) => {
-        signOnPool('sha256', Buffer.from(rawBody, 'utf8'), key, (err, signature) => (err ? reject(err) : resolve(signature.toString('base64'))));
+        signOnPool('sha256', Buffer.from(rawBody, 'utf8'), key, (err, signature) =>
+          err ? reject(err) : resolve(signature.toString('base64')),
+        );
       });
     } finally {
       slots.release();
@@ -103,12 +103,7 @@ export function createAsyncSigner(
  * The headers of one webhook delivery: JSON content type, `timestamp` (YYYYMMDDHHMMSS of
  * `at` in `timeZone`), `timezone`, and `signature` of the exact raw body that is sent.
  */
-export function webhookHeaders(
-  rawBody: string,
-  at: Date,
-  timeZone: string,
-  sign: WebhookSigner,
-): Record<string, string> {
+export function webhookHeaders(rawBody: string, at: Date, timeZone: string, sign: WebhookSigner): Record<string, string> {
   return {
     'content-type': 'application/json',
     timestamp: compactTimestamp(at, timeZone),

@@ -1,5 +1,5 @@
 /**
- * Which URLs the sandbox may send webhooks to (issues 10 and 22): http(s) only; never the
+ * Which URLs the sandbox may send webhooks to: http(s) only; never the
  * sandbox itself (a merchant URL of its own /_sandbox/reset must not wipe it); never a
  * link-local, cloud-metadata, unspecified, multicast or broadcast address; with
  * `--webhook-allow-hosts`, only the hosts listed. Every address is judged in its canonical
@@ -80,12 +80,20 @@ export function embeddedIPv4(address: string): string | undefined {
 
 /** The forms an IP address is judged in: itself (brackets off, lower case) and the IPv4 address it carries. */
 function formsOf(address: string): { family: 'ipv4' | 'ipv6'; address: string }[] {
-  const a = address.toLowerCase().replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+  const a = address
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/%.*$/, '');
   const version = isIP(a);
   if (version === 4) return [{ family: 'ipv4', address: a }];
   if (version !== 6) return [];
   const v4 = embeddedIPv4(a);
-  return v4 === undefined ? [{ family: 'ipv6', address: a }] : [{ family: 'ipv6', address: a }, { family: 'ipv4', address: v4 }];
+  return v4 === undefined
+    ? [{ family: 'ipv6', address: a }]
+    : [
+        { family: 'ipv6', address: a },
+        { family: 'ipv4', address: v4 },
+      ];
 }
 
 /** Addresses nobody's webhook handler lives at: link-local (cloud metadata included), unspecified, multicast, broadcast; in any form. */
@@ -95,14 +103,18 @@ export function isForbiddenAddress(address: string): boolean {
 
 /** Whether `address` (an IP address in any form, or a name, with or without the root's trailing dot) is one the sandbox itself listens on. */
 function isOwnAddress(address: string, hosts: ReadonlySet<string>): boolean {
-  const a = address.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  const a = address
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
   if (a === 'localhost' || a.endsWith('.localhost') || hosts.has(a)) return true;
   const forms = formsOf(a);
   if (forms.some((f) => LOOPBACK.check(f.address, f.family))) return true;
   // The sandbox's own addresses, compared in the same canonical forms.
   for (const host of hosts) {
     const own = formsOf(host);
-    if (own.length > 0 && forms.some((f) => own.some((o) => o.family === f.family && sameAddress(o.address, f.address, f.family)))) return true;
+    if (own.length > 0 && forms.some((f) => own.some((o) => o.family === f.family && sameAddress(o.address, f.address, f.family))))
+      return true;
   }
   return false;
 }

@@ -56,9 +56,7 @@ function formatCompact(at: Date, timeZone: string): string {
   for (const { type, value } of formatterFor(timeZone).formatToParts(at)) parts[type] = value;
   // Some ICU versions print midnight as "24" even with h23; it is hour 00 of the same day.
   const hour = parts.hour === '24' ? '00' : parts.hour;
-  return (
-    parts.year.padStart(4, '0') + parts.month + parts.day + hour + parts.minute + parts.second
-  );
+  return parts.year.padStart(4, '0') + parts.month + parts.day + hour + parts.minute + parts.second;
 }
 
 /**

@@ -8,7 +8,8 @@ import type { BuyerFilters, BuyersRepo } from '../../core/domain/ports.js';
 import type { Db } from '../../core/db/database.js';
 import { keysetPage } from '../../core/db/keyset.js';
 
-const SEARCH = "(instr(lower(coalesce(display_name, '')), lower(@search)) > 0 OR instr(lower(coalesce(external_identifier, '')), lower(@search)) > 0)";
+const SEARCH =
+  "(instr(lower(coalesce(display_name, '')), lower(@search)) > 0 OR instr(lower(coalesce(external_identifier, '')), lower(@search)) > 0)";
 const EXTERNAL_IDENTIFIER = 'external_identifier = @external_identifier';
 
 export function buyersStore(db: Db): BuyersRepo {

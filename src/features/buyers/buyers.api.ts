@@ -16,7 +16,9 @@ import { accountHeaderParameters, errorResponses } from '../../core/http/schemas
 
 /** An optional text filter; an empty value (`?search=`) is no filter. */
 const filter = (description: string, example: string) =>
-  z.preprocess((v) => (v === '' ? undefined : v), z.string().max(255, { message: 'must be at most 255 characters' }).optional()).openapi({ description, example });
+  z
+    .preprocess((v) => (v === '' ? undefined : v), z.string().max(255, { message: 'must be at most 255 characters' }).optional())
+    .openapi({ description, example });
 
 const buyersQuerySchema = pageQuerySchema.extend({
   search: filter('Only the buyers whose display_name or external_identifier contains this value (any letter case).', 'John'),
@@ -25,18 +27,21 @@ const buyersQuerySchema = pageQuerySchema.extend({
 
 const list = (operationId: string, secured: Secured) =>
   createRoute({
-  method: 'get',
-  path: '/buyers',
-  tags: ['Buyers'],
-  summary: 'List buyers, newest first, or search for a specific buyer',
-  description: 'Also served without the /v4 prefix, at the base URL\'s /buyers, as in the spec\'s pagination example.',
-  operationId,
-  security: [{ bearerAuth: [] }],
-  middleware: secured('buyers.read'),
-  parameters: accountHeaderParameters,
-  request: { query: buyersQuerySchema },
-  responses: { 200: { description: 'A page', content: { 'application/json': { schema: pageSchema(buyerSchema, 'Buyers') } } }, ...errorResponses },
-});
+    method: 'get',
+    path: '/buyers',
+    tags: ['Buyers'],
+    summary: 'List buyers, newest first, or search for a specific buyer',
+    description: "Also served without the /v4 prefix, at the base URL's /buyers, as in the spec's pagination example.",
+    operationId,
+    security: [{ bearerAuth: [] }],
+    middleware: secured('buyers.read'),
+    parameters: accountHeaderParameters,
+    request: { query: buyersQuerySchema },
+    responses: {
+      200: { description: 'A page', content: { 'application/json': { schema: pageSchema(buyerSchema, 'Buyers') } } },
+      ...errorResponses,
+    },
+  });
 
 /** What the buyer routes use: the buyers' query port and the route guard. */
 export interface BuyerRouteDeps {

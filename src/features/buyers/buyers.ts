@@ -1,5 +1,5 @@
 /**
- * Buyers generated with faker for each account (contract: `GET /v4/buyers`). The same
+ * Buyers generated with faker for each account. The same
  * `--seed` and account id always give the same buyers, so listings are reproducible.
  * Faker is loaded on first use, not at start-up (it is the largest module the sandbox has):
  * see `merchant-accounts.ts`, which seeds an account's buyers when they are first read.

@@ -1,9 +1,9 @@
 /**
  * `checkWebhooks(url, options)`: the battery that tells a merchant whether their webhook
- * handler is production-ready (issue 10). It sends the handler deliveries built and signed
+ * handler is production-ready. It sends the handler deliveries built and signed
  * exactly as the sandbox builds and signs them (src/webhooks/formats.ts for the bodies,
  * src/webhooks/signing.ts for the signature and headers) and judges each answer against
- * the contract's Webhooks section: delivered means 2xx with `{"code":"200","message":"SUCCESS"}`.
+ * the documented Webhooks section: delivered means 2xx with `{"code":"200","message":"SUCCESS"}`.
  * This module owns the cases, their verdicts and the typed report; the command line that
  * prints it is src/check-webhooks/command.ts.
  */
@@ -15,7 +15,7 @@ import { MAX_READ_RESPONSE, createPoster, type WebhookPoster } from '../../core/
 import { createSigner, webhookHeaders, type WebhookSigner, type WebhookSigning } from '../../core/webhooks/signing.js';
 import type { ConnectGuard } from '../../core/webhooks/targets.js';
 
-/** The sandbox's delivery timeout (contract: Webhooks, 10 s). */
+/** The sandbox's delivery timeout. */
 export const DEFAULT_CHECK_TIMEOUT_MS = 10_000;
 
 /** The cases, in the order they run. */
@@ -119,7 +119,15 @@ class Battery {
   paymentDelivery(p: { id: string; merchantId: string }, status: PaymentWebhookStatus, signer: WebhookSigner = this.sign): Delivery {
     const at = new Date();
     const raw = JSON.stringify(
-      paymentWebhookBody({ llTransactionId: p.id, merchantTransactionId: p.merchantId, amount: 1050, currency: this.currency, status, at, timeZone: this.timeZone }),
+      paymentWebhookBody({
+        llTransactionId: p.id,
+        merchantTransactionId: p.merchantId,
+        amount: 1050,
+        currency: this.currency,
+        status,
+        at,
+        timeZone: this.timeZone,
+      }),
     );
     return { label: `${status} payment webhook for ${p.merchantId}`, raw, headers: webhookHeaders(raw, at, this.timeZone, signer) };
   }
@@ -127,7 +135,16 @@ class Battery {
   refundDelivery(p: { merchantId: string }, refundId: string = randomUUID()): Delivery {
     const at = new Date();
     const raw = JSON.stringify(
-      refundWebhookBody({ llTransactionId: refundId, merchantTransactionId: refundId, originalTransactionId: p.merchantId, amount: 500, currency: this.currency, reason: 'check-webhooks', at, timeZone: this.timeZone }),
+      refundWebhookBody({
+        llTransactionId: refundId,
+        merchantTransactionId: refundId,
+        originalTransactionId: p.merchantId,
+        amount: 500,
+        currency: this.currency,
+        reason: 'check-webhooks',
+        at,
+        timeZone: this.timeZone,
+      }),
     );
     return { label: `refund webhook ${refundId} of ${p.merchantId}`, raw, headers: webhookHeaders(raw, at, this.timeZone, this.sign) };
   }
@@ -146,10 +163,31 @@ class Battery {
       // Redirects are not followed; the answer is read up to 1 MiB, as the sandbox's deliveries read it (post.ts).
       const { status, text, whole } = await this.poster.post(this.url, d.headers, d.raw);
       exchange = whole
-        ? { label: d.label, status, body: text.slice(0, MAX_KEPT_ANSWER), error: null, acknowledged: isAcknowledgement(status, text), durationMs: 0 }
-        : { label: d.label, status, body: text.slice(0, MAX_KEPT_ANSWER), error: `answer larger than ${MAX_READ_RESPONSE} bytes (not read further)`, acknowledged: false, durationMs: 0 };
+        ? {
+            label: d.label,
+            status,
+            body: text.slice(0, MAX_KEPT_ANSWER),
+            error: null,
+            acknowledged: isAcknowledgement(status, text),
+            durationMs: 0,
+          }
+        : {
+            label: d.label,
+            status,
+            body: text.slice(0, MAX_KEPT_ANSWER),
+            error: `answer larger than ${MAX_READ_RESPONSE} bytes (not read further)`,
+            acknowledged: false,
+            durationMs: 0,
+          };
     } catch (err) {
-      exchange = { label: d.label, status: null, body: null, error: describeError(err, this.timeoutMs), acknowledged: false, durationMs: 0 };
+      exchange = {
+        label: d.label,
+        status: null,
+        body: null,
+        error: describeError(err, this.timeoutMs),
+        acknowledged: false,
+        durationMs: 0,
+      };
     }
     exchange.durationMs = Math.round((performance.now() - started) * 10) / 10;
     this.exchanges.push(exchange);
@@ -174,14 +212,26 @@ function answerOf(e: WebhookExchange): string {
   return `HTTP ${e.status}${body ? ` ${body.length > 80 ? body.slice(0, 77) + '...' : body}` : ' (empty body)'}`;
 }
 
-function result(id: WebhookCheckId, title: string, exchanges: WebhookExchange[], failure: string | null, success: string): WebhookCheckResult {
+function result(
+  id: WebhookCheckId,
+  title: string,
+  exchanges: WebhookExchange[],
+  failure: string | null,
+  success: string,
+): WebhookCheckResult {
   return { id, title, passed: failure === null, reason: failure ?? success, exchanges };
 }
 
 /** A valid delivery must be acknowledged. */
 async function accepts(b: Battery, id: WebhookCheckId, title: string, d: Delivery): Promise<WebhookCheckResult> {
   const e = await b.send(d);
-  return result(id, title, [e], e.acknowledged ? null : `expected 2xx {"code":"200","message":"SUCCESS"}, got ${answerOf(e)}`, `acknowledged (${answerOf(e)})`);
+  return result(
+    id,
+    title,
+    [e],
+    e.acknowledged ? null : `expected 2xx {"code":"200","message":"SUCCESS"}, got ${answerOf(e)}`,
+    `acknowledged (${answerOf(e)})`,
+  );
 }
 
 /** A forged delivery must not be acknowledged: the handler answered, and not with success. */
@@ -210,7 +260,11 @@ function reformatted(d: Delivery, sign: WebhookSigner, timeZone: string): Delive
 
 function otherKeySigner(signing: WebhookSigning): WebhookSigner {
   if (signing.mode === 'hmac') return createSigner({ mode: 'hmac', secret: `${signing.secret}-not-the-secret` });
-  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
+  const { privateKey } = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+  });
   return createSigner({ mode: 'rsa', privateKeyPem: privateKey });
 }
 
@@ -228,26 +282,50 @@ export async function checkWebhooks(url: string, options: CheckWebhooksOptions =
   const sign = createSigner(signing);
   const poster = createPoster({ timeoutMs, maxFreePerOrigin: 1, ...(options.guard ? { guard: options.guard } : {}) });
   try {
-    return await runBattery(new Battery(poster, url, sign, timeZone, timeoutMs, options.currency ?? 'USD'), url, signing, sign, timeZone, timeoutMs);
+    return await runBattery(
+      new Battery(poster, url, sign, timeZone, timeoutMs, options.currency ?? 'USD'),
+      url,
+      signing,
+      sign,
+      timeZone,
+      timeoutMs,
+    );
   } finally {
     poster.close();
   }
 }
 
-async function runBattery(b: Battery, url: string, signing: WebhookSigning, sign: WebhookSigner, timeZone: string, timeoutMs: number): Promise<WebhookCheckReport> {
+async function runBattery(
+  b: Battery,
+  url: string,
+  signing: WebhookSigning,
+  sign: WebhookSigner,
+  timeZone: string,
+  timeoutMs: number,
+): Promise<WebhookCheckReport> {
   const startedAt = new Date().toISOString();
   const checks: WebhookCheckResult[] = [];
 
-  checks.push(await accepts(b, 'payment_succeeded', 'accepts a valid SUCCEEDED payment webhook', b.paymentDelivery(b.payment(), 'SUCCEEDED')));
+  checks.push(
+    await accepts(b, 'payment_succeeded', 'accepts a valid SUCCEEDED payment webhook', b.paymentDelivery(b.payment(), 'SUCCEEDED')),
+  );
   checks.push(await accepts(b, 'payment_failed', 'accepts a valid FAILED payment webhook', b.paymentDelivery(b.payment(), 'FAILED')));
   {
     const p = b.payment();
     const pay = await b.send(b.paymentDelivery(p, 'SUCCEEDED'));
     const refund = await b.send(b.refundDelivery(p));
     checks.push(
-      result('refund', 'accepts a valid refund webhook (after its payment)', [pay, refund],
-        !pay.acknowledged ? `the payment before the refund was not acknowledged: ${answerOf(pay)}` : !refund.acknowledged ? `expected 2xx {"code":"200","message":"SUCCESS"}, got ${answerOf(refund)}` : null,
-        `acknowledged (${answerOf(refund)})`),
+      result(
+        'refund',
+        'accepts a valid refund webhook (after its payment)',
+        [pay, refund],
+        !pay.acknowledged
+          ? `the payment before the refund was not acknowledged: ${answerOf(pay)}`
+          : !refund.acknowledged
+            ? `expected 2xx {"code":"200","message":"SUCCESS"}, got ${answerOf(refund)}`
+            : null,
+        `acknowledged (${answerOf(refund)})`,
+      ),
     );
   }
   {
@@ -255,24 +333,60 @@ async function runBattery(b: Battery, url: string, signing: WebhookSigning, sign
     const body = JSON.parse(d.raw) as { payment_data: Record<string, string> };
     body.payment_data.payment_amount = body.payment_data.settlement_amount = '99999';
     const tampered = JSON.stringify(body);
-    checks.push(await rejects(b, 'tampered_body', 'rejects a body changed after signing', { label: `${d.label} with a changed amount`, raw: tampered, headers: d.headers }));
+    checks.push(
+      await rejects(b, 'tampered_body', 'rejects a body changed after signing', {
+        label: `${d.label} with a changed amount`,
+        raw: tampered,
+        headers: d.headers,
+      }),
+    );
   }
-  checks.push(await rejects(b, 'wrong_key', `rejects a signature made with another ${signing.mode === 'rsa' ? 'key' : 'secret'}`, b.paymentDelivery(b.payment(), 'SUCCEEDED', otherKeySigner(signing))));
+  checks.push(
+    await rejects(
+      b,
+      'wrong_key',
+      `rejects a signature made with another ${signing.mode === 'rsa' ? 'key' : 'secret'}`,
+      b.paymentDelivery(b.payment(), 'SUCCEEDED', otherKeySigner(signing)),
+    ),
+  );
   {
     const d = b.paymentDelivery(b.payment(), 'SUCCEEDED');
     const { signature: _dropped, ...headers } = d.headers;
-    checks.push(await rejects(b, 'missing_signature', 'rejects a delivery without a signature header', { label: `${d.label} without signature`, raw: d.raw, headers }));
+    checks.push(
+      await rejects(b, 'missing_signature', 'rejects a delivery without a signature header', {
+        label: `${d.label} without signature`,
+        raw: d.raw,
+        headers,
+      }),
+    );
   }
-  checks.push(await accepts(b, 'raw_body', 'verifies the raw bytes received, not re-serialized JSON (indented, \\u escapes)', reformatted(b.paymentDelivery(b.payment(), 'SUCCEEDED'), sign, timeZone)));
+  checks.push(
+    await accepts(
+      b,
+      'raw_body',
+      'verifies the raw bytes received, not re-serialized JSON (indented, \\u escapes)',
+      reformatted(b.paymentDelivery(b.payment(), 'SUCCEEDED'), sign, timeZone),
+    ),
+  );
   {
     const d = b.paymentDelivery(b.payment(), 'SUCCEEDED');
     const first = await b.send(d);
     const second = await b.send(b.again(d));
     let failure: string | null = null;
     if (!first.acknowledged) failure = `the first delivery was not acknowledged: ${answerOf(first)}`;
-    else if (!second.acknowledged) failure = `the repeated delivery was not acknowledged: ${answerOf(second)}; a repeat must succeed without a second effect`;
-    else if (first.status !== second.status || first.body !== second.body) failure = `the two answers differ: ${answerOf(first)} then ${answerOf(second)}`;
-    checks.push(result('duplicate_delivery', 'answers the same delivery twice with the same success', [first, second], failure, 'both deliveries acknowledged with the same answer'));
+    else if (!second.acknowledged)
+      failure = `the repeated delivery was not acknowledged: ${answerOf(second)}; a repeat must succeed without a second effect`;
+    else if (first.status !== second.status || first.body !== second.body)
+      failure = `the two answers differ: ${answerOf(first)} then ${answerOf(second)}`;
+    checks.push(
+      result(
+        'duplicate_delivery',
+        'answers the same delivery twice with the same success',
+        [first, second],
+        failure,
+        'both deliveries acknowledged with the same answer',
+      ),
+    );
   }
   {
     const p = b.payment();
@@ -285,15 +399,32 @@ async function runBattery(b: Battery, url: string, signing: WebhookSigning, sign
     else if (!pay.acknowledged) failure = `the payment after its refund was not acknowledged: ${answerOf(pay)}`;
     else if (!late.acknowledged) failure = `the refund sent again after its payment was not acknowledged: ${answerOf(late)}`;
     const how = early.acknowledged ? 'kept the early refund' : `asked for a retry (${answerOf(early)})`;
-    checks.push(result('refund_before_payment', 'copes with a refund webhook that arrives before its payment', [early, pay, late], failure, `${how}, then acknowledged the payment and the refund`));
+    checks.push(
+      result(
+        'refund_before_payment',
+        'copes with a refund webhook that arrives before its payment',
+        [early, pay, late],
+        failure,
+        `${how}, then acknowledged the payment and the refund`,
+      ),
+    );
   }
   {
-    const slowest = b.exchanges.reduce<WebhookExchange | undefined>((s, e) => (s === undefined || e.durationMs > s.durationMs ? e : s), undefined);
+    const slowest = b.exchanges.reduce<WebhookExchange | undefined>(
+      (s, e) => (s === undefined || e.durationMs > s.durationMs ? e : s),
+      undefined,
+    );
     const late = b.exchanges.filter((e) => e.status === null && e.error?.startsWith('no answer within'));
     checks.push(
-      result('time_limit', `answers every delivery within ${timeoutMs / 1000} s (the sandbox's delivery timeout)`, late,
-        late.length > 0 ? `${late.length} of ${b.exchanges.length} deliveries had no answer within ${timeoutMs / 1000} s (first: ${late[0]!.label})` : null,
-        `all ${b.exchanges.length} deliveries answered; slowest ${slowest ? Math.round(slowest.durationMs) : 0} ms`),
+      result(
+        'time_limit',
+        `answers every delivery within ${timeoutMs / 1000} s (the sandbox's delivery timeout)`,
+        late,
+        late.length > 0
+          ? `${late.length} of ${b.exchanges.length} deliveries had no answer within ${timeoutMs / 1000} s (first: ${late[0]!.label})`
+          : null,
+        `all ${b.exchanges.length} deliveries answered; slowest ${slowest ? Math.round(slowest.durationMs) : 0} ms`,
+      ),
     );
   }
   return { url, signing: signing.mode, timeZone, timeoutMs, passed: checks.every((c) => c.passed), startedAt, checks };

@@ -31,8 +31,15 @@ function buildCommand(): Command {
     .exitOverride()
     .addOption(new Option('--webhook-signing <mode>', `rsa or hmac [env ${envName('webhookSigning')}]`).default(undefined, 'rsa'))
     .addOption(new Option('--webhook-secret <secret>', `HMAC secret for --webhook-signing hmac [env ${envName('webhookSecret')}]`))
-    .addOption(new Option('--webhook-timezone <zone>', `IANA zone of webhook timestamps [env ${envName('webhookTimezone')}]`).default(undefined, 'UTC'))
-    .addOption(new Option('--timeout <ms>', 'how long the handler has to answer one delivery').default(undefined, String(DEFAULT_CHECK_TIMEOUT_MS)))
+    .addOption(
+      new Option('--webhook-timezone <zone>', `IANA zone of webhook timestamps [env ${envName('webhookTimezone')}]`).default(
+        undefined,
+        'UTC',
+      ),
+    )
+    .addOption(
+      new Option('--timeout <ms>', 'how long the handler has to answer one delivery').default(undefined, String(DEFAULT_CHECK_TIMEOUT_MS)),
+    )
     .addOption(new Option('--json', 'print the report as JSON'));
 }
 
@@ -76,9 +83,11 @@ export async function runCheckWebhooks(argv: string[], env: NodeJS.ProcessEnv = 
     signing = webhookSigningOf(options);
     timeZone = options.webhookTimezone;
     timeoutMs = flags.timeout === undefined ? DEFAULT_CHECK_TIMEOUT_MS : Number(flags.timeout);
-    if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > 600_000) throw new OptionsError(`invalid --timeout "${flags.timeout}": must be a whole number of milliseconds, 1 to 600000`);
+    if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > 600_000)
+      throw new OptionsError(`invalid --timeout "${flags.timeout}": must be a whole number of milliseconds, 1 to 600000`);
     const parsed = URL.canParse(url) ? new URL(url) : undefined;
-    if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) throw new OptionsError(`invalid merchant URL "${url}": must be an http(s) URL`);
+    if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:'))
+      throw new OptionsError(`invalid merchant URL "${url}": must be an http(s) URL`);
   } catch (err) {
     process.stderr.write(`payment-sandbox check-webhooks: ${err instanceof Error ? err.message : String(err)}\n`);
     return CHECK_EXIT.usage;

@@ -24,15 +24,31 @@ export function cardPayment(overrides: Record<string, unknown> = {}): Record<str
     customer: { email: 'conformance@example.com', name: 'Conformance Check' },
     external_identifier: `conformance-${randomUUID().slice(0, 8)}`,
     payment_method: { type: 'card', number: SUCCESS_CARD, expiration_date: '12/30', security_code: '123' },
-    browser_info: { javascript_enabled: true, java_enabled: false, language: 'en-US', color_depth: 24, screen_height: 800, screen_width: 1280, time_zone_offset: 0, user_agent: 'payment-sandbox conformance', user_device: 'desktop', accept_header: 'application/json' },
+    browser_info: {
+      javascript_enabled: true,
+      java_enabled: false,
+      language: 'en-US',
+      color_depth: 24,
+      screen_height: 800,
+      screen_width: 1280,
+      time_zone_offset: 0,
+      user_agent: 'payment-sandbox conformance',
+      user_device: 'desktop',
+      accept_header: 'application/json',
+    },
     ...overrides,
   };
 }
 
 export const idOf = (ex: Exchange): string => String(valueAt(ex.response, '/body/id'));
-export const itemIds = (ex: Exchange): string[] => ((valueAt(ex.response, '/body/items') as { id?: unknown }[] | undefined) ?? []).map((i) => String(i.id));
+export const itemIds = (ex: Exchange): string[] =>
+  ((valueAt(ex.response, '/body/items') as { id?: unknown }[] | undefined) ?? []).map((i) => String(i.id));
 
-export async function createPayment(client: Client, overrides: Record<string, unknown> = {}, headers: Record<string, string> = {}): Promise<Exchange> {
+export async function createPayment(
+  client: Client,
+  overrides: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+): Promise<Exchange> {
   const ex = await client.request('POST', '/transactions', { body: cardPayment(overrides), headers });
   expectStatus(ex, 201);
   expectType(ex, '/body/id', 'string');
@@ -65,13 +81,20 @@ export function expectNoRepeats(pages: Exchange[]): void {
   const seen = new Set<string>();
   for (const page of pages) {
     itemIds(page).forEach((id, i) => {
-      expectThat(!seen.has(id), page, `/body/items/${i}/id`, 'a record not on an earlier page', `record ${id} repeats a record of an earlier page`);
+      expectThat(
+        !seen.has(id),
+        page,
+        `/body/items/${i}/id`,
+        'a record not on an earlier page',
+        `record ${id} repeats a record of an earlier page`,
+      );
       seen.add(id);
     });
   }
 }
 
-export const cursorPath = (list: string, cursor: unknown, limit: number): string => `${list}?limit=${limit}&cursor=${encodeURIComponent(String(cursor))}`;
+export const cursorPath = (list: string, cursor: unknown, limit: number): string =>
+  `${list}?limit=${limit}&cursor=${encodeURIComponent(String(cursor))}`;
 
 export function expectRecordFields(ex: Exchange, base: string): void {
   expectType(ex, `${base}/id`, 'string');
@@ -80,6 +103,11 @@ export function expectRecordFields(ex: Exchange, base: string): void {
   expectType(ex, `${base}/status`, 'string');
   expectType(ex, `${base}/created_at`, 'string');
   const created = valueAt(ex.response, `${base}/created_at`);
-  expectThat(typeof created === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}(Z|[+-]\d\d:\d\d)$/.test(created), ex, `${base}/created_at`, 'ISO 8601 with milliseconds and offset', 'created_at is not ISO 8601 with milliseconds and offset');
+  expectThat(
+    typeof created === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}(Z|[+-]\d\d:\d\d)$/.test(created),
+    ex,
+    `${base}/created_at`,
+    'ISO 8601 with milliseconds and offset',
+    'created_at is not ISO 8601 with milliseconds and offset',
+  );
 }
-

@@ -2,7 +2,19 @@
 import { randomUUID } from 'node:crypto';
 import { expectError, expectStatus, expectThat, expectType, expectValue, fail, valueAt } from './client.js';
 import type { Exchange } from './report.js';
-import { UNKNOWN_ID, cardPayment, createPayment, cursorPath, expectNoRepeats, expectPage, expectRecordFields, idOf, itemIds, succeededPayment, type Check } from './check-helpers.js';
+import {
+  UNKNOWN_ID,
+  cardPayment,
+  createPayment,
+  cursorPath,
+  expectNoRepeats,
+  expectPage,
+  expectRecordFields,
+  idOf,
+  itemIds,
+  succeededPayment,
+  type Check,
+} from './check-helpers.js';
 
 export const FLOW_CHECKS: Check[] = [
   // ---- pages and cursors
@@ -50,7 +62,8 @@ export const FLOW_CHECKS: Check[] = [
       expectPage(pages[0]!, 2);
       while (pages.length < 3) {
         const next = valueAt(pages.at(-1)!.response, '/body/next_cursor');
-        if (typeof next !== 'string') fail(pages.at(-1)!, '/body/next_cursor', 'string', 'no next_cursor before the 5 new records were walked');
+        if (typeof next !== 'string')
+          fail(pages.at(-1)!, '/body/next_cursor', 'string', 'no next_cursor before the 5 new records were walked');
         const page = await client.request('GET', cursorPath('/transactions', next, 2));
         expectPage(page, 2);
         pages.push(page);
@@ -59,7 +72,13 @@ export const FLOW_CHECKS: Check[] = [
       const walked = pages.flatMap(itemIds).slice(0, 5);
       walked.forEach((id, i) => {
         const page = pages[Math.floor(i / 2)]!;
-        expectThat(id === created[i], page, `/body/items/${i % 2}/id`, JSON.stringify(created[i]), `record ${i + 1} of the walk is ${id}, expected ${created[i]}`);
+        expectThat(
+          id === created[i],
+          page,
+          `/body/items/${i % 2}/id`,
+          JSON.stringify(created[i]),
+          `record ${i + 1} of the walk is ${id}, expected ${created[i]}`,
+        );
       });
     },
   },
@@ -98,7 +117,9 @@ export const FLOW_CHECKS: Check[] = [
     name: 'pages.bad_cursor',
     rule: 'a cursor the server did not issue is 400 bad_request with a detail at location query',
     async run(client) {
-      expectError(await client.request('GET', '/transactions?cursor=not-a-cursor'), 400, 'bad_request', [{ pointer: '/cursor', location: 'query' }]);
+      expectError(await client.request('GET', '/transactions?cursor=not-a-cursor'), 400, 'bad_request', [
+        { pointer: '/cursor', location: 'query' },
+      ]);
     },
   },
   {
@@ -187,11 +208,20 @@ export const FLOW_CHECKS: Check[] = [
     rule: 'a key already used with another body is 400 bad_request, and unchanged retries get the same error',
     async run(client) {
       const key = randomUUID();
-      const first = await client.request('POST', '/transactions', { body: cardPayment({ amount: 1100 }), headers: { 'idempotency-key': key } });
+      const first = await client.request('POST', '/transactions', {
+        body: cardPayment({ amount: 1100 }),
+        headers: { 'idempotency-key': key },
+      });
       expectStatus(first, 201);
-      const other = await client.request('POST', '/transactions', { body: cardPayment({ amount: 1200 }), headers: { 'idempotency-key': key } });
+      const other = await client.request('POST', '/transactions', {
+        body: cardPayment({ amount: 1200 }),
+        headers: { 'idempotency-key': key },
+      });
       expectError(other, 400, 'bad_request');
-      const retry = await client.request('POST', '/transactions', { body: cardPayment({ amount: 1200 }), headers: { 'idempotency-key': key } });
+      const retry = await client.request('POST', '/transactions', {
+        body: cardPayment({ amount: 1200 }),
+        headers: { 'idempotency-key': key },
+      });
       expectError(retry, 400, 'bad_request');
     },
   },
@@ -211,8 +241,21 @@ export const FLOW_CHECKS: Check[] = [
     name: 'idempotency.key_length',
     rule: 'a key of 255 characters is accepted; one of 256 is 400 bad_request',
     async run(client) {
-      expectStatus(await client.request('POST', '/transactions', { body: cardPayment(), headers: { 'idempotency-key': randomUUID() + 'k'.repeat(219) } }), 201);
-      expectError(await client.request('POST', '/transactions', { body: cardPayment(), headers: { 'idempotency-key': randomUUID() + 'k'.repeat(220) } }), 400, 'bad_request');
+      expectStatus(
+        await client.request('POST', '/transactions', {
+          body: cardPayment(),
+          headers: { 'idempotency-key': randomUUID() + 'k'.repeat(219) },
+        }),
+        201,
+      );
+      expectError(
+        await client.request('POST', '/transactions', {
+          body: cardPayment(),
+          headers: { 'idempotency-key': randomUUID() + 'k'.repeat(220) },
+        }),
+        400,
+        'bad_request',
+      );
     },
   },
   {
@@ -221,7 +264,9 @@ export const FLOW_CHECKS: Check[] = [
     async run(client) {
       const key = randomUUID();
       const body = cardPayment();
-      const answers = await Promise.all([0, 1, 2].map(() => client.request('POST', '/transactions', { body, headers: { 'idempotency-key': key } })));
+      const answers = await Promise.all(
+        [0, 1, 2].map(() => client.request('POST', '/transactions', { body, headers: { 'idempotency-key': key } })),
+      );
       const ids = new Set<string>();
       for (const ex of answers) {
         if (ex.response.status === 409) expectError(ex, 409, 'concurrent_request');
@@ -243,9 +288,15 @@ export const FLOW_CHECKS: Check[] = [
     async run(client) {
       const tx = await succeededPayment(client, 2000);
       const key = randomUUID();
-      const first = await client.request('POST', `/transactions/${idOf(tx)}/refunds`, { body: { amount: 100 }, headers: { 'idempotency-key': key } });
+      const first = await client.request('POST', `/transactions/${idOf(tx)}/refunds`, {
+        body: { amount: 100 },
+        headers: { 'idempotency-key': key },
+      });
       expectStatus(first, 201);
-      const again = await client.request('POST', `/transactions/${idOf(tx)}/refunds`, { body: { amount: 100 }, headers: { 'idempotency-key': key } });
+      const again = await client.request('POST', `/transactions/${idOf(tx)}/refunds`, {
+        body: { amount: 100 },
+        headers: { 'idempotency-key': key },
+      });
       expectStatus(again, 201);
       expectValue(again, '/body/id', idOf(first));
       const read = await client.request('GET', `/transactions/${idOf(tx)}`);
@@ -284,7 +335,9 @@ export const FLOW_CHECKS: Check[] = [
     rule: 'refunding more than is left is 400 bad_request with a detail pointing to /amount',
     async run(client) {
       const tx = await succeededPayment(client, 1500);
-      expectError(await client.request('POST', `/transactions/${idOf(tx)}/refunds`, { body: { amount: 1501 } }), 400, 'bad_request', [{ pointer: '/amount', location: 'body' }]);
+      expectError(await client.request('POST', `/transactions/${idOf(tx)}/refunds`, { body: { amount: 1501 } }), 400, 'bad_request', [
+        { pointer: '/amount', location: 'body' },
+      ]);
     },
   },
   {

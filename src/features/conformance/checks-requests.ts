@@ -1,7 +1,16 @@
 /** The conformance checks of single requests: transactions, the error envelope, authentication. */
 import { randomUUID } from 'node:crypto';
 import { expectError, expectStatus, expectThat, expectValue, valueAt } from './client.js';
-import { UNKNOWN_ID, cardPayment, createPayment, expectPage, expectRecordFields, idOf, succeededPayment, type Check } from './check-helpers.js';
+import {
+  UNKNOWN_ID,
+  cardPayment,
+  createPayment,
+  expectPage,
+  expectRecordFields,
+  idOf,
+  succeededPayment,
+  type Check,
+} from './check-helpers.js';
 
 export const REQUEST_CHECKS: Check[] = [
   // ---- transactions
@@ -63,7 +72,9 @@ export const REQUEST_CHECKS: Check[] = [
     name: 'errors.body_wrong_type',
     rule: 'a body field of the wrong JSON type is 400 bad_request with a detail at location body pointing to it',
     async run(client) {
-      expectError(await client.request('POST', '/transactions', { body: cardPayment({ amount: '10.50' }) }), 400, 'bad_request', [{ pointer: '/amount', location: 'body' }]);
+      expectError(await client.request('POST', '/transactions', { body: cardPayment({ amount: '10.50' }) }), 400, 'bad_request', [
+        { pointer: '/amount', location: 'body' },
+      ]);
     },
   },
   {
@@ -96,7 +107,13 @@ export const REQUEST_CHECKS: Check[] = [
       const ex = await client.request('GET', '/transactions', { auth: { authorization: client.credentials().authorization! } });
       expectError(ex, 400, 'bad_request');
       const details = (valueAt(ex.response, '/body/details') as { location?: unknown }[] | undefined) ?? [];
-      expectThat(details.some((d) => d.location === 'header'), ex, '/body/details', 'a detail at location header', 'no detail at location header');
+      expectThat(
+        details.some((d) => d.location === 'header'),
+        ex,
+        '/body/details',
+        'a detail at location header',
+        'no detail at location header',
+      );
     },
   },
   // ---- authentication and permission
@@ -104,14 +121,24 @@ export const REQUEST_CHECKS: Check[] = [
     name: 'auth.missing_bearer',
     rule: 'a request without Authorization is 401 unauthorized',
     async run(client) {
-      expectError(await client.request('GET', '/transactions', { auth: { 'x-merchant-account-id': client.target.accountId } }), 401, 'unauthorized');
+      expectError(
+        await client.request('GET', '/transactions', { auth: { 'x-merchant-account-id': client.target.accountId } }),
+        401,
+        'unauthorized',
+      );
     },
   },
   {
     name: 'auth.unknown_api_key',
     rule: 'an unknown sk_test_ key is 401 unauthorized',
     async run(client) {
-      expectError(await client.request('GET', '/transactions', { auth: { authorization: `Bearer sk_test_${randomUUID().replace(/-/g, '')}`, 'x-merchant-account-id': client.target.accountId } }), 401, 'unauthorized');
+      expectError(
+        await client.request('GET', '/transactions', {
+          auth: { authorization: `Bearer sk_test_${randomUUID().replace(/-/g, '')}`, 'x-merchant-account-id': client.target.accountId },
+        }),
+        401,
+        'unauthorized',
+      );
     },
   },
   {
@@ -120,28 +147,46 @@ export const REQUEST_CHECKS: Check[] = [
     async run(client) {
       const part = (v: unknown): string => Buffer.from(JSON.stringify(v)).toString('base64url');
       const token = `${part({ alg: 'RS256', typ: 'JWT', kid: 'unknown-kid' })}.${part({ scopes: ['*.read'], iat: 0, exp: 4102444800 })}.c2lnbmF0dXJl`;
-      expectError(await client.request('GET', '/transactions', { auth: { authorization: `Bearer ${token}`, 'x-merchant-account-id': client.target.accountId } }), 401, 'unauthorized');
+      expectError(
+        await client.request('GET', '/transactions', {
+          auth: { authorization: `Bearer ${token}`, 'x-merchant-account-id': client.target.accountId },
+        }),
+        401,
+        'unauthorized',
+      );
     },
   },
   {
     name: 'auth.live_key_refused',
     rule: 'a test environment refuses an sk_live_ key with 401 unauthorized',
     async run(client) {
-      expectError(await client.request('GET', '/transactions', { auth: { authorization: 'Bearer sk_live_0000000000000000', 'x-merchant-account-id': client.target.accountId } }), 401, 'unauthorized');
+      expectError(
+        await client.request('GET', '/transactions', {
+          auth: { authorization: 'Bearer sk_live_0000000000000000', 'x-merchant-account-id': client.target.accountId },
+        }),
+        401,
+        'unauthorized',
+      );
     },
   },
   {
     name: 'auth.foreign_account_forbidden',
     rule: 'a valid key with an account it does not belong to is 403 forbidden',
     async run(client) {
-      expectError(await client.request('GET', '/transactions', { headers: { 'x-merchant-account-id': `acc_${randomUUID().slice(0, 8)}` } }), 403, 'forbidden');
+      expectError(
+        await client.request('GET', '/transactions', { headers: { 'x-merchant-account-id': `acc_${randomUUID().slice(0, 8)}` } }),
+        403,
+        'forbidden',
+      );
     },
   },
   {
     name: 'auth.header_names_case_insensitive',
     rule: 'header names are case-insensitive: X-MERCHANT-ACCOUNT-ID in capitals works',
     async run(client) {
-      const ex = await client.request('GET', '/transactions?limit=1', { auth: { Authorization: `Bearer ${client.target.apiKey}`, 'X-MERCHANT-ACCOUNT-ID': client.target.accountId } });
+      const ex = await client.request('GET', '/transactions?limit=1', {
+        auth: { Authorization: `Bearer ${client.target.apiKey}`, 'X-MERCHANT-ACCOUNT-ID': client.target.accountId },
+      });
       expectPage(ex, 1);
     },
   },

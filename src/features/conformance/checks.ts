@@ -6,7 +6,5 @@ import type { Check } from './check-helpers.js';
 import { FLOW_CHECKS } from './checks-flows.js';
 import { REQUEST_CHECKS } from './checks-requests.js';
 
-export type { Check } from './check-helpers.js';
-
 /** Every check, in the order they run. */
 export const CHECKS: Check[] = [...REQUEST_CHECKS, ...FLOW_CHECKS];

@@ -77,7 +77,9 @@ export class Client {
       text = await res.text();
     } catch (err) {
       const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-      throw new ConformanceConnectionError(`${method} ${base}${path}: ${cause?.code ?? cause?.message ?? (err instanceof Error ? err.message : String(err))}`);
+      throw new ConformanceConnectionError(
+        `${method} ${base}${path}: ${cause?.code ?? cause?.message ?? (err instanceof Error ? err.message : String(err))}`,
+      );
     }
     let body: unknown = text;
     try {
@@ -91,7 +93,12 @@ export class Client {
       if (value !== null) responseHeaders[name] = value;
     }
     const exchange: Exchange = {
-      request: options.rawBody !== undefined ? { method, path, body: options.rawBody } : options.body === undefined ? { method, path } : { method, path, body: options.body },
+      request:
+        options.rawBody !== undefined
+          ? { method, path, body: options.rawBody }
+          : options.body === undefined
+            ? { method, path }
+            : { method, path, body: options.body },
       response: { status: res.status, headers: responseHeaders, body },
     };
     this.exchanges.push(exchange);
@@ -110,7 +117,8 @@ export function fail(ex: Exchange | null, pointer: string, expected: string, mes
 /** The value at `pointer` equals `expected`. */
 export function expectValue(ex: Exchange, pointer: string, expected: unknown): void {
   const actual = valueAt(answer(ex), pointer);
-  if (JSON.stringify(actual) !== JSON.stringify(expected)) fail(ex, pointer, show(expected), `${pointer} is ${show(actual)}, expected ${show(expected)}`);
+  if (JSON.stringify(actual) !== JSON.stringify(expected))
+    fail(ex, pointer, show(expected), `${pointer} is ${show(actual)}, expected ${show(expected)}`);
 }
 
 /** The value at `pointer` has one of the JSON types. */
@@ -138,7 +146,13 @@ export function expectError(ex: Exchange, status: number, code: string, details:
   });
   for (const want of details) {
     const found = items.some((d) => valueAt(d, '/pointer') === want.pointer && valueAt(d, '/location') === want.location);
-    if (!found) fail(ex, '/body/details', `a detail with pointer ${show(want.pointer)} at location ${show(want.location)}`, `no detail with pointer ${show(want.pointer)} at location ${show(want.location)}`);
+    if (!found)
+      fail(
+        ex,
+        '/body/details',
+        `a detail with pointer ${show(want.pointer)} at location ${show(want.location)}`,
+        `no detail with pointer ${show(want.pointer)} at location ${show(want.location)}`,
+      );
   }
 }
 

@@ -27,7 +27,7 @@ interface Flags {
 
 function buildCommand(): Command {
   return new Command('payment-sandbox conformance')
-    .description('Runs the sandbox\'s behaviour checks against any server of the API (through /v4 only), or compares two servers.')
+    .description("Runs the sandbox's behaviour checks against any server of the API (through /v4 only), or compares two servers.")
     .helpOption('-h, --help', 'show this help')
     .configureOutput({ outputError: (str, write) => write(str.split('\n')[0] + '\n') })
     .exitOverride()
@@ -35,12 +35,13 @@ function buildCommand(): Command {
     .addOption(new Option('--api-key <key>', 'its sk_test_ API key'))
     .addOption(new Option('--account-id <id>', 'its merchant account id (X-MERCHANT-ACCOUNT-ID)'))
     .addOption(new Option('--compare-url <url>', 'a second server to compare with, ending in /v4'))
-    .addOption(new Option('--compare-api-key <key>', 'the second server\'s API key'))
-    .addOption(new Option('--compare-account-id <id>', 'the second server\'s merchant account id'))
+    .addOption(new Option('--compare-api-key <key>', "the second server's API key"))
+    .addOption(new Option('--compare-account-id <id>', "the second server's merchant account id"))
     .addOption(new Option('--format <format>', 'text, json or junit').choices(['text', 'json', 'junit']).default('text'));
 }
 
-const isV4Base = (url: string): boolean => URL.canParse(url) && /^https?:$/.test(new URL(url).protocol) && /\/v4\/?$/.test(new URL(url).pathname);
+const isV4Base = (url: string): boolean =>
+  URL.canParse(url) && /^https?:$/.test(new URL(url).protocol) && /\/v4\/?$/.test(new URL(url).pathname);
 
 /** Runs `conformance` with the arguments after the subcommand name; resolves with the exit code. */
 export async function runConformanceCommand(argv: string[]): Promise<number> {
@@ -63,7 +64,8 @@ export async function runConformanceCommand(argv: string[]): Promise<number> {
   const options: ConformanceOptions = { url: flags.url, apiKey: flags.apiKey, accountId: flags.accountId };
   const compareGiven = [flags.compareUrl, flags.compareApiKey, flags.compareAccountId].filter((v) => v !== undefined).length;
   if (compareGiven > 0) {
-    if (!flags.compareUrl || !flags.compareApiKey || !flags.compareAccountId) return usage('--compare-url, --compare-api-key and --compare-account-id go together');
+    if (!flags.compareUrl || !flags.compareApiKey || !flags.compareAccountId)
+      return usage('--compare-url, --compare-api-key and --compare-account-id go together');
     if (!isV4Base(flags.compareUrl)) return usage(`invalid --compare-url "${flags.compareUrl}": must be an http(s) base URL ending in /v4`);
     options.compare = { url: flags.compareUrl, apiKey: flags.compareApiKey, accountId: flags.compareAccountId };
   }
@@ -74,7 +76,12 @@ export async function runConformanceCommand(argv: string[]): Promise<number> {
     if (err instanceof ConformanceConnectionError) return usage(`cannot reach the server: ${err.message}`);
     throw err;
   }
-  const out = flags.format === 'json' ? JSON.stringify(report, null, 2) : flags.format === 'junit' ? formatConformanceJunit(report, hostname() || 'payment-sandbox') : formatConformanceText(report);
+  const out =
+    flags.format === 'json'
+      ? JSON.stringify(report, null, 2)
+      : flags.format === 'junit'
+        ? formatConformanceJunit(report, hostname() || 'payment-sandbox')
+        : formatConformanceText(report);
   process.stdout.write(out.endsWith('\n') ? out : `${out}\n`);
   return conformancePassed(report) ? CONFORMANCE_EXIT.passed : CONFORMANCE_EXIT.failed;
 }

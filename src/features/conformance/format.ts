@@ -10,9 +10,15 @@ const show = (v: unknown): string => (v === undefined ? 'missing' : JSON.stringi
 const truncate = (text: string, max = 600): string => (text.length > max ? `${text.slice(0, max)}…` : text);
 
 function failureLines(f: CheckFailure, indent: string): string[] {
-  const lines = [`${indent}${f.message}`, `${indent}pointer: ${f.pointer === '' ? '(the whole answer)' : f.pointer}  expected: ${f.expected}  got: ${show(f.actual)}`];
+  const lines = [
+    `${indent}${f.message}`,
+    `${indent}pointer: ${f.pointer === '' ? '(the whole answer)' : f.pointer}  expected: ${f.expected}  got: ${show(f.actual)}`,
+  ];
   if (f.exchange) {
-    const body = f.exchange.request.body === undefined ? '' : ` ${truncate(typeof f.exchange.request.body === 'string' ? f.exchange.request.body : JSON.stringify(f.exchange.request.body), 300)}`;
+    const body =
+      f.exchange.request.body === undefined
+        ? ''
+        : ` ${truncate(typeof f.exchange.request.body === 'string' ? f.exchange.request.body : JSON.stringify(f.exchange.request.body), 300)}`;
     lines.push(`${indent}request: ${f.exchange.request.method} ${f.exchange.request.path}${body}`);
     lines.push(`${indent}answer: ${f.exchange.response.status} ${truncate(JSON.stringify(f.exchange.response.body))}`);
   }
@@ -26,7 +32,10 @@ function outcomeWord(r: CheckResult): string {
 
 /** The text report. */
 export function formatConformanceText(report: ConformanceReport): string {
-  const lines = [`payment-sandbox conformance against ${report.url}${report.compare_url ? ` and ${report.compare_url}` : ''} (generated ${report.generated_at})`, ''];
+  const lines = [
+    `payment-sandbox conformance against ${report.url}${report.compare_url ? ` and ${report.compare_url}` : ''} (generated ${report.generated_at})`,
+    '',
+  ];
   for (const r of report.checks) {
     lines.push(`${outcomeWord(r)}  ${r.name}  (${r.rule})`);
     if (r.result.failure) {
@@ -36,11 +45,22 @@ export function formatConformanceText(report: ConformanceReport): string {
     if (r.compare_result?.failure) lines.push(`      on ${report.compare_url}:`, ...failureLines(r.compare_result.failure, '      '));
   }
   if (report.compare_url) {
-    lines.push('', report.differences.length === 0 ? 'DIFFERENCES: none' : `DIFFERENCES (${report.differences.length}): ${report.url} vs ${report.compare_url}`);
-    for (const d of report.differences) lines.push(`  ${d.check}  ${d.request}  ${d.pointer === '' ? '(whole answer)' : d.pointer}: ${show(d.url_value)} vs ${show(d.compare_value)}`);
+    lines.push(
+      '',
+      report.differences.length === 0
+        ? 'DIFFERENCES: none'
+        : `DIFFERENCES (${report.differences.length}): ${report.url} vs ${report.compare_url}`,
+    );
+    for (const d of report.differences)
+      lines.push(
+        `  ${d.check}  ${d.request}  ${d.pointer === '' ? '(whole answer)' : d.pointer}: ${show(d.url_value)} vs ${show(d.compare_value)}`,
+      );
   }
   const { checks, passed, failed, differences } = report.summary;
-  lines.push('', `conformance: ${failed === 0 && differences === 0 ? 'passed' : 'FAILED'} (${passed} of ${checks} checks passed, ${failed} failed${report.compare_url ? `, ${differences} differences` : ''})`);
+  lines.push(
+    '',
+    `conformance: ${failed === 0 && differences === 0 ? 'passed' : 'FAILED'} (${passed} of ${checks} checks passed, ${failed} failed${report.compare_url ? `, ${differences} differences` : ''})`,
+  );
   return lines.join('\n');
 }
 
@@ -60,10 +80,23 @@ export function formatConformanceJunit(report: ConformanceReport, hostname = 'pa
       name: r.name,
       classname: 'conformance',
       timeSeconds: (r.result.duration_ms + (r.compare_result?.duration_ms ?? 0)) / 1000,
-      failure: failed ? { message: first ? `${first.pointer}: ${first.message}` : `servers differ at ${diffs[0]!.pointer}`, type: first ? 'check' : 'difference', body: body.join('\n') } : null,
+      failure: failed
+        ? {
+            message: first ? `${first.pointer}: ${first.message}` : `servers differ at ${diffs[0]!.pointer}`,
+            type: first ? 'check' : 'difference',
+            body: body.join('\n'),
+          }
+        : null,
     };
   });
   const properties: Record<string, string> = { url: report.url };
   if (report.compare_url) properties.compare_url = report.compare_url;
-  return formatJunitSuite({ name: 'conformance', timestamp: report.generated_at, hostname, properties, cases, out: formatConformanceText(report) });
+  return formatJunitSuite({
+    name: 'conformance',
+    timestamp: report.generated_at,
+    hostname,
+    properties,
+    cases,
+    out: formatConformanceText(report),
+  });
 }

@@ -5,9 +5,18 @@
  * vocabulary: `type`, `code`, `status`, `pointer`, `location`) and keeps statuses, error codes,
  * `details` pointers, field sets and JSON types, page sizes and which cursors are null.
  */
-import { CHECKS, type Check } from './checks.js';
+import { CHECKS } from './checks.js';
+import { type Check } from './check-helpers.js';
 import { CheckFailed, Client, jsonType } from './client.js';
-import { conformanceOptionsSchema, type CheckOutcome, type ConformanceOptions, type ConformanceReport, type ConformanceTarget, type Difference, type Exchange } from './report.js';
+import {
+  conformanceOptionsSchema,
+  type CheckOutcome,
+  type ConformanceOptions,
+  type ConformanceReport,
+  type ConformanceTarget,
+  type Difference,
+  type Exchange,
+} from './report.js';
 
 const KEPT_VALUES = new Set(['type', 'code', 'status', 'pointer', 'location']);
 
@@ -33,7 +42,11 @@ export function diffShapes(a: unknown, b: unknown, pointer = ''): { pointer: str
   const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
   if (isObject(a) && isObject(b)) {
     const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
-    return keys.flatMap((k) => (k in a && k in b ? diffShapes(a[k], b[k], `${pointer}/${escapePointer(k)}`) : [{ pointer: `${pointer}/${escapePointer(k)}`, left: k in a ? a[k] : 'missing', right: k in b ? b[k] : 'missing' }]));
+    return keys.flatMap((k) =>
+      k in a && k in b
+        ? diffShapes(a[k], b[k], `${pointer}/${escapePointer(k)}`)
+        : [{ pointer: `${pointer}/${escapePointer(k)}`, left: k in a ? a[k] : 'missing', right: k in b ? b[k] : 'missing' }],
+    );
   }
   const kind = (v: unknown): unknown => (isObject(v) ? 'object' : Array.isArray(v) ? 'array' : v);
   return JSON.stringify(a) === JSON.stringify(b) ? [] : [{ pointer, left: kind(a), right: kind(b) }];
@@ -54,7 +67,11 @@ async function runOne(check: Check, target: ConformanceTarget): Promise<{ outcom
 
 const requestLine = (ex: Exchange): string => `${ex.request.method} ${ex.request.path}`;
 
-function compareRuns(check: Check, left: { outcome: CheckOutcome; exchanges: Exchange[] }, right: { outcome: CheckOutcome; exchanges: Exchange[] }): Difference[] {
+function compareRuns(
+  check: Check,
+  left: { outcome: CheckOutcome; exchanges: Exchange[] },
+  right: { outcome: CheckOutcome; exchanges: Exchange[] },
+): Difference[] {
   const out: Difference[] = [];
   const n = Math.min(left.exchanges.length, right.exchanges.length);
   for (let i = 0; i < n; i += 1) {
@@ -62,7 +79,8 @@ function compareRuns(check: Check, left: { outcome: CheckOutcome; exchanges: Exc
     const b = right.exchanges[i]!;
     const shapeA = { status: a.response.status, body: normalise(a.response.body) };
     const shapeB = { status: b.response.status, body: normalise(b.response.body) };
-    for (const d of diffShapes(shapeA, shapeB)) out.push({ check: check.name, request: requestLine(a), pointer: d.pointer, url_value: d.left, compare_value: d.right });
+    for (const d of diffShapes(shapeA, shapeB))
+      out.push({ check: check.name, request: requestLine(a), pointer: d.pointer, url_value: d.left, compare_value: d.right });
   }
   if (left.outcome.outcome !== right.outcome.outcome) {
     const failed = left.outcome.failure ?? right.outcome.failure;
@@ -75,7 +93,13 @@ function compareRuns(check: Check, left: { outcome: CheckOutcome; exchanges: Exc
       compare_value: right.outcome.outcome === 'failed' ? `fails: ${right.outcome.failure?.message}` : 'passes',
     });
   } else if (left.exchanges.length !== right.exchanges.length) {
-    out.push({ check: check.name, request: '', pointer: '', url_value: `${left.exchanges.length} requests`, compare_value: `${right.exchanges.length} requests` });
+    out.push({
+      check: check.name,
+      request: '',
+      pointer: '',
+      url_value: `${left.exchanges.length} requests`,
+      compare_value: `${right.exchanges.length} requests`,
+    });
   }
   return out;
 }

@@ -6,7 +6,11 @@
  * Built over read-only query ports (`controlViews(ports)`), so a router given them cannot write.
  */
 import { isoTimestamp } from '../../core/clock/clock.js';
-import type { Delivery as DeliveryRow, Subscription as SubscriptionRow, Transaction as TransactionRow } from '../../core/domain/entities.js';
+import type {
+  Delivery as DeliveryRow,
+  Subscription as SubscriptionRow,
+  Transaction as TransactionRow,
+} from '../../core/domain/entities.js';
 import type { RequestLogEntry as RequestLogRow } from '../../core/http/ports.js';
 import { subscriptionActions } from '../subscriptions/index.js';
 import { allowedActions, refundableAmount } from '../transactions/index.js';
@@ -72,7 +76,11 @@ export function controlViews(ports: ControlViewPorts): ControlViews {
     allowed_actions: allowedActions(row),
   });
   const transactionOf = (row: TransactionRow) => transaction(row, modeOf(row.account_id));
-  const delivery = (row: DeliveryRow): Delivery => ({ ...deliveryView(row, ports.deliveries.attemptsOf(row.id)), state: deliveryState(row), reference: webhookReference(row) });
+  const delivery = (row: DeliveryRow): Delivery => ({
+    ...deliveryView(row, ports.deliveries.attemptsOf(row.id)),
+    state: deliveryState(row),
+    reference: webhookReference(row),
+  });
   return {
     transaction,
     transactionOf,

@@ -1,5 +1,5 @@
 /**
- * The go-live report's findings (contract: "The go-live report"): what is kept of each account
+ * The go-live report's findings: what is kept of each account
  * (a finding's exact count and the first ids that show it, the coverage scenarios seen), where
  * it is kept between starts, and the report built from it, each finding worded with its count.
  */
@@ -93,7 +93,12 @@ export function buildReport(
   }
   findings.sort(compareFindings);
   const count = (severity: GoLiveFinding['severity']) => findings.filter((f) => f.severity === severity).length;
-  return { generated_at: generatedAt, summary: { errors: count('error'), warnings: count('warning'), infos: count('info') }, findings, coverage };
+  return {
+    generated_at: generatedAt,
+    summary: { errors: count('error'), warnings: count('warning'), infos: count('info') },
+    findings,
+    coverage,
+  };
 }
 
 function toFinding(accountId: string | null, code: GoLiveFindingCode, agg: FindingAggregate, wording: FindingWording): GoLiveFinding {
@@ -102,7 +107,16 @@ function toFinding(accountId: string | null, code: GoLiveFindingCode, agg: Findi
   if (agg.request_ids.length > 0) evidence.request_ids = [...agg.request_ids];
   if (agg.delivery_ids.length > 0) evidence.delivery_ids = [...agg.delivery_ids];
   if (agg.transaction_ids.length > 0) evidence.transaction_ids = [...agg.transaction_ids];
-  return { code, severity: rule.severity, account_id: accountId, title: rule.title, detail: findingDetail(code, agg.count, wording), evidence, fix: code === 'no_webhook_target' ? noWebhookTargetFix(agg.resources ?? []) : rule.fix, docs: findingDocs(code) };
+  return {
+    code,
+    severity: rule.severity,
+    account_id: accountId,
+    title: rule.title,
+    detail: findingDetail(code, agg.count, wording),
+    evidence,
+    fix: code === 'no_webhook_target' ? noWebhookTargetFix(agg.resources ?? []) : rule.fix,
+    docs: findingDocs(code),
+  };
 }
 
 /** One sentence on what happened, with the count. */

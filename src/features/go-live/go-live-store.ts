@@ -7,7 +7,7 @@
  * a close). The table is created here if missing, outside the numbered migrations: it holds
  * derived data only, and nothing else reads it.
  */
-import type { GoLiveAccountState, GoLiveStateRepo } from './go-live-tracker.js';
+import type { GoLiveAccountState, GoLiveStateRepo } from './go-live-findings.js';
 import type { Db } from '../../core/db/database.js';
 import { GO_LIVE_STATE_TABLE } from '../../core/db/migrations.js';
 
@@ -23,7 +23,9 @@ export interface BatchedGoLiveStore extends GoLiveStateRepo {
 
 export function goLiveStore(db: Db, onError: (err: unknown) => void = () => {}): BatchedGoLiveStore {
   db.exec(GO_LIVE_STATE_TABLE);
-  const upsert = db.prepare<[string, string]>('INSERT INTO go_live_state (account_id, state) VALUES (?, ?) ON CONFLICT (account_id) DO UPDATE SET state = excluded.state');
+  const upsert = db.prepare<[string, string]>(
+    'INSERT INTO go_live_state (account_id, state) VALUES (?, ?) ON CONFLICT (account_id) DO UPDATE SET state = excluded.state',
+  );
   const pending = new Map<string, GoLiveAccountState>();
   let timer: NodeJS.Timeout | undefined;
 

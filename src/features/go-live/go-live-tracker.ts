@@ -1,5 +1,5 @@
 /**
- * The go-live report's aggregates (contract: "The go-live report"), updated as traffic
+ * The go-live report's aggregates, updated as traffic
  * happens: the HTTP layer reports each logged /v4 request, the webhook dispatcher each
  * delivery attempt, the domain each outcome and refund. Nothing here reads a log, so the
  * report costs the same after a million requests as after ten, and request-log retention
@@ -26,10 +26,6 @@ import {
   type ObservedOutcome,
   type ObservedRequest,
 } from './go-live-observations.js';
-
-export type { FindingAggregate, FindingWording, GoLiveAccountState, GoLiveStateRepo } from './go-live-findings.js';
-export { DUPLICATE_WINDOW_MS, POLLING_MORE_THAN, REPEATED_INVALID_AT, TRACKER_ENTRIES_MAX } from './go-live-observations.js';
-export type { ObservedAttempt, ObservedOutcome, ObservedRequest } from './go-live-observations.js';
 
 export interface GoLiveTrackerDeps {
   repo: GoLiveStateRepo;
@@ -85,7 +81,10 @@ export class GoLiveTracker {
     if (r.fault) this.see(accountId, 'api_fault');
     const ran = r.executedStatus >= 200 && r.executedStatus < 300;
     if (r.create !== null && ran && r.idempotencyKey === null) {
-      this.raise(accountId, 'missing_idempotency_key', { request: r.requestId, transaction: r.createdTransaction?.id ?? r.transactionId ?? undefined });
+      this.raise(accountId, 'missing_idempotency_key', {
+        request: r.requestId,
+        transaction: r.createdTransaction?.id ?? r.transactionId ?? undefined,
+      });
     }
     const w = this.windowsOf(accountId);
     if (r.createdTransaction && !r.replayed) this.checkDuplicate(accountId, w, r);
@@ -252,7 +251,11 @@ export class GoLiveTracker {
     return agg;
   }
 
-  private raise(accountId: string, code: GoLiveFindingCode, ids: { request?: number; delivery?: string; transaction?: string | undefined }): void {
+  private raise(
+    accountId: string,
+    code: GoLiveFindingCode,
+    ids: { request?: number; delivery?: string; transaction?: string | undefined },
+  ): void {
     const state = this.stateOf(accountId);
     const agg = this.aggregate(state, code);
     agg.count += 1;

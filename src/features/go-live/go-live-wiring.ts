@@ -5,8 +5,15 @@
  * outcome or a refund only after its unit of work commits.
  */
 import type { Delivery, Transaction } from '../../core/domain/entities.js';
-import type { ObservedAttempt, ObservedOutcome } from './go-live-tracker.js';
-import type { DeliveriesRepo, Outbox, RecordedAttempt as DomainRecordedAttempt, SubscriptionsRepo, TransactionsRepo, UnitOfWork } from '../../core/domain/ports.js';
+import type { ObservedAttempt, ObservedOutcome } from './go-live-observations.js';
+import type {
+  DeliveriesRepo,
+  Outbox,
+  RecordedAttempt as DomainRecordedAttempt,
+  SubscriptionsRepo,
+  TransactionsRepo,
+  UnitOfWork,
+} from '../../core/domain/ports.js';
 
 /** An attempt as the dispatcher reports it once recorded (only the delivery's fields the report reads). */
 export type RecordedAttempt = DomainRecordedAttempt<Pick<Delivery, 'id' | 'account_id' | 'kind' | 'resource_id' | 'fault'>>;
@@ -34,7 +41,14 @@ export interface GoLiveWiring {
   reportingRefunds<O extends Pick<Outbox, 'refund'>>(outbox: O): O;
 }
 
-export function createGoLiveWiring({ report, uow, transactions, subscriptions, deliveries, defaultNotificationUrl }: GoLiveWiringDeps): GoLiveWiring {
+export function createGoLiveWiring({
+  report,
+  uow,
+  transactions,
+  subscriptions,
+  deliveries,
+  defaultNotificationUrl,
+}: GoLiveWiringDeps): GoLiveWiring {
   return {
     onAttempt({ delivery: d, number, ok, status, contacted, timedOut, durationMs }) {
       report.attempt({
@@ -49,7 +63,8 @@ export function createGoLiveWiring({ report, uow, transactions, subscriptions, d
         status,
         timedOut,
         durationMs,
-        originalAcknowledged: d.fault === 'duplicate' && deliveries.forResource(d.resource_id).some((o) => o.fault === null && o.status === 'delivered'),
+        originalAcknowledged:
+          d.fault === 'duplicate' && deliveries.forResource(d.resource_id).some((o) => o.fault === null && o.status === 'delivered'),
       });
     },
     onResolved(tx) {

@@ -1,5 +1,5 @@
 /**
- * The go-live report's vocabulary (contract: "The go-live report"): the finding codes with
+ * The go-live report's vocabulary: the finding codes with
  * their severity, title, fix and README anchor, the coverage scenarios with how to exercise
  * each, and the report document's shape. The rules that raise findings live in
  * `go-live-tracker.ts`; this file is what a merchant's CI and the panel read.
@@ -70,7 +70,7 @@ export interface GoLiveFinding {
   evidence: GoLiveEvidence;
   /** What to change in the merchant's code, in one or two sentences. */
   fix: string;
-  /** The docs entry (sandbox extension of the contract's shape): `docs/go-live.md#<code>`. */
+  /** The docs entry (sandbox extension of the documented shape): `docs/go-live.md#<code>`. */
   docs: string;
 }
 
@@ -192,26 +192,66 @@ export const RULES: Record<GoLiveFindingCode, Rule> = {
 
 /** How to exercise each coverage scenario, and the README section about it. */
 export const COVERAGE_HOW: Record<CoverageScenario, { how: string; docs: string }> = {
-  payment_succeeded: { how: 'Create a payment and settle it (POST /_sandbox/transactions/{id}/settle, or a magic value such as card 4242424242424242).', docs: 'README.md#control-api-sandbox-extension-used-by-the-panel-and-by-ci' },
-  payment_failed: { how: 'Create a payment and fail it (POST /_sandbox/transactions/{id}/fail, or card 4000000000000002).', docs: 'README.md#control-api-sandbox-extension-used-by-the-panel-and-by-ci' },
-  refund: { how: 'Refund a succeeded payment (POST /v4/transactions/{id}/refunds).', docs: 'README.md#control-api-sandbox-extension-used-by-the-panel-and-by-ci' },
-  partial_refund: { how: 'Refund part of a succeeded payment (an amount below its remainder).', docs: 'README.md#control-api-sandbox-extension-used-by-the-panel-and-by-ci' },
+  payment_succeeded: {
+    how: 'Create a payment and settle it (POST /_sandbox/transactions/{id}/settle, or a magic value such as card 4242424242424242).',
+    docs: 'README.md#control-api-sandbox-extension-used-by-the-panel-and-by-ci',
+  },
+  payment_failed: {
+    how: 'Create a payment and fail it (POST /_sandbox/transactions/{id}/fail, or card 4000000000000002).',
+    docs: 'README.md#control-api-sandbox-extension-used-by-the-panel-and-by-ci',
+  },
+  refund: {
+    how: 'Refund a succeeded payment (POST /v4/transactions/{id}/refunds).',
+    docs: 'README.md#control-api-sandbox-extension-used-by-the-panel-and-by-ci',
+  },
+  partial_refund: {
+    how: 'Refund part of a succeeded payment (an amount below its remainder).',
+    docs: 'README.md#control-api-sandbox-extension-used-by-the-panel-and-by-ci',
+  },
   customer_cancelled: { how: 'Open a payment_url and press Cancel (POST /pay/{id}/cancel).', docs: 'README.md#the-payment-page' },
-  link_expired: { how: 'Leave a payment_url unpaid and advance the clock 24 hours (POST /_sandbox/clock/advance {"seconds": 86400}).', docs: 'README.md#the-payment-page' },
+  link_expired: {
+    how: 'Leave a payment_url unpaid and advance the clock 24 hours (POST /_sandbox/clock/advance {"seconds": 86400}).',
+    docs: 'README.md#the-payment-page',
+  },
   subscription_renewal: { how: 'Create a subscription and advance the clock past its next billing date.', docs: 'README.md#life-cycle' },
-  subscription_past_due: { how: 'Create a subscription with plan.name "renewal-fails" and advance the clock past its first renewal.', docs: 'README.md#life-cycle' },
-  webhook_retry: { how: 'Have a webhook fail and then succeed: metadata {"sandbox_webhook_failures": "3"}, then advance the clock.', docs: 'README.md#magic-values-the-default-scenario' },
-  webhook_duplicate: { how: 'Send a webhook twice: POST /_sandbox/transactions/{id}/webhook-faults {"fault": "duplicate"}.', docs: 'README.md#webhook-faults' },
-  webhook_bad_signature: { how: 'Send a badly signed webhook: POST /_sandbox/transactions/{id}/webhook-faults {"fault": "bad_signature"}.', docs: 'README.md#webhook-faults' },
-  webhook_out_of_order: { how: 'Send a refund webhook before its payment webhook: POST /_sandbox/transactions/{id}/webhook-faults {"fault": "out_of_order"}.', docs: 'README.md#webhook-faults' },
-  api_fault: { how: 'Make the API fail on purpose: the X-Sandbox-Fault header (503, 429, timeout, reset) on a /v4 call.', docs: 'README.md#api-faults-the-x-sandbox-fault-header' },
+  subscription_past_due: {
+    how: 'Create a subscription with plan.name "renewal-fails" and advance the clock past its first renewal.',
+    docs: 'README.md#life-cycle',
+  },
+  webhook_retry: {
+    how: 'Have a webhook fail and then succeed: metadata {"sandbox_webhook_failures": "3"}, then advance the clock.',
+    docs: 'README.md#magic-values-the-default-scenario',
+  },
+  webhook_duplicate: {
+    how: 'Send a webhook twice: POST /_sandbox/transactions/{id}/webhook-faults {"fault": "duplicate"}.',
+    docs: 'README.md#webhook-faults',
+  },
+  webhook_bad_signature: {
+    how: 'Send a badly signed webhook: POST /_sandbox/transactions/{id}/webhook-faults {"fault": "bad_signature"}.',
+    docs: 'README.md#webhook-faults',
+  },
+  webhook_out_of_order: {
+    how: 'Send a refund webhook before its payment webhook: POST /_sandbox/transactions/{id}/webhook-faults {"fault": "out_of_order"}.',
+    docs: 'README.md#webhook-faults',
+  },
+  api_fault: {
+    how: 'Make the API fail on purpose: the X-Sandbox-Fault header (503, 429, timeout, reset) on a /v4 call.',
+    docs: 'README.md#api-faults-the-x-sandbox-fault-header',
+  },
 };
 
 const SEVERITY_ORDER: Record<GoLiveSeverity, number> = { error: 0, warning: 1, info: 2 };
 
 /** Orders findings as the report lists them: errors, then warnings, then infos; by code within. */
-export function compareFindings(a: Pick<GoLiveFinding, 'severity' | 'code' | 'account_id'>, b: Pick<GoLiveFinding, 'severity' | 'code' | 'account_id'>): number {
-  return SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || FINDING_CODES.indexOf(a.code) - FINDING_CODES.indexOf(b.code) || (a.account_id ?? '').localeCompare(b.account_id ?? '');
+export function compareFindings(
+  a: Pick<GoLiveFinding, 'severity' | 'code' | 'account_id'>,
+  b: Pick<GoLiveFinding, 'severity' | 'code' | 'account_id'>,
+): number {
+  return (
+    SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] ||
+    FINDING_CODES.indexOf(a.code) - FINDING_CODES.indexOf(b.code) ||
+    (a.account_id ?? '').localeCompare(b.account_id ?? '')
+  );
 }
 
 /** Whether `severity` is at or above `threshold` (error > warning > info). */

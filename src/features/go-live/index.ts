@@ -3,7 +3,15 @@ export { reportControlRoutes } from './control/report.index.js';
 export { goLiveStore } from './go-live-store.js';
 export { GoLiveTracker } from './go-live-tracker.js';
 export { createGoLiveWiring } from './go-live-wiring.js';
-export type { CoverageEntry, CoverageScenario, GoLiveEvidence, GoLiveFinding, GoLiveFindingCode, GoLiveReport, GoLiveSeverity } from './go-live.js';
+export type {
+  CoverageEntry,
+  CoverageScenario,
+  GoLiveEvidence,
+  GoLiveFinding,
+  GoLiveFindingCode,
+  GoLiveReport,
+  GoLiveSeverity,
+} from './go-live.js';
 export { goLiveObserver, warnIgnoredWebhookField } from './request-observer.js';
 export { runReport } from './report-command.js';
 export { formatJunitSuite } from './report-format.js';

@@ -35,15 +35,28 @@ interface ReportFlags {
 
 function buildCommand(): Command {
   return new Command('payment-sandbox report')
-    .description('Prints the go-live report of a running sandbox: what in the integration would hurt in production, and which scenarios its tests went through.')
+    .description(
+      'Prints the go-live report of a running sandbox: what in the integration would hurt in production, and which scenarios its tests went through.',
+    )
     .helpOption('-h, --help', 'show this help')
     .configureOutput({ outputError: (str, write) => write(str.split('\n')[0] + '\n') })
     .exitOverride()
-    .addOption(new Option('--url <url>', `the sandbox's origin [env PAYMENT_SANDBOX_URL]`).default(undefined, `${DEFAULT_URL}, or the port of PAYMENT_SANDBOX_PORT`))
+    .addOption(
+      new Option('--url <url>', `the sandbox's origin [env PAYMENT_SANDBOX_URL]`).default(
+        undefined,
+        `${DEFAULT_URL}, or the port of PAYMENT_SANDBOX_PORT`,
+      ),
+    )
     .addOption(new Option('--account <id>', 'only this merchant account (default: every account with traffic)'))
-    .addOption(new Option('--fail-on <severity>', 'exit 1 when a finding is at or above it').choices(['error', 'warning', 'never']).default('error'))
-    .addOption(new Option('--format <format>', 'text for a CI log, json (the endpoint\'s document) or junit (JUnit XML)').choices(['text', 'json', 'junit']).default('text'))
-    .addOption(new Option('--admin-token <token>', 'the sandbox\'s --admin-token, if it has one [env PAYMENT_SANDBOX_ADMIN_TOKEN]'))
+    .addOption(
+      new Option('--fail-on <severity>', 'exit 1 when a finding is at or above it').choices(['error', 'warning', 'never']).default('error'),
+    )
+    .addOption(
+      new Option('--format <format>', "text for a CI log, json (the endpoint's document) or junit (JUnit XML)")
+        .choices(['text', 'json', 'junit'])
+        .default('text'),
+    )
+    .addOption(new Option('--admin-token <token>', "the sandbox's --admin-token, if it has one [env PAYMENT_SANDBOX_ADMIN_TOKEN]"))
     .addHelpText('after', '\nIn CI, as the last step:\n  $ payment-sandbox report --fail-on error --format junit > go-live.xml\n');
 }
 
@@ -67,12 +80,16 @@ export async function runReport(argv: string[], env: NodeJS.ProcessEnv = process
     return REPORT_EXIT.usage;
   };
   const origin = (flags.url ?? defaultOrigin(env)).replace(/\/+$/, '');
-  if (!URL.canParse(origin) || !/^https?:$/.test(new URL(origin).protocol)) return fail(`invalid --url "${origin}": must be an http(s) URL such as ${DEFAULT_URL}`);
+  if (!URL.canParse(origin) || !/^https?:$/.test(new URL(origin).protocol))
+    return fail(`invalid --url "${origin}": must be an http(s) URL such as ${DEFAULT_URL}`);
   const url = `${origin}/_sandbox/report${flags.account === undefined ? '' : `?account_id=${encodeURIComponent(flags.account)}`}`;
   const token = flags.adminToken ?? env.PAYMENT_SANDBOX_ADMIN_TOKEN;
   let report: GoLiveReport;
   try {
-    const res = await fetch(url, { headers: token ? { accept: 'application/json', 'x-sandbox-admin-token': token } : { accept: 'application/json' }, signal: AbortSignal.timeout(30_000) });
+    const res = await fetch(url, {
+      headers: token ? { accept: 'application/json', 'x-sandbox-admin-token': token } : { accept: 'application/json' },
+      signal: AbortSignal.timeout(30_000),
+    });
     const text = await res.text();
     if (!res.ok) {
       let message = text.slice(0, 300);
@@ -86,11 +103,18 @@ export async function runReport(argv: string[], env: NodeJS.ProcessEnv = process
     report = JSON.parse(text) as GoLiveReport;
   } catch (err) {
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-    return fail(`cannot reach the sandbox at ${origin} (${cause?.code ?? cause?.message ?? (err instanceof Error ? err.message : String(err))}); is it running? (--url)`);
+    return fail(
+      `cannot reach the sandbox at ${origin} (${cause?.code ?? cause?.message ?? (err instanceof Error ? err.message : String(err))}); is it running? (--url)`,
+    );
   }
   const failOn = flags.failOn as FailOn;
   const source = flags.account === undefined ? origin : `${origin} (account ${flags.account})`;
-  const out = flags.format === 'json' ? JSON.stringify(report, null, 2) : flags.format === 'junit' ? formatJunit(report, source, hostname() || 'payment-sandbox') : formatText(report, source, failOn);
+  const out =
+    flags.format === 'json'
+      ? JSON.stringify(report, null, 2)
+      : flags.format === 'junit'
+        ? formatJunit(report, source, hostname() || 'payment-sandbox')
+        : formatText(report, source, failOn);
   process.stdout.write(out.endsWith('\n') ? out : `${out}\n`);
   return failingFindings(report, failOn).length > 0 ? REPORT_EXIT.failed : REPORT_EXIT.passed;
 }

@@ -4,7 +4,15 @@
  * readers take it: one test case per finding code, failed where the code has findings; the
  * coverage checklist in the suite's system-out). The `json` format is the document itself.
  */
-import { COVERAGE_SCENARIOS, FINDING_CODES, atOrAbove, type CoverageEntry, type GoLiveFinding, type GoLiveReport, type GoLiveSeverity } from './go-live.js';
+import {
+  COVERAGE_SCENARIOS,
+  FINDING_CODES,
+  atOrAbove,
+  type CoverageEntry,
+  type GoLiveFinding,
+  type GoLiveReport,
+  type GoLiveSeverity,
+} from './go-live.js';
 
 /** `--fail-on`: the lowest severity that fails the run, or never. */
 export type FailOn = GoLiveSeverity | 'never';
@@ -37,13 +45,18 @@ function checklist(entries: CoverageEntry[], indent = '  '): string[] {
 /** The text report: a header line, the findings by severity, the coverage checklist, a verdict. */
 export function formatText(report: GoLiveReport, source: string, failOn: FailOn): string {
   const { errors, warnings, infos } = report.summary;
-  const lines = [`payment-sandbox go-live report for ${source} (generated ${report.generated_at})`, `${plural(errors, 'error')}, ${plural(warnings, 'warning')}, ${plural(infos, 'info')}`];
+  const lines = [
+    `payment-sandbox go-live report for ${source} (generated ${report.generated_at})`,
+    `${plural(errors, 'error')}, ${plural(warnings, 'warning')}, ${plural(infos, 'info')}`,
+  ];
   for (const severity of ['error', 'warning', 'info'] as const) {
     const group = report.findings.filter((f) => f.severity === severity);
     if (group.length === 0) continue;
     lines.push('', `${HEADINGS[severity]} (${group.length})`);
     for (const f of group) {
-      lines.push(`  ${severity.toUpperCase().padEnd(7)} ${f.code}  [${f.account_id === null ? 'no known account' : `account ${f.account_id}`}]`);
+      lines.push(
+        `  ${severity.toUpperCase().padEnd(7)} ${f.code}  [${f.account_id === null ? 'no known account' : `account ${f.account_id}`}]`,
+      );
       lines.push(`          ${f.title}. ${f.detail}`);
       lines.push(`          evidence: ${evidenceLine(f)}`);
       lines.push(`          fix: ${f.fix}`);
@@ -54,7 +67,11 @@ export function formatText(report: GoLiveReport, source: string, failOn: FailOn)
   for (const account of accountsOf(report)) {
     const entries = report.coverage.filter((c) => c.account_id === account);
     if (entries.length === 0) continue;
-    lines.push('', `COVERAGE [account ${account}]: ${entries.filter((c) => c.seen).length} of ${entries.length} scenarios seen`, ...checklist(entries));
+    lines.push(
+      '',
+      `COVERAGE [account ${account}]: ${entries.filter((c) => c.seen).length} of ${entries.length} scenarios seen`,
+      ...checklist(entries),
+    );
   }
   if (report.coverage.length === 0) lines.push('', 'COVERAGE: no merchant traffic seen yet.');
   const failing = failingFindings(report, failOn);
@@ -70,6 +87,7 @@ export function formatText(report: GoLiveReport, source: string, failOn: FailOn)
 /** Text made safe for an XML attribute or element. */
 export const escapeXml = (text: string): string =>
   text
+    // eslint-disable-next-line no-control-regex -- XML 1.0 has no place for these characters: they are dropped
     .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
@@ -127,7 +145,6 @@ export function formatJunit(report: GoLiveReport, source: string, hostname = 'pa
   ].join('\n');
 }
 
-
 /** One test case of a JUnit document: a failure message and body when it failed. */
 export interface JunitCase {
   name: string;
@@ -140,13 +157,24 @@ export interface JunitCase {
  * A JUnit XML document of one `<testsuite>` with the Ant/Jenkins schema's required attributes
  * and elements, for reports other than the go-live one (the conformance kit).
  */
-export function formatJunitSuite(suite: { name: string; timestamp: string; hostname: string; properties: Record<string, string>; cases: JunitCase[]; out: string }): string {
+export function formatJunitSuite(suite: {
+  name: string;
+  timestamp: string;
+  hostname: string;
+  properties: Record<string, string>;
+  cases: JunitCase[];
+  out: string;
+}): string {
   const failures = suite.cases.filter((c) => c.failure !== null).length;
   const time = suite.cases.reduce((sum, c) => sum + c.timeSeconds, 0).toFixed(3);
   const cases = suite.cases.map((c) => {
     const open = `    <testcase name="${escapeXml(c.name)}" classname="${escapeXml(c.classname)}" time="${c.timeSeconds.toFixed(3)}"`;
     if (c.failure === null) return `${open}/>`;
-    return [`${open}>`, `      <failure message="${escapeXml(c.failure.message)}" type="${escapeXml(c.failure.type)}">${escapeXml(c.failure.body)}</failure>`, '    </testcase>'].join('\n');
+    return [
+      `${open}>`,
+      `      <failure message="${escapeXml(c.failure.message)}" type="${escapeXml(c.failure.type)}">${escapeXml(c.failure.body)}</failure>`,
+      '    </testcase>',
+    ].join('\n');
   });
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',

@@ -7,7 +7,8 @@
 import { createHash } from 'node:crypto';
 import type { Context } from 'hono';
 import type { Clock } from '../../core/clock/clock.js';
-import type { GoLiveTracker, ObservedRequest } from './go-live-tracker.js';
+import type { GoLiveTracker } from './go-live-tracker.js';
+import type { ObservedRequest } from './go-live-observations.js';
 import type { AccountQueries, TransactionQueries } from '../../core/domain/queries.js';
 import type { ApiEnv } from '../../core/http/env.js';
 import { FAULT_HEADER, parseFault, type ApiFaults } from '../../core/http/faults.js';
@@ -20,10 +21,27 @@ const REFUND = /^\/v4\/transactions\/([^/]+)\/refunds\/?$/;
 const TRANSACTION = /^\/v4\/transactions\/([0-9a-fA-F-]{36})\/?$/;
 
 /** Names of a security code, lower case, letters and digits only (besides those the card-data detector knows). */
-const SECURITY_CODE_NAMES = new Set(['cvc', 'cvv', 'cvv2', 'cvc2', 'cid', 'cav2', 'cvn', 'cvn2', 'csc', 'cvd', 'securitycode', 'cardsecuritycode', 'cardcode', 'cardverificationvalue', 'cardverificationcode']);
+const SECURITY_CODE_NAMES = new Set([
+  'cvc',
+  'cvv',
+  'cvv2',
+  'cvc2',
+  'cid',
+  'cav2',
+  'cvn',
+  'cvn2',
+  'csc',
+  'cvd',
+  'securitycode',
+  'cardsecuritycode',
+  'cardcode',
+  'cardverificationvalue',
+  'cardverificationcode',
+]);
 
 /** Whether a field name names a security code, in any casing or punctuation. */
-const namesSecurityCode = (key: string): boolean => SECURITY_CODE_NAMES.has(key.toLowerCase().replace(/[^a-z0-9]/g, '')) || isSecurityCodeKey(key);
+const namesSecurityCode = (key: string): boolean =>
+  SECURITY_CODE_NAMES.has(key.toLowerCase().replace(/[^a-z0-9]/g, '')) || isSecurityCodeKey(key);
 
 /** A security code's value: 3 or 4 digits, as a string or a number. */
 const SECURITY_CODE_VALUE = /^\s*\d{3,4}\s*$/;
@@ -43,7 +61,8 @@ function holdsSecurityCode(value: unknown, depth = 0): boolean {
   if (typeof value !== 'object' || value === null || depth > 32) return false;
   if (Array.isArray(value)) return value.some((item) => holdsSecurityCode(item, depth + 1));
   for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
-    if ((typeof item === 'string' || typeof item === 'number') && namesSecurityCode(key) && SECURITY_CODE_VALUE.test(String(item))) return true;
+    if ((typeof item === 'string' || typeof item === 'number') && namesSecurityCode(key) && SECURITY_CODE_VALUE.test(String(item)))
+      return true;
     if (holdsSecurityCode(item, depth + 1)) return true;
   }
   return false;
@@ -78,7 +97,8 @@ function subscriptionWithNotificationUrl(method: string, path: string, body: unk
 
 /** Notes, in the request log's warnings, a webhook field the request carried that its resource ignores. */
 export function warnIgnoredWebhookField(c: Context<ApiEnv>): void {
-  if (subscriptionWithNotificationUrl(c.req.method, c.req.path, c.get('body'))) c.get('warnings').push(IGNORED_SUBSCRIPTION_NOTIFICATION_URL);
+  if (subscriptionWithNotificationUrl(c.req.method, c.req.path, c.get('body')))
+    c.get('warnings').push(IGNORED_SUBSCRIPTION_NOTIFICATION_URL);
 }
 
 /** The order fields of a transaction create's body. */
@@ -111,7 +131,13 @@ export function goLiveObserver(deps: GoLiveDeps): RequestObserver {
  * @param path the logged path (with its query, secrets redacted)
  * @param loggedBody the request body as logged (used when the body did not parse)
  */
-export async function observeRequest(deps: GoLiveDeps, c: Context<ApiEnv>, requestId: number, path: string, loggedBody: string | null): Promise<void> {
+export async function observeRequest(
+  deps: GoLiveDeps,
+  c: Context<ApiEnv>,
+  requestId: number,
+  path: string,
+  loggedBody: string | null,
+): Promise<void> {
   const account = c.get('account') as ApiEnv['Variables']['account'] | undefined;
   const named = c.req.header('x-merchant-account-id');
   const namedAccount = account === undefined && named !== undefined ? deps.accounts.byId(named) : undefined;
@@ -182,7 +208,8 @@ export async function observeRequest(deps: GoLiveDeps, c: Context<ApiEnv>, reque
     replayed,
     liveKey,
     cardDataInCheckout: mode === 'checkout' && method !== 'GET' && carriesCardData(body, body === undefined ? rawText : null),
-    ignoredWebhookField: executed.status >= 200 && executed.status < 300 && !replayed && subscriptionWithNotificationUrl(method, bare, body),
+    ignoredWebhookField:
+      executed.status >= 200 && executed.status < 300 && !replayed && subscriptionWithNotificationUrl(method, bare, body),
     fault: (header !== undefined && parseFault(header) !== null) || played !== undefined,
     retryAfterS: Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : null,
     create,

@@ -93,7 +93,7 @@ export function isValidSecurityCode(code: string, number: string): boolean {
 }
 
 /**
- * The sandbox's default test card (contract: Subscriptions): charged when a direct-mode
+ * The sandbox's default test card: charged when a direct-mode
  * subscription sends no card fields. Visa ending 4242; its expiry is two years ahead of the
  * sandbox clock at the time it is put on file (`defaultTestCardExpiry`).
  */

@@ -1,5 +1,5 @@
 /**
- * The customer's step (contract: "Payment methods and the customer's steps"), decided here
+ * The customer's step, decided here
  * and nowhere else: which payments wait for the customer on the payment page, which show a
  * `payment_url`, and when their link has expired.
  */

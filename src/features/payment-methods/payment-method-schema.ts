@@ -26,14 +26,12 @@ const CARD_NUMBER_FORMAT = /^\d{12,19}$/;
  * - `mobile_banking`: Thai mobile banking apps.
  * - `instant_payment`: the Brazilian instant payment scheme.
  */
-export const paymentMethodTypeSchema = z
-  .enum(['card', 'wallet', 'qr', 'mobile_banking', 'instant_payment'])
-  .openapi({
-    description:
-      'card: card schemes (card fields required in direct mode); wallet: e-wallet apps; ' +
-      'qr: Thai instant bank-transfer QR (and Pix); ' +
-      'mobile_banking: Thai mobile banking apps; instant_payment: Pix, the Brazilian instant payment scheme. Each channel takes the type GET /_sandbox/payment-methods lists for it.',
-  });
+export const paymentMethodTypeSchema = z.enum(['card', 'wallet', 'qr', 'mobile_banking', 'instant_payment']).openapi({
+  description:
+    'card: card schemes (card fields required in direct mode); wallet: e-wallet apps; ' +
+    'qr: Thai instant bank-transfer QR (and Pix); ' +
+    'mobile_banking: Thai mobile banking apps; instant_payment: Pix, the Brazilian instant payment scheme. Each channel takes the type GET /_sandbox/payment-methods lists for it.',
+});
 
 /**
  * payment_method of the request, with the card fields of direct mode. Card fields are
@@ -53,11 +51,7 @@ export const paymentMethodRequestSchema = z
       .refine((v) => !CARD_NUMBER_FORMAT.test(v) || luhnValid(v), 'Card number fails the Luhn check')
       .optional()
       .openapi({ example: '4111111111111111' }),
-    expiration_date: z
-      .string()
-      .refine(isValidExpiry, 'Must be MM/YY with a month from 01 to 12')
-      .optional()
-      .openapi({ example: '12/30' }),
+    expiration_date: z.string().refine(isValidExpiry, 'Must be MM/YY with a month from 01 to 12').optional().openapi({ example: '12/30' }),
     security_code: z
       .string()
       .regex(/^\d{3,4}$/, 'Must be 3 or 4 digits')
@@ -95,7 +89,12 @@ export function directPaymentMethodRule(body: Record<string, unknown>, ctx: Issu
       }
     }
   } else if (method.payment_channel_code === undefined) {
-    missing(ctx, ['payment_method', 'payment_channel_code'], 'string', `payment_method.payment_channel_code is required for payment method type ${method.type}`);
+    missing(
+      ctx,
+      ['payment_method', 'payment_channel_code'],
+      'string',
+      `payment_method.payment_channel_code is required for payment method type ${method.type}`,
+    );
   }
 }
 
@@ -125,7 +124,12 @@ export function checkoutCardDataRule(body: Record<string, unknown>, ctx: IssueSi
   if (!isRecord(method)) return;
   for (const field of ['number', 'security_code'] as const) {
     if (method[field] === undefined) continue;
-    ctx.addIssue({ code: 'custom', path: ['payment_method', field], input: method[field], message: `payment_method.${field}: ${CHECKOUT_CARD_DATA_RULE}` });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['payment_method', field],
+      input: method[field],
+      message: `payment_method.${field}: ${CHECKOUT_CARD_DATA_RULE}`,
+    });
   }
 }
 
@@ -153,8 +157,7 @@ export function channelRule(body: Record<string, unknown>, ctx: IssueSink, alsoV
 }
 
 /**
- * `payment_method.type` agrees with the catalogue's kind of `payment_channel_code` (contract:
- * Fidelity decisions): `card` only with `CARD`, a QR, wallet or banking-app channel only with
+ * `payment_method.type` agrees with the catalogue's kind of `payment_channel_code`: `card` only with `CARD`, a QR, wallet or banking-app channel only with
  * its own type (see `requestTypesOf`). A mismatch is a value error at `/payment_method/type`
  * naming the expected type. Unknown codes (and `alsoValid`, the restricted channel) are left
  * to `channelRule`.

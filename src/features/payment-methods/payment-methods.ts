@@ -1,6 +1,5 @@
 /**
- * The payment-method catalogue (contract: "Payment methods and the customer's steps"; spec:
- * "Payment methods are grouped by kind and region"): the spec's groups, each with its
+ * The payment-method catalogue: the spec's groups, each with its
  * channel codes, currencies, country and type, and the rules a request's
  * `payment_channel_code` must meet. Pure data and functions: no clock, no database.
  *
@@ -54,66 +53,68 @@ const channel = (
   Object.freeze({ code, name, type, currencies, country, processing_time: 'Instant' as const, customer_step: type !== 'card', schemes });
 
 /** The catalogue, in the spec's order of groups. */
-export const PAYMENT_METHOD_GROUPS: readonly PaymentMethodGroup[] = Object.freeze([
-  {
-    id: 'international_cards',
-    name: 'International card schemes',
-    region: 'Global',
-    country: null,
-    type: 'card',
-    channels: [channel('CARD', 'Card', 'card', 'any', null, ['Visa', 'Mastercard', 'American Express', 'JCB', 'UnionPay', 'Discover'])],
-  },
-  {
-    id: 'thai_qr',
-    name: 'Thai instant bank-transfer QR',
-    region: 'Thailand',
-    country: 'TH',
-    type: 'qr',
-    channels: [channel('PROMPTPAY', 'PromptPay', 'qr', ['THB'], 'TH')],
-  },
-  {
-    id: 'thai_wallets',
-    name: 'Thai e-wallets',
-    region: 'Thailand',
-    country: 'TH',
-    type: 'wallet',
-    channels: [
-      channel('TRUEMONEY', 'TrueMoney Wallet', 'wallet', ['THB'], 'TH'),
-      channel('SHOPEEPAY', 'ShopeePay', 'wallet', ['THB'], 'TH'),
-      channel('LINEPAY', 'Rabbit LINE Pay', 'wallet', ['THB'], 'TH'),
-    ],
-  },
-  {
-    id: 'thai_banking_apps',
-    name: 'Thai mobile banking apps',
-    region: 'Thailand',
-    country: 'TH',
-    type: 'mobile_banking',
-    channels: [
-      channel('KPLUS', 'K PLUS', 'mobile_banking', ['THB'], 'TH'),
-      channel('SCB_EASY', 'SCB EASY', 'mobile_banking', ['THB'], 'TH'),
-      channel('KRUNGTHAI_NEXT', 'Krungthai NEXT', 'mobile_banking', ['THB'], 'TH'),
-      channel('BUALUANG_MBANKING', 'Bualuang mBanking', 'mobile_banking', ['THB'], 'TH'),
-      channel('KRUNGSRI_KMA', 'Krungsri KMA', 'mobile_banking', ['THB'], 'TH'),
-    ],
-  },
-  {
-    id: 'brazil_instant',
-    name: 'Brazilian instant payment scheme',
-    region: 'Brazil',
-    country: 'BR',
-    type: 'qr',
-    channels: [channel('PIX', 'Pix', 'qr', ['BRL'], 'BR')],
-  },
-  {
-    id: 'chinese_wallets',
-    name: 'Chinese wallet apps',
-    region: 'China',
-    country: 'CN',
-    type: 'wallet',
-    channels: [channel('ALIPAY', 'Alipay', 'wallet', ['CNY'], 'CN'), channel('WECHATPAY', 'WeChat Pay', 'wallet', ['CNY'], 'CN')],
-  },
-].map((group) => Object.freeze({ ...group, type: group.type as PaymentMethodType, channels: Object.freeze(group.channels) })));
+export const PAYMENT_METHOD_GROUPS: readonly PaymentMethodGroup[] = Object.freeze(
+  [
+    {
+      id: 'international_cards',
+      name: 'International card schemes',
+      region: 'Global',
+      country: null,
+      type: 'card',
+      channels: [channel('CARD', 'Card', 'card', 'any', null, ['Visa', 'Mastercard', 'American Express', 'JCB', 'UnionPay', 'Discover'])],
+    },
+    {
+      id: 'thai_qr',
+      name: 'Thai instant bank-transfer QR',
+      region: 'Thailand',
+      country: 'TH',
+      type: 'qr',
+      channels: [channel('PROMPTPAY', 'PromptPay', 'qr', ['THB'], 'TH')],
+    },
+    {
+      id: 'thai_wallets',
+      name: 'Thai e-wallets',
+      region: 'Thailand',
+      country: 'TH',
+      type: 'wallet',
+      channels: [
+        channel('TRUEMONEY', 'TrueMoney Wallet', 'wallet', ['THB'], 'TH'),
+        channel('SHOPEEPAY', 'ShopeePay', 'wallet', ['THB'], 'TH'),
+        channel('LINEPAY', 'Rabbit LINE Pay', 'wallet', ['THB'], 'TH'),
+      ],
+    },
+    {
+      id: 'thai_banking_apps',
+      name: 'Thai mobile banking apps',
+      region: 'Thailand',
+      country: 'TH',
+      type: 'mobile_banking',
+      channels: [
+        channel('KPLUS', 'K PLUS', 'mobile_banking', ['THB'], 'TH'),
+        channel('SCB_EASY', 'SCB EASY', 'mobile_banking', ['THB'], 'TH'),
+        channel('KRUNGTHAI_NEXT', 'Krungthai NEXT', 'mobile_banking', ['THB'], 'TH'),
+        channel('BUALUANG_MBANKING', 'Bualuang mBanking', 'mobile_banking', ['THB'], 'TH'),
+        channel('KRUNGSRI_KMA', 'Krungsri KMA', 'mobile_banking', ['THB'], 'TH'),
+      ],
+    },
+    {
+      id: 'brazil_instant',
+      name: 'Brazilian instant payment scheme',
+      region: 'Brazil',
+      country: 'BR',
+      type: 'qr',
+      channels: [channel('PIX', 'Pix', 'qr', ['BRL'], 'BR')],
+    },
+    {
+      id: 'chinese_wallets',
+      name: 'Chinese wallet apps',
+      region: 'China',
+      country: 'CN',
+      type: 'wallet',
+      channels: [channel('ALIPAY', 'Alipay', 'wallet', ['CNY'], 'CN'), channel('WECHATPAY', 'WeChat Pay', 'wallet', ['CNY'], 'CN')],
+    },
+  ].map((group) => Object.freeze({ ...group, type: group.type as PaymentMethodType, channels: Object.freeze(group.channels) })),
+);
 
 /** Every channel of the catalogue, in catalogue order. */
 export const PAYMENT_CHANNELS: readonly PaymentChannel[] = Object.freeze(PAYMENT_METHOD_GROUPS.flatMap((group) => group.channels));

@@ -10,7 +10,9 @@ import type { ScenarioMatch } from '../scenarios/index.js';
 
 /** The loaded scenarios, as far as the card form's test-card hint reads them. */
 export interface ScenarioRules {
-  describe(): ReadonlyArray<{ rules: ReadonlyArray<{ name: string; description: string | null; match: Pick<ScenarioMatch, 'card_number' | 'applies_to'> }> }>;
+  describe(): ReadonlyArray<{
+    rules: ReadonlyArray<{ name: string; description: string | null; match: Pick<ScenarioMatch, 'card_number' | 'applies_to'> }>;
+  }>;
 }
 
 export interface PaymentPageDeps {

@@ -1,5 +1,5 @@
 /**
- * The hosted payment page (contract: "Payment methods and the customer's steps"), rendered
+ * The hosted payment page, rendered
  * on the server as plain HTML that works without script. `GET /pay/{id}` acts out the
  * transaction's payment method, read from its stored `payment_channel_code` (none: a card):
  *
@@ -31,7 +31,6 @@
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { html } from 'hono/html';
 import { awaitsCustomer, failedByExpiredLink } from '../payment-methods/index.js';
 import { SandboxError } from '../../core/domain/errors.js';
 import type { PaymentChannel } from '../payment-methods/index.js';
@@ -53,11 +52,18 @@ type Found = { tx: TransactionRow; account: AccountRow; channel: PaymentChannel 
 /** The transaction and its account when it has a payment page, else the reason it has none. */
 function lookUp(deps: PaymentPageDeps, id: string): Found | { reason: string } {
   const tx = deps.transactions.byIdAnyAccount(id);
-  if (!tx) return { reason: 'There is no transaction with this id in the sandbox. The link may be mistyped, or the sandbox was reset or restarted with an in-memory database.' };
+  if (!tx)
+    return {
+      reason:
+        'There is no transaction with this id in the sandbox. The link may be mistyped, or the sandbox was reset or restarted with an in-memory database.',
+    };
   const account = deps.accounts.byId(tx.account_id)!;
   const channel = channelOf(tx);
   if (!awaitsCustomer(account.mode, channel.code)) {
-    return { reason: 'This transaction belongs to a direct-integration account, which has no payment page: settle or fail it from the control panel or POST /_sandbox/transactions/{id}/settle.' };
+    return {
+      reason:
+        'This transaction belongs to a direct-integration account, which has no payment page: settle or fail it from the control panel or POST /_sandbox/transactions/{id}/settle.',
+    };
   }
   return { tx, account, channel };
 }
@@ -90,9 +96,18 @@ export function paymentPageRoutes(deps: PaymentPageDeps): OpenAPIHono<AppEnv> {
     c.header('X-Frame-Options', SECURITY_HEADERS['X-Frame-Options']);
   });
   // Each page is documented beside its handler (HTML, no validation hook: the pages answer bad input themselves).
-  const idParameter = { name: 'id', in: 'path' as const, required: true, description: 'The transaction id (or a trial subscription id)', schema: { type: 'string' as const } };
+  const idParameter = {
+    name: 'id',
+    in: 'path' as const,
+    required: true,
+    description: 'The transaction id (or a trial subscription id)',
+    schema: { type: 'string' as const },
+  };
   const page = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' as const } } } });
-  const redirect = (description: string) => ({ description, headers: { Location: { description: "The merchant's URL, as sent", schema: { type: 'string' as const } } } });
+  const redirect = (description: string) => ({
+    description,
+    headers: { Location: { description: "The merchant's URL, as sent", schema: { type: 'string' as const } } },
+  });
 
   app.openAPIRegistry.registerPath({
     method: 'get',
@@ -100,9 +115,15 @@ export function paymentPageRoutes(deps: PaymentPageDeps): OpenAPIHono<AppEnv> {
     ...pageOperation,
     operationId: 'getPaymentPage',
     summary: "The hosted payment page of a transaction (the payment_url): the customer's step for its payment method",
-    description: "Also a trial subscription's payment_url_link (the id is then the subscription's): it collects the payment method without charging; the first charge, when the trial ends, uses it.",
+    description:
+      "Also a trial subscription's payment_url_link (the id is then the subscription's): it collects the payment method without charging; the first charge, when the trial ends, uses it.",
     parameters: [idParameter],
-    responses: { 200: page('Card form, QR code or app hand-off'), 404: page('No payment page for this id'), 409: page('The payment already has its outcome'), 410: page('The link has expired (24 hours of sandbox clock)') },
+    responses: {
+      200: page('Card form, QR code or app hand-off'),
+      404: page('No payment page for this id'),
+      409: page('The payment already has its outcome'),
+      410: page('The link has expired (24 hours of sandbox clock)'),
+    },
   });
 
   app.get('/:id', async (c) => {
@@ -132,7 +153,13 @@ export function paymentPageRoutes(deps: PaymentPageDeps): OpenAPIHono<AppEnv> {
     operationId: 'getPaymentAppPage',
     summary: "The wallet's or banking app's approval screen (Approve or Decline)",
     parameters: [idParameter],
-    responses: { 200: page('The approval screen'), 303: { description: 'Not a wallet or banking-app payment: to its payment page' }, 404: page('No payment page for this id'), 409: page('The payment already has its outcome'), 410: page('The link has expired') },
+    responses: {
+      200: page('The approval screen'),
+      303: { description: 'Not a wallet or banking-app payment: to its payment page' },
+      404: page('No payment page for this id'),
+      409: page('The payment already has its outcome'),
+      410: page('The link has expired'),
+    },
   });
   app.get('/:id/app', (c) => {
     const id = lowerCaseUuid(c.req.param('id'));
@@ -159,13 +186,25 @@ export function paymentPageRoutes(deps: PaymentPageDeps): OpenAPIHono<AppEnv> {
             schema: {
               type: 'object',
               description: 'The card form (card payments only)',
-              properties: { number: { type: 'string' }, expiry: { type: 'string', description: 'MM/YY' }, security_code: { type: 'string' }, holder_name: { type: 'string' } },
+              properties: {
+                number: { type: 'string' },
+                expiry: { type: 'string', description: 'MM/YY' },
+                security_code: { type: 'string' },
+                holder_name: { type: 'string' },
+              },
             },
           },
         },
       },
     },
-    responses: { 200: page('The outcome, when the transaction has no return_url'), 303: redirect('To the return_url'), 400: page('The card form with its errors'), 404: page('No payment page for this id'), 409: page('The payment already has its outcome'), 410: page('The link has expired') },
+    responses: {
+      200: page('The outcome, when the transaction has no return_url'),
+      303: redirect('To the return_url'),
+      400: page('The card form with its errors'),
+      404: page('No payment page for this id'),
+      409: page('The payment already has its outcome'),
+      410: page('The link has expired'),
+    },
   });
   app.post('/:id/pay', async (c) => {
     const id = lowerCaseUuid(c.req.param('id'));
@@ -182,7 +221,11 @@ export function paymentPageRoutes(deps: PaymentPageDeps): OpenAPIHono<AppEnv> {
         const errors = cardFormErrors(form);
         if (Object.keys(errors).length > 0) return cardPage(c, deps.scenarios, tx, account, channel, form, errors, 400);
         // An expired card is declined; otherwise the scenario rules decide, as for a card sent to the API.
-        deps.payments.payWithCard(tx.id, { number: form.number, expiration_date: form.expiry, ...(form.holder_name ? { holder_name: form.holder_name } : {}) });
+        deps.payments.payWithCard(tx.id, {
+          number: form.number,
+          expiration_date: form.expiry,
+          ...(form.holder_name ? { holder_name: form.holder_name } : {}),
+        });
       } else {
         deps.payments.resolve(id, 'SUCCEEDED');
       }
@@ -203,7 +246,13 @@ export function paymentPageRoutes(deps: PaymentPageDeps): OpenAPIHono<AppEnv> {
     operationId: 'cancelPaymentPage',
     summary: 'Cancel: the payment becomes FAILED and its webhook is queued',
     parameters: [idParameter],
-    responses: { 200: page('The outcome, when the transaction has no cancel_url or return_url'), 303: redirect('To the cancel_url, else the return_url'), 404: page('No payment page for this id'), 409: page('The payment already has its outcome'), 410: page('The link has expired') },
+    responses: {
+      200: page('The outcome, when the transaction has no cancel_url or return_url'),
+      303: redirect('To the cancel_url, else the return_url'),
+      404: page('No payment page for this id'),
+      409: page('The payment already has its outcome'),
+      410: page('The link has expired'),
+    },
   });
   app.post('/:id/cancel', (c) => {
     const id = lowerCaseUuid(c.req.param('id'));

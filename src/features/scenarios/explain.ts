@@ -5,7 +5,8 @@
  * "did you mean" for a misspelt key, and how many more problems there are.
  */
 import { z } from 'zod';
-import { STEP_KINDS, scenarioFileSchema } from './schema.js';
+import { scenarioFileSchema } from './schema.js';
+import { STEP_KINDS } from './step-schema.js';
 
 /**
  * The one-line explanation of a failed validation of `json` (the file's parsed value).
@@ -31,9 +32,7 @@ type Problem = ScenarioProblem;
 
 /** Every problem of a failed validation, worded as in the one-line explanation, unknown keys first. */
 export function scenarioProblems(issues: readonly z.core.$ZodIssue[], json: unknown): ScenarioProblem[] {
-  return issues
-    .flatMap((issue) => explain(issue, [], json))
-    .sort((a, b) => Number(b.unknownKey ?? false) - Number(a.unknownKey ?? false));
+  return issues.flatMap((issue) => explain(issue, [], json)).sort((a, b) => Number(b.unknownKey ?? false) - Number(a.unknownKey ?? false));
 }
 
 function explain(issue: Issue, base: Path, json: unknown): Problem[] {
@@ -94,7 +93,12 @@ function explainUnion(issue: Extract<Issue, { code: 'invalid_union' }>, path: Pa
       return branch.flatMap((inner) => explain(inner, path, json));
     }
     if (present.length > 1) {
-      return [{ path, message: `a step has exactly one of the keys ${orList(STEP_KINDS.map((k) => `"${k}"`))}, got ${andList(present.map((k) => `"${k}"`))}` }];
+      return [
+        {
+          path,
+          message: `a step has exactly one of the keys ${orList(STEP_KINDS.map((k) => `"${k}"`))}, got ${andList(present.map((k) => `"${k}"`))}`,
+        },
+      ];
     }
     const keys = Object.keys(value);
     for (const key of keys) {
@@ -104,9 +108,7 @@ function explainUnion(issue: Extract<Issue, { code: 'invalid_union' }>, path: Pa
     const got = keys.length > 0 ? andList(keys.map((k) => JSON.stringify(k))) : 'no key';
     return [{ path, message: `${issue.message}, got ${got}` }];
   }
-  const typeFits = issue.errors.filter(
-    (branch) => !branch.some((inner) => inner.code === 'invalid_type' && inner.path.length === 0),
-  );
+  const typeFits = issue.errors.filter((branch) => !branch.some((inner) => inner.code === 'invalid_type' && inner.path.length === 0));
   if (typeFits.length === 1 && typeFits[0]) return typeFits[0].flatMap((inner) => explain(inner, path, json));
   return [{ path, message: `${issue.message}, got ${describeValue(value)}` }];
 }

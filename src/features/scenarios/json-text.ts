@@ -83,7 +83,8 @@ function locateSyntaxError(text: string): JsonSyntaxProblem | null {
         if (found) return;
         const name = printParseErrorCode(code);
         const here = offset >= text.length ? 'the end of the file' : JSON.stringify(text[offset]);
-        const state = name === 'CloseBraceExpected' || name === 'CloseBracketExpected' ? beforeClose : { last, container: open[open.length - 1] };
+        const state =
+          name === 'CloseBraceExpected' || name === 'CloseBracketExpected' ? beforeClose : { last, container: open[open.length - 1] };
         const reason = TOKEN_ERRORS[name] ?? `expected ${expectedAfter(state.last, state.container)}, found ${here}`;
         found = new JsonSyntaxProblem(startLine + 1, startCharacter + 1, reason);
       },

@@ -8,7 +8,8 @@ import { globMatch } from './glob.js';
 import type { LoadedScenario } from './load.js';
 
 export type { MatchInput };
-import type { AmountMatch, ScenarioMatch, ScenarioRule, ScenarioStep } from './schema.js';
+import type { AmountMatch, ScenarioMatch, ScenarioRule } from './schema.js';
+import type { ScenarioStep } from './step-schema.js';
 
 /** The rule that decides a request, and the name of the scenario it belongs to. */
 export interface RuleMatch {

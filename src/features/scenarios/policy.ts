@@ -9,7 +9,8 @@ import type { RuleSnapshot, SimulatedFailures, WebhookFault } from '../../core/d
 import type { ChargeScript, MatchInput, ScenarioPolicy } from '../../core/domain/ports.js';
 import { ScenarioError, loadScenarios, type LoadedScenario } from './load.js';
 import { describeScenarios, findRule, type RuleMatch, type ScenarioSummary } from './match.js';
-import type { PaymentOutcome, ScenarioRule, ScenarioStep } from './schema.js';
+import type { ScenarioRule } from './schema.js';
+import type { PaymentOutcome, ScenarioStep } from './step-schema.js';
 
 /** `scenario/rule`, as stored in `transactions.scenario_rule`. */
 export function ruleLabel(match: RuleMatch): string {
@@ -26,7 +27,9 @@ export function webhookFailuresOf(steps: readonly ScenarioStep[]): SimulatedFail
 
 /** The webhook faults of a rule's steps (`webhook_fault`), in the order written. */
 export function webhookFaultsOf(steps: readonly ScenarioStep[]): WebhookFault[] {
-  return steps.flatMap((step) => ('webhook_fault' in step ? [{ kind: step.webhook_fault, ...(step.seconds !== undefined ? { seconds: step.seconds } : {}) }] : []));
+  return steps.flatMap((step) =>
+    'webhook_fault' in step ? [{ kind: step.webhook_fault, ...(step.seconds !== undefined ? { seconds: step.seconds } : {}) }] : [],
+  );
 }
 
 /**
@@ -123,11 +126,18 @@ export function createScenarioPolicy(startup: readonly LoadedScenario[]): Loaded
     get scenarios() {
       return all;
     },
-    describe: () => describeScenarios(all).map((summary, i) => ({ ...summary, origin: i < runtime.length ? ('runtime' as const) : ('startup' as const) })),
+    describe: () =>
+      describeScenarios(all).map((summary, i) => ({
+        ...summary,
+        origin: i < runtime.length ? ('runtime' as const) : ('startup' as const),
+      })),
     ruleByLabel,
     addRuntime(scenario) {
       const clash = startup.find((other) => other.name === scenario.name);
-      if (clash) throw new ScenarioError(scenario.source, `name: "${scenario.name}" is already the name of ${clash.source}, loaded at start-up`, [{ path: ['name'], message: 'already the name of a scenario loaded at start-up' }]);
+      if (clash)
+        throw new ScenarioError(scenario.source, `name: "${scenario.name}" is already the name of ${clash.source}, loaded at start-up`, [
+          { path: ['name'], message: 'already the name of a scenario loaded at start-up' },
+        ]);
       const before = runtime.length;
       runtime = [scenario, ...runtime.filter((other) => other.name !== scenario.name)];
       rebuild();
@@ -156,7 +166,12 @@ export function createScenarioPolicy(startup: readonly LoadedScenario[]): Loaded
     firstChargeScript: (rule) => scriptOf(stepsOf(rule), 'SUCCEEDED'),
     renewalScript: (rule, renewal, attemptsBefore) => {
       const steps = stepsOf(rule);
-      return { outcome: renewalOutcome(steps, renewal, attemptsBefore), afterSeconds: 0, refunds: [], webhookFailures: webhookFailuresOf(steps) };
+      return {
+        outcome: renewalOutcome(steps, renewal, attemptsBefore),
+        afterSeconds: 0,
+        refunds: [],
+        webhookFailures: webhookFailuresOf(steps),
+      };
     },
     apiFaultFor(input) {
       const found = findRule(all, input);

@@ -7,7 +7,7 @@
 import type { ScheduledStep } from '../../core/domain/entities.js';
 import { SandboxError } from '../../core/domain/errors.js';
 import type { ScheduledStepsRepo, UnitOfWork } from '../../core/domain/ports.js';
-import type { TimedWork } from '../../core/clock/scheduler.js';
+import type { TimedWork } from '../../core/clock/timed-work.js';
 import type { TransactionService } from '../transactions/index.js';
 
 /** At most this many scheduled steps are applied in one step of an advance (or tick). */

@@ -1,5 +1,5 @@
 /**
- * The shape of a scenario file (sandbox contract: Scenarios): a named list of rules, each a
+ * The shape of a scenario file: a named list of rules, each a
  * match on an incoming transaction or subscription and the steps that follow it. This module
  * owns the zod schema, the TypeScript types derived from it and the checks that span several
  * steps of a rule; the steps themselves are in `step-schema.ts` (re-exported here, so this
@@ -9,8 +9,6 @@
 import { z } from 'zod';
 import { PLAN_INTERVALS } from '../../core/domain/entities.js';
 import { scenarioStepSchema } from './step-schema.js';
-
-export * from './step-schema.js';
 
 /** Billing intervals a `plan` match can name. */
 export const planIntervalSchema = z.enum(PLAN_INTERVALS);
@@ -41,18 +39,22 @@ export const scenarioMatchSchema = z.strictObject({
   applies_to: z.enum(['transaction', 'subscription']).optional(),
   amount: amountMatchSchema.optional(),
   /** ISO 4217 code, compared case-insensitively. */
-  currency: z.string().regex(/^[A-Za-z]{3}$/, { error: 'expected a three-letter ISO 4217 code' }).optional(),
+  currency: z
+    .string()
+    .regex(/^[A-Za-z]{3}$/, { error: 'expected a three-letter ISO 4217 code' })
+    .optional(),
   /** The full card number, digits only. */
-  card_number: z.string().regex(/^[0-9]{8,19}$/, { error: 'expected the card number as 8 to 19 digits' }).optional(),
+  card_number: z
+    .string()
+    .regex(/^[0-9]{8,19}$/, { error: 'expected the card number as 8 to 19 digits' })
+    .optional(),
   /** An exact address or a pattern with `*` wildcards, compared case-insensitively. */
   customer_email: z.string().min(1).optional(),
   /** Each key must be present in the request's metadata with exactly this value. */
   metadata: z.record(z.string(), z.string()).optional(),
   /** Compared case-insensitively. */
   payment_channel_code: z.string().min(1).optional(),
-  plan: z
-    .strictObject({ name: z.string().min(1).optional(), interval: planIntervalSchema.optional() })
-    .optional(),
+  plan: z.strictObject({ name: z.string().min(1).optional(), interval: planIntervalSchema.optional() }).optional(),
 });
 
 /** A named rule: when `match` holds, the sandbox runs `steps` on the sandbox clock. */
@@ -80,14 +82,22 @@ export const scenarioRuleSchema = z
     rule.steps.forEach((step, i) => {
       if ('api_fault' in step) {
         if (apiFaults.length > 0) {
-          ctx.addIssue({ code: 'custom', path: ['steps', i, 'api_fault'], message: `a rule has at most one "api_fault" step (the first is steps[${apiFaults[0]}])` });
+          ctx.addIssue({
+            code: 'custom',
+            path: ['steps', i, 'api_fault'],
+            message: `a rule has at most one "api_fault" step (the first is steps[${apiFaults[0]}])`,
+          });
         }
         apiFaults.push(i);
       }
       if ('webhook_fault' in step) {
         const earlier = webhookFaults.get(step.webhook_fault);
         if (earlier !== undefined) {
-          ctx.addIssue({ code: 'custom', path: ['steps', i, 'webhook_fault'], message: `a rule has at most one "${step.webhook_fault}" webhook_fault (the first is steps[${earlier}])` });
+          ctx.addIssue({
+            code: 'custom',
+            path: ['steps', i, 'webhook_fault'],
+            message: `a rule has at most one "${step.webhook_fault}" webhook_fault (the first is steps[${earlier}])`,
+          });
         } else webhookFaults.set(step.webhook_fault, i);
         if (step.webhook_fault === 'out_of_order' && !rule.steps.some((other) => 'refund' in other)) {
           ctx.addIssue({

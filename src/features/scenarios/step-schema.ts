@@ -1,5 +1,5 @@
 /**
- * The steps of a scenario rule (sandbox contract: Scenarios): the zod schema of each step
+ * The steps of a scenario rule: the zod schema of each step
  * variant, the union of them, their TypeScript types and `stepKind`. The checks that span
  * several steps of a rule live with the rule in `schema.ts`, which re-exports this module.
  */
@@ -102,7 +102,11 @@ export const webhookFaultKindSchema = z.enum(DELIVERY_FAULTS);
 export const webhookFaultStepSchema = z
   .strictObject({
     webhook_fault: webhookFaultKindSchema,
-    seconds: z.int().min(1).max(30 * 24 * 60 * 60).optional(),
+    seconds: z
+      .int()
+      .min(1)
+      .max(30 * 24 * 60 * 60)
+      .optional(),
   })
   .refine((step) => step.webhook_fault !== 'delayed' || step.seconds !== undefined, {
     error: 'a "delayed" webhook_fault needs "seconds"',

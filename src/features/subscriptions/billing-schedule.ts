@@ -101,11 +101,7 @@ export function addInterval(from: Date, interval: PlanInterval, count: number, a
  * neither given, 0 days, or a `trialEnd` not after `created` — means the first charge is at
  * `created`; callers that must refuse a past `trial_end` do so before calling this.
  */
-export function firstChargeAt(opts: {
-  created: Date;
-  trialEnd?: Date | null;
-  trialPeriodDays?: number | null;
-}): FirstCharge {
+export function firstChargeAt(opts: { created: Date; trialEnd?: Date | null; trialPeriodDays?: number | null }): FirstCharge {
   const { created, trialEnd, trialPeriodDays } = opts;
   let end: Date | null = null;
   if (trialEnd) {
@@ -170,8 +166,7 @@ function estimateSteps(base: Date, plan: PlanCadence, at: Date): number {
     const stepMs = (plan.interval === 'day' ? 1 : 7) * DAY_MS * plan.interval_time;
     return Math.floor((at.getTime() - base.getTime()) / stepMs);
   }
-  const months =
-    (at.getUTCFullYear() - base.getUTCFullYear()) * 12 + (at.getUTCMonth() - base.getUTCMonth());
+  const months = (at.getUTCFullYear() - base.getUTCFullYear()) * 12 + (at.getUTCMonth() - base.getUTCMonth());
   return Math.floor(months / ((plan.interval === 'year' ? 12 : 1) * plan.interval_time));
 }
 

@@ -1,6 +1,6 @@
 /**
  * The `X-Forwarded-For` header of POST /v4/subscriptions (spec: Endpoints, "original client
- * IP address"; contract: Loose ends). Real proxies write a comma-separated list, the client
+ * IP address"). Real proxies write a comma-separated list, the client
  * first, and some add ports (`203.0.113.7:4711`, `[2001:db8::7]:4711`) or `unknown` for a
  * hop they cannot name. The client address is the first entry that is a valid IPv4 or IPv6
  * address once its port or brackets are taken off; other entries are passed over. A header
@@ -46,6 +46,9 @@ export function clientAddress(value: string): string | undefined {
 export const forwardedForSchema = z.object({
   'x-forwarded-for': z
     .string({ error: 'Required: the original client IP address' })
-    .refine((v) => clientAddress(v) !== undefined, 'Must hold an IP address: a comma-separated list of addresses (ports allowed), the client first')
+    .refine(
+      (v) => clientAddress(v) !== undefined,
+      'Must hold an IP address: a comma-separated list of addresses (ports allowed), the client first',
+    )
     .openapi({ description: 'Required: the original client IP address (the first valid address of the list).', example: '203.0.113.7' }),
 });

@@ -66,7 +66,9 @@ const subscriptionCreateObject = z.object({
     description: 'Subscription line items (1 to 249); required like billing_details.',
   }),
   browser_info: browserInfoSchema.optional().openapi({ description: 'Required in direct API mode.' }),
-  trial_end: dateTimeSchema.optional().openapi({ description: 'End of the trial, after the sandbox clock; wins over plan.trial_period_days.' }),
+  trial_end: dateTimeSchema
+    .optional()
+    .openapi({ description: 'End of the trial, after the sandbox clock; wins over plan.trial_period_days.' }),
   description: text(255).optional(),
   metadata: metadataSchema.optional(),
 });
@@ -81,8 +83,19 @@ function sameCurrency(body: Record<string, unknown>, ctx: IssueSink): void {
   const plan = isRecord(body.plan) ? body.plan : {};
   const currency = body.currency;
   const planCurrency = plan.currency;
-  if (typeof currency === 'string' && typeof planCurrency === 'string' && isCurrency(currency) && isCurrency(planCurrency) && currency !== planCurrency) {
-    ctx.addIssue({ code: 'custom', path: ['plan', 'currency'], input: planCurrency, message: `plan.currency (${planCurrency}) must equal currency (${currency})` });
+  if (
+    typeof currency === 'string' &&
+    typeof planCurrency === 'string' &&
+    isCurrency(currency) &&
+    isCurrency(planCurrency) &&
+    currency !== planCurrency
+  ) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['plan', 'currency'],
+      input: planCurrency,
+      message: `plan.currency (${planCurrency}) must equal currency (${currency})`,
+    });
   }
 }
 
@@ -90,7 +103,8 @@ function sameCurrency(body: Record<string, unknown>, ctx: IssueSink): void {
 function restrictedChannelRule(body: Record<string, unknown>, ctx: IssueSink, channel: string): void {
   const method = isRecord(body.payment_method) ? body.payment_method : {};
   if (method.payment_channel_code !== channel) return;
-  if (body.billing_details === undefined) missing(ctx, ['billing_details'], 'object', `billing_details is required for payment channel ${channel}`);
+  if (body.billing_details === undefined)
+    missing(ctx, ['billing_details'], 'object', `billing_details is required for payment channel ${channel}`);
   if (body.cart_items === undefined) missing(ctx, ['cart_items'], 'array', `cart_items is required for payment channel ${channel}`);
 }
 
@@ -99,7 +113,12 @@ function trialEndRule(body: Record<string, unknown>, ctx: IssueSink, nowMs: numb
   const trialEnd = body.trial_end;
   if (typeof trialEnd !== 'string' || !dateTimeSchema.safeParse(trialEnd).success) return;
   if (Date.parse(trialEnd) > nowMs) return;
-  ctx.addIssue({ code: 'custom', path: ['trial_end'], input: trialEnd, message: `Must be in the future; the sandbox clock is at ${isoTimestamp(nowMs)}` });
+  ctx.addIssue({
+    code: 'custom',
+    path: ['trial_end'],
+    input: trialEnd,
+    message: `Must be in the future; the sandbox clock is at ${isoTimestamp(nowMs)}`,
+  });
 }
 
 function buildSchema(restrictedChannelCode: string, directMode: boolean) {
@@ -119,7 +138,9 @@ function buildSchema(restrictedChannelCode: string, directMode: boolean) {
     .openapi({
       title: directMode ? 'Direct mode' : 'Checkout mode',
       description:
-        (directMode ? `${DIRECT_SUBSCRIPTION_METHOD_RULE} The security code is 4 digits for American Express, 3 for other schemes. ` : `${CHECKOUT_CARD_DATA_RULE} `) +
+        (directMode
+          ? `${DIRECT_SUBSCRIPTION_METHOD_RULE} The security code is 4 digits for American Express, 3 for other schemes. `
+          : `${CHECKOUT_CARD_DATA_RULE} `) +
         'payment_method.payment_channel_code must be in the catalogue (GET /_sandbox/payment-methods), take the currency and agree with payment_method.type (card only with CARD). ' +
         `billing_details and cart_items are required when payment_method.payment_channel_code is ${restrictedChannelCode}. ` +
         'plan.currency must equal currency; trial_end must lie after the sandbox clock.',
@@ -144,7 +165,9 @@ export function subscriptionCreateSchema(options: SubscriptionCreateOptions): Su
     cache.set(key, schema);
   }
   const { nowMs } = options;
-  return nowMs === undefined ? schema : schema.superRefine((body, ctx) => trialEndRule(body as Record<string, unknown>, ctx, nowMs), onAnyObject);
+  return nowMs === undefined
+    ? schema
+    : schema.superRefine((body, ctx) => trialEndRule(body as Record<string, unknown>, ctx, nowMs), onAnyObject);
 }
 
 /**
@@ -153,8 +176,13 @@ export function subscriptionCreateSchema(options: SubscriptionCreateOptions): Su
  */
 export function subscriptionCreateDocument(restrictedChannelCode: string) {
   return z
-    .union([subscriptionCreateSchema({ restrictedChannelCode, directMode: true }), subscriptionCreateSchema({ restrictedChannelCode, directMode: false })])
-    .openapi('SubscriptionCreate', { description: 'One schema per account mode: direct-mode accounts send the first, checkout-mode accounts the second.' });
+    .union([
+      subscriptionCreateSchema({ restrictedChannelCode, directMode: true }),
+      subscriptionCreateSchema({ restrictedChannelCode, directMode: false }),
+    ])
+    .openapi('SubscriptionCreate', {
+      description: 'One schema per account mode: direct-mode accounts send the first, checkout-mode accounts the second.',
+    });
 }
 
 /** A validated subscription creation body, with defaults applied (interval_time, payment_attempts). */

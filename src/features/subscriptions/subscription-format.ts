@@ -8,8 +8,8 @@ import { isoTimestamp } from '../../core/clock/clock.js';
 import type { AccountMode, Subscription } from '../../core/domain/entities.js';
 import { subscriptionCalendar } from './subscription-calendar.js';
 import { awaitsCustomer } from '../payment-methods/index.js';
-import { collectsMethodDuringTrial } from './subscriptions.js';
-import type { Subscription as SubscriptionResponse } from './subscriptions.schemas.js';
+import { collectsMethodDuringTrial } from './subscription-terms.js';
+import type { Subscription as SubscriptionResponse } from './subscription-response-schema.js';
 
 /**
  * A Subscription object. `payment_url_link`, when the first charge needs the customer
@@ -31,7 +31,10 @@ export function subscriptionView(row: Subscription, baseUrl: string, mode: Accou
     customer: request.customer,
     plan: request.plan,
     payment_method: state.payment_method_on_file.card
-      ? { type: pm.type, card: { last4: state.payment_method_on_file.card.last4, expiration_date: state.payment_method_on_file.card.expiration_date } }
+      ? {
+          type: pm.type,
+          card: { last4: state.payment_method_on_file.card.last4, expiration_date: state.payment_method_on_file.card.expiration_date },
+        }
       : { type: pm.type },
     status: row.status,
     current_period_start: isoTimestamp(calendar.currentPeriodStart),

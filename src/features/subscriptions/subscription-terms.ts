@@ -79,7 +79,13 @@ export function onFile(request: SubscriptionDraft): SubscriptionDraft {
  * checkout mode its payment page sends the customer back to `payment_method.redirect_url`,
  * or to the sandbox's own start page when there is none.
  */
-export function chargeInput(account: Account, request: SubscriptionDraft, period: number, attempt: number, startPageUrl: () => string): NewTransaction {
+export function chargeInput(
+  account: Account,
+  request: SubscriptionDraft,
+  period: number,
+  attempt: number,
+  startPageUrl: () => string,
+): NewTransaction {
   const { customer, payment_method: pm, plan } = request;
   const name = customer.display_name ?? ([customer.first_name, customer.last_name].filter(Boolean).join(' ') || undefined);
   const paymentMethod: NonNullable<NewTransaction['payment_method']> = { type: pm.type };

@@ -38,8 +38,13 @@ export function subscriptionsStore(db: Db): SubscriptionsRepo {
     VALUES (@id, @account_id, @external_identifier, @status, @request, @state, @next_charge_at, @created_at, @updated_at)`);
   const byId = db.prepare<[string, string], SubscriptionRow>('SELECT * FROM subscriptions WHERE id = ? AND account_id = ?');
   const byIdAny = db.prepare<[string], SubscriptionRow>('SELECT * FROM subscriptions WHERE id = ?');
-  const byExternal = db.prepare<[string, string], SubscriptionRow>('SELECT * FROM subscriptions WHERE account_id = ? AND external_identifier = ?');
-  const due = db.prepare<[number], SubscriptionRow>(`SELECT * FROM subscriptions WHERE next_charge_at <= ? AND status IN ('active', 'past_due')
+  const byExternal = db.prepare<[string, string], SubscriptionRow>(
+    'SELECT * FROM subscriptions WHERE account_id = ? AND external_identifier = ?',
+  );
+  const due = db.prepare<
+    [number],
+    SubscriptionRow
+  >(`SELECT * FROM subscriptions WHERE next_charge_at <= ? AND status IN ('active', 'past_due')
     ORDER BY next_charge_at, seq`);
   const nextDue = db.prepare("SELECT min(next_charge_at) FROM subscriptions WHERE status IN ('active', 'past_due')").pluck();
   const update = db.prepare(`UPDATE subscriptions SET status = @status, state = @state, next_charge_at = @next_charge_at,

@@ -1,5 +1,5 @@
 /**
- * The subscription life cycle (contract: Resources → Subscriptions). A subscription is
+ * The subscription life cycle. A subscription is
  * charged for its first period at creation, or when its trial ends; each charge is a
  * transaction (the transaction service's `create` with the subscription's id, its payment
  * webhook going to `payment_method.webhooks_url`) whose outcome the sandbox sets on its own:
@@ -15,7 +15,7 @@
  * Renewals run on the sandbox clock as a `TimedWork` (`billing`), so one clock advance runs
  * every renewal that falls due, in time order, each with its webhook.
  *
- * The customer's step (contract: "Payment methods and the customer's steps"): a first charge
+ * The customer's step: a first charge
  * in checkout mode, or with a QR, wallet or banking-app channel, waits for the customer on
  * its payment page (`payment_url_link`) unless a scenario rule scripts it; paid → `active`,
  * cancelled or expired (24 h) → `failed`. A direct-mode card subscription without card fields
@@ -23,7 +23,7 @@
  * method on file without the customer; a card on file that has expired declines the renewal
  * (`expired_card`), which runs the usual `past_due` retries to `cancelled`.
  *
- * With a trial (contract: "Checkout subscriptions"), such a subscription's payment page is the
+ * With a trial, such a subscription's payment page is the
  * subscription's own (`/pay/{subscription_id}`, present from creation): it collects the
  * payment method without charging (`registerPaymentMethod`). When the trial ends, the first
  * charge is made off-session with that method; if the customer never completed the page, it
@@ -36,10 +36,26 @@ import { nthPeriod } from './billing-schedule.js';
 import type { Clock } from '../../core/clock/clock.js';
 import { DEFAULT_TEST_CARD, isCardExpired } from '../payment-methods/index.js';
 import { awaitsCustomer } from '../payment-methods/index.js';
-import type { Account, Subscription, SubscriptionDraft, SubscriptionState, SubscriptionStatus, Transaction } from '../../core/domain/entities.js';
+import type {
+  Account,
+  Subscription,
+  SubscriptionDraft,
+  SubscriptionState,
+  SubscriptionStatus,
+  Transaction,
+} from '../../core/domain/entities.js';
 import { badRequest, duplicateRecord, invalidState, notFound } from '../../core/domain/errors.js';
-import type { AccountsRepo, ChangeFeed, ChargeScript, MatchInput, ScenarioPolicy, SubscriptionsRepo, TransactionsRepo, UnitOfWork } from '../../core/domain/ports.js';
-import type { TimedWork } from '../../core/clock/scheduler.js';
+import type {
+  AccountsRepo,
+  ChangeFeed,
+  ChargeScript,
+  MatchInput,
+  ScenarioPolicy,
+  SubscriptionsRepo,
+  TransactionsRepo,
+  UnitOfWork,
+} from '../../core/domain/ports.js';
+import type { TimedWork } from '../../core/clock/timed-work.js';
 import { scheduleOf } from './subscription-calendar.js';
 import {
   chargeInput,
@@ -55,11 +71,8 @@ import {
 import { storedPaymentMethod } from '../transactions/index.js';
 import type { TransactionService } from '../transactions/index.js';
 
-export { collectsMethodDuringTrial, subscriptionActions, subscriptionMatchInput, type RegisteredMethod } from './subscription-terms.js';
-
 /** Most subscriptions one step of a clock advance charges; the rest due then run in the next steps. */
 const BILLING_BATCH = 20;
-
 
 /** Spacing of the retries of a failed renewal, on the sandbox clock: one day. */
 export const RENEWAL_RETRY_SECONDS = 86_400;
@@ -169,7 +182,8 @@ export function createSubscriptionService(deps: SubscriptionServiceDeps): Subscr
       // after a trial the customer's page came earlier: the method they gave is charged, and
       // without one the charge is declined.
       const afterTrial = period === 0 && collectsMethodDuringTrial(account.mode, sub);
-      const awaitCustomer = period === 0 && !afterTrial && state.rule === null && awaitsCustomer(account.mode, sub.request.payment_method.payment_channel_code);
+      const awaitCustomer =
+        period === 0 && !afterTrial && state.rule === null && awaitsCustomer(account.mode, sub.request.payment_method.payment_channel_code);
       const tx = transactionService.create(account, input, {
         subscriptionId: sub.id,
         notificationUrl: sub.request.payment_method.webhooks_url,
@@ -193,7 +207,9 @@ export function createSubscriptionService(deps: SubscriptionServiceDeps): Subscr
     if (!sub || sub.state.pending_charge_id !== tx.id) return;
     // The card the customer paid with on the page goes on file (renewals charge it).
     const paidCard = tx.status === 'SUCCEEDED' && sub.state.payment_method_on_file.card === undefined ? tx.payment_method?.card : undefined;
-    const state = paidCard ? { ...sub.state, payment_method_on_file: { ...sub.state.payment_method_on_file, type: 'card', card: paidCard } } : sub.state;
+    const state = paidCard
+      ? { ...sub.state, payment_method_on_file: { ...sub.state.payment_method_on_file, type: 'card', card: paidCard } }
+      : sub.state;
     settle(sub, state, tx.status);
   };
   transactionService.onResolved(onChargeResolved);
@@ -216,7 +232,9 @@ export function createSubscriptionService(deps: SubscriptionServiceDeps): Subscr
           pending_charge_id: null,
           first_charge_id: null,
           // A request charging the default test card matches as that card.
-          rule: policy.forSubscription(usesDefaultCard(account.mode, request.payment_method) ? { ...match, cardNumber: DEFAULT_TEST_CARD.number } : match),
+          rule: policy.forSubscription(
+            usesDefaultCard(account.mode, request.payment_method) ? { ...match, cardNumber: DEFAULT_TEST_CARD.number } : match,
+          ),
           payment_method_on_file: methodOnFile(account.mode, request, now),
           cancelled_at: null,
           cancellation_reason: null,
@@ -258,19 +276,28 @@ export function createSubscriptionService(deps: SubscriptionServiceDeps): Subscr
         const sub = subscriptions.byIdAnyAccount(id);
         if (!sub) throw notFound(`Subscription ${id} not found`);
         const account = accounts.byId(sub.account_id)!;
-        if (!collectsMethodDuringTrial(account.mode, sub)) throw invalidState(`Subscription ${id} has no trial whose payment page collects a payment method`);
+        if (!collectsMethodDuringTrial(account.mode, sub))
+          throw invalidState(`Subscription ${id} has no trial whose payment page collects a payment method`);
         if (subscriptionActions(sub).length === 0) throw invalidState(`Subscription ${id} is ${sub.status}; it no longer charges`);
         if (sub.state.period >= 0) throw invalidState(`The trial of subscription ${id} is over: its first charge was made`);
         const now = clock.nowMs();
         const next: SubscriptionState = { ...sub.state, payment_method_registered_at: now };
         if (method.card) {
           if (isCardExpired(method.card.expiration_date, now)) {
-            throw badRequest('The card has expired', [{ type: 'value_error', pointer: '/expiration_date', message: 'The card expired before this month', location: 'body' }]);
+            throw badRequest('The card has expired', [
+              { type: 'value_error', pointer: '/expiration_date', message: 'The card expired before this month', location: 'body' },
+            ]);
           }
           const pm = sub.request.payment_method;
-          next.payment_method_on_file = storedPaymentMethod({ ...method.card, type: 'card', ...(pm.payment_channel_code !== undefined ? { payment_channel_code: pm.payment_channel_code } : {}) });
+          next.payment_method_on_file = storedPaymentMethod({
+            ...method.card,
+            type: 'card',
+            ...(pm.payment_channel_code !== undefined ? { payment_channel_code: pm.payment_channel_code } : {}),
+          });
           // A magic card given on the page scripts the charges as it would have in the request.
-          next.rule ??= policy.forSubscription(subscriptionMatchInput({ ...sub.request, payment_method: { ...pm, number: method.card.number } }));
+          next.rule ??= policy.forSubscription(
+            subscriptionMatchInput({ ...sub.request, payment_method: { ...pm, number: method.card.number } }),
+          );
         }
         save(sub, sub.status, next, sub.next_charge_at);
       });

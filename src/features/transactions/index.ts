@@ -9,8 +9,16 @@ export { storedPaymentMethod } from './transaction-input.js';
 export type { NewTransaction } from './transaction-input.js';
 export { transactionsStore } from './transactions-store.js';
 export { transactionRoutes } from './transactions.api.js';
-export { refundCreateSchema, refundSchema, transactionCreateDocument, transactionCreateSchema, transactionSchema } from './transactions.schemas.js';
-export { allowedActions, createTransactionService, refundableAmount } from './transactions.js';
+export {
+  refundCreateSchema,
+  refundSchema,
+  transactionCreateDocument,
+  transactionCreateSchema,
+  transactionSchema,
+} from './transactions.schemas.js';
+export { createTransactionService } from './transactions.js';
+export { allowedActions } from './transaction-input.js';
+export { refundableAmount } from './refunds.js';
 export type { TransactionService } from './transactions.js';
 export { paymentWebhookBody, refundWebhookBody } from './webhook-bodies.js';
 export type { PaymentWebhookStatus } from './webhook-bodies.js';

@@ -96,7 +96,12 @@ export function createOutbox(deps: OutboxDeps): FaultingOutbox {
    * then the webhook itself (delayed, or parked until the refund's webhook for `out_of_order`
    * when `parkForRefund`), then its duplicate.
    */
-  const enqueueScripted = (fields: Fields, faults: readonly WebhookFault[], parkForRefund: boolean, simulated?: SimulatedFailures): void => {
+  const enqueueScripted = (
+    fields: Fields,
+    faults: readonly WebhookFault[],
+    parkForRefund: boolean,
+    simulated?: SimulatedFailures,
+  ): void => {
     const now = clock.nowMs();
     const has = (kind: DeliveryFault) => faults.find((f) => f.kind === kind);
     if (has('bad_signature')) insert(fields, 'bad_signature', now);
@@ -117,15 +122,15 @@ export function createOutbox(deps: OutboxDeps): FaultingOutbox {
       const body = events
         ? transactionEventBody({ eventId: randomUUID(), transaction: tx, at, settlementCurrency })
         : paymentWebhookBody({
-        llTransactionId: tx.id,
-        merchantTransactionId: tx.external_identifier ?? tx.id,
-        amount: tx.amount,
-        currency: tx.currency,
-        status: tx.status,
-        at,
-        timeZone: deps.timeZone,
-        settlementCurrency,
-      });
+            llTransactionId: tx.id,
+            merchantTransactionId: tx.external_identifier ?? tx.id,
+            amount: tx.amount,
+            currency: tx.currency,
+            status: tx.status,
+            at,
+            timeZone: deps.timeZone,
+            settlementCurrency,
+          });
       const fields: Fields = { account_id: tx.account_id, kind: 'payment', resource_id: tx.id, url: urlOf(tx), body: JSON.stringify(body) };
       const faults = deps.webhookFaults(tx.scenario_rule);
       // out_of_order parks a SUCCEEDED payment's webhook until its refund's has been attempted.
@@ -138,17 +143,23 @@ export function createOutbox(deps: OutboxDeps): FaultingOutbox {
       const body = events
         ? refundEventBody({ eventId: randomUUID(), transaction: refunded, refund, at, settlementCurrency })
         : refundWebhookBody({
-        llTransactionId: refund.id,
-        merchantTransactionId: refund.external_identifier ?? refund.id,
-        originalTransactionId: tx.external_identifier ?? tx.id,
-        amount: refund.amount,
-        currency: refund.currency,
-        reason: refund.reason ?? '',
-        at,
-        timeZone: deps.timeZone,
-        settlementCurrency,
-      });
-      const fields: Fields = { account_id: tx.account_id, kind: 'refund', resource_id: refund.id, url: urlOf(tx), body: JSON.stringify(body) };
+            llTransactionId: refund.id,
+            merchantTransactionId: refund.external_identifier ?? refund.id,
+            originalTransactionId: tx.external_identifier ?? tx.id,
+            amount: refund.amount,
+            currency: refund.currency,
+            reason: refund.reason ?? '',
+            at,
+            timeZone: deps.timeZone,
+            settlementCurrency,
+          });
+      const fields: Fields = {
+        account_id: tx.account_id,
+        kind: 'refund',
+        resource_id: refund.id,
+        url: urlOf(tx),
+        body: JSON.stringify(body),
+      };
       const faults = deps.webhookFaults(tx.scenario_rule);
       if (faults.length > 0) enqueueScripted(fields, faults, false, simulated);
       else enqueue(fields, simulated);
@@ -164,7 +175,9 @@ export function createOutbox(deps: OutboxDeps): FaultingOutbox {
         if (!payment) throw invalidState(`Transaction ${tx.id} is ${tx.status} and has no webhook yet: set its outcome first`);
         /** A copy of `d` with `fault`, first attempted at `at`, as stored. */
         const copy = (d: Delivery, fault: DeliveryFault, at: number): Delivery =>
-          deliveries.byId(insert({ account_id: d.account_id, kind: d.kind, resource_id: d.resource_id, url: d.url, body: d.body }, fault, at))!;
+          deliveries.byId(
+            insert({ account_id: d.account_id, kind: d.kind, resource_id: d.resource_id, url: d.url, body: d.body }, fault, at),
+          )!;
         const now = clock.nowMs();
         switch (request.kind) {
           case 'duplicate':
@@ -174,7 +187,10 @@ export function createOutbox(deps: OutboxDeps): FaultingOutbox {
           case 'bad_signature':
             return [copy(payment, 'bad_signature', now)];
           case 'out_of_order': {
-            const refund = deps.transactions.refundsOf(tx.id).map((r) => original(r.id)).find((d) => d !== undefined); // refundsOf: newest first
+            const refund = deps.transactions
+              .refundsOf(tx.id)
+              .map((r) => original(r.id))
+              .find((d) => d !== undefined); // refundsOf: newest first
             if (!refund) throw invalidState(`Transaction ${tx.id} has no refund webhook yet: refund it first`);
             // Queued in this order, the transaction's order sends the refund's copy first.
             return [copy(refund, 'out_of_order', now), copy(payment, 'out_of_order', now)];

@@ -1,5 +1,5 @@
 /**
- * Refunds of a SUCCEEDED transaction (contract: Resources → Refunds): part or all of what is
+ * Refunds of a SUCCEEDED transaction: part or all of what is
  * left, outcome SUCCESS at once, its webhook queued in the same unit of work.
  */
 import { randomUUID } from 'node:crypto';
@@ -52,9 +52,10 @@ export function refundService(deps: RefundDeps): (transactionId: string, input: 
         ]);
       }
       if (amount > remainder) {
-        throw badRequest(`The refund of ${formatMoney(amount, current.currency)} is more than the ${formatMoney(remainder, current.currency)} left to refund`, [
-          { type: 'value_error', pointer: '/amount', message: `Must be at most ${remainder} (the remainder)`, location: 'body' },
-        ]);
+        throw badRequest(
+          `The refund of ${formatMoney(amount, current.currency)} is more than the ${formatMoney(remainder, current.currency)} left to refund`,
+          [{ type: 'value_error', pointer: '/amount', message: `Must be at most ${remainder} (the remainder)`, location: 'body' }],
+        );
       }
       const now = clock.nowMs();
       const row: Omit<Refund, 'seq'> = {

@@ -31,7 +31,30 @@ function toTransaction(row: TransactionRow): Transaction {
 
 type Bound = string | number | null;
 /** The insert's parameters, in its column order. */
-type InsertArgs = [Bound, Bound, Bound, Bound, Bound, Bound, Bound, Bound, Bound, Bound, Bound, Bound, Bound, Bound, Bound, Bound, Bound, Bound, Bound, Bound, Bound, Bound];
+type InsertArgs = [
+  Bound,
+  Bound,
+  Bound,
+  Bound,
+  Bound,
+  Bound,
+  Bound,
+  Bound,
+  Bound,
+  Bound,
+  Bound,
+  Bound,
+  Bound,
+  Bound,
+  Bound,
+  Bound,
+  Bound,
+  Bound,
+  Bound,
+  Bound,
+  Bound,
+  Bound,
+];
 
 /**
  * The transactions repository. Transactions read outside a unit of work are kept in a read
@@ -80,10 +103,28 @@ export function transactionsStore(db: Db): TransactionsRepo & { forget(): void }
     insert: (tx) =>
       Number(
         insert.run(
-          tx.id, tx.account_id, tx.status, tx.amount, tx.currency, tx.description, text(tx.customer), tx.return_url, tx.cancel_url,
-          tx.external_identifier, tx.notification_url, text(tx.metadata), text(tx.payment_method), text(tx.browser_info),
-          tx.refunded_amount, tx.subscription_id, tx.scenario_rule, tx.decline_reason, tx.link_expires_at, tx.created_at,
-          tx.updated_at, tx.resolved_at,
+          tx.id,
+          tx.account_id,
+          tx.status,
+          tx.amount,
+          tx.currency,
+          tx.description,
+          text(tx.customer),
+          tx.return_url,
+          tx.cancel_url,
+          tx.external_identifier,
+          tx.notification_url,
+          text(tx.metadata),
+          text(tx.payment_method),
+          text(tx.browser_info),
+          tx.refunded_amount,
+          tx.subscription_id,
+          tx.scenario_rule,
+          tx.decline_reason,
+          tx.link_expires_at,
+          tx.created_at,
+          tx.updated_at,
+          tx.resolved_at,
         ).lastInsertRowid,
       ),
     byId: (accountId, id) => {

@@ -9,7 +9,8 @@ import { type OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { notFound } from '../../core/domain/errors.js';
 import type { TransactionQueries } from '../../core/domain/queries.js';
-import { transactionMatchInput, type TransactionService } from './transactions.js';
+import { type TransactionService } from './transactions.js';
+import { transactionMatchInput } from './transaction-input.js';
 import type { Secured } from '../../core/http/auth.js';
 import type { ApiEnv } from '../../core/http/env.js';
 import { refundView } from './refund-format.js';
@@ -17,78 +18,113 @@ import { transactionView, transactionViewJson, type TransactionResponse } from '
 import { jsonText } from '../../core/http/json-text.js';
 import { pageEnvelope, pageEnvelopeJson, pageQuerySchema, pageRequest, pageSchema, type PageEnvelope } from '../../core/http/pagination.js';
 import { createRouter } from '../../core/http/router.js';
-import { accountHeaderParameters, conflictResponse, errorResponses, idempotencyHeaderParameters, idempotentReplayedHeader, uuidPathParams } from '../../core/http/schemas.js';
+import {
+  accountHeaderParameters,
+  conflictResponse,
+  errorResponses,
+  idempotencyHeaderParameters,
+  idempotentReplayedHeader,
+  uuidPathParams,
+} from '../../core/http/schemas.js';
 import { documentedBody } from '../../core/http/validation.js';
 import type { ApiPipeline } from '../../core/http/pipeline.js';
-import { refundCreateSchema, refundSchema, transactionCreateDocument, transactionCreateSchema, transactionSchema } from './transactions.schemas.js';
+import {
+  refundCreateSchema,
+  refundSchema,
+  transactionCreateDocument,
+  transactionCreateSchema,
+  transactionSchema,
+} from './transactions.schemas.js';
 
 const idParam = uuidPathParams('transaction_id', '7099948d-7286-47e4-aad8-b68f7eb44591');
 const security = [{ bearerAuth: [] }];
 
-const create = (secured: Secured) => createRoute({
-  method: 'post',
-  path: '/transactions',
-  tags: ['Transactions'],
-  summary: 'Create a transaction (PENDING until its outcome)',
-  operationId: 'createTransaction',
-  security,
-  middleware: secured('transactions.write'),
-  parameters: idempotencyHeaderParameters,
-  request: { body: documentedBody('TransactionCreate') },
-  responses: { 201: { description: 'Created', headers: idempotentReplayedHeader, content: { 'application/json': { schema: transactionSchema } } }, ...errorResponses, ...conflictResponse },
-});
+const create = (secured: Secured) =>
+  createRoute({
+    method: 'post',
+    path: '/transactions',
+    tags: ['Transactions'],
+    summary: 'Create a transaction (PENDING until its outcome)',
+    operationId: 'createTransaction',
+    security,
+    middleware: secured('transactions.write'),
+    parameters: idempotencyHeaderParameters,
+    request: { body: documentedBody('TransactionCreate') },
+    responses: {
+      201: { description: 'Created', headers: idempotentReplayedHeader, content: { 'application/json': { schema: transactionSchema } } },
+      ...errorResponses,
+      ...conflictResponse,
+    },
+  });
 
-const get = (secured: Secured) => createRoute({
-  method: 'get',
-  path: '/transactions/{transaction_id}',
-  tags: ['Transactions'],
-  summary: 'Get a transaction',
-  operationId: 'getTransaction',
-  security,
-  middleware: secured('transactions.read'),
-  parameters: accountHeaderParameters,
-  request: { params: idParam },
-  responses: { 200: { description: 'The transaction', content: { 'application/json': { schema: transactionSchema } } }, ...errorResponses },
-});
+const get = (secured: Secured) =>
+  createRoute({
+    method: 'get',
+    path: '/transactions/{transaction_id}',
+    tags: ['Transactions'],
+    summary: 'Get a transaction',
+    operationId: 'getTransaction',
+    security,
+    middleware: secured('transactions.read'),
+    parameters: accountHeaderParameters,
+    request: { params: idParam },
+    responses: {
+      200: { description: 'The transaction', content: { 'application/json': { schema: transactionSchema } } },
+      ...errorResponses,
+    },
+  });
 
-const list = (secured: Secured) => createRoute({
-  method: 'get',
-  path: '/transactions',
-  tags: ['Transactions'],
-  summary: 'List transactions, newest first',
-  operationId: 'listTransactions',
-  security,
-  middleware: secured('transactions.read'),
-  parameters: accountHeaderParameters,
-  request: { query: pageQuerySchema },
-  responses: { 200: { description: 'A page', content: { 'application/json': { schema: pageSchema(transactionSchema, 'Transactions') } } }, ...errorResponses },
-});
+const list = (secured: Secured) =>
+  createRoute({
+    method: 'get',
+    path: '/transactions',
+    tags: ['Transactions'],
+    summary: 'List transactions, newest first',
+    operationId: 'listTransactions',
+    security,
+    middleware: secured('transactions.read'),
+    parameters: accountHeaderParameters,
+    request: { query: pageQuerySchema },
+    responses: {
+      200: { description: 'A page', content: { 'application/json': { schema: pageSchema(transactionSchema, 'Transactions') } } },
+      ...errorResponses,
+    },
+  });
 
-const createRefund = (secured: Secured) => createRoute({
-  method: 'post',
-  path: '/transactions/{transaction_id}/refunds',
-  tags: ['Refunds'],
-  summary: 'Refund a SUCCEEDED transaction (default: the whole remainder)',
-  operationId: 'createRefund',
-  security,
-  middleware: secured('refunds.write'),
-  parameters: idempotencyHeaderParameters,
-  request: { params: idParam, body: documentedBody('RefundCreate', false) },
-  responses: { 201: { description: 'Created', headers: idempotentReplayedHeader, content: { 'application/json': { schema: refundSchema } } }, ...errorResponses, ...conflictResponse },
-});
+const createRefund = (secured: Secured) =>
+  createRoute({
+    method: 'post',
+    path: '/transactions/{transaction_id}/refunds',
+    tags: ['Refunds'],
+    summary: 'Refund a SUCCEEDED transaction (default: the whole remainder)',
+    operationId: 'createRefund',
+    security,
+    middleware: secured('refunds.write'),
+    parameters: idempotencyHeaderParameters,
+    request: { params: idParam, body: documentedBody('RefundCreate', false) },
+    responses: {
+      201: { description: 'Created', headers: idempotentReplayedHeader, content: { 'application/json': { schema: refundSchema } } },
+      ...errorResponses,
+      ...conflictResponse,
+    },
+  });
 
-const listRefunds = (secured: Secured) => createRoute({
-  method: 'get',
-  path: '/transactions/{transaction_id}/refunds',
-  tags: ['Refunds'],
-  summary: "List a transaction's refunds, newest first (a page envelope)",
-  operationId: 'listRefunds',
-  security,
-  middleware: secured('transactions.read'),
-  parameters: accountHeaderParameters,
-  request: { params: idParam, query: pageQuerySchema },
-  responses: { 200: { description: 'A page of refunds', content: { 'application/json': { schema: pageSchema(refundSchema, 'Refunds') } } }, ...errorResponses },
-});
+const listRefunds = (secured: Secured) =>
+  createRoute({
+    method: 'get',
+    path: '/transactions/{transaction_id}/refunds',
+    tags: ['Refunds'],
+    summary: "List a transaction's refunds, newest first (a page envelope)",
+    operationId: 'listRefunds',
+    security,
+    middleware: secured('transactions.read'),
+    parameters: accountHeaderParameters,
+    request: { params: idParam, query: pageQuerySchema },
+    responses: {
+      200: { description: 'A page of refunds', content: { 'application/json': { schema: pageSchema(refundSchema, 'Refunds') } } },
+      ...errorResponses,
+    },
+  });
 
 /** What the transaction routes use. */
 export interface TransactionRouteDeps {
@@ -139,7 +175,11 @@ export function transactionRoutes({ queries, transactions, pipeline, baseUrl }: 
     const page = queries.page(account.id, pageRequest(query, list));
     const base = baseUrl(c);
     // The page's JSON is put together from each transaction's kept JSON text: what c.json would send.
-    return jsonText<PageEnvelope<TransactionResponse>, 200>(c, pageEnvelopeJson(page, query.limit, (row) => transactionViewJson(row, base, account.mode), list), 200);
+    return jsonText<PageEnvelope<TransactionResponse>, 200>(
+      c,
+      pageEnvelopeJson(page, query.limit, (row) => transactionViewJson(row, base, account.mode), list),
+      200,
+    );
   });
 
   app.openapi(createRefund(secured), (c) => {

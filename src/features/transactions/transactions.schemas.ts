@@ -21,30 +21,39 @@ import {
 } from '../payment-methods/index.js';
 
 /** The create body's fields, every one optional that some mode does not need. */
-const transactionCreateObject = z
-  .object({
-    amount: amountSchema,
-    currency: currencySchema,
-    description: text(255).optional(),
-    customer: z
-      .object({
-        email: z.email({ error: 'Must be an email address' }).optional().openapi({ example: 'jane@example.com' }),
-        name: text(255).optional().openapi({ example: 'Jane Doe' }),
-      })
-      .optional(),
-    return_url: httpUrlSchema.optional().openapi({ description: 'Where the payment page sends the customer after paying (required in checkout mode).' }),
-    cancel_url: httpUrlSchema.optional().openapi({ description: 'Where the payment page sends the customer after cancelling (default: return_url).' }),
-    external_identifier: text(64).optional().openapi({ description: 'Sandbox extension: merchant reference, the webhook merchant_transaction_id.' }),
-    notification_url: httpUrlSchema.optional().openapi({ description: 'Sandbox extension: webhook target for this transaction.' }),
-    metadata: metadataSchema.optional(),
-    payment_method: paymentMethodRequestSchema.optional().openapi({ description: 'Direct mode: the card (number, expiration_date MM/YY, security_code) or a wallet/QR method.' }),
-    browser_info: browserInfoSchema.optional().openapi({ description: 'Direct mode: required for anti-fraud checks.' }),
-  });
+const transactionCreateObject = z.object({
+  amount: amountSchema,
+  currency: currencySchema,
+  description: text(255).optional(),
+  customer: z
+    .object({
+      email: z.email({ error: 'Must be an email address' }).optional().openapi({ example: 'jane@example.com' }),
+      name: text(255).optional().openapi({ example: 'Jane Doe' }),
+    })
+    .optional(),
+  return_url: httpUrlSchema
+    .optional()
+    .openapi({ description: 'Where the payment page sends the customer after paying (required in checkout mode).' }),
+  cancel_url: httpUrlSchema
+    .optional()
+    .openapi({ description: 'Where the payment page sends the customer after cancelling (default: return_url).' }),
+  external_identifier: text(64)
+    .optional()
+    .openapi({ description: 'Sandbox extension: merchant reference, the webhook merchant_transaction_id.' }),
+  notification_url: httpUrlSchema.optional().openapi({ description: 'Sandbox extension: webhook target for this transaction.' }),
+  metadata: metadataSchema.optional(),
+  payment_method: paymentMethodRequestSchema
+    .optional()
+    .openapi({ description: 'Direct mode: the card (number, expiration_date MM/YY, security_code) or a wallet/QR method.' }),
+  browser_info: browserInfoSchema.optional().openapi({ description: 'Direct mode: required for anti-fraud checks.' }),
+});
 
 /** Direct mode: the payment method and browser_info are required; a card needs its fields, other kinds their channel code. */
 const directTransactionCreateSchema = transactionCreateObject
   .extend({
-    payment_method: paymentMethodRequestSchema.openapi({ description: 'The card (number, expiration_date MM/YY, security_code) or a wallet/QR method.' }),
+    payment_method: paymentMethodRequestSchema.openapi({
+      description: 'The card (number, expiration_date MM/YY, security_code) or a wallet/QR method.',
+    }),
     browser_info: browserInfoSchema.openapi({ description: 'Required for anti-fraud checks.' }),
   })
   .superRefine((body, ctx) => {
@@ -62,7 +71,9 @@ const directTransactionCreateSchema = transactionCreateObject
 /** Checkout mode: return_url is required (the payment page sends the customer back there). */
 const checkoutTransactionCreateSchema = transactionCreateObject
   .extend({
-    return_url: requiredHttpUrlSchema('return_url is required in checkout mode: the payment page sends the customer back there').openapi({ description: 'Where the payment page sends the customer after paying.' }),
+    return_url: requiredHttpUrlSchema('return_url is required in checkout mode: the payment page sends the customer back there').openapi({
+      description: 'Where the payment page sends the customer after paying.',
+    }),
   })
   .superRefine((body, ctx) => {
     const raw = body as Record<string, unknown>;
@@ -76,14 +87,18 @@ const checkoutTransactionCreateSchema = transactionCreateObject
   });
 
 /** The POST /v4/transactions body schema of an account mode. */
-export function transactionCreateSchema(mode: 'direct' | 'checkout'): z.ZodType<TransactionCreate, z.input<typeof transactionCreateObject>> {
+export function transactionCreateSchema(
+  mode: 'direct' | 'checkout',
+): z.ZodType<TransactionCreate, z.input<typeof transactionCreateObject>> {
   return mode === 'direct' ? directTransactionCreateSchema : checkoutTransactionCreateSchema;
 }
 
 /** The create body as the OpenAPI document shows it: the schemas that validate, one per mode. */
 export const transactionCreateDocument = z
   .union([directTransactionCreateSchema, checkoutTransactionCreateSchema])
-  .openapi('TransactionCreate', { description: 'One schema per account mode: direct-mode accounts send the first, checkout-mode accounts the second.' });
+  .openapi('TransactionCreate', {
+    description: 'One schema per account mode: direct-mode accounts send the first, checkout-mode accounts the second.',
+  });
 
 /** A validated transaction create body (the fields of every mode). */
 export type TransactionCreate = z.infer<typeof transactionCreateObject>;
@@ -108,19 +123,22 @@ export const transactionSchema = z
       .object({
         type: z.string(),
         payment_channel_code: z.string().optional(),
-        card: z.object({ last4: z.string(), expiration_date: z.string(), brand: z.string(), holder_name: z.string().optional() }).optional(),
+        card: z
+          .object({ last4: z.string(), expiration_date: z.string(), brand: z.string(), holder_name: z.string().optional() })
+          .optional(),
         qr_payload: z.string().optional().openapi({
           description: 'PromptPay and Pix: the EMVCo merchant-presented QR payload (valid CRC) to render for the customer.',
         }),
       })
       .nullable(),
     payment_url: z.string().nullable().openapi({
-      description: "The sandbox-hosted payment page of a payment that waits for the customer: checkout mode, and direct-mode QR, wallet and banking-app channels.",
+      description:
+        'The sandbox-hosted payment page of a payment that waits for the customer: checkout mode, and direct-mode QR, wallet and banking-app channels.',
     }),
-    decline_reason: z
-      .enum(['expired_card', 'no_payment_method'])
-      .nullable()
-      .openapi({ description: 'Sandbox extension: why the payment was declined (expired_card; no_payment_method: the first charge of a trial subscription whose customer never completed its payment page), else null.' }),
+    decline_reason: z.enum(['expired_card', 'no_payment_method']).nullable().openapi({
+      description:
+        'Sandbox extension: why the payment was declined (expired_card; no_payment_method: the first charge of a trial subscription whose customer never completed its payment page), else null.',
+    }),
     subscription_id: z.string().nullable(),
     created_at: z.string(),
     updated_at: z.string(),

@@ -1,12 +1,12 @@
 /**
- * The transaction and refund state machine (contract: Resources). A transaction is PENDING
+ * The transaction and refund state machine. A transaction is PENDING
  * until its outcome, then SUCCEEDED or FAILED, terminal; refunds add up on a SUCCEEDED one.
  * Every transition is one unit of work that also queues its webhook in the outbox; the
  * change feed hears of it after the commit. What a scenario rule scripts for a new
  * transaction is asked of the scenario policy and carried out here (`play`): an outcome at
  * once, or a step stored for the scenario runner to apply when the sandbox clock reaches it.
  *
- * The customer's step (contract: "Payment methods and the customer's steps"): a payment of a
+ * The customer's step: a payment of a
  * checkout account, or a direct-mode payment with a QR, wallet or banking-app channel, waits
  * for the customer on the payment page; it gets `link_expires_at` (24 h of sandbox clock),
  * and `linkExpiry`, a `TimedWork`, sets it FAILED (with its webhook) when nobody paid by
@@ -20,20 +20,24 @@ import { withoutCardNumbers } from '../../core/redaction/card-data.js';
 import type { Clock } from '../../core/clock/clock.js';
 import { awaitsCustomer, linkExpiredWhilePending } from '../payment-methods/index.js';
 import { paymentLinkExpiresAt } from '../payment-methods/index.js';
-import type { TimedWork } from '../../core/clock/scheduler.js';
+import type { TimedWork } from '../../core/clock/timed-work.js';
 import type { Account, DeclineReason, Refund, SimulatedFailures, Transaction, TransactionOutcome } from '../../core/domain/entities.js';
 import { SandboxError, invalidState, notFound } from '../../core/domain/errors.js';
-import type { ChangeFeed, ChargeScript, Outbox, ScenarioPolicy, ScheduledStepsRepo, TransactionsRepo, UnitOfWork } from '../../core/domain/ports.js';
+import type {
+  ChangeFeed,
+  ChargeScript,
+  Outbox,
+  ScenarioPolicy,
+  ScheduledStepsRepo,
+  TransactionsRepo,
+  UnitOfWork,
+} from '../../core/domain/ports.js';
 import { type NewRefund, refundService } from './refunds.js';
-import { type ChargeContext, type NewTransaction, cardOnFileExpired, paymentMethodOf, storedPaymentMethod, transactionMatchInput } from './transaction-input.js';
-
-export { type NewRefund, refundableAmount } from './refunds.js';
-export {
+import {
   type ChargeContext,
   type NewTransaction,
-  type PaymentMethodInput,
-  allowedActions,
   cardOnFileExpired,
+  paymentMethodOf,
   storedPaymentMethod,
   transactionMatchInput,
 } from './transaction-input.js';
@@ -143,7 +147,12 @@ export function createTransactionService(deps: TransactionServiceDeps): Transact
         });
       }
       for (const scripted of script.refunds) {
-        const action = { kind: 'refund' as const, amount: scripted.amount, reason: scripted.reason, webhook_failures: script.webhookFailures };
+        const action = {
+          kind: 'refund' as const,
+          amount: scripted.amount,
+          reason: scripted.reason,
+          webhook_failures: script.webhookFailures,
+        };
         if (immediate && scripted.afterSeconds === 0) {
           try {
             uow.run(() => refund(tx.id, { amount: action.amount, reason: action.reason }, action.webhook_failures));
@@ -153,7 +162,12 @@ export function createTransactionService(deps: TransactionServiceDeps): Transact
             if (!(err instanceof SandboxError)) throw err;
           }
         } else {
-          scheduledSteps.insert({ account_id: tx.account_id, due_at: outcomeAt + scripted.afterSeconds * 1000, resource_id: tx.id, action });
+          scheduledSteps.insert({
+            account_id: tx.account_id,
+            due_at: outcomeAt + scripted.afterSeconds * 1000,
+            resource_id: tx.id,
+            action,
+          });
         }
       }
     });
@@ -166,7 +180,9 @@ export function createTransactionService(deps: TransactionServiceDeps): Transact
       const id = randomUUID();
       const paymentMethod = paymentMethodOf(account, input, charge, id);
       const waits =
-        charge.subscriptionId === undefined ? awaitsCustomer(account.mode, paymentMethod?.payment_channel_code) : charge.awaitCustomer === true;
+        charge.subscriptionId === undefined
+          ? awaitsCustomer(account.mode, paymentMethod?.payment_channel_code)
+          : charge.awaitCustomer === true;
       const expiredCard = (direct || charge.paymentMethodOnFile?.card !== undefined) && cardOnFileExpired(paymentMethod, now);
       const declined: DeclineReason | null = charge.declineReason ?? (expiredCard ? 'expired_card' : null);
       const row: Omit<Transaction, 'seq'> = {
@@ -223,7 +239,16 @@ export function createTransactionService(deps: TransactionServiceDeps): Transact
         if (!tx) throw notFound(`Transaction ${id} not found`);
         // The record (and its webhook in the event format) shows the card the customer paid with, masked.
         const channelCode = tx.payment_method?.payment_channel_code;
-        transactions.setPaymentMethod(id, storedPaymentMethod({ type: 'card', number: card.number, expiration_date: card.expiration_date, ...(card.holder_name ? { holder_name: card.holder_name } : {}), ...(channelCode !== undefined ? { payment_channel_code: channelCode } : {}) }));
+        transactions.setPaymentMethod(
+          id,
+          storedPaymentMethod({
+            type: 'card',
+            number: card.number,
+            expiration_date: card.expiration_date,
+            ...(card.holder_name ? { holder_name: card.holder_name } : {}),
+            ...(channelCode !== undefined ? { payment_channel_code: channelCode } : {}),
+          }),
+        );
         if (isCardExpired(card.expiration_date, clock.nowMs())) {
           transactions.setDeclineReason(id, 'expired_card');
           return resolve(id, 'FAILED');

@@ -7,11 +7,10 @@
  *   payment webhook, refund webhook).
  * - `event` format (`--webhook-format event`): the shape of the spec overview's sample
  *   handler, `{"id","type","created_at","data":{"transaction":{...}}}` with the types
- *   `transaction.completed`, `transaction.failed` and `refund.completed` (contract:
- *   "Event-style webhooks"). Its transaction and refund are the API's records, built by the
+ *   `transaction.completed`, `transaction.failed` and `refund.completed`. Its transaction and refund are the API's records, built by the
  *   shared wire-format module (`wire/`) the HTTP formatters use too.
  *
- * Settlement (contract: "Settlement"): a payment settles in `--settlement-currency` at the
+ * Settlement: a payment settles in `--settlement-currency` at the
  * fixed sandbox rates of `domain/settlement.ts`, or in its own currency at "1.000000" when
  * none is set or the pair has no sandbox rate.
  */
@@ -33,7 +32,8 @@ export type WebhookFormat = 'spec' | 'event';
  * at "1.000000" (no settlement currency asked for, or a currency without a sandbox rate).
  */
 export function settlementOf(amount: number, currency: string, settlementCurrency: string | undefined): Settlement {
-  const target = settlementCurrency && isSettlementCurrency(settlementCurrency) && isSettlementCurrency(currency) ? settlementCurrency : currency;
+  const target =
+    settlementCurrency && isSettlementCurrency(settlementCurrency) && isSettlementCurrency(currency) ? settlementCurrency : currency;
   return settle(amount, currency, target);
 }
 
@@ -178,15 +178,28 @@ export type WebhookEventType = 'transaction.completed' | 'transaction.failed' | 
 
 /** The fields of the API's transaction record an event carries, in its key order. */
 const EVENT_TRANSACTION_FIELDS = [
-  'type', 'id', 'merchant_account_id', 'status', 'amount', 'currency', 'refunded_amount', 'description',
-  'external_identifier', 'metadata', 'payment_method', 'subscription_id',
+  'type',
+  'id',
+  'merchant_account_id',
+  'status',
+  'amount',
+  'currency',
+  'refunded_amount',
+  'description',
+  'external_identifier',
+  'metadata',
+  'payment_method',
+  'subscription_id',
 ] as const;
 
 /**
  * A transaction inside an event: the fields of the API's transaction record a handler acts on
  * (amounts in minor units, timestamps ISO 8601), and its settlement figures.
  */
-export interface EventTransaction extends Pick<TransactionResponse, (typeof EVENT_TRANSACTION_FIELDS)[number] | 'created_at' | 'updated_at'> {
+export interface EventTransaction extends Pick<
+  TransactionResponse,
+  (typeof EVENT_TRANSACTION_FIELDS)[number] | 'created_at' | 'updated_at'
+> {
   /** Units of the settlement currency per unit of `currency`, six decimals. */
   exchange_rate: string;
   /** In minor units of `settlement_currency_code`. */

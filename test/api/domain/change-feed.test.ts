@@ -1,7 +1,6 @@
 /**
  * The change feed hears of work after it commits, in the order things happened, and never of
- * work that rolled back (issue 8: an outcome applied at create time used to publish
- * `transaction.updated` before `transaction.created`, from inside the open transaction).
+ * work that rolled back.
  */
 import { describe, expect, it } from 'vitest';
 import type { SandboxEvent } from '../../../src/core/domain/events.js';

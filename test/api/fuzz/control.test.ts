@@ -1,9 +1,9 @@
 /**
- * Property-based tests of the control API (/_sandbox, issue 10; fast-check, bounded by
+ * Property-based tests of the control API (/_sandbox; fast-check, bounded by
  * `FUZZ_RUNS`): generated bodies on every POST, query strings and cursors on every list,
  * and path ids on every route with one. Never a 5xx; every 4xx is the envelope with
  * pointers that exist in the request. Unknown body fields are left out of the generators
- * while they are a 500 (a finding of issue 10, reported, owned by another change).
+ * while they are a 500 (a finding of, reported, owned by another change).
  */
 import fc from 'fast-check';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -32,7 +32,11 @@ async function sendChecked(method: string, path: string, req: SentRequest = {}):
 }
 
 async function createPayment(): Promise<string> {
-  const res = await app.request('/v4/transactions', { method: 'POST', headers: headers(), body: JSON.stringify(directPayment({ amount: 1_000_000, external_identifier: undefined })) });
+  const res = await app.request('/v4/transactions', {
+    method: 'POST',
+    headers: headers(),
+    body: JSON.stringify(directPayment({ amount: 1_000_000, external_identifier: undefined })),
+  });
   const text = await res.text();
   expect(res.status, text).toBe(201);
   return (JSON.parse(text) as { id: string }).id;
@@ -46,7 +50,8 @@ const fieldValue: fc.Arbitrary<Json> = fc.oneof(
   fc.constantFrom<Json>(null, true, [], {}, 'direct', 'checkout', '', 0, 1, 86_400, 1e12),
 );
 /** A body of the given known fields, each present or not, with generated values. */
-const bodyOf = (...fields: string[]): fc.Arbitrary<Json> => fc.record(Object.fromEntries(fields.map((f) => [f, fieldValue])), { requiredKeys: [] }) as fc.Arbitrary<Json>;
+const bodyOf = (...fields: string[]): fc.Arbitrary<Json> =>
+  fc.record(Object.fromEntries(fields.map((f) => [f, fieldValue])), { requiredKeys: [] }) as fc.Arbitrary<Json>;
 
 describe('/_sandbox properties', () => {
   it('POST bodies on every control call never 5xx; 4xx are envelopes pointing into the body', async () => {
@@ -57,19 +62,29 @@ describe('/_sandbox properties', () => {
       [`/_sandbox/transactions/${id}/refund`, bodyOf('amount', 'reason')],
     );
     await fc.assert(
-      fc.asyncProperty(calls.chain(([path, body]) => body.map((b) => [path, b] as const)), async ([path, body]) => {
-        const a = await sendChecked('POST', path, { body, pathParams: ['id'] });
-        if (path.endsWith('/advance') && a.status === 200) expect((JSON.parse(a.text) as { steps: number }).steps).toBeGreaterThanOrEqual(0);
-      }),
+      fc.asyncProperty(
+        calls.chain(([path, body]) => body.map((b) => [path, b] as const)),
+        async ([path, body]) => {
+          const a = await sendChecked('POST', path, { body, pathParams: ['id'] });
+          if (path.endsWith('/advance') && a.status === 200)
+            expect((JSON.parse(a.text) as { steps: number }).steps).toBeGreaterThanOrEqual(0);
+        },
+      ),
       paramsScaled(0.5),
     );
   });
 
   it('valid bodies work: a new account (few runs: each makes an RSA key), a clock advance, a partial refund', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom('direct', 'checkout'), fc.option(fc.string({ minLength: 1, maxLength: 64 }), { nil: undefined }), async (mode, name) => {
-        expect((await sendChecked('POST', '/_sandbox/accounts', { body: name === undefined ? { mode } : { mode, name } })).status).toBe(201);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom('direct', 'checkout'),
+        fc.option(fc.string({ minLength: 1, maxLength: 64 }), { nil: undefined }),
+        async (mode, name) => {
+          expect((await sendChecked('POST', '/_sandbox/accounts', { body: name === undefined ? { mode } : { mode, name } })).status).toBe(
+            201,
+          );
+        },
+      ),
       paramsScaled(0.03),
     );
     await fc.assert(
@@ -94,7 +109,14 @@ describe('/_sandbox properties', () => {
       }),
       params,
     );
-    await fc.assert(fc.asyncProperty(lists, cursor, async (path, c) => void (await sendChecked('GET', path, { query: { account_id: DIRECT.account_id, cursor: c } }))), params);
+    await fc.assert(
+      fc.asyncProperty(
+        lists,
+        cursor,
+        async (path, c) => void (await sendChecked('GET', path, { query: { account_id: DIRECT.account_id, cursor: c } })),
+      ),
+      params,
+    );
   });
 
   it('generated path ids on every control route with an id never 5xx (404 or 400 envelopes)', async () => {
@@ -107,7 +129,9 @@ describe('/_sandbox properties', () => {
       ['POST', '/_sandbox/subscriptions/:id/cancel'],
     );
     // A lone "." is a dot segment the URL parser drops: `GET /_sandbox/transactions/.` is the list.
-    const id = fc.oneof(fc.uuid(), fc.string({ minLength: 1, maxLength: 40 }), fc.constantFrom('0', 'null', '%00', '..', 'a'.repeat(500))).filter((raw) => raw !== '.');
+    const id = fc
+      .oneof(fc.uuid(), fc.string({ minLength: 1, maxLength: 40 }), fc.constantFrom('0', 'null', '%00', '..', 'a'.repeat(500)))
+      .filter((raw) => raw !== '.');
     await fc.assert(
       fc.asyncProperty(routes, id, async ([method, pattern], raw) => {
         const a = await sendChecked(method!, pattern!.replace(':id', encodeURIComponent(raw)), { pathParams: ['id'] });
@@ -118,7 +142,15 @@ describe('/_sandbox properties', () => {
   });
 
   it('GET reads (health, credentials, currencies, clock, scenarios, public key, panel, OpenAPI) answer 200 whatever the query', async () => {
-    const reads = fc.constantFrom('/_sandbox/health', '/_sandbox/credentials', '/_sandbox/currencies', '/_sandbox/clock', '/_sandbox/scenarios', '/_sandbox/webhook-public-key', '/openapi.json');
+    const reads = fc.constantFrom(
+      '/_sandbox/health',
+      '/_sandbox/credentials',
+      '/_sandbox/currencies',
+      '/_sandbox/clock',
+      '/_sandbox/scenarios',
+      '/_sandbox/webhook-public-key',
+      '/openapi.json',
+    );
     await fc.assert(
       fc.asyncProperty(reads, queryString, async (path, query) => {
         const a = await sendChecked('GET', path, { query });

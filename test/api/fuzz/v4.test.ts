@@ -1,6 +1,5 @@
 /**
- * Property-based tests of the /v4 API (issue 10, fast-check, bounded: `FUZZ_RUNS`, 100 per
- * property by default): generated bodies, headers, query strings, cursors and path ids for
+ * Property-based tests of the /v4 API: generated bodies, headers, query strings, cursors and path ids for
  * every endpoint, valid and invalid. Never a 5xx; every 4xx is the envelope with pointers
  * that exist in the request; valid bodies create; an idempotent replay is byte-identical.
  * Through `createApp()` + `app.request()`; test/fuzz/over-http.test.ts repeats a sample
@@ -11,7 +10,17 @@ import { describe, expect, it } from 'vitest';
 import { CURRENCY_CODES } from '../../../src/core/domain/money.js';
 import { DIRECT, directPayment, headers, testApp } from '../../support/app.js';
 import { directSubscription } from '../../support/subscriptions.js';
-import { answerProblem, cursor, mutatedBody, params, paramsScaled, queryString, toQuery, type Json, type SentRequest } from '../../support/fuzz.js';
+import {
+  answerProblem,
+  cursor,
+  mutatedBody,
+  params,
+  paramsScaled,
+  queryString,
+  toQuery,
+  type Json,
+  type SentRequest,
+} from '../../support/fuzz.js';
 
 const { app } = testApp();
 
@@ -40,7 +49,8 @@ async function sendChecked(method: string, path: string, req: SentRequest & { ra
     }
   }
   const problem = answerProblem(a.status, a.text, { ...req, body });
-  if (problem !== null) throw new Error(`${method} ${path}${toQuery(req.query ?? {})} ${req.raw ?? JSON.stringify(req.body) ?? ''}\n-> ${problem}`);
+  if (problem !== null)
+    throw new Error(`${method} ${path}${toQuery(req.query ?? {})} ${req.raw ?? JSON.stringify(req.body) ?? ''}\n-> ${problem}`);
   return a;
 }
 
@@ -57,7 +67,9 @@ const validPayment: fc.Arbitrary<Json> = fc
     currency,
     description: fc.option(text(255), { nil: undefined }),
     external_identifier: fc.option(text(64), { nil: undefined }),
-    metadata: fc.option(fc.dictionary(fc.stringMatching(/^[a-z_]{1,20}$/), fc.string({ maxLength: 30 }), { maxKeys: 5 }), { nil: undefined }),
+    metadata: fc.option(fc.dictionary(fc.stringMatching(/^[a-z_]{1,20}$/), fc.string({ maxLength: 30 }), { maxKeys: 5 }), {
+      nil: undefined,
+    }),
     name: fc.option(text(40), { nil: undefined }),
   })
   .map(({ name, ...r }) => {
@@ -74,11 +86,26 @@ const validPayment: fc.Arbitrary<Json> = fc
 /** external_identifier is unique per subscription (a repeat is a 409 duplicate_record). */
 let subscriptionCounter = 0;
 const validSubscription: fc.Arbitrary<Json> = fc
-  .record({ amount: fc.integer({ min: 1, max: 99_999_999 }), planAmount: fc.integer({ min: 1, max: 99_999_999 }), interval: fc.constantFrom('day', 'week', 'month', 'year'), ext: text(64) })
-  .map((r) => directSubscription({ amount: r.amount, external_identifier: `${r.ext.slice(0, 50)}-${(subscriptionCounter += 1)}`, plan: { name: 'Gold', currency: 'USD', amount: r.planAmount, interval: r.interval } }) as Json);
+  .record({
+    amount: fc.integer({ min: 1, max: 99_999_999 }),
+    planAmount: fc.integer({ min: 1, max: 99_999_999 }),
+    interval: fc.constantFrom('day', 'week', 'month', 'year'),
+    ext: text(64),
+  })
+  .map(
+    (r) =>
+      directSubscription({
+        amount: r.amount,
+        external_identifier: `${r.ext.slice(0, 50)}-${(subscriptionCounter += 1)}`,
+        plan: { name: 'Gold', currency: 'USD', amount: r.planAmount, interval: r.interval },
+      }) as Json,
+  );
 
 /** A printable-ASCII header value (what a fetch Request can carry). */
-const headerValue = fc.oneof(fc.string({ unit: 'grapheme-ascii', maxLength: 80 }), fc.constantFrom('', 'Bearer ', `Bearer ${DIRECT.api_key}`, 'Bearer a.b.c', 'Basic eA==', DIRECT.account_id));
+const headerValue = fc.oneof(
+  fc.string({ unit: 'grapheme-ascii', maxLength: 80 }),
+  fc.constantFrom('', 'Bearer ', `Bearer ${DIRECT.api_key}`, 'Bearer a.b.c', 'Basic eA==', DIRECT.account_id),
+);
 
 async function createPayment(amount = 1_000_000): Promise<string> {
   const a = await send('POST', '/v4/transactions', { body: directPayment({ amount, external_identifier: undefined }) });
@@ -101,7 +128,10 @@ describe('/v4 properties', () => {
   });
 
   it('POST /v4/transactions: mutated bodies never 5xx; 4xx are envelopes pointing into the body', async () => {
-    await fc.assert(fc.asyncProperty(mutatedBody(validPayment), async (body) => void (await sendChecked('POST', '/v4/transactions', { body }))), params);
+    await fc.assert(
+      fc.asyncProperty(mutatedBody(validPayment), async (body) => void (await sendChecked('POST', '/v4/transactions', { body }))),
+      params,
+    );
   });
 
   it('POST /v4/transactions: raw bodies (not JSON, arrays, scalars, truncated JSON) are 400 envelopes', async () => {
@@ -110,10 +140,13 @@ describe('/v4 properties', () => {
       fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v)),
       validPayment.chain((b) => fc.nat().map((n) => JSON.stringify(b).slice(0, n % JSON.stringify(b).length))),
     );
-    await fc.assert(fc.asyncProperty(raw, async (r) => {
-      const a = await sendChecked('POST', '/v4/transactions', { raw: r });
-      expect(a.status === 201 || (a.status >= 400 && a.status < 500), a.text).toBe(true);
-    }), params);
+    await fc.assert(
+      fc.asyncProperty(raw, async (r) => {
+        const a = await sendChecked('POST', '/v4/transactions', { raw: r });
+        expect(a.status === 201 || (a.status >= 400 && a.status < 500), a.text).toBe(true);
+      }),
+      params,
+    );
   });
 
   it('POST /v4/transactions: an idempotent replay of any body (valid or not) is byte-identical', async () => {
@@ -131,20 +164,40 @@ describe('/v4 properties', () => {
 
   it('POST /v4/transactions: generated headers (authorization, account, content type, idempotency key) never 5xx', async () => {
     const hdrs = fc.record(
-      { authorization: headerValue, 'x-merchant-account-id': headerValue, 'content-type': fc.oneof(headerValue, fc.constantFrom('application/json', 'application/json;', 'application/json; charset=utf-8', 'text/plain', 'application/merge-patch+json')), 'idempotency-key': fc.string({ unit: 'grapheme-ascii', maxLength: 300 }) },
+      {
+        authorization: headerValue,
+        'x-merchant-account-id': headerValue,
+        'content-type': fc.oneof(
+          headerValue,
+          fc.constantFrom(
+            'application/json',
+            'application/json;',
+            'application/json; charset=utf-8',
+            'text/plain',
+            'application/merge-patch+json',
+          ),
+        ),
+        'idempotency-key': fc.string({ unit: 'grapheme-ascii', maxLength: 300 }),
+      },
       { requiredKeys: [] },
     );
     await fc.assert(
       fc.asyncProperty(hdrs, fc.boolean(), async (h, withAuth) => {
         const base = withAuth ? headers() : {};
-        await sendChecked('POST', '/v4/transactions', { body: directPayment({ external_identifier: undefined }), headers: { ...base, ...h } });
+        await sendChecked('POST', '/v4/transactions', {
+          body: directPayment({ external_identifier: undefined }),
+          headers: { ...base, ...h },
+        });
       }),
       params,
     );
   });
 
   it('POST /v4/transactions/{id}/refunds: mutated refund bodies never 5xx and never refund more than was paid', async () => {
-    const refund: fc.Arbitrary<Json> = fc.record({ amount: fc.integer({ min: 1, max: 600_000 }), reason: text(255), external_identifier: text(64) }, { requiredKeys: [] });
+    const refund: fc.Arbitrary<Json> = fc.record(
+      { amount: fc.integer({ min: 1, max: 600_000 }), reason: text(255), external_identifier: text(64) },
+      { requiredKeys: [] },
+    );
     await fc.assert(
       fc.asyncProperty(fc.array(mutatedBody(refund), { minLength: 1, maxLength: 3 }), async (bodies) => {
         const id = await createPayment();
@@ -170,7 +223,13 @@ describe('/v4 properties', () => {
       }),
       paramsScaled(0.4),
     );
-    await fc.assert(fc.asyncProperty(mutatedBody(validSubscription), async (body) => void (await sendChecked('POST', '/v4/subscriptions', { body, headers: SUB_HEADERS() }))), paramsScaled(0.6));
+    await fc.assert(
+      fc.asyncProperty(
+        mutatedBody(validSubscription),
+        async (body) => void (await sendChecked('POST', '/v4/subscriptions', { body, headers: SUB_HEADERS() })),
+      ),
+      paramsScaled(0.6),
+    );
   });
 
   it('GET lists: generated query strings and cursors never 5xx; 4xx point at a query parameter', async () => {
@@ -179,11 +238,21 @@ describe('/v4 properties', () => {
     await fc.assert(
       fc.asyncProperty(lists, queryString, async (path, query) => {
         const a = await sendChecked('GET', path, { query, pathParams: ['transaction_id'] });
-        if (a.status === 200) expect(Object.keys(JSON.parse(a.text) as object)).toEqual(expect.arrayContaining(['items', 'limit', 'next_cursor', 'previous_cursor']));
+        if (a.status === 200)
+          expect(Object.keys(JSON.parse(a.text) as object)).toEqual(
+            expect.arrayContaining(['items', 'limit', 'next_cursor', 'previous_cursor']),
+          );
       }),
       params,
     );
-    await fc.assert(fc.asyncProperty(lists, cursor, async (path, c) => void (await sendChecked('GET', path, { query: { cursor: c }, pathParams: ['transaction_id'] }))), params);
+    await fc.assert(
+      fc.asyncProperty(
+        lists,
+        cursor,
+        async (path, c) => void (await sendChecked('GET', path, { query: { cursor: c }, pathParams: ['transaction_id'] })),
+      ),
+      params,
+    );
   });
 
   it('generated path ids on every /v4 route with an id never 5xx (404 or 400 envelopes)', async () => {
@@ -202,7 +271,11 @@ describe('/v4 properties', () => {
     await fc.assert(
       fc.asyncProperty(routes, id, async ([method, pattern, param], raw) => {
         const path = pattern!.replace(':id', encodeURIComponent(raw));
-        const a = await sendChecked(method!, path, { body: method === 'POST' ? {} : undefined, pathParams: [param!], headers: SUB_HEADERS() });
+        const a = await sendChecked(method!, path, {
+          body: method === 'POST' ? {} : undefined,
+          pathParams: [param!],
+          headers: SUB_HEADERS(),
+        });
         expect(a.status, a.text).toBeGreaterThanOrEqual(400);
       }),
       params,

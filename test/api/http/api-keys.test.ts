@@ -1,5 +1,5 @@
 /**
- * Restricted keys (contract: "Restricted keys"), without a socket: mint an sk_test_ key with
+ * Restricted keys, without a socket: mint an sk_test_ key with
  * scopes, use it inside and outside them (403 forbidden naming the missing scope, in the
  * spec's envelope), list (secret redacted, never again in full), revoke (then 401), bad input,
  * reset and a --db restart.
@@ -14,7 +14,13 @@ type Json = Record<string, unknown>;
 type App = ReturnType<typeof testApp>['app'];
 
 const mint = (app: App, payload: unknown, accountId = DIRECT.account_id) =>
-  Promise.resolve(app.request(`/_sandbox/accounts/${accountId}/api-keys`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof payload === 'string' ? payload : JSON.stringify(payload) }));
+  Promise.resolve(
+    app.request(`/_sandbox/accounts/${accountId}/api-keys`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: typeof payload === 'string' ? payload : JSON.stringify(payload),
+    }),
+  );
 
 async function minted(app: App, scopes: string[], accountId = DIRECT.account_id): Promise<Json & { secret: string; id: string }> {
   const res = await mint(app, { scopes, name: 'ci job' }, accountId);
@@ -38,7 +44,11 @@ describe('POST /_sandbox/accounts/{account_id}/api-keys: a restricted key', () =
     expect(key.redacted_secret).toBe(`sk_test_rk_…${key.secret.slice(-4)}`);
 
     expect((await app.request('/v4/transactions', { headers: withKey(key.secret) })).status).toBe(200);
-    const refused = await app.request('/v4/transactions', { method: 'POST', headers: withKey(key.secret), body: JSON.stringify(directPayment()) });
+    const refused = await app.request('/v4/transactions', {
+      method: 'POST',
+      headers: withKey(key.secret),
+      body: JSON.stringify(directPayment()),
+    });
     expect(refused.status).toBe(403);
     const envelope = await body(refused);
     expect(Object.keys(envelope).sort()).toEqual(['code', 'message', 'status', 'type'].concat(envelope.details ? ['details'] : []).sort());
@@ -62,9 +72,21 @@ describe('POST /_sandbox/accounts/{account_id}/api-keys: a restricted key', () =
 
   it('a key with refunds.write refunds but cannot read the transaction', async () => {
     const { app } = testApp();
-    const created = await body(await app.request('/v4/transactions', { method: 'POST', headers: headers(), body: JSON.stringify(directPayment({ payment_method: { type: 'card', number: '4242424242424242', expiration_date: '12/30', security_code: '123' } })) }));
+    const created = await body(
+      await app.request('/v4/transactions', {
+        method: 'POST',
+        headers: headers(),
+        body: JSON.stringify(
+          directPayment({ payment_method: { type: 'card', number: '4242424242424242', expiration_date: '12/30', security_code: '123' } }),
+        ),
+      }),
+    );
     const key = await minted(app, ['refunds.write']);
-    const refund = await app.request(`/v4/transactions/${String(created.id)}/refunds`, { method: 'POST', headers: withKey(key.secret), body: JSON.stringify({ amount: 100 }) });
+    const refund = await app.request(`/v4/transactions/${String(created.id)}/refunds`, {
+      method: 'POST',
+      headers: withKey(key.secret),
+      body: JSON.stringify({ amount: 100 }),
+    });
     expect(refund.status).toBe(201);
     const read = await app.request(`/v4/transactions/${String(created.id)}`, { headers: withKey(key.secret) });
     expect(read.status).toBe(403);
@@ -127,7 +149,9 @@ describe('GET and DELETE /_sandbox/accounts/{account_id}/api-keys', () => {
     expect((await app.request(`/_sandbox/accounts/${DIRECT.account_id}/api-keys/${a.id}`, { method: 'DELETE' })).status).toBe(404);
     // Revoking through another account's path finds nothing.
     expect((await app.request(`/_sandbox/accounts/${CHECKOUT.account_id}/api-keys/${b.id}`, { method: 'DELETE' })).status).toBe(404);
-    expect((await body<{ items: Json[] }>(await app.request(`/_sandbox/accounts/${DIRECT.account_id}/api-keys`))).items.map((k) => k.id)).toEqual([b.id]);
+    expect(
+      (await body<{ items: Json[] }>(await app.request(`/_sandbox/accounts/${DIRECT.account_id}/api-keys`))).items.map((k) => k.id),
+    ).toEqual([b.id]);
   });
 
   it('a reset keeps the keys, as it keeps the accounts; a --db file keeps them across a restart', async () => {
@@ -143,6 +167,8 @@ describe('GET and DELETE /_sandbox/accounts/{account_id}/api-keys', () => {
     cleanup.push(() => void second.sandbox.close());
     expect((await second.app.request('/v4/transactions', { headers: withKey(key.secret) })).status).toBe(200);
     expect((await second.app.request('/v4/buyers', { headers: withKey(key.secret) })).status).toBe(403);
-    expect((await body<{ items: Json[] }>(await second.app.request(`/_sandbox/accounts/${DIRECT.account_id}/api-keys`))).items.map((k) => k.id)).toEqual([key.id]);
+    expect(
+      (await body<{ items: Json[] }>(await second.app.request(`/_sandbox/accounts/${DIRECT.account_id}/api-keys`))).items.map((k) => k.id),
+    ).toEqual([key.id]);
   });
 });

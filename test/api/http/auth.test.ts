@@ -69,7 +69,14 @@ describe('authentication', () => {
       ['not yet valid (nbf)', { ...valid, nbf: now() + 300 }, {}, /nbf/],
       ['without exp', { scopes: ['transactions.read'], iat: now() }, {}, /exp/],
       ['with an unknown kid', valid, { kid: 'kid_unknown' }, /unknown kid/],
-      ['signed with another key', valid, { privateKeyPem: generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() }, /signature/],
+      [
+        'signed with another key',
+        valid,
+        {
+          privateKeyPem: generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+        },
+        /signature/,
+      ],
       ['signed with the other account key', valid, { privateKeyPem: CHECKOUT.jwt_private_key_pem }, /signature/],
       ['with alg HS256', valid, { alg: 'HS256' }, /RS256/],
     ])('401 for a JWT %s', async (_name, claims, opts, message) => {
@@ -103,9 +110,9 @@ describe('authentication', () => {
     });
 
     it('tolerates 60 s of clock skew: iat 2 s ahead, exp and nbf within the leeway', async () => {
-      expect((await get(bearer(jwt({ ...valid, iat: now() + 2 }))))).toMatchObject({ status: 200 });
-      expect((await get(bearer(jwt({ ...valid, iat: now() - 300, exp: now() - 30 }))))).toMatchObject({ status: 200 });
-      expect((await get(bearer(jwt({ ...valid, nbf: now() + 30 }))))).toMatchObject({ status: 200 });
+      expect(await get(bearer(jwt({ ...valid, iat: now() + 2 })))).toMatchObject({ status: 200 });
+      expect(await get(bearer(jwt({ ...valid, iat: now() - 300, exp: now() - 30 })))).toMatchObject({ status: 200 });
+      expect(await get(bearer(jwt({ ...valid, nbf: now() + 30 })))).toMatchObject({ status: 200 });
     });
   });
 });
@@ -115,7 +122,11 @@ describe('tenant isolation', () => {
     const { app } = testApp();
     const res = await app.request('/v4/transactions', { method: 'POST', headers: headers(), body: JSON.stringify(directPayment()) });
     const tx = await body(res);
-    const created = await app.request('/_sandbox/accounts', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mode: 'direct' }) });
+    const created = await app.request('/_sandbox/accounts', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ mode: 'direct' }),
+    });
     expect(created.status).toBe(201);
     const other = await body<{ account_id: string; api_key: string }>(created);
     const otherGet = await app.request(`/v4/transactions/${String(tx.id)}`, { headers: headers(other) });
@@ -127,7 +138,9 @@ describe('tenant isolation', () => {
     expect(mine.status).toBe(200);
     // Buyers are per account too.
     const a = await body<{ items: { id: string; merchant_account_id: string }[] }>(await app.request('/v4/buyers', { headers: headers() }));
-    const b = await body<{ items: { id: string; merchant_account_id: string }[] }>(await app.request('/v4/buyers', { headers: headers(other) }));
+    const b = await body<{ items: { id: string; merchant_account_id: string }[] }>(
+      await app.request('/v4/buyers', { headers: headers(other) }),
+    );
     expect(a.items.every((x) => x.merchant_account_id === DIRECT.account_id)).toBe(true);
     expect(b.items.every((x) => x.merchant_account_id === other.account_id)).toBe(true);
     expect(a.items.map((x) => x.id)).not.toEqual(b.items.map((x) => x.id));

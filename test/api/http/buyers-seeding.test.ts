@@ -20,7 +20,9 @@ async function allBuyers(app: ReturnType<typeof testApp>['app'], creds: Creds = 
   const out: Buyer[] = [];
   let cursor: string | null = null;
   do {
-    const page: Page = await body<Page>(await app.request(`/v4/buyers?limit=20${cursor ? `&cursor=${cursor}` : ''}`, { headers: headers(creds) }));
+    const page: Page = await body<Page>(
+      await app.request(`/v4/buyers?limit=20${cursor ? `&cursor=${cursor}` : ''}`, { headers: headers(creds) }),
+    );
     out.push(...page.items);
     cursor = page.next_cursor;
   } while (cursor);
@@ -51,7 +53,9 @@ describe('buyers seeded on first read', () => {
     const first = await allBuyers(a.app);
     await allBuyers(b.app, CHECKOUT);
     const later = await allBuyers(b.app);
-    expect(later.map((x) => `${x.id} ${x.display_name} ${x.external_identifier}`)).toEqual(first.map((x) => `${x.id} ${x.display_name} ${x.external_identifier}`));
+    expect(later.map((x) => `${x.id} ${x.display_name} ${x.external_identifier}`)).toEqual(
+      first.map((x) => `${x.id} ${x.display_name} ${x.external_identifier}`),
+    );
   });
 
   it('a created account gets its buyers on first read, and a reset seeds them again', async () => {

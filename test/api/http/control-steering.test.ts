@@ -4,8 +4,8 @@
  * the start-up files), and a request log filtered by method, path, status and account with
  * keyset pages that keep the filters.
  */
-import { describe,expect,it } from 'vitest';
-import { CHECKOUT,DIRECT,body,directPayment,headers,testApp } from '../../support/app.js';
+import { describe, expect, it } from 'vitest';
+import { CHECKOUT, DIRECT, body, directPayment, headers, testApp } from '../../support/app.js';
 
 type App = ReturnType<typeof testApp>['app'];
 
@@ -34,7 +34,11 @@ interface Envelope {
   details: Array<{ type: string; pointer: string; message: string; location: string }>;
 }
 
-const jsonPost = (payload: unknown): RequestInit => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) });
+const jsonPost = (payload: unknown): RequestInit => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(payload),
+});
 
 /** A scenario that fails every USD payment of exactly 4242 (no start-up rule decides that amount). */
 const DECLINE_4242 = {
@@ -92,7 +96,12 @@ describe('scenarios loaded at run time', () => {
 
       const loaded = await app.request('/_sandbox/scenarios', jsonPost(DECLINE_4242));
       expect(loaded.status).toBe(201);
-      expect(await body<Summary>(loaded)).toMatchObject({ name: 'ci-runtime', origin: 'runtime', source: 'POST /_sandbox/scenarios', rules: [{ name: 'decline 42.42' }] });
+      expect(await body<Summary>(loaded)).toMatchObject({
+        name: 'ci-runtime',
+        origin: 'runtime',
+        source: 'POST /_sandbox/scenarios',
+        rules: [{ name: 'decline 42.42' }],
+      });
 
       const listed = await body<{ scenarios: Summary[] }>(await app.request('/_sandbox/scenarios'));
       expect(listed.scenarios.map((s) => [s.name, s.origin])).toEqual([
@@ -102,10 +111,15 @@ describe('scenarios loaded at run time', () => {
 
       const declined = await create(app, { amount: 4242, external_identifier: 'after' });
       expect(declined.status).toBe('FAILED');
-      expect(await body(await app.request(`/_sandbox/transactions/${declined.id}`))).toMatchObject({ scenario_rule: 'ci-runtime/decline 42.42' });
+      expect(await body(await app.request(`/_sandbox/transactions/${declined.id}`))).toMatchObject({
+        scenario_rule: 'ci-runtime/decline 42.42',
+      });
 
       // Tried before the start-up files: 4000000000000077 is a default magic card (succeeds later).
-      const override = { name: 'ci-override', rules: [{ name: 'magic card approved now', match: { card_number: '4000000000000077' }, steps: [{ outcome: 'SUCCEEDED' }] }] };
+      const override = {
+        name: 'ci-override',
+        rules: [{ name: 'magic card approved now', match: { card_number: '4000000000000077' }, steps: [{ outcome: 'SUCCEEDED' }] }],
+      };
       expect((await app.request('/_sandbox/scenarios', jsonPost(override))).status).toBe(201);
       const card = { type: 'card', number: '4000000000000077', expiration_date: '12/30', security_code: '123' };
       expect((await create(app, { payment_method: card, external_identifier: 'magic' })).status).toBe('SUCCEEDED');
@@ -113,11 +127,18 @@ describe('scenarios loaded at run time', () => {
       expect(order.scenarios.map((s) => s.name)).toEqual(['ci-override', 'ci-runtime', 'default']);
 
       // The same name again replaces it (200) and moves it to the front.
-      const replacement = { ...DECLINE_4242, rules: [{ name: 'approve 42.42', match: { amount: 4242 }, steps: [{ outcome: 'SUCCEEDED' }] }] };
+      const replacement = {
+        ...DECLINE_4242,
+        rules: [{ name: 'approve 42.42', match: { amount: 4242 }, steps: [{ outcome: 'SUCCEEDED' }] }],
+      };
       const replaced = await app.request('/_sandbox/scenarios', jsonPost(replacement));
       expect(replaced.status).toBe(200);
       expect((await create(app, { amount: 4242, external_identifier: 'replaced' })).status).toBe('SUCCEEDED');
-      expect((await body<{ scenarios: Summary[] }>(await app.request('/_sandbox/scenarios'))).scenarios.map((s) => s.name)).toEqual(['ci-runtime', 'ci-override', 'default']);
+      expect((await body<{ scenarios: Summary[] }>(await app.request('/_sandbox/scenarios'))).scenarios.map((s) => s.name)).toEqual([
+        'ci-runtime',
+        'ci-override',
+        'default',
+      ]);
 
       // A reset keeps them.
       await app.request('/_sandbox/reset', { method: 'POST' });
@@ -135,7 +156,9 @@ describe('scenarios loaded at run time', () => {
 
       // All run-time ones at once.
       expect(await body(await app.request('/_sandbox/scenarios', { method: 'DELETE' }))).toEqual({ removed: 1 });
-      expect((await body<{ scenarios: Summary[] }>(await app.request('/_sandbox/scenarios'))).scenarios.map((s) => s.name)).toEqual(['default']);
+      expect((await body<{ scenarios: Summary[] }>(await app.request('/_sandbox/scenarios'))).scenarios.map((s) => s.name)).toEqual([
+        'default',
+      ]);
     } finally {
       await sandbox.close();
     }
@@ -144,12 +167,20 @@ describe('scenarios loaded at run time', () => {
   it("refuses a bad scenario with a 400 envelope: the loader's one-line message and a pointer per problem", async () => {
     const { app, sandbox } = testApp();
     try {
-      const bad = { name: 'broken', rules: [{ name: 'slow success', match: {}, steps: [{ outcome: 'MAYBE' }] }, { name: 'typo', mtach: {}, steps: [] }] };
+      const bad = {
+        name: 'broken',
+        rules: [
+          { name: 'slow success', match: {}, steps: [{ outcome: 'MAYBE' }] },
+          { name: 'typo', mtach: {}, steps: [] },
+        ],
+      };
       const res = await app.request('/_sandbox/scenarios', jsonPost(bad));
       expect(res.status).toBe(400);
       const error = await body<Envelope>(res);
       expect(error.code).toBe('bad_request');
-      expect(error.message).toMatch(/^POST \/_sandbox\/scenarios: rules\[1\] \("typo"\)\.mtach: unknown key \(did you mean "match"\?\) \(and \d+ more problems?\)$/);
+      expect(error.message).toMatch(
+        /^POST \/_sandbox\/scenarios: rules\[1\] \("typo"\)\.mtach: unknown key \(did you mean "match"\?\) \(and \d+ more problems?\)$/,
+      );
       expect(error.message).not.toContain('\n');
       const pointers = error.details.map((d) => d.pointer);
       expect(pointers).toContain('/rules/1/mtach');
@@ -163,9 +194,15 @@ describe('scenarios loaded at run time', () => {
       expect(clash.status).toBe(400);
       expect((await body<Envelope>(clash)).details[0]).toMatchObject({ pointer: '/name', location: 'body' });
 
-      const notJson = await app.request('/_sandbox/scenarios', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name": ' });
+      const notJson = await app.request('/_sandbox/scenarios', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"name": ',
+      });
       expect(notJson.status).toBe(400);
-      expect((await body<{ scenarios: Summary[] }>(await app.request('/_sandbox/scenarios'))).scenarios.map((s) => s.name)).toEqual(['default']);
+      expect((await body<{ scenarios: Summary[] }>(await app.request('/_sandbox/scenarios'))).scenarios.map((s) => s.name)).toEqual([
+        'default',
+      ]);
     } finally {
       await sandbox.close();
     }
@@ -253,7 +290,9 @@ describe('GET /_sandbox/requests filtered', () => {
     const { sandbox, db } = testApp();
     try {
       expect(db.pragma('user_version', { simple: true })).toBeGreaterThanOrEqual(3);
-      const plan = db.prepare("EXPLAIN QUERY PLAN SELECT * FROM request_log WHERE bare_path = '/v4/transactions' ORDER BY seq DESC LIMIT 20").all() as Array<{ detail: string }>;
+      const plan = db
+        .prepare("EXPLAIN QUERY PLAN SELECT * FROM request_log WHERE bare_path = '/v4/transactions' ORDER BY seq DESC LIMIT 20")
+        .all() as Array<{ detail: string }>;
       expect(plan.map((p) => p.detail).join(' ')).toContain('request_log_path');
     } finally {
       await sandbox.close();

@@ -88,14 +88,22 @@ describe('error envelope', () => {
       throw new Error('boom after insert');
     };
     try {
-      const res = await app.request('/v4/transactions', { method: 'POST', headers: { ...headers(), 'idempotency-key': 'half' }, body: JSON.stringify(directPayment()) });
+      const res = await app.request('/v4/transactions', {
+        method: 'POST',
+        headers: { ...headers(), 'idempotency-key': 'half' },
+        body: JSON.stringify(directPayment()),
+      });
       expect(res.status).toBe(500);
     } finally {
       sandbox.scenarios.forTransaction = decide;
     }
     expect((db.prepare('SELECT count(*) AS n FROM transactions').get() as { n: number }).n).toBe(before);
     // The key was released: the retry runs.
-    const retry = await app.request('/v4/transactions', { method: 'POST', headers: { ...headers(), 'idempotency-key': 'half' }, body: JSON.stringify(directPayment()) });
+    const retry = await app.request('/v4/transactions', {
+      method: 'POST',
+      headers: { ...headers(), 'idempotency-key': 'half' },
+      body: JSON.stringify(directPayment()),
+    });
     expect(retry.status).toBe(201);
     expect(retry.headers.get('idempotent-replayed')).toBeNull();
   });
@@ -104,7 +112,11 @@ describe('error envelope', () => {
     const res = await app.request('/_sandbox/transactions/nope/settle', { method: 'POST' });
     expect(res.status).toBe(404);
     expect(await body(res)).toMatchObject({ type: 'error', code: 'not_found' });
-    const bad = await app.request('/_sandbox/clock/advance', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seconds: -5 }) });
+    const bad = await app.request('/_sandbox/clock/advance', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ seconds: -5 }),
+    });
     expect(bad.status).toBe(400);
     expect(await body(bad)).toMatchObject({ details: [{ pointer: '/seconds', location: 'body' }] });
   });
@@ -113,9 +125,13 @@ describe('error envelope', () => {
 describe('the request log', () => {
   it('keeps requests no account could be found for, such as a 401, in the full listing', async () => {
     const { app } = testApp();
-    await app.request('/v4/transactions', { headers: { authorization: 'Bearer sk_test_wrong', 'x-merchant-account-id': 'acc_demo_direct' } });
+    await app.request('/v4/transactions', {
+      headers: { authorization: 'Bearer sk_test_wrong', 'x-merchant-account-id': 'acc_demo_direct' },
+    });
     await app.request('/v4/transactions', { headers: headers() });
-    const all = await body<{ items: { status: number; path: string; response_body: string | null }[] }>(await app.request('/_sandbox/requests'));
+    const all = await body<{ items: { status: number; path: string; response_body: string | null }[] }>(
+      await app.request('/_sandbox/requests'),
+    );
     expect(all.items.map((r) => r.status)).toEqual([200, 401]);
     expect(all.items[1]!.response_body).toMatch(/unknown API key/);
   });

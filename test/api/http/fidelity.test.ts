@@ -1,5 +1,5 @@
 /**
- * The fidelity decisions of the contract ("Fidelity decisions after the second release"),
+ * The fidelity decisions of the documented decisions ("Fidelity decisions after the second release"),
  * through app.request: nulls on optional fields, path ids, amount limits, method type and
  * channel, empty bodies, and the overlap of idempotency rules 5 and 6.
  */
@@ -40,17 +40,43 @@ describe('explicit null on an optional field is the field left out', () => {
         notification_url: null,
         return_url: null,
         cancel_url: null,
-        payment_method: { type: 'card', number: '4111111111111111', expiration_date: '12/30', security_code: '123', holder_name: null, payment_channel_code: null, redirect_url: null, webhooks_url: null },
+        payment_method: {
+          type: 'card',
+          number: '4111111111111111',
+          expiration_date: '12/30',
+          security_code: '123',
+          holder_name: null,
+          payment_channel_code: null,
+          redirect_url: null,
+          webhooks_url: null,
+        },
         browser_info: { javascript_enabled: null, language: null, user_agent: 'vitest', color_depth: null, user_device: null },
       }),
     );
     expect(res.status).toBe(201);
-    expect(await body(res)).toMatchObject({ description: null, metadata: null, customer: null, external_identifier: null, status: 'PENDING' });
+    expect(await body(res)).toMatchObject({
+      description: null,
+      metadata: null,
+      customer: null,
+      external_identifier: null,
+      status: 'PENDING',
+    });
   });
 
   it('checkout transactions and nested optional objects too (customer fields, payment_method)', async () => {
     const { app } = testApp();
-    const res = await postTx(app, { amount: 500, currency: 'USD', return_url: 'https://m.example/r', customer: { email: null, name: 'Jane' }, payment_method: null, browser_info: null }, CHECKOUT);
+    const res = await postTx(
+      app,
+      {
+        amount: 500,
+        currency: 'USD',
+        return_url: 'https://m.example/r',
+        customer: { email: null, name: 'Jane' },
+        payment_method: null,
+        browser_info: null,
+      },
+      CHECKOUT,
+    );
     expect(res.status).toBe(201);
     expect(await body(res)).toMatchObject({ customer: { name: 'Jane' } });
   });
@@ -64,14 +90,27 @@ describe('explicit null on an optional field is the field left out', () => {
       billing_details: null,
       cart_items: null,
       customer: { email_address: 'jane@example.com', first_name: null, last_name: null, phone_number: null, display_name: null },
-      plan: { name: 'Gold', currency: 'USD', amount: 900, interval: 'month', interval_time: null, trial_period_days: null, billing_cycle_anchor: null, payment_attempts: null },
+      plan: {
+        name: 'Gold',
+        currency: 'USD',
+        amount: 900,
+        interval: 'month',
+        interval_time: null,
+        trial_period_days: null,
+        billing_cycle_anchor: null,
+        payment_attempts: null,
+      },
     });
     const res = await postSubscription(app, direct);
     expect(res.status).toBe(201);
     const sub = await body<{ plan: Record<string, unknown>; trial_end: unknown }>(res);
     expect(sub.plan).toMatchObject({ interval_time: 1, payment_attempts: 3 });
     expect(sub.trial_end).toBeNull();
-    const checkout = await postSubscription(app, checkoutSubscription({ external_identifier: 'sub-null-2', trial_end: null, browser_info: null }), CHECKOUT);
+    const checkout = await postSubscription(
+      app,
+      checkoutSubscription({ external_identifier: 'sub-null-2', trial_end: null, browser_info: null }),
+      CHECKOUT,
+    );
     expect(checkout.status).toBe(201);
   });
 
@@ -79,7 +118,11 @@ describe('explicit null on an optional field is the field left out', () => {
     const { app, sandbox } = testApp();
     const tx = await body<{ id: string }>(await postTx(app, directPayment()));
     sandbox.transactions.resolve(tx.id, 'SUCCEEDED');
-    const res = await app.request(`/v4/transactions/${tx.id}/refunds`, { method: 'POST', headers: headers(), body: JSON.stringify({ amount: null, reason: null, external_identifier: null }) });
+    const res = await app.request(`/v4/transactions/${tx.id}/refunds`, {
+      method: 'POST',
+      headers: headers(),
+      body: JSON.stringify({ amount: null, reason: null, external_identifier: null }),
+    });
     expect(res.status).toBe(201);
     expect(await body(res)).toMatchObject({ amount: 1050, reason: null, external_identifier: null });
   });
@@ -96,7 +139,14 @@ describe('explicit null on an optional field is the field left out', () => {
 
   it('a required field sent as null is 400 missing at its pointer (not type_error), at every depth', async () => {
     const { app } = testApp();
-    const res = await postTx(app, directPayment({ amount: null, currency: null, payment_method: { type: 'card', number: null, expiration_date: '12/30', security_code: '123' } }));
+    const res = await postTx(
+      app,
+      directPayment({
+        amount: null,
+        currency: null,
+        payment_method: { type: 'card', number: null, expiration_date: '12/30', security_code: '123' },
+      }),
+    );
     expect(res.status).toBe(400);
     const { details } = await body<ErrorBody>(res);
     expect(details.map((d) => [d.pointer, d.type, d.location]).sort()).toEqual([
@@ -104,7 +154,10 @@ describe('explicit null on an optional field is the field left out', () => {
       ['/currency', 'missing', 'body'],
       ['/payment_method/number', 'missing', 'body'],
     ]);
-    const sub = await postSubscription(app, directSubscription({ customer: { email_address: null }, plan: { name: null, currency: 'USD', amount: 900, interval: 'month' } }));
+    const sub = await postSubscription(
+      app,
+      directSubscription({ customer: { email_address: null }, plan: { name: null, currency: 'USD', amount: 900, interval: 'month' } }),
+    );
     expect(sub.status).toBe(400);
     const subDetails = (await body<ErrorBody>(sub)).details;
     expect(subDetails.map((d) => [d.pointer, d.type]).sort()).toEqual([
@@ -147,7 +200,11 @@ describe('path ids', () => {
 
   it.each(routes)('%s %s: a well-formed id that does not exist stays 404', async (method, path) => {
     const { app } = testApp();
-    const res = await app.request(path.replace('abc', UNKNOWN_ID), { method, headers: headers(), ...(method === 'POST' ? { body: '{}' } : {}) });
+    const res = await app.request(path.replace('abc', UNKNOWN_ID), {
+      method,
+      headers: headers(),
+      ...(method === 'POST' ? { body: '{}' } : {}),
+    });
     expect(res.status).toBe(404);
     expect((await body<ErrorBody>(res)).code).toBe('not_found');
   });
@@ -175,7 +232,8 @@ describe('amount limits', () => {
   it('the limit is in the OpenAPI document', async () => {
     const { app } = testApp();
     const doc = (await (await app.request('/openapi.json')).json()) as { components: { schemas: Record<string, unknown> } };
-    for (const name of ['TransactionCreate', 'RefundCreate', 'SubscriptionCreate']) expect(JSON.stringify(doc.components.schemas[name]), name).toContain('"maximum":999999999999');
+    for (const name of ['TransactionCreate', 'RefundCreate', 'SubscriptionCreate'])
+      expect(JSON.stringify(doc.components.schemas[name]), name).toContain('"maximum":999999999999');
   });
 
   it('one minor unit over 999,999,999,999 is 400 at /amount', async () => {
@@ -187,7 +245,11 @@ describe('amount limits', () => {
 
   it('subscriptions take the same limit (amount and plan.amount)', async () => {
     const { app } = testApp();
-    const idr = directSubscription({ currency: 'IDR', amount: 10_000_000_000, plan: { name: 'Gold', currency: 'IDR', amount: 999_999_999_999, interval: 'month' } });
+    const idr = directSubscription({
+      currency: 'IDR',
+      amount: 10_000_000_000,
+      plan: { name: 'Gold', currency: 'IDR', amount: 999_999_999_999, interval: 'month' },
+    });
     const res = await postSubscription(app, idr);
     expect(res.status).toBe(201);
     expect(await body(res)).toMatchObject({ amount: 10_000_000_000, plan: { amount: 999_999_999_999 } });
@@ -197,7 +259,11 @@ describe('amount limits', () => {
     const { app, sandbox } = testApp();
     const tx = await body<{ id: string }>(await postTx(app, directPayment({ currency: 'IDR', amount: 999_999_999_999 })));
     sandbox.transactions.resolve(tx.id, 'SUCCEEDED');
-    const refund = await app.request(`/v4/transactions/${tx.id}/refunds`, { method: 'POST', headers: headers(), body: JSON.stringify({ amount: 999_999_999_998 }) });
+    const refund = await app.request(`/v4/transactions/${tx.id}/refunds`, {
+      method: 'POST',
+      headers: headers(),
+      body: JSON.stringify({ amount: 999_999_999_998 }),
+    });
     expect(refund.status).toBe(201);
     const got = await body(await app.request(`/v4/transactions/${tx.id}`, { headers: headers() }));
     expect(got).toMatchObject({ amount: 999_999_999_999, refunded_amount: 999_999_999_998 });
@@ -220,21 +286,43 @@ describe('payment_method.type agrees with payment_channel_code', () => {
     const res = await postTx(app, directPayment({ currency, payment_method: { type, payment_channel_code: code, ...card } }));
     expect(res.status).toBe(400);
     const { details } = await body<ErrorBody>(res);
-    expect(details).toEqual([{ type: 'value_error', pointer: '/payment_method/type', location: 'body', message: expect.stringContaining(expected) }]);
+    expect(details).toEqual([
+      { type: 'value_error', pointer: '/payment_method/type', location: 'body', message: expect.stringContaining(expected) },
+    ]);
   });
 
   it('checkout transactions and subscriptions (direct and checkout) check it too', async () => {
     const { app } = testApp();
-    const checkout = await postTx(app, { amount: 500, currency: 'THB', return_url: 'https://m.example/r', payment_method: { type: 'card', payment_channel_code: 'PROMPTPAY' } }, CHECKOUT);
+    const checkout = await postTx(
+      app,
+      {
+        amount: 500,
+        currency: 'THB',
+        return_url: 'https://m.example/r',
+        payment_method: { type: 'card', payment_channel_code: 'PROMPTPAY' },
+      },
+      CHECKOUT,
+    );
     expect(checkout.status).toBe(400);
     expect((await body<ErrorBody>(checkout)).details.map((d) => d.pointer)).toEqual(['/payment_method/type']);
     const thb = { currency: 'THB', plan: { name: 'Gold', currency: 'THB', amount: 900, interval: 'month' } };
-    const direct = await postSubscription(app, directSubscription({ ...thb, payment_method: { type: 'wallet', payment_channel_code: 'PROMPTPAY' } }));
+    const direct = await postSubscription(
+      app,
+      directSubscription({ ...thb, payment_method: { type: 'wallet', payment_channel_code: 'PROMPTPAY' } }),
+    );
     expect(direct.status).toBe(400);
-    expect((await body<ErrorBody>(direct)).details).toEqual([expect.objectContaining({ pointer: '/payment_method/type', message: expect.stringContaining('"qr"') })]);
-    const checkoutSub = await postSubscription(app, checkoutSubscription({ payment_method: { type: 'qr', payment_channel_code: 'CARD' } }), CHECKOUT);
+    expect((await body<ErrorBody>(direct)).details).toEqual([
+      expect.objectContaining({ pointer: '/payment_method/type', message: expect.stringContaining('"qr"') }),
+    ]);
+    const checkoutSub = await postSubscription(
+      app,
+      checkoutSubscription({ payment_method: { type: 'qr', payment_channel_code: 'CARD' } }),
+      CHECKOUT,
+    );
     expect(checkoutSub.status).toBe(400);
-    expect((await body<ErrorBody>(checkoutSub)).details).toEqual([expect.objectContaining({ pointer: '/payment_method/type', message: expect.stringContaining('"card"') })]);
+    expect((await body<ErrorBody>(checkoutSub)).details).toEqual([
+      expect.objectContaining({ pointer: '/payment_method/type', message: expect.stringContaining('"card"') }),
+    ]);
   });
 
   it('every channel of the catalogue with its own type is accepted', async () => {
@@ -285,7 +373,9 @@ describe('an empty body with Content-Type: application/json', () => {
     expect((await body<ErrorBody>(bad)).details[0]!.type).toBe('json_invalid');
 
     for (const init of [{ headers: headers(), body: '{}' }, { headers: bare }]) {
-      const sub = await body<{ id: string }>(await postSubscription(app, directSubscription({ external_identifier: `sub-${Math.random()}` })));
+      const sub = await body<{ id: string }>(
+        await postSubscription(app, directSubscription({ external_identifier: `sub-${Math.random()}` })),
+      );
       expect((await app.request(`/v4/subscriptions/${sub.id}/cancel`, { method: 'POST', ...init })).status).toBe(200);
     }
     const sub = await body<{ id: string }>(await postSubscription(app, directSubscription({ external_identifier: 'sub-malformed' })));
@@ -298,7 +388,9 @@ describe('an empty body with Content-Type: application/json', () => {
     const { app } = testApp();
     const res = await app.request('/v4/transactions', { method: 'POST', headers: headers(), body: '' });
     expect(res.status).toBe(400);
-    expect((await body<ErrorBody>(res)).details).toEqual([{ type: 'missing', pointer: '', message: 'A JSON body is required', location: 'body' }]);
+    expect((await body<ErrorBody>(res)).details).toEqual([
+      { type: 'missing', pointer: '', message: 'A JSON body is required', location: 'body' },
+    ]);
   });
 });
 

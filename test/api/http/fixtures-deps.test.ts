@@ -26,14 +26,22 @@ describe('fixtures through FixtureDeps', () => {
         document: {
           fixtures: [
             { name: 'bo', account: 'checkout', create: 'buyer', body: { display_name: 'Bo Fixture', external_identifier: 'bo-1' } },
-            { name: 'pay', account: 'checkout', create: 'transaction', body: { amount: 1050, currency: 'USD', external_identifier: 'order-1', return_url: 'https://shop.example/return' }, then: 'settle' },
+            {
+              name: 'pay',
+              account: 'checkout',
+              create: 'transaction',
+              body: { amount: 1050, currency: 'USD', external_identifier: 'order-1', return_url: 'https://shop.example/return' },
+              then: 'settle',
+            },
           ],
         },
       },
     ]) as Record<string, Record<string, unknown>>;
     expect(objects.bo).toMatchObject({ type: 'buyer', display_name: 'Bo Fixture', external_identifier: 'bo-1' });
     expect(objects.pay).toMatchObject({ status: 'SUCCEEDED', payment_url: `http://sandbox.test:4010/pay/${objects.pay!.id as string}` });
-    const buyers = (await (await a.app.request('/v4/buyers?limit=100', { headers: headers(CHECKOUT) })).json()) as { items: { id: string }[] };
+    const buyers = (await (await a.app.request('/v4/buyers?limit=100', { headers: headers(CHECKOUT) })).json()) as {
+      items: { id: string }[];
+    };
     expect(buyers.items.map((b) => b.id)).toContain(objects.bo!.id);
   });
 });

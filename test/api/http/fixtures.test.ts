@@ -28,13 +28,18 @@ function app(options: Parameters<typeof testApp>[0] = {}) {
 }
 
 async function post(a: ReturnType<typeof testApp>, document: unknown): Promise<{ status: number; body: Json }> {
-  const res = await a.app.request('/_sandbox/fixtures', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(document) });
+  const res = await a.app.request('/_sandbox/fixtures', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(document),
+  });
   return { status: res.status, body: (await res.json()) as Json };
 }
 
 /** Everything a document could have created: transactions, subscriptions, deliveries and the clock. */
 async function state(a: ReturnType<typeof testApp>): Promise<Json> {
-  const list = async (path: string, creds = DIRECT) => ((await (await a.app.request(path, { headers: headers(creds) })).json()) as { items: Json[] }).items.length;
+  const list = async (path: string, creds = DIRECT) =>
+    ((await (await a.app.request(path, { headers: headers(creds) })).json()) as { items: Json[] }).items.length;
   const clock = (await (await a.app.request('/_sandbox/clock')).json()) as { offset_seconds: number };
   return {
     direct: await list('/v4/transactions'),
@@ -46,7 +51,13 @@ async function state(a: ReturnType<typeof testApp>): Promise<Json> {
   };
 }
 
-const tx = (name: string, body: Json = {}, extra: Json = {}): Json => ({ name, account: 'direct', create: 'transaction', body: directPayment(body), ...extra });
+const tx = (name: string, body: Json = {}, extra: Json = {}): Json => ({
+  name,
+  account: 'direct',
+  create: 'transaction',
+  body: directPayment(body),
+  ...extra,
+});
 
 describe('POST /_sandbox/fixtures', () => {
   it('creates each object through the API and answers each name with its object in the wire format', async () => {
@@ -54,28 +65,44 @@ describe('POST /_sandbox/fixtures', () => {
     const { status, body } = await post(a, {
       fixtures: [
         { name: 'jane', account: 'direct', create: 'buyer', body: { display_name: 'Jane Doe', external_identifier: 'buyer-jane' } },
-        tx('tx1', { amount: 4200, customer: { email: 'jane@example.com', name: '${jane.display_name}' }, metadata: { buyer: '${jane.id}' } }, { then: 'settle' }),
+        tx(
+          'tx1',
+          { amount: 4200, customer: { email: 'jane@example.com', name: '${jane.display_name}' }, metadata: { buyer: '${jane.id}' } },
+          { then: 'settle' },
+        ),
         { name: 'r1', account: 'direct', create: 'refund', body: { transaction_id: '${tx1.id}', amount: 1200, reason: 'partial' } },
       ],
     });
     expect(status).toBe(201);
     const tx1 = body.tx1 as Json;
-    expect(tx1).toMatchObject({ type: 'transaction', status: 'SUCCEEDED', amount: 4200, refunded_amount: 1200, metadata: { buyer: (body.jane as Json).id } });
+    expect(tx1).toMatchObject({
+      type: 'transaction',
+      status: 'SUCCEEDED',
+      amount: 4200,
+      refunded_amount: 1200,
+      metadata: { buyer: (body.jane as Json).id },
+    });
     expect((tx1.customer as Json).name).toBe('Jane Doe');
     expect(body.r1).toMatchObject({ type: 'refund', transaction_id: tx1.id, amount: 1200 });
     // The same object the API answers.
     const got = (await (await a.app.request(`/v4/transactions/${String(tx1.id)}`, { headers: headers() })).json()) as Json;
     expect(got).toEqual(tx1);
-    const buyers = (await (await a.app.request('/v4/buyers?external_identifier=buyer-jane', { headers: headers() })).json()) as { items: Json[] };
+    const buyers = (await (await a.app.request('/v4/buyers?external_identifier=buyer-jane', { headers: headers() })).json()) as {
+      items: Json[];
+    };
     expect(buyers.items).toEqual([body.jane]);
   });
 
-  it('a whole-string reference keeps the value\'s type; one inside a longer string is interpolated; nested fields resolve', async () => {
+  it("a whole-string reference keeps the value's type; one inside a longer string is interpolated; nested fields resolve", async () => {
     const a = app();
     const { status, body } = await post(a, {
       fixtures: [
         tx('tx1', { amount: 1234 }),
-        tx('tx2', { amount: '${tx1.amount}', external_identifier: 'copy-of-${tx1.external_identifier}', description: '${tx1.payment_method.type}' }),
+        tx('tx2', {
+          amount: '${tx1.amount}',
+          external_identifier: 'copy-of-${tx1.external_identifier}',
+          description: '${tx1.payment_method.type}',
+        }),
       ],
     });
     expect(status).toBe(201);
@@ -88,7 +115,13 @@ describe('POST /_sandbox/fixtures', () => {
       fixtures: [
         tx('ok', {}, { then: 'settle' }),
         tx('ko', {}, { then: 'fail' }),
-        { name: 'sub', account: 'direct', create: 'subscription', body: directSubscription({ plan: { name: 'renewal-fails', currency: 'USD', amount: 900, interval: 'day' } }), then: 'advance:86400' },
+        {
+          name: 'sub',
+          account: 'direct',
+          create: 'subscription',
+          body: directSubscription({ plan: { name: 'renewal-fails', currency: 'USD', amount: 900, interval: 'day' } }),
+          then: 'advance:86400',
+        },
       ],
     });
     expect(status).toBe(201);
@@ -121,20 +154,55 @@ describe('POST /_sandbox/fixtures', () => {
     };
 
     it('a body the API refuses (checked before the first fixture is created)', () =>
-      refusedWith({ fixtures: [tx('fine'), tx('bad', { amount: -5 })] }, 400, '/fixtures/1/body/amount', 'bad', /amount|greater|>=|too small/i));
+      refusedWith(
+        { fixtures: [tx('fine'), tx('bad', { amount: -5 })] },
+        400,
+        '/fixtures/1/body/amount',
+        'bad',
+        /amount|greater|>=|too small/i,
+      ));
 
     it('a reference to a fixture that comes later', () =>
-      refusedWith({ fixtures: [{ name: 'r', account: 'direct', create: 'refund', body: { transaction_id: '${later.id}' } }, tx('later')] }, 400, '/fixtures/0/body/transaction_id', 'r', /created later/));
+      refusedWith(
+        { fixtures: [{ name: 'r', account: 'direct', create: 'refund', body: { transaction_id: '${later.id}' } }, tx('later')] },
+        400,
+        '/fixtures/0/body/transaction_id',
+        'r',
+        /created later/,
+      ));
 
     it('a reference to a name no fixture has', () =>
-      refusedWith({ fixtures: [tx('a1'), tx('a2', { description: 'see ${nobody.id}' })] }, 400, '/fixtures/1/body/description', 'a2', /no earlier fixture/));
+      refusedWith(
+        { fixtures: [tx('a1'), tx('a2', { description: 'see ${nobody.id}' })] },
+        400,
+        '/fixtures/1/body/description',
+        'a2',
+        /no earlier fixture/,
+      ));
 
     it('an unknown account, a repeated name, settle on a refund, a bad then, a bad shape', async () => {
       await refusedWith({ fixtures: [{ ...tx('t'), account: 'acct_nope' }] }, 400, '/fixtures/0/account', 't', /no account/);
       await refusedWith({ fixtures: [tx('t'), tx('t')] }, 400, '/fixtures/1/name', 't', /already used/);
-      await refusedWith({ fixtures: [tx('t', {}, { then: 'settle' }), { name: 'r', account: 'direct', create: 'refund', body: { transaction_id: '${t.id}' }, then: 'settle' }] }, 400, '/fixtures/1/then', 'r', /applies to a transaction/);
+      await refusedWith(
+        {
+          fixtures: [
+            tx('t', {}, { then: 'settle' }),
+            { name: 'r', account: 'direct', create: 'refund', body: { transaction_id: '${t.id}' }, then: 'settle' },
+          ],
+        },
+        400,
+        '/fixtures/1/then',
+        'r',
+        /applies to a transaction/,
+      );
       await refusedWith({ fixtures: [tx('t', {}, { then: 'advance:soon' })] }, 400, '/fixtures/0/then', 't', /settle, fail or advance/);
-      await refusedWith({ fixtures: [{ name: 'x', account: 'direct', create: 'invoice', body: {} }] }, 400, '/fixtures/0/create', 'x', /transaction, refund, subscription, buyer/);
+      await refusedWith(
+        { fixtures: [{ name: 'x', account: 'direct', create: 'invoice', body: {} }] },
+        400,
+        '/fixtures/0/create',
+        'x',
+        /transaction, refund, subscription, buyer/,
+      );
       await refusedWith({ fixtures: [] }, 400, '/fixtures', undefined, /at least one/);
     });
 
@@ -154,13 +222,40 @@ describe('POST /_sandbox/fixtures', () => {
       ));
 
     it('settling a transaction a scenario rule already settled (card 4242) is refused at its then, and rolled back', () =>
-      refusedWith({ fixtures: [tx('first'), tx('auto', { payment_method: { type: 'card', number: '4242424242424242', expiration_date: '12/30', security_code: '123' } }, { then: 'settle' })] }, 409, '/fixtures/1/then', 'auto', /SUCCEEDED|already|cannot/i));
+      refusedWith(
+        {
+          fixtures: [
+            tx('first'),
+            tx(
+              'auto',
+              { payment_method: { type: 'card', number: '4242424242424242', expiration_date: '12/30', security_code: '123' } },
+              { then: 'settle' },
+            ),
+          ],
+        },
+        409,
+        '/fixtures/1/then',
+        'auto',
+        /SUCCEEDED|already|cannot/i,
+      ));
 
     it('a reference to a field the object lacks', () =>
-      refusedWith({ fixtures: [tx('t1'), tx('t2', { description: '${t1.no_such_field}' })] }, 400, '/fixtures/1/body/description', 't2', /has no field no_such_field/));
+      refusedWith(
+        { fixtures: [tx('t1'), tx('t2', { description: '${t1.no_such_field}' })] },
+        400,
+        '/fixtures/1/body/description',
+        't2',
+        /has no field no_such_field/,
+      ));
 
     it('a webhook target the sandbox refuses', () =>
-      refusedWith({ fixtures: [tx('t1', { notification_url: 'http://169.254.169.254/latest' })] }, 400, '/fixtures/0/body/notification_url', 't1', /Webhook target refused/));
+      refusedWith(
+        { fixtures: [tx('t1', { notification_url: 'http://169.254.169.254/latest' })] },
+        400,
+        '/fixtures/0/body/notification_url',
+        't1',
+        /Webhook target refused/,
+      ));
   });
 });
 
@@ -175,10 +270,20 @@ describe('the fixtures JSON Schema', () => {
     expect(shipped('fixtures.schema.json')).toEqual(served);
   });
 
-  it('describes each kind with the API\'s body (editors complete from it) and the shipped examples point to it', () => {
+  it("describes each kind with the API's body (editors complete from it) and the shipped examples point to it", () => {
     const schema = shipped('fixtures.schema.json');
     const text = JSON.stringify(schema);
-    for (const word of ['"transaction"', '"refund"', '"subscription"', '"buyer"', 'payment_method', 'trial_period_days', 'transaction_id', 'advance:<seconds>']) expect(text).toContain(word);
+    for (const word of [
+      '"transaction"',
+      '"refund"',
+      '"subscription"',
+      '"buyer"',
+      'payment_method',
+      'trial_period_days',
+      'transaction_id',
+      'advance:<seconds>',
+    ])
+      expect(text).toContain(word);
     for (const file of ['shop.json', 'subscriptions.json']) expect(shipped(file).$schema).toBe('./fixtures.schema.json');
   });
 });
@@ -201,7 +306,13 @@ describe('the shipped fixtures', () => {
     const { status, body } = await post(a, shipped('subscriptions.json'));
     expect(status).toBe(201);
     const statuses = Object.fromEntries(Object.entries(body).map(([name, sub]) => [name, (sub as Json).status]));
-    expect(statuses).toEqual({ sub_cancelled: 'cancelled', sub_past_due: 'past_due', sub_active: 'active', sub_trialing: 'active', sub_failed: 'failed' });
+    expect(statuses).toEqual({
+      sub_cancelled: 'cancelled',
+      sub_past_due: 'past_due',
+      sub_active: 'active',
+      sub_trialing: 'active',
+      sub_failed: 'failed',
+    });
     const trialing = body.sub_trialing as Json;
     expect(Date.parse(String(trialing.trial_end))).toBeGreaterThan(a.sandbox.clock.nowMs());
     expect(Date.parse(String((body.sub_active as Json).trial_end ?? 0))).toBeLessThanOrEqual(a.sandbox.clock.nowMs());

@@ -1,4 +1,4 @@
-/** The spec's seven idempotency rules (plus the contract's scoping and replay header). */
+/** The spec's seven idempotency rules (plus the documented scoping and replay header). */
 import { describe, expect, it } from 'vitest';
 import { CHECKOUT, body, directPayment, headers, testApp } from '../../support/app.js';
 
@@ -14,7 +14,7 @@ const count = ({ db }: Pick<ReturnType<typeof testApp>, 'db'>): number =>
 
 describe('Idempotency-Key', () => {
   it('rule 2: replays the first status and body with Idempotent-Replayed: true, creating one record', async () => {
-    const { app, sandbox, db } = testApp();
+    const { app, db } = testApp();
     const first = await create(app, 'key-1');
     expect(first.status).toBe(201);
     expect(first.headers.get('idempotent-replayed')).toBeNull();
@@ -27,7 +27,7 @@ describe('Idempotency-Key', () => {
   });
 
   it('"the same request" ignores JSON key order', async () => {
-    const { app, sandbox, db } = testApp();
+    const { app, db } = testApp();
     await create(app, 'k', { amount: 1, currency: 'USD', ...directPayment({ amount: 1 }) });
     const reordered = Object.fromEntries(Object.entries(directPayment({ amount: 1 })).reverse());
     const res = await create(app, 'k', reordered);
@@ -36,11 +36,15 @@ describe('Idempotency-Key', () => {
   });
 
   it('rule 2: a failed first response (after execution started) is stored and replayed too', async () => {
-    const { app, sandbox, db } = testApp();
+    const { app, sandbox } = testApp();
     const tx = await body(await create(app, undefined));
     await sandbox.control.advanceClock(0.001);
     const refund = (amount: number) =>
-      app.request(`/v4/transactions/${String(tx.id)}/refunds`, { method: 'POST', headers: { ...headers(), 'idempotency-key': 'r-1' }, body: JSON.stringify({ amount }) });
+      app.request(`/v4/transactions/${String(tx.id)}/refunds`, {
+        method: 'POST',
+        headers: { ...headers(), 'idempotency-key': 'r-1' },
+        body: JSON.stringify({ amount }),
+      });
     const first = await refund(1);
     expect(first.status).toBe(400); // PENDING: not refundable
     sandbox.transactions.resolve(String(tx.id), 'SUCCEEDED');
@@ -60,7 +64,7 @@ describe('Idempotency-Key', () => {
   });
 
   it('rule 5: 409 concurrent_request while the first request is still processing (--latency)', async () => {
-    const { app, sandbox, db } = testApp({ latency: 300 });
+    const { app, db } = testApp({ latency: 300 });
     const first = create(app, 'slow');
     await new Promise((r) => setTimeout(r, 50));
     const second = await create(app, 'slow');
@@ -74,7 +78,7 @@ describe('Idempotency-Key', () => {
   });
 
   it('without --latency a create runs without yielding, so its key is stored once, with the answer (no claim, no completion)', async () => {
-    const { app, sandbox, httpRecords, db } = testApp();
+    const { app, httpRecords, db } = testApp();
     const writes: string[] = [];
     const repo = httpRecords.idempotency;
     for (const name of ['claim', 'complete', 'release', 'record'] as const) {
@@ -87,14 +91,17 @@ describe('Idempotency-Key', () => {
     expect((await create(app, 'one-write')).status).toBe(201);
     expect((await create(app, 'one-write-failed', directPayment({ currency: 'XXX' }))).status).toBe(400);
     expect(writes).toEqual(['record']); // a validation failure stores nothing (rule 4)
-    expect(db.prepare("SELECT state, response_status FROM idempotency_keys WHERE key = 'one-write'").get()).toEqual({ state: 'done', response_status: 201 });
+    expect(db.prepare("SELECT state, response_status FROM idempotency_keys WHERE key = 'one-write'").get()).toEqual({
+      state: 'done',
+      response_status: 201,
+    });
     const replay = await create(app, 'one-write');
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(count({ db })).toBe(1);
   });
 
   it('a create and the record of its key commit together: when the record cannot be written, no transaction is kept, and the retry creates one', async () => {
-    const { app, sandbox, httpRecords, db } = testApp();
+    const { app, httpRecords, db } = testApp();
     const repo = httpRecords.idempotency;
     const original = repo.record;
     repo.record = () => {
@@ -112,7 +119,7 @@ describe('Idempotency-Key', () => {
   });
 
   it('rule 6: the same key with a different body is 400, every time', async () => {
-    const { app, sandbox, db } = testApp();
+    const { app, db } = testApp();
     await create(app, 'k2', directPayment({ amount: 100 }));
     for (let i = 0; i < 2; i++) {
       const res = await create(app, 'k2', directPayment({ amount: 200 }));
@@ -127,7 +134,11 @@ describe('Idempotency-Key', () => {
   it('the same key on another path is a different request (400)', async () => {
     const { app } = testApp();
     const tx = await body(await create(app, 'shared'));
-    const res = await app.request(`/v4/transactions/${String(tx.id)}/refunds`, { method: 'POST', headers: { ...headers(), 'Idempotency-Key': 'shared' }, body: JSON.stringify(directPayment()) });
+    const res = await app.request(`/v4/transactions/${String(tx.id)}/refunds`, {
+      method: 'POST',
+      headers: { ...headers(), 'Idempotency-Key': 'shared' },
+      body: JSON.stringify(directPayment()),
+    });
     expect(res.status).toBe(400);
     expect((await body(res)).message).toMatch(/already in use/);
   });
@@ -141,7 +152,7 @@ describe('Idempotency-Key', () => {
   });
 
   it('rule 3: a key is valid for 24 hours on the sandbox clock, then free for another request', async () => {
-    const { app, sandbox, db } = testApp();
+    const { app, sandbox } = testApp();
     await create(app, 'day', directPayment({ amount: 100 }));
     await sandbox.control.advanceClock(23 * 3600);
     expect((await create(app, 'day', directPayment({ amount: 100 }))).headers.get('idempotent-replayed')).toBe('true');
@@ -154,7 +165,7 @@ describe('Idempotency-Key', () => {
   });
 
   it('keys are scoped to the merchant account', async () => {
-    const { app, sandbox, db } = testApp();
+    const { app, db } = testApp();
     await create(app, 'same-key');
     const res = await create(app, 'same-key', { amount: 100, currency: 'USD', return_url: 'https://shop.example/ok' }, headers(CHECKOUT));
     expect(res.status).toBe(201);

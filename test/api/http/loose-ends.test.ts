@@ -10,7 +10,10 @@ import { CHECKOUT, DIRECT, body, directPayment, headers, jwt, testApp } from '..
 import { directSubscription, postSubscription } from '../../support/subscriptions.js';
 
 const now = (): number => Math.floor(Date.now() / 1000);
-const bearer = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}`, 'x-merchant-account-id': DIRECT.account_id });
+const bearer = (token: string): Record<string, string> => ({
+  authorization: `Bearer ${token}`,
+  'x-merchant-account-id': DIRECT.account_id,
+});
 
 interface PageBody<T = Record<string, unknown>> {
   items: T[];
@@ -67,7 +70,9 @@ describe('X-Forwarded-For', () => {
     const { app } = testApp();
     const good = ['unknown, 203.0.113.7', '203.0.113.7:4711, 10.0.0.1', '[2001:db8::7]:4711', 'unknown, [2001:db8::7]:443, 10.0.0.1'];
     for (const [i, value] of good.entries()) {
-      const res = await postSubscription(app, directSubscription({ external_identifier: `xff-${i}` }), DIRECT, { 'x-forwarded-for': value });
+      const res = await postSubscription(app, directSubscription({ external_identifier: `xff-${i}` }), DIRECT, {
+        'x-forwarded-for': value,
+      });
       expect(res.status, value).toBe(201);
     }
     for (const value of ['unknown', 'unknown, proxy.example', '999.1.1.1:80']) {
@@ -129,8 +134,14 @@ describe('buyer filters (search, external_identifier)', () => {
     const someone = all.items.find((b) => b.external_identifier !== null)!;
     const lastName = someone.display_name!.split(' ').at(-1)!;
 
-    const byName = await body<PageBody<BuyerItem>>(await app.request(`/v4/buyers?limit=100&search=${encodeURIComponent(lastName.toUpperCase())}`, { headers: headers() }));
-    const expected = all.items.filter((b) => `${b.display_name}`.toLowerCase().includes(lastName.toLowerCase()) || `${b.external_identifier}`.toLowerCase().includes(lastName.toLowerCase()));
+    const byName = await body<PageBody<BuyerItem>>(
+      await app.request(`/v4/buyers?limit=100&search=${encodeURIComponent(lastName.toUpperCase())}`, { headers: headers() }),
+    );
+    const expected = all.items.filter(
+      (b) =>
+        `${b.display_name}`.toLowerCase().includes(lastName.toLowerCase()) ||
+        `${b.external_identifier}`.toLowerCase().includes(lastName.toLowerCase()),
+    );
     expect(byName.items.map((b) => b.id)).toEqual(expected.map((b) => b.id));
     expect(byName.items.map((b) => b.id)).toContain(someone.id);
 
@@ -138,16 +149,28 @@ describe('buyer filters (search, external_identifier)', () => {
     const byPart = await body<PageBody<BuyerItem>>(await app.request(`/v4/buyers?limit=100&search=${digits}`, { headers: headers() }));
     expect(byPart.items.map((b) => b.id)).toContain(someone.id);
 
-    const exact = await body<PageBody<BuyerItem>>(await app.request(`/v4/buyers?external_identifier=${someone.external_identifier!}`, { headers: headers() }));
-    expect(exact.items.map((b) => b.id)).toEqual(all.items.filter((b) => b.external_identifier === someone.external_identifier).map((b) => b.id));
+    const exact = await body<PageBody<BuyerItem>>(
+      await app.request(`/v4/buyers?external_identifier=${someone.external_identifier!}`, { headers: headers() }),
+    );
+    expect(exact.items.map((b) => b.id)).toEqual(
+      all.items.filter((b) => b.external_identifier === someone.external_identifier).map((b) => b.id),
+    );
     const partial = await body<PageBody<BuyerItem>>(await app.request(`/v4/buyers?external_identifier=${digits}`, { headers: headers() }));
     expect(partial.items).toEqual([]);
 
-    const both = await body<PageBody<BuyerItem>>(await app.request(`/v4/buyers?search=${encodeURIComponent(lastName)}&external_identifier=${someone.external_identifier!}`, { headers: headers() }));
+    const both = await body<PageBody<BuyerItem>>(
+      await app.request(`/v4/buyers?search=${encodeURIComponent(lastName)}&external_identifier=${someone.external_identifier!}`, {
+        headers: headers(),
+      }),
+    );
     expect(both.items.map((b) => b.id)).toEqual([someone.id]);
     // An empty filter is no filter; the bare /buyers path filters too.
-    expect((await body<PageBody>(await app.request('/v4/buyers?limit=100&search=', { headers: headers() }))).items.length).toBe(all.items.length);
-    const bare = await body<PageBody<BuyerItem>>(await app.request(`/buyers?external_identifier=${someone.external_identifier!}`, { headers: headers() }));
+    expect((await body<PageBody>(await app.request('/v4/buyers?limit=100&search=', { headers: headers() }))).items.length).toBe(
+      all.items.length,
+    );
+    const bare = await body<PageBody<BuyerItem>>(
+      await app.request(`/buyers?external_identifier=${someone.external_identifier!}`, { headers: headers() }),
+    );
     expect(bare.items.map((b) => b.id)).toContain(someone.id);
   });
 
@@ -160,7 +183,9 @@ describe('buyer filters (search, external_identifier)', () => {
     const ids: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: PageBody<BuyerItem> = await body<PageBody<BuyerItem>>(await app.request(`/v4/buyers?limit=3&search=${letter}${cursor ? `&cursor=${cursor}` : ''}`, { headers: headers() }));
+      const page: PageBody<BuyerItem> = await body<PageBody<BuyerItem>>(
+        await app.request(`/v4/buyers?limit=3&search=${letter}${cursor ? `&cursor=${cursor}` : ''}`, { headers: headers() }),
+      );
       ids.push(...page.items.map((b) => b.id));
       cursor = page.next_cursor;
     } while (cursor);
@@ -171,7 +196,8 @@ describe('buyer filters (search, external_identifier)', () => {
 describe('cursors bound to their list and account', () => {
   it('a cursor is refused (400 at query) by another list, another account or other filters', async () => {
     const { app } = testApp();
-    for (const amount of [700, 701, 702]) await app.request('/v4/transactions', { method: 'POST', headers: headers(), body: JSON.stringify(directPayment({ amount })) });
+    for (const amount of [700, 701, 702])
+      await app.request('/v4/transactions', { method: 'POST', headers: headers(), body: JSON.stringify(directPayment({ amount })) });
     const page = await body<PageBody>(await app.request('/v4/transactions?limit=1', { headers: headers() }));
     const cursor = page.next_cursor!;
     expect((await app.request(`/v4/transactions?limit=1&cursor=${cursor}`, { headers: headers() })).status).toBe(200);
@@ -198,28 +224,49 @@ describe('the refunds of a transaction', () => {
   it('are a page envelope with cursor pages, newest first', async () => {
     const { app } = testApp();
     const paid = await body<{ id: string }>(
-      await app.request('/v4/transactions', { method: 'POST', headers: headers(), body: JSON.stringify(directPayment({ amount: 1000, payment_method: { type: 'card', number: '4242424242424242', expiration_date: '12/30', security_code: '123' } })) }),
+      await app.request('/v4/transactions', {
+        method: 'POST',
+        headers: headers(),
+        body: JSON.stringify(
+          directPayment({
+            amount: 1000,
+            payment_method: { type: 'card', number: '4242424242424242', expiration_date: '12/30', security_code: '123' },
+          }),
+        ),
+      }),
     );
     const refundIds: string[] = [];
     for (const amount of [100, 200, 300]) {
-      const res = await app.request(`/v4/transactions/${paid.id}/refunds`, { method: 'POST', headers: headers(), body: JSON.stringify({ amount }) });
+      const res = await app.request(`/v4/transactions/${paid.id}/refunds`, {
+        method: 'POST',
+        headers: headers(),
+        body: JSON.stringify({ amount }),
+      });
       expect(res.status).toBe(201);
       refundIds.unshift((await body<{ id: string }>(res)).id);
     }
-    const first = await body<PageBody<{ id: string; amount: number }>>(await app.request(`/v4/transactions/${paid.id}/refunds?limit=2`, { headers: headers() }));
+    const first = await body<PageBody<{ id: string; amount: number }>>(
+      await app.request(`/v4/transactions/${paid.id}/refunds?limit=2`, { headers: headers() }),
+    );
     expect(Object.keys(first)).toEqual(['items', 'limit', 'next_cursor', 'previous_cursor']);
     expect(first.limit).toBe(2);
     expect(first.items.map((r) => r.amount)).toEqual([300, 200]);
     expect(first.previous_cursor).toBeNull();
-    const second = await body<PageBody<{ id: string }>>(await app.request(`/v4/transactions/${paid.id}/refunds?limit=2&cursor=${first.next_cursor!}`, { headers: headers() }));
+    const second = await body<PageBody<{ id: string }>>(
+      await app.request(`/v4/transactions/${paid.id}/refunds?limit=2&cursor=${first.next_cursor!}`, { headers: headers() }),
+    );
     expect([...first.items, ...second.items].map((r) => r.id)).toEqual(refundIds);
     expect(second.next_cursor).toBeNull();
     const whole = await body<PageBody>(await app.request(`/v4/transactions/${paid.id}/refunds`, { headers: headers() }));
     expect(whole).toMatchObject({ limit: 20, next_cursor: null, previous_cursor: null });
     expect(whole.items).toHaveLength(3);
     // A refunds cursor is bound to its transaction.
-    const other = await body<{ id: string }>(await app.request('/v4/transactions', { method: 'POST', headers: headers(), body: JSON.stringify(directPayment()) }));
-    expect((await app.request(`/v4/transactions/${other.id}/refunds?cursor=${first.next_cursor!}`, { headers: headers() })).status).toBe(400);
+    const other = await body<{ id: string }>(
+      await app.request('/v4/transactions', { method: 'POST', headers: headers(), body: JSON.stringify(directPayment()) }),
+    );
+    expect((await app.request(`/v4/transactions/${other.id}/refunds?cursor=${first.next_cursor!}`, { headers: headers() })).status).toBe(
+      400,
+    );
     expect((await app.request(`/v4/transactions/${paid.id}/refunds?limit=0`, { headers: headers() })).status).toBe(400);
   });
 });

@@ -54,7 +54,7 @@ describe('the OpenAPI document under Redocly lint (recommended rules)', () => {
   it('has 0 errors and 0 warnings, and the linter fetches nothing', async () => {
     const fetchSpy = vi.spyOn(globalThis, 'fetch').mockRejectedValue(new Error('the linter must not use the network'));
     const text = await openApiText();
-    const doc = JSON.parse(text) as Document;
+    JSON.parse(text) as Document; // the document is JSON
     const config = await createConfig({ extends: ['recommended'] });
     const problems = await lintFromString({ source: text, absoluteRef: '/openapi.json', config });
     const shown = (p: (typeof problems)[number]) => `${p.severity} ${p.ruleId} ${p.location[0]?.pointer ?? ''}: ${p.message}`;
@@ -69,7 +69,9 @@ describe('the OpenAPI document under Redocly lint (recommended rules)', () => {
     delete doc.paths['/_sandbox/clock']!.get!.security;
     const config = await createConfig({ extends: ['recommended'] });
     const problems = await lintFromString({ source: JSON.stringify(doc), absoluteRef: '/openapi.json', config });
-    expect(problems.map((p) => `${p.severity} ${p.ruleId}`)).toEqual(expect.arrayContaining(['warn operation-operationId', 'error security-defined']));
+    expect(problems.map((p) => `${p.severity} ${p.ruleId}`)).toEqual(
+      expect.arrayContaining(['warn operation-operationId', 'error security-defined']),
+    );
   });
 });
 
@@ -123,11 +125,37 @@ describe('webhooks (OpenAPI 3.1)', () => {
 
   it('documents the bodies the sandbox really sends (formats.ts output passes the schemas, strictly)', () => {
     const at = new Date('2026-11-22T10:00:05Z');
-    const payment = paymentWebhookBody({ llTransactionId: 'tx_1', merchantTransactionId: 'order-1', amount: 1050, currency: 'USD', status: 'SUCCEEDED', at, timeZone: 'Asia/Bangkok' });
+    const payment = paymentWebhookBody({
+      llTransactionId: 'tx_1',
+      merchantTransactionId: 'order-1',
+      amount: 1050,
+      currency: 'USD',
+      status: 'SUCCEEDED',
+      at,
+      timeZone: 'Asia/Bangkok',
+    });
     expect(paymentWebhookSchema.strict().parse(payment)).toEqual(payment);
-    const settled = paymentWebhookBody({ llTransactionId: 'tx_2', merchantTransactionId: 'order-2', amount: 1050, currency: 'USD', status: 'FAILED', at, timeZone: 'UTC', settlementCurrency: 'THB' });
+    const settled = paymentWebhookBody({
+      llTransactionId: 'tx_2',
+      merchantTransactionId: 'order-2',
+      amount: 1050,
+      currency: 'USD',
+      status: 'FAILED',
+      at,
+      timeZone: 'UTC',
+      settlementCurrency: 'THB',
+    });
     expect(paymentWebhookSchema.strict().parse(settled)).toEqual(settled);
-    const refund = refundWebhookBody({ llTransactionId: 'rf_1', merchantTransactionId: 'rf_1', originalTransactionId: 'order-1', amount: 500, currency: 'JPY', reason: 'Customer request', at, timeZone: 'UTC' });
+    const refund = refundWebhookBody({
+      llTransactionId: 'rf_1',
+      merchantTransactionId: 'rf_1',
+      originalTransactionId: 'order-1',
+      amount: 500,
+      currency: 'JPY',
+      reason: 'Customer request',
+      at,
+      timeZone: 'UTC',
+    });
     expect(refundWebhookSchema.strict().parse(refund)).toEqual(refund);
     expect(Object.keys(paymentWebhookSchema.shape.payment_data.shape)).toEqual(Object.keys(payment.payment_data));
     expect(Object.keys(refundWebhookSchema.shape.refund_data.shape)).toEqual(Object.keys(refund.refund_data));
@@ -141,7 +169,8 @@ describe('routes', () => {
     // The panel's static files (GET /*, public/) are documented as the panel itself, GET /.
     // /v4 paths are documented relative to the server <base>/v4; the spec's /buyers without
     // the prefix is the same operation as /v4/buyers, documented once.
-    const asDocumented = (path: string): string => (path === '/*' ? '/' : path.replace(/^\/v4(?=\/)/, '').replace(/:([A-Za-z_]+)/g, '{$1}'));
+    const asDocumented = (path: string): string =>
+      path === '/*' ? '/' : path.replace(/^\/v4(?=\/)/, '').replace(/:([A-Za-z_]+)/g, '{$1}');
     const served = new Set(app.routes.filter((r) => r.method !== 'ALL').map((r) => `${r.method} ${asDocumented(r.path)}`));
     const documented = new Set(operations(doc.paths).map(({ method, path }) => `${method.toUpperCase()} ${path}`));
     expect([...served].filter((r) => !documented.has(r)).sort(), 'served but not documented').toEqual([]);
@@ -156,8 +185,18 @@ describe('servers: a client pointed at a production base_url (which ends in /v4)
     const doc = JSON.parse(await (await app.request('/openapi.json')).text()) as Document;
     expect(doc.servers).toEqual([expect.objectContaining({ url: `${sandbox.baseUrl}/v4` })]);
     expect(Object.keys(doc.paths).filter((p) => p.startsWith('/v4'))).toEqual([]);
-    const api = Object.keys(doc.paths).filter((p) => isApiPath(doc, p)).sort();
-    expect(api).toEqual(['/buyers', '/subscriptions', '/subscriptions/{subscription_id}', '/subscriptions/{subscription_id}/cancel', '/transactions', '/transactions/{transaction_id}', '/transactions/{transaction_id}/refunds']);
+    const api = Object.keys(doc.paths)
+      .filter((p) => isApiPath(doc, p))
+      .sort();
+    expect(api).toEqual([
+      '/buyers',
+      '/subscriptions',
+      '/subscriptions/{subscription_id}',
+      '/subscriptions/{subscription_id}/cancel',
+      '/transactions',
+      '/transactions/{transaction_id}',
+      '/transactions/{transaction_id}/refunds',
+    ]);
     for (const path of ['/_sandbox/health', '/pay/{id}', '/openapi.json', '/reference', '/']) {
       expect(doc.paths[path]!.servers, path).toEqual([expect.objectContaining({ url: sandbox.baseUrl })]);
     }
@@ -186,7 +225,8 @@ describe('every status the sandbox can answer is declared', () => {
     const doc = JSON.parse(await openApiText()) as Document;
     const writes = operations(doc.paths).filter(({ path, method }) => path.startsWith('/_sandbox/') && method !== 'get');
     expect(writes.length).toBeGreaterThan(5);
-    for (const { path, method, op } of writes) expect(Object.keys(op.responses), `${method} ${path}`).toEqual(expect.arrayContaining(['413', '415']));
+    for (const { path, method, op } of writes)
+      expect(Object.keys(op.responses), `${method} ${path}`).toEqual(expect.arrayContaining(['413', '415']));
   });
 
   it('the statuses the sandbox really answers on /v4 are the declared ones', async () => {
@@ -201,7 +241,16 @@ describe('every status the sandbox can answer is declared', () => {
         [url, { method, headers: { ...auth, 'x-sandbox-fault': '503' } }],
         [url, { method, headers: { ...auth, 'x-sandbox-fault': '429' } }],
         [url, { method }],
-        [url, { method, headers: auth, ...(method === 'post' ? { body: 'x'.repeat(sandbox.options.bodyLimit + 1), headers: { ...auth, 'content-type': 'application/json' } } : {}) }],
+        [
+          url,
+          {
+            method,
+            headers: auth,
+            ...(method === 'post'
+              ? { body: 'x'.repeat(sandbox.options.bodyLimit + 1), headers: { ...auth, 'content-type': 'application/json' } }
+              : {}),
+          },
+        ],
         [malformed, { method, headers: auth }],
       ];
       for (const [target, init] of asked) {

@@ -7,7 +7,11 @@ describe('GET /openapi.json', () => {
     const { app } = testApp();
     const res = await app.request('/openapi.json');
     expect(res.status).toBe(200);
-    const doc = (await res.json()) as { openapi: string; paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, unknown> } };
+    const doc = (await res.json()) as {
+      openapi: string;
+      paths: Record<string, Record<string, unknown>>;
+      components: { schemas: Record<string, unknown> };
+    };
     expect(doc.openapi).toBe('3.1.0');
     // The API's paths are relative to the server <base>/v4 (the spec's base_url ends in /v4).
     for (const [path, method] of [
@@ -20,7 +24,9 @@ describe('GET /openapi.json', () => {
     ] as const) {
       expect(doc.paths[path]?.[method], `${method} ${path}`).toBeDefined();
     }
-    expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(['TransactionCreate', 'Transaction', 'Refund', 'Buyer', 'Error']));
+    expect(Object.keys(doc.components.schemas)).toEqual(
+      expect.arrayContaining(['TransactionCreate', 'Transaction', 'Refund', 'Buyer', 'Error']),
+    );
     expect(JSON.stringify(doc.components.schemas.TransactionCreate)).toContain('Sandbox extension');
   });
 });

@@ -12,7 +12,11 @@ type Tx = { id: string; amount: number };
 
 async function seed(app: ReturnType<typeof testApp>['app'], amounts: number[]): Promise<void> {
   for (const amount of amounts) {
-    const res = await app.request('/v4/transactions', { method: 'POST', headers: headers(), body: JSON.stringify(directPayment({ amount })) });
+    const res = await app.request('/v4/transactions', {
+      method: 'POST',
+      headers: headers(),
+      body: JSON.stringify(directPayment({ amount })),
+    });
     expect(res.status).toBe(201);
   }
 }
@@ -26,7 +30,10 @@ const page = async (app: ReturnType<typeof testApp>['app'], query: string) => {
 describe('cursor pagination', () => {
   it('defaults to 20, newest first, nulls at the ends', async () => {
     const { app } = testApp();
-    await seed(app, Array.from({ length: 25 }, (_, i) => i + 1));
+    await seed(
+      app,
+      Array.from({ length: 25 }, (_, i) => i + 1),
+    );
     const first = await page(app, '');
     expect(first.limit).toBe(20);
     expect(first.items.map((t) => t.amount)).toEqual(Array.from({ length: 20 }, (_, i) => 25 - i));
@@ -40,7 +47,10 @@ describe('cursor pagination', () => {
 
   it('walks forward and back over 4 pages, stable while records are inserted', async () => {
     const { app } = testApp();
-    await seed(app, Array.from({ length: 10 }, (_, i) => i + 1)); // amounts 1..10, newest = 10
+    await seed(
+      app,
+      Array.from({ length: 10 }, (_, i) => i + 1),
+    ); // amounts 1..10, newest = 10
     const p1 = await page(app, 'limit=3');
     expect(p1.items.map((t) => t.amount)).toEqual([10, 9, 8]);
     await seed(app, [101, 102]); // inserted while walking
@@ -90,7 +100,15 @@ describe('cursor pagination', () => {
 });
 
 describe('buyers', () => {
-  type Buyer = { id: string; type: string; display_name: string; external_identifier: string | null; created_at: string; updated_at: string; merchant_account_id: string };
+  type Buyer = {
+    id: string;
+    type: string;
+    display_name: string;
+    external_identifier: string | null;
+    created_at: string;
+    updated_at: string;
+    merchant_account_id: string;
+  };
 
   it('lists faker buyers with the fields of the pagination sample, on /v4/buyers and /buyers', async () => {
     const { app } = testApp();
@@ -99,7 +117,15 @@ describe('buyers', () => {
     expect(bare).toEqual(v4);
     expect(v4.items).toHaveLength(5);
     const b = v4.items[0]!;
-    expect(Object.keys(b).sort()).toEqual(['created_at', 'display_name', 'external_identifier', 'id', 'merchant_account_id', 'type', 'updated_at']);
+    expect(Object.keys(b).sort()).toEqual([
+      'created_at',
+      'display_name',
+      'external_identifier',
+      'id',
+      'merchant_account_id',
+      'type',
+      'updated_at',
+    ]);
     expect(b.type).toBe('buyer');
     expect(b.merchant_account_id).toBe(DIRECT.account_id);
     expect(b.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00$/);
@@ -109,7 +135,9 @@ describe('buyers', () => {
 
   it('is deterministic under --seed and differs with another seed', async () => {
     const names = async (seed: number) =>
-      (await body<PageOf<Buyer>>(await testApp({ seed }).app.request('/v4/buyers?limit=10', { headers: headers() }))).items.map((b) => `${b.id} ${b.display_name}`);
+      (await body<PageOf<Buyer>>(await testApp({ seed }).app.request('/v4/buyers?limit=10', { headers: headers() }))).items.map(
+        (b) => `${b.id} ${b.display_name}`,
+      );
     expect(await names(7)).toEqual(await names(7));
     expect(await names(7)).not.toEqual(await names(8));
   });
@@ -119,7 +147,9 @@ describe('buyers', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const p: PageOf<Buyer> = await body<PageOf<Buyer>>(await app.request(`/v4/buyers?limit=7${cursor ? `&cursor=${cursor}` : ''}`, { headers: headers() }));
+      const p: PageOf<Buyer> = await body<PageOf<Buyer>>(
+        await app.request(`/v4/buyers?limit=7${cursor ? `&cursor=${cursor}` : ''}`, { headers: headers() }),
+      );
       seen.push(...p.items.map((b) => b.id));
       cursor = p.next_cursor;
     } while (cursor);
@@ -132,7 +162,9 @@ describe('buyers', () => {
     const { jwt } = await import('../../support/app.js');
     const now = Math.floor(Date.now() / 1000);
     const token = jwt({ scopes: ['transactions.read'], iat: now, exp: now + 60 });
-    const res = await app.request('/v4/buyers', { headers: { authorization: `Bearer ${token}`, 'x-merchant-account-id': DIRECT.account_id } });
+    const res = await app.request('/v4/buyers', {
+      headers: { authorization: `Bearer ${token}`, 'x-merchant-account-id': DIRECT.account_id },
+    });
     expect(res.status).toBe(403);
   });
 });

@@ -42,7 +42,10 @@ describe('one vocabulary of payment-method types', () => {
         expect(channel.type, channel.code).toBe(group.type);
         const currency = channel.currencies === 'any' ? 'USD' : channel.currencies[0]!;
         const card = channel.type === 'card' ? CARD_FIELDS : {};
-        const res = await postTx(app, directPayment({ currency, payment_method: { type: channel.type, payment_channel_code: channel.code, ...card } }));
+        const res = await postTx(
+          app,
+          directPayment({ currency, payment_method: { type: channel.type, payment_channel_code: channel.code, ...card } }),
+        );
         expect(res.status, `${channel.code} with type ${channel.type}`).toBe(201);
       }
     }
@@ -50,7 +53,9 @@ describe('one vocabulary of payment-method types', () => {
 
   it('the banking apps are listed as mobile_banking, the type a request sends with them', async () => {
     const { app } = testApp();
-    const { groups } = await body<{ groups: { id: string; type: string; channels: Channel[] }[] }>(await app.request('/_sandbox/payment-methods'));
+    const { groups } = await body<{ groups: { id: string; type: string; channels: Channel[] }[] }>(
+      await app.request('/_sandbox/payment-methods'),
+    );
     const banking = groups.find((g) => g.id === 'thai_banking_apps');
     expect(banking?.type).toBe('mobile_banking');
     expect(banking?.channels.map((c) => c.type)).toEqual(banking?.channels.map(() => 'mobile_banking'));
@@ -84,7 +89,11 @@ describe('one vocabulary of payment-method types', () => {
     const direct = await postTx(app, directPayment({ payment_method: { type: 'bank_transfer' } }));
     expect(direct.status).toBe(400);
     expect((await body<ErrorBody>(direct)).details.map((d) => d.pointer)).toEqual(['/payment_method/type']);
-    const checkout = await postTx(app, { amount: 500, currency: 'THB', return_url: 'https://m.example/r', payment_method: { type: 'bank_transfer' } }, CHECKOUT);
+    const checkout = await postTx(
+      app,
+      { amount: 500, currency: 'THB', return_url: 'https://m.example/r', payment_method: { type: 'bank_transfer' } },
+      CHECKOUT,
+    );
     expect(checkout.status).toBe(400);
     expect((await body<ErrorBody>(checkout)).details.map((d) => d.pointer)).toEqual(['/payment_method/type']);
   });
@@ -113,7 +122,9 @@ describe('a required field sent as null', () => {
       body: JSON.stringify({ ...directSubscription(), plan: { name: 'Gold', currency: 'USD', amount: 900, interval: null } }),
     });
     expect(res.status).toBe(400);
-    expect((await body<ErrorBody>(res)).details).toEqual([{ type: 'missing', pointer: '/plan/interval', location: 'body', message: 'Field required' }]);
+    expect((await body<ErrorBody>(res)).details).toEqual([
+      { type: 'missing', pointer: '/plan/interval', location: 'body', message: 'Field required' },
+    ]);
   });
 });
 
@@ -130,13 +141,19 @@ describe('UUIDs in paths are case-insensitive', () => {
     expect((await app.request(`/_sandbox/transactions/${upper}`)).status).toBe(200);
 
     const sub = await body<{ id: string }>(
-      await app.request('/v4/subscriptions', { method: 'POST', headers: headers(DIRECT, { 'X-Forwarded-For': '203.0.113.7' }), body: JSON.stringify(directSubscription()) }),
+      await app.request('/v4/subscriptions', {
+        method: 'POST',
+        headers: headers(DIRECT, { 'X-Forwarded-For': '203.0.113.7' }),
+        body: JSON.stringify(directSubscription()),
+      }),
     );
     const gotSub = await app.request(`/v4/subscriptions/${sub.id.toUpperCase()}`, { headers: headers() });
     expect(gotSub.status).toBe(200);
     expect((await body<{ id: string }>(gotSub)).id).toBe(sub.id);
 
-    const pending = await body<{ id: string }>(await postTx(app, { amount: 500, currency: 'THB', return_url: 'https://m.example/r', payment_method: { type: 'card' } }, CHECKOUT));
+    const pending = await body<{ id: string }>(
+      await postTx(app, { amount: 500, currency: 'THB', return_url: 'https://m.example/r', payment_method: { type: 'card' } }, CHECKOUT),
+    );
     expect((await app.request(`/pay/${pending.id.toUpperCase()}`)).status).toBe(200);
   });
 
@@ -152,13 +169,21 @@ describe('error messages name the rule', () => {
     const { app } = testApp();
     const res = await postTx(app, { amount: 500, currency: 'THB', payment_method: { type: 'card' } }, CHECKOUT);
     expect(res.status).toBe(400);
-    expect((await body<ErrorBody>(res)).details).toEqual([{ type: 'missing', pointer: '/return_url', location: 'body', message: expect.stringMatching(/return_url is required/) }]);
+    expect((await body<ErrorBody>(res)).details).toEqual([
+      { type: 'missing', pointer: '/return_url', location: 'body', message: expect.stringMatching(/return_url is required/) },
+    ]);
   });
 
   it('a return_url that is not an http URL still says so', async () => {
     const { app } = testApp();
-    const res = await postTx(app, { amount: 500, currency: 'THB', return_url: 'ftp://m.example/r', payment_method: { type: 'card' } }, CHECKOUT);
-    expect((await body<ErrorBody>(res)).details).toEqual([expect.objectContaining({ pointer: '/return_url', message: 'Must be an http or https URL' })]);
+    const res = await postTx(
+      app,
+      { amount: 500, currency: 'THB', return_url: 'ftp://m.example/r', payment_method: { type: 'card' } },
+      CHECKOUT,
+    );
+    expect((await body<ErrorBody>(res)).details).toEqual([
+      expect.objectContaining({ pointer: '/return_url', message: 'Must be an http or https URL' }),
+    ]);
   });
 
   it('amount 10.5 says the amount is an integer in minor units', async () => {
@@ -189,11 +214,17 @@ describe('error messages name the rule', () => {
 describe('a payment charged without the customer', () => {
   it("a checkout subscription's renewal carries no payment_url; its first charge does", async () => {
     const { app, sandbox } = testApp();
-    const sub = await createSubscription(app, checkoutSubscription({ payment_method: { type: 'card', redirect_url: 'https://merchant.example/done' } }), CHECKOUT);
+    const sub = await createSubscription(
+      app,
+      checkoutSubscription({ payment_method: { type: 'card', redirect_url: 'https://merchant.example/done' } }),
+      CHECKOUT,
+    );
     const [first] = (await withCharges(app, sub.id, CHECKOUT)).charges;
     const firstId = String(first?.id);
     sandbox.transactions.resolve(firstId, 'SUCCEEDED');
-    const paidFirst = await body<{ payment_url: string | null }>(await app.request(`/v4/transactions/${firstId}`, { headers: headers(CHECKOUT) }));
+    const paidFirst = await body<{ payment_url: string | null }>(
+      await app.request(`/v4/transactions/${firstId}`, { headers: headers(CHECKOUT) }),
+    );
     expect(paidFirst.payment_url).toMatch(new RegExp(`/pay/${firstId}$`));
 
     await advance(app, 32 * DAY);
@@ -201,7 +232,9 @@ describe('a payment charged without the customer', () => {
     const renewals = charges.filter((c) => c.id !== firstId);
     expect(renewals.length).toBeGreaterThan(0);
     for (const renewal of renewals) {
-      const got = await body<{ payment_url: string | null; status: string }>(await app.request(`/v4/transactions/${String(renewal.id)}`, { headers: headers(CHECKOUT) }));
+      const got = await body<{ payment_url: string | null; status: string }>(
+        await app.request(`/v4/transactions/${String(renewal.id)}`, { headers: headers(CHECKOUT) }),
+      );
       expect(got.payment_url).toBeNull();
     }
   });
@@ -215,7 +248,9 @@ describe('payment links without --public-url', () => {
     const mapped = { host: 'localhost:18443' };
     const tx = await body<{ id: string; payment_url: string }>(await postTx(app, checkoutTx, CHECKOUT, mapped));
     expect(tx.payment_url).toBe(`http://localhost:18443/pay/${tx.id}`);
-    const got = await body<{ payment_url: string }>(await app.request(`/v4/transactions/${tx.id}`, { headers: headers(CHECKOUT, { host: '127.0.0.1:28080' }) }));
+    const got = await body<{ payment_url: string }>(
+      await app.request(`/v4/transactions/${tx.id}`, { headers: headers(CHECKOUT, { host: '127.0.0.1:28080' }) }),
+    );
     expect(got.payment_url).toBe(`http://127.0.0.1:28080/pay/${tx.id}`);
     const sub = await app.request('/v4/subscriptions', {
       method: 'POST',
@@ -239,7 +274,9 @@ describe('every status an operation can answer is in /openapi.json', () => {
 
   it('every operation declares 500, and 400 where it accepts a body', async () => {
     const { app } = testApp();
-    const doc = await body<{ paths: Record<string, Partial<Record<(typeof METHODS)[number], Operation>>> }>(await app.request('/openapi.json'));
+    const doc = await body<{ paths: Record<string, Partial<Record<(typeof METHODS)[number], Operation>>> }>(
+      await app.request('/openapi.json'),
+    );
     let operations = 0;
     for (const [path, item] of Object.entries(doc.paths)) {
       for (const method of METHODS) {
@@ -255,11 +292,19 @@ describe('every status an operation can answer is in /openapi.json', () => {
 
   it('POST /_sandbox/transactions/{id}/settle with a malformed body answers 400, which it declares', async () => {
     const { app } = testApp();
-    const tx = await body<{ id: string }>(await postTx(app, { amount: 500, currency: 'THB', return_url: 'https://m.example/r', payment_method: { type: 'card' } }, CHECKOUT));
-    const res = await app.request(`/_sandbox/transactions/${tx.id}/settle`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{not json' });
+    const tx = await body<{ id: string }>(
+      await postTx(app, { amount: 500, currency: 'THB', return_url: 'https://m.example/r', payment_method: { type: 'card' } }, CHECKOUT),
+    );
+    const res = await app.request(`/_sandbox/transactions/${tx.id}/settle`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{not json',
+    });
     expect(res.status).toBe(400);
     expect(await body<ErrorBody>(res)).toMatchObject({ type: 'error', status: 400 });
     const doc = await body<{ paths: Record<string, { post?: Operation }> }>(await app.request('/openapi.json'));
-    expect(Object.keys(doc.paths['/_sandbox/transactions/{id}/settle']?.post?.responses ?? {})).toEqual(expect.arrayContaining(['400', '500']));
+    expect(Object.keys(doc.paths['/_sandbox/transactions/{id}/settle']?.post?.responses ?? {})).toEqual(
+      expect.arrayContaining(['400', '500']),
+    );
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Checkout subscriptions (contract: "Fidelity decisions after the second release"), without a
+ * Checkout subscriptions, without a
  * socket: `payment_url_link` is there from creation, trial or not; with a trial the page saves
  * the card without charging and the first charge at the trial's end uses it (or fails when the
  * page was never completed, with its webhook); once the customer has paid or saved a card,
@@ -8,7 +8,17 @@
  */
 import { describe, expect, it } from 'vitest';
 import { body, testApp } from '../../support/app.js';
-import { CHECKOUT, DAY, checkoutSubscription, createSubscription, directSubscription, getSubscription, withCharges, type App, type Json } from '../../support/subscriptions.js';
+import {
+  CHECKOUT,
+  DAY,
+  checkoutSubscription,
+  createSubscription,
+  directSubscription,
+  getSubscription,
+  withCharges,
+  type App,
+  type Json,
+} from '../../support/subscriptions.js';
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const trialPlan = { name: 'Gold', currency: 'USD', amount: 900, interval: 'month', trial_period_days: 14 };
@@ -54,7 +64,9 @@ describe('checkout subscription with a trial: the page collects the card without
 
     await sandbox.control.advanceClock(15 * DAY);
     let charges = (await withCharges(app, sub.id, CHECKOUT)).charges;
-    expect(charges.map((c) => [c.status, (c.payment_method as Json | null)?.card])).toEqual([['SUCCEEDED', { last4: '4242', expiration_date: '11/31', brand: 'visa', holder_name: 'Jane Doe' }]]);
+    expect(charges.map((c) => [c.status, (c.payment_method as Json | null)?.card])).toEqual([
+      ['SUCCEEDED', { last4: '4242', expiration_date: '11/31', brand: 'visa', holder_name: 'Jane Doe' }],
+    ]);
     const first = webhookBodies(sandbox, charges[0]!.id)[0]!;
     expect(first.type).toBe('transaction.completed');
     expect((first.data as { transaction: { payment_method: Json } }).transaction.payment_method).toMatchObject({ type: 'card', card });
@@ -103,7 +115,13 @@ describe('checkout subscription with a trial: the page collects the card without
   it('a wallet channel with a trial: the page authorises it, the trial end charges it', async () => {
     const { app, sandbox } = testApp();
     const thb = { currency: 'THB', plan: { ...trialPlan, currency: 'THB' } };
-    const sub = await createSubscription(app, directSubscription({ ...thb, payment_method: { type: 'wallet', payment_channel_code: 'TRUEMONEY', webhooks_url: 'http://127.0.0.1:9/hooks' } }));
+    const sub = await createSubscription(
+      app,
+      directSubscription({
+        ...thb,
+        payment_method: { type: 'wallet', payment_channel_code: 'TRUEMONEY', webhooks_url: 'http://127.0.0.1:9/hooks' },
+      }),
+    );
     expect(sub.payment_url_link).toBe(`${sandbox.baseUrl}/pay/${String(sub.id)}`);
     expect(await (await app.request(`/pay/${String(sub.id)}`)).text()).toContain('Authorise recurring payments with TrueMoney');
     expect((await submit(app, `/pay/${String(sub.id)}/pay`)).status).toBe(200);
@@ -118,7 +136,11 @@ describe('checkout subscription without a trial: the card paid with on the page 
     const sub = await createSubscription(app, checkoutSubscription(), CHECKOUT);
     const first = (await withCharges(app, sub.id, CHECKOUT)).charges[0]!;
     expect(sub.payment_url_link).toBe(`${sandbox.baseUrl}/pay/${String(first.id)}`);
-    const paid = await submit(app, `/pay/${String(first.id)}/pay`, { number: '5555 5555 5555 4444', expiry: '10/32', security_code: '123' });
+    const paid = await submit(app, `/pay/${String(first.id)}/pay`, {
+      number: '5555 5555 5555 4444',
+      expiry: '10/32',
+      security_code: '123',
+    });
     expect(paid.status).toBe(303);
     const card = { last4: '4444', expiration_date: '10/32' };
     expect(await getSubscription(app, sub.id, CHECKOUT)).toMatchObject({ status: 'active', payment_method: { type: 'card', card } });
@@ -131,6 +153,14 @@ describe('checkout subscription without a trial: the card paid with on the page 
       ['SUCCEEDED', '4444'],
       ['SUCCEEDED', '4444'],
     ]);
-    expect((await body<Json>(await app.request(`/v4/subscriptions/${String(sub.id)}`, { headers: { authorization: `Bearer ${CHECKOUT.api_key}`, 'x-merchant-account-id': CHECKOUT.account_id } }))).payment_method).toEqual({ type: 'card', card });
+    expect(
+      (
+        await body<Json>(
+          await app.request(`/v4/subscriptions/${String(sub.id)}`, {
+            headers: { authorization: `Bearer ${CHECKOUT.api_key}`, 'x-merchant-account-id': CHECKOUT.account_id },
+          }),
+        )
+      ).payment_method,
+    ).toEqual({ type: 'card', card });
   });
 });

@@ -4,7 +4,7 @@
  * API the panel uses. Validation: subscriptions.validation.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { subscriptionResponseSchema } from '../../../src/features/subscriptions/subscriptions.schemas.js';
+import { subscriptionResponseSchema } from '../../../src/features/subscriptions/subscription-response-schema.js';
 import { body, headers, jwt, testApp } from '../../support/app.js';
 import {
   CHECKOUT,
@@ -20,8 +20,23 @@ import {
 import { failure } from '../../support/subscription-failures.js';
 
 const SPEC_KEYS = [
-  'id', 'object', 'external_identifier', 'amount', 'currency', 'created', 'customer', 'plan', 'payment_method', 'status',
-  'current_period_start', 'current_period_end', 'next_billing_date', 'trial_start', 'trial_end', 'metadata', 'payment_url_link',
+  'id',
+  'object',
+  'external_identifier',
+  'amount',
+  'currency',
+  'created',
+  'customer',
+  'plan',
+  'payment_method',
+  'status',
+  'current_period_start',
+  'current_period_end',
+  'next_billing_date',
+  'trial_start',
+  'trial_end',
+  'metadata',
+  'payment_url_link',
 ];
 const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00$/;
 
@@ -62,10 +77,7 @@ describe('POST /v4/subscriptions: the Subscription object', () => {
     const { app, sandbox, db } = testApp();
     const sub = await createSubscription(app, directSubscription());
     await sandbox.control.advanceClock(40 * 24 * 3600); // a renewal charges the card on file
-    const dump = JSON.stringify([
-      db.prepare('SELECT * FROM subscriptions').all(),
-      db.prepare('SELECT * FROM transactions').all(),
-    ]);
+    const dump = JSON.stringify([db.prepare('SELECT * FROM subscriptions').all(), db.prepare('SELECT * FROM transactions').all()]);
     expect(dump).not.toContain('4111111111111111');
     expect(dump).not.toContain('security_code');
     const { charges } = await withCharges(app, sub.id);
@@ -122,7 +134,8 @@ describe('POST /v4/subscriptions: auth, idempotency, duplicates', () => {
 
   it('needs the subscriptions.write scope; reads need subscriptions.read', async () => {
     const { app } = testApp();
-    const post = (scopes: string[]) => app.request('/v4/subscriptions', { method: 'POST', headers: bearer(scopes), body: JSON.stringify(directSubscription()) });
+    const post = (scopes: string[]) =>
+      app.request('/v4/subscriptions', { method: 'POST', headers: bearer(scopes), body: JSON.stringify(directSubscription()) });
     expect((await post(['subscriptions.read', 'transactions.write'])).status).toBe(403);
     const created = await post(['subscriptions.write']);
     expect(created.status).toBe(201);
@@ -165,7 +178,7 @@ describe('POST /v4/subscriptions: auth, idempotency, duplicates', () => {
 });
 
 describe('GET /v4/subscriptions and cancel', () => {
-  it('another account\'s subscription is not found', async () => {
+  it("another account's subscription is not found", async () => {
     const { app } = testApp();
     const sub = await createSubscription(app, directSubscription());
     const res = await app.request(`/v4/subscriptions/${String(sub.id)}`, { headers: headers(CHECKOUT) });
@@ -188,7 +201,9 @@ describe('GET /v4/subscriptions and cancel', () => {
     );
     expect(page2.items.map((s) => s.id)).toEqual([ids[0]]);
     expect(page2.next_cursor).toBeNull();
-    const back = await body<{ items: Json[] }>(await app.request(`/v4/subscriptions?limit=2&cursor=${page2.previous_cursor!}`, { headers: headers() }));
+    const back = await body<{ items: Json[] }>(
+      await app.request(`/v4/subscriptions?limit=2&cursor=${page2.previous_cursor!}`, { headers: headers() }),
+    );
     expect(back.items.map((s) => s.id)).toEqual([ids[2], ids[1]]);
     const bad = await failure(await app.request('/v4/subscriptions?limit=0', { headers: headers() }));
     expect(bad.details[0]).toMatchObject({ pointer: '/limit', location: 'query' });

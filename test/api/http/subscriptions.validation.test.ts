@@ -3,15 +3,8 @@
  * and location, mode and channel rules, and every failure in one answer.
  */
 import { describe, expect, it } from 'vitest';
-import { body, headers, testApp } from '../../support/app.js';
-import {
-  CHECKOUT,
-  DIRECT,
-  checkoutSubscription,
-  directSubscription,
-  postSubscription,
-  withPath,
-} from '../../support/subscriptions.js';
+import { headers, testApp } from '../../support/app.js';
+import { CHECKOUT, DIRECT, checkoutSubscription, directSubscription, postSubscription, withPath } from '../../support/subscriptions.js';
 import { failure, detailsOf } from '../../support/subscription-failures.js';
 
 describe('POST /v4/subscriptions: validation, each failure at its pointer', () => {
@@ -36,10 +29,28 @@ describe('POST /v4/subscriptions: validation, each failure at its pointer', () =
     ['plan.trial_period_days negative', ['plan', 'trial_period_days'], -1, '/plan/trial_period_days', 'value_error'],
     ['plan.billing_cycle_anchor not a date', ['plan', 'billing_cycle_anchor'], 'next monday', '/plan/billing_cycle_anchor', 'value_error'],
     ['payment_method.type unknown', ['payment_method', 'type'], 'cheque', '/payment_method/type', 'enum_error'],
-    ['payment_method.webhooks_url not http', ['payment_method', 'webhooks_url'], 'ftp://x.example/h', '/payment_method/webhooks_url', 'format_error'],
-    ['payment_method.redirect_url not a URL', ['payment_method', 'redirect_url'], 'not a url', '/payment_method/redirect_url', 'format_error'],
+    [
+      'payment_method.webhooks_url not http',
+      ['payment_method', 'webhooks_url'],
+      'ftp://x.example/h',
+      '/payment_method/webhooks_url',
+      'format_error',
+    ],
+    [
+      'payment_method.redirect_url not a URL',
+      ['payment_method', 'redirect_url'],
+      'not a url',
+      '/payment_method/redirect_url',
+      'format_error',
+    ],
     ['payment_method.number fails Luhn', ['payment_method', 'number'], '4111111111111112', '/payment_method/number', 'value_error'],
-    ['payment_method.expiration_date month 13', ['payment_method', 'expiration_date'], '13/30', '/payment_method/expiration_date', 'value_error'],
+    [
+      'payment_method.expiration_date month 13',
+      ['payment_method', 'expiration_date'],
+      '13/30',
+      '/payment_method/expiration_date',
+      'value_error',
+    ],
     ['browser_info.color_depth', ['browser_info', 'color_depth'], 7, '/browser_info/color_depth', 'value_error'],
     ['browser_info.java_enabled a string', ['browser_info', 'java_enabled'], 'yes', '/browser_info/java_enabled', 'type_error'],
     ['trial_end not ISO 8601', ['trial_end'], 'tomorrow', '/trial_end', 'format_error'],
@@ -68,7 +79,9 @@ describe('POST /v4/subscriptions: validation, each failure at its pointer', () =
     const res = await app.request('/v4/subscriptions', { method: 'POST', headers: headers(), body: JSON.stringify(directSubscription()) });
     const { status, details } = await failure(res);
     expect(status).toBe(400);
-    expect(details).toEqual([{ type: 'missing', pointer: '/x-forwarded-for', message: expect.stringContaining('IP') as string, location: 'header' }]);
+    expect(details).toEqual([
+      { type: 'missing', pointer: '/x-forwarded-for', message: expect.stringContaining('IP') as string, location: 'header' },
+    ]);
   });
 
   it('X-Forwarded-For must hold an IP address (the first valid one of the list is the client)', async () => {
@@ -99,14 +112,19 @@ describe('POST /v4/subscriptions: validation, each failure at its pointer', () =
   it('direct-mode wallet subscriptions need payment_channel_code (their charges do)', async () => {
     const { app } = testApp();
     const details = await detailsOf(app, directSubscription({ payment_method: { type: 'wallet' } }));
-    expect(details).toEqual([expect.objectContaining({ pointer: '/payment_method/payment_channel_code', type: 'missing', location: 'body' })]);
+    expect(details).toEqual([
+      expect.objectContaining({ pointer: '/payment_method/payment_channel_code', type: 'missing', location: 'body' }),
+    ]);
   });
 
   it('the restricted channel (default RESTRICTED_WALLET) requires billing_details and cart_items', async () => {
     const { app } = testApp();
     const restricted = directSubscription({ payment_method: { type: 'wallet', payment_channel_code: 'RESTRICTED_WALLET' } });
     const details = await detailsOf(app, restricted);
-    expect(details.map((d) => [d.pointer, d.type])).toEqual([['/billing_details', 'missing'], ['/cart_items', 'missing']]);
+    expect(details.map((d) => [d.pointer, d.type])).toEqual([
+      ['/billing_details', 'missing'],
+      ['/cart_items', 'missing'],
+    ]);
     const complete = {
       ...restricted,
       billing_details: { first_name: 'Jane', email_address: 'jane@example.com', address: { country: 'TH', city: 'Bangkok' } },
@@ -145,7 +163,12 @@ describe('POST /v4/subscriptions: validation, each failure at its pointer', () =
 
   it('reports every failure in one answer, header and body together', async () => {
     const { app } = testApp();
-    const payload = directSubscription({ external_identifier: '', currency: 'usd', browser_info: undefined, trial_end: '2020-01-01T00:00:00Z' });
+    const payload = directSubscription({
+      external_identifier: '',
+      currency: 'usd',
+      browser_info: undefined,
+      trial_end: '2020-01-01T00:00:00Z',
+    });
     const details = await detailsOf(app, payload, DIRECT, { 'x-forwarded-for': 'nope' });
     expect(details.map((d) => `${d.location} ${d.pointer}`).sort()).toEqual([
       'body /browser_info',

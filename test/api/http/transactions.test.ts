@@ -6,7 +6,7 @@ const post = (app: ReturnType<typeof testApp>['app'], payload: unknown, h = head
   app.request('/v4/transactions', { method: 'POST', headers: h, body: JSON.stringify(payload) });
 
 describe('POST /v4/transactions', () => {
-  it('creates a PENDING transaction (201) with the contract fields, readable by id', async () => {
+  it('creates a PENDING transaction (201) with the documented decisions fields, readable by id', async () => {
     const { app } = testApp();
     const res = await post(app, directPayment({ metadata: { order: 'A-1' }, notification_url: 'http://127.0.0.1:9/hooks' }));
     expect(res.status).toBe(201);
@@ -34,7 +34,7 @@ describe('POST /v4/transactions', () => {
   });
 
   it('never stores or echoes the full card number or the security code', async () => {
-    const { app, sandbox, db } = testApp();
+    const { app, db } = testApp();
     const res = await post(app, directPayment());
     const text = await res.text();
     expect(text).not.toContain('4111111111111111');
@@ -110,7 +110,11 @@ describe('POST /v4/transactions', () => {
     const missing = await post(app, { amount: 500, currency: 'EUR' }, h);
     expect(missing.status).toBe(400);
     expect((await body<{ details: { pointer: string }[] }>(missing)).details[0]!.pointer).toBe('/return_url');
-    const res = await post(app, { amount: 500, currency: 'EUR', return_url: 'https://shop.example/ok', cancel_url: 'https://shop.example/no' }, h);
+    const res = await post(
+      app,
+      { amount: 500, currency: 'EUR', return_url: 'https://shop.example/ok', cancel_url: 'https://shop.example/no' },
+      h,
+    );
     expect(res.status).toBe(201);
     const tx = await body(res);
     expect(tx.payment_url).toBe(`http://127.0.0.1:4010/pay/${String(tx.id)}`);

@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createRouter } from '../../../src/core/http/router.js';
 import { errorHandler } from '../../../src/core/http/errors.js';
-import { handlerFiles, webhookHandlerRoutes, type WebhookHandlerExample } from '../../../src/features/webhooks/control/webhook-handlers.index.js';
+import { webhookHandlerRoutes } from '../../../src/features/webhooks/control/webhook-handlers.index.js';
+import { handlerFiles, type WebhookHandlerExample } from '../../../src/features/webhooks/control/webhook-handlers.files.js';
 import { describe, expect, it } from 'vitest';
 import { testApp } from '../../support/app.js';
 
@@ -59,7 +60,14 @@ describe('GET /_sandbox/webhook-handlers', () => {
 
   it('answers 404 in the error envelope when the installation lacks the handler files', async () => {
     const app = createRouter();
-    app.route('/_sandbox', webhookHandlerRoutes({ readFile: () => { throw new Error('ENOENT'); } }));
+    app.route(
+      '/_sandbox',
+      webhookHandlerRoutes({
+        readFile: () => {
+          throw new Error('ENOENT');
+        },
+      }),
+    );
     app.onError(errorHandler({ error: () => undefined }));
     const res = await app.request('/_sandbox/webhook-handlers');
     expect(res.status).toBe(404);
@@ -70,6 +78,8 @@ describe('GET /_sandbox/webhook-handlers', () => {
 
 describe('handlerFiles', () => {
   it('refuses a file without a Run: line naming its own file', () => {
-    expect(() => handlerFiles((path) => (path.endsWith('main.go') ? 'package main\n' : readFileSync(ROOT + path, 'utf8')))).toThrow(/examples\/webhook-handlers\/go\/main\.go has no "Run: \.\.\. main\.go" line/);
+    expect(() => handlerFiles((path) => (path.endsWith('main.go') ? 'package main\n' : readFileSync(ROOT + path, 'utf8')))).toThrow(
+      /examples\/webhook-handlers\/go\/main\.go has no "Run: \.\.\. main\.go" line/,
+    );
   });
 });

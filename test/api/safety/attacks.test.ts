@@ -26,7 +26,11 @@ describe('DNS rebinding against /v4 with the published demo keys', () => {
       { 'sec-fetch-user': '?1' },
     ];
     for (const extra of browser) {
-      const res = await app.request(`http://${REBOUND}:4010/v4/transactions`, { method: 'POST', headers: headers(DIRECT, { host: `${REBOUND}:4010`, ...extra }), body: payment });
+      const res = await app.request(`http://${REBOUND}:4010/v4/transactions`, {
+        method: 'POST',
+        headers: headers(DIRECT, { host: `${REBOUND}:4010`, ...extra }),
+        body: payment,
+      });
       expect(res.status, JSON.stringify(extra)).toBe(403);
       const refused = await json(res);
       expect(refused).toMatchObject({ type: 'error', code: 'host_not_allowed' });
@@ -38,25 +42,41 @@ describe('DNS rebinding against /v4 with the published demo keys', () => {
 
   it('a page on a rebound name cannot read the demo records through /v4 either', async () => {
     const { app } = testApp();
-    expect((await app.request('/v4/transactions', { method: 'POST', headers: headers(), body: JSON.stringify(directPayment()) })).status).toBe(201);
-    const res = await app.request(`http://${REBOUND}/v4/transactions`, { headers: headers(DIRECT, { host: REBOUND, 'sec-fetch-site': 'same-origin' }) });
+    expect(
+      (await app.request('/v4/transactions', { method: 'POST', headers: headers(), body: JSON.stringify(directPayment()) })).status,
+    ).toBe(201);
+    const res = await app.request(`http://${REBOUND}/v4/transactions`, {
+      headers: headers(DIRECT, { host: REBOUND, 'sec-fetch-site': 'same-origin' }),
+    });
     expect(res.status).toBe(403);
     expect(await res.text()).not.toContain('order-1001');
-    const buyers = await app.request(`http://${REBOUND}/buyers`, { headers: headers(DIRECT, { host: REBOUND, origin: `http://${REBOUND}` }) });
+    const buyers = await app.request(`http://${REBOUND}/buyers`, {
+      headers: headers(DIRECT, { host: REBOUND, origin: `http://${REBOUND}` }),
+    });
     expect(buyers.status).toBe(403);
   });
 
   it('server-to-server calls keep working with any Host (a container calling by service name, Node fetch included); --allowed-hosts lets browsers in', async () => {
     const { app } = testApp();
-    const res = await app.request('http://payment-sandbox:4010/v4/transactions', { method: 'POST', headers: headers(DIRECT, { host: 'payment-sandbox:4010' }), body: JSON.stringify(directPayment()) });
+    const res = await app.request('http://payment-sandbox:4010/v4/transactions', {
+      method: 'POST',
+      headers: headers(DIRECT, { host: 'payment-sandbox:4010' }),
+      body: JSON.stringify(directPayment()),
+    });
     expect(res.status).toBe(201);
     // Node's fetch sends Sec-Fetch-Mode: cors and no other browser header: still a server's call
-    const nodeFetch = await app.request('http://payment-sandbox:4010/v4/transactions', { headers: headers(DIRECT, { host: 'payment-sandbox:4010', 'sec-fetch-mode': 'cors', 'user-agent': 'node' }) });
+    const nodeFetch = await app.request('http://payment-sandbox:4010/v4/transactions', {
+      headers: headers(DIRECT, { host: 'payment-sandbox:4010', 'sec-fetch-mode': 'cors', 'user-agent': 'node' }),
+    });
     expect(nodeFetch.status).toBe(200);
-    const local = await app.request('http://127.0.0.1:4010/v4/transactions', { headers: headers(DIRECT, { host: '127.0.0.1:4010', origin: 'http://127.0.0.1:4010', 'sec-fetch-site': 'same-origin' }) });
+    const local = await app.request('http://127.0.0.1:4010/v4/transactions', {
+      headers: headers(DIRECT, { host: '127.0.0.1:4010', origin: 'http://127.0.0.1:4010', 'sec-fetch-site': 'same-origin' }),
+    });
     expect(local.status).toBe(200);
     const allowed = testApp({ allowedHosts: ['shop.test'] }).app;
-    const browser = await allowed.request('http://shop.test/v4/transactions', { headers: headers(DIRECT, { host: 'shop.test', origin: 'http://shop.test' }) });
+    const browser = await allowed.request('http://shop.test/v4/transactions', {
+      headers: headers(DIRECT, { host: 'shop.test', origin: 'http://shop.test' }),
+    });
     expect(browser.status).toBe(200);
   });
 });
@@ -77,16 +97,34 @@ function keyForms(restricted: string): string[] {
 describe('secrets in the request log', () => {
   it('every key form in a query string, a header and a body is redacted whole (never "[redacted]_<rest of the key>")', async () => {
     const { app } = testApp();
-    const minted = await json(await app.request(`/_sandbox/accounts/${DIRECT.account_id}/api-keys`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scopes: ['transactions.read'] }) }));
+    const minted = await json(
+      await app.request(`/_sandbox/accounts/${DIRECT.account_id}/api-keys`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ scopes: ['transactions.read'] }),
+      }),
+    );
     const restricted = minted.secret as string;
     expect(restricted).toMatch(/^sk_test_rk_/);
     const forms = keyForms(restricted);
     for (const [i, key] of forms.entries()) {
       await app.request(`/v4/transactions?cursor=${encodeURIComponent(key)}&limit=5`, { headers: headers() });
       await app.request(`/v4/transactions?note=Bearer%20${encodeURIComponent(key)}`, { headers: headers() });
-      await app.request('/v4/transactions', { method: 'POST', headers: headers(DIRECT, { 'idempotency-key': key }), body: JSON.stringify(directPayment({ amount: 'bad', description: `key ${key}`, external_identifier: `k-${i}` })) });
-      await app.request('/v4/transactions', { method: 'POST', headers: headers(DIRECT, { 'x-merchant-account-id': key }), body: `{"not json ${key}` });
-      await app.request('/v4/transactions', { method: 'POST', headers: headers(), body: JSON.stringify(directPayment({ api_token: key, external_identifier: `u-${i}` })) });
+      await app.request('/v4/transactions', {
+        method: 'POST',
+        headers: headers(DIRECT, { 'idempotency-key': key }),
+        body: JSON.stringify(directPayment({ amount: 'bad', description: `key ${key}`, external_identifier: `k-${i}` })),
+      });
+      await app.request('/v4/transactions', {
+        method: 'POST',
+        headers: headers(DIRECT, { 'x-merchant-account-id': key }),
+        body: `{"not json ${key}`,
+      });
+      await app.request('/v4/transactions', {
+        method: 'POST',
+        headers: headers(),
+        body: JSON.stringify(directPayment({ api_token: key, external_identifier: `u-${i}` })),
+      });
     }
     const logged = await app.request('/_sandbox/requests?limit=100');
     expect(logged.status).toBe(200);
@@ -106,7 +144,10 @@ describe('secrets in the process log', () => {
     const logger = createLogger({ format: 'json', out: (l) => lines.push(l), err: (l) => lines.push(l) });
     const forms = keyForms(`sk_test_rk_${'9e'.repeat(20)}`);
     for (const key of forms) {
-      logger.info('request', `GET /v4/transactions?cursor=${key} 200`, { path: `/v4/transactions?cursor=${key}`, header: `Authorization: Bearer ${key}` });
+      logger.info('request', `GET /v4/transactions?cursor=${key} 200`, {
+        path: `/v4/transactions?cursor=${key}`,
+        header: `Authorization: Bearer ${key}`,
+      });
       logger.error('x', `failed with ${key}`, { err: new Error(`bad key ${key}`) });
     }
     const text = lines.join('\n');
@@ -121,14 +162,28 @@ describe('secrets in the process log', () => {
 describe('framing the payment page (clickjacking)', () => {
   it('every payment-page answer forbids framing: pages, the not-found page, a POST answer and a redirect', async () => {
     const { app } = testApp();
-    const tx = await json(await app.request('/v4/transactions', { method: 'POST', headers: headers(CHECKOUT), body: JSON.stringify({ amount: 500, currency: 'USD', return_url: 'https://m.example/r' }) }));
+    const tx = await json(
+      await app.request('/v4/transactions', {
+        method: 'POST',
+        headers: headers(CHECKOUT),
+        body: JSON.stringify({ amount: 500, currency: 'USD', return_url: 'https://m.example/r' }),
+      }),
+    );
     const id = tx.id as string;
     const answers = [
       await app.request(`/pay/${id}`),
       await app.request('/pay/no-such-payment'),
       await app.request(`/pay/${id}/app`),
-      await app.request(`/pay/${id}/pay`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'number=1&expiry=&security_code=&holder_name=' }),
-      await app.request(`/pay/${id}/cancel`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '' }),
+      await app.request(`/pay/${id}/pay`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'number=1&expiry=&security_code=&holder_name=',
+      }),
+      await app.request(`/pay/${id}/cancel`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: '',
+      }),
     ];
     expect(answers.map((r) => r.status)).toEqual([200, 404, 303, 400, 303]);
     for (const res of answers) {
@@ -166,7 +221,11 @@ describe('attacks that are held and must stay held', () => {
     const pages = [
       await app.request(`/pay/${id}`),
       await app.request(`/pay/${encodeURIComponent(payload)}`),
-      await app.request(`/pay/${id}/pay`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ number: payload, expiry: payload, security_code: '', holder_name: payload }).toString() }),
+      await app.request(`/pay/${id}/pay`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ number: payload, expiry: payload, security_code: '', holder_name: payload }).toString(),
+      }),
     ];
     for (const page of pages) {
       const text = await page.text();
@@ -178,7 +237,9 @@ describe('attacks that are held and must stay held', () => {
 
   it('admin-token path tricks (dot segments, encoded slashes, case, trailing slashes) do not bypass the token', async () => {
     const { app } = testApp({ adminToken: 'correct-horse-battery' });
-    const tx = await json(await app.request('/v4/transactions', { method: 'POST', headers: headers(), body: JSON.stringify(directPayment()) }));
+    const tx = await json(
+      await app.request('/v4/transactions', { method: 'POST', headers: headers(), body: JSON.stringify(directPayment()) }),
+    );
     const tricks = [
       '/_sandbox/../_sandbox/reset',
       '/_sandbox/health/../reset',
@@ -195,7 +256,11 @@ describe('attacks that are held and must stay held', () => {
       '/x/..%2F_sandbox/reset',
     ];
     for (const path of tricks) {
-      const res = await app.request(`http://127.0.0.1${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      const res = await app.request(`http://127.0.0.1${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
       expect([401, 404], `${path}: ${res.status}`).toContain(res.status);
       expect(res.status, path).not.toBe(500);
     }
@@ -205,10 +270,24 @@ describe('attacks that are held and must stay held', () => {
 
   it('encoded SSRF targets (decimal, octal, hex, IPv6-mapped, "localhost." with a trailing dot) are refused when they name the sandbox or a metadata address', () => {
     const policy: TargetPolicy = { allowHosts: [], own: () => ({ port: 4010, hosts: new Set(['localhost', '127.0.0.1', '::1']) }) };
-    for (const url of ['http://2130706433:4010/_sandbox/reset', 'http://0177.0.0.1:4010/_sandbox/reset', 'http://0x7f000001:4010/_sandbox/reset', 'http://[::ffff:127.0.0.1]:4010/_sandbox/reset', 'http://localhost.:4010/_sandbox/reset', 'http://LOCALHOST.:4010/_sandbox/reset', 'http://app.localhost.:4010/_sandbox/reset']) {
+    for (const url of [
+      'http://2130706433:4010/_sandbox/reset',
+      'http://0177.0.0.1:4010/_sandbox/reset',
+      'http://0x7f000001:4010/_sandbox/reset',
+      'http://[::ffff:127.0.0.1]:4010/_sandbox/reset',
+      'http://localhost.:4010/_sandbox/reset',
+      'http://LOCALHOST.:4010/_sandbox/reset',
+      'http://app.localhost.:4010/_sandbox/reset',
+    ]) {
       expect(refusedTarget(url, policy), url).toBe('the sandbox does not send webhooks to itself');
     }
-    for (const url of ['http://2852039166/latest', 'http://0251.0376.0251.0376/', 'http://0xa9fea9fe/', 'http://[::ffff:169.254.169.254]/', 'http://[::ffff:a9fe:a9fe]/']) {
+    for (const url of [
+      'http://2852039166/latest',
+      'http://0251.0376.0251.0376/',
+      'http://0xa9fea9fe/',
+      'http://[::ffff:169.254.169.254]/',
+      'http://[::ffff:a9fe:a9fe]/',
+    ]) {
       expect(refusedTarget(url, policy), url).toMatch(/link-local|metadata/);
     }
   });

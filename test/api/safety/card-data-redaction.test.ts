@@ -1,5 +1,5 @@
 /**
- * Issue 22, "card data kept in other forms", in process: whatever form card data arrives in
+ *, "card data kept in other forms", in process: whatever form card data arrives in
  * (see test/support/card-data-forms.ts), the request log holds neither the card number nor
  * the security code. Failed on main for every form but the plain JSON keys.
  */
@@ -13,7 +13,7 @@ const CODE_AS_VALUE = new RegExp(`[=:"\\n]\\s*${FORM_CODE}(?!\\d)`);
 
 describe('card data in any form never reaches the request log', () => {
   it('form, multipart, camelCase, escaped keys, query, path, headers and metadata are all redacted', async () => {
-    const { app, sandbox, httpRecords } = testApp();
+    const { app, httpRecords } = testApp();
     const statuses = await sendCardDataForms((path, init) => Promise.resolve(app.request(path, init)));
     expect(statuses.idempotencyKey).toBe(201);
     expect(statuses.idempotencyReplay).toBe(201);

@@ -1,5 +1,5 @@
 /**
- * Issue 22, "crash through the event stream", in process: a `/_sandbox/events` client that
+ *, "crash through the event stream", in process: a `/_sandbox/events` client that
  * does not read is no longer queued for without limit; once it is more than 1 MiB behind it
  * gets one final `dropped` event and its stream ends. Failed on main (the stream never ended
  * and its queue grew with every event).

@@ -1,5 +1,5 @@
 /**
- * Issue 10, "safe to share", in-process (`app.request`): the findings of the black-box
+ *, "safe to share", in-process (`app.request`): the findings of the black-box
  * probe that need no socket. Each test failed on the main branch before this change.
  */
 import { describe, expect, it } from 'vitest';
@@ -11,7 +11,11 @@ const json = async (res: Response): Promise<Json> => (await res.json()) as Json;
 describe('known bugs found by the fuzz tests', () => {
   it('an unknown field in a /_sandbox body is ignored, never a 500 (also own-property names such as constructor)', async () => {
     const { app } = testApp();
-    for (const body of ['{"seconds":60,"note":"x"}', '{"seconds":60,"constructor":{"a":1},"toString":"x"}', '{"seconds":60,"__proto__":{"note":1}}']) {
+    for (const body of [
+      '{"seconds":60,"note":"x"}',
+      '{"seconds":60,"constructor":{"a":1},"toString":"x"}',
+      '{"seconds":60,"__proto__":{"note":1}}',
+    ]) {
       const res = await app.request('/_sandbox/clock/advance', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
       expect(res.status, body).toBe(200);
     }
@@ -19,9 +23,17 @@ describe('known bugs found by the fuzz tests', () => {
 
   it('Content-Type "application/json;" is JSON (not a 415 bad_request without details)', async () => {
     const { app } = testApp();
-    const res = await app.request('/_sandbox/clock/advance', { method: 'POST', headers: { 'content-type': 'application/json;' }, body: '{"seconds":60}' });
+    const res = await app.request('/_sandbox/clock/advance', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json;' },
+      body: '{"seconds":60}',
+    });
     expect(res.status, await res.clone().text()).toBe(200);
-    const tx = await app.request('/v4/transactions', { method: 'POST', headers: headers(DIRECT, { 'content-type': 'application/json;' }), body: JSON.stringify(directPayment()) });
+    const tx = await app.request('/v4/transactions', {
+      method: 'POST',
+      headers: headers(DIRECT, { 'content-type': 'application/json;' }),
+      body: JSON.stringify(directPayment()),
+    });
     expect(tx.status).toBe(201);
   });
 
@@ -40,13 +52,21 @@ describe('known bugs found by the fuzz tests', () => {
     expect(details[0]!.location).toBe('body');
     expect(details[0]!.pointer).toBe('/metadata' + '/a'.repeat(63));
     // 64 levels are fine (the limit is on the 65th)
-    const ok = await app.request('/_sandbox/clock/advance', { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"seconds":1,"x":${'['.repeat(63)}${']'.repeat(63)}}` });
+    const ok = await app.request('/_sandbox/clock/advance', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: `{"seconds":1,"x":${'['.repeat(63)}${']'.repeat(63)}}`,
+    });
     expect(ok.status).toBe(200);
   });
 
   it('a 415 from a route media-type check is the envelope with code unsupported_media_type and a pointer', async () => {
     const { app } = testApp();
-    const res = await app.request('/_sandbox/clock/advance', { method: 'POST', headers: { 'content-type': 'application/json; charset' }, body: '{"seconds":60}' });
+    const res = await app.request('/_sandbox/clock/advance', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json; charset' },
+      body: '{"seconds":60}',
+    });
     if (res.status === 415) {
       const body = await json(res);
       expect(body.code).toBe('unsupported_media_type');
@@ -77,9 +97,16 @@ describe('same-origin browser requests only (control API and panel)', () => {
   it('a same-origin browser POST needs JSON or X-Sandbox-Request; scripts without browser headers are unchanged', async () => {
     const { app } = testApp();
     const sameOrigin = { origin: 'http://localhost', 'sec-fetch-site': 'same-origin' };
-    expect((await app.request('/_sandbox/reset', { method: 'POST', headers: { ...sameOrigin, 'content-type': 'text/plain' } })).status).toBe(415);
-    expect((await app.request('/_sandbox/reset', { method: 'POST', headers: { ...sameOrigin, 'x-sandbox-request': 'panel' } })).status).toBe(200);
-    expect((await app.request('/_sandbox/reset', { method: 'POST', headers: { ...sameOrigin, 'content-type': 'application/json' }, body: '{}' })).status).toBe(200);
+    expect(
+      (await app.request('/_sandbox/reset', { method: 'POST', headers: { ...sameOrigin, 'content-type': 'text/plain' } })).status,
+    ).toBe(415);
+    expect(
+      (await app.request('/_sandbox/reset', { method: 'POST', headers: { ...sameOrigin, 'x-sandbox-request': 'panel' } })).status,
+    ).toBe(200);
+    expect(
+      (await app.request('/_sandbox/reset', { method: 'POST', headers: { ...sameOrigin, 'content-type': 'application/json' }, body: '{}' }))
+        .status,
+    ).toBe(200);
     expect((await app.request('/_sandbox/reset', { method: 'POST' })).status).toBe(200);
   });
 
@@ -115,7 +142,9 @@ describe('--admin-token', () => {
     expect((await app.request('/_sandbox/credentials', { headers: { authorization: 'Bearer wrong-token-xx' } })).status).toBe(401);
     expect((await app.request('/_sandbox/reset', { method: 'POST' })).status).toBe(401);
     expect((await app.request('/_sandbox/credentials', { headers: { authorization: 'Bearer correct-horse-battery' } })).status).toBe(200);
-    expect((await app.request('/_sandbox/credentials', { headers: { 'x-sandbox-admin-token': 'correct-horse-battery' } })).status).toBe(200);
+    expect((await app.request('/_sandbox/credentials', { headers: { 'x-sandbox-admin-token': 'correct-horse-battery' } })).status).toBe(
+      200,
+    );
     expect((await app.request('/_sandbox/health')).status).toBe(200);
     expect((await app.request('/_sandbox/webhook-public-key')).status).toBe(200);
     expect((await app.request('/v4/transactions', { headers: headers() })).status).toBe(200);
@@ -141,7 +170,8 @@ describe('--admin-token', () => {
 describe('limits and retention', () => {
   it('a per-instance account limit (--max-accounts, demo accounts included)', async () => {
     const { app } = testApp({ maxAccounts: 3 });
-    const create = () => app.request('/_sandbox/accounts', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"mode":"direct"}' });
+    const create = () =>
+      app.request('/_sandbox/accounts', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"mode":"direct"}' });
     expect((await create()).status).toBe(201);
     const refused = await create();
     expect(refused.status).toBe(409);
@@ -171,20 +201,36 @@ describe('webhook targets, when accepted', () => {
   it('refuses link-local, metadata and non-http notification_url values with a pointer; accepts a loopback receiver', async () => {
     const { app } = testApp();
     for (const url of ['http://169.254.169.254/latest/meta-data', 'http://[fe80::1]/hook', 'http://0.0.0.0:9/hook']) {
-      const res = await app.request('/v4/transactions', { method: 'POST', headers: headers(), body: JSON.stringify(directPayment({ notification_url: url })) });
+      const res = await app.request('/v4/transactions', {
+        method: 'POST',
+        headers: headers(),
+        body: JSON.stringify(directPayment({ notification_url: url })),
+      });
       const body = await json(res);
       expect(res.status, url).toBe(400);
       expect((body.details as { pointer: string }[]).map((d) => d.pointer)).toContain('/notification_url');
     }
-    const ok = await app.request('/v4/transactions', { method: 'POST', headers: headers(), body: JSON.stringify(directPayment({ notification_url: 'http://127.0.0.1:9/hook' })) });
+    const ok = await app.request('/v4/transactions', {
+      method: 'POST',
+      headers: headers(),
+      body: JSON.stringify(directPayment({ notification_url: 'http://127.0.0.1:9/hook' })),
+    });
     expect(ok.status).toBe(201);
   });
 
   it('--webhook-allow-hosts restricts targets to a list', async () => {
     const { app } = testApp({ webhookAllowHosts: ['hooks.internal'] });
-    const refused = await app.request('/v4/transactions', { method: 'POST', headers: headers(), body: JSON.stringify(directPayment({ notification_url: 'http://127.0.0.1:9/hook' })) });
+    const refused = await app.request('/v4/transactions', {
+      method: 'POST',
+      headers: headers(),
+      body: JSON.stringify(directPayment({ notification_url: 'http://127.0.0.1:9/hook' })),
+    });
     expect(refused.status).toBe(400);
-    const ok = await app.request('/v4/transactions', { method: 'POST', headers: headers(), body: JSON.stringify(directPayment({ notification_url: 'https://hooks.internal/pay' })) });
+    const ok = await app.request('/v4/transactions', {
+      method: 'POST',
+      headers: headers(),
+      body: JSON.stringify(directPayment({ notification_url: 'https://hooks.internal/pay' })),
+    });
     expect(ok.status).toBe(201);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * `check-webhooks` (issue 10) over real sockets: the battery against a good and a bad
+ * `check-webhooks` over real sockets: the battery against a good and a bad
  * sample handler (programmatic API), the signing modes, and the real bin: exit codes, the
  * line-per-case output and the `--json` report.
  */
@@ -140,7 +140,10 @@ describe('payment-sandbox check-webhooks (the real bin)', () => {
 
   it('--json prints the typed report; hmac signing and timezone come from the main CLI flags or their variables', async () => {
     const good = await track(goodHandler({ secret: 's3cret' }));
-    const r = await runBin([good.url, '--json', '--webhook-timezone', 'Europe/Paris'], { PAYMENT_SANDBOX_WEBHOOK_SIGNING: 'hmac', PAYMENT_SANDBOX_WEBHOOK_SECRET: 's3cret' });
+    const r = await runBin([good.url, '--json', '--webhook-timezone', 'Europe/Paris'], {
+      PAYMENT_SANDBOX_WEBHOOK_SIGNING: 'hmac',
+      PAYMENT_SANDBOX_WEBHOOK_SECRET: 's3cret',
+    });
     expect(r.code).toBe(0);
     const report = JSON.parse(r.out) as WebhookCheckReport;
     expect(report).toMatchObject({ url: good.url, signing: 'hmac', timeZone: 'Europe/Paris', timeoutMs: 10_000, passed: true });

@@ -10,7 +10,14 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-const outputs = ['dist/index.js', 'dist/index.d.ts', 'dist/cli.js', 'dist/bundle/cli.cjs', 'dist/reference/redoc.standalone.js', 'dist/.tsbuildinfo'];
+const outputs = [
+  'dist/index.js',
+  'dist/index.d.ts',
+  'dist/cli.js',
+  'dist/bundle/cli.cjs',
+  'dist/reference/redoc.standalone.js',
+  'dist/.tsbuildinfo',
+];
 const mtimes = () => outputs.map((path) => statSync(`${root}${path}`).mtimeMs);
 
 describe('the build (scripts/build.mjs)', () => {

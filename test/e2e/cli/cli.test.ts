@@ -23,7 +23,10 @@ interface Started {
   exit: Promise<number | null>;
 }
 
-function run(args: string[], env: Record<string, string> = {}): { child: ChildProcessWithoutNullStreams; exit: Promise<number | null>; out: () => string; err: () => string } {
+function run(
+  args: string[],
+  env: Record<string, string> = {},
+): { child: ChildProcessWithoutNullStreams; exit: Promise<number | null>; out: () => string; err: () => string } {
   const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env } });
   let out = '';
   let err = '';
@@ -74,7 +77,9 @@ describe('payment-sandbox CLI', () => {
   it('a --db file keeps data across restarts', async () => {
     const db = join(dir, 'sandbox.db');
     const a = await start(['--db', db]);
-    const tx = (await (await fetch(`${a.url}/v4/transactions`, { method: 'POST', headers: headers(), body: JSON.stringify(directPayment()) })).json()) as { id: string };
+    const tx = (await (
+      await fetch(`${a.url}/v4/transactions`, { method: 'POST', headers: headers(), body: JSON.stringify(directPayment()) })
+    ).json()) as { id: string };
     a.child.kill('SIGTERM');
     expect(await a.exit).toBe(0);
     const b = await start(['--db', db]);
@@ -97,7 +102,9 @@ describe('payment-sandbox CLI', () => {
   it('a bad value from a variable names the variable; the same value as a flag names the flag', async () => {
     const fromEnv = run([], { PAYMENT_SANDBOX_LOG_FORMAT: 'yaml' });
     expect(await fromEnv.exit).toBe(1);
-    expect(fromEnv.err()).toMatch(/^payment-sandbox: invalid PAYMENT_SANDBOX_LOG_FORMAT "yaml" \(the variable for --log-format\): must be text or json\n$/);
+    expect(fromEnv.err()).toMatch(
+      /^payment-sandbox: invalid PAYMENT_SANDBOX_LOG_FORMAT "yaml" \(the variable for --log-format\): must be text or json\n$/,
+    );
     const fromFlag = run(['--log-format', 'yaml'], { PAYMENT_SANDBOX_LOG_FORMAT: 'json' });
     expect(await fromFlag.exit).toBe(1);
     expect(fromFlag.err()).toMatch(/^payment-sandbox: invalid --log-format "yaml": must be text or json\n$/);
@@ -143,7 +150,18 @@ describe('payment-sandbox CLI', () => {
   it('--help lists every option', async () => {
     const r = run(['--help']);
     expect(await r.exit).toBe(0);
-    for (const flag of ['--port', '--host', '--db', '--notification-url', '--seed', '--scenario', '--latency', '--webhook-timezone', '--webhook-signing', '--webhook-secret']) {
+    for (const flag of [
+      '--port',
+      '--host',
+      '--db',
+      '--notification-url',
+      '--seed',
+      '--scenario',
+      '--latency',
+      '--webhook-timezone',
+      '--webhook-signing',
+      '--webhook-secret',
+    ]) {
       expect(r.out()).toContain(flag);
     }
     expect(r.out()).toContain('PAYMENT_SANDBOX_PORT');
@@ -152,10 +170,13 @@ describe('payment-sandbox CLI', () => {
   it('--key-pool and PAYMENT_SANDBOX_KEY_POOL set the key pool, shown in GET /_sandbox/health', async () => {
     const help = run(['--help']);
     expect(await help.exit).toBe(0);
-    expect(help.out().replace(/\s+/g, ' ')).toContain('--key-pool <n> account key pairs made ahead of time once listening (0: made per POST /_sandbox/accounts) (default: 4; env PAYMENT_SANDBOX_KEY_POOL)');
+    expect(help.out().replace(/\s+/g, ' ')).toContain(
+      '--key-pool <n> account key pairs made ahead of time once listening (0: made per POST /_sandbox/accounts) (default: 4; env PAYMENT_SANDBOX_KEY_POOL)',
+    );
     const fromEnv = await start([], { PAYMENT_SANDBOX_KEY_POOL: '2' });
     const fromFlag = await start(['--key-pool', '0'], { PAYMENT_SANDBOX_KEY_POOL: '2' });
-    const pool = async (url: string) => ((await (await fetch(`${url}/_sandbox/health`)).json()) as { key_pool: { size: number; ready: number } }).key_pool;
+    const pool = async (url: string) =>
+      ((await (await fetch(`${url}/_sandbox/health`)).json()) as { key_pool: { size: number; ready: number } }).key_pool;
     expect((await pool(fromEnv.url)).size).toBe(2);
     expect(await pool(fromFlag.url)).toEqual({ size: 0, ready: 0 });
     for (const s of [fromEnv, fromFlag]) {
@@ -168,7 +189,7 @@ describe('payment-sandbox CLI', () => {
   });
 
   it.skipIf(typeof (nodeModule as { enableCompileCache?: unknown }).enableCompileCache === 'function')(
-    'keeps the bundle\'s compiled code in a folder of the user\'s own, and starts from a damaged cache file too (Node 20)',
+    "keeps the bundle's compiled code in a folder of the user's own, and starts from a damaged cache file too (Node 20)",
     async () => {
       const tmp = mkdtempSync(join(dir, 'tmp-'));
       const cacheDir = join(tmp, `payment-sandbox-compile-cache-${process.getuid!()}`);
@@ -193,11 +214,18 @@ describe('payment-sandbox CLI', () => {
     },
   );
 
-  it('--help shows each option\'s default and two examples', async () => {
+  it("--help shows each option's default and two examples", async () => {
     const r = run(['--help']);
     expect(await r.exit).toBe(0);
     const help = r.out().replace(/\s+/g, ' ');
-    for (const shown of ['--port <port> port to listen on (default: 4010;', '--host <host> address to listen on (default: 127.0.0.1;', '(default: text; env PAYMENT_SANDBOX_LOG_FORMAT)', '--quiet', '--port-file', '--log-format']) {
+    for (const shown of [
+      '--port <port> port to listen on (default: 4010;',
+      '--host <host> address to listen on (default: 127.0.0.1;',
+      '(default: text; env PAYMENT_SANDBOX_LOG_FORMAT)',
+      '--quiet',
+      '--port-file',
+      '--log-format',
+    ]) {
       expect(help).toContain(shown);
     }
     expect(r.out().match(/^\s+\$ payment-sandbox /gm)).toHaveLength(2);

@@ -71,7 +71,9 @@ describe('payment-sandbox subcommands', () => {
   it('a command nothing resembles is refused with the list of commands', () => {
     const r = cli('frobnicate');
     expect(r.code).toBe(1);
-    expect(r.err).toBe(`error: unknown command 'frobnicate' (commands: ${Object.keys(SUBCOMMANDS).join(', ')}; see payment-sandbox --help)\n`);
+    expect(r.err).toBe(
+      `error: unknown command 'frobnicate' (commands: ${Object.keys(SUBCOMMANDS).join(', ')}; see payment-sandbox --help)\n`,
+    );
   });
 });
 

@@ -63,21 +63,32 @@ async function transactions(url: string): Promise<{ id: string; status: string; 
 describe('--fixtures and --restore', () => {
   it('--fixtures (repeatable) seeds the sandbox before the ready line; --restore starts another from its snapshot', async () => {
     const extra = join(dir, 'extra.json');
-    writeFileSync(extra, JSON.stringify({ fixtures: [{ name: 'late_refund', account: 'direct', create: 'refund', body: { transaction_id: '${order1.id}', amount: 200 } }] }));
+    writeFileSync(
+      extra,
+      JSON.stringify({
+        fixtures: [{ name: 'late_refund', account: 'direct', create: 'refund', body: { transaction_id: '${order1.id}', amount: 200 } }],
+      }),
+    );
     const r = run(['--fixtures', join(root, 'fixtures/shop.json'), '--fixtures', extra]);
     try {
       const url = await ready(r);
       const txs = await transactions(url);
       expect(txs.find((t) => t.external_identifier === 'order-1001')).toMatchObject({ status: 'SUCCEEDED', refunded_amount: 200 });
       expect(txs.find((t) => t.external_identifier === 'order-1002')).toMatchObject({ status: 'SUCCEEDED', refunded_amount: 500 });
-      await fetch(`${url}/_sandbox/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seconds: 3600 }) });
+      await fetch(`${url}/_sandbox/clock/advance`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ seconds: 3600 }),
+      });
       const snapshot = join(dir, 'cli.sqlite');
       writeFileSync(snapshot, Buffer.from(await (await fetch(`${url}/_sandbox/snapshot`)).arrayBuffer()));
 
       const restored = run(['--restore', snapshot]);
       try {
         const url2 = await ready(restored);
-        expect((await transactions(url2)).map((t) => [t.id, t.status, t.refunded_amount])).toEqual(txs.map((t) => [t.id, t.status, t.refunded_amount]));
+        expect((await transactions(url2)).map((t) => [t.id, t.status, t.refunded_amount])).toEqual(
+          txs.map((t) => [t.id, t.status, t.refunded_amount]),
+        );
         const clock = (await (await fetch(`${url2}/_sandbox/clock`)).json()) as { offset_seconds: number };
         expect(clock.offset_seconds).toBe(3600);
       } finally {
@@ -102,12 +113,22 @@ describe('--fixtures and --restore', () => {
 
   it('a bad fixtures file stops the start: one line naming the file, the fixture and the pointer, exit 1', async () => {
     const bad = join(dir, 'bad.json');
-    writeFileSync(bad, JSON.stringify({ fixtures: [{ name: 'ok', account: 'direct', create: 'buyer', body: {} }, { name: 'r', account: 'direct', create: 'refund', body: { transaction_id: '${nope.id}' } }] }));
+    writeFileSync(
+      bad,
+      JSON.stringify({
+        fixtures: [
+          { name: 'ok', account: 'direct', create: 'buyer', body: {} },
+          { name: 'r', account: 'direct', create: 'refund', body: { transaction_id: '${nope.id}' } },
+        ],
+      }),
+    );
     const r = run(['--fixtures', bad]);
     expect(await r.exit).toBe(1);
     const lines = r.err().trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/bad\.json: fixture "r" at \/fixtures\/1\/body\/transaction_id: refers to nope, which no earlier fixture names/);
+    expect(lines[0]).toMatch(
+      /bad\.json: fixture "r" at \/fixtures\/1\/body\/transaction_id: refers to nope, which no earlier fixture names/,
+    );
     expect(r.out()).not.toMatch(/ready/);
 
     const notJson = join(dir, 'broken.json');
@@ -130,8 +151,14 @@ describe('--fixtures and --restore', () => {
 });
 
 describe('compose.yaml', () => {
-  interface Service { command?: string[]; environment?: Record<string, string>; volumes?: string[] }
-  const service = (parse(readFileSync(join(root, 'compose.yaml'), 'utf8')) as { services: Record<string, Service> }).services['payment-sandbox']!;
+  interface Service {
+    command?: string[];
+    environment?: Record<string, string>;
+    volumes?: string[];
+  }
+  const service = (parse(readFileSync(join(root, 'compose.yaml'), 'utf8')) as { services: Record<string, Service> }).services[
+    'payment-sandbox'
+  ]!;
 
   it('mounts the fixtures folder and names a file in PAYMENT_SANDBOX_FIXTURES; the CLI started that way is seeded, once per --db file', async () => {
     const mount = service.volumes!.find((v) => /:\/fixtures(:ro)?$/.test(v))!;
@@ -143,7 +170,9 @@ describe('compose.yaml', () => {
     const hostFile = join(root, hostDir!, inContainer.slice('/fixtures/'.length));
     const cmd = service.command!;
     const dbPath = join(dir, 'compose.sqlite');
-    const args = cmd.flatMap((arg, i) => (cmd[i - 1] === '--db' ? [dbPath] : [arg])).filter((a, i, all) => a !== '--notification-url' && all[i - 1] !== '--notification-url');
+    const args = cmd
+      .flatMap((arg, i) => (cmd[i - 1] === '--db' ? [dbPath] : [arg]))
+      .filter((a, i, all) => a !== '--notification-url' && all[i - 1] !== '--notification-url');
     for (let round = 0; round < 2; round++) {
       const r = run(args, { PAYMENT_SANDBOX_FIXTURES: hostFile });
       try {

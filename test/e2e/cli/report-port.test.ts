@@ -45,9 +45,14 @@ describe('payment-sandbox report without --url', () => {
 
   it('--url wins over PAYMENT_SANDBOX_URL, which wins over PAYMENT_SANDBOX_PORT; 4010 last', async () => {
     const closed = await freePort();
-    const run = await report(['--url', server.url, '--format', 'json', '--fail-on', 'never'], { PAYMENT_SANDBOX_PORT: String(closed), PAYMENT_SANDBOX_URL: `http://127.0.0.1:${closed}` });
+    const run = await report(['--url', server.url, '--format', 'json', '--fail-on', 'never'], {
+      PAYMENT_SANDBOX_PORT: String(closed),
+      PAYMENT_SANDBOX_URL: `http://127.0.0.1:${closed}`,
+    });
     expect(run.code).toBe(0);
-    expect(defaultOrigin({ PAYMENT_SANDBOX_URL: 'http://sandbox.test:9000', PAYMENT_SANDBOX_PORT: '5000' })).toBe('http://sandbox.test:9000');
+    expect(defaultOrigin({ PAYMENT_SANDBOX_URL: 'http://sandbox.test:9000', PAYMENT_SANDBOX_PORT: '5000' })).toBe(
+      'http://sandbox.test:9000',
+    );
     expect(defaultOrigin({ PAYMENT_SANDBOX_URL: '', PAYMENT_SANDBOX_PORT: '5000' })).toBe('http://127.0.0.1:5000');
     expect(defaultOrigin({})).toBe('http://127.0.0.1:4010');
   });

@@ -70,7 +70,11 @@ async function startCli(args: string[], env: Record<string, string> = {}): Promi
 }
 
 async function createPayment(cli: Cli, overrides: Record<string, unknown> = {}): Promise<string> {
-  const res = await fetch(`${cli.url}/v4/transactions`, { method: 'POST', headers: headers(), body: JSON.stringify(directPayment(overrides)) });
+  const res = await fetch(`${cli.url}/v4/transactions`, {
+    method: 'POST',
+    headers: headers(),
+    body: JSON.stringify(directPayment(overrides)),
+  });
   expect(res.status).toBe(201);
   return ((await res.json()) as { id: string }).id;
 }
@@ -97,7 +101,11 @@ describe('delivery lines', () => {
     expect(failed).toContain('(attempt 1)');
     expect(failed).toMatch(/next retry \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d) \(sandbox clock\)/);
     // The retry falls due once the sandbox clock moves past it.
-    const advanced = await fetch(`${cli.url}/_sandbox/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seconds: 60 }) });
+    const advanced = await fetch(`${cli.url}/_sandbox/clock/advance`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ seconds: 60 }),
+    });
     expect(advanced.status).toBeLessThan(300);
     await receiver.waitFor(2);
     const delivered = await cli.waitFor(/webhook payment .* 200 delivered \(attempt 2\)/);
@@ -134,7 +142,11 @@ describe('delivery lines', () => {
     await receiver.waitFor(1);
     await cli.waitFor(/"event":"delivery.attempted"/);
     expect(await cli.stop()).toBe(0);
-    const records = cli.out().trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const records = cli
+      .out()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(records[0]).toMatchObject({ event: 'ready', level: 'info', url: cli.url, port: Number(new URL(cli.url).port) });
     expect(records.find((r) => r.event === 'delivery.attempted')).toMatchObject({
       kind: 'payment',
@@ -156,14 +168,20 @@ describe('request lines', () => {
     const bad = await fetch(`${cli.url}/v4/transactions`, {
       method: 'POST',
       headers: headers(),
-      body: JSON.stringify(directPayment({ amount: 'x', payment_method: { type: 'card', number: '4000056655665556', expiration_date: '12/30', security_code: '987' } })),
+      body: JSON.stringify(
+        directPayment({
+          amount: 'x',
+          payment_method: { type: 'card', number: '4000056655665556', expiration_date: '12/30', security_code: '987' },
+        }),
+      ),
     });
     expect(bad.status).toBe(400);
     await cli.waitFor(/^POST \/v4\/transactions 400 /);
     const lines = cli.out().split('\n');
     expect(lines.filter((l) => /^POST \/v4\/transactions 201 \d+\.\dms$/.test(l))).toHaveLength(1);
     const printed = cli.out().slice(cli.out().indexOf('Stop with Ctrl-C.'));
-    for (const secret of [DIRECT.api_key, 'Bearer', '4111111111111111', '4000056655665556', 'security_code']) expect(printed).not.toContain(secret);
+    for (const secret of [DIRECT.api_key, 'Bearer', '4111111111111111', '4000056655665556', 'security_code'])
+      expect(printed).not.toContain(secret);
   });
 
   it('without --log no request line is printed', async () => {

@@ -21,8 +21,13 @@ afterAll(async () => {
   await Promise.all([sandbox?.stop(), drifting?.stop()]);
 });
 
-const target = (s: RunningSandbox, url = s.apiUrl) => ({ url, apiKey: s.credentials.direct.api_key, accountId: s.credentials.direct.account_id });
-const failure = (report: ConformanceReport, name: string, side: 'result' | 'compare_result' = 'result') => report.checks.find((c) => c.name === name)?.[side]?.failure ?? null;
+const target = (s: RunningSandbox, url = s.apiUrl) => ({
+  url,
+  apiKey: s.credentials.direct.api_key,
+  accountId: s.credentials.direct.account_id,
+});
+const failure = (report: ConformanceReport, name: string, side: 'result' | 'compare_result' = 'result') =>
+  report.checks.find((c) => c.name === name)?.[side]?.failure ?? null;
 
 /** The drifts and where the kit must see them: check name and JSON pointer. */
 const EXPECTED: { drift: string; check: string; pointer: RegExp }[] = [
@@ -56,7 +61,6 @@ describe('payment-sandbox conformance kit', () => {
     }
     const text = formatConformanceText(report);
     for (const { check } of EXPECTED) expect(text).toContain(`FAIL  ${check}`);
-    // eslint-disable-next-line no-console -- the drift run's text report, for the docs
     if (process.env.CONFORMANCE_PRINT) console.log(text);
   });
 
@@ -66,7 +70,10 @@ describe('payment-sandbox conformance kit', () => {
     expect(conformancePassed(report)).toBe(false);
     for (const { drift, check, pointer } of EXPECTED) {
       const diffs = report.differences.filter((d) => d.check === check);
-      expect(diffs.some((d) => pointer.test(d.pointer)), `${drift}: ${JSON.stringify(diffs)}`).toBe(true);
+      expect(
+        diffs.some((d) => pointer.test(d.pointer)),
+        `${drift}: ${JSON.stringify(diffs)}`,
+      ).toBe(true);
       expect(failure(report, check, 'compare_result')).not.toBeNull();
       expect(failure(report, check)).toBeNull();
     }

@@ -40,7 +40,11 @@ describe('POST /_sandbox/accounts over a socket', () => {
     const server: RunningServer = await startServer({ port: 0, ticker: false });
     cleanup.push(() => server.stop());
     const creating = Array.from({ length: 3 }, () =>
-      fetch(`${server.url}/_sandbox/accounts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mode: 'direct' }) }),
+      fetch(`${server.url}/_sandbox/accounts`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ mode: 'direct' }),
+      }),
     );
     const health = await fetch(`${server.url}/_sandbox/credentials`);
     expect(health.status).toBe(200);
@@ -48,8 +52,13 @@ describe('POST /_sandbox/accounts over a socket', () => {
     for (const res of created) expect(res.status).toBe(201);
     const creds = (await created[0]!.json()) as { account_id: string; jwt_kid: string; jwt_private_key_pem: string };
     const now = Math.floor(Date.now() / 1000);
-    const token = jwt({ scopes: ['transactions.read'], iat: now, exp: now + 600 }, { kid: creds.jwt_kid, privateKeyPem: creds.jwt_private_key_pem });
-    const list = await fetch(`${server.url}/v4/transactions`, { headers: { authorization: `Bearer ${token}`, 'x-merchant-account-id': creds.account_id } });
+    const token = jwt(
+      { scopes: ['transactions.read'], iat: now, exp: now + 600 },
+      { kid: creds.jwt_kid, privateKeyPem: creds.jwt_private_key_pem },
+    );
+    const list = await fetch(`${server.url}/v4/transactions`, {
+      headers: { authorization: `Bearer ${token}`, 'x-merchant-account-id': creds.account_id },
+    });
     expect(list.status).toBe(200);
   });
 });
@@ -64,15 +73,24 @@ async function poolFilled(url: string, ready: number): Promise<{ size: number; r
 }
 
 async function createAccount(url: string): Promise<{ account_id: string; jwt_kid: string; jwt_private_key_pem: string; api_key: string }> {
-  const res = await fetch(`${url}/_sandbox/accounts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mode: 'direct' }) });
+  const res = await fetch(`${url}/_sandbox/accounts`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ mode: 'direct' }),
+  });
   expect(res.status).toBe(201);
   return (await res.json()) as { account_id: string; jwt_kid: string; jwt_private_key_pem: string; api_key: string };
 }
 
 async function jwtWorks(url: string, creds: { account_id: string; jwt_kid: string; jwt_private_key_pem: string }): Promise<number> {
   const now = Math.floor(Date.now() / 1000);
-  const token = jwt({ scopes: ['transactions.read'], iat: now, exp: now + 600 }, { kid: creds.jwt_kid, privateKeyPem: creds.jwt_private_key_pem });
-  return (await fetch(`${url}/v4/transactions`, { headers: { authorization: `Bearer ${token}`, 'x-merchant-account-id': creds.account_id } })).status;
+  const token = jwt(
+    { scopes: ['transactions.read'], iat: now, exp: now + 600 },
+    { kid: creds.jwt_kid, privateKeyPem: creds.jwt_private_key_pem },
+  );
+  return (
+    await fetch(`${url}/v4/transactions`, { headers: { authorization: `Bearer ${token}`, 'x-merchant-account-id': creds.account_id } })
+  ).status;
 }
 
 describe('the key pool (--key-pool)', () => {
@@ -102,7 +120,10 @@ describe('the key pool (--key-pool)', () => {
   it('--key-pool 0 makes each key when its account is created', async () => {
     const server: RunningServer = await startServer({ port: 0, ticker: false, keyPool: 0 });
     cleanup.push(() => server.stop());
-    expect((await (await fetch(`${server.url}/_sandbox/health`)).json()) as unknown).toMatchObject({ status: 'ok', key_pool: { size: 0, ready: 0 } });
+    expect((await (await fetch(`${server.url}/_sandbox/health`)).json()) as unknown).toMatchObject({
+      status: 'ok',
+      key_pool: { size: 0, ready: 0 },
+    });
     const [a, b] = await Promise.all([createAccount(server.url), createAccount(server.url)]);
     expect(a.jwt_private_key_pem).not.toBe(b.jwt_private_key_pem);
     expect(await jwtWorks(server.url, a)).toBe(200);

@@ -59,14 +59,19 @@ describe('renewals', () => {
 
   it('interval week × interval_time 2 and interval year', async () => {
     const { app } = testApp();
-    const fortnightly = await createSubscription(app, directSubscription({ external_identifier: 'w', plan: plan({ interval: 'week', interval_time: 2 }) }));
+    const fortnightly = await createSubscription(
+      app,
+      directSubscription({ external_identifier: 'w', plan: plan({ interval: 'week', interval_time: 2 }) }),
+    );
     const yearly = await createSubscription(app, directSubscription({ external_identifier: 'y', plan: plan({ interval: 'year' }) }));
     const created = new Date(String(fortnightly.created));
     expect(fortnightly.next_billing_date).toBe(day(new Date(created.getTime() + 14 * DAY * 1000)));
     expect(yearly.next_billing_date).toBe(day(plusMonths(new Date(String(yearly.created)), 12)));
     await advance(app, 15 * 7 * DAY);
     const weeks = (await withCharges(app, fortnightly.id)).charges;
-    expect(weeks.map((c) => day(c.created_at))).toEqual([0, 1, 2, 3, 4, 5, 6, 7].map((n) => day(new Date(created.getTime() + n * 14 * DAY * 1000))));
+    expect(weeks.map((c) => day(c.created_at))).toEqual(
+      [0, 1, 2, 3, 4, 5, 6, 7].map((n) => day(new Date(created.getTime() + n * 14 * DAY * 1000))),
+    );
     expect((await withCharges(app, yearly.id)).charges).toHaveLength(1);
   });
 
@@ -108,14 +113,22 @@ describe('trials', () => {
       trial_end: trialEnd.toISOString().replace('Z', '+00:00'),
     });
     await advance(app, 31 * DAY);
-    expect(summary((await withCharges(app, sub.id)).charges)[1]).toEqual([day(plusMonths(trialEnd, 1)), 'SUCCEEDED', 900, 'sub-0001.period-1']);
+    expect(summary((await withCharges(app, sub.id)).charges)[1]).toEqual([
+      day(plusMonths(trialEnd, 1)),
+      'SUCCEEDED',
+      900,
+      'sub-0001.period-1',
+    ]);
   });
 
   it('trial_end wins over plan.trial_period_days', async () => {
     const { app, sandbox } = testApp();
     const trialEnd = new Date(sandbox.clock.nowMs() + 3 * DAY * 1000);
     trialEnd.setUTCMilliseconds(0);
-    const sub = await createSubscription(app, directSubscription({ trial_end: trialEnd.toISOString(), plan: plan({ trial_period_days: 30 }) }));
+    const sub = await createSubscription(
+      app,
+      directSubscription({ trial_end: trialEnd.toISOString(), plan: plan({ trial_period_days: 30 }) }),
+    );
     expect(sub.trial_end).toBe(trialEnd.toISOString().replace('Z', '+00:00'));
     await advance(app, 3 * DAY + 1);
     expect(summary((await withCharges(app, sub.id)).charges)).toEqual([[day(trialEnd), 'SUCCEEDED', 1000, 'sub-0001.period-0']]);
@@ -144,7 +157,11 @@ describe('failed charges', () => {
     await advance(app, DAY);
     now = await withCharges(app, sub.id);
     expect(now.status).toBe('past_due');
-    expect(summary(now.charges).slice(1).map((c) => c[3])).toEqual(['sub-0001.period-1', 'sub-0001.period-1.attempt-2']);
+    expect(
+      summary(now.charges)
+        .slice(1)
+        .map((c) => c[3]),
+    ).toEqual(['sub-0001.period-1', 'sub-0001.period-1.attempt-2']);
 
     await advance(app, DAY);
     now = await withCharges(app, sub.id);
@@ -186,7 +203,10 @@ describe('failed charges', () => {
     expect(byPlan.status).toBe('failed');
     const byCard = await createSubscription(
       app,
-      directSubscription({ external_identifier: 'declined', payment_method: { type: 'card', number: '4000000000000002', expiration_date: '12/30', security_code: '123' } }),
+      directSubscription({
+        external_identifier: 'declined',
+        payment_method: { type: 'card', number: '4000000000000002', expiration_date: '12/30', security_code: '123' },
+      }),
     );
     expect(byCard.status).toBe('failed');
     await advance(app, 90 * DAY);
@@ -199,7 +219,9 @@ describe('failed charges', () => {
   it('a first charge scripted to settle later keeps the subscription waiting for it; settling by hand counts', async () => {
     const { app } = testApp();
     // Card 4000000000000077: the outcome comes 30 s later on the sandbox clock.
-    const slow = directSubscription({ payment_method: { type: 'card', number: '4000000000000077', expiration_date: '12/30', security_code: '123' } });
+    const slow = directSubscription({
+      payment_method: { type: 'card', number: '4000000000000077', expiration_date: '12/30', security_code: '123' },
+    });
     const sub = await createSubscription(app, slow);
     expect((await withCharges(app, sub.id)).charges.map((c) => c.status)).toEqual(['PENDING']);
     await advance(app, 30);

@@ -42,11 +42,17 @@ beforeAll(async () => {
   sloppy = await createAccount(server.url, 'direct', 'sloppy');
   clean = await createAccount(server.url, 'direct', 'clean');
   // careless: an sk_live_ key (error) and a create without a key (warning); sloppy: the warning only.
-  await fetch(`${server.url}/v4/transactions`, { headers: { authorization: 'Bearer sk_live_123', 'x-merchant-account-id': careless.account_id } });
+  await fetch(`${server.url}/v4/transactions`, {
+    headers: { authorization: 'Bearer sk_live_123', 'x-merchant-account-id': careless.account_id },
+  });
   for (const account of [careless, sloppy]) {
     const res = await fetch(`${server.url}/v4/transactions`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${account.api_key}`, 'x-merchant-account-id': account.account_id, 'content-type': 'application/json' },
+      headers: {
+        authorization: `Bearer ${account.api_key}`,
+        'x-merchant-account-id': account.account_id,
+        'content-type': 'application/json',
+      },
       body: JSON.stringify(directPayment({ notification_url: 'http://127.0.0.1:9/hooks' })),
     });
     expect(res.status).toBe(201);
@@ -114,7 +120,8 @@ describe('payment-sandbox report', () => {
   });
 
   it('the schema check itself refuses what the schema refuses', () => {
-    const valid = '<testsuite name="a" timestamp="2026-01-01T00:00:00" hostname="h" tests="1" failures="0" errors="0" time="0"><properties/><testcase name="x" classname="c" time="0"/><system-out/><system-err/></testsuite>';
+    const valid =
+      '<testsuite name="a" timestamp="2026-01-01T00:00:00" hostname="h" tests="1" failures="0" errors="0" time="0"><properties/><testcase name="x" classname="c" time="0"/><system-out/><system-err/></testsuite>';
     expect(junitProblems(valid)).toEqual([]);
     expect(junitProblems(valid.replace('<properties/>', ''))).not.toEqual([]);
     expect(junitProblems(valid.replace('time="0"/>', 'time="0"><skipped/></testcase>'))).not.toEqual([]);

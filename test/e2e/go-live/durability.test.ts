@@ -19,7 +19,8 @@ afterEach(async () => {
   for (const f of cleanup.splice(0).reverse()) await f();
 });
 
-const reportOf = async (url: string): Promise<GoLiveReport> => (await (await fetch(`${url}/_sandbox/report?account_id=acc_demo_direct`)).json()) as GoLiveReport;
+const reportOf = async (url: string): Promise<GoLiveReport> =>
+  (await (await fetch(`${url}/_sandbox/report?account_id=acc_demo_direct`)).json()) as GoLiveReport;
 
 describe('the go-live report keeps its findings', () => {
   it('past request-log retention, and across a restart with --db', async () => {
@@ -30,11 +31,17 @@ describe('the go-live report keeps its findings', () => {
     let stopped = false;
     cleanup.push(() => (stopped ? undefined : first.stop()));
     for (let i = 0; i < 30; i++) {
-      const res = await fetch(`${first.url}/v4/transactions`, { method: 'POST', headers: headers(), body: JSON.stringify(directPayment({ external_identifier: `order-${i}`, notification_url: 'http://127.0.0.1:9/hooks' })) });
+      const res = await fetch(`${first.url}/v4/transactions`, {
+        method: 'POST',
+        headers: headers(),
+        body: JSON.stringify(directPayment({ external_identifier: `order-${i}`, notification_url: 'http://127.0.0.1:9/hooks' })),
+      });
       expect(res.status).toBe(201);
     }
     await fetch(`${first.url}/v4/transactions`, { headers: headers(undefined, { 'x-sandbox-fault': '503' }) });
-    const logged = (await (await fetch(`${first.url}/_sandbox/requests?account_id=acc_demo_direct&limit=100`)).json()) as { items: unknown[] };
+    const logged = (await (await fetch(`${first.url}/_sandbox/requests?account_id=acc_demo_direct&limit=100`)).json()) as {
+      items: unknown[];
+    };
     expect(logged.items).toHaveLength(5);
     const before = await reportOf(first.url);
     expect(before.findings.map((f) => [f.code, f.evidence.count])).toEqual([['missing_idempotency_key', 30]]);

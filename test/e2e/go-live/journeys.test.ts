@@ -19,11 +19,20 @@ afterEach(async () => {
   for (const f of cleanup.splice(0).reverse()) await f();
 });
 
-async function setup(withNotificationUrl = false): Promise<{ sandbox: RunningSandbox; receiver: Awaited<ReturnType<typeof startReceiver>> }> {
+async function setup(
+  withNotificationUrl = false,
+): Promise<{ sandbox: RunningSandbox; receiver: Awaited<ReturnType<typeof startReceiver>> }> {
   const receiver = await startReceiver();
   // A 2 s delivery timeout: a handler slower than 1 s is slow, one slower than 2 s times out.
-  const sandbox = await startSandbox({ ticker: false, deliveryTimeoutMs: 2000, ...(withNotificationUrl ? { notificationUrl: receiver.url } : {}) });
-  cleanup.push(() => receiver.close(), () => sandbox.stop());
+  const sandbox = await startSandbox({
+    ticker: false,
+    deliveryTimeoutMs: 2000,
+    ...(withNotificationUrl ? { notificationUrl: receiver.url } : {}),
+  });
+  cleanup.push(
+    () => receiver.close(),
+    () => sandbox.stop(),
+  );
   return { sandbox, receiver };
 }
 
@@ -42,7 +51,9 @@ describe('the go-live report of a careless merchant', () => {
     // Every finding code, errors first; live_key_used for the account and for no known account.
     expect(new Set(report.findings.map((f) => f.code))).toEqual(new Set(FINDING_CODES));
     const severities = report.findings.map((f) => f.severity);
-    expect(severities).toEqual([...severities].sort((a, b) => ['error', 'warning', 'info'].indexOf(a) - ['error', 'warning', 'info'].indexOf(b)));
+    expect(severities).toEqual(
+      [...severities].sort((a, b) => ['error', 'warning', 'info'].indexOf(a) - ['error', 'warning', 'info'].indexOf(b)),
+    );
     const count = (severity: string) => report.findings.filter((f) => f.severity === severity).length;
     expect(report.summary).toEqual({ errors: count('error'), warnings: count('warning'), infos: count('info') });
     expect(report.findings.filter((f) => f.code === 'live_key_used').map((f) => f.account_id)).toEqual([null, run.account.account_id]);
@@ -59,10 +70,15 @@ describe('the go-live report of a careless merchant', () => {
     // One order created twice: under a new key after the timeout, twice without a key, and one body twice without a key.
     const duplicate = byCode(report, 'duplicate_charge_risk');
     expect(duplicate).toMatchObject({ severity: 'error', evidence: { count: 3 } });
-    expect(new Set(duplicate.evidence.transaction_ids)).toEqual(new Set([run.lostAnswer, run.retried, ...run.keylessTwice, ...run.sameBodyTwice]));
+    expect(new Set(duplicate.evidence.transaction_ids)).toEqual(
+      new Set([run.lostAnswer, run.retried, ...run.keylessTwice, ...run.sameBodyTwice]),
+    );
     expect(`${duplicate.fix}`).not.toMatch(/external_identifier|sandbox/i);
     // Polling the transaction whose answer was lost.
-    expect(byCode(report, 'polling_instead_of_webhooks')).toMatchObject({ severity: 'info', evidence: { count: 1, transaction_ids: [run.polled] } });
+    expect(byCode(report, 'polling_instead_of_webhooks')).toMatchObject({
+      severity: 'info',
+      evidence: { count: 1, transaction_ids: [run.polled] },
+    });
     // A handler that acknowledges everything, bad signatures included.
     const badSignature = byCode(report, 'webhook_signature_not_verified');
     expect(badSignature).toMatchObject({ severity: 'error', evidence: { count: 1, transaction_ids: [run.first] } });
@@ -73,7 +89,9 @@ describe('the go-live report of a careless merchant', () => {
     expect(dup.evidence.count).toBeGreaterThanOrEqual(1);
     // Not acknowledged: an error status, and a 200 without the acknowledgement body.
     expect(byCode(report, 'webhook_not_acknowledged').evidence).toMatchObject({ count: 2 });
-    expect(new Set(byCode(report, 'webhook_not_acknowledged').evidence.transaction_ids)).toEqual(new Set([run.retried, run.refusedWebhook]));
+    expect(new Set(byCode(report, 'webhook_not_acknowledged').evidence.transaction_ids)).toEqual(
+      new Set([run.retried, run.refusedWebhook]),
+    );
     expect(byCode(report, 'webhook_slow_handler').evidence).toMatchObject({ count: 1, transaction_ids: [run.slow] });
     expect(byCode(report, 'webhook_timeout').evidence).toMatchObject({ count: 1, transaction_ids: [run.hanging] });
     // A URL nobody listens on, refused twice; its fix points to the CI recipes.
@@ -91,16 +109,33 @@ describe('the go-live report of a careless merchant', () => {
     expect(byCode(report, 'repeated_invalid_request').evidence).toMatchObject({ count: 1 });
     // A read and a create sent again at once after their 429.
     expect(byCode(report, 'ignored_retry_after').evidence).toMatchObject({ count: 2 });
-    expect(report.findings.find((f) => f.code === 'live_key_used' && f.account_id === run.account.account_id)).toMatchObject({ severity: 'error', evidence: { count: 1 } });
-    expect(report.findings.find((f) => f.code === 'live_key_used' && f.account_id === null)).toMatchObject({ severity: 'error', evidence: { count: 1 } });
+    expect(report.findings.find((f) => f.code === 'live_key_used' && f.account_id === run.account.account_id)).toMatchObject({
+      severity: 'error',
+      evidence: { count: 1 },
+    });
+    expect(report.findings.find((f) => f.code === 'live_key_used' && f.account_id === null)).toMatchObject({
+      severity: 'error',
+      evidence: { count: 1 },
+    });
     // Card data from checkout, under the spec's names and others, accepted and refused.
-    expect(byCode(report, 'card_data_in_checkout_mode')).toMatchObject({ severity: 'error', account_id: run.checkout.account_id, evidence: { count: 4 } });
+    expect(byCode(report, 'card_data_in_checkout_mode')).toMatchObject({
+      severity: 'error',
+      account_id: run.checkout.account_id,
+      evidence: { count: 4 },
+    });
 
     // Each request id is in the request log, each delivery id in the delivery log, under that account.
     for (const f of report.findings) {
       for (const id of f.evidence.request_ids ?? []) {
-        const page = await control(sandbox.url, 'GET', f.account_id === null ? '/requests?limit=100' : `/requests?account_id=${f.account_id}&limit=100`);
-        expect((page.items as { id: number }[]).some((r) => r.id === id), `${f.code}: request ${id}`).toBe(true);
+        const page = await control(
+          sandbox.url,
+          'GET',
+          f.account_id === null ? '/requests?limit=100' : `/requests?account_id=${f.account_id}&limit=100`,
+        );
+        expect(
+          (page.items as { id: number }[]).some((r) => r.id === id),
+          `${f.code}: request ${id}`,
+        ).toBe(true);
       }
       for (const id of f.evidence.delivery_ids ?? []) {
         const delivery = (await sandbox.deliveries()).find((d) => d.id === id);
@@ -111,10 +146,18 @@ describe('the go-live report of a careless merchant', () => {
     expect((await sandbox.deliveries()).find((d) => d.id === signatureDelivery)).toMatchObject({ fault: 'bad_signature' });
     const [dupDelivery] = dup.evidence.delivery_ids!;
     expect((await sandbox.deliveries()).find((d) => d.id === dupDelivery)).toMatchObject({ fault: 'duplicate' });
-    const requests = (await control(sandbox.url, 'GET', `/requests?account_id=${run.account.account_id}&limit=100`)).items as { id: number; status: number; path: string; idempotency_key: string | null; warnings: string[] }[];
+    const requests = (await control(sandbox.url, 'GET', `/requests?account_id=${run.account.account_id}&limit=100`)).items as {
+      id: number;
+      status: number;
+      path: string;
+      idempotency_key: string | null;
+      warnings: string[];
+    }[];
     const invalidIds = byCode(report, 'repeated_invalid_request').evidence.request_ids!;
     expect(invalidIds.map((id) => requests.find((r) => r.id === id)?.status)).toEqual([400, 400, 400]);
-    expect(duplicate.evidence.request_ids!.map((id) => requests.find((r) => r.id === id)?.idempotency_key)).toEqual(expect.arrayContaining(['checkout-7f1c-attempt-1', 'checkout-7f1c-attempt-2']));
+    expect(duplicate.evidence.request_ids!.map((id) => requests.find((r) => r.id === id)?.idempotency_key)).toEqual(
+      expect.arrayContaining(['checkout-7f1c-attempt-1', 'checkout-7f1c-attempt-2']),
+    );
     // The subscription's log entry says its notification_url was ignored.
     const [ignoredId] = byCode(report, 'ignored_webhook_field').evidence.request_ids!;
     expect(requests.find((r) => r.id === ignoredId)?.warnings.join(' ')).toContain('payment_method.webhooks_url');
@@ -127,7 +170,12 @@ describe('the go-live report of a careless merchant', () => {
     ]);
     expect(own.coverage).toHaveLength(COVERAGE_SCENARIOS.length);
     const coverage = (await sandbox.report({ accountId: run.account.account_id })).coverage;
-    expect(coverage.filter((c) => c.seen).map((c) => c.scenario).sort()).toEqual(['api_fault', 'payment_succeeded', 'refund', 'partial_refund', 'webhook_bad_signature'].sort());
+    expect(
+      coverage
+        .filter((c) => c.seen)
+        .map((c) => c.scenario)
+        .sort(),
+    ).toEqual(['api_fault', 'payment_succeeded', 'refund', 'partial_refund', 'webhook_bad_signature'].sort());
 
     // Reset clears findings and coverage.
     await sandbox.reset();

@@ -23,7 +23,11 @@ let page: Page;
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
-  [sandbox, receiver, browser] = await Promise.all([startSandbox({ ticker: false, deliveryTimeoutMs: 2000 }), startReceiver(), launchBrowser()]);
+  [sandbox, receiver, browser] = await Promise.all([
+    startSandbox({ ticker: false, deliveryTimeoutMs: 2000 }),
+    startReceiver(),
+    launchBrowser(),
+  ]);
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   page = await context.newPage();
   page.on('pageerror', (err) => pageErrors.push(err.message));
@@ -47,7 +51,11 @@ describe('the Go-live view', () => {
     await view.locator('.go-live-summary').waitFor();
     await expect(view.locator('.empty-title').textContent()).resolves.toBe('No findings');
     const { direct } = sandbox.credentials;
-    const res = await fetch(`${sandbox.apiUrl}/transactions`, { method: 'POST', headers: { ...direct.headers, 'content-type': 'application/json' }, body: JSON.stringify(directPayment({ notification_url: receiver.url })) });
+    const res = await fetch(`${sandbox.apiUrl}/transactions`, {
+      method: 'POST',
+      headers: { ...direct.headers, 'content-type': 'application/json' },
+      body: JSON.stringify(directPayment({ notification_url: receiver.url })),
+    });
     expect(res.status).toBe(201);
     await poll(() => view.locator('[data-code="missing_idempotency_key"]').count()).toBe(1);
     await poll(() => view.locator('[data-count="warnings"] strong').textContent()).toBe('1');
@@ -61,7 +69,14 @@ describe('the Go-live view', () => {
     // Card data was the checkout account's; a live key without an account is in every account's report.
     await poll(() => view.locator('.finding').count()).toBe(15);
     const codes = await view.locator('.finding').evaluateAll((els) => els.map((el) => (el as HTMLElement).dataset.code));
-    expect(codes.slice(0, 6)).toEqual(['duplicate_charge_risk', 'live_key_used', 'live_key_used', 'webhook_signature_not_verified', 'webhook_timeout', 'webhook_unreachable']);
+    expect(codes.slice(0, 6)).toEqual([
+      'duplicate_charge_risk',
+      'live_key_used',
+      'live_key_used',
+      'webhook_signature_not_verified',
+      'webhook_timeout',
+      'webhook_unreachable',
+    ]);
     expect(codes.at(-1)).toBe('polling_instead_of_webhooks');
     await expect(view.locator('[data-count="errors"] strong').textContent()).resolves.toBe('6');
     await expect(view.locator('.go-live-verdict').textContent()).resolves.toContain('Not ready');

@@ -20,7 +20,12 @@ import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEBHOOK_CHECK_IDS } from '../../../src/features/check-webhooks/index.js';
-import { HANDLER_LANGUAGES, handlerFiles, type HandlerLanguage, type WebhookHandlerExample } from '../../../src/features/webhooks/control/webhook-handlers.index.js';
+import {
+  HANDLER_LANGUAGES,
+  handlerFiles,
+  type HandlerLanguage,
+  type WebhookHandlerExample,
+} from '../../../src/features/webhooks/control/webhook-handlers.files.js';
 import { startSandbox, type RunningSandbox } from '../../../src/index.js';
 import { freePort } from '../../support/ports.js';
 
@@ -48,18 +53,26 @@ function toolchain(language: HandlerLanguage): { path: Record<string, string> } 
       return { path: { node: process.execPath } };
     case 'python': {
       const python = pythonWithCryptography();
-      return python ? { path: { python3: python } } : { missing: 'no python3 with the cryptography package (Debian: python3-cryptography)' };
+      return python
+        ? { path: { python3: python } }
+        : { missing: 'no python3 with the cryptography package (Debian: python3-cryptography)' };
     }
     case 'php':
-      return works('php', ['-r', 'exit(extension_loaded("openssl") ? 0 : 1);']) ? { path: {} } : { missing: 'no php with OpenSSL (Debian: php-cli)' };
+      return works('php', ['-r', 'exit(extension_loaded("openssl") ? 0 : 1);'])
+        ? { path: {} }
+        : { missing: 'no php with OpenSSL (Debian: php-cli)' };
     case 'ruby':
-      return works('ruby', ['-e', 'require "openssl"; require "socket"; require "json"']) ? { path: {} } : { missing: 'no ruby (Debian: ruby)' };
+      return works('ruby', ['-e', 'require "openssl"; require "socket"; require "json"'])
+        ? { path: {} }
+        : { missing: 'no ruby (Debian: ruby)' };
     case 'go':
       return works('go', ['version']) ? { path: {} } : { missing: 'no go (Debian: golang-go)' };
     case 'java': {
       const r = spawnSync('java', ['-version'], { encoding: 'utf8', timeout: 60_000 });
       const major = Number(/version "(\d+)/.exec(r.stderr ?? '')?.[1] ?? 0);
-      return r.status === 0 && major >= 17 ? { path: {} } : { missing: `no java 17 or newer (Debian: default-jdk-headless)${major ? `; found ${major}` : ''}` };
+      return r.status === 0 && major >= 17
+        ? { path: {} }
+        : { missing: `no java 17 or newer (Debian: default-jdk-headless)${major ? `; found ${major}` : ''}` };
     }
   }
 }
@@ -83,10 +96,22 @@ interface RunningHandler {
 }
 
 const work = mkdtempSync(join(tmpdir(), 'webhook-handlers-'));
-const shared = { GOCACHE: join(work, 'go-cache'), GOPATH: join(work, 'go-path'), GOPROXY: 'off', GOTOOLCHAIN: 'local', GOFLAGS: '', GO111MODULE: 'on' };
+const shared = {
+  GOCACHE: join(work, 'go-cache'),
+  GOPATH: join(work, 'go-path'),
+  GOPROXY: 'off',
+  GOTOOLCHAIN: 'local',
+  GOFLAGS: '',
+  GO111MODULE: 'on',
+};
 
 /** Starts `handler` as its `Run:` line says, in a folder of its own, with the key file beside it. */
-async function startHandler(handler: WebhookHandlerExample, path: Record<string, string>, pem: string, env: Record<string, string> = {}): Promise<RunningHandler> {
+async function startHandler(
+  handler: WebhookHandlerExample,
+  path: Record<string, string>,
+  pem: string,
+  env: Record<string, string> = {},
+): Promise<RunningHandler> {
   const dir = mkdtempSync(join(work, `${handler.language}-`));
   const bin = join(dir, '.bin');
   mkdirSync(bin);
@@ -135,7 +160,11 @@ interface CheckReport {
 }
 
 async function runBattery(sandbox: RunningSandbox, url: string): Promise<CheckReport> {
-  const res = await fetch(`${sandbox.url}/_sandbox/check-webhooks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url }) });
+  const res = await fetch(`${sandbox.url}/_sandbox/check-webhooks`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ url }),
+  });
   expect(res.status).toBe(200);
   return (await res.json()) as CheckReport;
 }
@@ -208,13 +237,18 @@ for (const { mode, options, env } of modes) {
         try {
           const report = await runBattery(sandbox, running.url);
           expect(report.checks.map((c) => c.id)).toEqual([...WEBHOOK_CHECK_IDS]);
-          expect(report.checks.filter((c) => !c.passed), running.output()).toEqual([]);
+          expect(
+            report.checks.filter((c) => !c.passed),
+            running.output(),
+          ).toEqual([]);
           expect(report.passed).toBe(true);
 
           const reference = `handler-${language}-${mode}`;
           const id = await settleRealPayment(sandbox, running.url, reference);
           // The handler processed it once, and a resend (same body, fresh signature) is acknowledged without a second effect.
-          const resent = await fetch(`${sandbox.url}/_sandbox/deliveries?limit=100`).then((r) => r.json() as Promise<{ items: Array<{ id: string; resource_id: string }> }>);
+          const resent = await fetch(`${sandbox.url}/_sandbox/deliveries?limit=100`).then(
+            (r) => r.json() as Promise<{ items: Array<{ id: string; resource_id: string }> }>,
+          );
           const deliveryId = resent.items.find((d) => d.resource_id === id)!.id;
           expect((await fetch(`${sandbox.url}/_sandbox/deliveries/${deliveryId}/resend`, { method: 'POST' })).status).toBeLessThan(300);
           const again = await sandbox.waitForDelivery((d) => d.id === deliveryId && d.attempts.length === 2, 60_000);
@@ -232,7 +266,7 @@ for (const { mode, options, env } of modes) {
 
 describe('a handler that verifies re-serialized JSON fails the battery', () => {
   const python = pythonWithCryptography();
-  const title = "the Python handler changed to verify json.dumps(json.loads(raw)) fails raw_body, and only it";
+  const title = 'the Python handler changed to verify json.dumps(json.loads(raw)) fails raw_body, and only it';
   if (!python) {
     if (IN_CI) it(title, () => expect.fail('no python3 with the cryptography package'));
     else it(title, (ctx) => ctx.skip('no python3 with the cryptography package (outside CI only; CI fails instead)'));
@@ -243,7 +277,10 @@ describe('a handler that verifies re-serialized JSON fails the battery', () => {
     const call = 'verified(raw, signature)';
     expect(printed.code.split(call)).toHaveLength(2);
     // Compact separators, so the sandbox's own (compact, ASCII) bodies come out byte for byte the same.
-    const broken = { ...printed, code: printed.code.replace(call, 'verified(json.dumps(json.loads(raw), separators=(",", ":")).encode(), signature)') };
+    const broken = {
+      ...printed,
+      code: printed.code.replace(call, 'verified(json.dumps(json.loads(raw), separators=(",", ":")).encode(), signature)'),
+    };
     const sandbox = await startSandbox();
     const running = await startHandler(broken, { python3: python }, sandbox.credentials.webhookPublicKeyPem);
     try {

@@ -19,20 +19,31 @@ const DAY_S = 86_400;
 
 /** A daily direct subscription that sends no webhooks (nothing to retry). */
 function dailySubscription(n: number): Record<string, unknown> {
-  const sub = directSubscription({ external_identifier: `sub-clock-${n}`, plan: { name: 'Daily', currency: 'USD', amount: 900, interval: 'day' } });
+  const sub = directSubscription({
+    external_identifier: `sub-clock-${n}`,
+    plan: { name: 'Daily', currency: 'USD', amount: 900, interval: 'day' },
+  });
   const { webhooks_url: _none, ...paymentMethod } = sub.payment_method as Record<string, unknown>;
   return { ...sub, payment_method: paymentMethod };
 }
 
 async function createDaily(url: string, count: number): Promise<void> {
   for (let n = 0; n < count; n++) {
-    const res = await fetch(`${url}/v4/subscriptions`, { method: 'POST', headers: headers(undefined, { 'x-forwarded-for': '203.0.113.7' }), body: JSON.stringify(dailySubscription(n)) });
+    const res = await fetch(`${url}/v4/subscriptions`, {
+      method: 'POST',
+      headers: headers(undefined, { 'x-forwarded-for': '203.0.113.7' }),
+      body: JSON.stringify(dailySubscription(n)),
+    });
     expect(res.status, await res.clone().text()).toBe(201);
   }
 }
 
 const advance = (url: string, payload: Record<string, number | boolean>): Promise<Response> =>
-  fetch(`${url}/_sandbox/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) });
+  fetch(`${url}/_sandbox/clock/advance`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(payload),
+  });
 
 const clockOf = async (url: string): Promise<{ now: string; offset_seconds: number }> => body(await fetch(`${url}/_sandbox/clock`));
 
@@ -65,17 +76,24 @@ async function heldDailySubscription(externalId: string) {
   try {
     const running = await startServer({ port: 0, host: '127.0.0.1', ticker: false, notificationUrl: `http://127.0.0.1:${port}/hooks` });
     server = running;
-    const sub = directSubscription({ external_identifier: externalId, plan: { name: 'Daily', currency: 'USD', amount: 900, interval: 'day' } });
+    const sub = directSubscription({
+      external_identifier: externalId,
+      plan: { name: 'Daily', currency: 'USD', amount: 900, interval: 'day' },
+    });
     const created = await fetch(`${running.url}/v4/subscriptions`, {
       method: 'POST',
       headers: headers(undefined, { 'x-forwarded-for': '203.0.113.7' }),
-      body: JSON.stringify({ ...sub, payment_method: { ...(sub.payment_method as Record<string, unknown>), webhooks_url: `http://127.0.0.1:${port}/hooks` } }),
+      body: JSON.stringify({
+        ...sub,
+        payment_method: { ...(sub.payment_method as Record<string, unknown>), webhooks_url: `http://127.0.0.1:${port}/hooks` },
+      }),
     });
     expect(created.status).toBe(201);
     // The first charge's webhook is under way (held): let it go, so the advance starts with nothing in flight.
     while (held.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     ack(held.shift()!);
-    const deliveries = async (): Promise<HeldDelivery[]> => (await body<{ items: HeldDelivery[] }>(await fetch(`${running.url}/_sandbox/deliveries?limit=100`))).items;
+    const deliveries = async (): Promise<HeldDelivery[]> =>
+      (await body<{ items: HeldDelivery[] }>(await fetch(`${running.url}/_sandbox/deliveries?limit=100`))).items;
     while ((await deliveries()).some((d) => d.status !== 'delivered')) await new Promise((resolve) => setTimeout(resolve, 5));
     const release = () => {
       releasing = true;
@@ -120,10 +138,13 @@ async function heldPayment(refuse: number) {
     const port = (receiver.address() as { port: number }).port;
     const running = await startServer({ port: 0, host: '127.0.0.1', ticker: false, notificationUrl: `http://127.0.0.1:${port}/hooks` });
     server = running;
-    const created = await body<{ id: string }>(await fetch(`${running.url}/v4/transactions`, { method: 'POST', headers: headers(), body: JSON.stringify(directPayment()) }));
+    const created = await body<{ id: string }>(
+      await fetch(`${running.url}/v4/transactions`, { method: 'POST', headers: headers(), body: JSON.stringify(directPayment()) }),
+    );
     expect((await fetch(`${running.url}/_sandbox/transactions/${created.id}/settle`, { method: 'POST' })).status).toBe(200);
     const delivery = async (): Promise<{ status: string; attempts_count: number }> =>
-      (await body<{ items: { status: string; attempts_count: number }[] }>(await fetch(`${running.url}/_sandbox/deliveries?limit=1`))).items[0]!;
+      (await body<{ items: { status: string; attempts_count: number }[] }>(await fetch(`${running.url}/_sandbox/deliveries?limit=1`)))
+        .items[0]!;
     return { url: running.url, held, delivery, release, close };
   } catch (err) {
     await close();
@@ -203,7 +224,7 @@ describe('clock advance over a socket', () => {
     expect(Date.parse(subs.items[0]!.current_period_end)).toBeGreaterThan(Date.parse(after.now));
   });
 
-  it('with wait_for_webhooks false, answers without waiting for the merchant to acknowledge the renewals\' webhooks, each stamped with its charge\'s instant', async () => {
+  it("with wait_for_webhooks false, answers without waiting for the merchant to acknowledge the renewals' webhooks, each stamped with its charge's instant", async () => {
     const { url, deliveries, release, close } = await heldDailySubscription('sub-held');
     try {
       const res = await advance(url, { seconds: 5 * DAY_S + 60, wait_for_webhooks: false });
@@ -217,7 +238,9 @@ describe('clock advance over a socket', () => {
       release();
       while ((await deliveries()).some((d) => d.status !== 'delivered')) await new Promise((resolve) => setTimeout(resolve, 10));
       // Each renewal's attempt is stamped with the day of its charge, not with where the advance had got to.
-      const transactions = (await body<{ items: { id: string; created_at: string }[] }>(await fetch(`${url}/v4/transactions?limit=100`, { headers: headers() }))).items;
+      const transactions = (
+        await body<{ items: { id: string; created_at: string }[] }>(await fetch(`${url}/v4/transactions?limit=100`, { headers: headers() }))
+      ).items;
       const chargedAt = new Map(transactions.map((t) => [t.id, t.created_at]));
       for (const d of await deliveries()) {
         const charged = Date.parse(chargedAt.get(d.resource_id)!);

@@ -1,5 +1,5 @@
 /**
- * `GET /_sandbox/webhook-public-key?format=pem|der|jwk|x509` (issue 9): each form, imported
+ * `GET /_sandbox/webhook-public-key?format=pem|der|jwk|x509`: each form, imported
  * with node's own crypto as a merchant's verifier would, verifies a signature made with the
  * published demo private key; the certificate is self-signed and its key is the published
  * key. Served over a real socket; a bad format gets the error envelope.
@@ -89,13 +89,27 @@ describe('GET /_sandbox/webhook-public-key in each form', () => {
   });
 
   it('GET /_sandbox/credentials carries every form, and the OpenAPI document names the formats', async () => {
-    const creds = (await (await fetch(`${server.url}/_sandbox/credentials`)).json()) as { webhook_public_key: { pem: string; der_base64: string; jwk: { kid: string }; x509_pem: string } };
+    const creds = (await (await fetch(`${server.url}/_sandbox/credentials`)).json()) as {
+      webhook_public_key: { pem: string; der_base64: string; jwk: { kid: string }; x509_pem: string };
+    };
     expect(creds.webhook_public_key.pem).toBe(DEMO_WEBHOOK_PUBLIC_KEY_PEM);
     expect(creds.webhook_public_key.der_base64).toBe(await (await keyAt('?format=der')).text());
     expect(creds.webhook_public_key.x509_pem).toBe(await (await keyAt('?format=x509')).text());
-    const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as { paths: Record<string, { get: { parameters: Array<{ name: string; schema: { enum: string[] } }>; responses: { 200: { content: Record<string, unknown> } } } }> };
+    const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as {
+      paths: Record<
+        string,
+        {
+          get: {
+            parameters: Array<{ name: string; schema: { enum: string[] } }>;
+            responses: { 200: { content: Record<string, unknown> } };
+          };
+        }
+      >;
+    };
     const op = doc.paths['/_sandbox/webhook-public-key']!.get;
     expect(op.parameters.find((p) => p.name === 'format')?.schema.enum).toEqual(['pem', 'der', 'jwk', 'x509']);
-    expect(Object.keys(op.responses[200].content)).toEqual(expect.arrayContaining(['application/x-pem-file', 'text/plain', 'application/jwk+json']));
+    expect(Object.keys(op.responses[200].content)).toEqual(
+      expect.arrayContaining(['application/x-pem-file', 'text/plain', 'application/jwk+json']),
+    );
   });
 });

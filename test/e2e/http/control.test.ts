@@ -20,7 +20,12 @@ interface ControlTx {
 }
 
 const post = (app: App, path: string, payload?: unknown) =>
-  app.request(`/_sandbox${path}`, payload === undefined ? { method: 'POST' } : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) });
+  app.request(
+    `/_sandbox${path}`,
+    payload === undefined
+      ? { method: 'POST' }
+      : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) },
+  );
 
 async function pendingTransaction(app: App, overrides: Record<string, unknown> = {}): Promise<string> {
   const res = await app.request('/v4/transactions', { method: 'POST', headers: headers(), body: JSON.stringify(directPayment(overrides)) });
@@ -38,14 +43,21 @@ describe('control API: what can be done now', () => {
     const { app, sandbox } = testApp();
     try {
       const id = await pendingTransaction(app);
-      expect(await listed(app, id)).toMatchObject({ status: 'PENDING', allowed_actions: ['settle', 'fail'], refundable_amount: 0, refunds: [] });
+      expect(await listed(app, id)).toMatchObject({
+        status: 'PENDING',
+        allowed_actions: ['settle', 'fail'],
+        refundable_amount: 0,
+        refunds: [],
+      });
 
       const settled = await body<ControlTx>(await post(app, `/transactions/${id}/settle`));
       expect(settled).toMatchObject({ status: 'SUCCEEDED', allowed_actions: ['refund'], refundable_amount: 1050 });
 
       expect((await post(app, `/transactions/${id}/refund`, { amount: 250 })).status).toBe(201);
       expect(await listed(app, id)).toMatchObject({ refunded_amount: 250, refundable_amount: 800, allowed_actions: ['refund'] });
-      const detail = await body<ControlTx & { deliveries: unknown[]; scenario_rule: string | null }>(await app.request(`/_sandbox/transactions/${id}`));
+      const detail = await body<ControlTx & { deliveries: unknown[]; scenario_rule: string | null }>(
+        await app.request(`/_sandbox/transactions/${id}`),
+      );
       expect(detail).toMatchObject({ refundable_amount: 800, allowed_actions: ['refund'], scenario_rule: null });
       expect(detail.refunds).toHaveLength(1);
 
@@ -53,7 +65,11 @@ describe('control API: what can be done now', () => {
       expect(await listed(app, id)).toMatchObject({ refunded_amount: 1050, refundable_amount: 0, allowed_actions: [] });
 
       const failedId = await pendingTransaction(app, { external_identifier: 'order-fail' });
-      expect(await body<ControlTx>(await post(app, `/transactions/${failedId}/fail`))).toMatchObject({ status: 'FAILED', allowed_actions: [], refundable_amount: 0 });
+      expect(await body<ControlTx>(await post(app, `/transactions/${failedId}/fail`))).toMatchObject({
+        status: 'FAILED',
+        allowed_actions: [],
+        refundable_amount: 0,
+      });
     } finally {
       await sandbox.close();
     }
@@ -93,7 +109,10 @@ describe('control API: what can be done now', () => {
 
       const both = await post(app, '/clock/advance', { months: 1, seconds: 60 });
       expect(both.status).toBe(400);
-      expect(await body(both)).toMatchObject({ code: 'bad_request', details: [{ message: 'Give either seconds or months', location: 'body' }] });
+      expect(await body(both)).toMatchObject({
+        code: 'bad_request',
+        details: [{ message: 'Give either seconds or months', location: 'body' }],
+      });
       const zero = await post(app, '/clock/advance', { months: 0 });
       expect((await body<{ details: Array<{ pointer: string }> }>(zero)).details[0]!.pointer).toBe('/months');
     } finally {
@@ -105,7 +124,9 @@ describe('control API: what can be done now', () => {
     const { app, sandbox } = testApp();
     try {
       await app.request('/v4/transactions', { method: 'POST', headers: headers(), body: JSON.stringify({ amount: -5, currency: 'USD' }) });
-      const page = await body<{ items: Array<{ status: number; error: { code: string; details: Array<{ pointer: string }> } | null }> }>(await app.request(`/_sandbox/requests?account_id=${DIRECT.account_id}`));
+      const page = await body<{ items: Array<{ status: number; error: { code: string; details: Array<{ pointer: string }> } | null }> }>(
+        await app.request(`/_sandbox/requests?account_id=${DIRECT.account_id}`),
+      );
       const refused = page.items.find((r) => r.status === 400)!;
       expect(refused.error?.code).toBe('bad_request');
       expect(refused.error?.details.map((d) => d.pointer)).toContain('/amount');
@@ -127,16 +148,22 @@ describe('control API over a real socket', () => {
   it("a delivery's state goes retrying -> delivered and carries the merchant's reference; the transaction's actions follow", async () => {
     server = await startServer({ port: 0, host: '127.0.0.1' });
     receiver = await startReceiver();
-    receiver.respond = (n) => (n === 1 ? { status: 503, body: 'busy' } : { status: 200, body: JSON.stringify({ code: '200', message: 'SUCCESS' }) });
+    receiver.respond = (n) =>
+      n === 1 ? { status: 503, body: 'busy' } : { status: 200, body: JSON.stringify({ code: '200', message: 'SUCCESS' }) };
     const api = (path: string, init: RequestInit = {}) => fetch(`${server!.url}${path}`, init);
-    const created = await api('/v4/transactions', { method: 'POST', headers: headers(), body: JSON.stringify(directPayment({ external_identifier: 'order-socket-1', notification_url: receiver.url })) });
+    const created = await api('/v4/transactions', {
+      method: 'POST',
+      headers: headers(),
+      body: JSON.stringify(directPayment({ external_identifier: 'order-socket-1', notification_url: receiver.url })),
+    });
     const tx = await body<ControlTx>(created);
     const settled = await body<ControlTx>(await api(`/_sandbox/transactions/${tx.id}/settle`, { method: 'POST' }));
     expect(settled.allowed_actions).toEqual(['refund']);
     await receiver.waitFor(1);
 
     type Delivery = { id: string; state: string; status: string; reference: string | null; attempts_count: number };
-    const deliveries = async () => (await body<{ items: Delivery[] }>(await api(`/_sandbox/deliveries?account_id=${DIRECT.account_id}`))).items;
+    const deliveries = async () =>
+      (await body<{ items: Delivery[] }>(await api(`/_sandbox/deliveries?account_id=${DIRECT.account_id}`))).items;
     await expect.poll(async () => (await deliveries())[0]?.state, { timeout: 5000 }).toBe('retrying');
     const [retrying] = await deliveries();
     expect(retrying).toMatchObject({ status: 'pending', reference: 'order-socket-1', attempts_count: 1 });
@@ -149,7 +176,16 @@ describe('control API over a real socket', () => {
 });
 
 describe('/openapi.json describes every control response', () => {
-  type Schema = { $ref?: string; type?: string | string[]; properties?: Record<string, Schema>; additionalProperties?: boolean | Schema; items?: Schema; anyOf?: Schema[]; oneOf?: Schema[]; allOf?: Schema[] };
+  type Schema = {
+    $ref?: string;
+    type?: string | string[];
+    properties?: Record<string, Schema>;
+    additionalProperties?: boolean | Schema;
+    items?: Schema;
+    anyOf?: Schema[];
+    oneOf?: Schema[];
+    allOf?: Schema[];
+  };
 
   /** Paths (JSON pointers) of object schemas with neither properties nor a typed additionalProperties. */
   function freeFormObjects(schema: Schema, components: Record<string, Schema>, at: string, seen = new Set<string>()): string[] {
@@ -166,16 +202,21 @@ describe('/openapi.json describes every control response', () => {
       if (!schema.properties && !typedExtra) found.push(at);
       if (typedExtra) found.push(...freeFormObjects(extra, components, `${at}/*`, seen));
     }
-    for (const [key, value] of Object.entries(schema.properties ?? {})) found.push(...freeFormObjects(value, components, `${at}/${key}`, seen));
+    for (const [key, value] of Object.entries(schema.properties ?? {}))
+      found.push(...freeFormObjects(value, components, `${at}/${key}`, seen));
     if (schema.items) found.push(...freeFormObjects(schema.items, components, `${at}/items`, seen));
-    for (const list of [schema.anyOf, schema.oneOf, schema.allOf]) for (const [i, s] of (list ?? []).entries()) found.push(...freeFormObjects(s, components, `${at}/${i}`, seen));
+    for (const list of [schema.anyOf, schema.oneOf, schema.allOf])
+      for (const [i, s] of (list ?? []).entries()) found.push(...freeFormObjects(s, components, `${at}/${i}`, seen));
     return found;
   }
 
   it('every /_sandbox JSON response has a schema with properties, all the way down', async () => {
     const { app, sandbox } = testApp();
     try {
-      const doc = await body<{ paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: Schema }> }> }>>; components: { schemas: Record<string, Schema> } }>(await app.request('/openapi.json'));
+      const doc = await body<{
+        paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: Schema }> }> }>>;
+        components: { schemas: Record<string, Schema> };
+      }>(await app.request('/openapi.json'));
       const control = Object.entries(doc.paths).filter(([path]) => path.startsWith('/_sandbox/'));
       expect(control.length).toBeGreaterThan(10);
       const problems: string[] = [];
@@ -194,9 +235,16 @@ describe('/openapi.json describes every control response', () => {
       }
       expect(checked).toBeGreaterThan(20);
       expect(problems).toEqual([]);
-      expect(doc.paths['/_sandbox/transactions']!.get!.responses['200']!.content!['application/json']!.schema.$ref).toBe('#/components/schemas/ControlTransactionPage');
-      const propertiesOf = (schema: Schema): string[] => [...Object.keys(schema.properties ?? {}), ...(schema.allOf ?? []).flatMap((s) => propertiesOf(s.$ref ? doc.components.schemas[s.$ref.split('/').pop()!]! : s))];
-      expect(propertiesOf(doc.components.schemas.ControlTransaction!)).toEqual(expect.arrayContaining(['status', 'allowed_actions', 'refundable_amount', 'refunds']));
+      expect(doc.paths['/_sandbox/transactions']!.get!.responses['200']!.content!['application/json']!.schema.$ref).toBe(
+        '#/components/schemas/ControlTransactionPage',
+      );
+      const propertiesOf = (schema: Schema): string[] => [
+        ...Object.keys(schema.properties ?? {}),
+        ...(schema.allOf ?? []).flatMap((s) => propertiesOf(s.$ref ? doc.components.schemas[s.$ref.split('/').pop()!]! : s)),
+      ];
+      expect(propertiesOf(doc.components.schemas.ControlTransaction!)).toEqual(
+        expect.arrayContaining(['status', 'allowed_actions', 'refundable_amount', 'refunds']),
+      );
       expect(propertiesOf(doc.components.schemas.Delivery!)).toContain('state');
     } finally {
       await sandbox.close();

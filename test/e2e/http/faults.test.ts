@@ -1,5 +1,5 @@
 /**
- * API faults for merchants (issue 10): the `X-Sandbox-Fault` header and `api_fault` scenario
+ * API faults for merchants: the `X-Sandbox-Fault` header and `api_fault` scenario
  * steps, over a real socket. Idempotency rule 2/4 across faults: a fault before execution
  * stores nothing (the retry with the same key executes); a fault after execution stores the
  * response and the retry replays it.
@@ -100,7 +100,11 @@ describe('X-Sandbox-Fault before execution', () => {
 
   it('an unknown value is a 400 envelope naming the header', async () => {
     const { app } = testApp();
-    const res = await app.request('/v4/transactions', { method: 'POST', headers: headers(undefined, { 'x-sandbox-fault': 'explode' }), body: JSON.stringify(directPayment()) });
+    const res = await app.request('/v4/transactions', {
+      method: 'POST',
+      headers: headers(undefined, { 'x-sandbox-fault': 'explode' }),
+      body: JSON.stringify(directPayment()),
+    });
     expect(res.status).toBe(400);
     const envelope = (await res.json()) as { code: string; details: Json[] };
     expect(envelope.code).toBe('bad_request');
@@ -142,7 +146,11 @@ describe('X-Sandbox-Fault after execution', () => {
 
   it('503-after is played whatever parameters the JSON content type carries (charset=utf-8): the body gate rewriting the request does not lose it', async () => {
     const s = await server();
-    const lost = await create(s, { 'idempotency-key': 'k-charset', 'x-sandbox-fault': '503-after', 'content-type': 'application/json; charset=utf-8' });
+    const lost = await create(s, {
+      'idempotency-key': 'k-charset',
+      'x-sandbox-fault': '503-after',
+      'content-type': 'application/json; charset=utf-8',
+    });
     expect(lost.status).toBe(503);
     expect(await lost.json()).toMatchObject({ type: 'error', code: 'service_unavailable', status: 503 });
     expect(await count(s)).toBe(1);
@@ -187,11 +195,16 @@ describe('api_fault scenario steps', () => {
 describe('OpenAPI', () => {
   it('documents the header on /v4 operations and the fault control routes with operationId and security: []', async () => {
     const { app } = testApp();
-    const doc = (await (await app.request('/openapi.json')).json()) as { paths: Record<string, Record<string, { parameters?: { name: string }[]; operationId?: string; security?: unknown[] }>> };
+    const doc = (await (await app.request('/openapi.json')).json()) as {
+      paths: Record<string, Record<string, { parameters?: { name: string }[]; operationId?: string; security?: unknown[] }>>;
+    };
     const names = (path: string, method: string) => (doc.paths[path]?.[method]?.parameters ?? []).map((p) => p.name);
     expect(names('/transactions', 'post')).toContain('x-sandbox-fault');
     expect(names('/transactions/{transaction_id}', 'get')).toContain('x-sandbox-fault');
-    expect(doc.paths['/_sandbox/transactions/{id}/webhook-faults']?.post).toMatchObject({ operationId: 'injectWebhookFault', security: [] });
+    expect(doc.paths['/_sandbox/transactions/{id}/webhook-faults']?.post).toMatchObject({
+      operationId: 'injectWebhookFault',
+      security: [],
+    });
     expect(doc.paths['/_sandbox/check-webhooks']?.post).toMatchObject({ operationId: 'checkWebhooks', security: [] });
   });
 });

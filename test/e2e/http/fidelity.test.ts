@@ -30,7 +30,8 @@ const call = async (path: string, init: RequestInit = {}): Promise<{ status: num
 };
 const post = (path: string, payload: unknown, extra: Record<string, string> = {}) =>
   call(path, { method: 'POST', headers: headers(DIRECT, extra), body: typeof payload === 'string' ? payload : JSON.stringify(payload) });
-const advance = (seconds: number) => call('/_sandbox/clock/advance', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seconds }) });
+const advance = (seconds: number) =>
+  call('/_sandbox/clock/advance', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seconds }) });
 
 describe('the fidelity decisions over HTTP', () => {
   it('a JWT minted now works after the sandbox clock is advanced 6 hours; iat 2 s ahead is fine; beyond the leeway it is 401', async () => {
@@ -65,18 +66,29 @@ describe('the fidelity decisions over HTTP', () => {
       message: expect.any(String),
       details: [{ type: 'uuid', pointer: '/transaction_id', message: expect.any(String), location: 'path' }],
     });
-    expect((await call('/v4/subscriptions/abc/cancel', { method: 'POST', headers: headers() })).json.details).toEqual([expect.objectContaining({ type: 'uuid', location: 'path' })]);
+    expect((await call('/v4/subscriptions/abc/cancel', { method: 'POST', headers: headers() })).json.details).toEqual([
+      expect.objectContaining({ type: 'uuid', location: 'path' }),
+    ]);
     expect((await call('/v4/transactions/6f1c2d3e-4b5a-4c6d-8e7f-8091a2b3c4d5', { headers: headers() })).status).toBe(404);
   });
 
   it('IDR 100,000,000 is accepted, and its webhook amount is the exact decimal string', async () => {
-    const created = await post('/v4/transactions', directPayment({ currency: 'IDR', amount: 10_000_000_000, external_identifier: 'order-idr', notification_url: receiver.url }));
+    const created = await post(
+      '/v4/transactions',
+      directPayment({ currency: 'IDR', amount: 10_000_000_000, external_identifier: 'order-idr', notification_url: receiver.url }),
+    );
     expect(created.status).toBe(201);
     expect(created.json).toMatchObject({ amount: 10_000_000_000, currency: 'IDR' });
-    const top = await post('/v4/transactions', directPayment({ currency: 'USD', amount: 999_999_999_999, external_identifier: 'order-top', notification_url: receiver.url }));
+    const top = await post(
+      '/v4/transactions',
+      directPayment({ currency: 'USD', amount: 999_999_999_999, external_identifier: 'order-top', notification_url: receiver.url }),
+    );
     expect(top.status).toBe(201);
-    for (const tx of [created, top]) expect((await call(`/_sandbox/transactions/${String(tx.json.id)}/settle`, { method: 'POST' })).status).toBe(200);
-    const hooks = await Promise.all(['order-idr', 'order-top'].map((ref) => receiver.waitForMatch((h) => (h.body as Json).merchant_transaction_id === ref)));
+    for (const tx of [created, top])
+      expect((await call(`/_sandbox/transactions/${String(tx.json.id)}/settle`, { method: 'POST' })).status).toBe(200);
+    const hooks = await Promise.all(
+      ['order-idr', 'order-top'].map((ref) => receiver.waitForMatch((h) => (h.body as Json).merchant_transaction_id === ref)),
+    );
     expect(hooks.map((h) => (h.body as { payment_data: Json }).payment_data)).toEqual([
       expect.objectContaining({ payment_amount: '100000000.00', payment_currency_code: 'IDR', settlement_amount: '100000000.00' }),
       expect.objectContaining({ payment_amount: '9999999999.99', payment_currency_code: 'USD', settlement_amount: '9999999999.99' }),
@@ -85,9 +97,23 @@ describe('the fidelity decisions over HTTP', () => {
   });
 
   it('payment_method.type card with PROMPTPAY is 400 at /payment_method/type naming qr', async () => {
-    const res = await post('/v4/transactions', directPayment({ currency: 'THB', payment_method: { type: 'card', payment_channel_code: 'PROMPTPAY', number: '4111111111111111', expiration_date: '12/30', security_code: '123' } }));
+    const res = await post(
+      '/v4/transactions',
+      directPayment({
+        currency: 'THB',
+        payment_method: {
+          type: 'card',
+          payment_channel_code: 'PROMPTPAY',
+          number: '4111111111111111',
+          expiration_date: '12/30',
+          security_code: '123',
+        },
+      }),
+    );
     expect(res.status).toBe(400);
-    expect(res.json.details).toEqual([{ type: 'value_error', pointer: '/payment_method/type', location: 'body', message: expect.stringContaining('"qr"') }]);
+    expect(res.json.details).toEqual([
+      { type: 'value_error', pointer: '/payment_method/type', location: 'body', message: expect.stringContaining('"qr"') },
+    ]);
   });
 
   it('a body-less refund with Content-Type: application/json refunds the remainder, as {} does', async () => {
@@ -108,7 +134,11 @@ describe('the same idempotency key with another body while the first request run
 
   it('is 409 concurrent_request (rule 5 wins); after the first answered, 400 already in use (rule 6)', async () => {
     const send = (amount: number) =>
-      fetch(`${slow.url}/v4/transactions`, { method: 'POST', headers: headers(DIRECT, { 'idempotency-key': 'overlap-http' }), body: JSON.stringify(directPayment({ amount })) });
+      fetch(`${slow.url}/v4/transactions`, {
+        method: 'POST',
+        headers: headers(DIRECT, { 'idempotency-key': 'overlap-http' }),
+        body: JSON.stringify(directPayment({ amount })),
+      });
     const first = send(1050);
     await new Promise((resolve) => setTimeout(resolve, 400));
     const concurrent = await send(2000);

@@ -23,7 +23,11 @@ async function start(): Promise<RunningServer> {
 
 async function post(server: RunningServer, document: unknown): Promise<{ status: number; body: Json; ms: number }> {
   const started = performance.now();
-  const res = await fetch(`${server.url}/_sandbox/fixtures`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(document) });
+  const res = await fetch(`${server.url}/_sandbox/fixtures`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(document),
+  });
   return { status: res.status, body: (await res.json()) as Json, ms: performance.now() - started };
 }
 
@@ -39,10 +43,14 @@ describe('hostile fixtures documents', () => {
     const server = await start();
     const heapBefore = process.memoryUsage().heapUsed;
     const blowUp = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${i}`, '${a.metadata}']));
-    const { status, body, ms } = await post(server, { fixtures: [seed, { name: 'b', account: 'direct', create: 'transaction', body: directPayment({ metadata: blowUp }) }] });
+    const { status, body, ms } = await post(server, {
+      fixtures: [seed, { name: 'b', account: 'direct', create: 'transaction', body: directPayment({ metadata: blowUp }) }],
+    });
     expect(status).toBe(400);
     expect(body).toMatchObject({ type: 'error', status: 400, code: 'bad_request' });
-    expect(String(body.message)).toMatch(/fixture "b" at \/fixtures\/1\/body\/metadata\/k\d+: the references of this body expand to more than \d+ characters/);
+    expect(String(body.message)).toMatch(
+      /fixture "b" at \/fixtures\/1\/body\/metadata\/k\d+: the references of this body expand to more than \d+ characters/,
+    );
     expect(ms).toBeLessThan(2000);
     expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(64 * 1024 * 1024);
     expect(await transactions(server)).toBe(0);
@@ -51,7 +59,9 @@ describe('hostile fixtures documents', () => {
   it('more references in one body than the bound are refused before anything is created', async () => {
     const server = await start();
     const many = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`k${i}`, '${a.id}']));
-    const { status, body } = await post(server, { fixtures: [seed, { name: 'b', account: 'direct', create: 'transaction', body: directPayment({ metadata: many }) }] });
+    const { status, body } = await post(server, {
+      fixtures: [seed, { name: 'b', account: 'direct', create: 'transaction', body: directPayment({ metadata: many }) }],
+    });
     expect(status).toBe(400);
     expect(body).toMatchObject({ type: 'error', status: 400 });
     expect(String(body.message)).toMatch(/fixture "b" at \/fixtures\/1\/body\/metadata\/k100: a body may hold at most 100 references/);
@@ -61,7 +71,19 @@ describe('hostile fixtures documents', () => {
   it('references in fields the API ignores are never substituted (the blow-up hidden in an unknown field is not expanded)', async () => {
     const server = await start();
     const { status, body } = await post(server, {
-      fixtures: [seed, { name: 'b', account: 'direct', create: 'transaction', body: { ...directPayment({ metadata: { from: '${a.id}' } }), junk: '${a.metadata}'.repeat(90), extra: { missing: '${a.no_such_field}' } } }],
+      fixtures: [
+        seed,
+        {
+          name: 'b',
+          account: 'direct',
+          create: 'transaction',
+          body: {
+            ...directPayment({ metadata: { from: '${a.id}' } }),
+            junk: '${a.metadata}'.repeat(90),
+            extra: { missing: '${a.no_such_field}' },
+          },
+        },
+      ],
     });
     expect(status).toBe(201);
     expect((body.b as Json).metadata).toEqual({ from: (body.a as Json).id });

@@ -18,9 +18,18 @@ beforeAll(async () => {
 afterAll(() => server.stop());
 
 /** Runs a request and returns its status and how long the answer took, in ms. */
-async function timed(method: string, path: string, h: Record<string, string>, payload?: unknown): Promise<{ status: number; ms: number; json: Record<string, unknown> }> {
+async function timed(
+  method: string,
+  path: string,
+  h: Record<string, string>,
+  payload?: unknown,
+): Promise<{ status: number; ms: number; json: Record<string, unknown> }> {
   const started = performance.now();
-  const res = await fetch(`${server.url}${path}`, { method, headers: h, body: payload === undefined ? undefined : JSON.stringify(payload) });
+  const res = await fetch(`${server.url}${path}`, {
+    method,
+    headers: h,
+    body: payload === undefined ? undefined : JSON.stringify(payload),
+  });
   const json = (await res.json()) as Record<string, unknown>;
   return { status: res.status, ms: performance.now() - started, json };
 }
@@ -46,7 +55,9 @@ describe('JWT verification keys', () => {
     const h = { ...headers(), authorization: `Bearer ${jwt({ scopes: ['transactions.read'], iat: now, exp: now + 300 })}` };
     const calls = await Promise.all(Array.from({ length: 8 }, () => fetch(`${server.url}/v4/transactions`, { headers: h })));
     expect(calls.map((r) => r.status)).toEqual(Array(8).fill(200));
-    const again = await fetch(`${server.url}/v4/transactions`, { headers: { ...h, authorization: `Bearer ${jwt({ scopes: ['transactions.read'], iat: now, exp: now + 301 })}` } });
+    const again = await fetch(`${server.url}/v4/transactions`, {
+      headers: { ...h, authorization: `Bearer ${jwt({ scopes: ['transactions.read'], iat: now, exp: now + 301 })}` },
+    });
     expect(again.status).toBe(200);
   });
 });

@@ -8,7 +8,10 @@ import { CHECKOUT, DIRECT, directPayment, headers, jwt } from '../../support/app
 import { directSubscription } from '../../support/subscriptions.js';
 
 const now = (): number => Math.floor(Date.now() / 1000);
-const bearer = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}`, 'x-merchant-account-id': DIRECT.account_id });
+const bearer = (token: string): Record<string, string> => ({
+  authorization: `Bearer ${token}`,
+  'x-merchant-account-id': DIRECT.account_id,
+});
 
 interface PageBody<T = Record<string, unknown>> {
   items: T[];
@@ -29,15 +32,23 @@ describe('the loose ends over a real socket', () => {
   afterAll(() => server.stop());
   const call = (path: string, init: RequestInit = {}) => fetch(`${server.url}${path}`, init);
 
-  it('answers each loose end as the contract says', async () => {
+  it('answers each loose end as the documented decisions says', async () => {
     // Trailing slash.
     const slashed = await call('/v4/transactions/', { headers: headers() });
     expect(slashed.status).toBe(200);
     expect(await slashed.json()).toMatchObject({ items: [], limit: 20 });
     // X-Forwarded-For as a proxy chain writes it.
-    const sub = await call('/v4/subscriptions', { method: 'POST', headers: headers(DIRECT, { 'x-forwarded-for': 'unknown, [2001:db8::7]:4711, 10.0.0.1' }), body: JSON.stringify(directSubscription()) });
+    const sub = await call('/v4/subscriptions', {
+      method: 'POST',
+      headers: headers(DIRECT, { 'x-forwarded-for': 'unknown, [2001:db8::7]:4711, 10.0.0.1' }),
+      body: JSON.stringify(directSubscription()),
+    });
     expect(sub.status).toBe(201);
-    const noAddress = await call('/v4/subscriptions', { method: 'POST', headers: headers(DIRECT, { 'x-forwarded-for': 'unknown' }), body: JSON.stringify(directSubscription({ external_identifier: 'sub-2' })) });
+    const noAddress = await call('/v4/subscriptions', {
+      method: 'POST',
+      headers: headers(DIRECT, { 'x-forwarded-for': 'unknown' }),
+      body: JSON.stringify(directSubscription({ external_identifier: 'sub-2' })),
+    });
     expect(noAddress.status).toBe(400);
     // JWT claims, WWW-Authenticate.
     expect((await call('/v4/transactions', { headers: bearer(jwt({ iat: now(), exp: now() + 60 })) })).status).toBe(403);
@@ -47,14 +58,32 @@ describe('the loose ends over a real socket', () => {
     // Buyer filters and a cursor of another account.
     const all = (await (await call('/v4/buyers?limit=100', { headers: headers() })).json()) as PageBody<BuyerItem>;
     const someone = all.items.find((b) => b.external_identifier !== null)!;
-    const found = (await (await call(`/v4/buyers?external_identifier=${someone.external_identifier!}`, { headers: headers() })).json()) as PageBody<BuyerItem>;
+    const found = (await (
+      await call(`/v4/buyers?external_identifier=${someone.external_identifier!}`, { headers: headers() })
+    ).json()) as PageBody<BuyerItem>;
     expect(found.items.map((b) => b.id)).toContain(someone.id);
     const page = (await (await call('/v4/buyers?limit=1', { headers: headers() })).json()) as PageBody;
     expect((await call(`/v4/buyers?cursor=${page.next_cursor!}`, { headers: headers(CHECKOUT) })).status).toBe(400);
     // Refunds as a page.
-    const paid = (await (await call('/v4/transactions', { method: 'POST', headers: headers(), body: JSON.stringify(directPayment({ payment_method: { type: 'card', number: '4242424242424242', expiration_date: '12/30', security_code: '123' } })) })).json()) as { id: string };
-    expect((await call(`/v4/transactions/${paid.id}/refunds`, { method: 'POST', headers: headers(), body: JSON.stringify({ amount: 50 }) })).status).toBe(201);
+    const paid = (await (
+      await call('/v4/transactions', {
+        method: 'POST',
+        headers: headers(),
+        body: JSON.stringify(
+          directPayment({ payment_method: { type: 'card', number: '4242424242424242', expiration_date: '12/30', security_code: '123' } }),
+        ),
+      })
+    ).json()) as { id: string };
+    expect(
+      (await call(`/v4/transactions/${paid.id}/refunds`, { method: 'POST', headers: headers(), body: JSON.stringify({ amount: 50 }) }))
+        .status,
+    ).toBe(201);
     const refunds = (await (await call(`/v4/transactions/${paid.id}/refunds/`, { headers: headers() })).json()) as PageBody;
-    expect(refunds).toMatchObject({ items: [expect.objectContaining({ amount: 50 })], limit: 20, next_cursor: null, previous_cursor: null });
+    expect(refunds).toMatchObject({
+      items: [expect.objectContaining({ amount: 50 })],
+      limit: 20,
+      next_cursor: null,
+      previous_cursor: null,
+    });
   });
 });

@@ -75,33 +75,59 @@ afterAll(async () => {
 });
 
 describe('a typed client generated from /openapi.json', () => {
-  it('type-checks, then creates and gets a transaction over a real socket, with a base URL ending in /v4', { timeout: 180_000 }, async () => {
-    const document = (await (await fetch(`${server.url}/openapi.json`)).json()) as Parameters<typeof openapiTS>[0] & { servers: Array<{ url: string }> };
-    // The document's server is the API's base URL, as the spec's base_url: it ends in /v4.
-    const baseUrl = document.servers[0]!.url;
-    expect(baseUrl).toBe(`${server.url}/v4`);
-    const types = astToString(await openapiTS(document));
-    expect(types).toContain('"/transactions/{transaction_id}"');
-    expect(types).not.toContain('"/v4/');
-    writeFileSync(join(dir, 'api.d.ts'), types);
-    writeFileSync(join(dir, 'client.ts'), PROGRAM);
+  it(
+    'type-checks, then creates and gets a transaction over a real socket, with a base URL ending in /v4',
+    { timeout: 180_000 },
+    async () => {
+      const document = (await (await fetch(`${server.url}/openapi.json`)).json()) as Parameters<typeof openapiTS>[0] & {
+        servers: Array<{ url: string }>;
+      };
+      // The document's server is the API's base URL, as the spec's base_url: it ends in /v4.
+      const baseUrl = document.servers[0]!.url;
+      expect(baseUrl).toBe(`${server.url}/v4`);
+      const types = astToString(await openapiTS(document));
+      expect(types).toContain('"/transactions/{transaction_id}"');
+      expect(types).not.toContain('"/v4/');
+      writeFileSync(join(dir, 'api.d.ts'), types);
+      writeFileSync(join(dir, 'client.ts'), PROGRAM);
 
-    const args = ['--strict', '--target', 'ES2022', '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--lib', 'ES2023,DOM', '--types', 'node', '--skipLibCheck', '--outDir', join(dir, 'out'), join(dir, 'client.ts')];
-    try {
-      execFileSync(process.execPath, [TSC, ...args], { cwd: dir, encoding: 'utf8', stdio: 'pipe' });
-    } catch (err) {
-      const out = err as { stdout?: string; stderr?: string };
-      expect.fail(`tsc refused the typed client:\n${out.stdout ?? ''}${out.stderr ?? ''}`);
-    }
+      const args = [
+        '--strict',
+        '--target',
+        'ES2022',
+        '--module',
+        'NodeNext',
+        '--moduleResolution',
+        'NodeNext',
+        '--lib',
+        'ES2023,DOM',
+        '--types',
+        'node',
+        '--skipLibCheck',
+        '--outDir',
+        join(dir, 'out'),
+        join(dir, 'client.ts'),
+      ];
+      try {
+        execFileSync(process.execPath, [TSC, ...args], { cwd: dir, encoding: 'utf8', stdio: 'pipe' });
+      } catch (err) {
+        const out = err as { stdout?: string; stderr?: string };
+        expect.fail(`tsc refused the typed client:\n${out.stdout ?? ''}${out.stderr ?? ''}`);
+      }
 
-    const program = (await import(pathToFileURL(join(dir, 'out', 'client.js')).href)) as {
-      createAndGet(baseUrl: string, apiKey: string, accountId: string): Promise<{ id: string; status: string; amount: number; replayed: string | null }>;
-    };
-    const first = await program.createAndGet(baseUrl, DIRECT.api_key, DIRECT.account_id);
-    expect(first).toMatchObject({ status: 'PENDING', amount: 1050, replayed: null });
-    expect(first.id).toMatch(/^[0-9a-f-]{36}$/);
-    // The same idempotency key again: the documented Idempotent-Replayed header, the same transaction.
-    const again = await program.createAndGet(baseUrl, DIRECT.api_key, DIRECT.account_id);
-    expect(again).toEqual({ ...first, replayed: 'true' });
-  });
+      const program = (await import(pathToFileURL(join(dir, 'out', 'client.js')).href)) as {
+        createAndGet(
+          baseUrl: string,
+          apiKey: string,
+          accountId: string,
+        ): Promise<{ id: string; status: string; amount: number; replayed: string | null }>;
+      };
+      const first = await program.createAndGet(baseUrl, DIRECT.api_key, DIRECT.account_id);
+      expect(first).toMatchObject({ status: 'PENDING', amount: 1050, replayed: null });
+      expect(first.id).toMatch(/^[0-9a-f-]{36}$/);
+      // The same idempotency key again: the documented Idempotent-Replayed header, the same transaction.
+      const again = await program.createAndGet(baseUrl, DIRECT.api_key, DIRECT.account_id);
+      expect(again).toEqual({ ...first, replayed: 'true' });
+    },
+  );
 });

@@ -30,7 +30,12 @@ function post(path: string, host: string, payload: unknown): Promise<{ status: n
 describe('payment_url behind a mapped port', () => {
   it('uses the Host of the request', async () => {
     const mappedPort = server.port === 65535 ? 65534 : server.port + 1;
-    const res = await post('/v4/transactions', `localhost:${mappedPort}`, { amount: 500, currency: 'THB', return_url: 'https://m.example/r', payment_method: { type: 'card' } });
+    const res = await post('/v4/transactions', `localhost:${mappedPort}`, {
+      amount: 500,
+      currency: 'THB',
+      return_url: 'https://m.example/r',
+      payment_method: { type: 'card' },
+    });
     expect(res.status).toBe(201);
     expect(res.json.payment_url).toBe(`http://localhost:${mappedPort}/pay/${String(res.json.id)}`);
   });

@@ -34,21 +34,43 @@ describe('card data in the --db file', () => {
       statuses.push((await post('/v4/transactions', JSON.stringify(directPayment({ payment_method: card(CARDS[0]!, CODES[0]!) })))).status);
       for (let i = 0; i < 2; i++) {
         // An idempotent create and its replay.
-        statuses.push((await post('/v4/transactions', JSON.stringify(directPayment({ payment_method: card(CARDS[1]!, CODES[1]!) })), { 'idempotency-key': 'redact-1' })).status);
+        statuses.push(
+          (
+            await post('/v4/transactions', JSON.stringify(directPayment({ payment_method: card(CARDS[1]!, CODES[1]!) })), {
+              'idempotency-key': 'redact-1',
+            })
+          ).status,
+        );
       }
       // A magic card of the default scenario (declined at once), then another card.
-      statuses.push((await post('/v4/transactions', JSON.stringify(directPayment({ payment_method: card(MAGIC_DECLINED, CODES[2]!) })))).status);
+      statuses.push(
+        (await post('/v4/transactions', JSON.stringify(directPayment({ payment_method: card(MAGIC_DECLINED, CODES[2]!) })))).status,
+      );
       statuses.push((await post('/v4/transactions', JSON.stringify(directPayment({ payment_method: card(CARDS[2]!, CODES[2]!) })))).status);
       // Refused by validation (the request is logged with its error answer).
-      statuses.push((await post('/v4/transactions', JSON.stringify(directPayment({ amount: 'ten', payment_method: card(CARDS[0]!, CODES[0]!) })))).status);
+      statuses.push(
+        (await post('/v4/transactions', JSON.stringify(directPayment({ amount: 'ten', payment_method: card(CARDS[0]!, CODES[0]!) }))))
+          .status,
+      );
       // Malformed JSON: only the text exists.
-      statuses.push((await post('/v4/transactions', `{"payment_method": {"number": "${CARDS[3]}", "security_code": "${CODES[0]}"},`)).status);
+      statuses.push(
+        (await post('/v4/transactions', `{"payment_method": {"number": "${CARDS[3]}", "security_code": "${CODES[0]}"},`)).status,
+      );
       // Unknown fields next to the card (warnings).
-      statuses.push((await post('/v4/transactions', JSON.stringify(directPayment({ payment_method: { ...card(CARDS[0]!, CODES[1]!), cvv: CODES[2] } })))).status);
+      statuses.push(
+        (
+          await post(
+            '/v4/transactions',
+            JSON.stringify(directPayment({ payment_method: { ...card(CARDS[0]!, CODES[1]!), cvv: CODES[2] } })),
+          )
+        ).status,
+      );
       const sub = directSubscription({ payment_method: { ...card(CARDS[1]!, CODES[2]!), webhooks_url: 'http://127.0.0.1:9/hooks' } });
       statuses.push((await post('/v4/subscriptions', JSON.stringify(sub), { 'x-forwarded-for': '203.0.113.7' })).status);
 
-      const log = (await (await fetch(`${server.url}/_sandbox/requests?account_id=${DIRECT.account_id}&limit=100`)).json()) as { items: { request_body: string | null }[] };
+      const log = (await (await fetch(`${server.url}/_sandbox/requests?account_id=${DIRECT.account_id}&limit=100`)).json()) as {
+        items: { request_body: string | null }[];
+      };
       expect(log.items.map((i) => i.request_body).join('\n')).toContain('•••• 1111');
     } finally {
       await server.stop();
@@ -69,7 +91,12 @@ describe('card data in the --db file', () => {
 describe('redaction', () => {
   it('masks card numbers to their last four digits and drops security codes, at any depth', () => {
     expect(maskCardNumber('4111111111111111')).toBe('•••• 1111');
-    expect(redactBody({ a: [{ payment_method: { number: '4111111111111111', security_code: '123', type: 'card' } }], note: 'card 5555555555554444' })).toEqual({
+    expect(
+      redactBody({
+        a: [{ payment_method: { number: '4111111111111111', security_code: '123', type: 'card' } }],
+        note: 'card 5555555555554444',
+      }),
+    ).toEqual({
       a: [{ payment_method: { number: '•••• 1111', type: 'card' } }],
       note: 'card •••• 4444',
     });

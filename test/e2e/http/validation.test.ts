@@ -19,7 +19,11 @@ const pointers = (f: Failure): string[] => f.details.map((d) => `${d.type} ${d.p
 describe('mode rules and field rules in one answer', () => {
   it('direct mode: a bad amount, no payment_method and no browser_info, all at once', async () => {
     const { app } = testApp();
-    const res = await app.request('/v4/transactions', { method: 'POST', headers: headers(), body: JSON.stringify({ amount: 'ten', currency: 'USD' }) });
+    const res = await app.request('/v4/transactions', {
+      method: 'POST',
+      headers: headers(),
+      body: JSON.stringify({ amount: 'ten', currency: 'USD' }),
+    });
     expect(res.status).toBe(400);
     expect(pointers(await body<Failure>(res))).toEqual(['missing /browser_info', 'missing /payment_method', 'type_error /amount']);
   });
@@ -28,12 +32,20 @@ describe('mode rules and field rules in one answer', () => {
     const { app } = testApp();
     const payload = { amount: 100, currency: 'usd', payment_method: { type: 'card', expiration_date: '12/30', security_code: '123' } };
     const res = await app.request('/v4/transactions', { method: 'POST', headers: headers(), body: JSON.stringify(payload) });
-    expect(pointers(await body<Failure>(res))).toEqual(['format_error /currency', 'missing /browser_info', 'missing /payment_method/number']);
+    expect(pointers(await body<Failure>(res))).toEqual([
+      'format_error /currency',
+      'missing /browser_info',
+      'missing /payment_method/number',
+    ]);
   });
 
   it('checkout mode: a bad currency and no return_url, all at once', async () => {
     const { app } = testApp();
-    const res = await app.request('/v4/transactions', { method: 'POST', headers: headers(CHECKOUT), body: JSON.stringify({ amount: 100, currency: 'XYZ' }) });
+    const res = await app.request('/v4/transactions', {
+      method: 'POST',
+      headers: headers(CHECKOUT),
+      body: JSON.stringify({ amount: 100, currency: 'XYZ' }),
+    });
     expect(pointers(await body<Failure>(res))).toEqual(['missing /return_url', 'value_error /currency']);
   });
 
@@ -45,7 +57,11 @@ describe('mode rules and field rules in one answer', () => {
 
   it('a refund body is validated once too, and nothing is refunded', async () => {
     const { app } = testApp();
-    const res = await app.request('/v4/transactions/00000000-0000-4000-8000-000000000000/refunds', { method: 'POST', headers: headers(), body: JSON.stringify({ amount: -1, reason: '' }) });
+    const res = await app.request('/v4/transactions/00000000-0000-4000-8000-000000000000/refunds', {
+      method: 'POST',
+      headers: headers(),
+      body: JSON.stringify({ amount: -1, reason: '' }),
+    });
     expect(res.status).toBe(400);
     expect(pointers(await body<Failure>(res))).toEqual(['length_error /reason', 'value_error /amount']);
   });
@@ -72,7 +88,10 @@ describe('the OpenAPI document shows the schemas that validate', () => {
     expect(sub['Direct mode']).toContain('browser_info');
     expect(sub['Checkout mode']).not.toContain('browser_info');
     const post = doc.paths['/subscriptions']!.post!;
-    expect(post.requestBody).toEqual({ required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/SubscriptionCreate' } } } });
+    expect(post.requestBody).toEqual({
+      required: true,
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/SubscriptionCreate' } } },
+    });
     expect(post.parameters).toContainEqual(expect.objectContaining({ name: 'x-forwarded-for', in: 'header', required: true }));
   });
 

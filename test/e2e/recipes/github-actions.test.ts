@@ -17,8 +17,16 @@ import { freePort } from '../../support/ports.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 
-interface Step { name?: string; id?: string; run?: string; uses?: string; if?: string }
-const workflow = parse(readFileSync(join(root, 'examples/github-actions.yml'), 'utf8')) as { jobs: Record<string, { env: Record<string, string | number>; steps: Step[] }> };
+interface Step {
+  name?: string;
+  id?: string;
+  run?: string;
+  uses?: string;
+  if?: string;
+}
+const workflow = parse(readFileSync(join(root, 'examples/github-actions.yml'), 'utf8')) as {
+  jobs: Record<string, { env: Record<string, string | number>; steps: Step[] }>;
+};
 const job = Object.values(workflow.jobs)[0]!;
 const step = (name: string): Step => {
   const found = job.steps.find((s) => s.name === name);
@@ -42,9 +50,18 @@ function checkout(): string {
 }
 
 function runStep(name: string, cwd: string, port: number): Promise<{ code: number | null; out: string; ms: number }> {
-  const env = { ...process.env, ...Object.fromEntries(Object.entries(job.env).map(([k, v]) => [k, String(v)])), PAYMENT_SANDBOX_PORT: String(port), npm_config_yes: 'false' };
+  const env = {
+    ...process.env,
+    ...Object.fromEntries(Object.entries(job.env).map(([k, v]) => [k, String(v)])),
+    PAYMENT_SANDBOX_PORT: String(port),
+    npm_config_yes: 'false',
+  };
   const started = Date.now();
-  const child = spawn('bash', ['--noprofile', '--norc', '-e', '-o', 'pipefail', '-c', step(name).run!], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('bash', ['--noprofile', '--norc', '-e', '-o', 'pipefail', '-c', step(name).run!], {
+    cwd,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr.on('data', (c: Buffer) => (out += c.toString()));
@@ -60,27 +77,31 @@ describe('examples/github-actions.yml', () => {
     expect(JSON.stringify(workflow)).not.toContain('your-org');
   });
 
-  it('its start, report and stop steps run as written: ready within the bound, a JUnit report, then stopped', { timeout: 120_000 }, async () => {
-    const dir = checkout();
-    const port = await freePort();
-    const start = await runStep('Start payment-sandbox', dir, port);
-    expect(start.code, start.out).toBe(0);
-    expect(JSON.parse(start.out.trim().split('\n').at(-1)!)).toMatchObject({ status: 'ok' });
-    expect(readFileSync(join(dir, '.sandbox-port'), 'utf8').trim()).toBe(String(port));
-    const health = (await fetch(`http://127.0.0.1:${port}/_sandbox/health`).then((r) => r.json())) as { status: string };
-    expect(health.status).toBe('ok');
+  it(
+    'its start, report and stop steps run as written: ready within the bound, a JUnit report, then stopped',
+    { timeout: 120_000 },
+    async () => {
+      const dir = checkout();
+      const port = await freePort();
+      const start = await runStep('Start payment-sandbox', dir, port);
+      expect(start.code, start.out).toBe(0);
+      expect(JSON.parse(start.out.trim().split('\n').at(-1)!)).toMatchObject({ status: 'ok' });
+      expect(readFileSync(join(dir, '.sandbox-port'), 'utf8').trim()).toBe(String(port));
+      const health = (await fetch(`http://127.0.0.1:${port}/_sandbox/health`).then((r) => r.json())) as { status: string };
+      expect(health.status).toBe('ok');
 
-    const report = await runStep('Go-live report', dir, port);
-    expect(report.code, report.out).toBe(0);
-    expect(readFileSync(join(dir, 'go-live.xml'), 'utf8')).toContain('<testsuites');
+      const report = await runStep('Go-live report', dir, port);
+      expect(report.code, report.out).toBe(0);
+      expect(readFileSync(join(dir, 'go-live.xml'), 'utf8')).toContain('<testsuites');
 
-    const pid = Number(readFileSync(join(dir, '.sandbox-pid'), 'utf8'));
-    const stop = await runStep('Stop payment-sandbox', dir, port);
-    expect(stop.code, stop.out).toBe(0);
-    const deadline = Date.now() + 15_000;
-    while (spawnSync('kill', ['-0', String(pid)]).status === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    expect(spawnSync('kill', ['-0', String(pid)]).status).not.toBe(0);
-  });
+      const pid = Number(readFileSync(join(dir, '.sandbox-pid'), 'utf8'));
+      const stop = await runStep('Stop payment-sandbox', dir, port);
+      expect(stop.code, stop.out).toBe(0);
+      const deadline = Date.now() + 15_000;
+      while (spawnSync('kill', ['-0', String(pid)]).status === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      expect(spawnSync('kill', ['-0', String(pid)]).status).not.toBe(0);
+    },
+  );
 
   it('the start step fails at once, showing the log, when the sandbox exits (its port taken)', { timeout: 60_000 }, async () => {
     const taken = createServer();

@@ -1,5 +1,5 @@
 /**
- * A full disk (issue 22), simulated deterministically with `PRAGMA max_page_count` on the
+ * A full disk, simulated deterministically with `PRAGMA max_page_count` on the
  * --db file (SQLite answers SQLITE_FULL as on a full disk), over a real socket: creates fail
  * with the 500 envelope, the request log can still be read, an advance answers, the
  * dispatcher backs off and logs its failure once instead of 431,000 times, and everything
@@ -31,7 +31,11 @@ describe('a full disk', () => {
     const server = await startServer({ port: 0, ticker: true, db: join(dir, 'full.db'), notificationUrl: receiver.url }, { logger });
     cleanup.push(() => server.stop());
     const create = (i: number): Promise<Response> =>
-      fetch(`${server.url}/v4/transactions`, { method: 'POST', headers: headers(), body: JSON.stringify(directPayment({ external_identifier: `full-${i}` })) });
+      fetch(`${server.url}/v4/transactions`, {
+        method: 'POST',
+        headers: headers(),
+        body: JSON.stringify(directPayment({ external_identifier: `full-${i}` })),
+      });
 
     const before = await create(0);
     expect(before.status).toBe(201);
@@ -58,7 +62,11 @@ describe('a full disk', () => {
     expect((await fetch(`${server.url}/_sandbox/requests`)).status).toBe(200);
     expect((await fetch(`${server.url}/v4/transactions`, { headers: headers() })).status).toBe(200);
     // an advance answers (it hung)
-    const advanced = await fetch(`${server.url}/_sandbox/clock/advance`, { method: 'POST', headers: json, body: JSON.stringify({ seconds: 60 }) });
+    const advanced = await fetch(`${server.url}/_sandbox/clock/advance`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ seconds: 60 }),
+    });
     expect([200, 500]).toContain(advanced.status);
     await advanced.arrayBuffer();
 
@@ -78,17 +86,31 @@ describe('a full disk', () => {
     }
     expect(after).toBe(201);
     const pendingSettled = (): number =>
-      (server.db.prepare(`SELECT count(*) AS n FROM deliveries WHERE status = 'pending' AND resource_id IN (${settled.map(() => '?').join(',') || "''"})`).get(...settled) as { n: number }).n;
+      (
+        server.db
+          .prepare(
+            `SELECT count(*) AS n FROM deliveries WHERE status = 'pending' AND resource_id IN (${settled.map(() => '?').join(',') || "''"})`,
+          )
+          .get(...settled) as { n: number }
+      ).n;
     // the deliveries' back-off reaches 30 s while the disk stays full; an attempt that failed at
     // the merchant meanwhile (a slow receiver on a loaded machine) waits for its retry on the
     // sandbox clock, so the clock is moved on once the back-off has had its time
     while (pendingSettled() > 0 && Date.now() < end + 40_000) await new Promise((r) => setTimeout(r, 100));
     if (pendingSettled() > 0) {
-      const moved = await fetch(`${server.url}/_sandbox/clock/advance`, { method: 'POST', headers: json, body: JSON.stringify({ seconds: 6 * 3600 }) });
+      const moved = await fetch(`${server.url}/_sandbox/clock/advance`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ seconds: 6 * 3600 }),
+      });
       expect(moved.status).toBe(200);
       await moved.arrayBuffer();
     }
-    const stuck = server.db.prepare(`SELECT id, status, attempts, next_attempt_at, fault, url FROM deliveries WHERE status = 'pending' AND resource_id IN (${settled.map(() => '?').join(',') || "''"})`).all(...settled);
+    const stuck = server.db
+      .prepare(
+        `SELECT id, status, attempts, next_attempt_at, fault, url FROM deliveries WHERE status = 'pending' AND resource_id IN (${settled.map(() => '?').join(',') || "''"})`,
+      )
+      .all(...settled);
     expect(stuck).toEqual([]);
   }, 120_000); // filling the disk takes a few thousand requests: slow on a loaded machine
 });

@@ -1,11 +1,22 @@
 /**
- * The sandbox process under unlucky conditions (issue 22), with the real CLI
+ * The sandbox process under unlucky conditions, with the real CLI
  * (`bin/payment-sandbox.js`, built by `npm test`'s pretest): one process per `--db` file,
  * a corrupted file refused, a closed stdout survived, and a compile cache that never runs
  * another bundle's code.
  */
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { copyFileSync, linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -68,7 +79,10 @@ describe('--restore of what is not a snapshot', () => {
     const db = new Database(trigger);
     db.exec("CREATE TRIGGER steal AFTER INSERT ON transactions BEGIN UPDATE meta SET value = 'stolen'; END");
     db.close();
-    for (const [file, why] of [[fifo, /a named pipe, not a regular file/], [trigger, /holds a trigger steal that payment-sandbox did not create/]] as const) {
+    for (const [file, why] of [
+      [fifo, /a named pipe, not a regular file/],
+      [trigger, /holds a trigger steal that payment-sandbox did not create/],
+    ] as const) {
       const r = run(['--port', '0', '--restore', file]);
       expect(await r.exit).toBe(1);
       const lines = r.err().trim().split('\n');
@@ -89,7 +103,11 @@ describe('one process per --db file', () => {
     symlinkSync(db, join(dir, 'linked-sym.db'));
     linkSync(db, join(dir, 'linked-hard.db'));
     const live = readFileSync(db);
-    for (const args of [['--db', join(dir, 'linked-sym.db')], ['--db', join(dir, 'linked-hard.db')], ['--db', join(dir, 'linked-sym.db'), '--restore', snapshot]]) {
+    for (const args of [
+      ['--db', join(dir, 'linked-sym.db')],
+      ['--db', join(dir, 'linked-hard.db')],
+      ['--db', join(dir, 'linked-sym.db'), '--restore', snapshot],
+    ]) {
       const second = run(['--port', '0', ...args]);
       expect(await second.exit).toBe(1);
       const lines = second.err().trim().split('\n');
@@ -176,7 +194,9 @@ describe('a closed stdout', () => {
 
   it('a shell pipeline into head -1 leaves the sandbox running', async () => {
     const portFile = join(dir, 'pipe.port');
-    const shell = spawn('sh', ['-c', `"${process.execPath}" "${BIN}" --port 0 --log --port-file "${portFile}" | head -1`], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const shell = spawn('sh', ['-c', `"${process.execPath}" "${BIN}" --port 0 --log --port-file "${portFile}" | head -1`], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     shell.stdout.on('data', (d: Buffer) => (out += d.toString()));
     const deadline = Date.now() + 15_000;
@@ -195,7 +215,11 @@ describe('a closed stdout', () => {
     expect((await fetch(`${url}/_sandbox/health`)).status).toBe(200);
     expect(out).toMatch(/^payment-sandbox ready/);
     // stop it: the sandbox is the only node process of that shell
-    const pids = spawnSync('pgrep', ['-P', String(shell.pid)], { encoding: 'utf8' }).stdout.trim().split('\n').filter(Boolean).map(Number);
+    const pids = spawnSync('pgrep', ['-P', String(shell.pid)], { encoding: 'utf8' })
+      .stdout.trim()
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
     for (const pid of pids) process.kill(pid, 'SIGTERM');
     await new Promise<void>((resolve) => shell.on('exit', () => resolve()));
   });
@@ -210,13 +234,15 @@ describe('the compile cache of bin/payment-sandbox.js', () => {
     writeFileSync(join(root, 'package.json'), '{"type":"module"}');
     const bundle = join(root, 'dist', 'bundle', 'cli.cjs');
     // main lives past the 1 s after which the cache is written
-    const source = (word: string): string => `exports.main = async () => { await new Promise((r) => setTimeout(r, 1300)); process.stdout.write('${word}\\n'); return 0; };\n`;
+    const source = (word: string): string =>
+      `exports.main = async () => { await new Promise((r) => setTimeout(r, 1300)); process.stdout.write('${word}\\n'); return 0; };\n`;
     const cacheDir = join(dir, 'tmp');
     mkdirSync(cacheDir, { recursive: true });
     const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: cacheDir };
     delete env.NODE_DISABLE_COMPILE_CACHE;
     const fixed = new Date('2020-01-01T00:00:00Z');
-    const runBundle = (): string => spawnSync(process.execPath, [join(root, 'bin', 'payment-sandbox.js')], { env, encoding: 'utf8' }).stdout.trim();
+    const runBundle = (): string =>
+      spawnSync(process.execPath, [join(root, 'bin', 'payment-sandbox.js')], { env, encoding: 'utf8' }).stdout.trim();
     writeFileSync(bundle, source('AAAA'));
     utimesSync(bundle, fixed, fixed);
     expect(runBundle()).toBe('AAAA');

@@ -24,7 +24,11 @@ describe('a save that keeps failing', () => {
       CREATE TEMP TRIGGER full_update BEFORE UPDATE ON main.go_live_state BEGIN SELECT RAISE(FAIL, 'database or disk is full'); END;
     `);
     for (let i = 0; i < 12; i++) {
-      const res = await fetch(`${server.url}/v4/transactions`, { method: 'POST', headers: headers(), body: JSON.stringify(directPayment({ external_identifier: `flush-${i}` })) });
+      const res = await fetch(`${server.url}/v4/transactions`, {
+        method: 'POST',
+        headers: headers(),
+        body: JSON.stringify(directPayment({ external_identifier: `flush-${i}` })),
+      });
       await res.arrayBuffer();
       await new Promise((r) => setTimeout(r, 40)); // past the report's batching: one flush each
     }

@@ -32,7 +32,9 @@ describe('an answer in flight when the server stops', () => {
     try {
       const head = headOf(socket);
       const lines = Object.entries(headers()).map(([k, v]) => `${k}: ${v}`);
-      socket.write(['GET /v4/transactions HTTP/1.1', `Host: 127.0.0.1:${server.port}`, 'Connection: keep-alive', ...lines, '', ''].join('\r\n'));
+      socket.write(
+        ['GET /v4/transactions HTTP/1.1', `Host: 127.0.0.1:${server.port}`, 'Connection: keep-alive', ...lines, '', ''].join('\r\n'),
+      );
       await new Promise((r) => setTimeout(r, 200)); // the request is read and waits out its latency
       const stopped = server.stop();
       const answer = await head;

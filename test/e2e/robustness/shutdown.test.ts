@@ -1,5 +1,5 @@
 /**
- * SIGTERM with webhooks hanging at a receiver that never answers (issue 22), with the real
+ * SIGTERM with webhooks hanging at a receiver that never answers, with the real
  * CLI: the process exits well inside `docker stop`'s 10 s (it took 49.5 s, each attempt
  * waiting out its time limit), every request sent before the signal is answered, and the
  * cut deliveries stay pending in the --db file and go out on the next start.
@@ -49,7 +49,12 @@ async function receiver(): Promise<{ url: string; ids: Set<string>; hits: () => 
   });
   servers.push(server);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`, ids, hits: () => hits, answer: (yes) => (answer = yes) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`,
+    ids,
+    hits: () => hits,
+    answer: (yes) => (answer = yes),
+  };
 }
 
 function openSocket(port: number): Promise<Socket> {
@@ -89,13 +94,17 @@ async function start(args: string[]): Promise<{ child: ChildProcessWithoutNullSt
 }
 
 describe('SIGTERM with webhooks hanging at the receiver', () => {
-  it('exits within docker stop\'s 10 s, answers every request sent before it, and delivers the cut webhooks on the next start', async () => {
+  it("exits within docker stop's 10 s, answers every request sent before it, and delivers the cut webhooks on the next start", async () => {
     const db = join(dir, 'shutdown.db');
     const hanging = await receiver();
     const first = await start(['--db', db, '--notification-url', hanging.url]);
     const ids: string[] = [];
     for (let i = 0; i < 40; i++) {
-      const res = await fetch(`${first.url}/v4/transactions`, { method: 'POST', headers: headers(), body: JSON.stringify(directPayment({ external_identifier: `stop-${i}` })) });
+      const res = await fetch(`${first.url}/v4/transactions`, {
+        method: 'POST',
+        headers: headers(),
+        body: JSON.stringify(directPayment({ external_identifier: `stop-${i}` })),
+      });
       expect(res.status).toBe(201);
       const id = ((await res.json()) as { id: string }).id;
       ids.push(id);
@@ -113,7 +122,9 @@ describe('SIGTERM with webhooks hanging at the receiver', () => {
       const answer = statusOf(socket);
       const h = headers();
       if (i % 2 === 0) {
-        socket.write(`GET /v4/transactions?limit=5 HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: ${h.authorization}\r\nX-Merchant-Account-Id: ${h['x-merchant-account-id']}\r\nConnection: keep-alive\r\n\r\n`);
+        socket.write(
+          `GET /v4/transactions?limit=5 HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: ${h.authorization}\r\nX-Merchant-Account-Id: ${h['x-merchant-account-id']}\r\nConnection: keep-alive\r\n\r\n`,
+        );
       } else {
         const payload = JSON.stringify(directPayment({ external_identifier: `late-${i}` }));
         socket.write(
@@ -129,7 +140,9 @@ describe('SIGTERM with webhooks hanging at the receiver', () => {
     expect(await first.exit).toBe(0);
     const took = Date.now() - signalled;
     expect(took).toBeLessThan(10_000); // docker stop's limit (it took 49.5 s)
-    expect(statuses.map((s) => (s.status === 'fulfilled' ? s.value : String(s.reason)))).toEqual(Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? 200 : 201)));
+    expect(statuses.map((s) => (s.status === 'fulfilled' ? s.value : String(s.reason)))).toEqual(
+      Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? 200 : 201)),
+    );
 
     // the next start on the same file delivers what was cut or never attempted
     const answering = hanging;

@@ -60,15 +60,33 @@ describe('DNS rebinding turns the sandbox into a POST relay', () => {
     const server = await serve();
     const rebound = `rebind.attacker.example:${server.port}`;
     const payment = JSON.stringify(directPayment({ notification_url: victim.url }));
-    const attack = await rawRequest(`${server.url}/v4/transactions`, 'POST', headers(DIRECT, { host: rebound, origin: `http://${rebound}`, 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors' }), payment);
+    const attack = await rawRequest(
+      `${server.url}/v4/transactions`,
+      'POST',
+      headers(DIRECT, { host: rebound, origin: `http://${rebound}`, 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors' }),
+      payment,
+    );
     expect(attack.status).toBe(403);
-    expect(JSON.parse(attack.body)).toMatchObject({ type: 'error', code: 'host_not_allowed', details: [{ pointer: '/host', location: 'header' }] });
-    const read = await rawRequest(`${server.url}/v4/transactions`, 'GET', headers(DIRECT, { host: rebound, 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty' }));
+    expect(JSON.parse(attack.body)).toMatchObject({
+      type: 'error',
+      code: 'host_not_allowed',
+      details: [{ pointer: '/host', location: 'header' }],
+    });
+    const read = await rawRequest(
+      `${server.url}/v4/transactions`,
+      'GET',
+      headers(DIRECT, { host: rebound, 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty' }),
+    );
     expect(read.status).toBe(403);
     expect(server.sandbox.queries.deliveries.pageAll({ limit: 10 }).rows).toHaveLength(0);
 
     // the headers Node's fetch sends: Sec-Fetch-Mode alone is no browser
-    const container = await rawRequest(`${server.url}/v4/transactions`, 'POST', headers(DIRECT, { host: `payment-sandbox:${server.port}`, 'sec-fetch-mode': 'cors', 'user-agent': 'node' }), JSON.stringify(directPayment()));
+    const container = await rawRequest(
+      `${server.url}/v4/transactions`,
+      'POST',
+      headers(DIRECT, { host: `payment-sandbox:${server.port}`, 'sec-fetch-mode': 'cors', 'user-agent': 'node' }),
+      JSON.stringify(directPayment()),
+    );
     expect(container.status).toBe(201);
     expect(victim.received).toHaveLength(0);
   });
@@ -79,16 +97,39 @@ describe('secrets survive redaction', () => {
     const db = tempDb();
     const server = await serve({ db });
     const minted = (await (
-      await fetch(`${server.url}/_sandbox/accounts/${DIRECT.account_id}/api-keys`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scopes: ['transactions.read'] }) })
+      await fetch(`${server.url}/_sandbox/accounts/${DIRECT.account_id}/api-keys`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ scopes: ['transactions.read'] }),
+      })
     ).json()) as Json;
     const restricted = minted.secret as string;
-    const foreign = [restricted, `sk_test_${'d4'.repeat(16)}`, `sk_live_${'e5'.repeat(16)}`, `sk_test_rk_${'f6'.repeat(20)}`, `sk_live_rk_${'a7'.repeat(20)}`, jwt({ scopes: ['*.read'], iat: 1, exp: 4_000_000_000 })];
+    const foreign = [
+      restricted,
+      `sk_test_${'d4'.repeat(16)}`,
+      `sk_live_${'e5'.repeat(16)}`,
+      `sk_test_rk_${'f6'.repeat(20)}`,
+      `sk_live_rk_${'a7'.repeat(20)}`,
+      jwt({ scopes: ['*.read'], iat: 1, exp: 4_000_000_000 }),
+    ];
     const all = [DIRECT.api_key, CHECKOUT.api_key, ...foreign];
     for (const [i, key] of all.entries()) {
       await fetch(`${server.url}/v4/transactions?cursor=${encodeURIComponent(key)}`, { headers: headers() });
-      await fetch(`${server.url}/v4/transactions`, { method: 'POST', headers: headers(DIRECT, { 'idempotency-key': key }), body: JSON.stringify(directPayment({ amount: 'bad', description: key, external_identifier: `s-${i}` })) });
-      await fetch(`${server.url}/v4/transactions`, { method: 'POST', headers: headers(DIRECT, { 'idempotency-key': `ok-${i}`, 'x-merchant-account-id': key }), body: `{"broken": "${key}"` });
-      await fetch(`${server.url}/v4/transactions`, { method: 'POST', headers: headers(DIRECT, { 'idempotency-key': `${key}-2` }), body: JSON.stringify(directPayment({ api_token: key, external_identifier: `t-${i}` })) });
+      await fetch(`${server.url}/v4/transactions`, {
+        method: 'POST',
+        headers: headers(DIRECT, { 'idempotency-key': key }),
+        body: JSON.stringify(directPayment({ amount: 'bad', description: key, external_identifier: `s-${i}` })),
+      });
+      await fetch(`${server.url}/v4/transactions`, {
+        method: 'POST',
+        headers: headers(DIRECT, { 'idempotency-key': `ok-${i}`, 'x-merchant-account-id': key }),
+        body: `{"broken": "${key}"`,
+      });
+      await fetch(`${server.url}/v4/transactions`, {
+        method: 'POST',
+        headers: headers(DIRECT, { 'idempotency-key': `${key}-2` }),
+        body: JSON.stringify(directPayment({ api_token: key, external_identifier: `t-${i}` })),
+      });
     }
     const log = await (await fetch(`${server.url}/_sandbox/requests?limit=100`)).text();
     for (const key of all) expect(log).not.toContain(key);
@@ -100,7 +141,11 @@ describe('secrets survive redaction', () => {
         copy.close();
       }
     };
-    const bytes = (): string => [db, `${db}-wal`].filter((f) => existsSync(f)).map((f) => readFileSync(f).toString('latin1')).join('\n');
+    const bytes = (): string =>
+      [db, `${db}-wal`]
+        .filter((f) => existsSync(f))
+        .map((f) => readFileSync(f).toString('latin1'))
+        .join('\n');
     for (const key of all) expect(tables()).not.toContain(key);
     for (const key of foreign) expect(bytes()).not.toContain(key);
     await server.stop();
@@ -109,63 +154,80 @@ describe('secrets survive redaction', () => {
 });
 
 describe('the delivery log grows about 1 MB per failed delivery', () => {
-  it('a handler answering a 100 KB error page: each attempt keeps 4 KiB, the list carries no bodies, one delivery has them', { timeout: 90_000 }, async () => {
-    const receiver = await startReceiver();
-    cleanup.push(() => receiver.close());
-    const page = `<html><body>${'<p>an error page from the merchant</p>'.repeat(2800)}TAIL</body></html>`;
-    expect(page.length).toBeGreaterThan(100_000);
-    receiver.respond = () => ({ status: 500, body: page });
-    const db = tempDb();
-    const server = await serve({ db, notificationUrl: receiver.url });
-    const size = (): number => [db, `${db}-wal`].filter((f) => existsSync(f)).reduce((n, f) => n + statSync(f).size, 0);
-    const ids: string[] = [];
-    for (let i = 0; i < 20; i++) {
-      const created = await fetch(`${server.url}/v4/transactions`, { method: 'POST', headers: headers(), body: JSON.stringify(directPayment({ external_identifier: `big-${i}` })) });
-      ids.push(((await created.json()) as Json).id as string);
-    }
-    server.db.pragma('wal_checkpoint(TRUNCATE)');
-    const before = size();
-    for (const id of ids) await fetch(`${server.url}/_sandbox/transactions/${id}/settle`, { method: 'POST' });
-    await until(() => server.sandbox.queries.deliveries.pageAll({ limit: 100 }).rows.filter((d) => d.attempts > 0).length === 20, 'the first attempts');
-    for (const seconds of [10, 20, 40]) {
-      const advanced = await fetch(`${server.url}/_sandbox/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seconds }) });
-      expect(advanced.status).toBe(200);
-    }
-    await until(() => server.sandbox.queries.deliveries.pageAll({ limit: 100 }).rows.every((d) => d.attempts >= 4), 'four attempts each');
-    expect(receiver.received.length).toBeGreaterThanOrEqual(80);
+  it(
+    'a handler answering a 100 KB error page: each attempt keeps 4 KiB, the list carries no bodies, one delivery has them',
+    { timeout: 90_000 },
+    async () => {
+      const receiver = await startReceiver();
+      cleanup.push(() => receiver.close());
+      const page = `<html><body>${'<p>an error page from the merchant</p>'.repeat(2800)}TAIL</body></html>`;
+      expect(page.length).toBeGreaterThan(100_000);
+      receiver.respond = () => ({ status: 500, body: page });
+      const db = tempDb();
+      const server = await serve({ db, notificationUrl: receiver.url });
+      const size = (): number => [db, `${db}-wal`].filter((f) => existsSync(f)).reduce((n, f) => n + statSync(f).size, 0);
+      const ids: string[] = [];
+      for (let i = 0; i < 20; i++) {
+        const created = await fetch(`${server.url}/v4/transactions`, {
+          method: 'POST',
+          headers: headers(),
+          body: JSON.stringify(directPayment({ external_identifier: `big-${i}` })),
+        });
+        ids.push(((await created.json()) as Json).id as string);
+      }
+      server.db.pragma('wal_checkpoint(TRUNCATE)');
+      const before = size();
+      for (const id of ids) await fetch(`${server.url}/_sandbox/transactions/${id}/settle`, { method: 'POST' });
+      await until(
+        () => server.sandbox.queries.deliveries.pageAll({ limit: 100 }).rows.filter((d) => d.attempts > 0).length === 20,
+        'the first attempts',
+      );
+      for (const seconds of [10, 20, 40]) {
+        const advanced = await fetch(`${server.url}/_sandbox/clock/advance`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ seconds }),
+        });
+        expect(advanced.status).toBe(200);
+      }
+      await until(() => server.sandbox.queries.deliveries.pageAll({ limit: 100 }).rows.every((d) => d.attempts >= 4), 'four attempts each');
+      expect(receiver.received.length).toBeGreaterThanOrEqual(80);
 
-    const list = await fetch(`${server.url}/_sandbox/deliveries?limit=100`);
-    const listText = await list.text();
-    expect(list.status).toBe(200);
-    expect(listText.length).toBeLessThan(20 * 8 * 1024);
-    expect(listText).not.toContain('an error page from the merchant');
-    const items = (JSON.parse(listText) as { items: { id: string; attempts: Json[] }[] }).items;
-    expect(items).toHaveLength(20);
-    expect(items[0]!.attempts.length).toBeGreaterThanOrEqual(4);
-    for (const attempt of items[0]!.attempts) {
-      expect(attempt).not.toHaveProperty('response_body');
-      expect(attempt).not.toHaveProperty('request_body');
-    }
+      const list = await fetch(`${server.url}/_sandbox/deliveries?limit=100`);
+      const listText = await list.text();
+      expect(list.status).toBe(200);
+      expect(listText.length).toBeLessThan(20 * 8 * 1024);
+      expect(listText).not.toContain('an error page from the merchant');
+      const items = (JSON.parse(listText) as { items: { id: string; attempts: Json[] }[] }).items;
+      expect(items).toHaveLength(20);
+      expect(items[0]!.attempts.length).toBeGreaterThanOrEqual(4);
+      for (const attempt of items[0]!.attempts) {
+        expect(attempt).not.toHaveProperty('response_body');
+        expect(attempt).not.toHaveProperty('request_body');
+      }
 
-    const one = await fetch(`${server.url}/_sandbox/deliveries/${items[0]!.id}`);
-    const oneText = await one.text();
-    expect(one.status).toBe(200);
-    expect(oneText.length).toBeLessThan(items[0]!.attempts.length * 8 * 1024);
-    const delivery = JSON.parse(oneText) as { attempts: { response_body: string; request_body: string }[] };
-    for (const attempt of delivery.attempts) {
-      expect(attempt.response_body.startsWith('<html><body><p>an error page')).toBe(true);
-      expect(attempt.response_body).toMatch(/\[cut: the sandbox keeps the first 4096 of \d+ characters\]$/);
-      expect(attempt.response_body).not.toContain('TAIL');
-      expect(attempt.request_body.length).toBeGreaterThan(0);
-    }
-    const document = (await (await fetch(`${server.url}/openapi.json`)).json()) as { paths: Record<string, { get?: { operationId?: string } }> };
-    expect(document.paths['/_sandbox/deliveries/{id}']?.get?.operationId).toBe('getDelivery');
-    const missing = await fetch(`${server.url}/_sandbox/deliveries/no-such-delivery`);
-    expect(missing.status).toBe(404);
-    expect(((await missing.json()) as Json).code).toBe('not_found');
+      const one = await fetch(`${server.url}/_sandbox/deliveries/${items[0]!.id}`);
+      const oneText = await one.text();
+      expect(one.status).toBe(200);
+      expect(oneText.length).toBeLessThan(items[0]!.attempts.length * 8 * 1024);
+      const delivery = JSON.parse(oneText) as { attempts: { response_body: string; request_body: string }[] };
+      for (const attempt of delivery.attempts) {
+        expect(attempt.response_body.startsWith('<html><body><p>an error page')).toBe(true);
+        expect(attempt.response_body).toMatch(/\[cut: the sandbox keeps the first 4096 of \d+ characters\]$/);
+        expect(attempt.response_body).not.toContain('TAIL');
+        expect(attempt.request_body.length).toBeGreaterThan(0);
+      }
+      const document = (await (await fetch(`${server.url}/openapi.json`)).json()) as {
+        paths: Record<string, { get?: { operationId?: string } }>;
+      };
+      expect(document.paths['/_sandbox/deliveries/{id}']?.get?.operationId).toBe('getDelivery');
+      const missing = await fetch(`${server.url}/_sandbox/deliveries/no-such-delivery`);
+      expect(missing.status).toBe(404);
+      expect(((await missing.json()) as Json).code).toBe('not_found');
 
-    server.db.pragma('wal_checkpoint(TRUNCATE)');
-    // 80 answers of 100 KB were about 8 MB of database before; now about 80 × 4 KiB.
-    expect(size() - before).toBeLessThan(1.5 * 1024 * 1024);
-  });
+      server.db.pragma('wal_checkpoint(TRUNCATE)');
+      // 80 answers of 100 KB were about 8 MB of database before; now about 80 × 4 KiB.
+      expect(size() - before).toBeLessThan(1.5 * 1024 * 1024);
+    },
+  );
 });

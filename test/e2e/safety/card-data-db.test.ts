@@ -1,5 +1,5 @@
 /**
- * Issue 22, "card data kept in other forms", over a real socket with `--db <file>`: after
+ *, "card data kept in other forms", over a real socket with `--db <file>`: after
  * every form of test/support/card-data-forms.ts (form and multipart bodies, camelCase and
  * escaped keys, query strings, the path, `Idempotency-Key`, `X-Merchant-Account-Id`,
  * metadata) and a WAL checkpoint, the raw bytes of the database file and its -wal hold no

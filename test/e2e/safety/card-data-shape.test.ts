@@ -30,7 +30,8 @@ const call = async (path: string, init: RequestInit = {}): Promise<{ status: num
   const text = await res.text();
   return { status: res.status, json: (text === '' ? {} : JSON.parse(text)) as Json, text };
 };
-const post = (path: string, payload: unknown) => call(path, { method: 'POST', headers: headers(DIRECT, { 'x-forwarded-for': '203.0.113.7' }), body: JSON.stringify(payload) });
+const post = (path: string, payload: unknown) =>
+  call(path, { method: 'POST', headers: headers(DIRECT, { 'x-forwarded-for': '203.0.113.7' }), body: JSON.stringify(payload) });
 const digitsOf = (card: string): string => card.replace(/\D/g, '');
 
 describe('merchant references that are not card numbers', () => {
@@ -58,7 +59,10 @@ describe('merchant references that are not card numbers', () => {
       await call(path, { headers: headers(DIRECT) });
       const found = await call(`/_sandbox/requests?account_id=${DIRECT.account_id}&path=${encodeURIComponent(path)}`);
       expect(found.status).toBe(200);
-      expect((found.json.items as { path: string }[]).map((i) => i.path), id).toEqual([path]);
+      expect(
+        (found.json.items as { path: string }[]).map((i) => i.path),
+        id,
+      ).toEqual([path]);
     }
   });
 });
@@ -117,7 +121,7 @@ describe('a card number in free text', () => {
     }
   });
 
-  it("is masked in every free-text field of a subscription and of its charges", async () => {
+  it('is masked in every free-text field of a subscription and of its charges', async () => {
     const created = await post(
       '/v4/subscriptions',
       directSubscription({
@@ -125,7 +129,14 @@ describe('a card number in free text', () => {
         description: 'card 6011 1111 1111 1117',
         customer: { email_address: 'jane@example.com', display_name: 'Jane 3530111333300000', first_name: 'Jane' },
         metadata: { note: '5555 5555 5555 4444' },
-        payment_method: { type: 'card', number: '4111111111111111', expiration_date: '12/30', security_code: '123', holder_name: 'Jane 4242 4242 4242 4242', webhooks_url: 'http://127.0.0.1:9/hooks' },
+        payment_method: {
+          type: 'card',
+          number: '4111111111111111',
+          expiration_date: '12/30',
+          security_code: '123',
+          holder_name: 'Jane 4242 4242 4242 4242',
+          webhooks_url: 'http://127.0.0.1:9/hooks',
+        },
       }),
     );
     expect(created.status, created.text).toBe(201);
@@ -135,7 +146,9 @@ describe('a card number in free text', () => {
     const seen = `${created.text}\n${sub.text}\n${txs.text}\n${snapshot}`;
     expect(sub.json.external_identifier).toBe('sub •••• 5556');
     expect(txs.text).toContain('Subscription sub •••• 5556'); // its first charge's description
-    for (const card of ['4000056655665556', '6011111111111117', '3530111333300000', '5555555555554444', '4242424242424242']) expect(seen, card).not.toContain(card);
-    for (const card of ['4000 0566 5566 5556', '6011 1111 1111 1117', '5555 5555 5555 4444', '4242 4242 4242 4242']) expect(seen, card).not.toContain(card);
+    for (const card of ['4000056655665556', '6011111111111117', '3530111333300000', '5555555555554444', '4242424242424242'])
+      expect(seen, card).not.toContain(card);
+    for (const card of ['4000 0566 5566 5556', '6011 1111 1111 1117', '5555 5555 5555 4444', '4242 4242 4242 4242'])
+      expect(seen, card).not.toContain(card);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Issue 22, "crash through the event stream", over real sockets against the built CLI: 30
+ *, "crash through the event stream", over real sockets against the built CLI: 30
  * event streams whose clients never read (paused sockets) plus 20,000 requests (401s with
  * 15 KB paths, and creates) leave the sandbox's resident memory flat. On main the streams
  * queued every event without limit: the process grew by gigabytes and died of "JavaScript
@@ -26,7 +26,17 @@ const rssMb = (pid: number): number => Number(/VmRSS:\s+(\d+) kB/.exec(readFileS
 function send(agent: Agent, port: number, method: string, path: string, body?: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = request(
-      { agent, host: '127.0.0.1', port, method, path, headers: body === undefined ? {} : { authorization: `Bearer ${DIRECT.api_key}`, 'x-merchant-account-id': DIRECT.account_id, 'content-type': 'application/json' } },
+      {
+        agent,
+        host: '127.0.0.1',
+        port,
+        method,
+        path,
+        headers:
+          body === undefined
+            ? {}
+            : { authorization: `Bearer ${DIRECT.api_key}`, 'x-merchant-account-id': DIRECT.account_id, 'content-type': 'application/json' },
+      },
       (res) => {
         res.resume();
         res.on('end', () => resolve(res.statusCode ?? 0));
@@ -39,7 +49,9 @@ function send(agent: Agent, port: number, method: string, path: string, body?: s
 
 describe.runIf(process.platform === 'linux')('event streams under load', () => {
   it('RSS stays flat with 30 stalled event streams and 20,000 requests', { timeout: 240_000 }, async () => {
-    const child = spawn(process.execPath, [BIN, '--port', '0', '--quiet', '--request-log-limit', '1000'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, '--port', '0', '--quiet', '--request-log-limit', '1000'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -77,7 +89,8 @@ describe.runIf(process.platform === 'linux')('event streams under load', () => {
       const worker = async (): Promise<void> => {
         while (sent < total) {
           const n = sent++;
-          const status = n % 10 === 0 ? await send(agent, port, 'POST', '/v4/transactions', create) : await send(agent, port, 'GET', `${long}${n}`);
+          const status =
+            n % 10 === 0 ? await send(agent, port, 'POST', '/v4/transactions', create) : await send(agent, port, 'GET', `${long}${n}`);
           statuses.set(status, (statuses.get(status) ?? 0) + 1);
         }
       };

@@ -1,5 +1,5 @@
 /**
- * Issue 22, over raw sockets: requests refused before the app runs still get the spec's
+ *, over raw sockets: requests refused before the app runs still get the spec's
  * error envelope (type, code, status, message, details with pointer and location). On main
  * each of these got an empty 400 or 417.
  */
@@ -33,7 +33,12 @@ const cases: [string, string, number, string][] = [
   ['Host [::ffff:127.0.0.1]', 'GET /_sandbox/health HTTP/1.1\r\nHost: [::ffff:127.0.0.1]\r\nConnection: close\r\n\r\n', 400, '/host'],
   ['Host localhost:abc', 'GET /v4/transactions HTTP/1.1\r\nHost: localhost:abc\r\nConnection: close\r\n\r\n', 400, '/host'],
   ['OPTIONS *', 'OPTIONS * HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n', 400, ''],
-  ['Expect: 200-ok', 'POST /v4/transactions HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 200-ok\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}', 417, '/expect'],
+  [
+    'Expect: 200-ok',
+    'POST /v4/transactions HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 200-ok\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}',
+    417,
+    '/expect',
+  ],
 ];
 
 describe('malformed requests get the error envelope', () => {
@@ -41,7 +46,13 @@ describe('malformed requests get the error envelope', () => {
     const res = await raw(request);
     expect(res.status).toBe(status);
     expect(res.headers.toLowerCase()).toContain('content-type: application/json');
-    const body = JSON.parse(res.body) as { type: string; code: string; status: number; message: string; details: { pointer: string; location: string; message: string; type: string }[] };
+    const body = JSON.parse(res.body) as {
+      type: string;
+      code: string;
+      status: number;
+      message: string;
+      details: { pointer: string; location: string; message: string; type: string }[];
+    };
     expect(body).toMatchObject({ type: 'error', status, code: status === 417 ? 'expectation_failed' : 'bad_request' });
     expect(body.message.length).toBeGreaterThan(0);
     expect(body.details).toHaveLength(1);
@@ -50,7 +61,9 @@ describe('malformed requests get the error envelope', () => {
   });
 
   it('Expect: 100-continue still works, and a normal request after them is answered', async () => {
-    const res = await raw('POST /v4/transactions HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 100-continue\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}');
+    const res = await raw(
+      'POST /v4/transactions HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 100-continue\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}',
+    );
     expect(res.headers).toMatch(/^HTTP\/1\.1 100 Continue/);
     expect(res.body).toContain('HTTP/1.1 401');
     const health = await fetch(`${server.url}/_sandbox/health`);

@@ -1,5 +1,5 @@
 /**
- * Issue 10, "safe to share", over real sockets on loopback: the streaming body limit, the
+ *, "safe to share", over real sockets on loopback: the streaming body limit, the
  * 431 envelope, stale idempotency keys after a crash, a reset that leaves no data in a
  * --db file, the event-stream cap, webhook targets and acknowledgements, log retention and
  * the start-up warning. Each test failed on the main branch before this change.
@@ -23,7 +23,10 @@ afterEach(async () => {
   for (const f of cleanup.splice(0).reverse()) await f();
 });
 
-async function serve(options: Parameters<typeof startServer>[0] = {}, runtime: Parameters<typeof startServer>[1] = {}): Promise<RunningServer> {
+async function serve(
+  options: Parameters<typeof startServer>[0] = {},
+  runtime: Parameters<typeof startServer>[1] = {},
+): Promise<RunningServer> {
   const server = await startServer({ port: 0, ticker: false, ...options }, runtime);
   cleanup.push(() => server.stop());
   return server;
@@ -48,7 +51,11 @@ function chunkedPost(url: string, total: number, contentLength?: number): Promis
   return new Promise((resolve, reject) => {
     let written = 0;
     let answered = false;
-    const hdrs: Record<string, string> = { 'content-type': 'application/json', authorization: `Bearer ${DIRECT.api_key}`, 'x-merchant-account-id': DIRECT.account_id };
+    const hdrs: Record<string, string> = {
+      'content-type': 'application/json',
+      authorization: `Bearer ${DIRECT.api_key}`,
+      'x-merchant-account-id': DIRECT.account_id,
+    };
     if (contentLength !== undefined) hdrs['content-length'] = String(contentLength);
     const req = request(url, { method: 'POST', headers: hdrs }, (res) => {
       answered = true;
@@ -137,9 +144,17 @@ describe('limits before memory is spent', () => {
 describe('security over a socket', () => {
   it('refuses a cross-origin no-cors POST and a rebinding Host; the panel over HTTP is not framable', async () => {
     const server = await serve();
-    const created = await fetch(`${server.url}/v4/transactions`, { method: 'POST', headers: headers(), body: JSON.stringify(directPayment()) });
+    const created = await fetch(`${server.url}/v4/transactions`, {
+      method: 'POST',
+      headers: headers(),
+      body: JSON.stringify(directPayment()),
+    });
     const id = ((await created.json()) as Json).id as string;
-    const settle = await fetch(`${server.url}/_sandbox/transactions/${id}/settle`, { method: 'POST', headers: { origin: 'http://evil.example', 'content-type': 'text/plain' }, body: 'x' });
+    const settle = await fetch(`${server.url}/_sandbox/transactions/${id}/settle`, {
+      method: 'POST',
+      headers: { origin: 'http://evil.example', 'content-type': 'text/plain' },
+      body: 'x',
+    });
     expect(settle.status).toBe(403);
     const rebound = await new Promise<number>((resolve, reject) => {
       request(`${server.url}/_sandbox/credentials`, { headers: { host: `rebind.attacker.example:${server.port}` } }, (res) => {
@@ -156,16 +171,25 @@ describe('security over a socket', () => {
 
   it('every answer carries nosniff once, refusals too', async () => {
     const server = await serve();
-    const created = await fetch(`${server.url}/v4/transactions`, { method: 'POST', headers: headers(), body: JSON.stringify(directPayment()) });
+    const created = await fetch(`${server.url}/v4/transactions`, {
+      method: 'POST',
+      headers: headers(),
+      body: JSON.stringify(directPayment()),
+    });
     const id = ((await created.json()) as Json).id as string;
     const rawHeaders = (path: string, extra: Record<string, string> = {}) =>
       new Promise<{ status: number; nosniff: string[] }>((resolve, reject) => {
-        request(`${server.url}${path}`, { headers: { authorization: `Bearer ${DIRECT.api_key}`, 'x-merchant-account-id': DIRECT.account_id, ...extra } }, (res) => {
-          res.resume();
-          const values: string[] = [];
-          for (let i = 0; i < res.rawHeaders.length; i += 2) if (res.rawHeaders[i]!.toLowerCase() === 'x-content-type-options') values.push(res.rawHeaders[i + 1]!);
-          resolve({ status: res.statusCode ?? 0, nosniff: values });
-        })
+        request(
+          `${server.url}${path}`,
+          { headers: { authorization: `Bearer ${DIRECT.api_key}`, 'x-merchant-account-id': DIRECT.account_id, ...extra } },
+          (res) => {
+            res.resume();
+            const values: string[] = [];
+            for (let i = 0; i < res.rawHeaders.length; i += 2)
+              if (res.rawHeaders[i]!.toLowerCase() === 'x-content-type-options') values.push(res.rawHeaders[i + 1]!);
+            resolve({ status: res.statusCode ?? 0, nosniff: values });
+          },
+        )
           .on('error', reject)
           .end();
       });
@@ -200,11 +224,17 @@ describe('idempotency after a crash', () => {
     const payment = directPayment({ external_identifier: 'crash-1' });
     const first = await serve({ db });
     // What a SIGKILL in the middle of a create leaves behind: the key claimed, no answer stored.
-    const fingerprint = createHash('sha256').update(`POST /v4/transactions\n${canonicalJson(payment)}`).digest('hex');
+    const fingerprint = createHash('sha256')
+      .update(`POST /v4/transactions\n${canonicalJson(payment)}`)
+      .digest('hex');
     first.httpRecords.idempotency.claim(DIRECT.account_id, 'crash-key', fingerprint, first.sandbox.clock.nowMs());
     await first.stop();
     const second = await serve({ db });
-    const retry = await fetch(`${second.url}/v4/transactions`, { method: 'POST', headers: headers(DIRECT, { 'idempotency-key': 'crash-key' }), body: JSON.stringify(payment) });
+    const retry = await fetch(`${second.url}/v4/transactions`, {
+      method: 'POST',
+      headers: headers(DIRECT, { 'idempotency-key': 'crash-key' }),
+      body: JSON.stringify(payment),
+    });
     expect(retry.status, await retry.clone().text()).toBe(201);
   });
 });
@@ -221,7 +251,11 @@ describe('secrets in a --db file', () => {
         body: JSON.stringify(directPayment({ description: `${marker} order ${i}`, external_identifier: `${marker}-${i}`, amount: 'bad' })),
       });
       expect(res.status).toBe(400); // failures keep their body in the request log
-      await fetch(`${server.url}/v4/transactions`, { method: 'POST', headers: headers(DIRECT, { 'idempotency-key': `${marker}-ok-${i}` }), body: JSON.stringify(directPayment({ description: `${marker} order ${i}` })) });
+      await fetch(`${server.url}/v4/transactions`, {
+        method: 'POST',
+        headers: headers(DIRECT, { 'idempotency-key': `${marker}-ok-${i}` }),
+        body: JSON.stringify(directPayment({ description: `${marker} order ${i}` })),
+      });
     }
     const files = [db, `${db}-wal`];
     const holds = (): boolean => files.some((f) => existsSync(f) && readFileSync(f).includes(marker));
@@ -239,10 +273,18 @@ describe('webhook targets and acknowledgements', () => {
     const port = probe.port;
     await probe.stop();
     const server = await serve({ port, notificationUrl: `http://127.0.0.1:${port}/_sandbox/reset` });
-    const created = await fetch(`${server.url}/v4/transactions`, { method: 'POST', headers: headers(), body: JSON.stringify(directPayment()) });
+    const created = await fetch(`${server.url}/v4/transactions`, {
+      method: 'POST',
+      headers: headers(),
+      body: JSON.stringify(directPayment()),
+    });
     const id = ((await created.json()) as Json).id as string;
     // when accepted, as a per-transaction notification_url
-    const refused = await fetch(`${server.url}/v4/transactions`, { method: 'POST', headers: headers(), body: JSON.stringify(directPayment({ notification_url: `http://localhost:${port}/_sandbox/reset` })) });
+    const refused = await fetch(`${server.url}/v4/transactions`, {
+      method: 'POST',
+      headers: headers(),
+      body: JSON.stringify(directPayment({ notification_url: `http://localhost:${port}/_sandbox/reset` })),
+    });
     expect(refused.status).toBe(400);
     await fetch(`${server.url}/_sandbox/transactions/${id}/settle`, { method: 'POST' });
     await until(() => server.sandbox.queries.deliveries.forResource(id).some((d) => d.attempts > 0), 'the delivery attempt');
@@ -257,7 +299,11 @@ describe('webhook targets and acknowledgements', () => {
     cleanup.push(() => receiver.close());
     receiver.respond = () => ({ status: 200, body: JSON.stringify({ code: '200', message: 'SUCCESS', padding: 'x'.repeat(100 * 1024) }) });
     const server = await serve({ notificationUrl: receiver.url });
-    const created = await fetch(`${server.url}/v4/transactions`, { method: 'POST', headers: headers(), body: JSON.stringify(directPayment()) });
+    const created = await fetch(`${server.url}/v4/transactions`, {
+      method: 'POST',
+      headers: headers(),
+      body: JSON.stringify(directPayment()),
+    });
     const id = ((await created.json()) as Json).id as string;
     await fetch(`${server.url}/_sandbox/transactions/${id}/settle`, { method: 'POST' });
     await until(() => server.sandbox.queries.deliveries.forResource(id).some((d) => d.attempts > 0), 'the delivery attempt');
@@ -269,7 +315,11 @@ describe('webhook targets and acknowledgements', () => {
     await new Promise<void>((r) => redirector.listen(0, '127.0.0.1', r));
     cleanup.push(() => new Promise<void>((r) => redirector.close(() => r())));
     const redirectUrl = `http://127.0.0.1:${(redirector.address() as AddressInfo).port}/hook`;
-    const tx2 = await fetch(`${server.url}/v4/transactions`, { method: 'POST', headers: headers(), body: JSON.stringify(directPayment({ notification_url: redirectUrl })) });
+    const tx2 = await fetch(`${server.url}/v4/transactions`, {
+      method: 'POST',
+      headers: headers(),
+      body: JSON.stringify(directPayment({ notification_url: redirectUrl })),
+    });
     const id2 = ((await tx2.json()) as Json).id as string;
     await fetch(`${server.url}/_sandbox/transactions/${id2}/settle`, { method: 'POST' });
     await until(() => server.sandbox.queries.deliveries.forResource(id2).some((d) => d.attempts > 0), 'the redirected attempt');
@@ -286,7 +336,11 @@ describe('webhook targets and acknowledgements', () => {
     const server = await serve({ notificationUrl: receiver.url, deliveryLogLimit: 2 });
     const ids: string[] = [];
     for (let i = 0; i < 4; i++) {
-      const created = await fetch(`${server.url}/v4/transactions`, { method: 'POST', headers: headers(), body: JSON.stringify(directPayment()) });
+      const created = await fetch(`${server.url}/v4/transactions`, {
+        method: 'POST',
+        headers: headers(),
+        body: JSON.stringify(directPayment()),
+      });
       const id = ((await created.json()) as Json).id as string;
       ids.push(id);
       await fetch(`${server.url}/_sandbox/transactions/${id}/settle`, { method: 'POST' });
@@ -295,7 +349,11 @@ describe('webhook targets and acknowledgements', () => {
     const count = (server.db.prepare('SELECT count(*) AS n FROM deliveries').get() as { n: number }).n;
     expect(count).toBe(2);
     expect(server.sandbox.queries.deliveries.forResource(ids[3]!)).toHaveLength(1);
-    const orphans = (server.db.prepare('SELECT count(*) AS n FROM delivery_attempts WHERE delivery_id NOT IN (SELECT id FROM deliveries)').get() as { n: number }).n;
+    const orphans = (
+      server.db.prepare('SELECT count(*) AS n FROM delivery_attempts WHERE delivery_id NOT IN (SELECT id FROM deliveries)').get() as {
+        n: number;
+      }
+    ).n;
     expect(orphans).toBe(0);
   });
 });

@@ -15,7 +15,15 @@ import { ScenarioError, loadScenarioFile } from '../../../src/features/scenarios
 import { defaultScenarioPath } from '../../../src/core/config.js';
 import type { ScenarioFileInput } from '../../../src/features/scenarios/schema.js';
 import { CHECKOUT, DIRECT, body, directPayment, headers, startReceiver, testApp, type Receiver } from '../../support/app.js';
-import { advance, createSubscription, directSubscription, withCharges, withPath, type App, type Json } from '../../support/subscriptions.js';
+import {
+  advance,
+  createSubscription,
+  directSubscription,
+  withCharges,
+  withPath,
+  type App,
+  type Json,
+} from '../../support/subscriptions.js';
 
 const DEFAULT_SCENARIO_PATH = defaultScenarioPath();
 
@@ -43,7 +51,11 @@ function scenarioFile(content: ScenarioFileInput | string): string {
 const card = (number: string) => ({ type: 'card', number, expiration_date: '12/30', security_code: '123' });
 
 async function pay(app: App, overrides: Json = {}, creds = DIRECT): Promise<Json> {
-  const res = await app.request('/v4/transactions', { method: 'POST', headers: headers(creds), body: JSON.stringify(directPayment(overrides)) });
+  const res = await app.request('/v4/transactions', {
+    method: 'POST',
+    headers: headers(creds),
+    body: JSON.stringify(directPayment(overrides)),
+  });
   const json = await body(res);
   if (res.status !== 201) throw new Error(`expected 201, got ${res.status}: ${JSON.stringify(json)}`);
   return json;
@@ -62,13 +74,14 @@ const ruleOf = ({ db }: Pick<ReturnType<typeof testApp>, 'db'>, id: unknown): st
   (db.prepare('SELECT scenario_rule FROM transactions WHERE id = ?').get(id) as { scenario_rule: string | null }).scenario_rule;
 
 /** A direct-mode subscription whose charges' webhooks go to the receiver. */
-const subscription = (overrides: Json = {}): Json => withPath(directSubscription(overrides), ['payment_method', 'webhooks_url'], receiver.url);
+const subscription = (overrides: Json = {}): Json =>
+  withPath(directSubscription(overrides), ['payment_method', 'webhooks_url'], receiver.url);
 
 const hooksFor = (id: unknown) => receiver.received.filter((h) => (h.body as Json).ll_transaction_id === id);
 
 describe('default scenario: magic values end to end', () => {
   it('card 4242 4242 4242 4242 succeeds at once: the create response says SUCCEEDED, a signed webhook follows', async () => {
-    const { app, sandbox, db } = testApp({ notificationUrl: receiver.url });
+    const { app, db } = testApp({ notificationUrl: receiver.url });
     const tx = await pay(app, { payment_method: card('4242424242424242') });
     expect(tx.status).toBe('SUCCEEDED');
     expect(ruleOf({ db }, tx.id)).toBe('default/card 4242424242424242 succeeds');
@@ -112,7 +125,10 @@ describe('default scenario: magic values end to end', () => {
     expect((await transaction(app, tx.id)).refunded_amount).toBe(1050);
     const refundHook = receiver.received.find((h) => (h.body as Json).refund_data !== undefined);
     expect(refundHook?.verified).toBe(true);
-    expect(refundHook?.body).toMatchObject({ original_transaction_id: 'order-1001', refund_data: { refund_amount: 1050, refund_status: 'SUCCESS' } });
+    expect(refundHook?.body).toMatchObject({
+      original_transaction_id: 'order-1001',
+      refund_data: { refund_amount: 1050, refund_status: 'SUCCESS' },
+    });
   });
 
   it('metadata sandbox_webhook_failures "3": three simulated 503s, then delivered on the retry schedule', async () => {
@@ -126,7 +142,12 @@ describe('default scenario: magic values end to end', () => {
     const [delivery] = await deliveriesOf(app, tx.id);
     expect(delivery).toMatchObject({ status: 'delivered', attempts_count: 4 });
     const attempts = delivery!.attempts as Json[];
-    expect(attempts.map((a) => [a.response_status, a.ok])).toEqual([[503, false], [503, false], [503, false], [200, true]]);
+    expect(attempts.map((a) => [a.response_status, a.ok])).toEqual([
+      [503, false],
+      [503, false],
+      [503, false],
+      [200, true],
+    ]);
     expect(attempts[0]!.error).toMatch(/simulated/);
     expect(hooksFor(tx.id)).toHaveLength(1);
     expect(hooksFor(tx.id)[0]!.verified).toBe(true);
@@ -134,7 +155,16 @@ describe('default scenario: magic values end to end', () => {
 
   it('e-mail @decline.test works in checkout mode, where no card number reaches the API', async () => {
     const { app } = testApp();
-    const tx = await pay(app, { payment_method: undefined, browser_info: undefined, return_url: 'https://merchant.example/back', customer: { email: 'bob@decline.test' } }, CHECKOUT);
+    const tx = await pay(
+      app,
+      {
+        payment_method: undefined,
+        browser_info: undefined,
+        return_url: 'https://merchant.example/back',
+        customer: { email: 'bob@decline.test' },
+      },
+      CHECKOUT,
+    );
     expect(tx.status).toBe('FAILED');
   });
 
@@ -171,22 +201,38 @@ describe('--scenario files', () => {
   const ci: ScenarioFileInput = {
     name: 'ci',
     rules: [
-      { name: 'override 4242', description: 'A file rule beats the default one', match: { card_number: '4242424242424242' }, steps: [{ outcome: 'FAILED' }] },
+      {
+        name: 'override 4242',
+        description: 'A file rule beats the default one',
+        match: { card_number: '4242424242424242' },
+        steps: [{ outcome: 'FAILED' }],
+      },
       {
         name: 'slow EUR',
         match: { applies_to: 'transaction', currency: 'EUR', amount: { min: 5000 } },
-        steps: [{ outcome: 'SUCCEEDED', after_seconds: 300 }, { refund: { amount: 500, reason: 'partial' }, after_seconds: 3600 }],
+        steps: [
+          { outcome: 'SUCCEEDED', after_seconds: 300 },
+          { refund: { amount: 500, reason: 'partial' }, after_seconds: 3600 },
+        ],
       },
       { name: 'vip', match: { customer_email: '*@vip.example' }, steps: [{ outcome: 'SUCCEEDED' }, { webhook_failures: 1, status: 500 }] },
       { name: 'tagged', match: { metadata: { flow: 'manual-review' } }, steps: [{ outcome: 'FAILED', after_seconds: 60 }] },
       { name: 'flaky merchant', match: { metadata: { flow: 'flaky' } }, steps: [{ webhook_failures: 2, status: 502 }] },
-      { name: 'second renewal fails', match: { applies_to: 'subscription', plan: { name: 'Bronze', interval: 'month' } }, steps: [{ renewal_fails: [2] }] },
-      { name: 'flaky renewals', match: { applies_to: 'subscription', plan: { name: 'Flaky' } }, steps: [{ renewal_outcomes: ['FAILED', 'SUCCEEDED', 'FAILED'] }] },
+      {
+        name: 'second renewal fails',
+        match: { applies_to: 'subscription', plan: { name: 'Bronze', interval: 'month' } },
+        steps: [{ renewal_fails: [2] }],
+      },
+      {
+        name: 'flaky renewals',
+        match: { applies_to: 'subscription', plan: { name: 'Flaky' } },
+        steps: [{ renewal_outcomes: ['FAILED', 'SUCCEEDED', 'FAILED'] }],
+      },
     ],
   };
 
   it('rules of --scenario files are tried before the default scenario', async () => {
-    const { app, sandbox, db } = testApp({ scenario: [scenarioFile(ci)] });
+    const { app, db } = testApp({ scenario: [scenarioFile(ci)] });
     const tx = await pay(app, { payment_method: card('4242424242424242') });
     expect(tx.status).toBe('FAILED');
     expect(ruleOf({ db }, tx.id)).toBe('ci/override 4242');
@@ -210,7 +256,7 @@ describe('--scenario files', () => {
     expect(refundHook?.body).toMatchObject({ refund_data: { refund_amount: 500, reason: 'partial' } });
   });
 
-  it('matches customer e-mail wildcards and metadata; webhook_failures use the rule\'s status', async () => {
+  it("matches customer e-mail wildcards and metadata; webhook_failures use the rule's status", async () => {
     const { app } = testApp({ scenario: [scenarioFile(ci)], notificationUrl: receiver.url });
     const vip = await pay(app, { customer: { email: 'Ann@VIP.example' } });
     expect(vip.status).toBe('SUCCEEDED');
@@ -228,7 +274,11 @@ describe('--scenario files', () => {
     const tx = await pay(app, { external_identifier: 'flaky-1', metadata: { flow: 'flaky' } });
     expect(tx.status).toBe('PENDING');
     await app.request(`/_sandbox/transactions/${String(tx.id)}/settle`, { method: 'POST' });
-    await app.request(`/_sandbox/transactions/${String(tx.id)}/refund`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"amount":100}' });
+    await app.request(`/_sandbox/transactions/${String(tx.id)}/refund`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"amount":100}',
+    });
     // The payment is acknowledged at +30 s; the refund's webhook waits for it, then fails at
     // +30 s and +40 s and is acknowledged at +60 s.
     await advance(app, 61);
@@ -241,7 +291,7 @@ describe('--scenario files', () => {
   });
 
   it('a scheduled outcome is skipped when a hand settled the payment first', async () => {
-    const { app, sandbox, db } = testApp({ scenario: [scenarioFile(ci)] });
+    const { app, sandbox } = testApp({ scenario: [scenarioFile(ci)] });
     const tx = await pay(app, { metadata: { flow: 'manual-review' } });
     const settled = await app.request(`/_sandbox/transactions/${String(tx.id)}/settle`, { method: 'POST' });
     expect(settled.status).toBe(200);
@@ -252,7 +302,10 @@ describe('--scenario files', () => {
 
   it('renewal_fails: the named renewal fails on every attempt (past_due, then cancelled)', async () => {
     const { app } = testApp({ scenario: [scenarioFile(ci)], notificationUrl: receiver.url });
-    const sub = await createSubscription(app, subscription({ plan: { name: 'Bronze', currency: 'USD', amount: 500, interval: 'month', payment_attempts: 2 } }));
+    const sub = await createSubscription(
+      app,
+      subscription({ plan: { name: 'Bronze', currency: 'USD', amount: 500, interval: 'month', payment_attempts: 2 } }),
+    );
     await advance(app, 40 * 86_400);
     expect((await withCharges(app, sub.id)).status).toBe('active');
     await advance(app, 30 * 86_400);
@@ -313,8 +366,16 @@ describe('--scenario files', () => {
     const res = await app.request('/_sandbox/scenarios');
     expect(res.status).toBe(200);
     const { scenarios } = await body<{ scenarios: { name: string; source: string; rules: { name: string; steps: unknown[] }[] }[] }>(res);
-    expect(scenarios.map((s) => [s.name, s.source])).toEqual([['ci', path], ['default', DEFAULT_SCENARIO_PATH]]);
-    expect(scenarios[0]!.rules[0]).toEqual({ name: 'override 4242', description: 'A file rule beats the default one', match: { card_number: '4242424242424242' }, steps: [{ outcome: 'FAILED', after_seconds: 0 }] });
+    expect(scenarios.map((s) => [s.name, s.source])).toEqual([
+      ['ci', path],
+      ['default', DEFAULT_SCENARIO_PATH],
+    ]);
+    expect(scenarios[0]!.rules[0]).toEqual({
+      name: 'override 4242',
+      description: 'A file rule beats the default one',
+      match: { card_number: '4242424242424242' },
+      steps: [{ outcome: 'FAILED', after_seconds: 0 }],
+    });
     expect(scenarios[1]!.rules.map((r) => r.name)).toContain('card 4242424242424242 succeeds');
   });
 });
@@ -355,7 +416,11 @@ describe('a bad scenario file', () => {
     } finally {
       spy.mockRestore();
     }
-    expect(written.join('')).toMatch(new RegExp(`^payment-sandbox: .*${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: rules\\[1\\] \\("slow success"\\)\\.steps\\[0\\]\\.outcome.*\\n$`));
+    expect(written.join('')).toMatch(
+      new RegExp(
+        `^payment-sandbox: .*${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: rules\\[1\\] \\("slow success"\\)\\.steps\\[0\\]\\.outcome.*\\n$`,
+      ),
+    );
     expect(written.join('').trim().split('\n')).toHaveLength(1);
   });
 

@@ -23,7 +23,8 @@ describe('transactions read from the cache over a socket', () => {
   });
   afterAll(() => server.stop());
 
-  const create = async (): Promise<Tx> => body<Tx>(await fetch(`${url}/v4/transactions`, { method: 'POST', headers: headers(), body: JSON.stringify(directPayment()) }));
+  const create = async (): Promise<Tx> =>
+    body<Tx>(await fetch(`${url}/v4/transactions`, { method: 'POST', headers: headers(), body: JSON.stringify(directPayment()) }));
   const get = async (id: string): Promise<Tx> => body<Tx>(await fetch(`${url}/v4/transactions/${id}`, { headers: headers() }));
   const listed = async (id: string): Promise<Tx | undefined> => {
     const text = await (await fetch(`${url}/v4/transactions?limit=100`, { headers: headers() })).text();
@@ -31,7 +32,12 @@ describe('transactions read from the cache over a socket', () => {
     return (JSON.parse(text) as { items: Tx[] }).items.find((t) => t.id === id);
   };
   const control = (path: string, payload?: unknown) =>
-    fetch(`${url}/_sandbox${path}`, payload === undefined ? { method: 'POST' } : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) });
+    fetch(
+      `${url}/_sandbox${path}`,
+      payload === undefined
+        ? { method: 'POST' }
+        : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) },
+    );
 
   it('answers every change at once, in a GET and in a list', async () => {
     const tx = await create();
@@ -40,7 +46,11 @@ describe('transactions read from the cache over a socket', () => {
     expect((await control(`/transactions/${tx.id}/settle`)).status).toBe(200);
     expect((await get(tx.id)).status).toBe('SUCCEEDED');
     expect((await listed(tx.id))?.status).toBe('SUCCEEDED');
-    const refund = await fetch(`${url}/v4/transactions/${tx.id}/refunds`, { method: 'POST', headers: headers(), body: JSON.stringify({ amount: 50 }) });
+    const refund = await fetch(`${url}/v4/transactions/${tx.id}/refunds`, {
+      method: 'POST',
+      headers: headers(),
+      body: JSON.stringify({ amount: 50 }),
+    });
     expect(refund.status, await refund.clone().text()).toBe(201);
     expect((await get(tx.id)).refunded_amount).toBe(50);
     expect((await listed(tx.id))?.refunded_amount).toBe(50);

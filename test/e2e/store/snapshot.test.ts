@@ -77,8 +77,15 @@ describe('GET /_sandbox/snapshot and restore', () => {
     // The copy on its own: whole, and every create is there with its idempotency record.
     const copy = new Database(file, { readonly: true });
     expect(copy.pragma('integrity_check', { simple: true })).toBe('ok');
-    const txs = copy.prepare("SELECT id, external_identifier, status FROM transactions WHERE external_identifier LIKE 'load-%'").all() as { id: string; external_identifier: string; status: string }[];
-    const keys = copy.prepare("SELECT key, response_body FROM idempotency_keys WHERE key LIKE 'load-%' AND state = 'done'").all() as { key: string; response_body: string }[];
+    const txs = copy.prepare("SELECT id, external_identifier, status FROM transactions WHERE external_identifier LIKE 'load-%'").all() as {
+      id: string;
+      external_identifier: string;
+      status: string;
+    }[];
+    const keys = copy.prepare("SELECT key, response_body FROM idempotency_keys WHERE key LIKE 'load-%' AND state = 'done'").all() as {
+      key: string;
+      response_body: string;
+    }[];
     copy.close();
     expect(txs.length).toBeGreaterThanOrEqual(40);
     expect(txs.length).toBeLessThan(total);
@@ -88,7 +95,7 @@ describe('GET /_sandbox/snapshot and restore', () => {
     // Restored: the same records, answered by the API.
     const restored = await start({ restore: file });
     const listed: Json[] = [];
-    for (let cursor: string | null = null; ; ) {
+    for (let cursor: string | null = null; ;) {
       const page = await api(restored)('GET', `/transactions?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
       listed.push(...(page.body.items as Json[]));
       cursor = page.body.next_cursor as string | null;
@@ -102,9 +109,19 @@ describe('GET /_sandbox/snapshot and restore', () => {
     const receiver = await startReceiver();
     try {
       const s = await start();
-      const created = (await (await fetch(`${s.url}/_sandbox/accounts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mode: 'direct', name: 'acme' }) })).json()) as Json;
-      const acme = { headers: { authorization: `Bearer ${String(created.api_key)}`, 'x-merchant-account-id': String(created.account_id) } } as RunningSandbox['credentials']['direct'];
-      const first = await api(s, acme)('POST', '/transactions', directPayment({ notification_url: receiver.url }), { 'idempotency-key': 'order-1' });
+      const created = (await (
+        await fetch(`${s.url}/_sandbox/accounts`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ mode: 'direct', name: 'acme' }),
+        })
+      ).json()) as Json;
+      const acme = {
+        headers: { authorization: `Bearer ${String(created.api_key)}`, 'x-merchant-account-id': String(created.account_id) },
+      } as RunningSandbox['credentials']['direct'];
+      const first = await api(s, acme)('POST', '/transactions', directPayment({ notification_url: receiver.url }), {
+        'idempotency-key': 'order-1',
+      });
       await s.settle(String(first.body.id));
       await s.refund(String(first.body.id), 300);
       await s.waitForDelivery((d) => d.resource_id === first.body.id && d.status === 'delivered');
@@ -129,7 +146,9 @@ describe('GET /_sandbox/snapshot and restore', () => {
       const again = await r.deliveries();
       expect(again.map((d) => [d.id, d.status, d.attempts.length])).toEqual(deliveries.map((d) => [d.id, d.status, d.attempts.length]));
       // The idempotency keys: the same key replays the stored answer.
-      const replay = await api(r, acme)('POST', '/transactions', directPayment({ notification_url: receiver.url }), { 'idempotency-key': 'order-1' });
+      const replay = await api(r, acme)('POST', '/transactions', directPayment({ notification_url: receiver.url }), {
+        'idempotency-key': 'order-1',
+      });
       expect(replay.headers.get('idempotent-replayed')).toBe('true');
       expect(replay.body.id).toBe(first.body.id);
     } finally {
@@ -140,7 +159,9 @@ describe('GET /_sandbox/snapshot and restore', () => {
   it('refuses a file that is not a snapshot with one line, before starting', async () => {
     const text = join(dir, 'notes.txt');
     writeFileSync(text, 'not a database');
-    await expect(startSandbox({ restore: text })).rejects.toThrow(/^[^\n]*notes\.txt is not a payment-sandbox snapshot: not an SQLite database file[^\n]*$/);
+    await expect(startSandbox({ restore: text })).rejects.toThrow(
+      /^[^\n]*notes\.txt is not a payment-sandbox snapshot: not an SQLite database file[^\n]*$/,
+    );
     const other = join(dir, 'other.sqlite');
     const db = new Database(other);
     db.exec('CREATE TABLE t (x)');
@@ -167,8 +188,16 @@ describe('GET /_sandbox/snapshot and restore', () => {
 describe('startSandbox({ fixtures })', () => {
   it('applies fixture files and documents at start, in order, and exposes each object by name', async () => {
     const file = join(dir, 'orders.json');
-    writeFileSync(file, JSON.stringify({ fixtures: [{ name: 'tx1', account: 'direct', create: 'transaction', body: directPayment(), then: 'settle' }] }));
-    const s = await start({ fixtures: [file, { fixtures: [{ name: 'r1', account: 'direct', create: 'refund', body: { transaction_id: '${tx1.id}', amount: 50 } }] }] });
+    writeFileSync(
+      file,
+      JSON.stringify({ fixtures: [{ name: 'tx1', account: 'direct', create: 'transaction', body: directPayment(), then: 'settle' }] }),
+    );
+    const s = await start({
+      fixtures: [
+        file,
+        { fixtures: [{ name: 'r1', account: 'direct', create: 'refund', body: { transaction_id: '${tx1.id}', amount: 50 } }] },
+      ],
+    });
     expect(s.fixtures.tx1).toMatchObject({ status: 'SUCCEEDED', refunded_amount: 50 });
     expect(s.fixtures.r1).toMatchObject({ type: 'refund', amount: 50 });
     // The same objects over the socket.
@@ -180,13 +209,36 @@ describe('startSandbox({ fixtures })', () => {
 
   it('refuses a bad fixtures file at start, naming the file, fixture and pointer', async () => {
     const file = join(dir, 'bad.json');
-    writeFileSync(file, JSON.stringify({ fixtures: [{ name: 'tx1', account: 'direct', create: 'transaction', body: directPayment({ currency: 'usd' }) }] }));
+    writeFileSync(
+      file,
+      JSON.stringify({ fixtures: [{ name: 'tx1', account: 'direct', create: 'transaction', body: directPayment({ currency: 'usd' }) }] }),
+    );
     await expect(startSandbox({ fixtures: [file] })).rejects.toThrow(/bad\.json: fixture "tx1" at \/fixtures\/0\/body\/currency/);
   });
 
   it('a restored snapshot seeded with the same fixtures is not seeded twice (seed once, snapshot, restore in each job)', async () => {
     const file = join(dir, 'seed.json');
-    writeFileSync(file, JSON.stringify({ fixtures: [{ name: 'sub', account: 'direct', create: 'subscription', body: { external_identifier: 'only-once', amount: 900, currency: 'USD', plan: { name: 'Gold', currency: 'USD', amount: 900, interval: 'month' }, payment_method: { type: 'card', number: '4111111111111111', expiration_date: '12/30', security_code: '123' }, browser_info: { javascript_enabled: true, language: 'en-US', color_depth: 24, user_device: 'desktop' }, customer: { email_address: 'a@example.com', first_name: 'A', last_name: 'B' } } }] }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        fixtures: [
+          {
+            name: 'sub',
+            account: 'direct',
+            create: 'subscription',
+            body: {
+              external_identifier: 'only-once',
+              amount: 900,
+              currency: 'USD',
+              plan: { name: 'Gold', currency: 'USD', amount: 900, interval: 'month' },
+              payment_method: { type: 'card', number: '4111111111111111', expiration_date: '12/30', security_code: '123' },
+              browser_info: { javascript_enabled: true, language: 'en-US', color_depth: 24, user_device: 'desktop' },
+              customer: { email_address: 'a@example.com', first_name: 'A', last_name: 'B' },
+            },
+          },
+        ],
+      }),
+    );
     const seeded = await start({ fixtures: [file] });
     const snapshot = await saveSnapshot(seeded, 'seeded.sqlite');
     // The subscription's external_identifier is unique: applying the file again would be refused (409).

@@ -19,13 +19,26 @@ afterEach(async () => {
 async function setup(options: Parameters<typeof startServer>[0] = {}): Promise<{ server: RunningServer; receiver: Receiver }> {
   const receiver = await startReceiver();
   const server = await startServer({ port: 0, ticker: false, notificationUrl: receiver.url, ...options });
-  cleanup.push(() => receiver.close(), () => server.stop());
+  cleanup.push(
+    () => receiver.close(),
+    () => server.stop(),
+  );
   return { server, receiver };
 }
 
 type Json = Record<string, unknown>;
-const api = async (server: RunningServer, method: string, path: string, payload?: unknown, creds = DIRECT): Promise<{ status: number; body: Json }> => {
-  const res = await fetch(`${server.url}${path}`, { method, headers: headers(creds), body: payload === undefined ? undefined : JSON.stringify(payload) });
+const api = async (
+  server: RunningServer,
+  method: string,
+  path: string,
+  payload?: unknown,
+  creds = DIRECT,
+): Promise<{ status: number; body: Json }> => {
+  const res = await fetch(`${server.url}${path}`, {
+    method,
+    headers: headers(creds),
+    body: payload === undefined ? undefined : JSON.stringify(payload),
+  });
   return { status: res.status, body: (await res.json()) as Json };
 };
 const control = async (server: RunningServer, method: string, path: string, payload?: unknown): Promise<{ status: number; body: Json }> => {
@@ -93,7 +106,13 @@ describe('payment webhooks', () => {
     expect(hook!.body).toMatchObject({
       ll_transaction_id: tx.id,
       merchant_transaction_id: tx.id,
-      payment_data: { payment_amount: major, settlement_amount: major, payment_currency_code: currency, settlement_currency_code: currency, payment_status: 'FAILED' },
+      payment_data: {
+        payment_amount: major,
+        settlement_amount: major,
+        payment_currency_code: currency,
+        settlement_currency_code: currency,
+        payment_status: 'FAILED',
+      },
     });
   });
 
@@ -159,7 +178,11 @@ describe('delivery retries', () => {
     expect(all).toHaveLength(1);
     expect(all[0]).toMatchObject({ status: 'delivered', attempts_count: 3 });
     const attempts = all[0]!.attempts as Json[];
-    expect(attempts.map((a) => [a.response_status, a.ok])).toEqual([[500, false], [500, false], [200, true]]);
+    expect(attempts.map((a) => [a.response_status, a.ok])).toEqual([
+      [500, false],
+      [500, false],
+      [200, true],
+    ]);
     expect(attempts[0]!.error).toMatch(/HTTP 500/);
     expect(new Set(receiver.received.map((h) => h.raw)).size).toBe(1);
     expect(receiver.received.every((h) => h.verified)).toBe(true);
@@ -198,7 +221,7 @@ describe('delivery retries', () => {
     await control(server, 'POST', '/clock/advance', { seconds: 10 });
     const [d] = await deliveriesOf(server);
     expect(d).toMatchObject({ status: 'delivered', attempts_count: 2 });
-    expect(((d!.attempts as Json[])[0]!).error).toMatch(/code.*200.*SUCCESS/);
+    expect((d!.attempts as Json[])[0]!.error).toMatch(/code.*200.*SUCCESS/);
   });
 
   it('a refused connection is retried with back-off and gives up after the last attempt; resend sends it again', async () => {
@@ -263,9 +286,20 @@ describe('refunds', () => {
     expect(early.status).toBe(400);
     expect(early.body.message).toMatch(/PENDING/);
     await control(server, 'POST', `/transactions/${String(tx.id)}/settle`);
-    const r1 = await api(server, 'POST', `/v4/transactions/${String(tx.id)}/refunds`, { amount: 300, reason: 'damaged', external_identifier: 'refund-1' });
+    const r1 = await api(server, 'POST', `/v4/transactions/${String(tx.id)}/refunds`, {
+      amount: 300,
+      reason: 'damaged',
+      external_identifier: 'refund-1',
+    });
     expect(r1.status).toBe(201);
-    expect(r1.body).toMatchObject({ type: 'refund', status: 'SUCCESS', amount: 300, currency: 'USD', transaction_id: tx.id, reason: 'damaged' });
+    expect(r1.body).toMatchObject({
+      type: 'refund',
+      status: 'SUCCESS',
+      amount: 300,
+      currency: 'USD',
+      transaction_id: tx.id,
+      reason: 'damaged',
+    });
     const over = await api(server, 'POST', `/v4/transactions/${String(tx.id)}/refunds`, { amount: 701 });
     expect(over.status).toBe(400);
     expect(over.body).toMatchObject({ code: 'bad_request', details: [{ pointer: '/amount', location: 'body' }] });
@@ -356,7 +390,13 @@ describe('checkout transactions', () => {
     const { server } = await setup();
     const own = await startReceiver();
     cleanup.push(() => own.close());
-    const res = await api(server, 'POST', '/v4/transactions', { amount: 100, currency: 'EUR', return_url: 'https://shop.example/ok', notification_url: own.url }, CHECKOUT);
+    const res = await api(
+      server,
+      'POST',
+      '/v4/transactions',
+      { amount: 100, currency: 'EUR', return_url: 'https://shop.example/ok', notification_url: own.url },
+      CHECKOUT,
+    );
     expect(res.status).toBe(201);
     await control(server, 'POST', `/transactions/${String(res.body.id)}/settle`);
     const [hook] = await own.waitFor(1);

@@ -28,7 +28,13 @@ interface HandledEvent {
 }
 
 /** The overview's handler on node:http: verify the raw body, switch on event.type, acknowledge. */
-async function overviewHandler(): Promise<{ url: string; handled: HandledEvent[]; rejected: number; waitFor(n: number): Promise<void>; close(): Promise<void> }> {
+async function overviewHandler(): Promise<{
+  url: string;
+  handled: HandledEvent[];
+  rejected: number;
+  waitFor(n: number): Promise<void>;
+  close(): Promise<void>;
+}> {
   const handled: HandledEvent[] = [];
   const state = { rejected: 0 };
   const waiters: Array<() => void> = [];
@@ -75,10 +81,11 @@ async function overviewHandler(): Promise<{ url: string; handled: HandledEvent[]
         });
       }
     },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -102,12 +109,29 @@ describe('--webhook-format event', () => {
   it("sends the overview's events, verified by the overview's HMAC verifier", async () => {
     const handler = await overviewHandler();
     try {
-      server = await startServer({ port: 0, ticker: false, webhookFormat: 'event', webhookSigning: 'hmac', webhookSecret: SECRET, notificationUrl: handler.url });
-      const paid = await post('/v4/transactions', directPayment({ external_identifier: 'order-ev-1', payment_method: card('4242424242424242') }));
+      server = await startServer({
+        port: 0,
+        ticker: false,
+        webhookFormat: 'event',
+        webhookSigning: 'hmac',
+        webhookSecret: SECRET,
+        notificationUrl: handler.url,
+      });
+      const paid = await post(
+        '/v4/transactions',
+        directPayment({ external_identifier: 'order-ev-1', payment_method: card('4242424242424242') }),
+      );
       await handler.waitFor(1);
-      const declined = await post('/v4/transactions', directPayment({ external_identifier: 'order-ev-2', payment_method: card('4000000000000002') }));
+      const declined = await post(
+        '/v4/transactions',
+        directPayment({ external_identifier: 'order-ev-2', payment_method: card('4000000000000002') }),
+      );
       await handler.waitFor(2);
-      const refund = await post(`/v4/transactions/${String(paid.id)}/refunds`, { amount: 300, reason: 'damaged', external_identifier: 'refund-ev-1' });
+      const refund = await post(`/v4/transactions/${String(paid.id)}/refunds`, {
+        amount: 300,
+        reason: 'damaged',
+        external_identifier: 'refund-ev-1',
+      });
       await handler.waitFor(3);
 
       expect(handler.rejected).toBe(0);
@@ -117,12 +141,26 @@ describe('--webhook-format event', () => {
       expect(completed.event.id).toEqual(expect.stringMatching(/^[0-9a-f-]{36}$/));
       expect(completed.event.created_at).toEqual(expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00$/));
       expect(completed.transaction).toMatchObject({
-        type: 'transaction', id: paid.id, status: 'SUCCEEDED', amount: 1050, currency: 'USD', external_identifier: 'order-ev-1',
-        exchange_rate: '1.000000', settlement_amount: 1050, settlement_currency_code: 'USD',
+        type: 'transaction',
+        id: paid.id,
+        status: 'SUCCEEDED',
+        amount: 1050,
+        currency: 'USD',
+        external_identifier: 'order-ev-1',
+        exchange_rate: '1.000000',
+        settlement_amount: 1050,
+        settlement_currency_code: 'USD',
       });
       expect(failed.transaction).toMatchObject({ id: declined.id, status: 'FAILED', external_identifier: 'order-ev-2' });
       expect(refunded.transaction).toMatchObject({ id: paid.id, status: 'SUCCEEDED', refunded_amount: 300 });
-      expect((refunded.event.data as Record<string, unknown>).refund).toMatchObject({ type: 'refund', id: refund.id, amount: 300, currency: 'USD', reason: 'damaged', status: 'SUCCESS' });
+      expect((refunded.event.data as Record<string, unknown>).refund).toMatchObject({
+        type: 'refund',
+        id: refund.id,
+        amount: 300,
+        currency: 'USD',
+        reason: 'damaged',
+        status: 'SUCCESS',
+      });
       // Every event has its own id; the spec's fields are absent.
       expect(new Set(handler.handled.map((h) => h.event.id)).size).toBe(3);
       expect(JSON.stringify(handler.handled)).not.toContain('payment_data');
@@ -134,7 +172,14 @@ describe('--webhook-format event', () => {
   it("a wrong secret fails the overview's verifier (the merchant answers 401, the sandbox retries)", async () => {
     const handler = await overviewHandler();
     try {
-      server = await startServer({ port: 0, ticker: false, webhookFormat: 'event', webhookSigning: 'hmac', webhookSecret: 'another-secret', notificationUrl: handler.url });
+      server = await startServer({
+        port: 0,
+        ticker: false,
+        webhookFormat: 'event',
+        webhookSigning: 'hmac',
+        webhookSecret: 'another-secret',
+        notificationUrl: handler.url,
+      });
       await post('/v4/transactions', directPayment({ payment_method: card('4242424242424242') }));
       const deadline = Date.now() + 10_000;
       while (handler.rejected === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
@@ -181,10 +226,24 @@ describe('--settlement-currency', () => {
   it('carries the settlement figures in the event format too', async () => {
     const handler = await overviewHandler();
     try {
-      server = await startServer({ port: 0, ticker: false, settlementCurrency: 'THB', webhookFormat: 'event', webhookSigning: 'hmac', webhookSecret: SECRET, notificationUrl: handler.url });
+      server = await startServer({
+        port: 0,
+        ticker: false,
+        settlementCurrency: 'THB',
+        webhookFormat: 'event',
+        webhookSigning: 'hmac',
+        webhookSecret: SECRET,
+        notificationUrl: handler.url,
+      });
       await post('/v4/transactions', directPayment({ amount: 1050, currency: 'USD', payment_method: card('4242424242424242') }));
       await handler.waitFor(1);
-      expect(handler.handled[0]!.transaction).toMatchObject({ amount: 1050, currency: 'USD', exchange_rate: '36.000000', settlement_amount: 37800, settlement_currency_code: 'THB' });
+      expect(handler.handled[0]!.transaction).toMatchObject({
+        amount: 1050,
+        currency: 'USD',
+        exchange_rate: '36.000000',
+        settlement_amount: 37800,
+        settlement_currency_code: 'THB',
+      });
     } finally {
       await handler.close();
     }
@@ -195,10 +254,15 @@ describe('the two options', () => {
   it('default to the spec bodies and no settlement currency; bad values name the flag', () => {
     expect(resolveOptions({}).webhookFormat).toBe('spec');
     expect(resolveOptions({}).settlementCurrency).toBeUndefined();
-    expect(resolveOptions({ webhookFormat: 'event', settlementCurrency: 'THB' })).toMatchObject({ webhookFormat: 'event', settlementCurrency: 'THB' });
+    expect(resolveOptions({ webhookFormat: 'event', settlementCurrency: 'THB' })).toMatchObject({
+      webhookFormat: 'event',
+      settlementCurrency: 'THB',
+    });
     expect(() => resolveOptions({ webhookFormat: 'json' })).toThrow(OptionsError);
     expect(() => resolveOptions({ webhookFormat: 'json' })).toThrow(/--webhook-format "json": must be spec or event/);
-    expect(() => resolveOptions({ settlementCurrency: 'XYZ' })).toThrow(/--settlement-currency "XYZ": must be a currency with a sandbox rate: BRL, CNY/);
+    expect(() => resolveOptions({ settlementCurrency: 'XYZ' })).toThrow(
+      /--settlement-currency "XYZ": must be a currency with a sandbox rate: BRL, CNY/,
+    );
     expect(() => resolveOptions({ settlementCurrency: 'BHD' })).toThrow(OptionsError);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Scripted webhook faults (issue 10): duplicate, out-of-order (a refund's webhook before its
+ * Scripted webhook faults: duplicate, out-of-order (a refund's webhook before its
  * payment's), delayed (on the sandbox clock) and bad-signature deliveries, from a scenario
  * rule and from the control API, each seen by a real merchant receiver on loopback that
  * verifies signatures. Also the in-process check-webhooks control route.
@@ -20,7 +20,11 @@ afterEach(async () => {
 
 const RULES = [
   { name: 'dup', match: { metadata: { wf: 'duplicate' } }, steps: [{ outcome: 'SUCCEEDED' }, { webhook_fault: 'duplicate' }] },
-  { name: 'ooo', match: { metadata: { wf: 'out_of_order' } }, steps: [{ outcome: 'SUCCEEDED' }, { refund: { amount: 100 } }, { webhook_fault: 'out_of_order' }] },
+  {
+    name: 'ooo',
+    match: { metadata: { wf: 'out_of_order' } },
+    steps: [{ outcome: 'SUCCEEDED' }, { refund: { amount: 100 } }, { webhook_fault: 'out_of_order' }],
+  },
   { name: 'late', match: { metadata: { wf: 'delayed' } }, steps: [{ outcome: 'SUCCEEDED' }, { webhook_fault: 'delayed', seconds: 600 }] },
   { name: 'badsig', match: { metadata: { wf: 'bad_signature' } }, steps: [{ outcome: 'SUCCEEDED' }, { webhook_fault: 'bad_signature' }] },
 ];
@@ -33,12 +37,20 @@ async function setup(): Promise<{ server: RunningServer; receiver: Receiver }> {
   // A production-ready handler refuses a webhook whose signature does not verify.
   receiver.respond = (_n, hook) => (hook.verified ? ACK : { status: 401, body: '{"code":"401","message":"bad signature"}' });
   const server = await startServer({ port: 0, ticker: false, notificationUrl: receiver.url, scenario: [scenario] });
-  cleanup.push(() => rmSync(dir, { recursive: true, force: true }), () => receiver.close(), () => server.stop());
+  cleanup.push(
+    () => rmSync(dir, { recursive: true, force: true }),
+    () => receiver.close(),
+    () => server.stop(),
+  );
   return { server, receiver };
 }
 
 const createTx = async (server: RunningServer, metadata: Record<string, string> = {}): Promise<Json> => {
-  const res = await fetch(`${server.url}/v4/transactions`, { method: 'POST', headers: headers(), body: JSON.stringify(directPayment({ metadata })) });
+  const res = await fetch(`${server.url}/v4/transactions`, {
+    method: 'POST',
+    headers: headers(),
+    body: JSON.stringify(directPayment({ metadata })),
+  });
   expect(res.status).toBe(201);
   return (await res.json()) as Json;
 };
@@ -153,7 +165,10 @@ describe('POST /_sandbox/check-webhooks', () => {
     const { server } = await setup();
     const good = await goodHandler();
     const bad = await badHandler();
-    cleanup.push(() => good.close(), () => bad.close());
+    cleanup.push(
+      () => good.close(),
+      () => bad.close(),
+    );
     const passed = await control(server, 'POST', '/check-webhooks', { url: good.url });
     expect(passed.status).toBe(200);
     expect(passed.body).toMatchObject({ url: good.url, passed: true });

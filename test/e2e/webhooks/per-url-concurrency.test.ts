@@ -7,7 +7,7 @@ import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'nod
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../../src/server.js';
-import { MAX_IN_FLIGHT_PER_URL } from '../../../src/core/webhooks/dispatcher.js';
+import { MAX_IN_FLIGHT_PER_URL } from '../../../src/core/webhooks/lanes.js';
 import { ACK, directPayment, headers, verifySignature } from '../../support/app.js';
 
 interface Hook {
@@ -31,7 +31,12 @@ async function heldReceiver(onHook: (hook: Hook, all: Hook[]) => void) {
       open += 1;
       maxOpen = Math.max(maxOpen, open);
       res.on('close', () => (open -= 1));
-      const hook: Hook = { body: JSON.parse(raw) as Hook['body'], headers: req.headers, verified: verifySignature(raw, req.headers.signature as string), res };
+      const hook: Hook = {
+        body: JSON.parse(raw) as Hook['body'],
+        headers: req.headers,
+        verified: verifySignature(raw, req.headers.signature as string),
+        res,
+      };
       hooks.push(hook);
       onHook(hook, hooks);
       for (const w of waiters.splice(0)) w();
@@ -45,10 +50,11 @@ async function heldReceiver(onHook: (hook: Hook, all: Hook[]) => void) {
     async until(done: () => boolean): Promise<void> {
       while (!done()) await new Promise<void>((resolve) => waiters.push(resolve));
     },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -84,7 +90,8 @@ describe('deliveries to one URL run side by side', () => {
   it('a receiver that hangs on one transaction still receives the other transactions’ webhooks meanwhile', async () => {
     let hung: Hook | undefined;
     const receiver = await heldReceiver((hook, all) => {
-      if (all.length === 1) hung = hook; // never answered until the end of the test
+      if (all.length === 1)
+        hung = hook; // never answered until the end of the test
       else answer(hook);
     });
     const server = await sandboxFor(receiver.url);
@@ -98,7 +105,12 @@ describe('deliveries to one URL run side by side', () => {
     const others = [await createTx(server), await createTx(server), await createTx(server)];
     for (const id of others) await settle(server, id);
     await receiver.until(() => receiver.hooks.length === 4);
-    expect(receiver.hooks.slice(1).map((h) => h.body.ll_transaction_id).sort()).toEqual([...others].sort());
+    expect(
+      receiver.hooks
+        .slice(1)
+        .map((h) => h.body.ll_transaction_id)
+        .sort(),
+    ).toEqual([...others].sort());
     expect(receiver.hooks.every((h) => h.verified)).toBe(true);
     expect(receiver.hooks[0]!.res.writableEnded).toBe(false); // the first is still hanging
   });
@@ -139,8 +151,11 @@ describe('deliveries to one URL run side by side', () => {
     const waiting = ids.filter((id) => !sent.has(id)).map((id) => server.sandbox.queries.deliveries.forResource(id)[0]!);
     expect(waiting).toHaveLength(2);
     const signatureOf = (id: string) => server.sandbox.queries.deliveries.byId(id)!.signature;
-    for (let polls = 0; polls < 500 && waiting.some((d) => signatureOf(d.id) === null); polls++) await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(waiting.map((d) => ({ attempts: server.sandbox.queries.deliveries.byId(d.id)!.attempts, signed: signatureOf(d.id) !== null }))).toEqual([
+    for (let polls = 0; polls < 500 && waiting.some((d) => signatureOf(d.id) === null); polls++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(
+      waiting.map((d) => ({ attempts: server.sandbox.queries.deliveries.byId(d.id)!.attempts, signed: signatureOf(d.id) !== null })),
+    ).toEqual([
       { attempts: 0, signed: true },
       { attempts: 0, signed: true },
     ]);
@@ -166,7 +181,11 @@ async function refundedAfterFirstAttempt(onHook: Parameters<typeof heldReceiver>
   const id = await createTx(server);
   await settle(server, id);
   await receiver.until(() => receiver.hooks.length === 1);
-  const refund = await fetch(`${server.url}/v4/transactions/${id}/refunds`, { method: 'POST', headers: headers(), body: JSON.stringify(refundBody) });
+  const refund = await fetch(`${server.url}/v4/transactions/${id}/refunds`, {
+    method: 'POST',
+    headers: headers(),
+    body: JSON.stringify(refundBody),
+  });
   expect(refund.status).toBe(201);
   return { receiver, server };
 }
@@ -181,26 +200,50 @@ describe('webhooks of one transaction keep their order', () => {
       { amount: 100 },
     );
     // The payment's retry is due 10 s later on the sandbox clock; the refund waits for it.
-    const advanced = await fetch(`${server.url}/_sandbox/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seconds: 11 }) });
+    const advanced = await fetch(`${server.url}/_sandbox/clock/advance`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ seconds: 11 }),
+    });
     expect(advanced.status).toBe(200);
     await receiver.until(() => receiver.hooks.length === 3);
     const kinds = receiver.hooks.map((h) => ('payment_data' in h.body ? 'payment' : 'refund'));
     expect(kinds).toEqual(['payment', 'payment', 'refund']);
-    const deliveries = (await (await fetch(`${server.url}/_sandbox/deliveries`)).json()) as { items: { kind: string; status: string; attempts_count: number }[] };
-    expect(deliveries.items.map((d) => [d.kind, d.status, d.attempts_count]).sort()).toEqual([['payment', 'delivered', 2], ['refund', 'delivered', 1]]);
+    const deliveries = (await (await fetch(`${server.url}/_sandbox/deliveries`)).json()) as {
+      items: { kind: string; status: string; attempts_count: number }[];
+    };
+    expect(deliveries.items.map((d) => [d.kind, d.status, d.attempts_count]).sort()).toEqual([
+      ['payment', 'delivered', 2],
+      ['refund', 'delivered', 1],
+    ]);
   });
 
   it('a refund held behind its payment’s retry is still delivered once the clock passes the retry', async () => {
-    const { receiver, server } = await refundedAfterFirstAttempt((hook, all) => (all.length <= 2 ? answer(hook, 500, '{}') : answer(hook)), {});
+    const { receiver, server } = await refundedAfterFirstAttempt(
+      (hook, all) => (all.length <= 2 ? answer(hook, 500, '{}') : answer(hook)),
+      {},
+    );
     // Retries at +10 s (fails again) and +30 s (acknowledged); then the refund goes.
-    const advanced = await fetch(`${server.url}/_sandbox/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seconds: 3600 }) });
+    const advanced = await fetch(`${server.url}/_sandbox/clock/advance`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ seconds: 3600 }),
+    });
     expect(advanced.status).toBe(200);
     await receiver.until(() => receiver.hooks.length === 4);
-    expect(receiver.hooks.map((h) => ('payment_data' in h.body ? 'payment' : 'refund'))).toEqual(['payment', 'payment', 'payment', 'refund']);
+    expect(receiver.hooks.map((h) => ('payment_data' in h.body ? 'payment' : 'refund'))).toEqual([
+      'payment',
+      'payment',
+      'payment',
+      'refund',
+    ]);
   });
 
   it('a refund held behind its payment’s retry goes right after the payment when that is resent by hand', async () => {
-    const { receiver, server } = await refundedAfterFirstAttempt((hook, all) => (all.length === 1 ? answer(hook, 500, '{}') : answer(hook)), { amount: 100 });
+    const { receiver, server } = await refundedAfterFirstAttempt(
+      (hook, all) => (all.length === 1 ? answer(hook, 500, '{}') : answer(hook)),
+      { amount: 100 },
+    );
     const list = (await (await fetch(`${server.url}/_sandbox/deliveries`)).json()) as { items: { id: string; kind: string }[] };
     const payment = list.items.find((d) => d.kind === 'payment')!;
     const resent = await fetch(`${server.url}/_sandbox/deliveries/${payment.id}/resend`, { method: 'POST' });

@@ -33,7 +33,13 @@ async function listen(handler: (req: IncomingMessage, res: ServerResponse, seen:
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  cleanup.push(() => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }));
+  cleanup.push(
+    () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  );
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, seen };
 }
 
@@ -98,7 +104,10 @@ describe('webhook POST over node:http', () => {
 
   it('gives up on an answer that does not finish in time (TimeoutError), headers sent or not', async () => {
     const silent = await listen(() => undefined);
-    await expect(poster(200).post(silent.url, HEADERS, '{}')).rejects.toMatchObject({ name: 'TimeoutError', message: 'no answer within 0.2 s' });
+    await expect(poster(200).post(silent.url, HEADERS, '{}')).rejects.toMatchObject({
+      name: 'TimeoutError',
+      message: 'no answer within 0.2 s',
+    });
     const halfway = await listen((_req, res) => {
       res.writeHead(200, { 'content-length': '100' });
       res.write('{"code"');

@@ -35,11 +35,17 @@ describe("one subscription's webhooks", () => {
     });
     expect(created.status).toBe(201);
     await receiver.waitFor(1, 10_000);
-    const advanced = await fetch(`${server.url}/_sandbox/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seconds: 32 * DAY }) });
+    const advanced = await fetch(`${server.url}/_sandbox/clock/advance`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ seconds: 32 * DAY }),
+    });
     expect(advanced.status).toBe(200);
     const [first, second] = await receiver.waitFor(2, 15_000);
     expect(first?.body).toMatchObject({ ll_transaction_id: expect.any(String) });
-    expect((second?.body as { ll_transaction_id?: string }).ll_transaction_id).not.toBe((first?.body as { ll_transaction_id?: string }).ll_transaction_id);
+    expect((second?.body as { ll_transaction_id?: string }).ll_transaction_id).not.toBe(
+      (first?.body as { ll_transaction_id?: string }).ll_transaction_id,
+    );
     expect(arrivedAt[1]! - arrivedAt[0]!).toBeGreaterThanOrEqual(HOLD_MS - 50);
   });
 });

@@ -26,7 +26,10 @@ test('startSandbox and verifyWebhook end to end', async (t) => {
     method: 'POST',
     headers: { ...sandbox.credentials.direct.headers, 'content-type': 'application/json' },
     body: JSON.stringify({
-      amount: 1050, currency: 'USD', description: 'Order 1001', external_identifier: 'order-1001',
+      amount: 1050,
+      currency: 'USD',
+      description: 'Order 1001',
+      external_identifier: 'order-1001',
       customer: { email: 'jane@example.com', name: 'Jane Doe' },
       payment_method: { type: 'card', number: '4111111111111111', expiration_date: '12/30', security_code: '123' },
       browser_info: { javascript_enabled: true, language: 'en-US', user_agent: 'node:test', user_device: 'desktop' },

@@ -2,10 +2,15 @@
 import { describe, expect, it } from 'vitest';
 import { createGoLiveWiring, type RecordedAttempt } from '../../../src/features/go-live/go-live-wiring.js';
 import type { Delivery, Refund, Subscription } from '../../../src/core/domain/entities.js';
-import type { ObservedAttempt, ObservedOutcome } from '../../../src/features/go-live/go-live-tracker.js';
+import type { ObservedAttempt, ObservedOutcome } from '../../../src/features/go-live/go-live-observations.js';
 import { fakeOutbox, fakeUnitOfWork, transactionEntity } from '../../support/fakes.js';
 
-function setup({ refunds = [] as Pick<Refund, 'id' | 'transaction_id'>[], deliveries = [] as Pick<Delivery, 'fault' | 'status'>[], subscription = undefined as Subscription | undefined, defaultNotificationUrl = undefined as string | undefined } = {}) {
+function setup({
+  refunds = [] as Pick<Refund, 'id' | 'transaction_id'>[],
+  deliveries = [] as Pick<Delivery, 'fault' | 'status'>[],
+  subscription = undefined as Subscription | undefined,
+  defaultNotificationUrl = undefined as string | undefined,
+} = {}) {
   const heard = { attempts: [] as ObservedAttempt[], outcomes: [] as ObservedOutcome[], refunds: [] as [string, boolean][] };
   const uow = fakeUnitOfWork();
   const wiring = createGoLiveWiring({
@@ -38,7 +43,20 @@ describe('createGoLiveWiring', () => {
     const { wiring, heard } = setup();
     wiring.onAttempt(attempt());
     expect(heard.attempts).toEqual([
-      { accountId: 'acc_a', deliveryId: 'dlv_1', kind: 'payment', transactionId: 'tx_1', fault: null, number: 1, ok: true, contacted: true, status: 200, timedOut: false, durationMs: 12, originalAcknowledged: false },
+      {
+        accountId: 'acc_a',
+        deliveryId: 'dlv_1',
+        kind: 'payment',
+        transactionId: 'tx_1',
+        fault: null,
+        number: 1,
+        ok: true,
+        contacted: true,
+        status: 200,
+        timedOut: false,
+        durationMs: 12,
+        originalAcknowledged: false,
+      },
     ]);
   });
 
@@ -52,7 +70,12 @@ describe('createGoLiveWiring', () => {
   it('a duplicate copy knows whether the webhook it copies was acknowledged', () => {
     const acknowledged = setup({ deliveries: [{ fault: null, status: 'delivered' }] });
     acknowledged.wiring.onAttempt(attempt({ fault: 'duplicate' }));
-    const notYet = setup({ deliveries: [{ fault: null, status: 'pending' }, { fault: 'duplicate', status: 'delivered' }] });
+    const notYet = setup({
+      deliveries: [
+        { fault: null, status: 'pending' },
+        { fault: 'duplicate', status: 'delivered' },
+      ],
+    });
     notYet.wiring.onAttempt(attempt({ fault: 'duplicate' }));
     expect([acknowledged.heard.attempts[0]!.originalAcknowledged, notYet.heard.attempts[0]!.originalAcknowledged]).toEqual([true, false]);
   });
@@ -63,7 +86,17 @@ describe('createGoLiveWiring', () => {
       wiring.onResolved(transactionEntity({ status: 'SUCCEEDED', resolved_at: 5 }));
       expect(heard.outcomes).toEqual([]);
     });
-    expect(heard.outcomes).toEqual([{ accountId: 'acc_a', transactionId: 'tx_1', status: 'SUCCEEDED', noTarget: false, linkExpired: false, renewal: false, subscription: false }]);
+    expect(heard.outcomes).toEqual([
+      {
+        accountId: 'acc_a',
+        transactionId: 'tx_1',
+        status: 'SUCCEEDED',
+        noTarget: false,
+        linkExpired: false,
+        renewal: false,
+        subscription: false,
+      },
+    ]);
     expect(() =>
       uow.run(() => {
         wiring.onResolved(transactionEntity({ id: 'tx_2', status: 'FAILED' }));
@@ -76,11 +109,30 @@ describe('createGoLiveWiring', () => {
   it('an outcome says: no webhook target, an expired link, a renewal, a subscription charge', () => {
     const subscription = { state: { first_charge_id: 'tx_first' } } as Subscription;
     const { wiring, heard } = setup({ subscription });
-    wiring.onResolved(transactionEntity({ id: 'tx_2', status: 'FAILED', link_expires_at: 100, resolved_at: 100, subscription_id: 'sub_1' }));
-    wiring.onResolved(transactionEntity({ id: 'tx_first', status: 'FAILED', link_expires_at: 100, resolved_at: 99, subscription_id: 'sub_1', notification_url: 'http://127.0.0.1:3000/h' }));
+    wiring.onResolved(
+      transactionEntity({ id: 'tx_2', status: 'FAILED', link_expires_at: 100, resolved_at: 100, subscription_id: 'sub_1' }),
+    );
+    wiring.onResolved(
+      transactionEntity({
+        id: 'tx_first',
+        status: 'FAILED',
+        link_expires_at: 100,
+        resolved_at: 99,
+        subscription_id: 'sub_1',
+        notification_url: 'http://127.0.0.1:3000/h',
+      }),
+    );
     expect(heard.outcomes).toEqual([
       { accountId: 'acc_a', transactionId: 'tx_2', status: 'FAILED', noTarget: true, linkExpired: true, renewal: true, subscription: true },
-      { accountId: 'acc_a', transactionId: 'tx_first', status: 'FAILED', noTarget: false, linkExpired: false, renewal: false, subscription: true },
+      {
+        accountId: 'acc_a',
+        transactionId: 'tx_first',
+        status: 'FAILED',
+        noTarget: false,
+        linkExpired: false,
+        renewal: false,
+        subscription: true,
+      },
     ]);
   });
 

@@ -29,7 +29,15 @@ describe('createLifecycle', () => {
   it('with a database file, the buyers owed to accounts are stored before it closes', async () => {
     const { lifecycle, calls } = setup(true);
     await lifecycle.close();
-    expect(calls).toEqual(['stopTicker', 'stopKeyPool', 'webhooks.idle', 'webhooks.close', 'seedOwedBuyers', 'report.flush', 'store.close']);
+    expect(calls).toEqual([
+      'stopTicker',
+      'stopKeyPool',
+      'webhooks.idle',
+      'webhooks.close',
+      'seedOwedBuyers',
+      'report.flush',
+      'store.close',
+    ]);
   });
 
   it('drainWebhooks hands its grace to the dispatcher and closes nothing', async () => {

@@ -44,7 +44,16 @@ describe('createSandboxControl', () => {
   it('reset with rewindClock also sends the clock back to real time and persists offset 0, inside the same unit of work', () => {
     const { control, calls, published } = setup();
     control.reset({ rewindClock: true });
-    expect(calls).toEqual(['interrupt', 'uow.run', 'wipe', 'reseedBuyers', 'rewind', 'saveClockOffset 0', 'report.clear', 'feed sandbox.reset']);
+    expect(calls).toEqual([
+      'interrupt',
+      'uow.run',
+      'wipe',
+      'reseedBuyers',
+      'rewind',
+      'saveClockOffset 0',
+      'report.clear',
+      'feed sandbox.reset',
+    ]);
     expect(published[0]!.data).toEqual({ rewound_clock: true });
   });
 

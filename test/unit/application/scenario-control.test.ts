@@ -18,7 +18,11 @@ function setup() {
   const control = createScenarioControl({
     parse: (json) => {
       const name = (json as { name?: unknown }).name;
-      if (typeof name !== 'string') throw new Rejected('POST /_sandbox/scenarios: name is missing', [{ path: ['name'], message: 'missing name' }, { path: ['rules', 0, 'a/b'], message: 'must be a string' }]);
+      if (typeof name !== 'string')
+        throw new Rejected('POST /_sandbox/scenarios: name is missing', [
+          { path: ['name'], message: 'missing name' },
+          { path: ['rules', 0, 'a/b'], message: 'must be a string' },
+        ]);
       return { name };
     },
     rejection: (err) => (err instanceof Rejected ? err : undefined),

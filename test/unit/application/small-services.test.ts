@@ -17,7 +17,9 @@ describe('createChangeFeed', () => {
       now += 1000;
       expect(published).toEqual([]);
     });
-    expect(published).toEqual([{ type: 'transaction.created', account_id: 'acc_a', data: { id: 'tx_1' }, at: '2026-01-01T00:00:00.000+00:00' }]);
+    expect(published).toEqual([
+      { type: 'transaction.created', account_id: 'acc_a', data: { id: 'tx_1' }, at: '2026-01-01T00:00:00.000+00:00' },
+    ]);
     expect(() =>
       uow.run(() => {
         feed.emit('transaction.updated', 'acc_a', {});
@@ -30,7 +32,11 @@ describe('createChangeFeed', () => {
   it('costs nothing while nobody listens: no event, no effect queued', () => {
     const published: SandboxEvent[] = [];
     let queued = 0;
-    const feed = createChangeFeed({ events: { listened: false, emit: (e) => void published.push(e) }, uow: { afterCommit: () => void (queued += 1) }, nowMs: () => 0 });
+    const feed = createChangeFeed({
+      events: { listened: false, emit: (e) => void published.push(e) },
+      uow: { afterCommit: () => void (queued += 1) },
+      nowMs: () => 0,
+    });
     feed.emit('sandbox.reset', null, {});
     expect([published.length, queued]).toEqual([0, 0]);
   });
@@ -40,7 +46,11 @@ describe('createStoredState', () => {
   it('remembers applied fixtures documents by hash, stamped with the sandbox time, and hands the snapshot through', async () => {
     const meta = new Map<string, string>();
     const bytes = Buffer.from('SQLite format 3');
-    const state = createStoredState({ snapshot: async () => bytes, meta: { get: (k) => meta.get(k), set: (k, v) => void meta.set(k, v) }, nowMs: () => Date.UTC(2026, 0, 2) });
+    const state = createStoredState({
+      snapshot: async () => bytes,
+      meta: { get: (k) => meta.get(k), set: (k, v) => void meta.set(k, v) },
+      nowMs: () => Date.UTC(2026, 0, 2),
+    });
     expect(state.appliedFixtures.has('abc')).toBe(false);
     state.appliedFixtures.add('abc');
     expect(state.appliedFixtures.has('abc')).toBe(true);

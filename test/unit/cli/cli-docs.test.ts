@@ -12,7 +12,12 @@ const table = /\| flag \| variable \| default \| meaning \|\n\|---\|---\|---\|--
 const rows = table
   .trim()
   .split('\n')
-  .map((line) => line.split(/(?<!\\)\|/).slice(1, -1).map((cell) => cell.trim()));
+  .map((line) =>
+    line
+      .split(/(?<!\\)\|/)
+      .slice(1, -1)
+      .map((cell) => cell.trim()),
+  );
 const rowOf = (flag: string): string[] | undefined => rows.find(([cell]) => new RegExp(`\`(-\\w, )?${flag}[ \`]`).test(cell ?? ''));
 const options = buildProgram().options.filter((o) => o.long !== '--help' && o.long !== '--version');
 

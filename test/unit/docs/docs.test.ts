@@ -14,7 +14,13 @@ import { renderOptionsPage } from '../../../src/options-doc.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const read = (path: string): string => readFileSync(join(ROOT, path), 'utf8');
-const DOCS = ['README.md', 'CONTRIBUTING.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const DOCS = [
+  'README.md',
+  'CONTRIBUTING.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
 /** A heading's anchor as the code host (and the served pages) make it. */
 const slug = (heading: string): string =>
@@ -89,7 +95,9 @@ describe('the docs: words', () => {
     for (const path of DOCS) {
       const text = read(path);
       expect(text, path).not.toMatch(/\bissues? #?\d+|\bcontract:|\.\.\/shared|\bround of work|\bbacklog\b/i);
-      const hashes = [...text.matchAll(/(?<![\w./-])[0-9a-f]{7,12}(?![\w-])/g)].map((m) => m[0]).filter((h) => /\d/.test(h) && /[a-f]/.test(h));
+      const hashes = [...text.matchAll(/(?<![\w./-])[0-9a-f]{7,12}(?![\w-])/g)]
+        .map((m) => m[0])
+        .filter((h) => /\d/.test(h) && /[a-f]/.test(h));
       expect(hashes, path).toEqual([]);
     }
   });
@@ -99,7 +107,8 @@ describe('the docs: words', () => {
     for (const path of DOCS) {
       for (const m of read(path).matchAll(/curl [^\n]*(?:\\\n[^\n]*)*/g)) {
         const command = m[0];
-        const create = /\/v4\/(transactions|subscriptions)(\/[^/\s"']+\/refunds)?["'\s]/.test(command) && /(^|\s)(-d|--data\S*|-X POST)\s/.test(command);
+        const create =
+          /\/v4\/(transactions|subscriptions)(\/[^/\s"']+\/refunds)?["'\s]/.test(command) && /(^|\s)(-d|--data\S*|-X POST)\s/.test(command);
         if (create && !command.includes('Idempotency-Key')) missing.push(`${path}: ${command.slice(0, 120)}`);
       }
     }

@@ -24,7 +24,9 @@ describe('the panel and the docs', () => {
 
   it('shows create commands that send an Idempotency-Key', async () => {
     Object.assign(globalThis, { window: { location: { origin: 'http://127.0.0.1:4010' } } });
-    const { examples } = (await panelModule('examples.js')) as { examples: Record<'createTransaction' | 'createSubscription', (account: object) => string> };
+    const { examples } = (await panelModule('examples.js')) as {
+      examples: Record<'createTransaction' | 'createSubscription', (account: object) => string>;
+    };
     for (const mode of ['direct', 'checkout']) {
       const account = { mode, account_id: `acc_demo_${mode}`, api_key: 'sk_test_x' };
       expect(examples.createTransaction(account)).toContain("-H 'Idempotency-Key: order-1001'");

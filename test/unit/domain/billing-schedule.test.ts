@@ -85,8 +85,19 @@ describe('nthPeriod without an anchor', () => {
   it('renews 12 times from Jan 31 in a non-leap year without drifting', () => {
     const schedule = buildSchedule({ created: d('2026-01-31T10:00:00.000Z'), plan: monthly });
     expect(periodStarts(schedule, 13).map((s) => s.slice(0, 10))).toEqual([
-      '2026-01-31', '2026-02-28', '2026-03-31', '2026-04-30', '2026-05-31', '2026-06-30', '2026-07-31',
-      '2026-08-31', '2026-09-30', '2026-10-31', '2026-11-30', '2026-12-31', '2027-01-31',
+      '2026-01-31',
+      '2026-02-28',
+      '2026-03-31',
+      '2026-04-30',
+      '2026-05-31',
+      '2026-06-30',
+      '2026-07-31',
+      '2026-08-31',
+      '2026-09-30',
+      '2026-10-31',
+      '2026-11-30',
+      '2026-12-31',
+      '2027-01-31',
     ]);
     expect(periodStarts(schedule, 13).every((s) => s.endsWith('T10:00:00.000Z'))).toBe(true);
   });
@@ -94,8 +105,19 @@ describe('nthPeriod without an anchor', () => {
   it('renews 12 times from Jan 31 in a leap year', () => {
     const schedule = buildSchedule({ created: d('2028-01-31T00:00:00.000Z'), plan: monthly });
     expect(periodStarts(schedule, 13).map((s) => s.slice(0, 10))).toEqual([
-      '2028-01-31', '2028-02-29', '2028-03-31', '2028-04-30', '2028-05-31', '2028-06-30', '2028-07-31',
-      '2028-08-31', '2028-09-30', '2028-10-31', '2028-11-30', '2028-12-31', '2029-01-31',
+      '2028-01-31',
+      '2028-02-29',
+      '2028-03-31',
+      '2028-04-30',
+      '2028-05-31',
+      '2028-06-30',
+      '2028-07-31',
+      '2028-08-31',
+      '2028-09-30',
+      '2028-10-31',
+      '2028-11-30',
+      '2028-12-31',
+      '2029-01-31',
     ]);
   });
 
@@ -107,7 +129,10 @@ describe('nthPeriod without an anchor', () => {
   it('renews weekly', () => {
     const schedule = buildSchedule({ created: d('2026-12-24T18:00:00.000Z'), plan: { interval: 'week', interval_time: 1 } });
     expect(periodStarts(schedule, 4)).toEqual([
-      '2026-12-24T18:00:00.000Z', '2026-12-31T18:00:00.000Z', '2027-01-07T18:00:00.000Z', '2027-01-14T18:00:00.000Z',
+      '2026-12-24T18:00:00.000Z',
+      '2026-12-31T18:00:00.000Z',
+      '2027-01-07T18:00:00.000Z',
+      '2027-01-14T18:00:00.000Z',
     ]);
     expect(isoDate(nthPeriod(schedule, 0).end)).toBe('2026-12-31');
   });
@@ -120,14 +145,23 @@ describe('nthPeriod without an anchor', () => {
   it('renews yearly from Feb 29, back on Feb 29 in leap years', () => {
     const schedule = buildSchedule({ created: d('2028-02-29T12:00:00.000Z'), plan: { interval: 'year', interval_time: 1 } });
     expect(periodStarts(schedule, 6).map((s) => s.slice(0, 10))).toEqual([
-      '2028-02-29', '2029-02-28', '2030-02-28', '2031-02-28', '2032-02-29', '2033-02-28',
+      '2028-02-29',
+      '2029-02-28',
+      '2030-02-28',
+      '2031-02-28',
+      '2032-02-29',
+      '2033-02-28',
     ]);
   });
 
   it('renews every 3 months', () => {
     const schedule = buildSchedule({ created: d('2026-11-30T09:00:00.000Z'), plan: { interval: 'month', interval_time: 3 } });
     expect(periodStarts(schedule, 5).map((s) => s.slice(0, 10))).toEqual([
-      '2026-11-30', '2027-02-28', '2027-05-30', '2027-08-30', '2027-11-30',
+      '2026-11-30',
+      '2027-02-28',
+      '2027-05-30',
+      '2027-08-30',
+      '2027-11-30',
     ]);
     expect(isoDate(nthPeriod(schedule, 0).end)).toBe('2027-02-28');
   });
@@ -152,7 +186,9 @@ describe('billing_cycle_anchor', () => {
     });
     expect(nthPeriod(schedule, 0)).toEqual({ start: d('2026-01-10T08:00:00.000Z'), end: d('2026-02-01T00:00:00.000Z') });
     expect(periodStarts(schedule, 4).slice(1)).toEqual([
-      '2026-02-01T00:00:00.000Z', '2026-03-01T00:00:00.000Z', '2026-04-01T00:00:00.000Z',
+      '2026-02-01T00:00:00.000Z',
+      '2026-03-01T00:00:00.000Z',
+      '2026-04-01T00:00:00.000Z',
     ]);
     expect(isoDate(nthPeriod(schedule, 0).end)).toBe('2026-02-01');
   });
@@ -164,7 +200,10 @@ describe('billing_cycle_anchor', () => {
     });
     expect(nthPeriod(schedule, 0)).toEqual({ start: d('2026-04-10T08:00:00.000Z'), end: d('2026-04-30T06:00:00.000Z') });
     expect(periodStarts(schedule, 5).slice(1)).toEqual([
-      '2026-04-30T06:00:00.000Z', '2026-05-31T06:00:00.000Z', '2026-06-30T06:00:00.000Z', '2026-07-31T06:00:00.000Z',
+      '2026-04-30T06:00:00.000Z',
+      '2026-05-31T06:00:00.000Z',
+      '2026-06-30T06:00:00.000Z',
+      '2026-07-31T06:00:00.000Z',
     ]);
   });
 
@@ -181,9 +220,7 @@ describe('billing_cycle_anchor', () => {
       created: d('2026-01-07T12:00:00.000Z'), // a Wednesday
       plan: { interval: 'week', interval_time: 1, billing_cycle_anchor: '2025-12-01T09:00:00Z' }, // a Monday
     });
-    expect(periodStarts(schedule, 3)).toEqual([
-      '2026-01-07T12:00:00.000Z', '2026-01-12T09:00:00.000Z', '2026-01-19T09:00:00.000Z',
-    ]);
+    expect(periodStarts(schedule, 3)).toEqual(['2026-01-07T12:00:00.000Z', '2026-01-12T09:00:00.000Z', '2026-01-19T09:00:00.000Z']);
   });
 
   it('aligns multi-month plans to the anchor grid, not to the start', () => {

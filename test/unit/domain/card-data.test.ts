@@ -72,7 +72,12 @@ describe('maskCardNumbers recognises a card number by its shape', () => {
   });
 
   it('never touches a UUID, even one whose digits hold a card number', () => {
-    for (const uuid of ['2d00603c-7140-4664-9754-38cb262fec61', '41111111-1111-1111-1111-123456789012', '00000000-4111-1111-1111-111100000000', '2D00603C-7140-4664-9754-38CB262FEC61']) {
+    for (const uuid of [
+      '2d00603c-7140-4664-9754-38cb262fec61',
+      '41111111-1111-1111-1111-123456789012',
+      '00000000-4111-1111-1111-111100000000',
+      '2D00603C-7140-4664-9754-38CB262FEC61',
+    ]) {
       expect(mask(uuid), uuid).toBe(uuid);
       expect(mask(`order ${uuid} paid`), uuid).toBe(`order ${uuid} paid`);
     }
@@ -100,7 +105,8 @@ describe('maskCardNumbers recognises a card number by its shape', () => {
 
 // ---- Property: only card numbers change -------------------------------------------------
 
-const digitString = (min: number, max: number): fc.Arbitrary<string> => fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: min, maxLength: max });
+const digitString = (min: number, max: number): fc.Arbitrary<string> =>
+  fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: min, maxLength: max });
 const pad = (n: number, width: number): string => String(n).padStart(width, '0');
 
 /** Text a merchant writes that holds no card number. */
@@ -108,15 +114,30 @@ const merchantText: fc.Arbitrary<string> = fc.oneof(
   fc.uuid().map((u) => `order_ref ${u}`),
   fc.uuid().map((u) => u.toUpperCase()),
   fc.tuple(fc.integer({ min: 2000, max: 2099 }), digitString(1, 8)).map(([y, n]) => `ORD-${y}-${n}`),
-  fc.tuple(fc.integer({ min: 1, max: 999 }), digitString(3, 4), digitString(3, 4), digitString(3, 4)).map(([cc, a, b, c]) => `+${cc} ${a} ${b} ${c}`),
+  fc
+    .tuple(fc.integer({ min: 1, max: 999 }), digitString(3, 4), digitString(3, 4), digitString(3, 4))
+    .map(([cc, a, b, c]) => `+${cc} ${a} ${b} ${c}`),
   fc.tuple(fc.integer({ min: 1, max: 99 }), digitString(10, 12)).map(([cc, rest]) => `+${cc}${rest}`),
   fc.tuple(fc.integer({ min: 1, max: 9 }), digitString(11, 13)).map(([cc, rest]) => `tel: +${cc} ${rest}`),
-  fc.date({ min: new Date('1990-01-01'), max: new Date('2090-12-31'), noInvalidDate: true }).chain((d) =>
-    fc.constantFrom(d.toISOString().slice(0, 10), `${pad(d.getUTCDate(), 2)}/${pad(d.getUTCMonth() + 1, 2)}/${d.getUTCFullYear()}`, `${pad(d.getUTCDate(), 2)}.${pad(d.getUTCMonth() + 1, 2)}.${d.getUTCFullYear()}`, d.toISOString()),
-  ),
-  fc.tuple(fc.constantFrom('DE', 'GB', 'FR', 'NL', 'TH', 'ES'), digitString(2, 2), fc.array(digitString(4, 4), { minLength: 3, maxLength: 6 }), digitString(0, 3), fc.constantFrom(' ', '')).map(
-    ([cc, check, groups, tail, sep]) => [`${cc}${check}`, ...groups, ...(tail ? [tail] : [])].join(sep),
-  ),
+  fc
+    .date({ min: new Date('1990-01-01'), max: new Date('2090-12-31'), noInvalidDate: true })
+    .chain((d) =>
+      fc.constantFrom(
+        d.toISOString().slice(0, 10),
+        `${pad(d.getUTCDate(), 2)}/${pad(d.getUTCMonth() + 1, 2)}/${d.getUTCFullYear()}`,
+        `${pad(d.getUTCDate(), 2)}.${pad(d.getUTCMonth() + 1, 2)}.${d.getUTCFullYear()}`,
+        d.toISOString(),
+      ),
+    ),
+  fc
+    .tuple(
+      fc.constantFrom('DE', 'GB', 'FR', 'NL', 'TH', 'ES'),
+      digitString(2, 2),
+      fc.array(digitString(4, 4), { minLength: 3, maxLength: 6 }),
+      digitString(0, 3),
+      fc.constantFrom(' ', ''),
+    )
+    .map(([cc, check, groups, tail, sep]) => [`${cc}${check}`, ...groups, ...(tail ? [tail] : [])].join(sep)),
   fc.tuple(fc.constantFrom('0', '1', '7', '8', '9'), digitString(14, 14)).map(([first, rest]) => `invoice ${withCheckDigit(first + rest)}`),
   fc.tuple(fc.constantFrom('INV', 'A', 'No'), digitString(14, 14)).map(([letters, rest]) => `${letters}${withCheckDigit(`4${rest}`)}`),
   fc.tuple(digitString(14, 14), fc.constantFrom('A', 'x', 'Z9')).map(([rest, letters]) => `${withCheckDigit(`4${rest}`)}${letters}`),
@@ -126,7 +147,14 @@ const merchantText: fc.Arbitrary<string> = fc.oneof(
 
 /** A real card number of any scheme, at one of its lengths, in any separated form; and its mask. */
 const cardText: fc.Arbitrary<{ text: string; masked: string }> = fc
-  .tuple(fc.constantFrom(...SCHEMES), fc.nat(), fc.nat(), digitString(19, 19), fc.constantFrom('', ' ', '-', '.', '/', '\n', '\r\n', '+', '%20'), fc.boolean())
+  .tuple(
+    fc.constantFrom(...SCHEMES),
+    fc.nat(),
+    fc.nat(),
+    digitString(19, 19),
+    fc.constantFrom('', ' ', '-', '.', '/', '\n', '\r\n', '+', '%20'),
+    fc.boolean(),
+  )
   .map(([scheme, p, l, fill, sep, wide]) => {
     const prefix = scheme.prefixes[p % scheme.prefixes.length]!;
     const length = scheme.lengths[l % scheme.lengths.length]!;
@@ -136,10 +164,18 @@ const cardText: fc.Arbitrary<{ text: string; masked: string }> = fc
   });
 
 /** Merchant text and card numbers, each piece with what it should become, joined by `, `. */
-const mixed = fc.array(fc.oneof(merchantText.map((text) => ({ text, masked: text })), cardText), { minLength: 1, maxLength: 8 }).map((pieces) => ({
-  text: pieces.map((p) => p.text).join(', '),
-  masked: pieces.map((p) => p.masked).join(', '),
-}));
+const mixed = fc
+  .array(
+    fc.oneof(
+      merchantText.map((text) => ({ text, masked: text })),
+      cardText,
+    ),
+    { minLength: 1, maxLength: 8 },
+  )
+  .map((pieces) => ({
+    text: pieces.map((p) => p.text).join(', '),
+    masked: pieces.map((p) => p.masked).join(', '),
+  }));
 
 describe('the redactors change card numbers and nothing else', () => {
   it('leaves random merchant text (UUIDs, order and phone numbers, dates, IBAN-like references, invoice numbers) exactly as it is', () => {

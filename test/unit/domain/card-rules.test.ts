@@ -13,7 +13,7 @@ describe('isCardExpired (against a given clock)', () => {
     expect(isCardExpired('12/29', at('2030-01-01T00:00:00Z'))).toBe(true);
     expect(isCardExpired('12/29', at('2029-12-31T12:00:00Z'))).toBe(false);
   });
-  it('an expiry before the clock\'s month is expired; a later one is not', () => {
+  it("an expiry before the clock's month is expired; a later one is not", () => {
     expect(isCardExpired('01/20', at('2026-11-22T00:00:00Z'))).toBe(true);
     expect(isCardExpired('10/26', at('2026-11-22T00:00:00Z'))).toBe(true);
     expect(isCardExpired('11/26', at('2026-11-22T00:00:00Z'))).toBe(false);
@@ -28,9 +28,10 @@ describe('isCardExpired (against a given clock)', () => {
 describe('security code length by scheme', () => {
   it('4 for Amex, 3 for the others', () => {
     expect(securityCodeLength('amex')).toBe(4);
-    for (const brand of ['visa', 'mastercard', 'discover', 'jcb', 'unionpay', 'unknown'] as const) expect(securityCodeLength(brand)).toBe(3);
+    for (const brand of ['visa', 'mastercard', 'discover', 'jcb', 'unionpay', 'unknown'] as const)
+      expect(securityCodeLength(brand)).toBe(3);
   });
-  it('isValidSecurityCode checks digits and the scheme\'s length', () => {
+  it("isValidSecurityCode checks digits and the scheme's length", () => {
     expect(isValidSecurityCode('1234', '378282246310005')).toBe(true);
     expect(isValidSecurityCode('123', '378282246310005')).toBe(false);
     expect(isValidSecurityCode('123', '4242424242424242')).toBe(true);

@@ -49,12 +49,9 @@ describe('isValidExpiry', () => {
     expect(isValidExpiry(value)).toBe(true);
   });
 
-  it.each(['00/30', '13/30', '1/30', '01/2030', '0130', '01-30', ' 01/30', '01/30 ', 'ab/cd', ''])(
-    'rejects %j',
-    (value) => {
-      expect(isValidExpiry(value)).toBe(false);
-    },
-  );
+  it.each(['00/30', '13/30', '1/30', '01/2030', '0130', '01-30', ' 01/30', '01/30 ', 'ab/cd', ''])('rejects %j', (value) => {
+    expect(isValidExpiry(value)).toBe(false);
+  });
 });
 
 describe('cardBrand', () => {

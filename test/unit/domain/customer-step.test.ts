@@ -1,19 +1,50 @@
 /** The customer's step in one place: who waits for the customer, who shows a payment_url, and link expiry on a fake clock. */
 import { describe, expect, it } from 'vitest';
-import { awaitsCustomer, failedByExpiredLink, hasPaymentUrl, linkExpiredWhilePending } from '../../../src/features/payment-methods/customer-step.js';
+import {
+  awaitsCustomer,
+  failedByExpiredLink,
+  hasPaymentUrl,
+  linkExpiredWhilePending,
+} from '../../../src/features/payment-methods/customer-step.js';
 import type { Account } from '../../../src/core/domain/entities.js';
 import { createTransactionService } from '../../../src/features/transactions/transactions.js';
-import { fakeClock, fakeFeed, fakeOutbox, fakePolicy, fakeScheduledSteps, fakeTransactions, fakeUnitOfWork, transactionEntity } from '../../support/fakes.js';
+import {
+  fakeClock,
+  fakeFeed,
+  fakeOutbox,
+  fakePolicy,
+  fakeScheduledSteps,
+  fakeTransactions,
+  fakeUnitOfWork,
+  transactionEntity,
+} from '../../support/fakes.js';
 
 const DAY_MS = 86_400_000;
-const checkout: Account = { id: 'acc_c', name: 'checkout', mode: 'checkout', api_key: 'sk_test_c', jwt_kid: 'c', jwt_private_key_pem: '', jwt_public_key_pem: '', created_at: 0 };
+const checkout: Account = {
+  id: 'acc_c',
+  name: 'checkout',
+  mode: 'checkout',
+  api_key: 'sk_test_c',
+  jwt_kid: 'c',
+  jwt_private_key_pem: '',
+  jwt_public_key_pem: '',
+  created_at: 0,
+};
 
 function service() {
   const clock = fakeClock();
   const uow = fakeUnitOfWork();
   const transactions = fakeTransactions();
   const outbox = fakeOutbox();
-  const txs = createTransactionService({ clock, uow, transactions, scheduledSteps: fakeScheduledSteps(), outbox, feed: fakeFeed(uow), policy: fakePolicy() });
+  const txs = createTransactionService({
+    clock,
+    uow,
+    transactions,
+    scheduledSteps: fakeScheduledSteps(),
+    outbox,
+    feed: fakeFeed(uow),
+    policy: fakePolicy(),
+  });
   return { txs, clock, transactions, outbox };
 }
 

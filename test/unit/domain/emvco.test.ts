@@ -35,7 +35,7 @@ describe('the test decoder on published payloads', () => {
     expect(tlvMap(pix.get('62')!).get('05')).toBe('***');
   });
 
-  it('the encoder\'s CRC agrees on the published payloads', () => {
+  it("the encoder's CRC agrees on the published payloads", () => {
     for (const payload of Object.values(KNOWN)) expect(crc16(payload.slice(0, -4))).toBe(payload.slice(-4));
   });
 
@@ -86,7 +86,13 @@ describe('PromptPay payload (Thai QR standard, credit transfer)', () => {
 
 describe('Pix payload (BR Code)', () => {
   it('a dynamic payload: every field, and a valid CRC', () => {
-    const payload = pixPayload({ key: 'pix@example.test', merchantName: 'Padaria São João Ltda. e Filhos', merchantCity: 'São Paulo', amount: 12345, txid: 'a1b2-c3d4' });
+    const payload = pixPayload({
+      key: 'pix@example.test',
+      merchantName: 'Padaria São João Ltda. e Filhos',
+      merchantCity: 'São Paulo',
+      amount: 12345,
+      txid: 'a1b2-c3d4',
+    });
     const { fields, crc } = decodePayload(payload);
     expect([...fields.keys()]).toEqual(['00', '01', '26', '52', '53', '54', '58', '59', '60', '62', '63']);
     expect(fields.get('01')).toBe('12');
@@ -128,7 +134,9 @@ describe('Pix payload (BR Code)', () => {
 describe('qrPayloadFor (a sandbox payment)', () => {
   const id = '7d3c0e6a-1f2b-4c5d-8e9f-0a1b2c3d4e5f';
   it('PROMPTPAY in THB: the sandbox tax id and the amount', () => {
-    const { fields, crc } = decodePayload(qrPayloadFor({ id, amount: 35000, currency: 'THB', channelCode: 'PROMPTPAY', merchantName: 'checkout' })!);
+    const { fields, crc } = decodePayload(
+      qrPayloadFor({ id, amount: 35000, currency: 'THB', channelCode: 'PROMPTPAY', merchantName: 'checkout' })!,
+    );
     expect(tlvMap(fields.get('29')!).get('02')).toBe(SANDBOX_PROMPTPAY_PROXY.value);
     expect(fields.get('54')).toBe('350.00');
     expect(crc.computed).toBe(crc.stated);

@@ -9,7 +9,19 @@ import { parse } from 'yaml';
 import { COVERAGE_HOW, COVERAGE_SCENARIOS, FINDING_CODES, RULES, findingDocs } from '../../../src/features/go-live/go-live.js';
 
 const read = (path: string) => readFileSync(new URL(`../../../${path}`, import.meta.url), 'utf8');
-const readme = ['README.md', 'docs/go-live.md', 'docs/control-api.md', 'docs/faults.md', 'docs/scenarios.md', 'docs/subscriptions.md', 'docs/webhooks.md', 'docs/payment-methods.md', 'docs/api.md'].map(read).join('\n');
+const readme = [
+  'README.md',
+  'docs/go-live.md',
+  'docs/control-api.md',
+  'docs/faults.md',
+  'docs/scenarios.md',
+  'docs/subscriptions.md',
+  'docs/webhooks.md',
+  'docs/payment-methods.md',
+  'docs/api.md',
+]
+  .map(read)
+  .join('\n');
 
 /** GitHub's anchor of a heading. */
 const slug = (heading: string) =>
@@ -18,7 +30,9 @@ const slug = (heading: string) =>
     .toLowerCase()
     .replace(/[^\w\- ]/g, '')
     .replace(/ /g, '-');
-const anchors = new Set([...readme.matchAll(/^#{1,6} (.+)$/gm)].map((m) => slug(m[1]!)).concat([...readme.matchAll(/<a id="([^"]+)"><\/a>/g)].map((m) => m[1]!)));
+const anchors = new Set(
+  [...readme.matchAll(/^#{1,6} (.+)$/gm)].map((m) => slug(m[1]!)).concat([...readme.matchAll(/<a id="([^"]+)"><\/a>/g)].map((m) => m[1]!)),
+);
 
 const goLivePage = new URL('../../../docs/go-live.md', import.meta.url);
 
@@ -29,7 +43,9 @@ describe('the go-live docs entries', () => {
 
   it.skipIf(!existsSync(goLivePage))('has an entry on the go-live docs page per finding code, naming its severity', () => {
     const page = readFileSync(goLivePage, 'utf8');
-    const pageAnchors = new Set([...page.matchAll(/^#{1,6} (.+)$/gm)].map((m) => slug(m[1]!)).concat([...page.matchAll(/id="([^"]+)"/g)].map((m) => m[1]!)));
+    const pageAnchors = new Set(
+      [...page.matchAll(/^#{1,6} (.+)$/gm)].map((m) => slug(m[1]!)).concat([...page.matchAll(/id="([^"]+)"/g)].map((m) => m[1]!)),
+    );
     for (const code of FINDING_CODES) {
       expect(pageAnchors.has(code), code).toBe(true);
       expect(page).toContain(RULES[code].severity);
@@ -49,7 +65,9 @@ describe('README "Before you go live"', () => {
   it('ends the CI examples with the report as JUnit', () => {
     const workflow = parse(read('examples/github-actions.yml')) as { jobs: Record<string, { steps: { run?: string; uses?: string }[] }> };
     const steps = Object.values(workflow.jobs)[0]!.steps;
-    const report = steps.findIndex((s) => s.run?.includes('payment-sandbox report --url http://localhost:4010 --fail-on error --format junit > go-live.xml'));
+    const report = steps.findIndex((s) =>
+      s.run?.includes('payment-sandbox report --url http://localhost:4010 --fail-on error --format junit > go-live.xml'),
+    );
     expect(report).toBeGreaterThan(steps.findIndex((s) => s.run === 'npm test'));
     expect(steps.slice(report + 1).every((s) => s.uses?.startsWith('actions/upload-artifact'))).toBe(true);
     expect(read('compose.yaml')).toContain('report --fail-on error --format junit > go-live.xml');

@@ -4,12 +4,18 @@
  */
 import { describe, expect, it } from 'vitest';
 import { EVIDENCE_IDS_MAX, COVERAGE_SCENARIOS } from '../../../src/features/go-live/go-live.js';
-import { GoLiveTracker, TRACKER_ENTRIES_MAX, type GoLiveAccountState, type ObservedAttempt, type ObservedRequest } from '../../../src/features/go-live/go-live-tracker.js';
+import { GoLiveTracker } from '../../../src/features/go-live/go-live-tracker.js';
+import { TRACKER_ENTRIES_MAX, type ObservedAttempt, type ObservedRequest } from '../../../src/features/go-live/go-live-observations.js';
+import { type GoLiveAccountState } from '../../../src/features/go-live/go-live-findings.js';
 
 function tracker(saved = new Map<string, GoLiveAccountState>()) {
   const saves: string[] = [];
   const t = new GoLiveTracker({
-    repo: { loadAll: () => saved, save: (id, state) => (saves.push(id), saved.set(id, structuredClone(state))), clear: () => saved.clear() },
+    repo: {
+      loadAll: () => saved,
+      save: (id, state) => (saves.push(id), saved.set(id, structuredClone(state))),
+      clear: () => saved.clear(),
+    },
     slowHandlerMs: 5000,
     timeoutMs: 10_000,
     now: () => '2026-11-25T10:00:00.000+00:00',
@@ -42,7 +48,14 @@ const request = (over: Partial<ObservedRequest> = {}): ObservedRequest => ({
   ...over,
 });
 const create = (id: string, over: Partial<ObservedRequest> = {}, ext: string | null = 'order-1') =>
-  request({ method: 'POST', status: 201, executedStatus: 201, create: 'transaction', createdTransaction: { id, amount: 1000, currency: 'USD', external_identifier: ext }, ...over });
+  request({
+    method: 'POST',
+    status: 201,
+    executedStatus: 201,
+    create: 'transaction',
+    createdTransaction: { id, amount: 1000, currency: 'USD', external_identifier: ext },
+    ...over,
+  });
 const attempt = (over: Partial<ObservedAttempt> = {}): ObservedAttempt => ({
   accountId: 'acc_a',
   deliveryId: `d${++seq}`,
@@ -76,7 +89,10 @@ describe('duplicate_charge_risk', () => {
     const { t } = tracker();
     t.request(create('tx1', { idempotencyKey: 'k1' }));
     t.request(create('tx2', { idempotencyKey: 'k2', atMs: 60_000 }));
-    expect(t.report().findings.find((f) => f.code === 'duplicate_charge_risk')?.evidence).toMatchObject({ count: 1, transaction_ids: ['tx1', 'tx2'] });
+    expect(t.report().findings.find((f) => f.code === 'duplicate_charge_risk')?.evidence).toMatchObject({
+      count: 1,
+      transaction_ids: ['tx1', 'tx2'],
+    });
   });
 
   it('is not a replay under the same key, a create 10 minutes later, or another order', () => {
@@ -108,7 +124,10 @@ describe('duplicate_charge_risk', () => {
     t.request(create('tx2', { fingerprint: () => 'body-a', atMs: 61_000 }, null));
     expect(codes(t)).not.toContain('duplicate_charge_risk');
     t.request(create('tx3', { fingerprint: () => 'body-a', atMs: 90_000 }, null));
-    expect(t.report().findings.find((f) => f.code === 'duplicate_charge_risk')?.evidence).toMatchObject({ count: 1, transaction_ids: ['tx2', 'tx3'] });
+    expect(t.report().findings.find((f) => f.code === 'duplicate_charge_risk')?.evidence).toMatchObject({
+      count: 1,
+      transaction_ids: ['tx2', 'tx3'],
+    });
   });
 
   it('tells the merchant to reuse its key, never to send a sandbox-only field', () => {
@@ -201,7 +220,10 @@ describe('webhook attempts', () => {
     t.attempt(attempt({ contacted: false, ok: false, status: 503 }));
     t.attempt(attempt({ number: 4 }));
     expect(codes(t)).toEqual([]);
-    const seen = t.report().coverage.filter((c) => c.seen).map((c) => c.scenario);
+    const seen = t
+      .report()
+      .coverage.filter((c) => c.seen)
+      .map((c) => c.scenario);
     expect(seen.sort()).toEqual(['webhook_bad_signature', 'webhook_retry']);
   });
 
@@ -211,7 +233,12 @@ describe('webhook attempts', () => {
     t.attempt(attempt({ fault: 'duplicate', ok: false, status: 500, originalAcknowledged: false }));
     t.attempt(attempt({ ok: false, status: null, timedOut: true, durationMs: 10_000 }));
     t.attempt(attempt({ durationMs: 6000 }));
-    expect(codes(t).sort()).toEqual(['webhook_duplicate_not_tolerated', 'webhook_not_acknowledged', 'webhook_slow_handler', 'webhook_timeout']);
+    expect(codes(t).sort()).toEqual([
+      'webhook_duplicate_not_tolerated',
+      'webhook_not_acknowledged',
+      'webhook_slow_handler',
+      'webhook_timeout',
+    ]);
   });
 });
 
@@ -223,7 +250,12 @@ describe('live_key_used', () => {
     for (const report of [t.report(), t.report('acc_a'), t.report('acc_b')]) {
       expect(report.findings.filter((f) => f.code === 'live_key_used').map((f) => f.account_id)).toContain(null);
     }
-    expect(t.report('acc_a').findings.map((f) => f.account_id).sort()).toEqual(['acc_a', null].sort());
+    expect(
+      t
+        .report('acc_a')
+        .findings.map((f) => f.account_id)
+        .sort(),
+    ).toEqual(['acc_a', null].sort());
     expect(t.report('acc_b').findings.map((f) => f.account_id)).toEqual([null]);
     // No coverage is listed for "no account", and it survives a restart.
     expect(t.report().coverage.every((c) => c.account_id === 'acc_a')).toBe(true);
@@ -232,14 +264,30 @@ describe('live_key_used', () => {
 });
 
 describe('no_webhook_target and ignored_webhook_field', () => {
-  it("names the field of the resource concerned: notification_url for a transaction, payment_method.webhooks_url for a subscription", () => {
+  it('names the field of the resource concerned: notification_url for a transaction, payment_method.webhooks_url for a subscription', () => {
     const one = tracker().t;
-    one.outcome({ accountId: 'acc_a', transactionId: 'tx1', status: 'SUCCEEDED', noTarget: true, linkExpired: false, renewal: false, subscription: true });
+    one.outcome({
+      accountId: 'acc_a',
+      transactionId: 'tx1',
+      status: 'SUCCEEDED',
+      noTarget: true,
+      linkExpired: false,
+      renewal: false,
+      subscription: true,
+    });
     const subFix = one.report().findings[0]!.fix;
     expect(subFix).toContain('payment_method.webhooks_url');
     expect(subFix).not.toContain('notification_url on');
     const two = tracker().t;
-    two.outcome({ accountId: 'acc_a', transactionId: 'tx1', status: 'SUCCEEDED', noTarget: true, linkExpired: false, renewal: false, subscription: false });
+    two.outcome({
+      accountId: 'acc_a',
+      transactionId: 'tx1',
+      status: 'SUCCEEDED',
+      noTarget: true,
+      linkExpired: false,
+      renewal: false,
+      subscription: false,
+    });
     const txFix = two.report().findings[0]!.fix;
     expect(txFix).toContain('notification_url');
     expect(txFix).not.toContain('webhooks_url');
@@ -247,7 +295,16 @@ describe('no_webhook_target and ignored_webhook_field', () => {
 
   it('is a warning for a subscription create that carried a top-level notification_url', () => {
     const { t } = tracker();
-    t.request(request({ method: 'POST', path: '/v4/subscriptions', status: 201, create: 'subscription', idempotencyKey: 'k', ignoredWebhookField: true }));
+    t.request(
+      request({
+        method: 'POST',
+        path: '/v4/subscriptions',
+        status: 201,
+        create: 'subscription',
+        idempotencyKey: 'k',
+        ignoredWebhookField: true,
+      }),
+    );
     expect(t.report().findings[0]).toMatchObject({ code: 'ignored_webhook_field', severity: 'warning', evidence: { count: 1 } });
     expect(t.report().findings[0]!.fix).toContain('payment_method.webhooks_url');
   });
@@ -265,7 +322,15 @@ describe('the report', () => {
     const { t, saved } = tracker();
     expect(t.report('acc_new').coverage.map((c) => c.scenario)).toEqual([...COVERAGE_SCENARIOS]);
     t.request(request({ liveKey: true, status: 401 }));
-    t.outcome({ accountId: 'acc_a', transactionId: 'tx1', status: 'SUCCEEDED', noTarget: false, linkExpired: false, renewal: false, subscription: false });
+    t.outcome({
+      accountId: 'acc_a',
+      transactionId: 'tx1',
+      status: 'SUCCEEDED',
+      noTarget: false,
+      linkExpired: false,
+      renewal: false,
+      subscription: false,
+    });
     const again = tracker(saved).t;
     expect(again.report()).toEqual(t.report());
     again.clear();

@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  CURRENCY_CODES,
-  currencyExponent,
-  formatMoney,
-  isCurrency,
-  toMajorUnits,
-} from '../../../src/core/domain/money.js';
+import { CURRENCY_CODES, currencyExponent, formatMoney, isCurrency, toMajorUnits } from '../../../src/core/domain/money.js';
 import { settle } from '../../../src/core/domain/settlement.js';
 import { MAX_AMOUNT } from '../../../src/core/http/schemas.js';
 
@@ -17,14 +11,48 @@ describe('currency table', () => {
   });
 
   it.each([
-    ['USD', 2], ['EUR', 2], ['GBP', 2], ['CNY', 2], ['THB', 2], ['BRL', 2], ['IDR', 2],
-    ['HUF', 2], ['COP', 2], ['MRU', 2], ['MGA', 2], ['XCG', 2], ['ZWG', 2], ['SLE', 2],
-    ['VES', 2], ['VED', 2],
-    ['JPY', 0], ['KRW', 0], ['CLP', 0], ['ISK', 0], ['VND', 0], ['PYG', 0], ['UGX', 0],
-    ['XAF', 0], ['XOF', 0], ['XPF', 0], ['BIF', 0], ['DJF', 0], ['GNF', 0], ['KMF', 0],
-    ['RWF', 0], ['VUV', 0], ['UYI', 0],
-    ['BHD', 3], ['KWD', 3], ['JOD', 3], ['OMR', 3], ['TND', 3], ['IQD', 3], ['LYD', 3],
-    ['CLF', 4], ['UYW', 4],
+    ['USD', 2],
+    ['EUR', 2],
+    ['GBP', 2],
+    ['CNY', 2],
+    ['THB', 2],
+    ['BRL', 2],
+    ['IDR', 2],
+    ['HUF', 2],
+    ['COP', 2],
+    ['MRU', 2],
+    ['MGA', 2],
+    ['XCG', 2],
+    ['ZWG', 2],
+    ['SLE', 2],
+    ['VES', 2],
+    ['VED', 2],
+    ['JPY', 0],
+    ['KRW', 0],
+    ['CLP', 0],
+    ['ISK', 0],
+    ['VND', 0],
+    ['PYG', 0],
+    ['UGX', 0],
+    ['XAF', 0],
+    ['XOF', 0],
+    ['XPF', 0],
+    ['BIF', 0],
+    ['DJF', 0],
+    ['GNF', 0],
+    ['KMF', 0],
+    ['RWF', 0],
+    ['VUV', 0],
+    ['UYI', 0],
+    ['BHD', 3],
+    ['KWD', 3],
+    ['JOD', 3],
+    ['OMR', 3],
+    ['TND', 3],
+    ['IQD', 3],
+    ['LYD', 3],
+    ['CLF', 4],
+    ['UYW', 4],
   ])('%s has exponent %i', (code, exponent) => {
     expect(isCurrency(code)).toBe(true);
     expect(currencyExponent(code)).toBe(exponent);

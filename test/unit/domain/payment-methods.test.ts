@@ -9,21 +9,26 @@ import {
   validateChannel,
 } from '../../../src/features/payment-methods/payment-methods.js';
 
-/** The contract's catalogue, written out here independently of the module. */
-const CONTRACT: Record<string, { country: string | null; type: string; codes: string[]; currency: string | null }> = {
+/** The documented decisions's catalogue, written out here independently of the module. */
+const EXPECTED_GROUPS: Record<string, { country: string | null; type: string; codes: string[]; currency: string | null }> = {
   international_cards: { country: null, type: 'card', codes: ['CARD'], currency: null },
   thai_qr: { country: 'TH', type: 'qr', codes: ['PROMPTPAY'], currency: 'THB' },
   thai_wallets: { country: 'TH', type: 'wallet', codes: ['TRUEMONEY', 'SHOPEEPAY', 'LINEPAY'], currency: 'THB' },
-  thai_banking_apps: { country: 'TH', type: 'mobile_banking', codes: ['KPLUS', 'SCB_EASY', 'KRUNGTHAI_NEXT', 'BUALUANG_MBANKING', 'KRUNGSRI_KMA'], currency: 'THB' },
+  thai_banking_apps: {
+    country: 'TH',
+    type: 'mobile_banking',
+    codes: ['KPLUS', 'SCB_EASY', 'KRUNGTHAI_NEXT', 'BUALUANG_MBANKING', 'KRUNGSRI_KMA'],
+    currency: 'THB',
+  },
   brazil_instant: { country: 'BR', type: 'qr', codes: ['PIX'], currency: 'BRL' },
   chinese_wallets: { country: 'CN', type: 'wallet', codes: ['ALIPAY', 'WECHATPAY'], currency: 'CNY' },
 };
 
 describe('the catalogue', () => {
-  it('has the contract\'s groups, codes, countries, types and currencies, all Instant', () => {
-    expect(PAYMENT_METHOD_GROUPS.map((g) => g.id)).toEqual(Object.keys(CONTRACT));
+  it("has the documented decisions's groups, codes, countries, types and currencies, all Instant", () => {
+    expect(PAYMENT_METHOD_GROUPS.map((g) => g.id)).toEqual(Object.keys(EXPECTED_GROUPS));
     for (const group of PAYMENT_METHOD_GROUPS) {
-      const want = CONTRACT[group.id]!;
+      const want = EXPECTED_GROUPS[group.id]!;
       expect(group.country).toBe(want.country);
       expect(group.type).toBe(want.type);
       expect(group.channels.map((c) => c.code)).toEqual(want.codes);
@@ -38,7 +43,7 @@ describe('the catalogue', () => {
     expect(new Set(PAYMENT_CHANNEL_CODES).size).toBe(PAYMENT_CHANNEL_CODES.length);
   });
 
-  it('QR, wallet and banking-app channels need the customer\'s step; a card, an unknown or no code do not', () => {
+  it("QR, wallet and banking-app channels need the customer's step; a card, an unknown or no code do not", () => {
     for (const code of PAYMENT_CHANNEL_CODES) expect(needsCustomerStep(code)).toBe(code !== 'CARD');
     expect(needsCustomerStep('NOPE')).toBe(false);
     expect(needsCustomerStep(null)).toBe(false);
@@ -47,7 +52,7 @@ describe('the catalogue', () => {
 });
 
 describe('validateChannel', () => {
-  for (const [id, want] of Object.entries(CONTRACT)) {
+  for (const [id, want] of Object.entries(EXPECTED_GROUPS)) {
     describe(id, () => {
       const code = want.codes[0]!;
       it(`${code} with ${want.currency ?? 'USD, JPY and THB'} is valid`, () => {
@@ -56,7 +61,12 @@ describe('validateChannel', () => {
       if (want.currency) {
         it(`${code} with USD is a value_error on /currency naming ${want.currency}`, () => {
           expect(validateChannel(code, 'USD')).toEqual([
-            { type: 'value_error', pointer: '/currency', message: expect.stringContaining(`takes ${want.currency}, not USD`), location: 'body' },
+            {
+              type: 'value_error',
+              pointer: '/currency',
+              message: expect.stringContaining(`takes ${want.currency}, not USD`),
+              location: 'body',
+            },
           ]);
         });
       } else {

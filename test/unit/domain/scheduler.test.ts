@@ -11,7 +11,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createClock } from '../../../src/core/clock/clock.js';
 import { SandboxError } from '../../../src/core/domain/errors.js';
 import type { UnitOfWork } from '../../../src/core/domain/ports.js';
-import { AdvanceTooLongError, Scheduler, type TimedWork } from '../../../src/core/clock/scheduler.js';
+import { Scheduler } from '../../../src/core/clock/scheduler.js';
+import { AdvanceTooLongError, type TimedWork } from '../../../src/core/clock/timed-work.js';
 import { openStore, type SqliteStore } from '../../../src/sqlite-store.js';
 
 const REAL_NOW = Date.UTC(2026, 10, 22, 10);
@@ -160,11 +161,14 @@ describe('clock advance: bounded and never freezing', () => {
     const store = openStore(':memory:', () => undefined);
     const { scheduler } = schedulerOn(store);
     const work = hourlyWork(store);
-    const slow = { ...work, runDue: (nowMs: number) => {
-      const until = performance.now() + 1; // 1 ms of work per step: 40 ms in all, several YIELD_EVERY_MS
-      while (performance.now() < until);
-      work.runDue(nowMs, true);
-    } };
+    const slow = {
+      ...work,
+      runDue: (nowMs: number) => {
+        const until = performance.now() + 1; // 1 ms of work per step: 40 ms in all, several YIELD_EVERY_MS
+        while (performance.now() < until);
+        work.runDue(nowMs, true);
+      },
+    };
     scheduler.register(slow);
     let advanced = false;
     const advance = scheduler.advance(40 * 3600).then(() => (advanced = true));

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { exchangeRate, isSettlementCurrency, SANDBOX_RATES_PER_USD, settle, SETTLEMENT_CURRENCIES } from '../../../src/core/domain/settlement.js';
+import {
+  exchangeRate,
+  isSettlementCurrency,
+  SANDBOX_RATES_PER_USD,
+  settle,
+  SETTLEMENT_CURRENCIES,
+} from '../../../src/core/domain/settlement.js';
 
 describe('settle at fixed sandbox rates', () => {
   it('USD → THB: 10.50 USD settles as 378.00 THB at 36.000000', () => {

@@ -58,7 +58,15 @@ function service(renewals: TransactionOutcome[] = []) {
   const subscriptions = fakeSubscriptions();
   const feed = fakeFeed(uow);
   const policy = policyOf(renewals);
-  const transactionService = createTransactionService({ clock, uow, transactions, scheduledSteps: fakeScheduledSteps(), outbox: fakeOutbox(), feed, policy });
+  const transactionService = createTransactionService({
+    clock,
+    uow,
+    transactions,
+    scheduledSteps: fakeScheduledSteps(),
+    outbox: fakeOutbox(),
+    feed,
+    policy,
+  });
   const chargeErrors: unknown[] = [];
   const subs = createSubscriptionService({
     clock,
@@ -172,7 +180,7 @@ describe('subscription state machine', () => {
     );
   });
 
-  it("in checkout mode the first charge waits for the customer: paid makes it active, a decline makes it failed", () => {
+  it('in checkout mode the first charge waits for the customer: paid makes it active, a decline makes it failed', () => {
     const { subs, transactionService, subscriptions, charges } = service();
     const paid = subs.create(checkout, request({ external_identifier: 'paid' }));
     const waiting = charges(paid.id)[0]!;
@@ -222,7 +230,7 @@ describe('subscription state machine', () => {
     );
   });
 
-  it("a first charge waiting for the customer fails when its link expires (24 h of sandbox clock): the subscription is failed", async () => {
+  it('a first charge waiting for the customer fails when its link expires (24 h of sandbox clock): the subscription is failed', async () => {
     const { subs, transactionService, subscriptions, charges, clock } = service();
     const sub = subs.create(checkout, request({ payment_method: { type: 'card' } }));
     const waiting = charges(sub.id)[0]!;

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { Account } from '../../../src/core/domain/entities.js';
 import { SandboxError } from '../../../src/core/domain/errors.js';
 import type { ChargeScript, MatchInput } from '../../../src/core/domain/ports.js';
-import { createTransactionService, transactionMatchInput } from '../../../src/features/transactions/transactions.js';
+import { createTransactionService } from '../../../src/features/transactions/transactions.js';
+import { transactionMatchInput } from '../../../src/features/transactions/transaction-input.js';
 import { fakeClock, fakeFeed, fakeOutbox, fakePolicy, fakeScheduledSteps, fakeTransactions, fakeUnitOfWork } from '../../support/fakes.js';
 
 const account: Account = {
@@ -27,7 +28,15 @@ function service(script: ChargeScript | null = null) {
   const scheduledSteps = fakeScheduledSteps();
   const outbox = fakeOutbox();
   const feed = fakeFeed(uow);
-  const txs = createTransactionService({ clock, uow, transactions, scheduledSteps, outbox, feed, policy: fakePolicy(script, { count: 2, status: 502 }) });
+  const txs = createTransactionService({
+    clock,
+    uow,
+    transactions,
+    scheduledSteps,
+    outbox,
+    feed,
+    policy: fakePolicy(script, { count: 2, status: 502 }),
+  });
   return { txs, clock, transactions, scheduledSteps, outbox, feed };
 }
 
@@ -61,7 +70,11 @@ describe('transaction service', () => {
   });
 
   it('a delayed outcome and its refund wait as scheduled steps', () => {
-    const { txs, scheduledSteps, clock } = service({ outcome: 'SUCCEEDED', afterSeconds: 60, refunds: [{ amount: 100, afterSeconds: 30 }] });
+    const { txs, scheduledSteps, clock } = service({
+      outcome: 'SUCCEEDED',
+      afterSeconds: 60,
+      refunds: [{ amount: 100, afterSeconds: 30 }],
+    });
     const tx = txs.create(account, payment);
     expect(tx.status).toBe('PENDING');
     expect(scheduledSteps.steps.map((s) => [s.action.kind, s.due_at - clock.nowMs()])).toEqual([
@@ -70,7 +83,7 @@ describe('transaction service', () => {
     ]);
   });
 
-  it('refunds add up to the amount and no further; a rule\'s webhook failures hold for refunds by hand', () => {
+  it("refunds add up to the amount and no further; a rule's webhook failures hold for refunds by hand", () => {
     const { txs, outbox, transactions } = service();
     const tx = txs.create(account, payment);
     expect(() => txs.refund(tx.id, {})).toThrow(SandboxError); // PENDING
@@ -113,9 +126,16 @@ describe("transaction service: the customer's step and card expiry", () => {
   it('a direct card needs no step (no link); checkout keeps only the channel, never card data', () => {
     const { txs } = service();
     expect(txs.create(account, payment).link_expires_at).toBeNull();
-    const checkout = txs.create({ ...account, mode: 'checkout' }, { ...wallet, payment_method: { type: 'qr', payment_channel_code: 'PROMPTPAY' } });
+    const checkout = txs.create(
+      { ...account, mode: 'checkout' },
+      { ...wallet, payment_method: { type: 'qr', payment_channel_code: 'PROMPTPAY' } },
+    );
     expect(checkout.link_expires_at).not.toBeNull();
-    expect(checkout.payment_method).toMatchObject({ type: 'qr', payment_channel_code: 'PROMPTPAY', qr_payload: expect.stringMatching(/^000201/) });
+    expect(checkout.payment_method).toMatchObject({
+      type: 'qr',
+      payment_channel_code: 'PROMPTPAY',
+      qr_payload: expect.stringMatching(/^000201/),
+    });
   });
 
   it('an expired card is created FAILED with decline_reason expired_card, before any scenario rule', () => {
@@ -133,7 +153,15 @@ describe('the scenario match input is built once', () => {
     const seen: MatchInput[] = [];
     const uow = fakeUnitOfWork();
     const policy = { ...fakePolicy(), forTransaction: (input: MatchInput) => (seen.push(input), null) };
-    const txs = createTransactionService({ clock: fakeClock(), uow, transactions: fakeTransactions(), scheduledSteps: fakeScheduledSteps(), outbox: fakeOutbox(), feed: fakeFeed(uow), policy });
+    const txs = createTransactionService({
+      clock: fakeClock(),
+      uow,
+      transactions: fakeTransactions(),
+      scheduledSteps: fakeScheduledSteps(),
+      outbox: fakeOutbox(),
+      feed: fakeFeed(uow),
+      policy,
+    });
     const match = transactionMatchInput(payment);
     txs.create(account, payment, { match });
     expect(seen[0]).toBe(match);

@@ -31,8 +31,12 @@ describe('canonicalJson (idempotency fingerprint)', () => {
         '"payment_method":{"number":"4111111111111111","type":"card"},"s":"a\\"\u2028\\\\"}',
     );
     // Computed with the implementation before the rewrite (e92f0f8).
-    expect(createHash('sha256').update(`POST /v4/transactions\n${text}`).digest('hex')).toBe('7caa9de996081cdda7c4a6f394e624b8b4215caf70f70dc588faac6022c5128d');
-    expect(canonicalJson(JSON.parse('{"__proto__":{"b":1,"a":2},"constructor":null}'))).toBe('{"__proto__":{"a":2,"b":1},"constructor":null}');
+    expect(createHash('sha256').update(`POST /v4/transactions\n${text}`).digest('hex')).toBe(
+      '7caa9de996081cdda7c4a6f394e624b8b4215caf70f70dc588faac6022c5128d',
+    );
+    expect(canonicalJson(JSON.parse('{"__proto__":{"b":1,"a":2},"constructor":null}'))).toBe(
+      '{"__proto__":{"a":2,"b":1},"constructor":null}',
+    );
     expect(canonicalJson(null)).toBe('null');
     expect(canonicalJson([{ b: 1, a: [] }, 'x'])).toBe('[{"a":[],"b":1},"x"]');
   });

@@ -15,9 +15,34 @@ import { buyerRoutes } from '../../../src/features/buyers/buyers.api.js';
 /** Unexpected errors answer 500 with the envelope; these tests do not log them. */
 const onError = errorHandler({ error: () => undefined });
 
-const ACCOUNT: Account = { id: 'acc_a', name: 'a', mode: 'direct', api_key: 'sk_test_a', jwt_kid: 'kid_a', jwt_private_key_pem: '', jwt_public_key_pem: '', created_at: 0 };
-const RESTRICTED: ApiKey = { id: 'key_1', account_id: ACCOUNT.id, name: null, scopes: ['transactions.read'], secret_hash: '', secret_last4: 'r_01', created_at: 0 };
-const buyer = (id: string, name: string): Buyer => ({ seq: 1, id, account_id: ACCOUNT.id, display_name: name, external_identifier: `ext-${id}`, created_at: 0, updated_at: 0 });
+const ACCOUNT: Account = {
+  id: 'acc_a',
+  name: 'a',
+  mode: 'direct',
+  api_key: 'sk_test_a',
+  jwt_kid: 'kid_a',
+  jwt_private_key_pem: '',
+  jwt_public_key_pem: '',
+  created_at: 0,
+};
+const RESTRICTED: ApiKey = {
+  id: 'key_1',
+  account_id: ACCOUNT.id,
+  name: null,
+  scopes: ['transactions.read'],
+  secret_hash: '',
+  secret_last4: 'r_01',
+  created_at: 0,
+};
+const buyer = (id: string, name: string): Buyer => ({
+  seq: 1,
+  id,
+  account_id: ACCOUNT.id,
+  display_name: name,
+  external_identifier: `ext-${id}`,
+  created_at: 0,
+  updated_at: 0,
+});
 
 function mount() {
   const asked: { accountId: string; filters: BuyerFilters | undefined }[] = [];
@@ -42,11 +67,13 @@ function mount() {
 const as = (key: string) => ({ authorization: `Bearer ${key}`, 'x-merchant-account-id': ACCOUNT.id });
 
 describe('the buyer router with a fake port', () => {
-  it('asks the port for the caller\'s buyers with the filters given (an empty one is none), on both mounts', async () => {
+  it("asks the port for the caller's buyers with the filters given (an empty one is none), on both mounts", async () => {
     const { app, asked } = mount();
     const prefixed = await app.request('/v4/buyers?search=john&external_identifier=', { headers: as(ACCOUNT.api_key) });
     expect(prefixed.status).toBe(200);
-    expect(((await prefixed.json()) as { items: { id: string; display_name: string }[] }).items).toMatchObject([{ id: 'b1', display_name: 'John Doe' }]);
+    expect(((await prefixed.json()) as { items: { id: string; display_name: string }[] }).items).toMatchObject([
+      { id: 'b1', display_name: 'John Doe' },
+    ]);
     expect((await app.request('/buyers', { headers: as(ACCOUNT.api_key) })).status).toBe(200);
     expect(asked).toEqual([
       { accountId: ACCOUNT.id, filters: { search: 'john' } },

@@ -8,10 +8,12 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Account, Transaction } from '../../../src/core/domain/entities.js';
 import { invalidState, notFound } from '../../../src/core/domain/errors.js';
 import type { Page, PageRequest } from '../../../src/core/domain/ports.js';
-import { AdvanceTooLongError } from '../../../src/core/clock/scheduler.js';
-import { clockControlRoutes, type ClockControlDeps } from '../../../src/features/control/control/clock.index.js';
+import { AdvanceTooLongError } from '../../../src/core/clock/timed-work.js';
+import { clockControlRoutes } from '../../../src/features/control/control/clock.index.js';
+import { type ClockControlDeps } from '../../../src/features/control/control/clock.handlers.js';
 import { requestLogControlRoutes } from '../../../src/features/control/control/requests.index.js';
-import { transactionControlRoutes, type TransactionControlDeps } from '../../../src/features/transactions/control/transactions.index.js';
+import { transactionControlRoutes } from '../../../src/features/transactions/control/transactions.index.js';
+import { type TransactionControlDeps } from '../../../src/features/transactions/control/transactions.handlers.js';
 import type { ControlTransaction } from '../../../src/features/transactions/control/transactions.schemas.js';
 import type { AppEnv } from '../../../src/core/http/env.js';
 import { errorHandler } from '../../../src/core/http/errors.js';
@@ -21,7 +23,16 @@ import { transactionEntity } from '../../support/fakes.js';
 /** Unexpected errors answer 500 with the envelope; these tests do not log them. */
 const onError = errorHandler({ error: () => undefined });
 
-const account: Account = { id: 'acc_1', name: 'Shop', mode: 'direct', api_key: 'k', jwt_kid: 'kid', jwt_private_key_pem: '', jwt_public_key_pem: '', created_at: 0 };
+const account: Account = {
+  id: 'acc_1',
+  name: 'Shop',
+  mode: 'direct',
+  api_key: 'k',
+  jwt_kid: 'kid',
+  jwt_private_key_pem: '',
+  jwt_public_key_pem: '',
+  created_at: 0,
+};
 
 const tx = (id: string, status: Transaction['status'] = 'PENDING'): Transaction =>
   transactionEntity({ id, account_id: account.id, status, amount: 1000, currency: 'EUR' });
@@ -77,7 +88,12 @@ describe('transactionControlRoutes on fake ports', () => {
     const res = await app.request('/transactions?account_id=acc_1&limit=5');
     expect(res.status).toBe(200);
     const body = (await res.json()) as { items: unknown[]; limit: number };
-    expect(body).toEqual({ items: [{ id: 'tx_1', status: 'PENDING', mode: 'direct' }], limit: 5, next_cursor: null, previous_cursor: null });
+    expect(body).toEqual({
+      items: [{ id: 'tx_1', status: 'PENDING', mode: 'direct' }],
+      limit: 5,
+      next_cursor: null,
+      previous_cursor: null,
+    });
     expect(calls).toEqual(['page acc_1 5']);
   });
 
@@ -108,7 +124,11 @@ describe('transactionControlRoutes on fake ports', () => {
       },
     });
     for (const action of ['fail', 'refund']) {
-      const res = await app.request(`/transactions/tx_gone/${action}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: action === 'refund' ? '{"amount":100}' : undefined });
+      const res = await app.request(`/transactions/tx_gone/${action}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: action === 'refund' ? '{"amount":100}' : undefined,
+      });
       expect(res.status).toBe(404);
       expect(await res.json()).toMatchObject({ code: 'not_found', message: 'Transaction tx_gone not found' });
     }
@@ -147,7 +167,11 @@ describe('clockControlRoutes on a fake clock and a fake ClockControl', () => {
       move(seconds * 1000);
       return 3;
     });
-    const res = await app.request('/clock/advance', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"months":1,"wait_for_webhooks":false}' });
+    const res = await app.request('/clock/advance', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"months":1,"wait_for_webhooks":false}',
+    });
     expect(res.status).toBe(200);
     // Jan 31 + 1 month = Feb 28 (clamped to the month's end).
     expect(asked).toEqual([[28 * 24 * 3600, { waitForWebhooks: false }]]);
@@ -158,7 +182,11 @@ describe('clockControlRoutes on a fake clock and a fake ClockControl', () => {
     const { app } = clockRouter(async () => {
       throw new AdvanceTooLongError(250_000, 100_000);
     });
-    const res = await app.request('/clock/advance', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"seconds":99}' });
+    const res = await app.request('/clock/advance', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"seconds":99}',
+    });
     expect(res.status).toBe(400);
     const body = (await res.json()) as { details: { pointer: string; location: string }[] };
     expect(body.details).toEqual([expect.objectContaining({ pointer: '/seconds', location: 'body' })]);
@@ -168,7 +196,20 @@ describe('clockControlRoutes on a fake clock and a fake ClockControl', () => {
 describe('requestLogControlRoutes on a fake request log', () => {
   it('turns the query filters into the store’s filter, and reads without them by account', async () => {
     const found: (RequestLogFilter | string)[] = [];
-    const entry: RequestLogEntry = { seq: 7, account_id: 'acc_1', method: 'POST', path: '/v4/transactions', status: 422, idempotency_key: null, replayed: false, duration_ms: 1, request_body: null, response_body: '{"code":"x","message":"m","details":[]}', warnings: [], at: 0 };
+    const entry: RequestLogEntry = {
+      seq: 7,
+      account_id: 'acc_1',
+      method: 'POST',
+      path: '/v4/transactions',
+      status: 422,
+      idempotency_key: null,
+      replayed: false,
+      duration_ms: 1,
+      request_body: null,
+      response_body: '{"code":"x","message":"m","details":[]}',
+      warnings: [],
+      at: 0,
+    };
     const app = mounted(
       requestLogControlRoutes({
         accounts: { byId: (id) => (id === account.id ? account : undefined) },
@@ -185,6 +226,10 @@ describe('requestLogControlRoutes on a fake request log', () => {
     expect(body.items[0]!.error).toEqual({ code: 'x', message: 'm', details: [] });
     expect((await app.request('/requests?account_id=acc_1')).status).toBe(200);
     expect((await app.request('/requests')).status).toBe(200);
-    expect(found).toEqual([{ accountId: 'acc_1', method: 'POST', path: undefined, pathPrefix: '/v4/', status: { min: 400, max: 499 } }, 'page acc_1', 'all']);
+    expect(found).toEqual([
+      { accountId: 'acc_1', method: 'POST', path: undefined, pathPrefix: '/v4/', status: { min: 400, max: 499 } },
+      'page acc_1',
+      'all',
+    ]);
   });
 });

@@ -26,7 +26,12 @@ describe('card data in a request body', () => {
   });
 
   it('takes an order, its ids and amounts for what they are', () => {
-    expect(carriesCardData({ amount: 1050, currency: 'USD', description: 'Order 1001', metadata: { order: '00012345', cid: 'customer-7' } }, null)).toBe(false);
+    expect(
+      carriesCardData(
+        { amount: 1050, currency: 'USD', description: 'Order 1001', metadata: { order: '00012345', cid: 'customer-7' } },
+        null,
+      ),
+    ).toBe(false);
     expect(carriesCardData({ transaction_id: '3f2b8c1e-5d4a-4e0b-9c7d-1a2b3c4d5e6f', security_code_hint: 'none' }, null)).toBe(false);
     expect(carriesCardData({ cvc: '12' }, null)).toBe(false);
     expect(carriesCardData(undefined, null)).toBe(false);

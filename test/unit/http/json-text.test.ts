@@ -14,8 +14,12 @@ const tx = (id: string, seq: number, status: Transaction['status'] = 'PENDING'):
 describe('JSON texts made ahead', () => {
   it('a transaction view: the same text; kept for a frozen entity, made again for a changed one', () => {
     const frozen = Object.freeze(tx('tx_1', 1));
-    expect(transactionViewJson(frozen, 'http://127.0.0.1:3000', 'direct')).toBe(JSON.stringify(transactionView(frozen, 'http://127.0.0.1:3000', 'direct')));
-    expect(transactionViewJson(frozen, 'http://127.0.0.1:3000', 'direct')).toBe(transactionViewJson(frozen, 'http://127.0.0.1:3000', 'direct'));
+    expect(transactionViewJson(frozen, 'http://127.0.0.1:3000', 'direct')).toBe(
+      JSON.stringify(transactionView(frozen, 'http://127.0.0.1:3000', 'direct')),
+    );
+    expect(transactionViewJson(frozen, 'http://127.0.0.1:3000', 'direct')).toBe(
+      transactionViewJson(frozen, 'http://127.0.0.1:3000', 'direct'),
+    );
     // Another mode or base URL is another text.
     expect(JSON.parse(transactionViewJson(frozen, 'http://127.0.0.1:3000', 'checkout')).payment_url).toBe('http://127.0.0.1:3000/pay/tx_1');
     expect(JSON.parse(transactionViewJson(frozen, 'http://localhost:9', 'checkout')).payment_url).toBe('http://localhost:9/pay/tx_1');

@@ -4,10 +4,17 @@
  */
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import type { Account, Transaction } from '../../../src/core/domain/entities.js';
+import type { Transaction } from '../../../src/core/domain/entities.js';
 import { PAYMENT_LINK_TTL_MS } from '../../../src/features/payment-methods/payment-methods.js';
 import { paymentPageRoutes, type PaymentPageDeps } from '../../../src/features/payment-page/index.js';
-import { accountEntity, fakeAccounts, fakeScheduledSteps, fakeSubscriptions, fakeTransactions, transactionEntity } from '../../support/fakes.js';
+import {
+  accountEntity,
+  fakeAccounts,
+  fakeScheduledSteps,
+  fakeSubscriptions,
+  fakeTransactions,
+  transactionEntity,
+} from '../../support/fakes.js';
 
 const account = accountEntity;
 
@@ -37,8 +44,16 @@ function mount(rows: Transaction[], expireIfDue: (tx: Transaction) => Transactio
         return expireIfDue(transactions.byIdAnyAccount(id)!);
       },
     },
-    trials: { registerPaymentMethod: () => { throw new Error('no trial here'); } },
-    scenarios: { describe: () => [{ rules: [{ name: 'declined', description: 'Card 4000 0000 0000 0002: declined', match: { card_number: '4000000000000002' } }] }] },
+    trials: {
+      registerPaymentMethod: () => {
+        throw new Error('no trial here');
+      },
+    },
+    scenarios: {
+      describe: () => [
+        { rules: [{ name: 'declined', description: 'Card 4000 0000 0000 0002: declined', match: { card_number: '4000000000000002' } }] },
+      ],
+    },
     customerCancelled: (accountId) => void calls.push(`customerCancelled ${accountId}`),
   };
   const app = new Hono();
@@ -47,7 +62,13 @@ function mount(rows: Transaction[], expireIfDue: (tx: Transaction) => Transactio
 }
 
 const checkoutPayment = (overrides: Partial<Transaction> = {}): Transaction =>
-  transactionEntity({ id: 'tx_c', account_id: 'acc_checkout', description: 'Order <b>7</b>', cancel_url: 'https://shop.example/cancelled', ...overrides });
+  transactionEntity({
+    id: 'tx_c',
+    account_id: 'acc_checkout',
+    description: 'Order <b>7</b>',
+    cancel_url: 'https://shop.example/cancelled',
+    ...overrides,
+  });
 
 describe('payment page router with fake ports', () => {
   it('shows the card form of a checkout payment, with the test cards of the loaded scenarios, after asking the domain about the link', async () => {

@@ -1,6 +1,5 @@
 /**
- * What the /v4 middleware keeps belongs to the app that made it (issue 17: no module-level
- * singletons): the JWT key cache of `apiAuth`, the expiry-sweep count of `idempotency`, and the
+ * What the /v4 middleware keeps belongs to the app that made it: the JWT key cache of `apiAuth`, the expiry-sweep count of `idempotency`, and the
  * faults `apiFaults` notes of a request, which it keys by the request's context, so the body
  * gate replacing the raw request (a `; charset=utf-8` content type) does not lose them.
  * Fakes of the ports only: no composed sandbox.
@@ -32,7 +31,10 @@ const ACCOUNT: Account = {
   jwt_public_key_pem: demo.jwt_public_key_pem,
   created_at: 0,
 };
-const accounts = { byApiKey: (key: string) => (key === ACCOUNT.api_key ? ACCOUNT : undefined), byKid: (kid: string) => (kid === ACCOUNT.jwt_kid ? { ...ACCOUNT } : undefined) };
+const accounts = {
+  byApiKey: (key: string) => (key === ACCOUNT.api_key ? ACCOUNT : undefined),
+  byKid: (kid: string) => (kid === ACCOUNT.jwt_kid ? { ...ACCOUNT } : undefined),
+};
 
 function jwt(claims: Record<string, unknown>): string {
   const enc = (v: unknown): string => Buffer.from(JSON.stringify(v)).toString('base64url');
@@ -55,7 +57,10 @@ describe('apiAuth', () => {
     const keysB = new VerificationKeys();
     const [a, b] = [guarded(keysA), guarded(keysB)];
     const now = Math.floor(Date.now() / 1000);
-    const h = (exp: number) => ({ authorization: `Bearer ${jwt({ scopes: ['transactions.read'], iat: now, exp })}`, 'x-merchant-account-id': ACCOUNT.id });
+    const h = (exp: number) => ({
+      authorization: `Bearer ${jwt({ scopes: ['transactions.read'], iat: now, exp })}`,
+      'x-merchant-account-id': ACCOUNT.id,
+    });
     const answers = await Promise.all(Array.from({ length: 8 }, () => a.request('/v4/transactions', { headers: h(now + 300) })));
     expect(answers.map((r) => r.status)).toEqual(Array(8).fill(200));
     expect((await a.request('/v4/transactions', { headers: h(now + 301) })).status).toBe(200);
@@ -120,7 +125,12 @@ describe('apiFaults', () => {
   const post = (app: Hono<ApiEnv>, extra: Record<string, string> = {}) =>
     app.request('/v4/transactions', {
       method: 'POST',
-      headers: { authorization: `Bearer ${ACCOUNT.api_key}`, 'x-merchant-account-id': ACCOUNT.id, 'content-type': 'application/json; charset=utf-8', ...extra },
+      headers: {
+        authorization: `Bearer ${ACCOUNT.api_key}`,
+        'x-merchant-account-id': ACCOUNT.id,
+        'content-type': 'application/json; charset=utf-8',
+        ...extra,
+      },
       body: '{"amount":1}',
     });
 

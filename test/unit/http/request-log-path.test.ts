@@ -35,7 +35,11 @@ describe('loggedPath', () => {
   });
 
   it('keeps every id in a path whole, and masks a card number written as a path segment', () => {
-    for (const id of ['2d00603c-7140-4664-9754-38cb262fec61', '2D00603C-7140-4664-9754-38CB262FEC61', '41111111-1111-1111-1111-111111111111']) {
+    for (const id of [
+      '2d00603c-7140-4664-9754-38cb262fec61',
+      '2D00603C-7140-4664-9754-38CB262FEC61',
+      '41111111-1111-1111-1111-111111111111',
+    ]) {
       expect(loggedPath(`/v4/transactions/${id}/refunds`, `http://h/v4/transactions/${id}/refunds`)).toBe(`/v4/transactions/${id}/refunds`);
     }
     expect(loggedPath('/v4/transactions/4111111111111111', 'http://h/v4/transactions/4111111111111111')).toBe('/v4/transactions/•••• 1111');

@@ -1,6 +1,7 @@
 /** Tests of browser_info and of the Subscription response schema. */
 import { describe, expect, it } from 'vitest';
-import { browserInfoSchema, subscriptionResponseSchema } from '../../../src/features/subscriptions/subscriptions.schemas.js';
+import { browserInfoSchema } from '../../../src/core/http/wire/browser-info.js';
+import { subscriptionResponseSchema } from '../../../src/features/subscriptions/subscription-response-schema.js';
 import { direct, validDirectBody, withPath, issuePaths } from '../../support/subscription-schemas.js';
 
 describe('browserInfoSchema', () => {

@@ -3,7 +3,7 @@
  * direct-mode payment method rule, the restricted channel, every failure reported at once.
  */
 import { describe, expect, it } from 'vitest';
-import { subscriptionCreateSchema } from '../../../src/features/subscriptions/subscriptions.schemas.js';
+import { subscriptionCreateSchema } from '../../../src/features/subscriptions/subscription-create-schema.js';
 import { RESTRICTED, checkout, direct, validBody, validDirectBody, withPath, issuePaths } from '../../support/subscription-schemas.js';
 
 describe('subscriptionCreateSchema: cross-field rules', () => {
@@ -22,14 +22,28 @@ describe('subscriptionCreateSchema: cross-field rules', () => {
     const restricted = withPath(validBody(), ['payment_method'], { type: 'wallet', payment_channel_code: RESTRICTED });
     const result = checkout.safeParse(restricted);
     expect(result.error?.issues).toEqual([
-      expect.objectContaining({ code: 'invalid_type', path: ['billing_details'], expected: 'object', message: expect.stringContaining(RESTRICTED) }),
-      expect.objectContaining({ code: 'invalid_type', path: ['cart_items'], expected: 'array', message: expect.stringContaining(RESTRICTED) }),
+      expect.objectContaining({
+        code: 'invalid_type',
+        path: ['billing_details'],
+        expected: 'object',
+        message: expect.stringContaining(RESTRICTED),
+      }),
+      expect.objectContaining({
+        code: 'invalid_type',
+        path: ['cart_items'],
+        expected: 'array',
+        message: expect.stringContaining(RESTRICTED),
+      }),
     ]);
 
-    const other = withPath({ ...validBody(), currency: 'THB', plan: { name: 'Gold', currency: 'THB', amount: 1000, interval: 'month' } }, ['payment_method'], {
-      type: 'wallet',
-      payment_channel_code: 'TRUEMONEY',
-    });
+    const other = withPath(
+      { ...validBody(), currency: 'THB', plan: { name: 'Gold', currency: 'THB', amount: 1000, interval: 'month' } },
+      ['payment_method'],
+      {
+        type: 'wallet',
+        payment_channel_code: 'TRUEMONEY',
+      },
+    );
     expect(issuePaths(checkout, other)).toEqual([]);
 
     const complete = {
@@ -102,7 +116,9 @@ describe('subscriptionCreateSchema: cross-field rules', () => {
     // Other types need no card data in direct mode, only their channel code (in the catalogue, with its currency).
     const thb = { ...validDirectBody(), currency: 'THB', plan: { name: 'Gold', currency: 'THB', amount: 1000, interval: 'month' } };
     expect(issuePaths(direct, withPath(thb, ['payment_method'], { type: 'qr', payment_channel_code: 'PROMPTPAY' }))).toEqual([]);
-    expect(issuePaths(direct, withPath(validDirectBody(), ['payment_method'], { type: 'qr' }))).toEqual(['payment_method/payment_channel_code']);
+    expect(issuePaths(direct, withPath(validDirectBody(), ['payment_method'], { type: 'qr' }))).toEqual([
+      'payment_method/payment_channel_code',
+    ]);
   });
 
   it('reports every failure at once, field rules and cross-field rules together', () => {

@@ -4,7 +4,11 @@
  * browser_info and the response: subscriptions.schemas.objects.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { subscriptionCreateSchema, type SubscriptionCreate, type SubscriptionCreateInput } from '../../../src/features/subscriptions/subscriptions.schemas.js';
+import {
+  subscriptionCreateSchema,
+  type SubscriptionCreate,
+  type SubscriptionCreateInput,
+} from '../../../src/features/subscriptions/subscription-create-schema.js';
 import { RESTRICTED, checkout, direct, validBody, validDirectBody, withPath, issuePaths } from '../../support/subscription-schemas.js';
 
 describe('subscriptionCreateSchema: valid bodies', () => {
@@ -155,7 +159,9 @@ describe('subscriptionCreateSchema: field rules and issue paths', () => {
   it.each(cases)('%s -> issue at %j', (_name, path, value, issuePath) => {
     // Card fields are direct-mode data (checkout mode refuses them outright).
     const card = path[0] === 'payment_method' && ['number', 'expiration_date', 'security_code'].includes(path[1]!);
-    const paths = card ? issuePaths(direct, withPath(validDirectBody(), path, value)) : issuePaths(checkout, withPath(validBody(), path, value));
+    const paths = card
+      ? issuePaths(direct, withPath(validDirectBody(), path, value))
+      : issuePaths(checkout, withPath(validBody(), path, value));
     expect(paths).toEqual([(issuePath ?? path).join('/')]);
   });
 

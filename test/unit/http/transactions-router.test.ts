@@ -33,18 +33,38 @@ function fakeIdempotency(): IdempotencyRepo {
   return {
     get: (accountId, key) => rows.get(id(accountId, key)),
     claim: (accountId, key, fingerprint, at) =>
-      void rows.set(id(accountId, key), { account_id: accountId, key, fingerprint, state: 'processing', response_status: null, response_body: null, created_at: at }),
-    complete: (accountId, key, status, body) => void Object.assign(rows.get(id(accountId, key))!, { state: 'done', response_status: status, response_body: body }),
+      void rows.set(id(accountId, key), {
+        account_id: accountId,
+        key,
+        fingerprint,
+        state: 'processing',
+        response_status: null,
+        response_body: null,
+        created_at: at,
+      }),
+    complete: (accountId, key, status, body) =>
+      void Object.assign(rows.get(id(accountId, key))!, { state: 'done', response_status: status, response_body: body }),
     release: (accountId, key) => void rows.delete(id(accountId, key)),
     record: (accountId, key, fingerprint, at, status, body) =>
-      void rows.set(id(accountId, key), { account_id: accountId, key, fingerprint, state: 'done', response_status: status, response_body: body, created_at: at }),
+      void rows.set(id(accountId, key), {
+        account_id: accountId,
+        key,
+        fingerprint,
+        state: 'done',
+        response_status: status,
+        response_body: body,
+        created_at: at,
+      }),
     deleteExpired: () => 0,
   };
 }
 
 /** The router mounted under /v4 of a bare Hono app (with the sandbox's error envelope), over fakes; `calls` lists the service's calls. */
 function mount() {
-  const rows: Transaction[] = [transactionEntity({ id: TX_A, account_id: A.id, status: 'SUCCEEDED' }), transactionEntity({ id: TX_B, account_id: B.id, status: 'SUCCEEDED' })];
+  const rows: Transaction[] = [
+    transactionEntity({ id: TX_A, account_id: A.id, status: 'SUCCEEDED' }),
+    transactionEntity({ id: TX_B, account_id: B.id, status: 'SUCCEEDED' }),
+  ];
   const calls: string[] = [];
   const transactions: Pick<TransactionService, 'create' | 'refund'> = {
     create: (acc, input) => {
@@ -53,12 +73,28 @@ function mount() {
     },
     refund: (id, input): Refund => {
       calls.push(`refund ${id}`);
-      return { seq: 1, id: 'rf_1', account_id: A.id, transaction_id: id, amount: input.amount ?? 1050, currency: 'USD', reason: null, external_identifier: null, status: 'SUCCESS', created_at: 0, updated_at: 0 };
+      return {
+        seq: 1,
+        id: 'rf_1',
+        account_id: A.id,
+        transaction_id: id,
+        amount: input.amount ?? 1050,
+        currency: 'USD',
+        reason: null,
+        external_identifier: null,
+        status: 'SUCCESS',
+        created_at: 0,
+        updated_at: 0,
+      };
     },
   };
   const accounts = [A, B];
   const pipeline: ApiPipeline = {
-    secured: apiAuth({ accounts: { byApiKey: (key) => accounts.find((a) => a.api_key === key), byKid: () => undefined }, apiKeys: { authenticate: () => undefined }, bodyLimit: 1024 }),
+    secured: apiAuth({
+      accounts: { byApiKey: (key) => accounts.find((a) => a.api_key === key), byKid: () => undefined },
+      apiKeys: { authenticate: () => undefined },
+      bodyLimit: 1024,
+    }),
     validRequest: requestValidation({ webhookTargetRefused: (url) => (url.includes('169.254.') ? 'a link-local address' : null) }),
     scenarioFault: async () => {},
     idempotent: idempotency({ records: fakeIdempotency(), clock: fakeClock(), atomically: (work) => work() }),
@@ -79,8 +115,28 @@ function mount() {
   return { app, calls };
 }
 
-const as = (acc: Account, extra: Record<string, string> = {}) => ({ authorization: `Bearer ${acc.api_key}`, 'x-merchant-account-id': acc.id, 'content-type': 'application/json', ...extra });
-const payment = { amount: 1050, currency: 'USD', payment_method: { type: 'card', number: '4111111111111111', expiration_date: '12/30', security_code: '123' }, browser_info: { user_agent: 'test', accept_header: '*/*', language: 'en', color_depth: 24, screen_height: 800, screen_width: 1200, time_zone_offset: 0, java_enabled: false, javascript_enabled: true } };
+const as = (acc: Account, extra: Record<string, string> = {}) => ({
+  authorization: `Bearer ${acc.api_key}`,
+  'x-merchant-account-id': acc.id,
+  'content-type': 'application/json',
+  ...extra,
+});
+const payment = {
+  amount: 1050,
+  currency: 'USD',
+  payment_method: { type: 'card', number: '4111111111111111', expiration_date: '12/30', security_code: '123' },
+  browser_info: {
+    user_agent: 'test',
+    accept_header: '*/*',
+    language: 'en',
+    color_depth: 24,
+    screen_height: 800,
+    screen_width: 1200,
+    time_zone_offset: 0,
+    java_enabled: false,
+    javascript_enabled: true,
+  },
+};
 
 describe('the transaction router with fake ports', () => {
   it("reads the caller's transaction through the query port; another account's is 404 with the envelope", async () => {
@@ -90,7 +146,13 @@ describe('the transaction router with fake ports', () => {
     expect(await own.json()).toMatchObject({ type: 'transaction', id: TX_A, merchant_account_id: A.id, status: 'SUCCEEDED' });
     const other = await app.request(`/v4/transactions/${TX_B}`, { headers: as(A) });
     expect(other.status).toBe(404);
-    expect(await other.json()).toEqual({ type: 'error', code: 'not_found', status: 404, message: `Transaction ${TX_B} not found`, details: [] });
+    expect(await other.json()).toEqual({
+      type: 'error',
+      code: 'not_found',
+      status: 404,
+      message: `Transaction ${TX_B} not found`,
+      details: [],
+    });
     expect(calls).toEqual([]);
   });
 
@@ -98,7 +160,11 @@ describe('the transaction router with fake ports', () => {
     const { app, calls } = mount();
     const refused = await app.request(`/v4/transactions/${TX_B}/refunds`, { method: 'POST', headers: as(A), body: '{}' });
     expect(refused.status).toBe(404);
-    const refunded = await app.request(`/v4/transactions/${TX_A}/refunds`, { method: 'POST', headers: as(A), body: JSON.stringify({ amount: 500 }) });
+    const refunded = await app.request(`/v4/transactions/${TX_A}/refunds`, {
+      method: 'POST',
+      headers: as(A),
+      body: JSON.stringify({ amount: 500 }),
+    });
     expect(refunded.status).toBe(201);
     expect(await refunded.json()).toMatchObject({ id: 'rf_1', transaction_id: TX_A, amount: 500 });
     expect(calls).toEqual([`refund ${TX_A}`]);
@@ -119,9 +185,15 @@ describe('the transaction router with fake ports', () => {
     const { app, calls } = mount();
     const bad = await app.request('/v4/transactions', { method: 'POST', headers: as(A), body: JSON.stringify({ amount: 'ten' }) });
     expect(bad.status).toBe(400);
-    const refusedTarget = await app.request('/v4/transactions', { method: 'POST', headers: as(A), body: JSON.stringify({ ...payment, notification_url: 'http://169.254.169.254/hook' }) });
+    const refusedTarget = await app.request('/v4/transactions', {
+      method: 'POST',
+      headers: as(A),
+      body: JSON.stringify({ ...payment, notification_url: 'http://169.254.169.254/hook' }),
+    });
     expect(refusedTarget.status).toBe(400);
-    expect(((await refusedTarget.json()) as { details: { pointer: string }[] }).details.map((d) => d.pointer)).toEqual(['/notification_url']);
+    expect(((await refusedTarget.json()) as { details: { pointer: string }[] }).details.map((d) => d.pointer)).toEqual([
+      '/notification_url',
+    ]);
     const keyed = as(A, { 'idempotency-key': 'once' });
     const first = await app.request('/v4/transactions', { method: 'POST', headers: keyed, body: JSON.stringify(payment) });
     const again = await app.request('/v4/transactions', { method: 'POST', headers: keyed, body: JSON.stringify(payment) });

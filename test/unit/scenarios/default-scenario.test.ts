@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadScenarioFile } from '../../../src/features/scenarios/load.js';
 import { defaultScenarioPath } from '../../../src/core/config.js';
 import { findRule, type MatchInput } from '../../../src/features/scenarios/match.js';
-import type { ScenarioStep } from '../../../src/features/scenarios/schema.js';
+import type { ScenarioStep } from '../../../src/features/scenarios/step-schema.js';
 
 const DEFAULT_SCENARIO_PATH = defaultScenarioPath();
 
@@ -70,7 +70,10 @@ describe('default scenario', () => {
     [
       'metadata sandbox_webhook_failures 3',
       { metadata: { sandbox_webhook_failures: '3', order: '7' } },
-      [{ outcome: 'SUCCEEDED', after_seconds: 0 }, { webhook_failures: 3, status: 503 }],
+      [
+        { outcome: 'SUCCEEDED', after_seconds: 0 },
+        { webhook_failures: 3, status: 503 },
+      ],
     ],
     ['plan renewal-fails', { kind: 'subscription', plan: { name: 'renewal-fails', interval: 'month' } }, [{ renewal_fails: [1] }]],
     [

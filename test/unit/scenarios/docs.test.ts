@@ -19,6 +19,10 @@ describe('docs/scenarios.md', () => {
     const blocks = [...doc.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => m[1]!);
     const example = blocks.find((b) => b.includes('"rules"')) ?? '';
     const loaded = parseScenarioText(example, 'docs example');
-    expect(loaded.rules.map((r) => r.name)).toEqual(['insufficient funds card', 'slow EUR with a partial refund', 'second renewal bounces once']);
+    expect(loaded.rules.map((r) => r.name)).toEqual([
+      'insufficient funds card',
+      'slow EUR with a partial refund',
+      'second renewal bounces once',
+    ]);
   });
 });

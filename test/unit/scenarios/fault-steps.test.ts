@@ -1,11 +1,12 @@
 /**
- * The fault steps of scenario files (issue 10): `api_fault` (the syntax of X-Sandbox-Fault)
+ * The fault steps of scenario files: `api_fault` (the syntax of X-Sandbox-Fault)
  * and `webhook_fault` (duplicate, out_of_order, delayed, bad_signature), and what the policy
  * makes of them.
  */
 import { describe, expect, it } from 'vitest';
 import { createScenarioPolicy, webhookFaultsOf } from '../../../src/features/scenarios/policy.js';
-import { scenarioFileSchema, stepKind } from '../../../src/features/scenarios/schema.js';
+import { scenarioFileSchema } from '../../../src/features/scenarios/schema.js';
+import { stepKind } from '../../../src/features/scenarios/step-schema.js';
 
 const file = (steps: unknown[]) => ({ name: 'f', rules: [{ name: 'r', match: {}, steps }] });
 const issues = (steps: unknown[]) => {
@@ -14,10 +15,13 @@ const issues = (steps: unknown[]) => {
 };
 
 describe('fault steps', () => {
-  it.each(['503', '503-after', '429', '429=5', 'timeout', 'timeout=5s', 'timeout-after', 'latency=800', 'reset', 'reset-after'])('accepts api_fault %s', (value) => {
-    expect(issues([{ api_fault: value }])).toEqual([]);
-    expect(stepKind({ api_fault: value })).toBe('api_fault');
-  });
+  it.each(['503', '503-after', '429', '429=5', 'timeout', 'timeout=5s', 'timeout-after', 'latency=800', 'reset', 'reset-after'])(
+    'accepts api_fault %s',
+    (value) => {
+      expect(issues([{ api_fault: value }])).toEqual([]);
+      expect(stepKind({ api_fault: value })).toBe('api_fault');
+    },
+  );
 
   it.each(['500', 'latency', 'timeout=5', 'reset-before', ''])('refuses api_fault "%s"', (value) => {
     expect(issues([{ api_fault: value }]).join('\n')).toMatch(/api_fault/);
@@ -36,7 +40,11 @@ describe('fault steps', () => {
       name: 's',
       rules: [
         { name: 'fail', match: { amount: 503 }, steps: [{ api_fault: '503-after' }] },
-        { name: 'hooks', match: {}, steps: [{ outcome: 'SUCCEEDED' }, { webhook_fault: 'duplicate' }, { webhook_fault: 'delayed', seconds: 30 }] },
+        {
+          name: 'hooks',
+          match: {},
+          steps: [{ outcome: 'SUCCEEDED' }, { webhook_fault: 'duplicate' }, { webhook_fault: 'delayed', seconds: 30 }],
+        },
       ],
     });
     const policy = createScenarioPolicy([{ ...parsed, source: 'test' }]);

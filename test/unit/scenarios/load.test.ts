@@ -43,9 +43,7 @@ describe('loadScenarioFile', () => {
     });
     const error = errorOf(() => loadScenarioFile(path));
     expect(error.source).toBe(path);
-    expect(error.message).toBe(
-      `${path}: rules[2] ("slow success").steps[0].outcome: expected "SUCCEEDED" or "FAILED", got "SUCCEDED"`,
-    );
+    expect(error.message).toBe(`${path}: rules[2] ("slow success").steps[0].outcome: expected "SUCCEEDED" or "FAILED", got "SUCCEDED"`);
   });
 
   it('points at an unknown key and suggests the right one', () => {
@@ -67,9 +65,7 @@ describe('loadScenarioFile', () => {
 
   it('reports a misspelt top-level key before the key it hides', () => {
     const path = file('rulez.json', { name: 'bad', rulez: rules });
-    expect(errorOf(() => loadScenarioFile(path)).message).toBe(
-      `${path}: rulez: unknown key (did you mean "rules"?) (and 1 more problem)`,
-    );
+    expect(errorOf(() => loadScenarioFile(path)).message).toBe(`${path}: rulez: unknown key (did you mean "rules"?) (and 1 more problem)`);
   });
 
   it('names a rule without a name by its index', () => {

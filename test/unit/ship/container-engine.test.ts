@@ -42,7 +42,12 @@ describe('scripts/container-engine.sh', () => {
     spawnSync('mkdir', ['-p', noDocker]);
     writeFileSync(join(noDocker, 'docker'), '#!/bin/sh\nexit 1\n');
     chmodSync(join(noDocker, 'docker'), 0o755);
-    const r = spawnSync('bash', [script, 'plan'], { cwd: root, encoding: 'utf8', env: { ...process.env, PATH: `${noDocker}:${process.env.PATH ?? ''}`, WORK_DIR: join(fakeBin, 'work') }, timeout: 60_000 });
+    const r = spawnSync('bash', [script, 'plan'], {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, PATH: `${noDocker}:${process.env.PATH ?? ''}`, WORK_DIR: join(fakeBin, 'work') },
+      timeout: 60_000,
+    });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/no docker: (would install from Debian: |podman, runc and debootstrap are installed)/);
@@ -61,11 +66,18 @@ describe('.ci/run', () => {
   it("sets up the engine with the project's own script, and keeps its other steps", () => {
     const run = readFileSync(join(root, '.ci/run'), 'utf8');
     expect(run).toContain('bash scripts/container-engine.sh setup');
-    for (const step of ['npm ci', 'npm test', 'npm run test:package', 'npm run test:image']) expect(run).toMatch(new RegExp(`^${step}$`, 'm'));
+    for (const step of ['npm ci', 'npm test', 'npm run test:package', 'npm run test:image'])
+      expect(run).toMatch(new RegExp(`^${step}$`, 'm'));
   });
 
   it('no CI, build, recipe or test file names a path outside the repository', () => {
-    const files = spawnSync('git', ['ls-files', '.ci', 'scripts', 'src', 'test', 'examples', '.github', 'Dockerfile', 'compose.yaml', 'package.json'], { cwd: root, encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
+    const files = spawnSync(
+      'git',
+      ['ls-files', '.ci', 'scripts', 'src', 'test', 'examples', '.github', 'Dockerfile', 'compose.yaml', 'package.json'],
+      { cwd: root, encoding: 'utf8' },
+    )
+      .stdout.split('\n')
+      .filter(Boolean);
     expect(files.length).toBeGreaterThan(10);
     const outside = files.filter((file) => /\.\.\/shared\b|\/work\//.test(readFileSync(join(root, file), 'utf8')));
     expect(outside).toEqual([]);

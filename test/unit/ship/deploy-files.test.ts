@@ -13,7 +13,13 @@ import { parse } from 'yaml';
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const read = (file: string): string => readFileSync(root + file, 'utf8');
 
-interface ComposeService { build?: string; ports?: string[]; command?: string[]; volumes?: string[]; extra_hosts?: string[] }
+interface ComposeService {
+  build?: string;
+  ports?: string[];
+  command?: string[];
+  volumes?: string[];
+  extra_hosts?: string[];
+}
 
 describe('compose.yaml', () => {
   const compose = parse(read('compose.yaml')) as { services: Record<string, ComposeService>; volumes: Record<string, unknown> };

@@ -9,7 +9,12 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
-interface Step { name?: string; run?: string; uses?: string; env?: Record<string, string> }
+interface Step {
+  name?: string;
+  run?: string;
+  uses?: string;
+  env?: Record<string, string>;
+}
 const workflow = parse(readFileSync(root + '.github/workflows/release.yml', 'utf8')) as {
   on: { push: { tags: string[] } };
   permissions: Record<string, string>;

@@ -11,7 +11,13 @@ import { transactionEntity } from '../../support/fakes.js';
 import { openStore } from '../../../src/sqlite-store.js';
 
 function payment(id: string, accountId = 'acc_a'): Omit<Transaction, 'seq'> {
-  const { seq: _seq, ...tx } = transactionEntity({ id, account_id: accountId, link_expires_at: 5_000, created_at: 1_000, updated_at: 1_000 });
+  const { seq: _seq, ...tx } = transactionEntity({
+    id,
+    account_id: accountId,
+    link_expires_at: 5_000,
+    created_at: 1_000,
+    updated_at: 1_000,
+  });
   return tx;
 }
 
@@ -23,7 +29,8 @@ function setUp() {
   transactions.insert(payment('tx_1'));
   transactions.insert(payment('tx_2', 'acc_b'));
   // The row as SQLite holds it, behind the repository's back (to see what the cache answers).
-  const rowStatus = (id: string) => store.db.prepare<[string], { status: string }>('SELECT status FROM transactions WHERE id = ?').get(id)?.status;
+  const rowStatus = (id: string) =>
+    store.db.prepare<[string], { status: string }>('SELECT status FROM transactions WHERE id = ?').get(id)?.status;
   return { store, transactions, rowStatus };
 }
 
@@ -85,7 +92,7 @@ describe('the transactions read cache', () => {
     expect(transactions.page('acc_a', { limit: 20 }).rows).toEqual([]);
   });
 
-  it('hands out frozen entities, so no caller can change the next reader\'s copy', () => {
+  it("hands out frozen entities, so no caller can change the next reader's copy", () => {
     const { transactions } = setUp();
     const tx = transactions.byIdAnyAccount('tx_1')!;
     expect(Object.isFrozen(tx)).toBe(true);

@@ -33,9 +33,13 @@ describe('the request log, written in batches', () => {
   const open: SqliteStore[] = [];
   const dirs: string[] = [];
   const store = (path = ':memory:', limit?: number): SqliteStore => {
-    const s = openStore(path, (err) => {
-      throw err;
-    }, { requestLogLimit: limit });
+    const s = openStore(
+      path,
+      (err) => {
+        throw err;
+      },
+      { requestLogLimit: limit },
+    );
     open.push(s);
     return s;
   };
@@ -47,7 +51,9 @@ describe('the request log, written in batches', () => {
 
   it('gives each entry its id at once, and a read sees every queued entry with it', () => {
     const s = store();
-    const ids = [1, 2, 3].map((i) => s.httpRecords.requestLog.insert(entry(`/v4/transactions/${i}`, { warnings: [`w${i}`], replayed: i === 2 })));
+    const ids = [1, 2, 3].map((i) =>
+      s.httpRecords.requestLog.insert(entry(`/v4/transactions/${i}`, { warnings: [`w${i}`], replayed: i === 2 })),
+    );
     expect(ids).toEqual([ids[0], ids[0]! + 1, ids[0]! + 2]);
     expect(stored(s)).toBe(0); // queued, not yet written
     const rows = s.httpRecords.requestLog.pageAll({ limit: 10 }).rows;

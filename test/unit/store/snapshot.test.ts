@@ -69,7 +69,11 @@ describe('snapshot files', () => {
 
   it('refuses a snapshot carrying a trigger, a view, an extra table or an extra index the sandbox did not create', async () => {
     const attacks: [string, string, RegExp][] = [
-      ['trigger', "CREATE TRIGGER steal AFTER INSERT ON transactions BEGIN UPDATE api_keys SET account_id = account_id; END", /it holds a trigger steal that payment-sandbox did not create/],
+      [
+        'trigger',
+        'CREATE TRIGGER steal AFTER INSERT ON transactions BEGIN UPDATE api_keys SET account_id = account_id; END',
+        /it holds a trigger steal that payment-sandbox did not create/,
+      ],
       ['view', 'CREATE VIEW peek AS SELECT * FROM meta', /it holds a view peek that payment-sandbox did not create/],
       ['table', 'CREATE TABLE extra (x)', /it holds a table extra that payment-sandbox did not create/],
       ['index', 'CREATE INDEX meta_value ON meta (value)', /it holds an? index meta_value that payment-sandbox did not create/],
@@ -94,7 +98,7 @@ describe('snapshot files', () => {
 
   it('a snapshot of a database with many deleted rows carries no free pages', async () => {
     const store = openStore(join(dir, 'freed.db'), () => {});
-    const insert = store.db.prepare("INSERT INTO meta (key, value) VALUES (?, ?)");
+    const insert = store.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
     store.db.transaction(() => {
       for (let i = 0; i < 3000; i++) insert.run(`big${i}`, 'x'.repeat(1000));
     })();

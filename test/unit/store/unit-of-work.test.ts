@@ -12,7 +12,11 @@ function setUp() {
   const errors: unknown[] = [];
   const uow = createUnitOfWork(db, (err) => errors.push(err));
   const put = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
-  const keys = () => db.prepare<[], { key: string }>('SELECT key FROM meta ORDER BY key').all().map((r) => r.key);
+  const keys = () =>
+    db
+      .prepare<[], { key: string }>('SELECT key FROM meta ORDER BY key')
+      .all()
+      .map((r) => r.key);
   return { db, uow, put, keys, errors };
 }
 

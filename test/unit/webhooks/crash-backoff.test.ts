@@ -15,7 +15,12 @@ describe('CrashBackoff', () => {
   it('pauses for 250 ms, doubling at each failure in a row up to 30 s; reports each; ends when its timer fires', () => {
     const time = fakeRealTime();
     const events: string[] = [];
-    const backoff = new CrashBackoff({ onError: () => events.push('error'), onRecovered: () => events.push('recovered'), onResume: () => events.push('resume'), time });
+    const backoff = new CrashBackoff({
+      onError: () => events.push('error'),
+      onRecovered: () => events.push('recovered'),
+      onResume: () => events.push('resume'),
+      time,
+    });
     expect(backoff.paused).toBe(false);
     backoff.crashed(new Error('full'));
     expect(backoff.paused).toBe(true);
@@ -75,7 +80,18 @@ describe('the dispatcher on a full disk', () => {
       },
     });
     const errors: unknown[] = [];
-    const dispatcher = new Dispatcher({ clock, deliveries, transactions: store.repos.transactions, feed: { emit: () => undefined }, sign: () => 'sig', timeZone: 'UTC', timeoutMs: 1000, onError: (err) => errors.push(err), poster, time });
+    const dispatcher = new Dispatcher({
+      clock,
+      deliveries,
+      transactions: store.repos.transactions,
+      feed: { emit: () => undefined },
+      sign: () => 'sig',
+      timeZone: 'UTC',
+      timeoutMs: 1000,
+      onError: (err) => errors.push(err),
+      poster,
+      time,
+    });
     const { seq: _seq, ...row } = delivery({ id: randomUUID(), resource_id: randomUUID(), next_attempt_at: clock.nowMs() });
     real.insert(row);
     dispatcher.nudge();
@@ -96,7 +112,7 @@ describe('the dispatcher on a full disk', () => {
     await dispatcher.idle();
     expect(real.byId(row.id)).toMatchObject({ status: 'delivered', attempts: 1 });
   });
-  it("a follow-up that fails (holding the next delivery behind a retry on a full disk) backs off, and the resume puts that delivery back in order", async () => {
+  it('a follow-up that fails (holding the next delivery behind a retry on a full disk) backs off, and the resume puts that delivery back in order', async () => {
     const store = openStore(':memory:', (err) => {
       throw err;
     });
@@ -113,7 +129,18 @@ describe('the dispatcher on a full disk', () => {
       },
     });
     const errors: unknown[] = [];
-    const dispatcher = new Dispatcher({ clock, deliveries, transactions: store.repos.transactions, feed: { emit: () => undefined }, sign: () => 'sig', timeZone: 'UTC', timeoutMs: 1000, onError: (err) => errors.push(err), poster, time });
+    const dispatcher = new Dispatcher({
+      clock,
+      deliveries,
+      transactions: store.repos.transactions,
+      feed: { emit: () => undefined },
+      sign: () => 'sig',
+      timeZone: 'UTC',
+      timeoutMs: 1000,
+      onError: (err) => errors.push(err),
+      poster,
+      time,
+    });
     const transactionId = randomUUID();
     const { seq: _a, ...first } = delivery({ id: randomUUID(), resource_id: transactionId, next_attempt_at: clock.nowMs() });
     const { seq: _b, ...second } = delivery({ id: randomUUID(), resource_id: transactionId, next_attempt_at: clock.nowMs() });

@@ -10,7 +10,9 @@ import { DEMO_WEBHOOK_PRIVATE_KEY_PEM, DEMO_WEBHOOK_PUBLIC_KEY_PEM } from '../..
 import type { Transaction } from '../../../src/core/domain/entities.js';
 import type { ChangeFeed } from '../../../src/core/domain/ports.js';
 import { openStore, type SqliteStore } from '../../../src/sqlite-store.js';
-import { Dispatcher, MAX_ATTEMPTS, MAX_IN_FLIGHT_PER_URL, retryDelaySeconds } from '../../../src/core/webhooks/dispatcher.js';
+import { Dispatcher } from '../../../src/core/webhooks/dispatcher.js';
+import { MAX_ATTEMPTS, retryDelaySeconds } from '../../../src/core/webhooks/retries.js';
+import { MAX_IN_FLIGHT_PER_URL } from '../../../src/core/webhooks/lanes.js';
 import { createOutbox } from '../../../src/features/transactions/outbox.js';
 import type { PostAnswer, WebhookPoster } from '../../../src/core/webhooks/post.js';
 import { createSigner } from '../../../src/core/webhooks/signing.js';
@@ -102,7 +104,9 @@ describe('outbox', () => {
     const other = resolved();
     settle(own);
     settle(other);
-    expect(repos.deliveries.forResource(own.id).map((d) => [d.kind, d.url, d.status])).toEqual([['payment', 'http://own.test/hook', 'pending']]);
+    expect(repos.deliveries.forResource(own.id).map((d) => [d.kind, d.url, d.status])).toEqual([
+      ['payment', 'http://own.test/hook', 'pending'],
+    ]);
     expect(repos.deliveries.forResource(other.id)[0]!.url).toBe('http://merchant.test/webhooks');
     expect(JSON.parse(repos.deliveries.forResource(own.id)[0]!.body)).toMatchObject({ merchant_transaction_id: 'order-7' });
   });
@@ -174,7 +178,18 @@ describe('dispatcher', () => {
     const tx = resolved();
     settle(tx);
     const now = clock.nowMs();
-    repos.transactions.insertRefund({ id: 'rf_1', transaction_id: tx.id, account_id: tx.account_id, amount: 100, currency: tx.currency, status: 'SUCCESS', reason: null, external_identifier: null, created_at: now, updated_at: now });
+    repos.transactions.insertRefund({
+      id: 'rf_1',
+      transaction_id: tx.id,
+      account_id: tx.account_id,
+      amount: 100,
+      currency: tx.currency,
+      status: 'SUCCESS',
+      reason: null,
+      external_identifier: null,
+      created_at: now,
+      updated_at: now,
+    });
     uow.run(() => outbox.refund(tx, repos.transactions.refundById('rf_1')!));
     await flush();
     expect(waiting).toHaveLength(1);

@@ -36,11 +36,19 @@ export function delivery(overrides: Partial<Delivery> = {}): Delivery {
   };
 }
 
-type FakeRepo = Pick<DeliveriesRepo, 'byId' | 'forResource' | 'postpone' | 'setSignature' | 'due' | 'dueIds' | 'dueBetween' | 'nextDue' | 'pendingAfter'>;
+type FakeRepo = Pick<
+  DeliveriesRepo,
+  'byId' | 'forResource' | 'postpone' | 'setSignature' | 'due' | 'dueIds' | 'dueBetween' | 'nextDue' | 'pendingAfter'
+>;
 
-export function fakeDeliveries(...initial: Delivery[]): FakeRepo & { rows: Delivery[]; postponed: [string, number][]; failPostpone: boolean } {
+export function fakeDeliveries(
+  ...initial: Delivery[]
+): FakeRepo & { rows: Delivery[]; postponed: [string, number][]; failPostpone: boolean } {
   const rows = [...initial];
-  const pending = () => rows.filter((d) => d.status === 'pending' && d.next_attempt_at !== null).sort((a, b) => a.next_attempt_at! - b.next_attempt_at! || a.seq - b.seq);
+  const pending = () =>
+    rows
+      .filter((d) => d.status === 'pending' && d.next_attempt_at !== null)
+      .sort((a, b) => a.next_attempt_at! - b.next_attempt_at! || a.seq - b.seq);
   const repo = {
     rows,
     postponed: [] as [string, number][],
@@ -56,7 +64,10 @@ export function fakeDeliveries(...initial: Delivery[]): FakeRepo & { rows: Deliv
       rows.find((d) => d.id === id)!.signature = signature;
     },
     due: (nowMs: number) => pending().filter((d) => d.next_attempt_at! <= nowMs),
-    dueIds: (nowMs: number) => pending().filter((d) => d.next_attempt_at! <= nowMs).map((d) => d.id),
+    dueIds: (nowMs: number) =>
+      pending()
+        .filter((d) => d.next_attempt_at! <= nowMs)
+        .map((d) => d.id),
     dueBetween: (fromMs: number, nowMs: number) => pending().filter((d) => d.next_attempt_at! >= fromMs && d.next_attempt_at! <= nowMs),
     nextDue: () => pending()[0]?.next_attempt_at ?? null,
     pendingAfter: (afterMs: number) => pending().filter((d) => d.next_attempt_at! > afterMs),
@@ -65,7 +76,9 @@ export function fakeDeliveries(...initial: Delivery[]): FakeRepo & { rows: Deliv
 }
 
 /** The refunds given, and transactions of no subscription. */
-export function fakeRefunds(...refunds: Pick<Refund, 'id' | 'transaction_id'>[]): Pick<TransactionsRepo, 'refundById' | 'refundsOf' | 'byIdAnyAccount' | 'forSubscription'> {
+export function fakeRefunds(
+  ...refunds: Pick<Refund, 'id' | 'transaction_id'>[]
+): Pick<TransactionsRepo, 'refundById' | 'refundsOf' | 'byIdAnyAccount' | 'forSubscription'> {
   return {
     refundById: (id) => refunds.find((r) => r.id === id) as Refund | undefined,
     refundsOf: (transactionId) => refunds.filter((r) => r.transaction_id === transactionId) as Refund[],

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Refund, Transaction } from '../../../src/core/domain/entities.js';
-import { paymentWebhookBody, refundEventBody, refundWebhookBody, transactionEventBody } from '../../../src/features/transactions/webhook-bodies.js';
+import {
+  paymentWebhookBody,
+  refundEventBody,
+  refundWebhookBody,
+  transactionEventBody,
+} from '../../../src/features/transactions/webhook-bodies.js';
 
 // 2026-11-21 23:30:05 in Shanghai is 15:30:05 UTC; the account date is the Shanghai date.
 const AT = new Date('2026-11-21T15:30:05Z');
@@ -206,12 +211,7 @@ describe('refundWebhookBody', () => {
       at: AT,
       timeZone: 'UTC',
     });
-    expect(Object.keys(body)).toEqual([
-      'll_transaction_id',
-      'merchant_transaction_id',
-      'original_transaction_id',
-      'refund_data',
-    ]);
+    expect(Object.keys(body)).toEqual(['ll_transaction_id', 'merchant_transaction_id', 'original_transaction_id', 'refund_data']);
     expect(Object.keys(body.refund_data)).toEqual([
       'account_date',
       'actual_refund_amount',
@@ -243,27 +243,49 @@ describe('refundWebhookBody', () => {
 describe('settlement in another currency (--settlement-currency)', () => {
   it('a USD payment settled in THB carries the fixed rate and the THB amount', () => {
     const body = paymentWebhookBody({
-      llTransactionId: 'txn_thb', merchantTransactionId: 'order-thb', amount: 1050, currency: 'USD',
-      status: 'SUCCEEDED', at: AT, timeZone: 'UTC', settlementCurrency: 'THB',
+      llTransactionId: 'txn_thb',
+      merchantTransactionId: 'order-thb',
+      amount: 1050,
+      currency: 'USD',
+      status: 'SUCCEEDED',
+      at: AT,
+      timeZone: 'UTC',
+      settlementCurrency: 'THB',
     });
     expect(body.payment_data).toMatchObject({
-      exchange_rate: '36.000000', payment_amount: '10.50', payment_currency_code: 'USD',
-      settlement_amount: '378.00', settlement_currency_code: 'THB',
+      exchange_rate: '36.000000',
+      payment_amount: '10.50',
+      payment_currency_code: 'USD',
+      settlement_amount: '378.00',
+      settlement_currency_code: 'THB',
     });
   });
 
   it('a currency without a sandbox rate settles in its own currency', () => {
     const body = paymentWebhookBody({
-      llTransactionId: 'txn_bhd', merchantTransactionId: 'order-bhd', amount: 1050, currency: 'BHD',
-      status: 'SUCCEEDED', at: AT, timeZone: 'UTC', settlementCurrency: 'THB',
+      llTransactionId: 'txn_bhd',
+      merchantTransactionId: 'order-bhd',
+      amount: 1050,
+      currency: 'BHD',
+      status: 'SUCCEEDED',
+      at: AT,
+      timeZone: 'UTC',
+      settlementCurrency: 'THB',
     });
     expect(body.payment_data).toMatchObject({ exchange_rate: '1.000000', settlement_amount: '1.050', settlement_currency_code: 'BHD' });
   });
 
   it("the refund body names the payment's settlement currency", () => {
     const body = refundWebhookBody({
-      llTransactionId: 'rf_1', merchantTransactionId: 'rf-1', originalTransactionId: 'order-1', amount: 300, currency: 'USD',
-      reason: '', at: AT, timeZone: 'UTC', settlementCurrency: 'THB',
+      llTransactionId: 'rf_1',
+      merchantTransactionId: 'rf-1',
+      originalTransactionId: 'order-1',
+      amount: 300,
+      currency: 'USD',
+      reason: '',
+      at: AT,
+      timeZone: 'UTC',
+      settlementCurrency: 'THB',
     });
     expect(body.refund_data).toMatchObject({ refund_amount: 300, refund_currency_code: 'USD', settlement_currency_code: 'THB' });
   });
@@ -271,24 +293,66 @@ describe('settlement in another currency (--settlement-currency)', () => {
 
 describe('event bodies (--webhook-format event)', () => {
   const tx: Transaction = {
-    seq: 1, id: 'tx-1', account_id: 'acc', status: 'SUCCEEDED', amount: 1050, currency: 'USD', description: null, customer: null,
-    return_url: null, cancel_url: null, external_identifier: 'order-1', notification_url: null, metadata: null,
-    payment_method: { type: 'card', card: { last4: '4242', expiration_date: '12/30', brand: 'visa' } }, browser_info: null,
-    refunded_amount: 0, subscription_id: null, scenario_rule: null, decline_reason: null, link_expires_at: null,
-    created_at: AT.getTime(), updated_at: AT.getTime(), resolved_at: AT.getTime(),
+    seq: 1,
+    id: 'tx-1',
+    account_id: 'acc',
+    status: 'SUCCEEDED',
+    amount: 1050,
+    currency: 'USD',
+    description: null,
+    customer: null,
+    return_url: null,
+    cancel_url: null,
+    external_identifier: 'order-1',
+    notification_url: null,
+    metadata: null,
+    payment_method: { type: 'card', card: { last4: '4242', expiration_date: '12/30', brand: 'visa' } },
+    browser_info: null,
+    refunded_amount: 0,
+    subscription_id: null,
+    scenario_rule: null,
+    decline_reason: null,
+    link_expires_at: null,
+    created_at: AT.getTime(),
+    updated_at: AT.getTime(),
+    resolved_at: AT.getTime(),
   };
 
   it('names the outcome: transaction.completed or transaction.failed, the transaction under data.transaction', () => {
     const ok = transactionEventBody({ eventId: 'ev-1', transaction: tx, at: AT });
     expect(ok).toMatchObject({ id: 'ev-1', type: 'transaction.completed', created_at: '2026-11-21T15:30:05.000+00:00' });
-    expect(ok.data.transaction).toMatchObject({ id: 'tx-1', status: 'SUCCEEDED', amount: 1050, exchange_rate: '1.000000', settlement_amount: 1050 });
+    expect(ok.data.transaction).toMatchObject({
+      id: 'tx-1',
+      status: 'SUCCEEDED',
+      amount: 1050,
+      exchange_rate: '1.000000',
+      settlement_amount: 1050,
+    });
     expect(transactionEventBody({ eventId: 'ev-2', transaction: { ...tx, status: 'FAILED' }, at: AT }).type).toBe('transaction.failed');
     expect(() => transactionEventBody({ eventId: 'ev-3', transaction: { ...tx, status: 'PENDING' }, at: AT })).toThrow();
   });
 
   it('a refund is refund.completed with the refund beside the transaction', () => {
-    const refund: Refund = { seq: 1, id: 'rf-1', account_id: 'acc', transaction_id: 'tx-1', amount: 300, currency: 'USD', reason: null, external_identifier: null, status: 'SUCCESS', created_at: AT.getTime(), updated_at: AT.getTime() };
-    const body = refundEventBody({ eventId: 'ev-4', transaction: { ...tx, refunded_amount: 300 }, refund, at: AT, settlementCurrency: 'THB' });
+    const refund: Refund = {
+      seq: 1,
+      id: 'rf-1',
+      account_id: 'acc',
+      transaction_id: 'tx-1',
+      amount: 300,
+      currency: 'USD',
+      reason: null,
+      external_identifier: null,
+      status: 'SUCCESS',
+      created_at: AT.getTime(),
+      updated_at: AT.getTime(),
+    };
+    const body = refundEventBody({
+      eventId: 'ev-4',
+      transaction: { ...tx, refunded_amount: 300 },
+      refund,
+      at: AT,
+      settlementCurrency: 'THB',
+    });
     expect(body.type).toBe('refund.completed');
     expect(body.data.refund).toMatchObject({ id: 'rf-1', amount: 300, status: 'SUCCESS' });
     expect(body.data.transaction).toMatchObject({ refunded_amount: 300, settlement_amount: 37800, settlement_currency_code: 'THB' });

@@ -98,7 +98,10 @@ describe("TransactionOrder across a subscription's charges", () => {
       transactions: {
         ...fakeRefunds(),
         byIdAnyAccount: (id) => (charges[id] ? ({ id, subscription_id: charges[id] } as Transaction) : undefined),
-        forSubscription: (sub) => Object.keys(charges).filter((id) => charges[id] === sub).map((id) => ({ id, subscription_id: sub }) as Transaction),
+        forSubscription: (sub) =>
+          Object.keys(charges)
+            .filter((id) => charges[id] === sub)
+            .map((id) => ({ id, subscription_id: sub }) as Transaction),
       },
     });
     const key = order.keyOf(renewal);

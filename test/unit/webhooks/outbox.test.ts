@@ -60,7 +60,13 @@ describe('outbox', () => {
       expect(nudges()).toBe(0);
     });
     expect(nudges()).toBeGreaterThan(0); // after the commit (the real unit of work folds them into one by key)
-    expect(deliveries.rows[0]).toMatchObject({ kind: 'payment', resource_id: 'tx_1', url: 'http://merchant.test/hooks', fault: null, attempts: 0 });
+    expect(deliveries.rows[0]).toMatchObject({
+      kind: 'payment',
+      resource_id: 'tx_1',
+      url: 'http://merchant.test/hooks',
+      fault: null,
+      attempts: 0,
+    });
     expect(JSON.parse(deliveries.rows[0]!.body)).toMatchObject({ ll_transaction_id: 'tx_1', merchant_transaction_id: 'tx_1' });
     expect(() => box.paymentOutcome(transactionEntity())).toThrow(/terminal status/);
   });
@@ -78,7 +84,19 @@ describe('outbox', () => {
   it('queues the refund webhook of a refund, due now', () => {
     const { box, uow, deliveries, clock } = outbox();
     const tx = transactionEntity({ status: 'SUCCEEDED', refunded_amount: 500 });
-    const refund: Refund = { seq: 1, id: 'rf_1', account_id: tx.account_id, transaction_id: tx.id, amount: 500, currency: 'USD', reason: null, external_identifier: null, status: 'SUCCESS', created_at: clock.nowMs(), updated_at: clock.nowMs() };
+    const refund: Refund = {
+      seq: 1,
+      id: 'rf_1',
+      account_id: tx.account_id,
+      transaction_id: tx.id,
+      amount: 500,
+      currency: 'USD',
+      reason: null,
+      external_identifier: null,
+      status: 'SUCCESS',
+      created_at: clock.nowMs(),
+      updated_at: clock.nowMs(),
+    };
     uow.run(() => box.refund(tx, refund));
     expect(deliveries.rows).toHaveLength(1);
     expect(deliveries.rows[0]).toMatchObject({ kind: 'refund', next_attempt_at: clock.nowMs(), fault: null });

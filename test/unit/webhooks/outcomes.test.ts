@@ -6,12 +6,18 @@ import { PostAbortedError, type WebhookPoster } from '../../../src/core/webhooks
 import { MAX_ATTEMPTS, attemptsDue, retryDelaySeconds } from '../../../src/core/webhooks/retries.js';
 import { ACK, delivery } from './fake-deliveries.js';
 
-const answering = (answer: () => Promise<{ status: number; text: string; whole: boolean }>): WebhookPoster => ({ post: answer, close: () => undefined, abort: () => undefined });
+const answering = (answer: () => Promise<{ status: number; text: string; whole: boolean }>): WebhookPoster => ({
+  post: answer,
+  close: () => undefined,
+  abort: () => undefined,
+});
 
 describe('send (outcomes.ts)', () => {
   it('the acknowledgement is ok; other answers are worded for the merchant', async () => {
     const row = delivery();
-    expect(await send({ poster: answering(async () => ({ status: 200, text: ACK, whole: true })), timeoutMs: 10_000 }, row, 1, {})).toMatchObject({ ok: true, status: 200, error: null, contacted: true });
+    expect(
+      await send({ poster: answering(async () => ({ status: 200, text: ACK, whole: true })), timeoutMs: 10_000 }, row, 1, {}),
+    ).toMatchObject({ ok: true, status: 200, error: null, contacted: true });
     const big = 'x'.repeat(MAX_STORED_RESPONSE + 10);
     const cut = await send({ poster: answering(async () => ({ status: 500, text: big, whole: true })), timeoutMs: 10_000 }, row, 1, {});
     expect(cut).toMatchObject({ ok: false, error: 'merchant answered HTTP 500' });
@@ -38,10 +44,17 @@ describe('send (outcomes.ts)', () => {
 
   it('a time-out, a network error and a cut POST', async () => {
     const timeout = Object.assign(new Error('t'), { name: 'TimeoutError' });
-    expect(await send({ poster: answering(() => Promise.reject(timeout)), timeoutMs: 2500 }, delivery(), 1, {})).toMatchObject({ error: 'no answer within 2.5 s', timedOut: true });
-    expect(describePostError(Object.assign(new Error('connect refused'), { code: 'ECONNREFUSED' }), 1000)).toBe('ECONNREFUSED: connect refused');
+    expect(await send({ poster: answering(() => Promise.reject(timeout)), timeoutMs: 2500 }, delivery(), 1, {})).toMatchObject({
+      error: 'no answer within 2.5 s',
+      timedOut: true,
+    });
+    expect(describePostError(Object.assign(new Error('connect refused'), { code: 'ECONNREFUSED' }), 1000)).toBe(
+      'ECONNREFUSED: connect refused',
+    );
     expect(describePostError('odd', 1000)).toBe('odd');
-    expect(await send({ poster: answering(() => Promise.reject(new PostAbortedError())), timeoutMs: 1000 }, delivery(), 1, {})).toMatchObject({ aborted: true });
+    expect(
+      await send({ poster: answering(() => Promise.reject(new PostAbortedError())), timeoutMs: 1000 }, delivery(), 1, {}),
+    ).toMatchObject({ aborted: true });
   });
 });
 
@@ -52,7 +65,9 @@ describe('faults and retries', () => {
     expect(signedBody(delivery({ body: 'b' }))).toBe('b');
     expect(givesUp(copy, 1, false)).toBe(true);
     expect(faultVerdict(copy, { ok: true, status: 200, error: null })).toMatch(/acknowledged a webhook whose signature does not match/);
-    expect(faultVerdict(copy, { ok: false, status: 401, error: 'x' })).toBe('scripted bad signature: refused by the merchant (HTTP 401), as it should be; not retried');
+    expect(faultVerdict(copy, { ok: false, status: 401, error: 'x' })).toBe(
+      'scripted bad signature: refused by the merchant (HTTP 401), as it should be; not retried',
+    );
     expect(faultVerdict(copy, { ok: false, status: null, error: 'ECONNREFUSED' })).toBe('ECONNREFUSED');
     expect(releasesParked(copy)).toBe(false);
     expect(releasesParked(delivery({ kind: 'refund' }))).toBe(true);

@@ -8,7 +8,11 @@ describe('Signatures', () => {
     const row = delivery({ body: '{"a":1}' });
     const deliveries = fakeDeliveries(row);
     const signed: string[] = [];
-    const signatures = new Signatures({ deliveries, sign: () => 'sync', signAsync: (body) => (signed.push(body), Promise.resolve(`sig(${body})`)) });
+    const signatures = new Signatures({
+      deliveries,
+      sign: () => 'sync',
+      signAsync: (body) => (signed.push(body), Promise.resolve(`sig(${body})`)),
+    });
     await signatures.ahead(row.id);
     expect(row.signature).toBe('sig({"a":1})');
     expect(await signatures.of(row)).toBe('sig({"a":1})');
@@ -36,7 +40,11 @@ describe('Signatures', () => {
     const rows = [delivery(), delivery(), delivery()];
     const pending: (() => void)[] = [];
     const signatures = new Signatures(
-      { deliveries: fakeDeliveries(...rows), sign: () => 'sync', signAsync: () => new Promise((resolve) => pending.push(() => resolve('sig'))) },
+      {
+        deliveries: fakeDeliveries(...rows),
+        sign: () => 'sync',
+        signAsync: () => new Promise((resolve) => pending.push(() => resolve('sig'))),
+      },
       2,
     );
     for (const row of rows) void signatures.ahead(row.id);

@@ -1,10 +1,7 @@
 import { createHmac, generateKeyPairSync, sign as nodeSign, verify } from 'node:crypto';
 import forge from 'node-forge';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  DEMO_WEBHOOK_PRIVATE_KEY_PEM,
-  DEMO_WEBHOOK_PUBLIC_KEY_PEM,
-} from '../../../src/core/credentials/demo-credentials.js';
+import { DEMO_WEBHOOK_PRIVATE_KEY_PEM, DEMO_WEBHOOK_PUBLIC_KEY_PEM } from '../../../src/core/credentials/demo-credentials.js';
 import { createAsyncSigner, createSigner, webhookHeaders } from '../../../src/core/webhooks/signing.js';
 
 const ASCII_BODY = '{"ll_transaction_id":"txn_1","payment_data":{"payment_amount":"10.50"}}';
@@ -31,16 +28,12 @@ describe('createSigner, rsa mode', () => {
   it('signs the UTF-8 bytes of a body with non-ASCII characters', () => {
     const signature = sign(UNICODE_BODY);
     expect(verifies(UNICODE_BODY, signature)).toBe(true);
-    expect(signature).toBe(
-      nodeSign('sha256', Buffer.from(UNICODE_BODY, 'utf8'), DEMO_WEBHOOK_PRIVATE_KEY_PEM).toString('base64'),
-    );
+    expect(signature).toBe(nodeSign('sha256', Buffer.from(UNICODE_BODY, 'utf8'), DEMO_WEBHOOK_PRIVATE_KEY_PEM).toString('base64'));
   });
 
   it('matches Node crypto PKCS#1 v1.5 signatures byte for byte', () => {
     for (const body of [ASCII_BODY, UNICODE_BODY, '', '{}']) {
-      expect(sign(body)).toBe(
-        nodeSign('sha256', Buffer.from(body), DEMO_WEBHOOK_PRIVATE_KEY_PEM).toString('base64'),
-      );
+      expect(sign(body)).toBe(nodeSign('sha256', Buffer.from(body), DEMO_WEBHOOK_PRIVATE_KEY_PEM).toString('base64'));
     }
   });
 

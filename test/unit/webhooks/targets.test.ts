@@ -1,12 +1,15 @@
 /**
- * Issue 22, "the webhook address guard misses IPv4 written as IPv6": every address is judged
+ *, "the webhook address guard misses IPv4 written as IPv6": every address is judged
  * in its canonical form, whatever way it is written. Failed on main for the IPv6 forms.
  */
 import { describe, expect, it } from 'vitest';
 import { embeddedIPv4, isForbiddenAddress, refusedTarget, type TargetPolicy } from '../../../src/core/webhooks/targets.js';
 
 const OWN_PORT = 4321;
-const policy: TargetPolicy = { allowHosts: [], own: () => ({ port: OWN_PORT, hosts: new Set(['localhost', '127.0.0.1', '::1', '192.168.7.9']) }) };
+const policy: TargetPolicy = {
+  allowHosts: [],
+  own: () => ({ port: OWN_PORT, hosts: new Set(['localhost', '127.0.0.1', '::1', '192.168.7.9']) }),
+};
 
 describe('embeddedIPv4', () => {
   it('finds the IPv4 address in mapped, translated, compatible, NAT64 and 6to4 forms', () => {
@@ -66,7 +69,14 @@ describe('the webhook target guard', () => {
   });
 
   it('accepts loopback and private receivers on other ports, and public hosts', () => {
-    for (const url of ['http://127.0.0.1:3000/hook', `http://[::ffff:7f00:1]:${OWN_PORT + 1}/`, 'http://[::1]:8080/', 'http://10.0.0.5/hook', 'https://example.com/webhooks', 'http://[2001:db8::1]/']) {
+    for (const url of [
+      'http://127.0.0.1:3000/hook',
+      `http://[::ffff:7f00:1]:${OWN_PORT + 1}/`,
+      'http://[::1]:8080/',
+      'http://10.0.0.5/hook',
+      'https://example.com/webhooks',
+      'http://[2001:db8::1]/',
+    ]) {
       expect(refusedTarget(url, policy), url).toBeNull();
     }
   });

@@ -27,32 +27,18 @@ describe('compactTimestamp', () => {
 
   it('follows the New York offset change at the DST start', () => {
     expect(compactTimestamp(BEFORE_DST_START, 'America/New_York')).toBe('20260308015959');
-    expect(compactTimestamp(new Date('2026-03-08T07:00:00Z'), 'America/New_York')).toBe(
-      '20260308030000',
-    );
+    expect(compactTimestamp(new Date('2026-03-08T07:00:00Z'), 'America/New_York')).toBe('20260308030000');
     // Winter: UTC-5, summer: UTC-4.
-    expect(compactTimestamp(new Date('2026-01-15T12:00:00Z'), 'America/New_York')).toBe(
-      '20260115070000',
-    );
-    expect(compactTimestamp(new Date('2026-07-15T12:00:00Z'), 'America/New_York')).toBe(
-      '20260715080000',
-    );
+    expect(compactTimestamp(new Date('2026-01-15T12:00:00Z'), 'America/New_York')).toBe('20260115070000');
+    expect(compactTimestamp(new Date('2026-07-15T12:00:00Z'), 'America/New_York')).toBe('20260715080000');
   });
 
   it('renders midnight as hour 00 of the new day, never 24', () => {
-    expect(compactTimestamp(new Date('2026-11-21T16:00:00Z'), 'Asia/Shanghai')).toBe(
-      '20261122000000',
-    );
-    expect(compactTimestamp(new Date('2026-11-21T15:59:59Z'), 'Asia/Shanghai')).toBe(
-      '20261121235959',
-    );
+    expect(compactTimestamp(new Date('2026-11-21T16:00:00Z'), 'Asia/Shanghai')).toBe('20261122000000');
+    expect(compactTimestamp(new Date('2026-11-21T15:59:59Z'), 'Asia/Shanghai')).toBe('20261121235959');
     expect(compactTimestamp(new Date('2026-01-01T00:00:00Z'), 'UTC')).toBe('20260101000000');
-    expect(compactTimestamp(new Date('2026-01-01T05:00:00Z'), 'America/New_York')).toBe(
-      '20260101000000',
-    );
-    expect(compactTimestamp(new Date('2025-12-31T18:30:00Z'), 'Asia/Kolkata')).toBe(
-      '20260101000000',
-    );
+    expect(compactTimestamp(new Date('2026-01-01T05:00:00Z'), 'America/New_York')).toBe('20260101000000');
+    expect(compactTimestamp(new Date('2025-12-31T18:30:00Z'), 'Asia/Kolkata')).toBe('20260101000000');
   });
 
   it('is always 14 digits', () => {
@@ -82,17 +68,11 @@ describe('compactDate', () => {
 });
 
 describe('isTimeZone', () => {
-  it.each(['UTC', 'Asia/Shanghai', 'America/New_York', 'Asia/Kolkata', 'Europe/London', 'Etc/GMT+5'])(
-    'accepts %s',
-    (zone) => {
-      expect(isTimeZone(zone)).toBe(true);
-    },
-  );
+  it.each(['UTC', 'Asia/Shanghai', 'America/New_York', 'Asia/Kolkata', 'Europe/London', 'Etc/GMT+5'])('accepts %s', (zone) => {
+    expect(isTimeZone(zone)).toBe(true);
+  });
 
-  it.each(['', 'Mars/Olympus_Mons', 'Asia/Nowhere', '+08:00', 'UTC ', 'Asia/Shanghai\n'])(
-    'rejects %j',
-    (zone) => {
-      expect(isTimeZone(zone)).toBe(false);
-    },
-  );
+  it.each(['', 'Mars/Olympus_Mons', 'Asia/Nowhere', '+08:00', 'UTC ', 'Asia/Shanghai\n'])('rejects %j', (zone) => {
+    expect(isTimeZone(zone)).toBe(false);
+  });
 });

@@ -4,8 +4,7 @@
  * their routes (`createRoute`, or `registerPath` beside a plain handler); this module only
  * adds what belongs to the document as a whole, and the pages that are not routes of a router.
  *
- * The emulated API's paths are relative to the document's server, `<base>/v4` (contract:
- * Fidelity decisions), as the spec's are to a production `base_url`, so a client generated
+ * The emulated API's paths are relative to the document's server, `<base>/v4`, as the spec's are to a production `base_url`, so a client generated
  * from the document and pointed at either calls the right paths; every other path (control,
  * pages) names its own server, the sandbox's base URL.
  *
@@ -39,8 +38,15 @@ const TAGS = [
   { name: 'Subscriptions', description: 'Recurring payments on a plan, charged on the sandbox clock.' },
   { name: 'Buyers', description: 'The buyers of an account.' },
   { name: 'Webhooks', description: 'What the sandbox POSTs to the merchant: the payment and refund webhooks, signed.' },
-  { name: 'Sandbox control (extension)', description: 'Not part of the emulated API: the panel\'s and CI\'s control of the sandbox (outcomes, clock, logs, reset). No credentials.' },
-  { name: 'Pages and documents (extension)', description: 'Not part of the emulated API: the hosted payment page, the panel, this document and its reference page.' },
+  {
+    name: 'Sandbox control (extension)',
+    description:
+      "Not part of the emulated API: the panel's and CI's control of the sandbox (outcomes, clock, logs, reset). No credentials.",
+  },
+  {
+    name: 'Pages and documents (extension)',
+    description: 'Not part of the emulated API: the hosted payment page, the panel, this document and its reference page.',
+  },
 ];
 
 /** The package version the document states. */
@@ -58,7 +64,11 @@ export interface OpenApiDocumentOptions {
  */
 export function serveOpenApiDocument(app: OpenAPIHono<AppEnv>, options: OpenApiDocumentOptions): void {
   const registry = app.openAPIRegistry;
-  registry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', description: 'sk_test_ API key or RS256 JWT' });
+  registry.registerComponent('securitySchemes', 'bearerAuth', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'sk_test_ API key or RS256 JWT',
+  });
   registerWebhooks(registry);
   registry.registerPath({
     method: 'get',
@@ -82,7 +92,7 @@ export function serveOpenApiDocument(app: OpenAPIHono<AppEnv>, options: OpenApiD
       title: 'payment-sandbox',
       version: VERSION,
       description:
-        'Local emulator of the Payment Service API. The API\'s paths are relative to the server `{base}/v4`, as the spec\'s are to `base_url`; ' +
+        "Local emulator of the Payment Service API. The API's paths are relative to the server `{base}/v4`, as the spec's are to `base_url`; " +
         'paths under /_sandbox, the pages and fields marked "Sandbox extension" are not part of the emulated API. ' +
         'A method a path does not document is 405 method_not_allowed with an Allow header.',
       license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },
@@ -92,7 +102,8 @@ export function serveOpenApiDocument(app: OpenAPIHono<AppEnv>, options: OpenApiD
   let document: { base: string; doc: OpenApiDocument } | undefined;
   app.get('/openapi.json', (c) => {
     const base = options.baseUrl().replace(/\/+$/, '');
-    if (document?.base !== base) document = { base, doc: relativeToV4(withTransportResponses(withGuardResponses(app.getOpenAPI31Document(config))), base) };
+    if (document?.base !== base)
+      document = { base, doc: relativeToV4(withTransportResponses(withGuardResponses(app.getOpenAPI31Document(config))), base) };
     return c.json(document.doc);
   });
 }
@@ -114,7 +125,11 @@ function relativeToV4(doc: OpenApiDocument, base: string): OpenApiDocument {
     if (isV4Path(path) || !item || Object.hasOwn(paths, path)) continue;
     paths[path] = { ...item, servers: [{ url: base, description: 'The sandbox itself: not part of the emulated API' }] };
   }
-  return { ...doc, servers: [{ url: `${base}/v4`, description: 'The emulated Payment Service API (the spec\'s base_url, which ends in /v4)' }], paths };
+  return {
+    ...doc,
+    servers: [{ url: `${base}/v4`, description: "The emulated Payment Service API (the spec's base_url, which ends in /v4)" }],
+    paths,
+  };
 }
 
 type OpenApiDocument = ReturnType<OpenAPIHono<AppEnv>['getOpenAPI31Document']>;
@@ -132,7 +147,10 @@ function withGuardResponses(doc: OpenApiDocument): OpenApiDocument {
     for (const method of ['get', 'post', 'put', 'patch', 'delete'] as const) {
       const op = item[method];
       if (!op?.responses) continue;
-      op.responses['403'] ??= { description: 'Refused: a Host the sandbox does not serve (see --allowed-hosts), or a cross-site browser request', content: error };
+      op.responses['403'] ??= {
+        description: 'Refused: a Host the sandbox does not serve (see --allowed-hosts), or a cross-site browser request',
+        content: error,
+      };
       if (path.startsWith('/_sandbox/') && path !== '/_sandbox/health' && path !== '/_sandbox/webhook-public-key') {
         op.responses['401'] ??= { description: 'With --admin-token: the token is missing or wrong', content: error };
       }

@@ -83,13 +83,20 @@ export function referenceRoutes(options: ReferenceOptions): OpenAPIHono<AppEnv> 
     summary: "The reference page's script: Redoc's standalone bundle, from the package",
     responses: {
       200: { description: 'The script', content: { 'text/javascript': { schema: { type: 'string' } } } },
-      404: { description: 'The bundle was not built (`npm run build` copies it)', content: { 'text/plain': { schema: { type: 'string' } } } },
+      404: {
+        description: 'The bundle was not built (`npm run build` copies it)',
+        content: { 'text/plain': { schema: { type: 'string' } } },
+      },
     },
   });
   app.get('/redoc.standalone.js', async (c) => {
     const script = await readBundle();
     if (!script) return c.text('Redoc bundle missing: run `npm run build`, which copies it to dist/reference/.', 404);
-    return c.body(new Uint8Array(script), 200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'public, max-age=3600', 'X-Content-Type-Options': 'nosniff' });
+    return c.body(new Uint8Array(script), 200, {
+      'Content-Type': 'text/javascript; charset=utf-8',
+      'Cache-Control': 'public, max-age=3600',
+      'X-Content-Type-Options': 'nosniff',
+    });
   });
 
   return app;

@@ -1,7 +1,6 @@
 /**
  * The statuses every operation can answer whatever its route says, added to the OpenAPI
- * document in one place (contract: Fidelity decisions, "every status the sandbox can answer
- * on an operation is declared"):
+ * document in one place:
  * - 431 on every operation: request line and headers over `--max-header-size` (server.ts);
  * - /v4: 429 and 503 with `Retry-After` (`X-Sandbox-Fault`, scenario `api_fault` steps), and
  *   413 on every write (the body gate's `--body-limit`);
@@ -38,19 +37,36 @@ export function withTransportResponses(doc: OpenApiDocument): OpenApiDocument {
       const responses = op.responses;
       const write = (WRITES as readonly string[]).includes(method);
       if (write && (api || control)) {
-        responses['413'] ??= { description: 'request_too_large: the body is larger than --body-limit (1 MiB by default); the connection is closed', content: error };
+        responses['413'] ??= {
+          description: 'request_too_large: the body is larger than --body-limit (1 MiB by default); the connection is closed',
+          content: error,
+        };
       }
       if (write && control) {
-        responses['415'] ??= { description: 'unsupported_media_type: a browser POST without Content-Type: application/json or X-Sandbox-Request', content: error };
+        responses['415'] ??= {
+          description: 'unsupported_media_type: a browser POST without Content-Type: application/json or X-Sandbox-Request',
+          content: error,
+        };
       }
       if (api) {
-        responses['429'] ??= { description: 'too_many_requests: asked for with X-Sandbox-Fault: 429 (or a scenario api_fault step)', headers: retryAfter, content: error };
-        responses['503'] ??= { description: 'service_unavailable: asked for with X-Sandbox-Fault: 503 (or a scenario api_fault step)', headers: retryAfter, content: error };
+        responses['429'] ??= {
+          description: 'too_many_requests: asked for with X-Sandbox-Fault: 429 (or a scenario api_fault step)',
+          headers: retryAfter,
+          content: error,
+        };
+        responses['503'] ??= {
+          description: 'service_unavailable: asked for with X-Sandbox-Fault: 503 (or a scenario api_fault step)',
+          headers: retryAfter,
+          content: error,
+        };
       }
       if (op.requestBody !== undefined || (write && (api || control))) {
         responses['400'] ??= { description: 'bad_request: the body is not valid JSON, or fails validation', content: error };
       }
-      responses['500'] ??= { description: 'server_error: the sandbox hit an unexpected error (logged); the spec\'s envelope, no stack trace', content: error };
+      responses['500'] ??= {
+        description: "server_error: the sandbox hit an unexpected error (logged); the spec's envelope, no stack trace",
+        content: error,
+      };
       responses['431'] ??= { description: 'request_header_too_large: request line and headers over --max-header-size', content: error };
     }
   }

@@ -1,6 +1,5 @@
 /**
- * Explicit `null` on an optional request field means the same as leaving it out (contract:
- * Fidelity decisions): many serializers write `"description": null` for an absent field.
+ * Explicit `null` on an optional request field means the same as leaving it out: many serializers write `"description": null` for an absent field.
  * One schema-driven pass for every request body: it walks the body beside its zod schema
  * and drops each key of an object schema whose value is `null`, at any depth. An optional
  * field (or one with a default) is then simply absent; a required field sent as `null` is
@@ -16,7 +15,8 @@ const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typ
 function unwrap(schema: z.ZodType): z.ZodType {
   let s: z.ZodType = schema;
   for (;;) {
-    if (s instanceof z.ZodOptional || s instanceof z.ZodNullable || s instanceof z.ZodDefault || s instanceof z.ZodReadonly) s = s.unwrap() as z.ZodType;
+    if (s instanceof z.ZodOptional || s instanceof z.ZodNullable || s instanceof z.ZodDefault || s instanceof z.ZodReadonly)
+      s = s.unwrap() as z.ZodType;
     else if (s instanceof z.ZodPipe) s = s.out as z.ZodType;
     else return s;
   }

@@ -15,12 +15,7 @@ export const browserInfoSchema = z
   .object({
     javascript_enabled: z.boolean().optional(),
     java_enabled: z.boolean().optional(),
-    language: z
-      .string()
-      .max(35)
-      .regex(LANGUAGE_TAG, 'Must be a language tag such as en or en-US')
-      .optional()
-      .openapi({ example: 'en-US' }),
+    language: z.string().max(35).regex(LANGUAGE_TAG, 'Must be a language tag such as en or en-US').optional().openapi({ example: 'en-US' }),
     color_depth: z
       .number()
       .int()

@@ -21,17 +21,20 @@ function withoutCardData(metadata: Record<string, string>): Record<string, strin
 
 export const metadataSchema = z
   .record(z.string().min(1).max(40), z.string().max(500))
-  .superRefine((value, ctx) => {
-    if (Object.keys(value).length > 50) {
-      ctx.addIssue({
-        code: 'too_big',
-        origin: 'object',
-        maximum: 50,
-        inclusive: true,
-        input: value,
-        message: 'metadata may have at most 50 keys',
-      });
-    }
-  }, { when: (payload) => isRecord(payload.value) })
+  .superRefine(
+    (value, ctx) => {
+      if (Object.keys(value).length > 50) {
+        ctx.addIssue({
+          code: 'too_big',
+          origin: 'object',
+          maximum: 50,
+          inclusive: true,
+          input: value,
+          message: 'metadata may have at most 50 keys',
+        });
+      }
+    },
+    { when: (payload) => isRecord(payload.value) },
+  )
   .overwrite(withoutCardData)
   .openapi('Metadata', { example: { order_ref: 'A-1001' } });

@@ -15,7 +15,14 @@ export interface AccountControlDeps {
 
 export function accountHandlers(deps: AccountControlDeps) {
   const credentials: ControlHandler<CredentialsRoute> = async (c) =>
-    c.json({ accounts: deps.accounts.all().map(credentialsOf), webhook_public_key_pem: deps.webhookPublicKeyPem, webhook_public_key: await webhookKeyForms() }, 200);
+    c.json(
+      {
+        accounts: deps.accounts.all().map(credentialsOf),
+        webhook_public_key_pem: deps.webhookPublicKeyPem,
+        webhook_public_key: await webhookKeyForms(),
+      },
+      200,
+    );
 
   const create: ControlHandler<CreateRoute> = async (c) => {
     const { mode, name } = c.req.valid('json');

@@ -5,8 +5,6 @@ import { createRouter } from '../../../core/http/router.js';
 import { accountHandlers, type AccountControlDeps } from './accounts.handlers.js';
 import * as routes from './accounts.routes.js';
 
-export type { AccountControlDeps } from './accounts.handlers.js';
-
 export function accountControlRoutes(deps: AccountControlDeps): OpenAPIHono<AppEnv> {
   const handlers = accountHandlers(deps);
   return createRouter<AppEnv>().openapi(routes.credentials, handlers.credentials).openapi(routes.create, handlers.create);

@@ -1,5 +1,5 @@
 /**
- * Restricted API keys in the control API (sandbox extension; contract: "Restricted keys"):
+ * Restricted API keys in the control API (sandbox extension):
  * `POST /_sandbox/accounts/{account_id}/api-keys` mints an `sk_test_` key limited to the
  * scopes given (its secret in this answer only), `GET` lists the account's keys (redacted),
  * `DELETE .../api-keys/{key_id}` revokes one.
@@ -10,9 +10,10 @@ import { createRouter } from '../../../core/http/router.js';
 import { apiKeyHandlers, type ApiKeyControlDeps } from './api-keys.handlers.js';
 import * as routes from './api-keys.routes.js';
 
-export type { ApiKeyControlDeps } from './api-keys.handlers.js';
-
 export function apiKeyControlRoutes(deps: ApiKeyControlDeps): OpenAPIHono<AppEnv> {
   const handlers = apiKeyHandlers(deps);
-  return createRouter<AppEnv>().openapi(routes.create, handlers.create).openapi(routes.list, handlers.list).openapi(routes.revoke, handlers.revoke);
+  return createRouter<AppEnv>()
+    .openapi(routes.create, handlers.create)
+    .openapi(routes.list, handlers.list)
+    .openapi(routes.revoke, handlers.revoke);
 }

@@ -6,7 +6,9 @@ import { controlOperation } from '../../../core/http/openapi/document.js';
 import { errorSchema } from '../../../core/http/schemas.js';
 import { json } from '../../../core/http/control-route-parts.js';
 
-const scopeSchema = z.enum(SCOPES).openapi('ApiKeyScope', { description: 'A scope of the API; each /v4 operation needs one (README "Restricted keys").' });
+const scopeSchema = z
+  .enum(SCOPES)
+  .openapi('ApiKeyScope', { description: 'A scope of the API; each /v4 operation needs one (README "Restricted keys").' });
 
 export const apiKeyCreateSchema = z
   .object({
@@ -14,7 +16,10 @@ export const apiKeyCreateSchema = z
       .array(scopeSchema)
       .min(1)
       .max(SCOPES.length * 4)
-      .openapi({ description: 'What the key may do; at least one. Duplicates are ignored.', example: ['transactions.read', 'refunds.write'] }),
+      .openapi({
+        description: 'What the key may do; at least one. Duplicates are ignored.',
+        example: ['transactions.read', 'refunds.write'],
+      }),
     name: z.string().min(1).max(100).optional().openapi({ description: 'A label for the key (shown in lists).', example: 'reporting job' }),
   })
   .openapi('ApiKeyCreate');
@@ -26,13 +31,20 @@ export const apiKeySchema = z
     account_id: z.string(),
     name: z.string().nullable(),
     scopes: z.array(scopeSchema),
-    redacted_secret: z.string().openapi({ description: 'The secret with all but its last four characters hidden.', example: 'sk_test_rk_…9f3a' }),
+    redacted_secret: z
+      .string()
+      .openapi({ description: 'The secret with all but its last four characters hidden.', example: 'sk_test_rk_…9f3a' }),
     created_at: z.string().openapi({ description: 'ISO 8601, sandbox clock.' }),
   })
   .openapi('ApiKey');
 
 export const mintedApiKeySchema = apiKeySchema
-  .extend({ secret: z.string().openapi({ description: 'The bearer token. Shown in this answer only: it is not stored and no call shows it again.', example: 'sk_test_rk_4c1d…' }) })
+  .extend({
+    secret: z.string().openapi({
+      description: 'The bearer token. Shown in this answer only: it is not stored and no call shows it again.',
+      example: 'sk_test_rk_4c1d…',
+    }),
+  })
   .openapi('MintedApiKey');
 
 const apiKeyListSchema = z.object({ items: z.array(apiKeySchema) }).openapi('ApiKeyList');
@@ -40,8 +52,20 @@ const apiKeyListSchema = z.object({ items: z.array(apiKeySchema) }).openapi('Api
 export type ApiKeyView = z.infer<typeof apiKeySchema>;
 export type MintedApiKeyView = z.infer<typeof mintedApiKeySchema>;
 
-const accountParam = z.object({ account_id: z.string().min(1).max(100).openapi({ param: { name: 'account_id', in: 'path' }, example: 'acc_demo_direct' }) });
-const keyParams = accountParam.extend({ key_id: z.string().min(1).max(100).openapi({ param: { name: 'key_id', in: 'path' } }) });
+const accountParam = z.object({
+  account_id: z
+    .string()
+    .min(1)
+    .max(100)
+    .openapi({ param: { name: 'account_id', in: 'path' }, example: 'acc_demo_direct' }),
+});
+const keyParams = accountParam.extend({
+  key_id: z
+    .string()
+    .min(1)
+    .max(100)
+    .openapi({ param: { name: 'key_id', in: 'path' } }),
+});
 
 export const create = createRoute({
   method: 'post',

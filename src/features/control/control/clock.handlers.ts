@@ -2,7 +2,7 @@
 import { addInterval } from '../../subscriptions/index.js';
 import { isoTimestamp, type Clock } from '../../../core/clock/clock.js';
 import { badRequest } from '../../../core/domain/errors.js';
-import { AdvanceTooLongError, MAX_ADVANCE_STEPS } from '../../../core/clock/scheduler.js';
+import { AdvanceTooLongError, MAX_ADVANCE_STEPS } from '../../../core/clock/timed-work.js';
 import type { ControlHandler } from '../../../core/http/control-route-parts.js';
 import type { AdvanceRoute, GetRoute } from './clock.routes.js';
 
@@ -25,12 +25,22 @@ export function clockHandlers({ clock, control }: ClockControlDeps) {
     const nowMs = clock.nowMs();
     let steps: number;
     try {
-      steps = await control.advanceClock(months === undefined ? seconds! : (addInterval(new Date(nowMs), 'month', months).getTime() - nowMs) / 1000, { waitForWebhooks });
+      steps = await control.advanceClock(
+        months === undefined ? seconds! : (addInterval(new Date(nowMs), 'month', months).getTime() - nowMs) / 1000,
+        { waitForWebhooks },
+      );
     } catch (err) {
       // Refused before anything moved: name the field that asked for too much.
       if (!(err instanceof AdvanceTooLongError)) throw err;
       const pointer = months === undefined ? '/seconds' : '/months';
-      throw badRequest(err.message, [{ type: 'value_error', pointer, location: 'body', message: `would run about ${err.estimatedSteps} steps; at most ${MAX_ADVANCE_STEPS} per advance` }]);
+      throw badRequest(err.message, [
+        {
+          type: 'value_error',
+          pointer,
+          location: 'body',
+          message: `would run about ${err.estimatedSteps} steps; at most ${MAX_ADVANCE_STEPS} per advance`,
+        },
+      ]);
     }
     return c.json({ now: isoTimestamp(clock.nowMs()), offset_seconds: clock.offsetMs() / 1000, steps }, 200);
   };

@@ -5,8 +5,6 @@ import { createRouter } from '../../../core/http/router.js';
 import { clockHandlers, type ClockControlDeps } from './clock.handlers.js';
 import * as routes from './clock.routes.js';
 
-export type { ClockControl, ClockControlDeps } from './clock.handlers.js';
-
 export function clockControlRoutes(deps: ClockControlDeps): OpenAPIHono<AppEnv> {
   const handlers = clockHandlers(deps);
   return createRouter<AppEnv>().openapi(routes.get, handlers.get).openapi(routes.advance, handlers.advance);

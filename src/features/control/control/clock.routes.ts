@@ -12,19 +12,29 @@ const MAX_ADVANCE_MONTHS = 120;
 export const clockAdvanceSchema = z
   .object({
     seconds: z.number().positive().max(MAX_ADVANCE_SECONDS).optional().openapi({ description: 'Seconds to move forward.' }),
-    months: z.number().int().min(1).max(MAX_ADVANCE_MONTHS).optional().openapi({ description: 'Calendar months to move forward: the same day and time n months later (Jan 31 + 1 month = Feb 28).' }),
-    wait_for_webhooks: z
-      .boolean()
-      .default(true)
-      .openapi({
-        description:
-          'Default true: answer once every webhook the advance queued has had its attempt (acknowledged, refused or timed out; retries that fall due later wait for a later advance), so a test can check its handler right after the call. false: answer as soon as the clock has moved and its steps are saved, never waiting for a webhook\'s round trip (not one already under way, nor a retry falling due in the window); the webhooks follow.',
-      }),
+    months: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_ADVANCE_MONTHS)
+      .optional()
+      .openapi({ description: 'Calendar months to move forward: the same day and time n months later (Jan 31 + 1 month = Feb 28).' }),
+    wait_for_webhooks: z.boolean().default(true).openapi({
+      description:
+        "Default true: answer once every webhook the advance queued has had its attempt (acknowledged, refused or timed out; retries that fall due later wait for a later advance), so a test can check its handler right after the call. false: answer as soon as the clock has moved and its steps are saved, never waiting for a webhook's round trip (not one already under way, nor a retry falling due in the window); the webhooks follow.",
+    }),
   })
   .refine((body) => (body.seconds === undefined) !== (body.months === undefined), { message: 'Give either seconds or months' })
   .openapi('ClockAdvance');
 
-export const get = createRoute({ method: 'get', path: '/clock', ...controlOperation, operationId: 'getClock', summary: 'The sandbox clock', responses: { 200: json(clockSchema) } });
+export const get = createRoute({
+  method: 'get',
+  path: '/clock',
+  ...controlOperation,
+  operationId: 'getClock',
+  summary: 'The sandbox clock',
+  responses: { 200: json(clockSchema) },
+});
 
 export const advance = createRoute({
   method: 'post',

@@ -8,7 +8,9 @@ const timestamp = z.string().openapi({ format: 'date-time', example: '2026-11-22
 
 export const clockSchema = z.object({ now: timestamp, offset_seconds: z.number() }).openapi('Clock');
 
-export const clockAdvancedSchema = clockSchema.extend({ steps: z.number().int().openapi({ description: 'How many due steps ran.' }) }).openapi('ClockAdvanced');
+export const clockAdvancedSchema = clockSchema
+  .extend({ steps: z.number().int().openapi({ description: 'How many due steps ran.' }) })
+  .openapi('ClockAdvanced');
 
 export type Clock = z.infer<typeof clockSchema>;
 export type ClockAdvanced = z.infer<typeof clockAdvancedSchema>;

@@ -5,8 +5,6 @@ import { createRouter } from '../../../core/http/router.js';
 import { eventHandlers, type EventStreamDeps } from './events.handlers.js';
 import * as routes from './events.routes.js';
 
-export type { EventStreamDeps } from './events.handlers.js';
-
 export function eventControlRoutes(deps: EventStreamDeps): OpenAPIHono<AppEnv> {
   const app = createRouter<AppEnv>();
   app.openAPIRegistry.registerPath(routes.stream);

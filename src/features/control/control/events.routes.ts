@@ -10,5 +10,12 @@ export const stream = {
   summary: 'The change feed as server-sent events',
   description:
     'One `ready` event (`{"now": ...}`), then one `change` event per change, its data a JSON object with a `type` (`transaction.*`, `refund.created`, `subscription.*`, `delivery.attempted`, `request.logged`, `clock.advanced`, ...). A `: keep-alive` comment is sent after 15 seconds without events. A stream that falls more than 1 MiB behind (its client does not read) gets one `dropped` event and is closed. The stream ends when the sandbox stops.',
-  responses: { 200: { description: 'The event stream', content: { 'text/event-stream': { schema: { type: 'string', description: 'Server-sent events (event: ready | change; data: JSON)' } } } } },
+  responses: {
+    200: {
+      description: 'The event stream',
+      content: {
+        'text/event-stream': { schema: { type: 'string', description: 'Server-sent events (event: ready | change; data: JSON)' } },
+      },
+    },
+  },
 } satisfies RouteConfig;

@@ -1,6 +1,6 @@
 /**
  * `GET /_sandbox/events`: the change feed as server-sent events, fanned out to every open
- * stream with bounded memory (issue 22). Each event is serialized once, whatever the number
+ * stream with bounded memory. Each event is serialized once, whatever the number
  * of streams; each stream may fall at most `MAX_BUFFERED_BYTES` behind (bytes written but not
  * yet taken by the client's socket: the Node response's `writableLength`, or the queue of the
  * in-process body). A stream that falls further behind is sent one final `dropped` event and

@@ -29,9 +29,12 @@ export function faultHandlers(deps: FaultControlDeps) {
 
   const checkWebhooks: ControlHandler<CheckWebhooksRoute> = async (c) => {
     const { url } = c.req.valid('json');
-    // The webhook target guard, as for a notification_url (issue 22); checked again at connect time.
+    // The webhook target guard, as for a notification_url; checked again at connect time.
     const refused = deps.webhookTargetRefused(url);
-    if (refused !== null) throw badRequest('Request failed validation', [{ type: 'value_error', pointer: '/url', message: `Webhook target refused: ${refused}`, location: 'body' }]);
+    if (refused !== null)
+      throw badRequest('Request failed validation', [
+        { type: 'value_error', pointer: '/url', message: `Webhook target refused: ${refused}`, location: 'body' },
+      ]);
     return c.json(await deps.checkWebhooks(url), 200);
   };
 

@@ -11,9 +11,6 @@ import { createRouter } from '../../../core/http/router.js';
 import { faultHandlers, type FaultControlDeps } from './faults.handlers.js';
 import * as routes from './faults.routes.js';
 
-export type { FaultControlDeps, WebhookFaults } from './faults.handlers.js';
-export type { WebhookCheckReport, WebhookFaultRequest } from './faults.routes.js';
-
 export function faultControlRoutes(deps: FaultControlDeps): OpenAPIHono<AppEnv> {
   const handlers = faultHandlers(deps);
   return createRouter<AppEnv>().openapi(routes.injectFault, handlers.injectFault).openapi(routes.checkWebhooks, handlers.checkWebhooks);

@@ -13,7 +13,13 @@ export const webhookFaultRequestSchema = z
       description:
         'duplicate: the payment webhook once more; delayed: once more, `seconds` from now on the sandbox clock; bad_signature: once more with a signature that does not match the body (attempted once); out_of_order: the latest refund webhook, then the payment webhook, in that order.',
     }),
-    seconds: z.number().int().min(1).max(30 * 24 * 60 * 60).optional().openapi({ description: 'For delayed: sandbox-clock seconds until it is sent.' }),
+    seconds: z
+      .number()
+      .int()
+      .min(1)
+      .max(30 * 24 * 60 * 60)
+      .optional()
+      .openapi({ description: 'For delayed: sandbox-clock seconds until it is sent.' }),
   })
   .refine((body) => body.fault !== 'delayed' || body.seconds !== undefined, { message: 'A delayed fault needs seconds', path: ['seconds'] })
   .openapi('WebhookFaultRequest');
@@ -46,9 +52,14 @@ export const injectFault = createRoute({
   path: '/transactions/{id}/webhook-faults',
   operationId: 'injectWebhookFault',
   ...controlOperation,
-  summary: "Script a webhook fault on a transaction: a duplicate, delayed, bad-signature or out-of-order copy of its webhooks",
+  summary: 'Script a webhook fault on a transaction: a duplicate, delayed, bad-signature or out-of-order copy of its webhooks',
   request: { params: idParam, body: { required: true, content: { 'application/json': { schema: webhookFaultRequestSchema } } } },
-  responses: { 201: json(webhookFaultResultSchema, 'Queued'), 400: json(errorSchema, 'Bad request'), 404: json(errorSchema, 'Not found'), 409: json(errorSchema, 'No webhook (or no refund) yet') },
+  responses: {
+    201: json(webhookFaultResultSchema, 'Queued'),
+    400: json(errorSchema, 'Bad request'),
+    404: json(errorSchema, 'Not found'),
+    409: json(errorSchema, 'No webhook (or no refund) yet'),
+  },
 });
 
 export const checkWebhooks = createRoute({
@@ -57,8 +68,16 @@ export const checkWebhooks = createRoute({
   operationId: 'checkWebhooks',
   ...controlOperation,
   summary: "Run the check-webhooks battery against a merchant's webhook URL and answer the report, case by case",
-  request: { body: { required: true, content: { 'application/json': { schema: z.object({ url: httpUrlSchema }).openapi('CheckWebhooksRequest') } } } },
-  responses: { 200: json(webhookCheckReportSchema, 'The report (passed: false when a case failed)'), 400: json(errorSchema, 'Bad request, or a URL the webhook target guard refuses (link-local, metadata, the sandbox itself, off --webhook-allow-hosts)') },
+  request: {
+    body: { required: true, content: { 'application/json': { schema: z.object({ url: httpUrlSchema }).openapi('CheckWebhooksRequest') } } },
+  },
+  responses: {
+    200: json(webhookCheckReportSchema, 'The report (passed: false when a case failed)'),
+    400: json(
+      errorSchema,
+      'Bad request, or a URL the webhook target guard refuses (link-local, metadata, the sandbox itself, off --webhook-allow-hosts)',
+    ),
+  },
 });
 
 export type InjectFaultRoute = typeof injectFault;

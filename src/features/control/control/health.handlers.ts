@@ -11,6 +11,7 @@ export interface HealthDeps {
 }
 
 export function healthHandlers({ clock, accounts }: HealthDeps) {
-  const get: ControlHandler<GetRoute> = (c) => c.json({ status: 'ok' as const, now: isoTimestamp(clock.nowMs()), key_pool: accounts.keyPoolLevel() }, 200);
+  const get: ControlHandler<GetRoute> = (c) =>
+    c.json({ status: 'ok' as const, now: isoTimestamp(clock.nowMs()), key_pool: accounts.keyPoolLevel() }, 200);
   return { get };
 }

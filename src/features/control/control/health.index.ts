@@ -5,8 +5,6 @@ import { createRouter } from '../../../core/http/router.js';
 import { healthHandlers, type HealthDeps } from './health.handlers.js';
 import * as routes from './health.routes.js';
 
-export type { HealthDeps } from './health.handlers.js';
-
 export function healthControlRoutes(deps: HealthDeps): OpenAPIHono<AppEnv> {
   return createRouter<AppEnv>().openapi(routes.get, healthHandlers(deps).get);
 }

@@ -9,8 +9,14 @@ import type { ListRoute, requestFilterQuery } from './requests.routes.js';
 
 /** The store's filter of a request-log query, or undefined when it filters on nothing but the account. */
 export function requestLogFilter(accountId: string | undefined, query: z.infer<typeof requestFilterQuery>): RequestLogFilter | undefined {
-  if (query.method === undefined && query.path === undefined && query.path_prefix === undefined && query.status === undefined) return undefined;
-  const status = query.status === undefined ? undefined : /x/i.test(query.status) ? { min: Number(query.status[0]) * 100, max: Number(query.status[0]) * 100 + 99 } : { min: Number(query.status), max: Number(query.status) };
+  if (query.method === undefined && query.path === undefined && query.path_prefix === undefined && query.status === undefined)
+    return undefined;
+  const status =
+    query.status === undefined
+      ? undefined
+      : /x/i.test(query.status)
+        ? { min: Number(query.status[0]) * 100, max: Number(query.status[0]) * 100 + 99 }
+        : { min: Number(query.status), max: Number(query.status) };
   return { accountId, method: query.method?.toUpperCase(), path: query.path, pathPrefix: query.path_prefix, status };
 }
 

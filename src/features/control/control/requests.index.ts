@@ -5,8 +5,6 @@ import { createRouter } from '../../../core/http/router.js';
 import { requestLogHandlers, type RequestLogControlDeps } from './requests.handlers.js';
 import * as routes from './requests.routes.js';
 
-export type { RequestLogControlDeps } from './requests.handlers.js';
-
 export function requestLogControlRoutes(deps: RequestLogControlDeps): OpenAPIHono<AppEnv> {
   return createRouter<AppEnv>().openapi(routes.list, requestLogHandlers(deps).list);
 }

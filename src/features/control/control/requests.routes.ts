@@ -17,13 +17,19 @@ export const requestFilterQuery = z.object({
     .regex(/^\/[^?#]*$/, { message: 'path must start with / and carry no query string' })
     .max(2000)
     .optional()
-    .openapi({ example: '/v4/transactions', description: 'The path, exactly, without the query string (a logged `/v4/transactions?limit=5` matches `/v4/transactions`).' }),
+    .openapi({
+      example: '/v4/transactions',
+      description: 'The path, exactly, without the query string (a logged `/v4/transactions?limit=5` matches `/v4/transactions`).',
+    }),
   path_prefix: z
     .string()
     .regex(/^\/[^?#]*$/, { message: 'path_prefix must start with / and carry no query string' })
     .max(2000)
     .optional()
-    .openapi({ example: '/v4/transactions/', description: 'The path starts with this (`/v4/transactions/` finds every call on one transaction: gets, refunds).' }),
+    .openapi({
+      example: '/v4/transactions/',
+      description: 'The path starts with this (`/v4/transactions/` finds every call on one transaction: gets, refunds).',
+    }),
   status: z
     .string()
     .regex(/^[1-5](\d\d|[xX][xX])$/, { message: 'status must be a status code such as 201, or a class such as 4xx' })
@@ -36,7 +42,8 @@ export const list = createRoute({
   path: '/requests',
   ...controlOperation,
   operationId: 'listRequests',
-  summary: "The API request log, newest first: one account's, or every request without account_id (401s included); filtered by method, path and status",
+  summary:
+    "The API request log, newest first: one account's, or every request without account_id (401s included); filtered by method, path and status",
   description:
     'Every filter given must hold. `path` is compared with the logged path without its query string, exactly; `path_prefix` matches paths that start with it. Cursors of a filtered page are used with the same filters.',
   request: { query: pageQuerySchema.extend(accountQuery.shape).extend(requestFilterQuery.shape) },

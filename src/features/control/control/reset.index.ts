@@ -5,8 +5,6 @@ import { createRouter } from '../../../core/http/router.js';
 import { resetHandlers, type ResetControlDeps } from './reset.handlers.js';
 import * as routes from './reset.routes.js';
 
-export type { ResetControl, ResetControlDeps } from './reset.handlers.js';
-
 export function resetControlRoutes(deps: ResetControlDeps): OpenAPIHono<AppEnv> {
   return createRouter<AppEnv>().openapi(routes.reset, resetHandlers(deps).reset);
 }

@@ -7,7 +7,10 @@ import { errors, json } from '../../../core/http/control-route-parts.js';
 /** `POST /_sandbox/reset` body (optional). */
 const resetSchema = z
   .object({
-    rewind_clock: z.boolean().default(false).openapi({ description: 'Also send the sandbox clock back to real time (offset 0, persisted with --db). Default false: the clock keeps its offset.' }),
+    rewind_clock: z.boolean().default(false).openapi({
+      description:
+        'Also send the sandbox clock back to real time (offset 0, persisted with --db). Default false: the clock keeps its offset.',
+    }),
   })
   .openapi('ResetRequest');
 

@@ -10,13 +10,22 @@ export const goLiveFindingSchema = z
   .object({
     code: z.enum(FINDING_CODES),
     severity: severitySchema,
-    account_id: z.string().nullable().openapi({ description: 'The account; null for a request that named no known account (in every report, whatever its account_id).' }),
+    account_id: z
+      .string()
+      .nullable()
+      .openapi({ description: 'The account; null for a request that named no known account (in every report, whatever its account_id).' }),
     title: z.string(),
     detail: z.string(),
     evidence: z.object({
       count: z.number().int().openapi({ description: 'How many times it happened (exact).' }),
-      request_ids: z.array(z.number().int()).optional().openapi({ description: 'The first request-log ids that show it (GET /_sandbox/requests).' }),
-      delivery_ids: z.array(z.string()).optional().openapi({ description: 'The first webhook delivery ids that show it (GET /_sandbox/deliveries).' }),
+      request_ids: z
+        .array(z.number().int())
+        .optional()
+        .openapi({ description: 'The first request-log ids that show it (GET /_sandbox/requests).' }),
+      delivery_ids: z
+        .array(z.string())
+        .optional()
+        .openapi({ description: 'The first webhook delivery ids that show it (GET /_sandbox/deliveries).' }),
       transaction_ids: z.array(z.string()).optional().openapi({ description: 'The first transaction ids it concerns.' }),
     }),
     fix: z.string().openapi({ description: "What to change in the merchant's code." }),

@@ -10,8 +10,6 @@ import { createRouter } from '../../../core/http/router.js';
 import * as handlers from './payment-methods.handlers.js';
 import * as routes from './payment-methods.routes.js';
 
-export { paymentMethodsResponseSchema } from './payment-methods.routes.js';
-
 export function paymentMethodControlRoutes(): OpenAPIHono<AppEnv> {
   return createRouter<AppEnv>().openapi(routes.list, handlers.list);
 }

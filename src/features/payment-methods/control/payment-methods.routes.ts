@@ -9,10 +9,14 @@ export const paymentChannelSchema = z
     code: z.string().openapi({ example: 'PROMPTPAY', description: 'The payment_channel_code of requests.' }),
     name: z.string().openapi({ example: 'PromptPay' }),
     type: methodType,
-    currencies: z.union([z.array(z.string()), z.literal('any')]).openapi({ description: 'ISO 4217 codes the channel takes, or "any" (every accepted currency).' }),
+    currencies: z
+      .union([z.array(z.string()), z.literal('any')])
+      .openapi({ description: 'ISO 4217 codes the channel takes, or "any" (every accepted currency).' }),
     country: z.string().nullable().openapi({ example: 'TH', description: 'ISO 3166-1 alpha-2, null for global schemes.' }),
     processing_time: z.literal('Instant'),
-    customer_step: z.boolean().openapi({ description: 'Whether a direct-mode payment waits for the customer (QR, wallet, banking app). In checkout mode every payment does.' }),
+    customer_step: z.boolean().openapi({
+      description: 'Whether a direct-mode payment waits for the customer (QR, wallet, banking app). In checkout mode every payment does.',
+    }),
     schemes: z.array(z.string()).openapi({ description: 'Card schemes of a card channel.' }),
   })
   .openapi('PaymentChannel');

@@ -48,7 +48,8 @@ export function pixPayload(request: PixRequest): string {
   objects.push(template('26', [dataObject('00', PIX_GUI), dataObject('01', key)]));
   objects.push(dataObject('52', '0000'), dataObject('53', BRL_NUMERIC));
   if (request.amount !== undefined) {
-    if (!Number.isSafeInteger(request.amount) || request.amount <= 0) throw new RangeError(`A Pix amount is a positive integer in centavos, got ${request.amount}`);
+    if (!Number.isSafeInteger(request.amount) || request.amount <= 0)
+      throw new RangeError(`A Pix amount is a positive integer in centavos, got ${request.amount}`);
     objects.push(dataObject('54', toMajorUnits(request.amount, 'BRL')));
   }
   objects.push(dataObject('58', 'BR'), dataObject('59', name), dataObject('60', city));

@@ -33,7 +33,8 @@ function proxyObject(proxy: PromptPayProxy): string {
   switch (proxy.kind) {
     case 'mobile': {
       const national = digits.replace(/^(66|0)/, '');
-      if (national.length !== 9) throw new RangeError(`A Thai mobile number has 9 digits after 0 or 66, got ${JSON.stringify(proxy.value)}`);
+      if (national.length !== 9)
+        throw new RangeError(`A Thai mobile number has 9 digits after 0 or 66, got ${JSON.stringify(proxy.value)}`);
       return dataObject('01', `0066${national}`);
     }
     case 'tax_id':
@@ -56,7 +57,8 @@ export function promptPayPayload(request: PromptPayRequest): string {
   objects.push(template('29', [dataObject('00', PROMPTPAY_AID), proxyObject(request.proxy)]));
   objects.push(dataObject('53', THB_NUMERIC));
   if (request.amount !== undefined) {
-    if (!Number.isSafeInteger(request.amount) || request.amount <= 0) throw new RangeError(`A PromptPay amount is a positive integer in satang, got ${request.amount}`);
+    if (!Number.isSafeInteger(request.amount) || request.amount <= 0)
+      throw new RangeError(`A PromptPay amount is a positive integer in satang, got ${request.amount}`);
     objects.push(dataObject('54', toMajorUnits(request.amount, 'THB')));
   }
   objects.push(dataObject('58', 'TH'));

@@ -50,7 +50,11 @@ export function scenarioHandlers({ scenarios, control }: ScenarioControlDeps) {
     const { name } = c.req.valid('param');
     if (!control.removeScenario(name)) {
       const startup = scenarios.describe().some((s) => s.name === name);
-      throw notFound(startup ? `Scenario ${name} was loaded at start-up: only scenarios loaded at run time can be removed` : `No scenario ${name} was loaded at run time`);
+      throw notFound(
+        startup
+          ? `Scenario ${name} was loaded at start-up: only scenarios loaded at run time can be removed`
+          : `No scenario ${name} was loaded at run time`,
+      );
     }
     return c.body(null, 204);
   };

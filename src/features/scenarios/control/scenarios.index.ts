@@ -8,8 +8,6 @@ import { createRouter } from '../../../core/http/router.js';
 import { scenarioHandlers, type ScenarioControlDeps } from './scenarios.handlers.js';
 import * as routes from './scenarios.routes.js';
 
-export type { ScenarioCatalogue, ScenarioControl, ScenarioControlDeps } from './scenarios.handlers.js';
-
 export function scenarioControlRoutes(deps: ScenarioControlDeps): OpenAPIHono<AppEnv> {
   const handlers = scenarioHandlers(deps);
   return createRouter<AppEnv>()

@@ -39,7 +39,11 @@ export const remove = createRoute({
   ...controlOperation,
   operationId: 'removeScenario',
   summary: 'Remove a scenario loaded at run time',
-  request: { params: z.object({ name: z.string().openapi({ param: { name: 'name', in: 'path' }, description: 'The scenario\'s `name` (URL-encoded).' }) }) },
+  request: {
+    params: z.object({
+      name: z.string().openapi({ param: { name: 'name', in: 'path' }, description: "The scenario's `name` (URL-encoded)." }),
+    }),
+  },
   responses: { 204: { description: 'Removed' }, 404: json(errorSchema, 'No scenario of that name was loaded at run time') },
 });
 
@@ -49,7 +53,11 @@ export const clear = createRoute({
   ...controlOperation,
   operationId: 'removeRuntimeScenarios',
   summary: 'Remove every scenario loaded at run time (the start-up ones stay)',
-  responses: { 200: json(z.object({ removed: z.number().int().min(0).openapi({ description: 'How many were removed.' }) }).openapi('ScenariosRemoved')) },
+  responses: {
+    200: json(
+      z.object({ removed: z.number().int().min(0).openapi({ description: 'How many were removed.' }) }).openapi('ScenariosRemoved'),
+    ),
+  },
 });
 
 export type ListRoute = typeof list;

@@ -5,8 +5,6 @@ import { createRouter } from '../../../core/http/router.js';
 import { subscriptionHandlers, type SubscriptionControlDeps } from './subscriptions.handlers.js';
 import * as routes from './subscriptions.routes.js';
 
-export type { SubscriptionControlDeps } from './subscriptions.handlers.js';
-
 export function subscriptionControlRoutes(deps: SubscriptionControlDeps): OpenAPIHono<AppEnv> {
   const handlers = subscriptionHandlers(deps);
   return createRouter<AppEnv>().openapi(routes.list, handlers.list).openapi(routes.cancel, handlers.cancel);

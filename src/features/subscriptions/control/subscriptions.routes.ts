@@ -13,7 +13,11 @@ export const list = createRoute({
   operationId: 'listControlSubscriptions',
   summary: "An account's subscriptions with their charges, newest first (all accounts without account_id)",
   request: { query: pageQuerySchema.extend({ account_id: z.string().optional() }) },
-  responses: { 200: json(pageSchema(controlSubscriptionSchema, 'ControlSubscriptionPage')), 400: json(errorSchema, 'Bad request'), 404: json(errorSchema, 'Not found') },
+  responses: {
+    200: json(pageSchema(controlSubscriptionSchema, 'ControlSubscriptionPage')),
+    400: json(errorSchema, 'Bad request'),
+    404: json(errorSchema, 'Not found'),
+  },
 });
 
 export const cancel = createRoute({
@@ -22,8 +26,19 @@ export const cancel = createRoute({
   ...controlOperation,
   operationId: 'cancelControlSubscription',
   summary: 'Cancel a subscription now (as the merchant would), answering it with its charges',
-  request: { params: z.object({ id: z.string().overwrite(lowerCaseUuid).openapi({ param: { name: 'id', in: 'path' } }) }) },
-  responses: { 200: json(controlSubscriptionSchema), 404: json(errorSchema, 'Not found'), 409: json(errorSchema, 'Already cancelled or failed') },
+  request: {
+    params: z.object({
+      id: z
+        .string()
+        .overwrite(lowerCaseUuid)
+        .openapi({ param: { name: 'id', in: 'path' } }),
+    }),
+  },
+  responses: {
+    200: json(controlSubscriptionSchema),
+    404: json(errorSchema, 'Not found'),
+    409: json(errorSchema, 'Already cancelled or failed'),
+  },
 });
 
 export type ListRoute = typeof list;

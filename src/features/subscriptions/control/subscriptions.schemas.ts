@@ -3,7 +3,7 @@
  * actions legal now and its next charge time.
  */
 import { z } from '@hono/zod-openapi';
-import { subscriptionResponseSchema } from '../subscriptions.schemas.js';
+import { subscriptionResponseSchema } from '../subscription-response-schema.js';
 import { controlTransactionSchema } from '../../transactions/index.js';
 
 /** A timestamp as the API writes it. */
@@ -16,7 +16,9 @@ export const controlSubscriptionSchema = subscriptionResponseSchema
   .extend({
     charges: z.array(controlTransactionSchema).openapi({ description: 'The transactions that charged it, oldest first.' }),
     allowed_actions: z.array(subscriptionActionSchema).openapi({ description: '["cancel"] while active or past_due, else [].' }),
-    next_charge_at: timestamp.nullable().openapi({ description: 'When the sandbox charges it next on its clock (a renewal or a retry); null when it will not be charged again.' }),
+    next_charge_at: timestamp.nullable().openapi({
+      description: 'When the sandbox charges it next on its clock (a renewal or a retry); null when it will not be charged again.',
+    }),
   })
   .openapi('ControlSubscription');
 

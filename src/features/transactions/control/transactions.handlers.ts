@@ -26,7 +26,10 @@ export function transactionHandlers(deps: TransactionControlDeps) {
     const account = accountOr404(deps.accounts, query.account_id)!;
     const scope = { list: '_sandbox/transactions', scope: account.id };
     const page = deps.transactions.page(account.id, pageRequest(query, scope));
-    return c.json(pageEnvelope(page, query.limit, (row) => deps.views.transaction(row, account.mode), scope), 200);
+    return c.json(
+      pageEnvelope(page, query.limit, (row) => deps.views.transaction(row, account.mode), scope),
+      200,
+    );
   };
 
   const getOne: ControlHandler<GetOneRoute> = (c) => {
@@ -41,7 +44,8 @@ export function transactionHandlers(deps: TransactionControlDeps) {
     (c) =>
       c.json(deps.views.transactionOf(deps.service.resolve(c.req.valid('param').id, to)), 200);
 
-  const refund: ControlHandler<RefundRoute> = (c) => c.json(refundView(deps.service.refund(c.req.valid('param').id, c.req.valid('json') ?? {})), 201);
+  const refund: ControlHandler<RefundRoute> = (c) =>
+    c.json(refundView(deps.service.refund(c.req.valid('param').id, c.req.valid('json') ?? {})), 201);
 
   return { list, getOne, settle: outcome('SUCCEEDED'), fail: outcome('FAILED'), refund };
 }

@@ -5,8 +5,6 @@ import { createRouter } from '../../../core/http/router.js';
 import { transactionHandlers, type TransactionControlDeps } from './transactions.handlers.js';
 import * as routes from './transactions.routes.js';
 
-export type { TransactionControlDeps } from './transactions.handlers.js';
-
 export function transactionControlRoutes(deps: TransactionControlDeps): OpenAPIHono<AppEnv> {
   const handlers = transactionHandlers(deps);
   return createRouter<AppEnv>()

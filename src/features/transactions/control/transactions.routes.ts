@@ -7,12 +7,36 @@ import { amountSchema } from '../../../core/http/schemas.js';
 import { errors, idParam, json } from '../../../core/http/control-route-parts.js';
 import { controlTransactionSchema, transactionDetailSchema } from './transactions.schemas.js';
 
-export const list = createRoute({ method: 'get', path: '/transactions', ...controlOperation, operationId: 'listControlTransactions', summary: "An account's transactions with their refunds, newest first", request: { query: pageQuerySchema.extend({ account_id: z.string() }) }, responses: { 200: json(pageSchema(controlTransactionSchema, 'ControlTransactionPage')), 400: errors[400], 404: errors[404] } });
+export const list = createRoute({
+  method: 'get',
+  path: '/transactions',
+  ...controlOperation,
+  operationId: 'listControlTransactions',
+  summary: "An account's transactions with their refunds, newest first",
+  request: { query: pageQuerySchema.extend({ account_id: z.string() }) },
+  responses: { 200: json(pageSchema(controlTransactionSchema, 'ControlTransactionPage')), 400: errors[400], 404: errors[404] },
+});
 
-export const getOne = createRoute({ method: 'get', path: '/transactions/{id}', ...controlOperation, operationId: 'getControlTransaction', summary: 'A transaction with its refunds and deliveries', request: { params: idParam }, responses: { 200: json(transactionDetailSchema), 404: errors[404] } });
+export const getOne = createRoute({
+  method: 'get',
+  path: '/transactions/{id}',
+  ...controlOperation,
+  operationId: 'getControlTransaction',
+  summary: 'A transaction with its refunds and deliveries',
+  request: { params: idParam },
+  responses: { 200: json(transactionDetailSchema), 404: errors[404] },
+});
 
 const outcomeRoute = <A extends 'settle' | 'fail'>(action: A, outcome: 'SUCCEEDED' | 'FAILED') =>
-  createRoute({ method: 'post', path: `/transactions/{id}/${action}` as `/transactions/{id}/${A}`, ...controlOperation, operationId: `${action}Transaction`, summary: `Outcome ${outcome} now, and its payment webhook`, request: { params: idParam }, responses: { 200: json(controlTransactionSchema), 404: errors[404], 409: errors[409] } });
+  createRoute({
+    method: 'post',
+    path: `/transactions/{id}/${action}` as `/transactions/{id}/${A}`,
+    ...controlOperation,
+    operationId: `${action}Transaction`,
+    summary: `Outcome ${outcome} now, and its payment webhook`,
+    request: { params: idParam },
+    responses: { 200: json(controlTransactionSchema), 404: errors[404], 409: errors[409] },
+  });
 
 export const settle = outcomeRoute('settle', 'SUCCEEDED');
 export const fail = outcomeRoute('fail', 'FAILED');
@@ -23,7 +47,13 @@ export const refund = createRoute({
   ...controlOperation,
   operationId: 'refundTransaction',
   summary: 'Refund as if from the merchant console (default: the remainder)',
-  request: { params: idParam, body: { required: false, content: { 'application/json': { schema: z.object({ amount: amountSchema.optional(), reason: z.string().max(255).optional() }) } } } },
+  request: {
+    params: idParam,
+    body: {
+      required: false,
+      content: { 'application/json': { schema: z.object({ amount: amountSchema.optional(), reason: z.string().max(255).optional() }) } },
+    },
+  },
   responses: { 201: json(refundSchema, 'Created'), 400: errors[400], 404: errors[404] },
 });
 

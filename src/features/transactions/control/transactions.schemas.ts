@@ -13,8 +13,14 @@ export const transactionActionSchema = z.enum(['settle', 'fail', 'refund']);
 export const controlTransactionSchema = transactionSchema
   .extend({
     refunds: z.array(refundSchema).openapi({ description: 'Every refund of the transaction, oldest first.' }),
-    refundable_amount: z.number().int().min(0).openapi({ description: 'What is left to refund, in minor units: amount - refunded_amount for a SUCCEEDED transaction, else 0.' }),
-    allowed_actions: z.array(transactionActionSchema).openapi({ description: 'The control actions legal now: ["settle","fail"] while PENDING, ["refund"] while SUCCEEDED with a remainder, else [].' }),
+    refundable_amount: z
+      .number()
+      .int()
+      .min(0)
+      .openapi({ description: 'What is left to refund, in minor units: amount - refunded_amount for a SUCCEEDED transaction, else 0.' }),
+    allowed_actions: z.array(transactionActionSchema).openapi({
+      description: 'The control actions legal now: ["settle","fail"] while PENDING, ["refund"] while SUCCEEDED with a remainder, else [].',
+    }),
   })
   .openapi('ControlTransaction');
 

@@ -5,9 +5,10 @@ import { createRouter } from '../../../core/http/router.js';
 import { deliveryHandlers, type DeliveryControlDeps } from './deliveries.handlers.js';
 import * as routes from './deliveries.routes.js';
 
-export type { DeliveryControlDeps, DeliveryResender } from './deliveries.handlers.js';
-
 export function deliveryControlRoutes(deps: DeliveryControlDeps): OpenAPIHono<AppEnv> {
   const handlers = deliveryHandlers(deps);
-  return createRouter<AppEnv>().openapi(routes.list, handlers.list).openapi(routes.get, handlers.get).openapi(routes.resend, handlers.resend);
+  return createRouter<AppEnv>()
+    .openapi(routes.list, handlers.list)
+    .openapi(routes.get, handlers.get)
+    .openapi(routes.resend, handlers.resend);
 }

@@ -34,11 +34,19 @@ export const deliverySchema = z
     merchant_account_id: z.string(),
     kind: z.enum(['payment', 'refund']),
     resource_id: z.string(),
-    reference: z.string().nullable().openapi({ description: "The merchant's reference the webhook carries (merchant_transaction_id, or original_transaction_id of a refund), if any." }),
+    reference: z.string().nullable().openapi({
+      description:
+        "The merchant's reference the webhook carries (merchant_transaction_id, or original_transaction_id of a refund), if any.",
+    }),
     url: z.string().nullable(),
     status: z.enum(['pending', 'delivered', 'failed']),
-    fault: z.enum(DELIVERY_FAULTS).nullable().openapi({ description: 'A scripted webhook fault this delivery plays (scenario webhook_fault step, control API or panel), null for an ordinary one.' }),
-    state: deliveryStateSchema.openapi({ description: 'queued (no attempt yet), retrying (an attempt failed, another is scheduled), delivered, failed (gave up).' }),
+    fault: z.enum(DELIVERY_FAULTS).nullable().openapi({
+      description:
+        'A scripted webhook fault this delivery plays (scenario webhook_fault step, control API or panel), null for an ordinary one.',
+    }),
+    state: deliveryStateSchema.openapi({
+      description: 'queued (no attempt yet), retrying (an attempt failed, another is scheduled), delivered, failed (gave up).',
+    }),
     attempts_count: z.number().int().min(0),
     next_attempt_at: timestamp.nullable(),
     body: z.string(),
@@ -49,11 +57,17 @@ export const deliverySchema = z
   .openapi('Delivery');
 
 /** An attempt as a list shows it: without the request and response bodies (`GET /_sandbox/deliveries/{id}` has them). */
-export const deliveryAttemptSummarySchema = deliveryAttemptSchema.omit({ request_body: true, response_body: true }).openapi('DeliveryAttemptSummary');
+export const deliveryAttemptSummarySchema = deliveryAttemptSchema
+  .omit({ request_body: true, response_body: true })
+  .openapi('DeliveryAttemptSummary');
 
 /** A delivery as a list shows it: its attempts without their bodies, so a page stays small whatever the merchant answered. */
 export const deliverySummarySchema = deliverySchema
-  .extend({ attempts: z.array(deliveryAttemptSummarySchema).openapi({ description: 'Every attempt without its bodies; GET /_sandbox/deliveries/{id} gives them.' }) })
+  .extend({
+    attempts: z
+      .array(deliveryAttemptSummarySchema)
+      .openapi({ description: 'Every attempt without its bodies; GET /_sandbox/deliveries/{id} gives them.' }),
+  })
   .openapi('DeliverySummary');
 
 export type DeliverySummary = z.infer<typeof deliverySummarySchema>;

@@ -28,7 +28,10 @@ export const webhookHandlerSchema = z
     name: z.string().openapi({ example: 'Python' }),
     file: z.string().openapi({ description: 'The file name the run command expects.', example: 'handler.py' }),
     path: z.string().openapi({ description: "The file's path in the package.", example: 'examples/webhook-handlers/python/handler.py' }),
-    run: z.string().openapi({ description: "The command on the program's first comment line (`Run: ...`).", example: 'PAYMENT_SANDBOX_PUBLIC_KEY=webhook-public-key.pem python3 handler.py' }),
+    run: z.string().openapi({
+      description: "The command on the program's first comment line (`Run: ...`).",
+      example: 'PAYMENT_SANDBOX_PUBLIC_KEY=webhook-public-key.pem python3 handler.py',
+    }),
     code: z.string().openapi({ description: 'The complete program, exactly as the file holds it.' }),
   })
   .openapi('WebhookHandler');

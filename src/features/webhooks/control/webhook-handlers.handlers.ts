@@ -12,7 +12,9 @@ export interface WebhookHandlerOptions {
   readFile?: (path: string) => string;
 }
 
-export function webhookHandlerHandlers({ readFile = (path) => readFileSync(packagePath(...path.split('/')), 'utf8') }: WebhookHandlerOptions = {}) {
+export function webhookHandlerHandlers({
+  readFile = (path) => readFileSync(packagePath(...path.split('/')), 'utf8'),
+}: WebhookHandlerOptions = {}) {
   let cached: WebhookHandlerExample[] | undefined;
   const handlers = (): WebhookHandlerExample[] => {
     if (cached === undefined) {

@@ -5,9 +5,6 @@ import { createRouter } from '../../../core/http/router.js';
 import { webhookHandlerHandlers, type WebhookHandlerOptions } from './webhook-handlers.handlers.js';
 import * as routes from './webhook-handlers.routes.js';
 
-export { HANDLER_FILES, HANDLER_LANGUAGES, handlerFiles, type HandlerLanguage, type WebhookHandlerExample } from './webhook-handlers.files.js';
-export type { WebhookHandlerOptions } from './webhook-handlers.handlers.js';
-
 export function webhookHandlerRoutes(options: WebhookHandlerOptions = {}): OpenAPIHono<AppEnv> {
   return createRouter<AppEnv>().openapi(routes.list, webhookHandlerHandlers(options).list);
 }

@@ -9,10 +9,17 @@ export const list = createRoute({
   path: '/webhook-handlers',
   operationId: 'listWebhookHandlers',
   ...controlOperation,
-  summary: "The webhook handler in each language (Node.js, Python, PHP, Ruby, Go, Java), each a complete program that verifies the signature over the raw body",
+  summary:
+    'The webhook handler in each language (Node.js, Python, PHP, Ruby, Go, Java), each a complete program that verifies the signature over the raw body',
   responses: {
-    200: { description: 'OK', content: { 'application/json': { schema: z.object({ handlers: z.array(webhookHandlerSchema) }).openapi('WebhookHandlers') } } },
-    404: { description: 'The handler files (examples/webhook-handlers/) missing from the installation', content: { 'application/json': { schema: errorSchema } } },
+    200: {
+      description: 'OK',
+      content: { 'application/json': { schema: z.object({ handlers: z.array(webhookHandlerSchema) }).openapi('WebhookHandlers') } },
+    },
+    404: {
+      description: 'The handler files (examples/webhook-handlers/) missing from the installation',
+      content: { 'application/json': { schema: errorSchema } },
+    },
   },
 });
 

@@ -1,5 +1,5 @@
 /**
- * The published webhook public key in the forms merchants' verifiers need (issue 9): PEM
+ * The published webhook public key in the forms merchants' verifiers need: PEM
  * (SubjectPublicKeyInfo), the same SPKI as one line of base64 DER (how providers publish it
  * for Java and PHP SDKs), a JWK (RFC 7517, with kid/alg/use) and a self-signed X.509
  * certificate (for platforms that only verify against a certificate), built with node-forge
@@ -25,10 +25,13 @@ const CERT_NOT_AFTER = new Date('2046-01-01T00:00:00Z');
 /** The JWK of an RSA public key, its kid the RFC 7638 SHA-256 thumbprint. */
 export function publicJwk(publicKeyPem: string): WebhookJwk {
   const exported = createPublicKey(publicKeyPem).export({ format: 'jwk' });
-  if (exported.kty !== 'RSA' || typeof exported.n !== 'string' || typeof exported.e !== 'string') throw new Error('The webhook key is not an RSA key');
+  if (exported.kty !== 'RSA' || typeof exported.n !== 'string' || typeof exported.e !== 'string')
+    throw new Error('The webhook key is not an RSA key');
   const { n, e } = exported;
   // RFC 7638: the required members in lexicographic order, no whitespace.
-  const kid = createHash('sha256').update(JSON.stringify({ e, kty: 'RSA', n })).digest('base64url');
+  const kid = createHash('sha256')
+    .update(JSON.stringify({ e, kty: 'RSA', n }))
+    .digest('base64url');
   return { kty: 'RSA', n, e, kid, alg: 'RS256', use: 'sig' };
 }
 

@@ -6,10 +6,10 @@ import { webhookJwkSchema } from './webhook-key.schemas.js';
 import { WEBHOOK_KEY_FORMATS } from './webhook-key.forms.js';
 
 const webhookKeyQuery = z.object({
-  format: z
-    .enum(WEBHOOK_KEY_FORMATS)
-    .default('pem')
-    .openapi({ description: 'pem: SPKI PEM (default); der: SPKI DER in base64, one line; jwk: a JWK (RFC 7517) with kid, alg and use; x509: a self-signed X.509 certificate (PEM) of the key.' }),
+  format: z.enum(WEBHOOK_KEY_FORMATS).default('pem').openapi({
+    description:
+      'pem: SPKI PEM (default); der: SPKI DER in base64, one line; jwk: a JWK (RFC 7517) with kid, alg and use; x509: a self-signed X.509 certificate (PEM) of the key.',
+  }),
 });
 
 export const get = createRoute({
