@@ -6,11 +6,13 @@
  * page is a 404 in the spec's envelope.
  */
 import { readFile } from 'node:fs/promises';
-import { Hono, type Context } from 'hono';
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { notFound } from '../domain/errors.js';
 import { packagePath } from '../config.js';
 import type { AppEnv } from './env.js';
 import { errorResponse } from './errors.js';
+import { pageOperation } from './openapi/document.js';
 
 /** Where the build puts the rendered pages. */
 export const DOCS_DIR = packagePath('dist', 'docs');
@@ -31,8 +33,31 @@ const PAGE_NAME = /^[a-z0-9][a-z0-9-]*$/;
 const IMAGE_NAME = /^[a-z0-9][a-z0-9-]*\.png$/;
 
 /** GET /docs, /docs/<page>, their stylesheet and images. */
-export function docsRoutes(options: DocsOptions): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+export function docsRoutes(options: DocsOptions): OpenAPIHono<AppEnv> {
+  const app = new OpenAPIHono<AppEnv>();
+  const html = { content: { 'text/html': { schema: { type: 'string' as const } } } };
+  const documented = (path: string, operationId: string, summary: string, type: string): void =>
+    app.openAPIRegistry.registerPath({
+      method: 'get',
+      path,
+      ...pageOperation,
+      parameters: [...path.matchAll(/\{(\w+)\}/g)].map((m) => ({
+        name: m[1]!,
+        in: 'path' as const,
+        required: true,
+        schema: { type: 'string' as const },
+      })),
+      operationId,
+      summary,
+      responses: {
+        200: { description: summary, content: { [type]: { schema: { type: 'string' } } } },
+        404: { description: 'Not built, or no such page', ...html },
+      },
+    });
+  documented('/', 'getDocsIndex', 'The guides: an index of the pages', 'text/html');
+  documented('/docs.css', 'getDocsStylesheet', "The guides' stylesheet", 'text/css');
+  documented('/images/{file}', 'getDocsImage', 'An image of the guides', 'image/png');
+  documented('/{page}', 'getDocsPage', 'One guide, rendered from docs/<page>.md', 'text/html');
   const file = async (name: string): Promise<Buffer | undefined> => {
     try {
       return await readFile(`${options.docsDir}/${name}`);
