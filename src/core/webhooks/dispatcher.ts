@@ -29,7 +29,7 @@ export interface DispatcherDeps {
   clock: Clock;
   deliveries: DeliveriesRepo;
   /** For the transaction a refund's webhook belongs to (its order follows the payment's). */
-  transactions: Pick<TransactionsRepo, 'refundById' | 'refundsOf' | 'byIdAnyAccount' | 'forSubscription'>;
+  transactions: Pick<TransactionsRepo, 'refundById' | 'refundsOf'>;
   feed: ChangeFeed;
   sign: WebhookSigner;
   /** Signs off the main thread (node:crypto's thread pool); without it `sign` is used. */

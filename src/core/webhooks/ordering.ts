@@ -1,7 +1,6 @@
 /**
  * The order of one transaction's webhooks: its payment's, then each refund's, one at a time in
- * the order queued. The transactions of one subscription (its charges and every retry of
- * them) share one order, so their webhooks reach the URL in the order of their events. A later one waits while an earlier one is under way, and is held (postponed)
+ * the order queued. A later one waits while an earlier one is under way, and is held (postponed)
  * to an earlier one's retry while that one waits for it. A scripted `bad_signature` copy goes
  * outside this order; a parked `out_of_order` delivery waits for a refund webhook's attempt.
  */
@@ -12,11 +11,8 @@ import { isBadSignature } from './faults.js';
 export interface OrderingDeps {
   deliveries: Pick<DeliveriesRepo, 'forResource' | 'postpone'>;
   /** For the transaction a refund's webhook belongs to (its order follows the payment's). */
-  transactions: Pick<TransactionsRepo, 'refundById' | 'refundsOf' | 'byIdAnyAccount' | 'forSubscription'>;
+  transactions: Pick<TransactionsRepo, 'refundById' | 'refundsOf'>;
 }
-
-/** Order keys of a subscription's transactions begin with this (a transaction's key is its UUID). */
-const SUBSCRIPTION_KEY = 'subscription:';
 
 export class TransactionOrder {
   /** Order keys (transactions) with a delivery admitted: their later deliveries wait for it. */
@@ -26,15 +22,9 @@ export class TransactionOrder {
 
   constructor(private readonly deps: OrderingDeps) {}
 
-  /**
-   * The key a delivery is ordered under: its transaction's subscription, else its transaction,
-   * or itself alone for a bad-signature copy.
-   */
+  /** The key a delivery is ordered under: its transaction, or itself alone for a bad-signature copy. */
   keyOf(row: DueDelivery): string {
-    if (isBadSignature(row)) return `bad_signature:${row.id}`;
-    const transactionId = this.transactionOf(row);
-    const subscriptionId = this.deps.transactions.byIdAnyAccount(transactionId)?.subscription_id;
-    return subscriptionId ? `${SUBSCRIPTION_KEY}${subscriptionId}` : transactionId;
+    return isBadSignature(row) ? `bad_signature:${row.id}` : this.transactionOf(row);
   }
 
   /**
@@ -100,27 +90,18 @@ export class TransactionOrder {
     return this.deps.transactions.refundById(row.resource_id)?.transaction_id ?? row.resource_id;
   }
 
-  /**
-   * The pending deliveries of an order key (a transaction: its payment's and its refunds'; a
-   * subscription: those of each of its transactions), earliest queued first.
-   */
-  private pendingOf(key: string): Delivery[] {
+  /** The pending deliveries of a transaction (its payment's and its refunds'), earliest queued first. */
+  private pendingOf(transactionId: string): Delivery[] {
     const { deliveries, transactions } = this.deps;
-    const transactionIds = key.startsWith(SUBSCRIPTION_KEY)
-      ? transactions.forSubscription(key.slice(SUBSCRIPTION_KEY.length)).map((tx) => tx.id)
-      : [key];
-    const rows: Delivery[] = [];
-    for (const transactionId of transactionIds) {
-      rows.push(...deliveries.forResource(transactionId));
-      for (const refund of transactions.refundsOf(transactionId)) rows.push(...deliveries.forResource(refund.id));
-    }
+    const rows = deliveries.forResource(transactionId);
+    for (const refund of transactions.refundsOf(transactionId)) rows.push(...deliveries.forResource(refund.id));
     // Bad-signature copies go on their own; parked deliveries wait for a refund's attempt.
     return rows.filter((d) => d.status === 'pending' && !isBadSignature(d) && d.next_attempt_at !== null).sort((a, b) => a.seq - b.seq);
   }
 
-  /** The earliest-queued delivery of an order key that is still pending, if any. */
-  private nextOf(key: string): Delivery | undefined {
-    return this.pendingOf(key)[0];
+  /** The earliest-queued delivery of a transaction that is still pending, if any. */
+  private nextOf(transactionId: string): Delivery | undefined {
+    return this.pendingOf(transactionId)[0];
   }
 
   /** Moves a delivery's next attempt to when the earlier one of its transaction is retried. */

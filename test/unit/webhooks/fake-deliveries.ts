@@ -75,15 +75,10 @@ export function fakeDeliveries(
   return repo;
 }
 
-/** The refunds given, and transactions of no subscription. */
-export function fakeRefunds(
-  ...refunds: Pick<Refund, 'id' | 'transaction_id'>[]
-): Pick<TransactionsRepo, 'refundById' | 'refundsOf' | 'byIdAnyAccount' | 'forSubscription'> {
+export function fakeRefunds(...refunds: Pick<Refund, 'id' | 'transaction_id'>[]): Pick<TransactionsRepo, 'refundById' | 'refundsOf'> {
   return {
     refundById: (id) => refunds.find((r) => r.id === id) as Refund | undefined,
     refundsOf: (transactionId) => refunds.filter((r) => r.transaction_id === transactionId) as Refund[],
-    byIdAnyAccount: () => undefined,
-    forSubscription: () => [],
   };
 }
 

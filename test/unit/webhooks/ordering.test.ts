@@ -1,6 +1,5 @@
 /** One transaction's webhooks in order (ordering.ts), on in-memory deliveries. */
 import { describe, expect, it } from 'vitest';
-import type { Transaction } from '../../../src/core/domain/entities.js';
 import { TransactionOrder } from '../../../src/core/webhooks/ordering.js';
 import { delivery, fakeDeliveries, fakeRefunds } from './fake-deliveries.js';
 
@@ -83,32 +82,5 @@ describe('TransactionOrder', () => {
     order.releaseParked(refund, NOW, () => (released += 1));
     expect(released).toBe(1);
     expect(deliveries.byId(parked.id)!.next_attempt_at).toBe(NOW);
-  });
-});
-
-describe("TransactionOrder across a subscription's charges", () => {
-  it("a later charge's webhook waits behind an earlier charge's retry of the same subscription; another transaction does not", () => {
-    const charges = { tx_1: 'sub_1', tx_2: 'sub_1' } as Record<string, string>;
-    const first = delivery({ resource_id: 'tx_1', attempts: 1, next_attempt_at: NOW + 10_000 });
-    const renewal = delivery({ resource_id: 'tx_2' });
-    const other = delivery({ resource_id: 'tx_9' });
-    const deliveries = fakeDeliveries(first, renewal, other);
-    const order = new TransactionOrder({
-      deliveries,
-      transactions: {
-        ...fakeRefunds(),
-        byIdAnyAccount: (id) => (charges[id] ? ({ id, subscription_id: charges[id] } as Transaction) : undefined),
-        forSubscription: (sub) =>
-          Object.keys(charges)
-            .filter((id) => charges[id] === sub)
-            .map((id) => ({ id, subscription_id: sub }) as Transaction),
-      },
-    });
-    const key = order.keyOf(renewal);
-    expect(order.keyOf(first)).toBe(key);
-    expect(order.keyOf(other)).toBe('tx_9');
-    expect(order.mayStart(renewal, key, NOW)).toBe(false);
-    expect(deliveries.postponed).toEqual([[renewal.id, NOW + 10_000]]);
-    expect(order.mayStart(other, 'tx_9', NOW)).toBe(true);
   });
 });
