@@ -89,7 +89,7 @@ describe('the Go-live view', () => {
     expect(seen.sort()).toEqual(['api_fault', 'partial_refund', 'payment_succeeded', 'refund', 'webhook_bad_signature']);
     const failed = view.locator('[data-scenario="payment_failed"]');
     await expect(failed.locator('.coverage-how').textContent()).resolves.toContain('/_sandbox/transactions/{id}/fail');
-    await expect(failed.locator('a').getAttribute('href')).resolves.toBe('#transactions');
+    await expect(failed.locator('.coverage-how > a').getAttribute('href')).resolves.toBe('#transactions');
     await expect(view.locator('[data-scenario="api_fault"] .coverage-how').count()).resolves.toBe(0);
     await screenshot(page, 'go-live', true);
     expect(pageErrors).toEqual([]);

@@ -29,9 +29,9 @@ describe('loggedPath', () => {
   it('redacts secret parameters and API keys or JWTs in values, plain queries included', () => {
     expect(loggedPath('/v4/x', 'http://h/v4/x?limit=5&api_key=abc')).toBe('/v4/x?limit=5&api_key=[redacted]');
     expect(loggedPath('/v4/x', 'http://h/v4/x?token=abc')).toBe('/v4/x?token=[redacted]');
-    expect(loggedPath('/v4/x', 'http://h/v4/x?q=sk_test_abc123')).toBe('/v4/x?q=[redacted]');
-    expect(loggedPath('/v4/x', 'http://h/v4/x?q=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig')).toBe('/v4/x?q=[redacted]');
-    expect(loggedPath('/v4/x', 'http://h/v4/x?q=a+sk_live_XYZ')).toBe('/v4/x?q=a+[redacted]');
+    expect(loggedPath('/v4/x', 'http://h/v4/x?q=sk_test_abc123')).toBe('/v4/x?q=sk_test_[redacted]');
+    expect(loggedPath('/v4/x', 'http://h/v4/x?q=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig')).toBe('/v4/x?q=[redacted JWT]');
+    expect(loggedPath('/v4/x', 'http://h/v4/x?q=a+sk_live_XYZ')).toBe('/v4/x?q=a+sk_live_[redacted]');
   });
 
   it('keeps every id in a path whole, and masks a card number written as a path segment', () => {
