@@ -208,7 +208,22 @@ describe('a failing install fails the build at the npm ci step', () => {
   /** A copy of the build context with `package.json`/`package-lock.json` replaced (the Dockerfile unchanged). */
   function brokenContext(pkg: Record<string, unknown>, lock: Record<string, unknown>): string {
     const dir = mkdtempSync(join(tmpdir(), 'sandbox-image-'));
-    for (const f of ['Dockerfile', '.dockerignore', 'tsconfig.json', 'LICENSE', 'src', 'scripts', 'bin', 'public', 'scenarios', 'docker']) {
+    for (const f of [
+      'Dockerfile',
+      '.dockerignore',
+      'tsconfig.json',
+      'LICENSE',
+      'README.md',
+      'CONTRIBUTING.md',
+      'src',
+      'scripts',
+      'docs',
+      'bin',
+      'public',
+      'scenarios',
+      'examples',
+      'docker',
+    ]) {
       cpSync(join(root, f), join(dir, f), { recursive: true });
     }
     writeFileSync(join(dir, 'package.json'), JSON.stringify(pkg));
