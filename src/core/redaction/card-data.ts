@@ -200,6 +200,7 @@ const keyWords = (key: string): string => key.toLowerCase().replace(/[^a-z0-9]/g
 
 const CODE_KEYS = new Set([
   'cvv',
+  'cid',
   'cvv2',
   'cvc',
   'cvc2',

@@ -20,28 +20,8 @@ const CREATE = /^\/v4\/(transactions|subscriptions)\/?$/;
 const REFUND = /^\/v4\/transactions\/([^/]+)\/refunds\/?$/;
 const TRANSACTION = /^\/v4\/transactions\/([0-9a-fA-F-]{36})\/?$/;
 
-/** Names of a security code, lower case, letters and digits only (besides those the card-data detector knows). */
-const SECURITY_CODE_NAMES = new Set([
-  'cvc',
-  'cvv',
-  'cvv2',
-  'cvc2',
-  'cid',
-  'cav2',
-  'cvn',
-  'cvn2',
-  'csc',
-  'cvd',
-  'securitycode',
-  'cardsecuritycode',
-  'cardcode',
-  'cardverificationvalue',
-  'cardverificationcode',
-]);
-
-/** Whether a field name names a security code, in any casing or punctuation. */
-const namesSecurityCode = (key: string): boolean =>
-  SECURITY_CODE_NAMES.has(key.toLowerCase().replace(/[^a-z0-9]/g, '')) || isSecurityCodeKey(key);
+/** Whether a field name names a security code, in any casing or punctuation (the card-data detector's names). */
+const namesSecurityCode = isSecurityCodeKey;
 
 /** A security code's value: 3 or 4 digits, as a string or a number. */
 const SECURITY_CODE_VALUE = /^\s*\d{3,4}\s*$/;
