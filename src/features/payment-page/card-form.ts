@@ -43,9 +43,10 @@ export function testCards(scenarios: ScenarioRules): Array<{ number: string; des
 export function field(name: keyof CardForm, label: string, errors: CardErrors, input: Html): Html {
   const error = errors[name];
   return html`<div class="pay-field${error ? ' pay-field-error' : ''}">
-    <label for="${name}">${label}</label>
-    ${input} ${error ? html`<p class="pay-field-message" id="${name}-error">${error}</p>` : ''}
-  </div>`;
+<label for="${name}">${label}</label>
+${input}
+${error ? html`<p class="pay-field-message" id="${name}-error">${error}</p>` : ''}
+</div>`;
 }
 
 /**
@@ -55,14 +56,13 @@ export function field(name: keyof CardForm, label: string, errors: CardErrors, i
 export function cardFormFields(action: string, form: Omit<CardForm, 'security_code'>, errors: CardErrors): Html {
   const invalid = (name: keyof CardForm) => (errors[name] ? html` aria-invalid="true" aria-describedby="${name}-error"` : '');
   return html`${Object.keys(errors).length > 0 ? html`<p class="pay-alert" role="alert">Check the card details below.</p>` : ''}
-    <form method="post" action="${action}" class="pay-form pay-card-form">
-      ${field('number', 'Card number', errors, html`<input class="input mono" id="number" name="number" inputmode="numeric" autocomplete="cc-number" required maxlength="23" placeholder="4242 4242 4242 4242" value="${form.number}" ${invalid('number')} />`)}
-      <div class="pay-field-row">
-        ${field('expiry', 'Expiry (MM/YY)', errors, html`<input class="input mono" id="expiry" name="expiry" inputmode="numeric" autocomplete="cc-exp" required maxlength="7" placeholder="MM/YY" value="${form.expiry}" ${invalid('expiry')} />`)}
-        ${field('security_code', 'Security code', errors, html`<input class="input mono" id="security_code" name="security_code" inputmode="numeric" autocomplete="cc-csc" required maxlength="4" placeholder="123" value="" ${invalid('security_code')} />`)}
-      </div>
-      ${field('holder_name', 'Name on card', errors, html`<input class="input" id="holder_name" name="holder_name" autocomplete="cc-name" maxlength="100" placeholder="Jane Doe" value="${form.holder_name}" ${invalid('holder_name')} />`)}
-    </form>`;
+<form method="post" action="${action}" class="pay-form pay-card-form">
+${field('number', 'Card number', errors, html`<input class="input mono" id="number" name="number" inputmode="numeric" autocomplete="cc-number" required maxlength="23" placeholder="4242 4242 4242 4242" value="${form.number}"${invalid('number')}>`)}
+<div class="pay-field-row">
+${field('expiry', 'Expiry (MM/YY)', errors, html`<input class="input mono" id="expiry" name="expiry" inputmode="numeric" autocomplete="cc-exp" required maxlength="7" placeholder="MM/YY" value="${form.expiry}"${invalid('expiry')}>`)}
+${field('security_code', 'Security code', errors, html`<input class="input mono" id="security_code" name="security_code" inputmode="numeric" autocomplete="cc-csc" required maxlength="4" placeholder="123" value=""${invalid('security_code')}>`)}
+</div>
+${field('holder_name', 'Name on card', errors, html`<input class="input" id="holder_name" name="holder_name" autocomplete="cc-name" maxlength="100" placeholder="Jane Doe" value="${form.holder_name}"${invalid('holder_name')}>`)}`;
 }
 
 export function cardPage(
@@ -87,16 +87,10 @@ ${cardFormFields(`/pay/${tx.id}/pay`, form, errors)}
 ${cancelForm(tx)}
 ${
   cards.length > 0
-    ? html`<details class="pay-test-cards">
-        <summary>Test cards</summary>
-        <p>
-          Any future expiry and a ${securityCodeLength('visa')}-digit code (4 for American Express). An expiry before this month is
-          declined; a valid card no rule matches is approved.
-        </p>
-        <ul>
-          ${cards.map((card) => html`<li><span class="mono">${card.number.replace(/(\d{4})(?=\d)/g, '$1 ')}</span> ${card.description}</li>`)}
-        </ul>
-      </details>`
+    ? html`<details class="pay-test-cards"><summary>Test cards</summary>
+<p>Any future expiry and a ${securityCodeLength('visa')}-digit code (4 for American Express). An expiry before this month is declined; a valid card no rule matches is approved.</p>
+<ul>${cards.map((card) => html`<li><span class="mono">${card.number.replace(/(\d{4})(?=\d)/g, '$1 ')}</span> ${card.description}</li>`)}</ul>
+</details>`
     : ''
 }
 ${facts(tx, account)}

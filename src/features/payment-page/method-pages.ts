@@ -35,12 +35,9 @@ export async function qrPage(c: Context<AppEnv>, tx: TransactionRow, account: Ac
       400,
       'No QR code for this payment',
       html`${header(tx, account, channel)}
-        <h1 class="pay-title">No QR code for this payment</h1>
-        <p class="pay-lead">
-          ${channel.name} takes ${channel.currencies === 'any' ? 'any currency' : channel.currencies.join(', ')}, and this payment is in
-          ${tx.currency}.
-        </p>
-        ${cancelForm(tx)}`,
+<h1 class="pay-title">No QR code for this payment</h1>
+<p class="pay-lead">${channel.name} takes ${channel.currencies === 'any' ? 'any currency' : channel.currencies.join(', ')}, and this payment is in ${tx.currency}.</p>
+${cancelForm(tx)}`,
     );
   }
   const image = await qrImage(payload);
@@ -50,27 +47,20 @@ export async function qrPage(c: Context<AppEnv>, tx: TransactionRow, account: Ac
     200,
     `Pay ${toMajorUnits(tx.amount, tx.currency)} ${tx.currency} with ${channel.name}`,
     html`${header(tx, account, channel)}
-      <h1 class="pay-title">Scan to pay with ${channel.name}</h1>
-      <p class="pay-lead">
-        Open your banking app, scan the code and confirm ${toMajorUnits(tx.amount, tx.currency)} ${tx.currency}. In the sandbox nobody
-        scans: press the button below to act it out.
-      </p>
-      <figure class="pay-qr">
-        <img
-          class="pay-qr-image"
-          src="${image}"
-          width="240"
-          height="240"
-          alt="${channel.name} QR code: ${scheme} payload for ${toMajorUnits(tx.amount, tx.currency)} ${tx.currency}"
-        />
-        <figcaption>${scheme}, EMVCo merchant-presented, with CRC</figcaption>
-      </figure>
-      <label class="pay-payload-label" for="qr-payload">Payload (copy and paste)</label>
-      <textarea class="input mono pay-payload" id="qr-payload" readonly rows="4">${payload}</textarea>
-      <form method="post" action="/pay/${tx.id}/pay" class="pay-form">
-        <button type="submit" class="btn btn-primary btn-block btn-lg">I have scanned and paid</button>
-      </form>
-      ${cancelForm(tx)} ${facts(tx, account)} ${outcomeHelp(tx, 'I have scanned and paid', 'Cancel')}`,
+<h1 class="pay-title">Scan to pay with ${channel.name}</h1>
+<p class="pay-lead">Open your banking app, scan the code and confirm ${toMajorUnits(tx.amount, tx.currency)} ${tx.currency}. In the sandbox nobody scans: press the button below to act it out.</p>
+<figure class="pay-qr">
+<img class="pay-qr-image" src="${image}" width="240" height="240" alt="${channel.name} QR code: ${scheme} payload for ${toMajorUnits(tx.amount, tx.currency)} ${tx.currency}">
+<figcaption>${scheme}, EMVCo merchant-presented, with CRC</figcaption>
+</figure>
+<label class="pay-payload-label" for="qr-payload">Payload (copy and paste)</label>
+<textarea class="input mono pay-payload" id="qr-payload" readonly rows="4">${payload}</textarea>
+<form method="post" action="/pay/${tx.id}/pay" class="pay-form">
+<button type="submit" class="btn btn-primary btn-block btn-lg">I have scanned and paid</button>
+</form>
+${cancelForm(tx)}
+${facts(tx, account)}
+${outcomeHelp(tx, 'I have scanned and paid', 'Cancel')}`,
   );
 }
 
@@ -86,13 +76,12 @@ export function handOffPage(
     200,
     `Pay ${toMajorUnits(tx.amount, tx.currency)} ${tx.currency} with ${channel.name}`,
     html`${header(tx, account, channel)}
-      <h1 class="pay-title">Continue in ${channel.name}</h1>
-      <p class="pay-lead">
-        You will be handed to the ${channel.name} ${kind} to approve ${toMajorUnits(tx.amount, tx.currency)} ${tx.currency}. The sandbox
-        shows that app's approval screen instead.
-      </p>
-      <p><a class="btn btn-primary btn-block btn-lg" href="/pay/${tx.id}/app">Open ${channel.name}</a></p>
-      ${cancelForm(tx)} ${facts(tx, account)} ${outcomeHelp(tx, 'Approve', 'Cancel or Decline')}`,
+<h1 class="pay-title">Continue in ${channel.name}</h1>
+<p class="pay-lead">You will be handed to the ${channel.name} ${kind} to approve ${toMajorUnits(tx.amount, tx.currency)} ${tx.currency}. The sandbox shows that app's approval screen instead.</p>
+<p><a class="btn btn-primary btn-block btn-lg" href="/pay/${tx.id}/app">Open ${channel.name}</a></p>
+${cancelForm(tx)}
+${facts(tx, account)}
+${outcomeHelp(tx, 'Approve', 'Cancel or Decline')}`,
   );
 }
 
@@ -107,18 +96,17 @@ export function appPage(
     200,
     `${channel.name}: approve ${toMajorUnits(tx.amount, tx.currency)} ${tx.currency}`,
     html`<section class="pay-app pay-app-${channel.type}" aria-label="${channel.name} (simulated)">
-        <p class="pay-app-bar">
-          <span class="pay-method-icon pay-method-${channel.type}" aria-hidden="true"></span><strong>${channel.name}</strong>
-          <span class="pay-app-sim">simulated app</span>
-        </p>
-        <h1 class="pay-title">Approve payment</h1>
-        <p class="pay-lead">to <strong>${account.name}</strong></p>
-        ${amountBlock(tx)} ${tx.description ? html`<p class="pay-description">${tx.description}</p>` : ''}
-        <form method="post" action="/pay/${tx.id}/pay" class="pay-form">
-          <button type="submit" class="btn btn-primary btn-block btn-lg">Approve</button>
-        </form>
-        ${cancelForm(tx, 'Decline')}
-      </section>
-      ${facts(tx, account)} ${outcomeHelp(tx, 'Approve', 'Decline')}`,
+<p class="pay-app-bar"><span class="pay-method-icon pay-method-${channel.type}" aria-hidden="true"></span><strong>${channel.name}</strong> <span class="pay-app-sim">simulated app</span></p>
+<h1 class="pay-title">Approve payment</h1>
+<p class="pay-lead">to <strong>${account.name}</strong></p>
+${amountBlock(tx)}
+${tx.description ? html`<p class="pay-description">${tx.description}</p>` : ''}
+<form method="post" action="/pay/${tx.id}/pay" class="pay-form">
+<button type="submit" class="btn btn-primary btn-block btn-lg">Approve</button>
+</form>
+${cancelForm(tx, 'Decline')}
+</section>
+${facts(tx, account)}
+${outcomeHelp(tx, 'Approve', 'Decline')}`,
   );
 }

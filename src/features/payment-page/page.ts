@@ -23,26 +23,24 @@ export const CARD_CHANNEL = paymentChannel('CARD')!;
 
 export function layout(title: string, body: Html): Html {
   return html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>${title} · payment-sandbox</title>
-        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
-        <link rel="stylesheet" href="/theme.css" />
-        <link rel="stylesheet" href="/payment-page/pay.css" />
-      </head>
-      <body class="pay-body">
-        <div class="test-stripe" aria-hidden="true"></div>
-        <main class="pay-card">
-          <p class="pay-brand">
-            <span class="brand-mark" aria-hidden="true"></span>payment-sandbox <span class="pill pill-test">Test mode</span>
-          </p>
-          ${body}
-        </main>
-        <p class="pay-note">A sandbox payment page: no card is charged and no money moves.</p>
-      </body>
-    </html>`;
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} · payment-sandbox</title>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="/theme.css">
+<link rel="stylesheet" href="/payment-page/pay.css">
+</head>
+<body class="pay-body">
+<div class="test-stripe" aria-hidden="true"></div>
+<main class="pay-card">
+<p class="pay-brand"><span class="brand-mark" aria-hidden="true"></span>payment-sandbox <span class="pill pill-test">Test mode</span></p>
+${body}
+</main>
+<p class="pay-note">A sandbox payment page: no card is charged and no money moves.</p>
+</body>
+</html>`;
 }
 
 export function send(c: Context<AppEnv>, status: PageStatus, title: string, body: Html): Response | Promise<Response> {
@@ -71,68 +69,43 @@ export function channelOf(tx: TransactionRow): PaymentChannel {
 }
 
 export function amountBlock(tx: TransactionRow): Html {
-  return html`<p class="pay-amount">
-    <span class="pay-amount-value">${toMajorUnits(tx.amount, tx.currency)}</span> <span class="pay-amount-currency">${tx.currency}</span>
-  </p>`;
+  return html`<p class="pay-amount"><span class="pay-amount-value">${toMajorUnits(tx.amount, tx.currency)}</span> <span class="pay-amount-currency">${tx.currency}</span></p>`;
 }
 
 export function methodLine(channel: PaymentChannel): Html {
   const group = groupOf(channel.code);
-  return html`<p class="pay-method">
-    <span class="pay-method-icon pay-method-${channel.type}" aria-hidden="true"></span
-    ><span><strong>${channel.name}</strong>${group ? html` <span class="pay-method-group">${group.name}</span>` : ''}</span>
-  </p>`;
+  return html`<p class="pay-method"><span class="pay-method-icon pay-method-${channel.type}" aria-hidden="true"></span><span><strong>${channel.name}</strong>${group ? html` <span class="pay-method-group">${group.name}</span>` : ''}</span></p>`;
 }
 
 export function facts(tx: TransactionRow, account: AccountRow): Html {
   const customer = tx.customer;
   const who = [customer?.name, customer?.email].filter((v): v is string => Boolean(v)).join(' · ');
   return html`<dl class="pay-facts">
-    ${
-      tx.external_identifier
-        ? html`<div>
-            <dt>Reference</dt>
-            <dd class="mono">${tx.external_identifier}</dd>
-          </div>`
-        : ''
-    }
-    ${
-      who
-        ? html`<div>
-            <dt>Customer</dt>
-            <dd>${who}</dd>
-          </div>`
-        : ''
-    }
-    <div>
-      <dt>Merchant account</dt>
-      <dd class="mono">${account.id}</dd>
-    </div>
-    <div>
-      <dt>Transaction</dt>
-      <dd class="mono">${tx.id}</dd>
-    </div>
-  </dl>`;
+${tx.external_identifier ? html`<div><dt>Reference</dt><dd class="mono">${tx.external_identifier}</dd></div>` : ''}
+${who ? html`<div><dt>Customer</dt><dd>${who}</dd></div>` : ''}
+<div><dt>Merchant account</dt><dd class="mono">${account.id}</dd></div>
+<div><dt>Transaction</dt><dd class="mono">${tx.id}</dd></div>
+</dl>`;
 }
 
 /** Merchant, amount, description and method: the top of every payable page. */
 export function header(tx: TransactionRow, account: AccountRow, channel: PaymentChannel): Html {
   return html`<p class="pay-merchant">${account.name}</p>
-    ${amountBlock(tx)} ${tx.description ? html`<p class="pay-description">${tx.description}</p>` : ''} ${methodLine(channel)}`;
+${amountBlock(tx)}
+${tx.description ? html`<p class="pay-description">${tx.description}</p>` : ''}
+${methodLine(channel)}`;
 }
 
 export function cancelForm(tx: TransactionRow, label = 'Cancel'): Html {
   return html`<form method="post" action="/pay/${tx.id}/cancel" class="pay-form">
-    <button type="submit" class="btn btn-block btn-lg btn-secondary">${label}</button>
-  </form>`;
+<button type="submit" class="btn btn-block btn-lg btn-secondary">${label}</button>
+</form>`;
 }
 
 export function outcomeHelp(tx: TransactionRow, pay: string, cancel: string): Html {
   const payTo = returnTarget(tx);
   const cancelTo = cancelTarget(tx);
-  return html`<p class="pay-help">
-    <strong>${pay}</strong> sets the transaction's outcome${payTo ? html` and returns to <span class="mono">${payTo}</span>` : ''}.
-    <strong>${cancel}</strong> sets it FAILED${cancelTo ? html` and returns to <span class="mono">${cancelTo}</span>` : ''}. Either sends
-    the payment webhook. This link expires at ${new Date(paymentLinkExpiresAt(tx.created_at)).toISOString()} (sandbox clock).
-  </p>`;
+  return html`<p class="pay-help"><strong>${pay}</strong> sets the transaction's outcome${payTo ? html` and returns to <span class="mono">${payTo}</span>` : ''}.
+<strong>${cancel}</strong> sets it FAILED${cancelTo ? html` and returns to <span class="mono">${cancelTo}</span>` : ''}.
+Either sends the payment webhook. This link expires at ${new Date(paymentLinkExpiresAt(tx.created_at)).toISOString()} (sandbox clock).</p>`;
 }

@@ -12,8 +12,8 @@ export function notFoundPage(c: Context<AppEnv>, id: string, reason: string): Re
     404,
     'Payment not found',
     html`<h1 class="pay-title">Payment not found</h1>
-      <p class="pay-lead">${reason}</p>
-      <p class="pay-id mono">${id}</p>`,
+<p class="pay-lead">${reason}</p>
+<p class="pay-id mono">${id}</p>`,
   );
 }
 
@@ -30,10 +30,11 @@ export function finishedPage(
     status,
     `This payment is already ${tx.status}`,
     html`<p class="pay-merchant">${account.name}</p>
-      ${amountBlock(tx)}
-      <h1 class="pay-title">This payment is already <span class="badge badge-${tone}">${tx.status}</span></h1>
-      <p class="pay-lead">Its outcome is final, so it cannot be paid or cancelled again.</p>
-      ${facts(tx, account)} ${target ? html`<p><a class="btn btn-block" href="${target}">Return to the merchant</a></p>` : ''}`,
+${amountBlock(tx)}
+<h1 class="pay-title">This payment is already <span class="badge badge-${tone}">${tx.status}</span></h1>
+<p class="pay-lead">Its outcome is final, so it cannot be paid or cancelled again.</p>
+${facts(tx, account)}
+${target ? html`<p><a class="btn btn-block" href="${target}">Return to the merchant</a></p>` : ''}`,
   );
 }
 
@@ -44,13 +45,11 @@ export function expiredPage(c: Context<AppEnv>, tx: TransactionRow, account: Acc
     status,
     'This payment link has expired',
     html`<p class="pay-merchant">${account.name}</p>
-      ${amountBlock(tx)}
-      <h1 class="pay-title">This payment link has expired</h1>
-      <p class="pay-lead">
-        It was payable for 24 hours (sandbox clock) and expired at ${new Date(paymentLinkExpiresAt(tx.created_at)).toISOString()}. The
-        payment is <span class="badge badge-danger">FAILED</span>; ask the merchant for a new link.
-      </p>
-      ${facts(tx, account)} ${target ? html`<p><a class="btn btn-block" href="${target}">Return to the merchant</a></p>` : ''}`,
+${amountBlock(tx)}
+<h1 class="pay-title">This payment link has expired</h1>
+<p class="pay-lead">It was payable for 24 hours (sandbox clock) and expired at ${new Date(paymentLinkExpiresAt(tx.created_at)).toISOString()}. The payment is <span class="badge badge-danger">FAILED</span>; ask the merchant for a new link.</p>
+${facts(tx, account)}
+${target ? html`<p><a class="btn btn-block" href="${target}">Return to the merchant</a></p>` : ''}`,
   );
 }
 
@@ -66,12 +65,10 @@ export function processingPage(
     status,
     'Payment processing',
     html`<p class="pay-merchant">${account.name}</p>
-      ${amountBlock(tx)}
-      <h1 class="pay-title">Payment processing <span class="badge badge-warn">PENDING</span></h1>
-      <p class="pay-lead">
-        The sandbox has scheduled this payment's outcome on its clock (a scenario rule); it cannot be paid or cancelled meanwhile. The
-        merchant receives the webhook when it is decided.
-      </p>
-      ${facts(tx, account)} ${target ? html`<p><a class="btn btn-block" href="${target}">Return to the merchant</a></p>` : ''}`,
+${amountBlock(tx)}
+<h1 class="pay-title">Payment processing <span class="badge badge-warn">PENDING</span></h1>
+<p class="pay-lead">The sandbox has scheduled this payment's outcome on its clock (a scenario rule); it cannot be paid or cancelled meanwhile. The merchant receives the webhook when it is decided.</p>
+${facts(tx, account)}
+${target ? html`<p><a class="btn btn-block" href="${target}">Return to the merchant</a></p>` : ''}`,
   );
 }

@@ -1,5 +1,5 @@
 /**
- * The payment page of a trial subscription, the
+ * The payment page of a trial subscription (contract: "Checkout subscriptions"), the
  * subscription's `payment_url_link` from its creation: it collects the payment method
  * WITHOUT charging. A card subscription shows the card form ("Save card"); a QR, wallet or
  * banking-app channel an authorisation of recurring payments. Completing it puts the method
@@ -47,59 +47,32 @@ function header(sub: Subscription, account: AccountRow, channel: PaymentChannel)
   const { request } = sub;
   const trialEnd = subscriptionCalendar(sub).trialEnd!;
   return html`<p class="pay-merchant">${account.name}</p>
-    <p class="pay-amount">
-      <span class="pay-amount-value">${toMajorUnits(0, request.currency)}</span>
-      <span class="pay-amount-currency">${request.currency}</span>
-    </p>
-    <p class="pay-description">
-      Due today. ${request.plan.name}: free trial until ${isoTimestamp(trialEnd).slice(0, 10)}, then
-      ${toMajorUnits(request.amount, request.currency)} ${request.currency} for the first period.
-    </p>
-    ${methodLine(channel)}`;
+<p class="pay-amount"><span class="pay-amount-value">${toMajorUnits(0, request.currency)}</span> <span class="pay-amount-currency">${request.currency}</span></p>
+<p class="pay-description">Due today. ${request.plan.name}: free trial until ${isoTimestamp(trialEnd).slice(0, 10)}, then ${toMajorUnits(request.amount, request.currency)} ${request.currency} for the first period.</p>
+${methodLine(channel)}`;
 }
 
 function facts(sub: Subscription, account: AccountRow): Html {
   const customer = sub.request.customer;
   const who = [[customer.first_name, customer.last_name].filter(Boolean).join(' '), customer.email_address].filter(Boolean).join(' · ');
   return html`<dl class="pay-facts">
-    <div>
-      <dt>Reference</dt>
-      <dd class="mono">${sub.external_identifier}</dd>
-    </div>
-    ${
-      who
-        ? html`<div>
-            <dt>Customer</dt>
-            <dd>${who}</dd>
-          </div>`
-        : ''
-    }
-    <div>
-      <dt>Merchant account</dt>
-      <dd class="mono">${account.id}</dd>
-    </div>
-    <div>
-      <dt>Subscription</dt>
-      <dd class="mono">${sub.id}</dd>
-    </div>
-  </dl>`;
+<div><dt>Reference</dt><dd class="mono">${sub.external_identifier}</dd></div>
+${who ? html`<div><dt>Customer</dt><dd>${who}</dd></div>` : ''}
+<div><dt>Merchant account</dt><dd class="mono">${account.id}</dd></div>
+<div><dt>Subscription</dt><dd class="mono">${sub.id}</dd></div>
+</dl>`;
 }
 
 function help(sub: Subscription, action: string): Html {
   const back = backTo(sub);
   const trialEnd = isoTimestamp(subscriptionCalendar(sub).trialEnd!);
-  return html`<p class="pay-help">
-    <strong>${action}</strong> puts the payment method on file and charges nothing
-    now${back ? html`; both buttons return to <span class="mono">${back}</span>` : ''}. When the trial ends (${trialEnd}, sandbox clock) the
-    first period is charged with it; if this page was not completed by then, that charge fails and the subscription is
-    <span class="badge badge-danger">failed</span>.
-  </p>`;
+  return html`<p class="pay-help"><strong>${action}</strong> puts the payment method on file and charges nothing now${back ? html`; both buttons return to <span class="mono">${back}</span>` : ''}.
+When the trial ends (${trialEnd}, sandbox clock) the first period is charged with it; if this page was not completed by then, that charge fails and the subscription is <span class="badge badge-danger">failed</span>.</p>`;
 }
 
-const cancelButton = (sub: Subscription): Html =>
-  html`<form method="post" action="/pay/${sub.id}/cancel" class="pay-form">
-    <button type="submit" class="btn btn-block btn-lg btn-secondary">Cancel</button>
-  </form>`;
+const cancelButton = (sub: Subscription): Html => html`<form method="post" action="/pay/${sub.id}/cancel" class="pay-form">
+<button type="submit" class="btn btn-block btn-lg btn-secondary">Cancel</button>
+</form>`;
 
 function setupPage(
   c: Context<AppEnv>,
@@ -115,14 +88,14 @@ function setupPage(
       status,
       `Authorise ${channel.name} for ${sub.request.plan.name}`,
       html`${header(sub, account, channel)}
-        <h1 class="pay-title">Authorise recurring payments with ${channel.name}</h1>
-        <p class="pay-lead">
-          Nothing is charged today. ${account.name} will charge ${channel.name} when the trial ends, and each period after.
-        </p>
-        <form method="post" action="/pay/${sub.id}/pay" class="pay-form">
-          <button type="submit" class="btn btn-primary btn-block btn-lg">Authorise</button>
-        </form>
-        ${cancelButton(sub)} ${facts(sub, account)} ${help(sub, 'Authorise')}`,
+<h1 class="pay-title">Authorise recurring payments with ${channel.name}</h1>
+<p class="pay-lead">Nothing is charged today. ${account.name} will charge ${channel.name} when the trial ends, and each period after.</p>
+<form method="post" action="/pay/${sub.id}/pay" class="pay-form">
+<button type="submit" class="btn btn-primary btn-block btn-lg">Authorise</button>
+</form>
+${cancelButton(sub)}
+${facts(sub, account)}
+${help(sub, 'Authorise')}`,
     );
   }
   return send(
@@ -154,18 +127,16 @@ function donePage(c: Context<AppEnv>, found: Found, status: PageStatus): Respons
     status,
     title,
     html`${header(sub, account, channel)}
-      <h1 class="pay-title">${title} <span class="badge badge-${sub.status === 'active' ? 'ok' : 'danger'}">${sub.status}</span></h1>
-      <p class="pay-lead">
-        ${
-          registered
-            ? card
-              ? html`Card ending <span class="mono">${card.last4}</span> (expires <span class="mono">${card.expiration_date}</span>) is on
-                  file.`
-              : html`${channel.name} is authorised for recurring payments.`
-            : 'No payment method was given on this page.'
-        }
-      </p>
-      ${facts(sub, account)} ${back ? html`<p><a class="btn btn-block" href="${back}">Return to the merchant</a></p>` : ''}`,
+<h1 class="pay-title">${title} <span class="badge badge-${sub.status === 'active' ? 'ok' : 'danger'}">${sub.status}</span></h1>
+<p class="pay-lead">${
+      registered
+        ? card
+          ? html`Card ending <span class="mono">${card.last4}</span> (expires <span class="mono">${card.expiration_date}</span>) is on file.`
+          : html`${channel.name} is authorised for recurring payments.`
+        : 'No payment method was given on this page.'
+    }</p>
+${facts(sub, account)}
+${back ? html`<p><a class="btn btn-block" href="${back}">Return to the merchant</a></p>` : ''}`,
   );
 }
 
