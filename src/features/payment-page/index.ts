@@ -1,5 +1,5 @@
 /**
- * The hosted payment page (contract: "Payment methods and the customer's steps"), rendered
+ * The hosted payment page, rendered
  * on the server as plain HTML that works without script. `GET /pay/{id}` acts out the
  * transaction's payment method, read from its stored `payment_channel_code` (none: a card):
  *

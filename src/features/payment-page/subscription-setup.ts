@@ -1,5 +1,5 @@
 /**
- * The payment page of a trial subscription (contract: "Checkout subscriptions"), the
+ * The payment page of a trial subscription, the
  * subscription's `payment_url_link` from its creation: it collects the payment method
  * WITHOUT charging. A card subscription shows the card form ("Save card"); a QR, wallet or
  * banking-app channel an authorisation of recurring payments. Completing it puts the method
