@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
-import { createApp, fixtureDeps } from './app.js';
+import { createApp } from './app.js';
 import type { SandboxOptions } from './core/config.js';
 import type { Repositories } from './core/domain/ports.js';
 import type { HttpRecords } from './core/http/ports.js';
@@ -13,7 +13,7 @@ import type { Sandbox } from './sandbox.js';
 import type { Db } from './core/db/database.js';
 import { isLoopbackHost } from './core/config.js';
 import { createLogger, type Logger } from './core/log.js';
-import { applyFixtures, prepareFixtures, type FixtureObjects, type PreparedFixtures } from './features/fixtures/index.js';
+import { applyFixtures, fixtureDeps, prepareFixtures, type FixtureObjects, type PreparedFixtures } from './features/fixtures/index.js';
 import { fixtureSources, fixturesHash } from './features/fixtures/index.js';
 import { envelopedServer } from './server-refusals.js';
 import { SandboxError } from './core/domain/errors.js';

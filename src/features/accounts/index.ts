@@ -7,3 +7,4 @@ export { createMerchantAccounts } from './merchant-accounts.js';
 export type { MerchantAccounts } from './merchant-accounts.js';
 export type { AccountCredentials } from './control/accounts.schemas.js';
 export type { ApiKeyView, MintedApiKeyView } from './control/api-keys.routes.js';
+export { register } from './register.js';

@@ -7,3 +7,4 @@ export { webhookKeyForms } from './control/webhook-key.forms.js';
 export { webhookKeyControlRoutes } from './control/webhook-key.index.js';
 export { webhookKeyFormsSchema } from './control/webhook-key.schemas.js';
 export { deliveryView } from './delivery-format.js';
+export { register } from './register.js';

@@ -4,7 +4,7 @@
  * domain's `MerchantAccounts.createBuyer`, and the objects show the base URL of the moment.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { fixtureDeps } from '../../../src/app.js';
+import { fixtureDeps } from '../../../src/features/fixtures/index.js';
 import { loadFixtures } from '../../../src/features/fixtures/apply.js';
 import { CHECKOUT, headers, testApp } from '../../support/app.js';
 
