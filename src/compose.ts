@@ -1,19 +1,17 @@
 /**
  * The composition root: builds every part of a sandbox once, in order, each handed only what
  * it uses, and returns them connected. Storage and the unit of work first, then the clock and
- * the change feed, the webhook dispatcher and outbox, the scenario policy, the domain
- * services, the application services (`application/`: reset, the clock, run-time scenarios,
- * the go-live report's wiring, shutdown), and the timed work (webhook retries, scenario steps,
- * subscription billing) on one scheduler. No behaviour lives here: only construction and
- * wiring. The result is the `Sandbox` the HTTP layer, the server and the CLI use.
+ * the change feed, the webhook dispatcher and outbox, the scenario policy, the features'
+ * services (transactions, subscriptions, accounts, the go-live report, the sandbox's control,
+ * run-time scenarios, shutdown), and the timed work (webhook retries, scenario steps,
+ * subscription billing) on one scheduler. The result is the `Sandbox` whose services each
+ * feature's `register(ctx)` is handed, and which the server and the CLI use.
  */
 import { createChangeFeed } from './core/domain/change-feed.js';
 import { createGoLiveWiring } from './features/go-live/index.js';
 import { createLifecycle } from './core/lifecycle.js';
-import { createPublicAddress } from './core/http/public-address.js';
 import { createSandboxControl } from './features/control/index.js';
 import { createScenarioControl } from './features/scenarios/index.js';
-import { createStoredState } from './core/db/stored-state.js';
 import { DEFAULT_RESTRICTED_CHANNEL_CODE, defaultScenarioPath, resolveOptions, servedHosts, type SandboxOptions } from './core/config.js';
 import { createApiKeyService } from './core/auth/api-keys.js';
 import { createClock, isoTimestamp } from './core/clock/clock.js';
@@ -80,8 +78,15 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
   const events = new SandboxEvents();
   const feed = createChangeFeed({ events, uow, nowMs: () => clock.nowMs() });
 
-  const address = createPublicAddress(options.publicUrl ?? `http://${options.host}:${options.port}`, servedHosts(options));
-  const targets: TargetPolicy = { allowHosts: options.webhookAllowHosts, own: () => address.own() };
+  // Where the sandbox is reached: --public-url, or the listening address once the server sets it.
+  // Its own port and names are never a webhook target (once it has a port).
+  const address = { url: options.publicUrl ?? `http://${options.host}:${options.port}` };
+  const ownHosts = servedHosts(options);
+  const ownAddress = () => {
+    const port = Number(new URL(address.url).port);
+    return Number.isInteger(port) && port > 0 ? { port, hosts: ownHosts } : undefined;
+  };
+  const targets: TargetPolicy = { allowHosts: options.webhookAllowHosts, own: ownAddress };
   const signing = webhookSigningOf(options);
   // The go-live report: aggregates fed by the dispatcher, the outbox, outcomes and the HTTP layer.
   const goLiveSaves = repeatedFailure(logger, 'report.failed', 'saving the go-live report failed'); // each flush may fail (a full disk)
@@ -209,11 +214,6 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
     policy,
     feed,
   });
-  const stored = createStoredState({
-    snapshot: () => store.snapshot(),
-    meta: { get: (key) => getMeta(store.db, key), set: (key, value) => setMeta(store.db, key, value) },
-    nowMs: () => clock.nowMs(),
-  });
   const lifecycle = createLifecycle({
     stopTicker: () => clearInterval(ticker),
     accounts,
@@ -249,7 +249,12 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
     atomically: (work) => uow.run(work),
     control,
     runtimeScenarios,
-    ...stored,
+    snapshot: () => store.snapshot(),
+    // Start-up fixtures documents this database holds, by hash, stamped with the sandbox time.
+    appliedFixtures: {
+      has: (hash) => getMeta(store.db, `fixtures_applied:${hash}`) !== undefined,
+      add: (hash) => setMeta(store.db, `fixtures_applied:${hash}`, isoTimestamp(clock.nowMs())),
+    },
     ...lifecycle,
   };
   return { sandbox, httpRecords: store.httpRecords, repos, logger, db: store.db };
