@@ -31,13 +31,13 @@ function outcomeWord(r: CheckResult): string {
   return outcomes.includes('skipped') ? 'SKIP' : 'PASS';
 }
 
-/** Why a check was skipped, on each server it was skipped on. */
-function skipLines(r: CheckResult, report: ConformanceReport): string[] {
+/** Why a check was skipped, on each server it was skipped on (`on URL: ` when comparing). */
+function skipReasons(r: CheckResult, report: ConformanceReport): string[] {
   const sides = [
     { reason: r.result.skip_reason, url: report.url },
     { reason: r.compare_result?.skip_reason ?? null, url: report.compare_url },
   ];
-  return sides.filter((s) => s.reason !== null).map((s) => `skipped${report.compare_url ? ` on ${s.url}` : ''}: ${s.reason}`);
+  return sides.filter((s) => s.reason !== null).map((s) => `${report.compare_url ? `on ${s.url}: ` : ''}${s.reason}`);
 }
 
 /** The text report. */
@@ -48,7 +48,7 @@ export function formatConformanceText(report: ConformanceReport): string {
   ];
   for (const r of report.checks) {
     lines.push(`${outcomeWord(r)}  ${r.name}  (${r.rule})`);
-    lines.push(...skipLines(r, report).map((line) => `      ${line}`));
+    lines.push(...skipReasons(r, report).map((reason) => `      skipped${report.compare_url ? ' ' : ': '}${reason}`));
     if (r.result.failure) {
       if (report.compare_url) lines.push(`      on ${report.url}:`);
       lines.push(...failureLines(r.result.failure, '      '));
@@ -90,7 +90,7 @@ export function formatConformanceJunit(report: ConformanceReport, hostname = 'pa
     for (const d of diffs) body.push(`differs: ${d.request} ${d.pointer}: ${show(d.url_value)} vs ${show(d.compare_value)}`);
     const first = failures.find((f) => f !== null) ?? null;
     const failed = first !== null || diffs.length > 0;
-    const skipped = skipLines(r, report);
+    const skipped = skipReasons(r, report);
     return {
       name: r.name,
       classname: 'conformance',
