@@ -160,6 +160,8 @@ export interface DeliveriesRepo {
   page(accountId: string, req: PageRequest): Page<Delivery>;
   pageAll(req: PageRequest): Page<Delivery>;
   forResource(resourceId: string): Delivery[];
+  /** The pending deliveries of one queue (`Delivery.order_key`), earliest queued first. */
+  pendingInOrder(orderKey: string): DueDelivery[];
   recordAttempt(attempt: Omit<DeliveryAttempt, 'seq'>, progress: DeliveryProgress): void;
   requeue(id: string, nowMs: number): void;
   /** Moves a pending delivery's next attempt to `atMs` (it waits for an earlier one of its transaction). */

@@ -39,13 +39,13 @@ export function deliveriesStore(db: Db, limit?: number): DeliveriesRepo {
   let finishedSincePrune = 0;
   if (limit !== undefined) prune(limit); // a file kept with a larger limit
   const insert = db.prepare(`INSERT INTO deliveries (id, account_id, kind, resource_id, url, body, status, attempts,
-      simulated_failures, simulated_failure_status, fault, next_attempt_at, created_at, updated_at, delivered_at)
+      simulated_failures, simulated_failure_status, fault, order_key, next_attempt_at, created_at, updated_at, delivered_at)
     VALUES (@id, @account_id, @kind, @resource_id, @url, @body, @status, @attempts, @simulated_failures,
-      @simulated_failure_status, @fault, @next_attempt_at, @created_at, @updated_at, @delivered_at)`);
+      @simulated_failure_status, @fault, @order_key, @next_attempt_at, @created_at, @updated_at, @delivered_at)`);
   const byId = db.prepare<[string], Delivery>('SELECT * FROM deliveries WHERE id = ?');
   // A pass reads every due delivery but its body and signature: a large backlog (a year's renewals) is not copied whole.
   const dueColumns = `seq, id, account_id, kind, resource_id, url, status, attempts, simulated_failures,
-    simulated_failure_status, fault, next_attempt_at, created_at, updated_at, delivered_at`;
+    simulated_failure_status, fault, order_key, next_attempt_at, created_at, updated_at, delivered_at`;
   const due = db.prepare<[number], DueDelivery>(
     `SELECT ${dueColumns} FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, seq`,
   );
@@ -60,6 +60,9 @@ export function deliveriesStore(db: Db, limit?: number): DeliveriesRepo {
     "SELECT id, next_attempt_at FROM deliveries WHERE status = 'pending' AND next_attempt_at > ? ORDER BY next_attempt_at, seq",
   );
   const forResource = db.prepare<[string], Delivery>('SELECT * FROM deliveries WHERE resource_id = ? ORDER BY seq');
+  const pendingInOrder = db.prepare<[string], DueDelivery>(
+    `SELECT ${dueColumns} FROM deliveries WHERE order_key = ? AND status = 'pending' ORDER BY seq`,
+  );
   const insertAttempt = db.prepare(`INSERT INTO delivery_attempts (delivery_id, number, at, url, request_headers, request_body,
       response_status, response_body, error, duration_ms, ok)
     VALUES (@delivery_id, @number, @at, @url, @request_headers, @request_body, @response_status, @response_body, @error, @duration_ms, @ok)`);
@@ -76,7 +79,7 @@ export function deliveriesStore(db: Db, limit?: number): DeliveriesRepo {
     update.run({ ...u, id: attempt.delivery_id });
   });
   return {
-    insert: (row) => void insert.run(row),
+    insert: (row) => void insert.run({ ...row, order_key: row.order_key ?? null }),
     byId: (id) => byId.get(id),
     due: (nowMs) => due.all(nowMs),
     dueIds: (nowMs) => dueIds.all(nowMs),
@@ -86,6 +89,7 @@ export function deliveriesStore(db: Db, limit?: number): DeliveriesRepo {
     page,
     pageAll: (req) => pageAll('', req),
     forResource: (resourceId) => forResource.all(resourceId),
+    pendingInOrder: (orderKey) => pendingInOrder.all(orderKey),
     recordAttempt: (attempt, u) => {
       record(attempt, u);
       if (limit !== undefined && u.status !== 'pending' && ++finishedSincePrune >= pruneEvery(limit)) {

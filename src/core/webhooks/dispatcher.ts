@@ -2,8 +2,8 @@
  * Drains the webhook outbox: signs each body, POSTs it to the merchant, records every
  * attempt, and retries with exponential back-off on the sandbox clock until the merchant
  * answers 2xx with `{"code":"200","message":"SUCCESS"}`. It composes the parts, each in its
- * own file: the passes over due deliveries (`passes.ts`), one transaction's webhooks in order
- * (`ordering.ts`), the per-URL lanes (`lanes.ts`), signing ahead (`signing-ahead.ts`), the
+ * own file: the passes over due deliveries (`passes.ts`), one transaction's (or one
+ * subscription's) webhooks in order (`ordering.ts`), the per-URL lanes (`lanes.ts`), signing ahead (`signing-ahead.ts`), the
  * clock offsets attempts are stamped from (`clock-offsets.ts`), one attempt and its record
  * (`attempt.ts`, worded by `outcomes.ts`, scripted faults in `faults.ts`), the back-off after
  * failures of the sandbox itself (`crash-backoff.ts`) and the retry policy (`retries.ts`).
@@ -168,10 +168,11 @@ export class Dispatcher implements TimedWork {
       (row) => {
         const key = this.order.keyOf(row);
         if (this.order.mayStart(row, key, nowMs)) this.admit(row, key);
+        else this.offsets.waiting(row.id);
       },
       (id) => this.inFlight.has(id),
     );
-    // Every delivery queued before this pass was admitted, or waits behind its transaction.
+    // Every delivery queued before this pass was admitted, or waits behind its queue (its offset kept).
     this.offsets.passed();
     if (wait) await this.idle();
   }
@@ -190,7 +191,7 @@ export class Dispatcher implements TimedWork {
     return deliveries.byId(id);
   }
 
-  /** Starts a delivery once its URL has a free slot; when it ends, the next one of its order key may start. */
+  /** Starts a delivery once its URL has a free slot; when it ends, the next one of its queue may start. */
   private admit(row: DueDelivery, key: string): void {
     // Only the id and URL are kept while it waits for a slot: a backlog holds no bodies.
     const { id } = row;
@@ -212,9 +213,9 @@ export class Dispatcher implements TimedWork {
   }
 
   /**
-   * After a delivery ended: starts the next one of its transaction, or holds the rest behind a
+   * After a delivery ended: starts the next one of its queue, or holds the rest behind a
    * retry. If that fails (a postpone on a full disk), the next one, which passes skipped while
-   * its transaction was busy, would wait for nothing: it backs off, and the resume reads everything.
+   * its queue was busy, would wait for nothing: it backs off, and the resume reads everything.
    */
   private startNextOf(key: string): void {
     try {
