@@ -220,7 +220,7 @@ function paymentPageDeps(sandbox: Sandbox): PaymentPageDeps {
 
 /**
  * The ports fixtures are applied through (`POST /_sandbox/fixtures` and start-up fixtures):
- * queries, the creating services, the unit of work and the clock; not the repositories.
+ * queries, the creating services, the unit of work, the clock and its advance; not the repositories.
  */
 export function fixtureDeps(sandbox: Sandbox): FixtureDeps {
   const { queries } = sandbox;
@@ -236,7 +236,8 @@ export function fixtureDeps(sandbox: Sandbox): FixtureDeps {
     },
     webhookTargetRefused: (url) => sandbox.webhookTargetRefused(url),
     atomically: (work) => sandbox.atomically(work),
-    advanceClockInline: (seconds) => sandbox.control.advanceClockInline(seconds),
+    advanceClock: (seconds) => sandbox.control.advanceClock(seconds, { waitForWebhooks: false }),
+    checkAdvance: (seconds) => sandbox.control.checkAdvance(seconds),
   };
 }
 
