@@ -2,8 +2,10 @@
  * A fixture's `then: "advance:<seconds>"` over a real socket: the clock moves as
  * `POST /_sandbox/clock/advance` moves it, yielding between slices of steps, so the sandbox
  * answers health checks while a long fixture advance runs, and the state it ends in is the
- * state the control API's advance produces.
+ * state the control API's advance produces. At start (`--fixtures`), requests that arrive
+ * while the fixtures are applied wait: the first answer sees them all.
  */
+import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/core/log.js';
 import { startServer, type RunningServer } from '../../../src/server.js';
@@ -120,5 +122,32 @@ describe("a fixture's advance yields like the control API's", () => {
     const advanced = await request(other, 'POST', '/_sandbox/clock/advance', { seconds: ADVANCE_SECONDS, wait_for_webhooks: false });
     expect(advanced.status).toBe(200);
     expect(byFixture).toEqual(await endState(other));
+  }, 600_000);
+
+  it('at start, a request that arrives while the fixtures advance the clock waits, and sees them all applied', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as { port: number };
+        probe.close(() => resolve(port));
+      });
+    });
+    const starting = startServer(
+      { port, fixtures: [document(`advance:${ADVANCE_SECONDS}`)] },
+      { logger: createLogger({ quiet: true, err: () => undefined }) },
+    );
+    cleanup.push(async () => (await starting).stop());
+    // The first answer the sandbox gives (retried while it is not listening yet) shows the whole advance.
+    let first: Response | undefined;
+    while (first === undefined) {
+      first = await fetch(`http://127.0.0.1:${port}/_sandbox/clock`).catch(async () => {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        return undefined;
+      });
+    }
+    expect(first.status).toBe(200);
+    expect(((await first.json()) as Json).offset_seconds).toBe(ADVANCE_SECONDS);
+    const server = await starting;
+    expect(await endState(server)).toMatchObject({ offset_seconds: ADVANCE_SECONDS, subscriptions: { active: SUBSCRIPTIONS } });
+    expect(Object.keys(server.fixtures)).toHaveLength(SUBSCRIPTIONS);
   }, 600_000);
 });
