@@ -31,7 +31,7 @@ export interface Sandbox {
   apiKeys: ApiKeyService;
   /** The loaded scenario rules. */
   scenarios: LoadedScenarioPolicy;
-  /** Reset and the sandbox clock: `reset`, `advanceClock` (running all that falls due, then waiting for the webhooks it queued unless told not to) and `advanceClockInline` (inside the caller's unit of work, for fixtures). */
+  /** Reset and the sandbox clock: `reset`, `advanceClock` (running all that falls due, then waiting for the webhooks it queued unless told not to; the fixtures' advances too). */
   control: SandboxControl;
   /** Scenarios loaded at run time: `loadScenario` (tried before every scenario loaded at start-up; a 400 with the loader's message when bad), `removeScenario`, `clearScenarios`. Not persisted. */
   runtimeScenarios: ScenarioControl<ScenarioSummary & { origin: ScenarioOrigin }>;

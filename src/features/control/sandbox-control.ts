@@ -1,6 +1,6 @@
 /**
- * The sandbox's own controls (`POST /_sandbox/reset`, `POST /_sandbox/clock/advance`, the
- * fixtures' clock moves): what they change, in which order, and what they tell the change feed.
+ * The sandbox's own controls (`POST /_sandbox/reset`, `POST /_sandbox/clock/advance`, which the
+ * fixtures' `advance:<seconds>` uses too): what they change, in which order, and what they tell the change feed.
  * Each takes only the parts it drives; `compose.ts` hands them in.
  */
 import { isoTimestamp } from '../../core/clock/clock.js';
@@ -12,8 +12,8 @@ export interface SandboxControlDeps {
   scheduler: {
     /** Runs all that falls due over `seconds`; with `waitForIo`, each step's I/O is awaited. Resolves with how many steps ran. */
     advance(seconds: number, options: { waitForIo: boolean }): Promise<number>;
-    /** The same, synchronously, inside the caller's unit of work. */
-    advanceInline(seconds: number): number;
+    /** Throws AdvanceTooLongError when an advance by `seconds` would run too many steps. */
+    checkAdvance(seconds: number): void;
     /** Stops an advance under way at its next turn. */
     interrupt(): void;
   };
@@ -44,11 +44,8 @@ export interface SandboxControl {
    * Resolves with how many steps ran.
    */
   advanceClock(seconds: number, options?: { waitForWebhooks?: boolean }): Promise<number>;
-  /**
-   * Moves the clock forward inside the caller's unit of work, synchronously, without waiting
-   * for webhooks (a throw in the caller's work rolls the steps back). Returns how many steps ran.
-   */
-  advanceClockInline(seconds: number): number;
+  /** Refuses (throws the 400 AdvanceTooLongError) an advance by `seconds` that `advanceClock` would refuse for its length; moves nothing. */
+  checkAdvance(seconds: number): void;
 }
 
 export function createSandboxControl({ scheduler, clock, uow, state, buyers, report, webhooks, feed }: SandboxControlDeps): SandboxControl {
@@ -78,6 +75,6 @@ export function createSandboxControl({ scheduler, clock, uow, state, buyers, rep
       feed.emit('clock.advanced', null, { now: isoTimestamp(clock.nowMs()), offset_ms: clock.offsetMs(), steps });
       return steps;
     },
-    advanceClockInline: (seconds) => scheduler.advanceInline(seconds),
+    checkAdvance: (seconds) => scheduler.checkAdvance(seconds),
   };
 }

@@ -20,7 +20,7 @@ describe('fixtures through FixtureDeps', () => {
     apps.push(a);
     const deps = fixtureDeps(a.sandbox);
     a.sandbox.baseUrl = 'http://sandbox.test:4010';
-    const objects = loadFixtures(deps, [
+    const objects = (await loadFixtures(deps, [
       {
         source: 'test',
         document: {
@@ -36,7 +36,7 @@ describe('fixtures through FixtureDeps', () => {
           ],
         },
       },
-    ]) as Record<string, Record<string, unknown>>;
+    ])) as Record<string, Record<string, unknown>>;
     expect(objects.bo).toMatchObject({ type: 'buyer', display_name: 'Bo Fixture', external_identifier: 'bo-1' });
     expect(objects.pay).toMatchObject({ status: 'SUCCEEDED', payment_url: `http://sandbox.test:4010/pay/${objects.pay!.id as string}` });
     const buyers = (await (await a.app.request('/v4/buyers?limit=100', { headers: headers(CHECKOUT) })).json()) as {

@@ -16,7 +16,7 @@ function setup(steps = 3) {
         offset += seconds * 1000;
         return steps;
       },
-      advanceInline: (seconds) => (calls.push(`advanceInline ${seconds}`), steps),
+      checkAdvance: (seconds) => void calls.push(`checkAdvance ${seconds}`),
       interrupt: () => void calls.push('interrupt'),
     },
     clock: { nowMs: () => Date.UTC(2026, 0, 1) + offset, offsetMs: () => offset, rewind: () => void (calls.push('rewind'), (offset = 0)) },
@@ -60,7 +60,7 @@ describe('createSandboxControl', () => {
   it('a reset whose wipe throws tells nobody (no report clear, no feed event)', () => {
     const calls: string[] = [];
     const failing = createSandboxControl({
-      scheduler: { advance: async () => 0, advanceInline: () => 0, interrupt: () => undefined },
+      scheduler: { advance: async () => 0, checkAdvance: () => undefined, interrupt: () => undefined },
       clock: { nowMs: () => 0, offsetMs: () => 0, rewind: () => undefined },
       uow: fakeUnitOfWork(),
       state: {
@@ -97,9 +97,10 @@ describe('createSandboxControl', () => {
     expect(calls).toEqual(['advance 5 waitForIo=false', 'feed clock.advanced']);
   });
 
-  it('advanceClockInline runs the scheduler inline and tells nobody (the caller commits or rolls back)', () => {
-    const { control, calls } = setup(2);
-    expect(control.advanceClockInline(30)).toBe(2);
-    expect(calls).toEqual(['advanceInline 30']);
+  it('checkAdvance asks the scheduler and tells nobody: it moves nothing', () => {
+    const { control, calls, published } = setup();
+    control.checkAdvance(30);
+    expect(calls).toEqual(['checkAdvance 30']);
+    expect(published).toEqual([]);
   });
 });
