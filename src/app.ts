@@ -33,6 +33,7 @@ import { transactionControlRoutes } from './features/transactions/index.js';
 import { controlViews } from './features/control/index.js';
 import { webhookHandlerRoutes } from './features/webhooks/index.js';
 import { webhookKeyControlRoutes } from './features/webhooks/index.js';
+import { workbenchControlRoutes } from './features/webhooks/index.js';
 import { loadFixtures } from './features/fixtures/index.js';
 import type { ApiEnv, AppEnv } from './core/http/env.js';
 import type { Repositories } from './core/domain/ports.js';
@@ -166,6 +167,7 @@ function controlApi(sandbox: Sandbox, httpRecords: HttpRecords): OpenAPIHono<App
   control.route('/', transactionControlRoutes({ accounts, transactions: queries.transactions, service: sandbox.transactions, views }));
   control.route('/', clockControlRoutes({ clock, control: sandbox.control }));
   control.route('/', deliveryControlRoutes({ accounts, deliveries: queries.deliveries, dispatcher: sandbox.dispatcher, views }));
+  control.route('/', workbenchControlRoutes({ ...sandbox.workbench, views }));
   control.route('/', requestLogControlRoutes({ accounts, requestLog: httpRecords.requestLog }));
   control.route('/', resetControlRoutes({ clock, control: sandbox.control }));
   control.route('/', eventControlRoutes({ clock, events: sandbox.events }));

@@ -38,6 +38,7 @@ import { goLiveStore } from './features/go-live/index.js';
 import { openStore } from './sqlite-store.js';
 import { Dispatcher } from './core/webhooks/dispatcher.js';
 import { createOutbox } from './features/transactions/index.js';
+import { createSignatureExplainer, createWebhookSender } from './features/webhooks/index.js';
 import { createAsyncSigner, createSigner, webhookSigningOf } from './core/webhooks/signing.js';
 import { connectGuard, refusedDelivery, refusedTarget, type TargetPolicy } from './core/webhooks/targets.js';
 
@@ -236,6 +237,15 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
     dispatcher,
     webhookFaults: { inject: (transactionId, request) => outbox.injectFault(transactionId, request) },
     webhookPublicKeyPem: DEMO_WEBHOOK_PUBLIC_KEY_PEM,
+    workbench: {
+      sender: createWebhookSender({
+        accounts: repos.accounts,
+        defaultUrl: options.notificationUrl,
+        targetRefused: (url) => refusedTarget(url, targets),
+        queue: (fields) => outbox.queue(fields),
+      }),
+      explainer: createSignatureExplainer({ signing, publicKeyPem: DEMO_WEBHOOK_PUBLIC_KEY_PEM, deliveries: repos.deliveries }),
+    },
     goLive,
     webhookTargetRefused: (url) => refusedTarget(url, targets),
     webhookConnectRefused: connectGuard(targets),

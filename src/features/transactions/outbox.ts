@@ -56,7 +56,15 @@ export interface FaultingOutbox extends Outbox {
    * `out_of_order`, no refund) yet.
    */
   injectFault(transactionId: string, request: FaultRequest): Delivery[];
+  /**
+   * Queues a webhook whose body the caller chose (the webhook workbench's send), as an
+   * ordinary delivery due now: signed, attempted, retried and logged as every other one.
+   */
+  queue(fields: QueuedWebhook): Delivery;
 }
+
+/** A webhook the caller built: its account, what it is about, where it goes and its exact body. */
+export type QueuedWebhook = Pick<Delivery, 'account_id' | 'kind' | 'resource_id' | 'url' | 'body'>;
 
 /** The outbox over `deps.deliveries`, writing bodies in `deps.format`, with the scripted webhook faults. */
 export function createOutbox(deps: OutboxDeps): FaultingOutbox {
@@ -66,7 +74,7 @@ export function createOutbox(deps: OutboxDeps): FaultingOutbox {
   /** Where a transaction's webhooks go: its own notification_url, else the sandbox default. */
   const urlOf = (tx: Transaction): string | null => tx.notification_url ?? deps.defaultNotificationUrl ?? null;
 
-  type Fields = Pick<Delivery, 'account_id' | 'kind' | 'resource_id' | 'url' | 'body'>;
+  type Fields = QueuedWebhook;
 
   /** Inserts one delivery, first attempted at `nextAttemptAt` (null: parked, see `Delivery.fault`); returns its id. */
   const insert = (fields: Fields, fault: DeliveryFault | null, nextAttemptAt: number | null, simulated?: SimulatedFailures): string => {
@@ -163,6 +171,9 @@ export function createOutbox(deps: OutboxDeps): FaultingOutbox {
       const faults = deps.webhookFaults(tx.scenario_rule);
       if (faults.length > 0) enqueueScripted(fields, faults, false, simulated);
       else enqueue(fields, simulated);
+    },
+    queue(fields) {
+      return uow.run(() => deliveries.byId(insert(fields, null, clock.nowMs()))!);
     },
     injectFault(transactionId, request) {
       return uow.run(() => {

@@ -27,6 +27,7 @@ function fakeDeliveries(): DeliveriesRepo & { rows: Delivery[] } {
     postpone: none,
     setSignature: none,
     attemptsOf: none,
+    matching: none,
   };
 }
 
