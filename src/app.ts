@@ -198,8 +198,12 @@ function controlApi(sandbox: Sandbox, httpRecords: HttpRecords): OpenAPIHono<App
       webhookFaults: sandbox.webhookFaults,
       views,
       webhookTargetRefused: (url) => sandbox.webhookTargetRefused(url),
-      checkWebhooks: (url) =>
-        checkWebhooks(url, { ...checkSigningOf(sandbox.options), guard: (address, port) => sandbox.webhookConnectRefused(address, port) }),
+      checkWebhooks: (url, stateUrl) =>
+        checkWebhooks(url, {
+          ...checkSigningOf(sandbox.options),
+          guard: (address, port) => sandbox.webhookConnectRefused(address, port),
+          ...(stateUrl === undefined ? {} : { stateUrl }),
+        }),
     }),
   );
   return control;
