@@ -198,12 +198,14 @@ function controlApi(sandbox: Sandbox, httpRecords: HttpRecords): OpenAPIHono<App
       webhookFaults: sandbox.webhookFaults,
       views,
       webhookTargetRefused: (url) => sandbox.webhookTargetRefused(url),
-      checkWebhooks: (url, stateUrl) =>
-        checkWebhooks(url, {
+      checkWebhooks: (url, stateUrl) => {
+        if (stateUrl !== undefined) sandbox.rememberStateUrl(url, stateUrl);
+        return checkWebhooks(url, {
           ...checkSigningOf(sandbox.options),
           guard: (address, port) => sandbox.webhookConnectRefused(address, port),
           ...(stateUrl === undefined ? {} : { stateUrl }),
-        }),
+        });
+      },
     }),
   );
   return control;

@@ -8,7 +8,7 @@
  * wiring. The result is the `Sandbox` the HTTP layer, the server and the CLI use.
  */
 import { createChangeFeed } from './core/domain/change-feed.js';
-import { createGoLiveWiring } from './features/go-live/index.js';
+import { createGoLiveWiring, stateCheck } from './features/go-live/index.js';
 import { createLifecycle } from './core/lifecycle.js';
 import { createPublicAddress } from './core/http/public-address.js';
 import { createSandboxControl } from './features/control/index.js';
@@ -108,6 +108,18 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
     'delivery.crashed',
     'delivery failed unexpectedly; webhook deliveries back off and retry',
   );
+  // The state URLs given to check-webhooks, by webhook URL: the report reads them after each acknowledged payment webhook.
+  const stateUrls = new Map<string, string>();
+  const checkState = stateCheck({
+    stateUrlFor: (url) => stateUrls.get(url),
+    deliveries: repos.deliveries,
+    transactions: repos.transactions,
+    read: async (url) => {
+      const res = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(options.deliveryTimeoutMs) });
+      return { status: res.status, text: await res.text() };
+    },
+    mismatch: (accountId, deliveryId, transactionId) => goLive.stateMismatch(accountId, deliveryId, transactionId),
+  });
   const dispatcher = new Dispatcher({
     clock,
     deliveries: repos.deliveries,
@@ -121,7 +133,10 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
     onRecovered: () => deliveryCrashes.recovered(),
     refuseTarget: (url) => refusedDelivery(url, targets),
     connectGuard: connectGuard(targets),
-    onAttempt: (attempt) => goLiveWiring.onAttempt(attempt),
+    onAttempt: (attempt) => {
+      goLiveWiring.onAttempt(attempt);
+      void checkState(attempt);
+    },
   });
   const outbox = createOutbox({
     clock,
@@ -237,6 +252,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
     dispatcher,
     webhookFaults: { inject: (transactionId, request) => outbox.injectFault(transactionId, request) },
     webhookPublicKeyPem: DEMO_WEBHOOK_PUBLIC_KEY_PEM,
+    rememberStateUrl: (webhookUrl, stateUrl) => void stateUrls.set(webhookUrl, stateUrl),
     workbench: {
       sender: createWebhookSender({
         accounts: repos.accounts,

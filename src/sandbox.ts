@@ -50,6 +50,8 @@ export interface Sandbox {
     inject(transactionId: string, request: { kind: DeliveryFault; seconds?: number }): Delivery[];
   };
   webhookPublicKeyPem: string;
+  /** Remembers the state URL a check-webhooks run was given for `webhookUrl`: the go-live report then reads it after each acknowledged payment webhook to that URL. */
+  rememberStateUrl(webhookUrl: string, stateUrl: string): void;
   /** The webhook workbench: send any body signed (`sender`), say why a signature check failed (`explainer`). */
   workbench: { sender: WebhookSender; explainer: SignatureExplainer };
   /** The go-live report's aggregates: the HTTP layer reports each /v4 request and each customer's Cancel; `report()` answers `GET /_sandbox/report`. */

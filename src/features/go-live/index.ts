@@ -16,3 +16,4 @@ export { goLiveObserver, warnIgnoredWebhookField } from './request-observer.js';
 export { runReport } from './report-command.js';
 export { formatJunitSuite } from './report-format.js';
 export type { JunitCase } from './report-format.js';
+export { stateCheck } from './state-check.js';
