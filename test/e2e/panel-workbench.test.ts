@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { DIRECT, control, launchBrowser, merchantApi } from '../support/browser.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
+import { goodHandler } from '../support/webhook-handlers.js';
 
 /** Where the screenshots of the forms go, when asked (`WORKBENCH_SHOTS=dir`). */
 const SHOTS = process.env.WORKBENCH_SHOTS;
@@ -75,5 +76,23 @@ describe('panel: the webhook workbench', () => {
     expect(text).toContain('Fix:');
     if (SHOTS) await form.screenshot({ path: `${SHOTS}/panel-explain.png` });
     expect(pageErrors).toEqual([]);
+  });
+
+  it('the check form with a state URL names what a handler that applies forged deliveries showed', async () => {
+    const flawed = await goodHandler({ flaw: 'applies_forged' });
+    try {
+      await page.goto(`${sandbox.url}/#webhooks`);
+      const form = page.getByRole('form', { name: 'Check a webhook handler' });
+      await form.getByLabel('Check your webhook handler').fill(flawed.url);
+      await form.getByLabel('State URL of your test build (optional)').fill(flawed.url.replace(/\/webhooks$/, '/orders'));
+      await form.getByRole('button', { name: 'Check handler' }).click();
+      await expect.poll(() => form.locator('.check-report .error-text').textContent(), { timeout: 20_000 }).toMatch(/checks failed/);
+      const tampered = form.locator('.check-list li[data-check="tampered_body"]');
+      expect(await tampered.textContent()).toMatch(/state: GET .*showed \{"payment_status":"SUCCEEDED"/);
+      if (SHOTS) await form.screenshot({ path: `${SHOTS}/panel-check-state.png` });
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await flawed.close();
+    }
   });
 });

@@ -193,6 +193,14 @@ function checkWebhooksForm(ctx) {
     class: 'input mono',
     'aria-describedby': 'check-webhooks-hint',
   });
+  const stateInput = h('input', {
+    type: 'url',
+    id: 'check-webhooks-state-url',
+    name: 'state_url',
+    placeholder: 'optional state URL: http://127.0.0.1:3000/orders',
+    class: 'input mono',
+    'aria-label': 'State URL of your test build (optional)',
+  });
   const button = h('button', { type: 'submit', class: 'btn btn-sm btn-primary' }, 'Check handler');
   const result = h('div', { class: 'check-report', 'aria-live': 'polite' });
 
@@ -231,11 +239,12 @@ function checkWebhooksForm(ctx) {
       onsubmit: async (event) => {
         event.preventDefault();
         const url = /** @type {HTMLInputElement} */ (input).value.trim();
+        const stateUrl = /** @type {HTMLInputElement} */ (stateInput).value.trim();
         button.setAttribute('disabled', '');
         button.setAttribute('aria-busy', 'true');
         setChildren(result, h('p', { class: 'muted small' }, `Sending the battery to ${url}…`));
         try {
-          showReport(await ctx.checkWebhooks(url));
+          showReport(await ctx.checkWebhooks(url, stateUrl || undefined));
         } catch (err) {
           setChildren(result, h('p', { class: 'form-error', role: 'alert' }, err instanceof Error ? err.message : String(err)));
         } finally {
@@ -246,11 +255,12 @@ function checkWebhooksForm(ctx) {
     },
     h('label', { for: 'check-webhooks-url' }, 'Check your webhook handler'),
     input,
+    stateInput,
     button,
     h(
       'p',
       { class: 'hint small', id: 'check-webhooks-hint' },
-      'Sends valid, tampered, duplicate and out-of-order webhooks to the URL and reports whether it answers as a production-ready handler must (as payment-sandbox check-webhooks does).',
+      'Sends valid, tampered, duplicate, out-of-order and next-version webhooks to the URL and reports whether it answers as a production-ready handler must (as payment-sandbox check-webhooks does). With a state URL it also checks what the handler did: GET <state URL>/<merchant_transaction_id> after each case.',
     ),
     result,
   );
