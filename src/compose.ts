@@ -8,7 +8,7 @@
  * feature's `register(ctx)` is handed, and which the server and the CLI use.
  */
 import { createChangeFeed } from './core/domain/change-feed.js';
-import { createGoLiveWiring } from './features/go-live/index.js';
+import { createGoLiveWiring, stateCheck } from './features/go-live/index.js';
 import { createLifecycle } from './core/lifecycle.js';
 import { createSandboxControl } from './features/control/index.js';
 import { createScenarioControl } from './features/scenarios/index.js';
@@ -36,6 +36,7 @@ import { goLiveStore } from './features/go-live/index.js';
 import { openStore } from './sqlite-store.js';
 import { Dispatcher } from './core/webhooks/dispatcher.js';
 import { createOutbox } from './features/transactions/index.js';
+import { createSignatureExplainer, createWebhookSender } from './features/webhooks/index.js';
 import { createAsyncSigner, createSigner, webhookSigningOf } from './core/webhooks/signing.js';
 import { connectGuard, refusedDelivery, refusedTarget, type TargetPolicy } from './core/webhooks/targets.js';
 
@@ -112,6 +113,18 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
     'delivery.crashed',
     'delivery failed unexpectedly; webhook deliveries back off and retry',
   );
+  // The state URLs given to check-webhooks, by webhook URL: the report reads them after each acknowledged payment webhook.
+  const stateUrls = new Map<string, string>();
+  const checkState = stateCheck({
+    stateUrlFor: (url) => stateUrls.get(url),
+    deliveries: repos.deliveries,
+    transactions: repos.transactions,
+    read: async (url) => {
+      const res = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(options.deliveryTimeoutMs) });
+      return { status: res.status, text: await res.text() };
+    },
+    mismatch: (accountId, deliveryId, transactionId) => goLive.stateMismatch(accountId, deliveryId, transactionId),
+  });
   const dispatcher = new Dispatcher({
     clock,
     deliveries: repos.deliveries,
@@ -125,7 +138,10 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
     onRecovered: () => deliveryCrashes.recovered(),
     refuseTarget: (url) => refusedDelivery(url, targets),
     connectGuard: connectGuard(targets),
-    onAttempt: (attempt) => goLiveWiring.onAttempt(attempt),
+    onAttempt: (attempt) => {
+      goLiveWiring.onAttempt(attempt);
+      void checkState(attempt);
+    },
   });
   const outbox = createOutbox({
     clock,
@@ -236,6 +252,16 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
     dispatcher,
     webhookFaults: { inject: (transactionId, request) => outbox.injectFault(transactionId, request) },
     webhookPublicKeyPem: DEMO_WEBHOOK_PUBLIC_KEY_PEM,
+    rememberStateUrl: (webhookUrl, stateUrl) => void stateUrls.set(webhookUrl, stateUrl),
+    workbench: {
+      sender: createWebhookSender({
+        accounts: repos.accounts,
+        defaultUrl: options.notificationUrl,
+        targetRefused: (url) => refusedTarget(url, targets),
+        queue: (fields) => outbox.queue(fields),
+      }),
+      explainer: createSignatureExplainer({ signing, publicKeyPem: DEMO_WEBHOOK_PUBLIC_KEY_PEM, deliveries: repos.deliveries }),
+    },
     goLive,
     webhookTargetRefused: (url) => refusedTarget(url, targets),
     webhookConnectRefused: connectGuard(targets),

@@ -168,6 +168,8 @@ export interface DeliveriesRepo {
   postpone(id: string, atMs: number): void;
   setSignature(id: string, signature: string): void;
   attemptsOf(deliveryId: string): DeliveryAttempt[];
+  /** The newest delivery signed with one of `signatures`, else the newest whose body is `body` (explaining a failed check). */
+  matching(signatures: string[], body: string): Delivery | undefined;
 }
 
 /** Every repository, as the composition root builds them over one database. */

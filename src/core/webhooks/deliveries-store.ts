@@ -72,6 +72,10 @@ export function deliveriesStore(db: Db, limit?: number): DeliveriesRepo {
   const postpone = db.prepare("UPDATE deliveries SET next_attempt_at = ? WHERE id = ? AND status = 'pending'");
   const setSignature = db.prepare('UPDATE deliveries SET signature = ? WHERE id = ?');
   const attemptsOf = db.prepare<[string], AttemptRow>('SELECT * FROM delivery_attempts WHERE delivery_id = ? ORDER BY seq');
+  const bySignature = db.prepare<[string], Delivery>(
+    'SELECT * FROM deliveries WHERE signature IN (SELECT value FROM json_each(?)) ORDER BY seq DESC LIMIT 1',
+  );
+  const byBody = db.prepare<[string], Delivery>('SELECT * FROM deliveries WHERE body = ? ORDER BY seq DESC LIMIT 1');
   const page = keysetPage<Delivery>(db, 'deliveries', 'account_id = @scope', (row) => row);
   const pageAll = keysetPage<Delivery>(db, 'deliveries', "@scope = ''", (row) => row);
   const record = db.transaction((attempt: Omit<DeliveryAttempt, 'seq'>, u: DeliveryProgress) => {
@@ -101,5 +105,6 @@ export function deliveriesStore(db: Db, limit?: number): DeliveriesRepo {
     postpone: (id, atMs) => void postpone.run(atMs, id),
     setSignature: (id, signature) => void setSignature.run(signature, id),
     attemptsOf: (deliveryId) => attemptsOf.all(deliveryId).map(toAttempt),
+    matching: (signatures, body) => bySignature.get(JSON.stringify(signatures)) ?? byBody.get(body),
   };
 }

@@ -32,6 +32,8 @@ export interface ControlFeatureServices {
   webhookFaults: WebhookFaults;
   webhookTargetRefused(url: string): string | null;
   webhookConnectRefused(address: string, port: number): string | null;
+  /** The state URL a merchant gave for its handler at `webhookUrl`, which the go-live report reads later. */
+  rememberStateUrl(webhookUrl: string, stateUrl: string): void;
   baseUrl: string;
 }
 
@@ -51,13 +53,16 @@ export function register(ctx: RouteContext<ControlFeatureServices>): void {
       views: controlViewsOf(ctx),
       webhookTargetRefused: (url) => sandbox.webhookTargetRefused(url),
       // The battery signs as this sandbox's own deliveries do, and connects only where they may.
-      checkWebhooks: (url) =>
-        checkWebhooks(url, {
+      checkWebhooks: (url, stateUrl) => {
+        if (stateUrl !== undefined) sandbox.rememberStateUrl(url, stateUrl);
+        return checkWebhooks(url, {
           signing: webhookSigningOf(options),
           timeZone: options.webhookTimezone,
           timeoutMs: options.deliveryTimeoutMs,
           guard: (address, port) => sandbox.webhookConnectRefused(address, port),
-        }),
+          ...(stateUrl === undefined ? {} : { stateUrl }),
+        });
+      },
     }),
   );
 }

@@ -24,6 +24,7 @@ export const FINDING_CODES = [
   'no_webhook_target',
   'webhook_unreachable',
   'ignored_webhook_field',
+  'webhook_state_mismatch',
 ] as const;
 
 /** A finding code of the go-live report. */
@@ -187,6 +188,11 @@ export const RULES: Record<GoLiveFindingCode, Rule> = {
     severity: 'warning',
     title: 'A webhook URL was sent in a field the resource ignores',
     fix: 'A subscription takes no top-level notification_url: send its webhook URL as payment_method.webhooks_url.',
+  },
+  webhook_state_mismatch: {
+    severity: 'error',
+    title: "The merchant's state contradicts the payment it acknowledged",
+    fix: 'Apply each acknowledged outcome to the order before answering: a SUCCEEDED payment webhook makes the order paid, a FAILED one failed, and nothing else does (see the state check in docs/webhooks.md).',
   },
 };
 

@@ -17,3 +17,4 @@ export { runReport } from './report-command.js';
 export { formatJunitSuite } from './report-format.js';
 export type { JunitCase } from './report-format.js';
 export { register } from './register.js';
+export { stateCheck } from './state-check.js';

@@ -57,7 +57,15 @@ export interface FaultingOutbox extends Outbox {
    * `out_of_order`, no refund) yet.
    */
   injectFault(transactionId: string, request: FaultRequest): Delivery[];
+  /**
+   * Queues a webhook whose body the caller chose (the webhook workbench's send), as an
+   * ordinary delivery due now: signed, attempted, retried and logged as every other one.
+   */
+  queue(fields: QueuedWebhook): Delivery;
 }
+
+/** A webhook the caller built: its account, what it is about, where it goes and its exact body. */
+export type QueuedWebhook = Pick<Delivery, 'account_id' | 'kind' | 'resource_id' | 'url' | 'body'>;
 
 /** The outbox over `deps.deliveries`, writing bodies in `deps.format`, with the scripted webhook faults. */
 export function createOutbox(deps: OutboxDeps): FaultingOutbox {
@@ -67,7 +75,7 @@ export function createOutbox(deps: OutboxDeps): FaultingOutbox {
   /** Where a transaction's webhooks go: its own notification_url, else the sandbox default. */
   const urlOf = (tx: Transaction): string | null => tx.notification_url ?? deps.defaultNotificationUrl ?? null;
 
-  type Fields = Pick<Delivery, 'account_id' | 'kind' | 'resource_id' | 'url' | 'body' | 'order_key'>;
+  type Fields = QueuedWebhook & Pick<Delivery, 'order_key'>;
 
   /** The queue of a transaction's webhooks: a subscription's charges share one per URL, others their transaction's own. */
   const orderKeyOf = (tx: Transaction): string | null =>
@@ -176,6 +184,11 @@ export function createOutbox(deps: OutboxDeps): FaultingOutbox {
       const faults = deps.webhookFaults(tx.scenario_rule);
       if (faults.length > 0) enqueueScripted(fields, faults, false, simulated);
       else enqueue(fields, simulated);
+    },
+    queue(fields) {
+      // A body about a known transaction joins that transaction's queue (its subscription's, for a charge).
+      const tx = deps.transactions.byIdAnyAccount(fields.resource_id);
+      return uow.run(() => deliveries.byId(insert({ ...fields, order_key: tx ? orderKeyOf(tx) : null }, null, clock.nowMs()))!);
     },
     injectFault(transactionId, request) {
       return uow.run(() => {

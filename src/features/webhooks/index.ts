@@ -8,3 +8,13 @@ export { webhookKeyControlRoutes } from './control/webhook-key.index.js';
 export { webhookKeyFormsSchema } from './control/webhook-key.schemas.js';
 export { deliveryView } from './delivery-format.js';
 export { register } from './register.js';
+export { workbenchControlRoutes } from './control/workbench.index.js';
+export { createWebhookSender, type SendWebhookRequest, type WebhookSender } from './webhook-send.js';
+export {
+  createSignatureExplainer,
+  EXPLAIN_CAUSES,
+  type ExplainCause,
+  type Explanation,
+  type SignatureExplainer,
+} from './signature-explain.js';
+export type { SignatureExplanation } from './control/workbench.schemas.js';

@@ -29,6 +29,7 @@ function fakeDeliveries(): DeliveriesRepo & { rows: Delivery[] } {
     postpone: none,
     setSignature: none,
     attemptsOf: none,
+    matching: none,
   };
 }
 
