@@ -3,7 +3,8 @@
  * image with the data volume, --db in it, the public URL and the app's service as webhook
  * target, with nothing podman refuses; the GitHub Actions example installs the sandbox and
  * starts it with a bounded wait (its steps run in test/e2e/recipes/); the Dockerfile keeps a maintained Node LTS base, a non-root user and a HEALTHCHECK
- * that does not hard-code the port.
+ * that does not hard-code the port. package.json names the repository that `npm publish
+ * --provenance` checks, and the README's install-before-release lines use that URL.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -75,6 +76,38 @@ describe('examples/github-actions.yml', () => {
     expect(start).toContain('--notification-url http://127.0.0.1:3000/webhooks');
     expect(start).toContain('kill -0');
     expect(start).toContain('not ready within 60 s');
+  });
+});
+
+describe('package.json and the install lines', () => {
+  const pkg = JSON.parse(read('package.json')) as {
+    version: string;
+    repository?: { type: string; url: string };
+    homepage?: string;
+    bugs?: { url: string };
+  };
+  const url = pkg.repository?.url ?? '';
+  const web = url.replace(/^git\+/, '').replace(/\.git$/, '');
+
+  it('names its git repository, homepage and issues, as npm publish --provenance needs', () => {
+    expect(pkg.repository?.type).toBe('git');
+    expect(url).toMatch(/^git\+https:\/\/github\.com\/[\w.-]+\/[\w.-]+\.git$/);
+    expect(pkg.homepage).toBe(`${web}#readme`);
+    expect(pkg.bugs?.url).toBe(`${web}/issues`);
+  });
+
+  it('the README installs a tarball made by npm pack in a clone of that repository, and no placeholder', () => {
+    const readme = read('README.md');
+    const install = readme.slice(readme.indexOf('## Install and run'), readme.indexOf('## Five minutes with it'));
+    expect(install).toContain(`git clone ${url.replace(/^git\+/, '')} `);
+    expect(install).toContain('npm ci && npm pack');
+    expect(install).toContain(`npm i -D ../payment-sandbox/payment-sandbox-${pkg.version}.tgz`);
+    expect(install).toContain(`npm i -D ${url}`);
+    expect(install).not.toMatch(/<[^>]*(url|URL)[^>]*>|your-org/);
+  });
+
+  it('the GitHub Actions example installs from the same URL', () => {
+    expect(read('examples/github-actions.yml')).toContain(`PAYMENT_SANDBOX_SOURCE: ${url}`);
   });
 });
 
