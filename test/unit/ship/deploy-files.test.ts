@@ -26,9 +26,9 @@ describe('compose.yaml', () => {
   const compose = parse(read('compose.yaml')) as { services: Record<string, ComposeService>; volumes: Record<string, unknown> };
   const service = compose.services['payment-sandbox']!;
 
-  it('builds this Dockerfile and publishes port 4010', () => {
+  it('builds this Dockerfile and publishes port 4010 (another host port by PAYMENT_SANDBOX_HOST_PORT)', () => {
     expect(service.build).toBe('.');
-    expect(service.ports).toContain('4010:4010');
+    expect(service.ports).toContain('${PAYMENT_SANDBOX_HOST_PORT:-4010}:4010');
   });
 
   it('keeps --db on the named data volume at /data', () => {
@@ -41,7 +41,7 @@ describe('compose.yaml', () => {
 
   it("gives payment links the public URL and sends webhooks to the app's service by name", () => {
     const cmd = service.command!;
-    expect(cmd[cmd.indexOf('--public-url') + 1]).toBe('http://localhost:4010');
+    expect(cmd[cmd.indexOf('--public-url') + 1]).toBe('http://localhost:${PAYMENT_SANDBOX_HOST_PORT:-4010}');
     expect(cmd[cmd.indexOf('--notification-url') + 1]).toBe('http://app:3000/webhooks');
     expect(read('compose.yaml')).toContain('http://app:3000/webhooks (add your app as the service `app`');
   });
