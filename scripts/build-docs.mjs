@@ -150,7 +150,7 @@ ${body}
 }
 
 const CSS = `body.docs { margin: 0; font: 15px/1.55 system-ui, sans-serif; background: var(--bg, #fff); color: var(--fg, #1b1f24); }
-.docs-nav { position: sticky; top: 0; padding: .6rem 1.2rem; border-bottom: 1px solid var(--border, #d0d7de); background: var(--surface, #f6f8fa); font-size: 14px; line-height: 1.9; }
+.docs-nav { padding: .6rem 1.2rem; border-bottom: 1px solid var(--border, #d0d7de); background: var(--surface, #f6f8fa); font-size: 14px; line-height: 1.9; }
 .docs-nav a { margin-right: .2rem; }
 .docs-nav a[aria-current="page"] { font-weight: 600; }
 .docs-page { max-width: 52rem; margin: 0 auto; padding: 1rem 1.2rem 4rem; }
