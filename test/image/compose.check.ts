@@ -121,9 +121,18 @@ interface Received {
 
 describe(`compose.yaml with an app service (${tool[0]})`, () => {
   it('the app reaches the sandbox by its service name on the compose network', () => {
-    const probe = "fetch('http://payment-sandbox:4010/_sandbox/health').then((r) => console.log(r.status))";
-    const res = compose(['exec', '-T', 'app', 'node', '-e', probe], 60_000);
-    expect(ok(res, 'exec app')).toMatch(/^200$/m); // podman-compose adds its own "exit code" line
+    // The engine's own exec on the app's container (found by compose's labels): its exit status
+    // and output come back whole, where podman-compose's exec keeps neither.
+    const app = spawnSync(
+      engine,
+      ['ps', '-q', '--filter', `label=com.docker.compose.project=${project}`, '--filter', 'label=com.docker.compose.service=app'],
+      { encoding: 'utf8' },
+    ).stdout.trim();
+    expect(app).toMatch(/^\w+$/);
+    const probe =
+      "fetch('http://payment-sandbox:4010/_sandbox/health').then((r) => { console.log(r.status); process.exit(r.ok ? 0 : 1); })";
+    const res = spawnSync(engine, ['exec', app, 'node', '-e', probe], { encoding: 'utf8', timeout: 60_000 });
+    expect(ok(res, `${engine} exec app`).trim()).toBe('200');
   });
 
   it("a checkout payment's payment_url opens from the host, and settling it delivers a signed webhook to the app", async () => {

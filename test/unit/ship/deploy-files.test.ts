@@ -44,6 +44,8 @@ describe('compose.yaml', () => {
     expect(cmd[cmd.indexOf('--public-url') + 1]).toBe('http://localhost:${PAYMENT_SANDBOX_HOST_PORT:-4010}');
     expect(cmd[cmd.indexOf('--notification-url') + 1]).toBe('http://app:3000/webhooks');
     expect(read('compose.yaml')).toContain('http://app:3000/webhooks (add your app as the service `app`');
+    // The app calls the control API by the service name: that Host is allowed.
+    expect(cmd[cmd.indexOf('--allowed-hosts') + 1]).toBe('payment-sandbox');
   });
 
   it('has nothing podman 4.3 refuses (no host-gateway, no host.docker.internal)', () => {
