@@ -109,6 +109,8 @@ beforeAll(async () => {
 afterAll(() => {
   if (dir) {
     compose(['down', '-v'], 120_000);
+    // podman-compose's down leaves the project's network behind.
+    spawnSync(engine, ['network', 'rm', '-f', `${project}_default`], { stdio: 'ignore', timeout: 60_000 });
     rmSync(dir, { recursive: true, force: true });
   }
 });
