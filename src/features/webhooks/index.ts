@@ -18,3 +18,4 @@ export {
   type SignatureExplainer,
 } from './signature-explain.js';
 export type { SignatureExplanation } from './control/workbench.schemas.js';
+export { runExplainSignature, runSendWebhook, WORKBENCH_EXIT } from './workbench-command.js';
