@@ -35,6 +35,7 @@ import { readSnapshot } from './core/db/snapshot.js';
 import { goLiveStore } from './features/go-live/index.js';
 import { openStore } from './sqlite-store.js';
 import { Dispatcher } from './core/webhooks/dispatcher.js';
+import { createPoster } from './core/webhooks/post.js';
 import { createOutbox } from './features/transactions/index.js';
 import { createSignatureExplainer, createWebhookSender } from './features/webhooks/index.js';
 import { createAsyncSigner, createSigner, webhookSigningOf } from './core/webhooks/signing.js';
@@ -115,13 +116,15 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
   );
   // The state URLs given to check-webhooks, by webhook URL: the report reads them after each acknowledged payment webhook.
   const stateUrls = new Map<string, string>();
+  const stateReader = createPoster({ timeoutMs: options.deliveryTimeoutMs, maxFreePerOrigin: 1, guard: connectGuard(targets) });
   const checkState = stateCheck({
     stateUrlFor: (url) => stateUrls.get(url),
     deliveries: repos.deliveries,
     transactions: repos.transactions,
+    // Read under the same connect-time guard as every delivery (no redirects followed).
     read: async (url) => {
-      const res = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(options.deliveryTimeoutMs) });
-      return { status: res.status, text: await res.text() };
+      const { status, text } = await stateReader.post(url, { accept: 'application/json' }, '', 'GET');
+      return { status, text };
     },
     mismatch: (accountId, deliveryId, transactionId) => goLive.stateMismatch(accountId, deliveryId, transactionId),
   });
