@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../support/ports.js';
+import { until } from '../support/until.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const docker = spawnSync('docker', ['info'], { stdio: 'ignore', timeout: 20_000 }).status === 0;
@@ -62,16 +63,6 @@ function compose(args: string[], timeoutMs = 120_000): SpawnSyncReturns<string> 
 function ok(res: SpawnSyncReturns<string>, what: string): string {
   if (res.status !== 0) throw new Error(`${what} exited ${res.status}: ${res.stderr || res.stdout}`);
   return res.stdout;
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
 }
 
 async function get(url: string): Promise<Response | undefined> {

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { directPayment } from '../support/app.js';
 import { freePort } from '../support/ports.js';
+import { until } from '../support/until.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const engine = spawnSync('docker', ['info'], { stdio: 'ignore', timeout: 20_000 }).status === 0 ? 'docker' : 'podman';
@@ -29,16 +30,6 @@ function ok(args: string[], timeoutMs?: number): string {
   const res = run(args, timeoutMs);
   if (res.status !== 0) throw new Error(`${engine} ${args.join(' ')} exited ${res.status}: ${res.stderr || res.stdout}`);
   return res.stdout.trim();
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
 }
 
 async function health(origin: string): Promise<true | undefined> {

@@ -48,7 +48,7 @@ export function createClock(initialOffsetMs = 0, realNow: () => number = Date.no
 const formatted = new Map<number, string>();
 const FORMATTED_KEPT = 4096;
 
-/** ISO 8601 with milliseconds and a numeric offset, as the documented decisions fixes: `2026-11-22T10:00:00.000+00:00`. */
+/** ISO 8601 with milliseconds and a numeric offset, as every time the sandbox writes: `2026-11-22T10:00:00.000+00:00`. */
 export function isoTimestamp(ms: number): string {
   let text = formatted.get(ms);
   if (text === undefined) {

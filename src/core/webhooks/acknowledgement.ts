@@ -1,4 +1,4 @@
-/** The documented decisions's "delivered": what a merchant's answer to a webhook must be to acknowledge it. */
+/** What "delivered" means: what a merchant's answer to a webhook must be to acknowledge it. */
 
 /** True when a merchant's answer acknowledges the webhook: 2xx with JSON `{"code":"200","message":"SUCCESS"}`. */
 export function isAcknowledgement(status: number, body: string): boolean {

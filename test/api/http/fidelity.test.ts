@@ -1,5 +1,5 @@
 /**
- * The fidelity decisions of the documented decisions ("Fidelity decisions after the second release"),
+ * Where the sandbox is faithful to the spec where merchants trip,
  * through app.request: nulls on optional fields, path ids, amount limits, method type and
  * channel, empty bodies, and the overlap of idempotency rules 5 and 6.
  */

@@ -6,7 +6,7 @@ const post = (app: ReturnType<typeof testApp>['app'], payload: unknown, h = head
   app.request('/v4/transactions', { method: 'POST', headers: h, body: JSON.stringify(payload) });
 
 describe('POST /v4/transactions', () => {
-  it('creates a PENDING transaction (201) with the documented decisions fields, readable by id', async () => {
+  it('creates a PENDING transaction (201) with every field of its wire shape, readable by id', async () => {
     const { app } = testApp();
     const res = await post(app, directPayment({ metadata: { order: 'A-1' }, notification_url: 'http://127.0.0.1:9/hooks' }));
     expect(res.status).toBe(201);

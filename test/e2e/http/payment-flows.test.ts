@@ -314,7 +314,7 @@ const SPEC_METHOD = {
   webhooks_url: 'http://127.0.0.1:9/hooks',
 };
 
-describe('subscriptions as the documented decisions says', () => {
+describe('subscriptions as docs/subscriptions.md describes them', () => {
   it('a spec-shaped direct body charges the default test card: 201 active, card.last4 4242, expiry two years ahead', async () => {
     const { app, sandbox } = testApp();
     const res = await postSubscription(app, directSubscription({ payment_method: SPEC_METHOD }));

@@ -9,7 +9,7 @@ import {
   validateChannel,
 } from '../../../src/features/payment-methods/payment-methods.js';
 
-/** The documented decisions's catalogue, written out here independently of the module. */
+/** The catalogue of payment methods, written out here independently of the module. */
 const EXPECTED_GROUPS: Record<string, { country: string | null; type: string; codes: string[]; currency: string | null }> = {
   international_cards: { country: null, type: 'card', codes: ['CARD'], currency: null },
   thai_qr: { country: 'TH', type: 'qr', codes: ['PROMPTPAY'], currency: 'THB' },
@@ -25,7 +25,7 @@ const EXPECTED_GROUPS: Record<string, { country: string | null; type: string; co
 };
 
 describe('the catalogue', () => {
-  it("has the documented decisions's groups, codes, countries, types and currencies, all Instant", () => {
+  it("has the documented groups, codes, countries, types and currencies, all Instant", () => {
     expect(PAYMENT_METHOD_GROUPS.map((g) => g.id)).toEqual(Object.keys(EXPECTED_GROUPS));
     for (const group of PAYMENT_METHOD_GROUPS) {
       const want = EXPECTED_GROUPS[group.id]!;

@@ -1,5 +1,5 @@
 /**
- * The spec's loose ends again over a real socket (each is also checked without one in the
+ * Edge cases the spec leaves open, again over a real socket (each is also checked without one in the
  * api tier): trailing slashes, `X-Forwarded-For` lists, JWT claims, buyer filters, cursors.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,7 +24,7 @@ interface BuyerItem {
   display_name: string | null;
   external_identifier: string | null;
 }
-describe('the loose ends over a real socket', () => {
+describe('edge cases over a real socket', () => {
   let server: RunningServer;
   beforeAll(async () => {
     server = await startServer({ port: 0, ticker: false });
@@ -32,7 +32,7 @@ describe('the loose ends over a real socket', () => {
   afterAll(() => server.stop());
   const call = (path: string, init: RequestInit = {}) => fetch(`${server.url}${path}`, init);
 
-  it('answers each loose end as the documented decisions says', async () => {
+  it('answers each edge case as the api tier checks it', async () => {
     // Trailing slash.
     const slashed = await call('/v4/transactions/', { headers: headers() });
     expect(slashed.status).toBe(200);

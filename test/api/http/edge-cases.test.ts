@@ -1,5 +1,5 @@
 /**
- * The spec's loose ends, answered without a socket: trailing slashes, `X-Forwarded-For`
+ * Edge cases the spec leaves open, answered without a socket: trailing slashes, `X-Forwarded-For`
  * lists as proxies write them, a JWT without `scopes` (403) or issued in the future (401),
  * `WWW-Authenticate` on every 401, the buyer filters of the borrowed API, cursors bound to
  * their list and account, and the refunds of a transaction as a page envelope.

@@ -1,5 +1,5 @@
 /**
- * The "Smaller" findings of, over real sockets: the delivery log never keeps more
+ * Limits and rewinds, over real sockets: the delivery log never keeps more
  * than --delivery-log-limit, expired idempotency keys are deleted, `503-after` on a refused
  * request does not claim a stored response, and a reset that rewinds the clock during an
  * advance is not undone by it.
