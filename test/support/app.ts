@@ -59,3 +59,20 @@ export { ACK, startReceiver, verifySignature, type ReceivedWebhook, type Receive
 export async function body<T = Record<string, unknown>>(res: Response): Promise<T> {
   return (await res.json()) as T;
 }
+
+/** A cursor page as the API answers it. */
+export interface PageBody<T = Record<string, unknown>> {
+  items: T[];
+  limit: number;
+  next_cursor: string | null;
+  previous_cursor: string | null;
+}
+
+/** The request headers of a bearer token (an API key or a JWT) for the direct demo account. */
+export const bearer = (token: string): Record<string, string> => ({
+  authorization: `Bearer ${token}`,
+  'x-merchant-account-id': DIRECT.account_id,
+});
+
+/** Now in whole seconds, as a JWT's `iat` and `exp` are written. */
+export const nowSeconds = (): number => Math.floor(Date.now() / 1000);

@@ -5,15 +5,11 @@
  * keyset pages that keep the filters.
  */
 import { describe, expect, it } from 'vitest';
-import { CHECKOUT, DIRECT, body, directPayment, headers, testApp } from '../../support/app.js';
+import { CHECKOUT, DIRECT, body, directPayment, headers, testApp, type PageBody } from '../../support/app.js';
 
 type App = ReturnType<typeof testApp>['app'];
 
-interface Page<T> {
-  items: T[];
-  next_cursor: string | null;
-  previous_cursor: string | null;
-}
+type Page<T> = PageBody<T>;
 interface Logged {
   id: number;
   method: string;

@@ -6,21 +6,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { clientAddress } from '../../../src/features/subscriptions/forwarded-for.js';
-import { CHECKOUT, DIRECT, body, directPayment, headers, jwt, testApp } from '../../support/app.js';
+import { CHECKOUT, DIRECT, bearer, body, directPayment, headers, jwt, nowSeconds, testApp, type PageBody } from '../../support/app.js';
 import { directSubscription, postSubscription } from '../../support/subscriptions.js';
 
-const now = (): number => Math.floor(Date.now() / 1000);
-const bearer = (token: string): Record<string, string> => ({
-  authorization: `Bearer ${token}`,
-  'x-merchant-account-id': DIRECT.account_id,
-});
-
-interface PageBody<T = Record<string, unknown>> {
-  items: T[];
-  limit: number;
-  next_cursor: string | null;
-  previous_cursor: string | null;
-}
+const now = nowSeconds;
 interface BuyerItem {
   id: string;
   display_name: string | null;

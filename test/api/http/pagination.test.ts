@@ -1,13 +1,8 @@
 /** Cursor pages: limits, walks forward and back with inserts in between, bad cursors, buyers. */
 import { describe, expect, it } from 'vitest';
-import { DIRECT, body, directPayment, headers, testApp } from '../../support/app.js';
+import { DIRECT, body, directPayment, headers, testApp, type PageBody } from '../../support/app.js';
 
-interface PageOf<T> {
-  items: T[];
-  limit: number;
-  next_cursor: string | null;
-  previous_cursor: string | null;
-}
+type PageOf<T> = PageBody<T>;
 type Tx = { id: string; amount: number };
 
 async function seed(app: ReturnType<typeof testApp>['app'], amounts: number[]): Promise<void> {

@@ -8,13 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../../src/server.js';
-import { DIRECT, body, directPayment, headers } from '../../support/app.js';
+import { DIRECT, body, directPayment, headers, type PageBody } from '../../support/app.js';
 
-interface Page<T> {
-  items: T[];
-  next_cursor: string | null;
-  previous_cursor: string | null;
-}
+type Page<T> = PageBody<T>;
 interface Logged {
   id: number;
   method: string;

@@ -4,21 +4,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../../src/server.js';
-import { CHECKOUT, DIRECT, directPayment, headers, jwt } from '../../support/app.js';
+import { CHECKOUT, DIRECT, bearer, directPayment, headers, jwt, nowSeconds, type PageBody } from '../../support/app.js';
 import { directSubscription } from '../../support/subscriptions.js';
 
-const now = (): number => Math.floor(Date.now() / 1000);
-const bearer = (token: string): Record<string, string> => ({
-  authorization: `Bearer ${token}`,
-  'x-merchant-account-id': DIRECT.account_id,
-});
-
-interface PageBody<T = Record<string, unknown>> {
-  items: T[];
-  limit: number;
-  next_cursor: string | null;
-  previous_cursor: string | null;
-}
+const now = nowSeconds;
 interface BuyerItem {
   id: string;
   display_name: string | null;
