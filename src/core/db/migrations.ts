@@ -195,6 +195,10 @@ export const MIGRATIONS: string[] = [
   ALTER TABLE deliveries ADD COLUMN order_key TEXT;
   CREATE INDEX deliveries_order ON deliveries (order_key, seq) WHERE order_key IS NOT NULL;
   `,
+  /* 8: a queue's pending deliveries alone, so its head is found without reading what was delivered */ `
+  DROP INDEX deliveries_order;
+  CREATE INDEX deliveries_queue ON deliveries (order_key, seq) WHERE status = 'pending' AND order_key IS NOT NULL;
+  `,
 ];
 
 /** The go-live report's saved state, a table its store creates when it first opens (a snapshot may hold it). */

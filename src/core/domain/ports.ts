@@ -150,8 +150,11 @@ export interface DeliveriesRepo {
   byId(id: string): Delivery | undefined;
   /** Pending deliveries due at or before `nowMs`, oldest first. */
   due(nowMs: number): DueDelivery[];
-  /** The ids of `due(nowMs)`, in the same order (a full pass reads only the rows not already under way). */
-  dueIds(nowMs: number): string[];
+  /**
+   * The ids of `due(nowMs)`, in the same order, but of a queue (`Delivery.order_key`) only its
+   * head, the earliest queued that may be attempted: a full pass reads no row that must wait.
+   */
+  dueHeadIds(nowMs: number): string[];
   /** Pending deliveries due from `fromMs` to `nowMs` (both included), oldest first: what became due since a pass at `fromMs`. */
   dueBetween(fromMs: number, nowMs: number): DueDelivery[];
   nextDue(): number | null;
@@ -162,6 +165,8 @@ export interface DeliveriesRepo {
   forResource(resourceId: string): Delivery[];
   /** The pending deliveries of one queue (`Delivery.order_key`), earliest queued first. */
   pendingInOrder(orderKey: string): DueDelivery[];
+  /** The earliest-queued pending delivery of one queue that may be attempted (not parked, not a bad-signature copy). */
+  headInOrder(orderKey: string): DueDelivery | undefined;
   recordAttempt(attempt: Omit<DeliveryAttempt, 'seq'>, progress: DeliveryProgress): void;
   requeue(id: string, nowMs: number): void;
   /** Moves a pending delivery's next attempt to `atMs` (it waits for an earlier one of its transaction). */

@@ -49,8 +49,19 @@ export function deliveriesStore(db: Db, limit?: number): DeliveriesRepo {
   const due = db.prepare<[number], DueDelivery>(
     `SELECT ${dueColumns} FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, seq`,
   );
-  const dueIds = db
-    .prepare<[number], string>("SELECT id FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, seq")
+  // A queue's followers wait behind its head: of a year of renewals queued at once, one is read.
+  const dueHeadIds = db
+    .prepare<{ now: number }, string>(
+      `SELECT id FROM (
+        SELECT id, next_attempt_at, seq FROM deliveries WHERE status = 'pending' AND next_attempt_at <= @now
+          AND (order_key IS NULL OR fault IS 'bad_signature')
+        UNION ALL
+        SELECT d.id, d.next_attempt_at, d.seq FROM (
+          SELECT min(seq) AS seq FROM deliveries WHERE status = 'pending' AND order_key IS NOT NULL
+            AND next_attempt_at IS NOT NULL AND fault IS NOT 'bad_signature' GROUP BY order_key
+        ) AS head JOIN deliveries AS d ON d.seq = head.seq WHERE d.next_attempt_at <= @now
+      ) ORDER BY next_attempt_at, seq`,
+    )
     .pluck();
   const nextDue = db.prepare("SELECT min(next_attempt_at) FROM deliveries WHERE status = 'pending'").pluck();
   const dueBetween = db.prepare<[number, number], DueDelivery>(
@@ -62,6 +73,10 @@ export function deliveriesStore(db: Db, limit?: number): DeliveriesRepo {
   const forResource = db.prepare<[string], Delivery>('SELECT * FROM deliveries WHERE resource_id = ? ORDER BY seq');
   const pendingInOrder = db.prepare<[string], DueDelivery>(
     `SELECT ${dueColumns} FROM deliveries WHERE order_key = ? AND status = 'pending' ORDER BY seq`,
+  );
+  const headInOrder = db.prepare<[string], DueDelivery>(
+    `SELECT ${dueColumns} FROM deliveries WHERE order_key = ? AND status = 'pending' AND next_attempt_at IS NOT NULL
+      AND fault IS NOT 'bad_signature' ORDER BY seq LIMIT 1`,
   );
   const insertAttempt = db.prepare(`INSERT INTO delivery_attempts (delivery_id, number, at, url, request_headers, request_body,
       response_status, response_body, error, duration_ms, ok)
@@ -86,7 +101,7 @@ export function deliveriesStore(db: Db, limit?: number): DeliveriesRepo {
     insert: (row) => void insert.run({ ...row, order_key: row.order_key ?? null }),
     byId: (id) => byId.get(id),
     due: (nowMs) => due.all(nowMs),
-    dueIds: (nowMs) => dueIds.all(nowMs),
+    dueHeadIds: (nowMs) => dueHeadIds.all({ now: nowMs }),
     nextDue: () => (nextDue.get() as number | null) ?? null,
     dueBetween: (fromMs, nowMs) => dueBetween.all(fromMs, nowMs),
     pendingAfter: (afterMs) => pendingAfter.iterate(afterMs),
@@ -94,6 +109,7 @@ export function deliveriesStore(db: Db, limit?: number): DeliveriesRepo {
     pageAll: (req) => pageAll('', req),
     forResource: (resourceId) => forResource.all(resourceId),
     pendingInOrder: (orderKey) => pendingInOrder.all(orderKey),
+    headInOrder: (orderKey) => headInOrder.get(orderKey),
     recordAttempt: (attempt, u) => {
       record(attempt, u);
       if (limit !== undefined && u.status !== 'pending' && ++finishedSincePrune >= pruneEvery(limit)) {

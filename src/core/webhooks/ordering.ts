@@ -20,7 +20,7 @@ export function subscriptionOrderKey(subscriptionId: string, url: string | null)
 }
 
 export interface OrderingDeps {
-  deliveries: Pick<DeliveriesRepo, 'forResource' | 'postpone' | 'pendingInOrder'>;
+  deliveries: Pick<DeliveriesRepo, 'forResource' | 'postpone' | 'pendingInOrder' | 'headInOrder'>;
   /** For the transaction a refund's webhook belongs to (its order follows the payment's). */
   transactions: Pick<TransactionsRepo, 'refundById' | 'refundsOf'>;
 }
@@ -119,6 +119,8 @@ export class TransactionOrder {
 
   /** The earliest-queued delivery of a queue that is still pending, if any. */
   private nextOf(key: string): DueDelivery | undefined {
+    // A subscription's queue may hold a year of renewals: its head alone is read.
+    if (key.startsWith(SUBSCRIPTION_QUEUE)) return this.deps.deliveries.headInOrder(key);
     return this.pendingOf(key)[0];
   }
 

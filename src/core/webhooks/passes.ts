@@ -11,7 +11,7 @@ import { realTime, type RealTime } from './crash-backoff.js';
 export const FULL_PASS_EVERY_MS = 5000;
 
 export interface PassesDeps {
-  deliveries: Pick<DeliveriesRepo, 'dueIds' | 'byId' | 'dueBetween' | 'nextDue' | 'pendingAfter'>;
+  deliveries: Pick<DeliveriesRepo, 'dueHeadIds' | 'byId' | 'dueBetween' | 'nextDue' | 'pendingAfter'>;
   time?: RealTime;
 }
 
@@ -44,8 +44,9 @@ export class Passes {
   /**
    * A pass at `nowMs`: `visit` sees each delivery due since the last pass (or each due one)
    * that is not `underWay`. A full pass reads the due ids first and reads no row of one under
-   * way: during a long clock advance most of a large backlog is already under way, and reading
-   * every row of it at once held the event loop for a fifth of a second.
+   * way, nor of one waiting behind its queue's head: during a long clock advance most of a
+   * large backlog is under way or queued, and reading every row of it at once held the event
+   * loop for a fifth of a second.
    * If `visit` throws, the deliveries after it were not seen: the next pass reads everything.
    */
   run(nowMs: number, visit: (row: DueDelivery) => void, underWay: (id: string) => boolean = () => false): void {
@@ -76,7 +77,7 @@ export class Passes {
 
   private *dueNotUnderWay(nowMs: number, underWay: (id: string) => boolean): Iterable<DueDelivery> {
     const { deliveries } = this.deps;
-    for (const id of deliveries.dueIds(nowMs)) {
+    for (const id of deliveries.dueHeadIds(nowMs)) {
       if (underWay(id)) continue;
       const row = deliveries.byId(id);
       if (row?.status === 'pending') yield row;

@@ -38,7 +38,17 @@ export function delivery(overrides: Partial<Delivery> = {}): Delivery {
 
 type FakeRepo = Pick<
   DeliveriesRepo,
-  'byId' | 'forResource' | 'pendingInOrder' | 'postpone' | 'setSignature' | 'due' | 'dueIds' | 'dueBetween' | 'nextDue' | 'pendingAfter'
+  | 'byId'
+  | 'forResource'
+  | 'pendingInOrder'
+  | 'headInOrder'
+  | 'postpone'
+  | 'setSignature'
+  | 'due'
+  | 'dueHeadIds'
+  | 'dueBetween'
+  | 'nextDue'
+  | 'pendingAfter'
 >;
 
 export function fakeDeliveries(
@@ -56,6 +66,10 @@ export function fakeDeliveries(
     byId: (id: string) => rows.find((d) => d.id === id),
     forResource: (id: string) => rows.filter((d) => d.resource_id === id).sort((a, b) => a.seq - b.seq),
     pendingInOrder: (key: string) => rows.filter((d) => d.order_key === key && d.status === 'pending').sort((a, b) => a.seq - b.seq),
+    headInOrder: (key: string) =>
+      rows
+        .filter((d) => d.order_key === key && d.status === 'pending' && d.next_attempt_at !== null && d.fault !== 'bad_signature')
+        .sort((a, b) => a.seq - b.seq)[0],
     postpone(id: string, atMs: number) {
       if (repo.failPostpone) throw new Error('SQLITE_FULL: database or disk is full');
       repo.postponed.push([id, atMs]);
@@ -65,9 +79,10 @@ export function fakeDeliveries(
       rows.find((d) => d.id === id)!.signature = signature;
     },
     due: (nowMs: number) => pending().filter((d) => d.next_attempt_at! <= nowMs),
-    dueIds: (nowMs: number) =>
+    dueHeadIds: (nowMs: number) =>
       pending()
         .filter((d) => d.next_attempt_at! <= nowMs)
+        .filter((d) => (d.order_key ?? null) === null || d.fault === 'bad_signature' || repo.headInOrder(d.order_key!)?.id === d.id)
         .map((d) => d.id),
     dueBetween: (fromMs: number, nowMs: number) => pending().filter((d) => d.next_attempt_at! >= fromMs && d.next_attempt_at! <= nowMs),
     nextDue: () => pending()[0]?.next_attempt_at ?? null,
