@@ -279,6 +279,24 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     return 1;
   }
   const server = running;
+  // Signals are heard before the port file and the ready line: a script that stops the sandbox as
+  // soon as it reads either gets a clean stop, never a kill.
+  let detach = (): void => {};
+  const stopped = new Promise<number>((resolve) => {
+    const stop = (signal: string): void => {
+      log.info('stopping', `${signal}: stopping payment-sandbox`, { signal });
+      detach();
+      server.stop().then(
+        () => {
+          if (options.portFile) rmSync(options.portFile, { force: true });
+          resolve(0);
+        },
+        () => resolve(1),
+      );
+    };
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
+  });
   if (options.portFile) {
     try {
       writePortFile(options.portFile, server.port);
@@ -299,20 +317,6 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   if (options.logFormat === 'text' && !options.quiet) {
     process.stdout.write(banner(server.url, options, server.sandbox.queries.accounts.all().slice(0, 2).map(credentialsOf)) + '\n');
   }
-  const detach = attachTerminal(server.sandbox.events, log, { requests: options.log });
-  return new Promise<number>((resolve) => {
-    const stop = (signal: string): void => {
-      log.info('stopping', `${signal}: stopping payment-sandbox`, { signal });
-      detach();
-      server.stop().then(
-        () => {
-          if (options.portFile) rmSync(options.portFile, { force: true });
-          resolve(0);
-        },
-        () => resolve(1),
-      );
-    };
-    process.once('SIGINT', () => stop('SIGINT'));
-    process.once('SIGTERM', () => stop('SIGTERM'));
-  });
+  detach = attachTerminal(server.sandbox.events, log, { requests: options.log });
+  return stopped;
 }
