@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import type { Context, TypedResponse } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Clock } from '../clock/clock.js';
+import type { TimedWork } from '../clock/timed-work.js';
 import { SandboxError, badRequest } from '../domain/errors.js';
 import type { ApiEnv } from './env.js';
 import type { IdempotencyRepo } from './ports.js';
@@ -70,9 +71,8 @@ export type Idempotent = <T, S extends ContentfulStatusCode>(
   run: () => T | Promise<T>,
 ) => Promise<TypedResponse<T, S, 'json'>>;
 
-/** The `idempotent` of one app, over its keys; its sweep count is its own. */
+/** The `idempotent` of one app, over its keys. */
 export function idempotency({ records: store, clock, atomically }: IdempotencyDeps): Idempotent {
-  const sweep = expirySweep();
   return async <T, S extends ContentfulStatusCode>(
     c: Context<ApiEnv>,
     status: S,
@@ -110,7 +110,6 @@ export function idempotency({ records: store, clock, atomically }: IdempotencyDe
       }) as unknown as TypedResponse<T, S, 'json'>;
     };
 
-    sweep(store, now);
     const existing = store.get(accountId, stored);
     if (existing && existing.created_at + IDEMPOTENCY_TTL_MS > now) {
       // Rules 5 and 6 overlap when another request arrives while the first still runs: rule 5
@@ -185,18 +184,35 @@ export function idempotency({ records: store, clock, atomically }: IdempotencyDe
 }
 
 /**
- * Expired keys are deleted (they were kept for ever): every `SWEEP_EVERY` keyed requests, up to
- * `SWEEP_BATCH` keys created more than 24 h ago on the sandbox clock, so the table holds about
- * a day of keys and no request pays for more than one batch.
+ * Expired keys are deleted off the request path, as the scheduler's upkeep on the sandbox clock
+ * (`idempotencyExpiry`, run by the real-time ticker, not a step of an advance): while any key is kept, every `SWEEP_INTERVAL_MS` up to `SWEEP_BATCH`
+ * keys created more than 24 h before are deleted (at once again while a batch comes back full),
+ * so the table holds about a day of keys and no create pays for a sweep. A key past its 24 h
+ * is already treated as absent when it is looked up, before the sweep deletes it.
  */
-export const SWEEP_EVERY = 256;
+export const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 const SWEEP_BATCH = 2_000;
-/** The sweep of one app: it counts that app's keyed requests only. */
-function expirySweep(): (store: Pick<IdempotencyRepo, 'deleteExpired'>, now: number) => void {
-  let keyedRequests = 0;
-  return (store, now) => {
-    if (++keyedRequests % SWEEP_EVERY !== 0) return;
-    store.deleteExpired(now - IDEMPOTENCY_TTL_MS, SWEEP_BATCH);
+
+/** The expiry sweep of one database's keys, registered as its scheduler's upkeep. */
+export function idempotencyExpiry({
+  records,
+  clock,
+}: {
+  records: Pick<IdempotencyRepo, 'deleteExpired' | 'hasKeys'>;
+  clock: Pick<Clock, 'nowMs'>;
+}): TimedWork {
+  /** The next sweep's instant, or null when no key was kept when last asked. */
+  let next: number | null = null;
+  return {
+    name: 'idempotency key expiry',
+    nextDueMs() {
+      if (next === null && records.hasKeys()) next = clock.nowMs() + SWEEP_INTERVAL_MS;
+      return next;
+    },
+    runDue(nowMs) {
+      const deleted = records.deleteExpired(nowMs - IDEMPOTENCY_TTL_MS, SWEEP_BATCH);
+      next = deleted === SWEEP_BATCH ? nowMs : records.hasKeys() ? nowMs + SWEEP_INTERVAL_MS : null;
+    },
   };
 }
 
