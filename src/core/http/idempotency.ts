@@ -80,7 +80,9 @@ export function idempotency({ records: store, clock, atomically }: IdempotencyDe
   ): Promise<TypedResponse<T, S, 'json'>> => {
     const key = c.req.header('idempotency-key');
     if (key === undefined) {
-      return c.json(await run(), status) as unknown as TypedResponse<T, S, 'json'>;
+      const value = await run();
+      c.set('answer', value);
+      return c.json(value, status) as unknown as TypedResponse<T, S, 'json'>;
     }
     if (key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX) {
       throw badRequest(`Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX} characters`, [
@@ -92,18 +94,17 @@ export function idempotency({ records: store, clock, atomically }: IdempotencyDe
         },
       ]);
     }
-    c.set('idempotencyKey', key);
     const accountId = c.get('account').id;
     const stored = storedKey(key);
+    // A key found free of card data and secrets is logged as it is: the request log does not scan it again.
+    if (stored === key) c.set('idempotencyKey', key);
     const body: unknown = c.get('body') ?? null;
     const fingerprint = createHash('sha256')
       .update(`${c.req.method} ${c.req.path}\n${canonicalJson(body)}`)
       .digest('hex');
     const now = clock.nowMs();
     // The stored response is the one the route declares; it is sent again byte for byte.
-    // Its JSON text is noted on the request, so a reader after it (the go-live report) need not clone and parse the body.
     const send = (code: number, json: string, replayed: boolean): TypedResponse<T, S, 'json'> => {
-      c.set('answerJson', json);
       return new Response(json, {
         status: code,
         headers: replayed ? { 'content-type': 'application/json', 'idempotent-replayed': 'true' } : { 'content-type': 'application/json' },
@@ -154,6 +155,8 @@ export function idempotency({ records: store, clock, atomically }: IdempotencyDe
             running = value;
             return undefined;
           }
+          // The value is noted on the request, so a reader after it (the go-live report) need not parse the answer.
+          c.set('answer', value);
           const json = JSON.stringify(value);
           store.record(accountId, stored, fingerprint, now, status, json);
           return { status, json };
@@ -169,7 +172,9 @@ export function idempotency({ records: store, clock, atomically }: IdempotencyDe
     let result: { status: number; json: string };
     try {
       await latency; // the artificial processing time is spent while the key is claimed
-      result = { status, json: JSON.stringify(await (running ?? run())) };
+      const value = await (running ?? run());
+      c.set('answer', value);
+      result = { status, json: JSON.stringify(value) };
     } catch (err) {
       try {
         result = failure(err);
