@@ -20,6 +20,7 @@ import { SandboxEvents } from './core/domain/events.js';
 import { GoLiveTracker } from './features/go-live/index.js';
 import { createMerchantAccounts } from './features/accounts/index.js';
 import { Scheduler } from './core/clock/scheduler.js';
+import { idempotencyExpiry } from './core/http/idempotency.js';
 import { createSubscriptionService } from './features/subscriptions/index.js';
 import { createTransactionService } from './features/transactions/index.js';
 import { createLogger, repeatedFailure, repeatedFailures, type Logger } from './core/log.js';
@@ -213,6 +214,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
   );
   scheduler.register(subscriptions.billing);
   scheduler.register(transactions.linkExpiry);
+  scheduler.registerUpkeep(idempotencyExpiry({ records: store.httpRecords.idempotency, clock }));
 
   accounts.ensureDemo();
   const ticker = options.ticker ? setInterval(() => scheduler.tick(), 250).unref() : undefined;

@@ -31,6 +31,11 @@
 //             floor (server.js `floor`: the sandbox's routers and layers, no work) answering those
 //             bytes, to show what the framework itself costs a create. With
 //             BENCH_COMPARE_ROOT, that checkout's build runs in the same rounds (before/after)
+//   latency   (only when named; stripe-stateful-mock as in `peers`) one request at a time over one
+//             keep-alive connection, the latency a merchant's test suite feels: p50 and p99 of a keyed
+//             create at the sandbox and at stripe-stateful-mock (POST /v1/charges) in the same rounds,
+//             and of create + settle + the webhook received at a local receiver (BENCH_LATENCY_REQUESTS
+//             per round, default 500; BENCH_COMPARE_ROOT adds another checkout's sandbox)
 //   caches    (only when named) what the read cache and the JSON text cache each pay: CPU per
 //             get and list with each taken out of a copy of the build, interleaved in one
 //             process (caches.js)
@@ -45,7 +50,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { Agent as HttpAgent, createServer, request as httpRequest } from 'node:http';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -71,7 +76,7 @@ const PAYMENT = {
 const PARTS = ['api', 'pages', 'webhooks', 'clock', 'accounts', 'startup', 'memory', 'report'];
 const REPORT_REQUESTS = Number(process.env.BENCH_REPORT_REQUESTS ?? 100_000);
 const MEMORY_REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1_000_000);
-const EXTRA_PARTS = ['profile', 'first-start', 'create-memory', 'peers', 'caches'];
+const EXTRA_PARTS = ['profile', 'first-start', 'create-memory', 'peers', 'latency', 'caches'];
 
 // ---------------------------------------------------------------- processes and load
 
@@ -154,12 +159,17 @@ function probe(url, headers = HEADERS) {
 /** A webhook receiver on loopback that acknowledges at once and notes when each arrived. */
 async function ackReceiver() {
   const received = new Map();
+  /** Who waits for a transaction's webhook: its id and the resolve of `waitFor`'s promise. */
+  const waiters = new Map();
   const server = createServer((req, res) => {
     let raw = '';
     req.on('data', (c) => (raw += c));
     req.on('end', () => {
       try {
-        received.set(JSON.parse(raw).ll_transaction_id, performance.now());
+        const id = JSON.parse(raw).ll_transaction_id;
+        received.set(id, performance.now());
+        waiters.get(id)?.();
+        waiters.delete(id);
       } catch {
         // not JSON: still acknowledged
       }
@@ -171,6 +181,8 @@ async function ackReceiver() {
   return {
     url: `http://127.0.0.1:${server.address().port}/hooks`,
     received,
+    /** Resolves once the webhook of transaction `id` has arrived. */
+    waitFor: (id) => (received.has(id) ? Promise.resolve() : new Promise((resolve) => waiters.set(id, resolve))),
     close: () =>
       new Promise((r) => {
         server.closeAllConnections();
@@ -394,13 +406,7 @@ async function peers() {
   servers.push(floor);
   if (peer.dir) {
     try {
-      const s = await startProcess(['stripe-mock', peer.dir]);
-      const check = await fetch(`${s.url}/v1/charges`, {
-        method: 'POST',
-        headers: { authorization: 'Bearer sk_test_bench', 'content-type': 'application/x-www-form-urlencoded' },
-        body: 'amount=1050&currency=usd&source=tok_visa',
-      });
-      if (check.status !== 200) throw new Error(`POST /v1/charges answered ${check.status}: ${(await check.text()).slice(0, 200)}`);
+      const s = await startStripeMock(peer.dir);
       servers.push({ name: `${STRIPE_MOCK.name} ${STRIPE_MOCK.version}`, s, run: (d) => stripeCreateLoad(s.url, d) });
     } catch (err) {
       peer.error = `${STRIPE_MOCK.name} did not start: ${err.message}`;
@@ -454,6 +460,136 @@ async function peers() {
   figure('peers', 'sandbox / framework floor (req/s; CPU per request)', ratio(sandbox, floor), '-', null);
   const compare = servers.find((x) => x.name.startsWith('sandbox of '));
   if (compare) figure('peers', `sandbox / ${compare.name} (req/s; CPU per request)`, ratio(sandbox, compare), '-', null);
+}
+
+/** stripe-stateful-mock from its folder, checked with one charge. */
+async function startStripeMock(dir) {
+  const s = await startProcess(['stripe-mock', dir]);
+  const check = await fetch(`${s.url}/v1/charges`, {
+    method: 'POST',
+    headers: { authorization: 'Bearer sk_test_bench', 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'amount=1050&currency=usd&source=tok_visa',
+  });
+  if (check.status !== 200) {
+    await s.stop();
+    throw new Error(`POST /v1/charges answered ${check.status}: ${(await check.text()).slice(0, 200)}`);
+  }
+  return s;
+}
+
+const LATENCY_REQUESTS = Number(process.env.BENCH_LATENCY_REQUESTS ?? 500);
+
+/** One request on the agent's one keep-alive connection: its status, its body and how long it took (ms). */
+function timedRequest(agent, url, method, headers, body) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const req = httpRequest(url, { method, headers: { ...headers, 'content-length': Buffer.byteLength(body) }, agent }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode, text, ms: performance.now() - started }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/**
+ * The latency a merchant's test suite feels: one request at a time over one keep-alive
+ * connection. A keyed create at the sandbox and at stripe-stateful-mock (POST /v1/charges,
+ * keyed), interleaved in BENCH_PEER_ROUNDS rounds of BENCH_LATENCY_REQUESTS each (after an
+ * unmeasured tenth); and at the sandbox, create + settle + its webhook received at a local
+ * receiver. With BENCH_COMPARE_ROOT, that checkout's sandbox runs in the same rounds.
+ */
+async function latency() {
+  const receiver = await ackReceiver();
+  const peer = installStripeMock();
+  const servers = [{ name: 'sandbox', s: await startProcess(['sandbox']), kind: 'sandbox' }];
+  if (peer.dir) {
+    try {
+      servers.push({ name: `${STRIPE_MOCK.name} ${STRIPE_MOCK.version}`, s: await startStripeMock(peer.dir), kind: 'stripe' });
+    } catch (err) {
+      peer.error = `${STRIPE_MOCK.name} did not start: ${err.message}`;
+    }
+  }
+  if (process.env.BENCH_COMPARE_ROOT) {
+    servers.push({
+      name: `sandbox of ${process.env.BENCH_COMPARE_ROOT}`,
+      s: await startProcess(['sandbox'], [], process.env.BENCH_COMPARE_ROOT),
+      kind: 'sandbox',
+    });
+  }
+  const stripeHeaders = { authorization: 'Bearer sk_test_bench', 'content-type': 'application/x-www-form-urlencoded' };
+  const createBody = JSON.stringify(PAYMENT);
+  const hookedBody = JSON.stringify({ ...PAYMENT, notification_url: receiver.url });
+  const create = (server, agent, body = createBody) =>
+    server.kind === 'stripe'
+      ? timedRequest(
+          agent,
+          `${server.s.url}/v1/charges`,
+          'POST',
+          { ...stripeHeaders, 'idempotency-key': randomUUID() },
+          'amount=1050&currency=usd&source=tok_visa&description=bench',
+        )
+      : timedRequest(agent, `${server.s.url}/v4/transactions`, 'POST', { ...HEADERS, 'idempotency-key': randomUUID() }, body);
+  /** Create (to the receiver), settle, and the webhook's arrival: the time of all three. */
+  const settled = async (server, agent) => {
+    const started = performance.now();
+    const made = await create(server, agent, hookedBody);
+    const id = JSON.parse(made.text).id;
+    const arrived = receiver.waitFor(id);
+    const settle = await timedRequest(agent, `${server.s.url}/_sandbox/transactions/${id}/settle`, 'POST', {}, '');
+    if (made.status !== 201 || settle.status !== 200) throw new Error(`create ${made.status}, settle ${settle.status}`);
+    await arrived;
+    return { status: 201, ms: performance.now() - started };
+  };
+  const runs = [];
+  for (const server of servers) {
+    server.agent = new HttpAgent({ keepAlive: true, maxSockets: 1 });
+    runs.push({ name: `${server.name}: keyed create`, server, step: create, ms: [], bad: 0 });
+    if (server.kind === 'sandbox') runs.push({ name: `${server.name}: create + settle + webhook`, server, step: settled, ms: [], bad: 0 });
+  }
+  const n = LATENCY_REQUESTS;
+  for (let round = 0; round < PEER_ROUNDS; round++) {
+    for (const run of runs) {
+      for (let i = 0; i < n + Math.ceil(n / 10); i++) {
+        const r = await run.step(run.server, run.server.agent);
+        if (i < Math.ceil(n / 10)) continue;
+        run.ms.push(r.ms);
+        if (r.status >= 300) run.bad++;
+      }
+    }
+  }
+  for (const server of servers) {
+    server.agent.destroy();
+    await server.s.stop();
+  }
+  await receiver.close();
+  const us = (v) => `${(v * 1000).toFixed(0)} us`;
+  for (const run of runs) {
+    run.p50 = percentile(run.ms, 0.5);
+    figure(
+      'latency',
+      `${run.name}, 1 connection: p50 / p99`,
+      `${us(run.p50)} / ${us(percentile(run.ms, 0.99))}${run.bad ? ` (${run.bad} bad!)` : ''}`,
+      '-',
+      null,
+    );
+  }
+  const [sandbox] = runs;
+  const stripe = runs.find((r) => r.server.kind === 'stripe');
+  if (stripe)
+    figure(
+      'latency',
+      `keyed create p50: sandbox / ${STRIPE_MOCK.name}`,
+      `${(sandbox.p50 / stripe.p50).toFixed(2)}x`,
+      '<= 1.00x',
+      sandbox.p50 <= stripe.p50,
+    );
+  else console.log(`  blocked: ${peer.error}`);
+  const compare = runs.find((r) => r.name.startsWith('sandbox of ') && r.step === create);
+  if (compare)
+    figure('latency', `keyed create p50: sandbox / ${compare.server.name}`, `${(sandbox.p50 / compare.p50).toFixed(2)}x`, '-', null);
 }
 
 /** A --db file with `size` transactions of the direct demo account, made once and kept in TMP. */
@@ -1097,6 +1233,7 @@ async function main() {
     report,
     profile,
     peers,
+    latency,
     'first-start': () => firstStart({ root: ROOT, figure }),
     caches: () => caches({ root: ROOT, figure }),
   };

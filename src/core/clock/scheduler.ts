@@ -42,6 +42,7 @@ const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmedi
 
 export class Scheduler {
   private readonly works: TimedWork[] = [];
+  private readonly upkeep: TimedWork[] = [];
   private advancing: Promise<unknown> = Promise.resolve();
   /** Bumped by `interrupt()`: an advance under way stops at its next turn, its clock left as set. */
   private generation = 0;
@@ -56,11 +57,20 @@ export class Scheduler {
     this.works.push(work);
   }
 
+  /**
+   * Registers upkeep: timed work the real-time ticker runs when due (e.g. deleting expired
+   * idempotency keys), never a step of an advance, so an advance's steps and its limit count
+   * only what a merchant sees happen. After an advance, the next tick runs what fell due.
+   */
+  registerUpkeep(work: TimedWork): void {
+    this.upkeep.push(work);
+  }
+
   /** Runs what is due now without waiting for network I/O (the real-time ticker). */
   tick(): void {
     if (this.busy) return;
     const now = this.deps.clock.nowMs();
-    for (const work of this.works) {
+    for (const work of [...this.works, ...this.upkeep]) {
       const due = work.nextDueMs();
       if (due === null || due > now) continue;
       try {

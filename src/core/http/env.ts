@@ -27,11 +27,11 @@ export interface ApiEnv {
     scopes: readonly string[];
     /** The `--latency` wait of this request, when one is configured (see latency.ts). */
     latency: Promise<void> | undefined;
-    /** Request-log annotations. */
+    /** Request-log annotations. The Idempotency-Key when `idempotent` found it free of card data and secrets (logged as it is). */
     idempotencyKey: string | undefined;
     replayed: boolean;
     warnings: string[];
-    /** The JSON text of the answer, when `idempotent` made it (read by the go-live report). */
-    answerJson: string | undefined;
+    /** The value a create answered, as `idempotent` ran it (read by the go-live report); unset on a replay or a refusal. */
+    answer: unknown;
   };
 }

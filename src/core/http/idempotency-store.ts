@@ -19,7 +19,9 @@ export function idempotencyStore(db: Db): IdempotencyRepo {
   const deleteExpired = db.prepare(
     'DELETE FROM idempotency_keys WHERE rowid IN (SELECT rowid FROM idempotency_keys WHERE created_at <= ? LIMIT ?)',
   );
+  const any = db.prepare('SELECT 1 FROM idempotency_keys LIMIT 1').pluck();
   return {
+    hasKeys: () => any.get() !== undefined,
     deleteExpired: (beforeMs, max) => deleteExpired.run(beforeMs, max).changes,
     get: (accountId, key) => get.get(accountId, key),
     claim: (accountId, key, fingerprint, at) => void claim.run(accountId, key, fingerprint, at),

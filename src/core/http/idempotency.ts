@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import type { Context, TypedResponse } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Clock } from '../clock/clock.js';
+import type { TimedWork } from '../clock/timed-work.js';
 import { SandboxError, badRequest } from '../domain/errors.js';
 import type { ApiEnv } from './env.js';
 import type { IdempotencyRepo } from './ports.js';
@@ -70,9 +71,8 @@ export type Idempotent = <T, S extends ContentfulStatusCode>(
   run: () => T | Promise<T>,
 ) => Promise<TypedResponse<T, S, 'json'>>;
 
-/** The `idempotent` of one app, over its keys; its sweep count is its own. */
+/** The `idempotent` of one app, over its keys. */
 export function idempotency({ records: store, clock, atomically }: IdempotencyDeps): Idempotent {
-  const sweep = expirySweep();
   return async <T, S extends ContentfulStatusCode>(
     c: Context<ApiEnv>,
     status: S,
@@ -80,7 +80,9 @@ export function idempotency({ records: store, clock, atomically }: IdempotencyDe
   ): Promise<TypedResponse<T, S, 'json'>> => {
     const key = c.req.header('idempotency-key');
     if (key === undefined) {
-      return c.json(await run(), status) as unknown as TypedResponse<T, S, 'json'>;
+      const value = await run();
+      c.set('answer', value);
+      return c.json(value, status) as unknown as TypedResponse<T, S, 'json'>;
     }
     if (key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX) {
       throw badRequest(`Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX} characters`, [
@@ -92,25 +94,23 @@ export function idempotency({ records: store, clock, atomically }: IdempotencyDe
         },
       ]);
     }
-    c.set('idempotencyKey', key);
     const accountId = c.get('account').id;
     const stored = storedKey(key);
+    // A key found free of card data and secrets is logged as it is: the request log does not scan it again.
+    if (stored === key) c.set('idempotencyKey', key);
     const body: unknown = c.get('body') ?? null;
     const fingerprint = createHash('sha256')
       .update(`${c.req.method} ${c.req.path}\n${canonicalJson(body)}`)
       .digest('hex');
     const now = clock.nowMs();
     // The stored response is the one the route declares; it is sent again byte for byte.
-    // Its JSON text is noted on the request, so a reader after it (the go-live report) need not clone and parse the body.
     const send = (code: number, json: string, replayed: boolean): TypedResponse<T, S, 'json'> => {
-      c.set('answerJson', json);
       return new Response(json, {
         status: code,
         headers: replayed ? { 'content-type': 'application/json', 'idempotent-replayed': 'true' } : { 'content-type': 'application/json' },
       }) as unknown as TypedResponse<T, S, 'json'>;
     };
 
-    sweep(store, now);
     const existing = store.get(accountId, stored);
     if (existing && existing.created_at + IDEMPOTENCY_TTL_MS > now) {
       // Rules 5 and 6 overlap when another request arrives while the first still runs: rule 5
@@ -155,6 +155,8 @@ export function idempotency({ records: store, clock, atomically }: IdempotencyDe
             running = value;
             return undefined;
           }
+          // The value is noted on the request, so a reader after it (the go-live report) need not parse the answer.
+          c.set('answer', value);
           const json = JSON.stringify(value);
           store.record(accountId, stored, fingerprint, now, status, json);
           return { status, json };
@@ -170,7 +172,9 @@ export function idempotency({ records: store, clock, atomically }: IdempotencyDe
     let result: { status: number; json: string };
     try {
       await latency; // the artificial processing time is spent while the key is claimed
-      result = { status, json: JSON.stringify(await (running ?? run())) };
+      const value = await (running ?? run());
+      c.set('answer', value);
+      result = { status, json: JSON.stringify(value) };
     } catch (err) {
       try {
         result = failure(err);
@@ -185,18 +189,35 @@ export function idempotency({ records: store, clock, atomically }: IdempotencyDe
 }
 
 /**
- * Expired keys are deleted (they were kept for ever): every `SWEEP_EVERY` keyed requests, up to
- * `SWEEP_BATCH` keys created more than 24 h ago on the sandbox clock, so the table holds about
- * a day of keys and no request pays for more than one batch.
+ * Expired keys are deleted off the request path, as the scheduler's upkeep on the sandbox clock
+ * (`idempotencyExpiry`, run by the real-time ticker, not a step of an advance): while any key is kept, every `SWEEP_INTERVAL_MS` up to `SWEEP_BATCH`
+ * keys created more than 24 h before are deleted (at once again while a batch comes back full),
+ * so the table holds about a day of keys and no create pays for a sweep. A key past its 24 h
+ * is already treated as absent when it is looked up, before the sweep deletes it.
  */
-export const SWEEP_EVERY = 256;
+export const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 const SWEEP_BATCH = 2_000;
-/** The sweep of one app: it counts that app's keyed requests only. */
-function expirySweep(): (store: Pick<IdempotencyRepo, 'deleteExpired'>, now: number) => void {
-  let keyedRequests = 0;
-  return (store, now) => {
-    if (++keyedRequests % SWEEP_EVERY !== 0) return;
-    store.deleteExpired(now - IDEMPOTENCY_TTL_MS, SWEEP_BATCH);
+
+/** The expiry sweep of one database's keys, registered as its scheduler's upkeep. */
+export function idempotencyExpiry({
+  records,
+  clock,
+}: {
+  records: Pick<IdempotencyRepo, 'deleteExpired' | 'hasKeys'>;
+  clock: Pick<Clock, 'nowMs'>;
+}): TimedWork {
+  /** The next sweep's instant, or null when no key was kept when last asked. */
+  let next: number | null = null;
+  return {
+    name: 'idempotency key expiry',
+    nextDueMs() {
+      if (next === null && records.hasKeys()) next = clock.nowMs() + SWEEP_INTERVAL_MS;
+      return next;
+    },
+    runDue(nowMs) {
+      const deleted = records.deleteExpired(nowMs - IDEMPOTENCY_TTL_MS, SWEEP_BATCH);
+      next = deleted === SWEEP_BATCH ? nowMs : records.hasKeys() ? nowMs + SWEEP_INTERVAL_MS : null;
+    },
   };
 }
 

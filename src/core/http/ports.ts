@@ -41,6 +41,8 @@ export interface IdempotencyRepo {
   record(accountId: string, key: string, fingerprint: string, at: number, status: number, body: string): void;
   /** Deletes up to `max` keys created at or before `beforeMs` (expired); how many went. */
   deleteExpired(beforeMs: number, max: number): number;
+  /** Whether any key is kept. */
+  hasKeys(): boolean;
 }
 
 /** Which logged requests a search keeps: every condition given must hold. */

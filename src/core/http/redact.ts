@@ -39,6 +39,37 @@ export function redactBody(value: unknown, maxString = Infinity): unknown {
   return value;
 }
 
+/**
+ * `JSON.stringify(redactBody(value, maxString))`, written in one walk over `value` with no
+ * redacted copy made first: the request log's text of a parsed body. A `__proto__` member is
+ * left out, as the copy left it out.
+ */
+export function redactedJson(value: unknown, maxString = Infinity): string {
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += (i === 0 ? '' : ',') + redactedJson(value[i], maxString);
+    return out + ']';
+  }
+  if (value !== null && typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    let out = '{';
+    let first = true;
+    for (const key of Object.keys(record)) {
+      const v = record[key];
+      if (v === undefined || key === '__proto__' || isSecurityCodeKey(key)) continue;
+      const text =
+        CARD_NUMBER_KEYS.has(key.toLowerCase()) && (typeof v === 'string' || typeof v === 'number')
+          ? JSON.stringify(maskCardNumber(String(v)))
+          : redactedJson(v, maxString);
+      out += (first ? '' : ',') + JSON.stringify(key) + ':' + text;
+      first = false;
+    }
+    return out + '}';
+  }
+  if (typeof value === 'string') return JSON.stringify(redactText(value.length > maxString ? value.slice(0, maxString) : value));
+  return JSON.stringify(value) ?? 'null';
+}
+
 /** A security code member of JSON text, with its value (string or number). */
 const SECURITY_CODE_MEMBER = /"(?:security_code|cvv|cvc|cvv2|cvc2)"\s*:\s*(?:"(?:[^"\\]|\\.)*"|-?\d[\d.eE+-]*|null|true|false)\s*,?\s*/gi;
 

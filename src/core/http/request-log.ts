@@ -9,7 +9,7 @@ import type { ApiEnv } from './env.js';
 import type { Clock } from '../clock/clock.js';
 import type { RequestLogRepo } from './ports.js';
 import { isSecurityCodeKey } from '../redaction/card-data.js';
-import { redactBody, redactText } from './redact.js';
+import { redactedJson, redactText } from './redact.js';
 import { holdsSecret, redactSecrets } from '../redaction/secrets.js';
 
 const MAX_LOGGED_BODY = 16 * 1024;
@@ -69,7 +69,7 @@ const loggedHeader = (value: string | undefined): string | null => (value === un
 async function loggedRequestBody(c: Context<ApiEnv>): Promise<string | null> {
   if (c.req.method === 'GET') return null;
   const parsed: unknown = c.get('body');
-  if (parsed !== undefined) return redactSecrets(JSON.stringify(redactBody(parsed, MAX_LOGGED_BODY))).slice(0, MAX_LOGGED_BODY);
+  if (parsed !== undefined) return redactSecrets(redactedJson(parsed, MAX_LOGGED_BODY)).slice(0, MAX_LOGGED_BODY);
   try {
     // Only what is kept is scanned (a little more, so a card number across the cut is still found).
     return loggedText((await c.req.text()).slice(0, MAX_LOGGED_BODY + 64)).slice(0, MAX_LOGGED_BODY) || null;
@@ -115,7 +115,7 @@ export function requestLog(deps: RequestLogDeps): MiddlewareHandler<ApiEnv> {
       method: c.req.method,
       path,
       status,
-      idempotency_key: loggedHeader(c.req.header('idempotency-key')),
+      idempotency_key: c.get('idempotencyKey') ?? loggedHeader(c.req.header('idempotency-key')),
       replayed: c.get('replayed'),
       duration_ms: Math.round(duration * 100) / 100,
       request_body: requestBody,

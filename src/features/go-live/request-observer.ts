@@ -159,9 +159,9 @@ export async function observeRequest(
   if (create === 'transaction' && executed.status === 201 && !replayed) {
     const order = orderOf(body);
     try {
-      // A keyed create's JSON text is at hand; cloning the response to read it cost a stream tee per create.
-      const text = c.get('answerJson');
-      const answer = (text !== undefined ? JSON.parse(text) : await executed.clone().json()) as { id?: unknown };
+      // The created record is at hand as the value answered: neither a clone of the response nor a parse of its text.
+      const answered: unknown = c.get('answer');
+      const answer = (answered !== null && typeof answered === 'object' ? answered : await executed.clone().json()) as { id?: unknown };
       if (order && typeof answer.id === 'string') createdTransaction = { id: answer.id, ...order };
     } catch {
       // not JSON: nothing to track

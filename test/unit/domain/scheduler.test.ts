@@ -192,3 +192,18 @@ describe('clock advance: bounded and never freezing', () => {
     store.close();
   });
 });
+
+describe('upkeep', () => {
+  it('is run by the ticker when due, never as a step of an advance: the steps count only timed work', async () => {
+    const store = openStore(':memory:', () => undefined);
+    const { clock, scheduler } = schedulerOn(store);
+    scheduler.register(hourlyWork(store));
+    const ran: number[] = [];
+    scheduler.registerUpkeep({ name: 'upkeep probe', nextDueMs: () => REAL_NOW + HOUR / 2, runDue: (nowMs) => void ran.push(nowMs) });
+    expect(await scheduler.advance(3 * 3600)).toBe(3);
+    expect(ran).toEqual([]);
+    scheduler.tick();
+    expect(ran).toEqual([clock.nowMs()]);
+    store.close();
+  });
+});

@@ -1,5 +1,5 @@
 /**
- * What the /v4 middleware keeps belongs to the app that made it: the JWT key cache of `apiAuth`, the expiry-sweep count of `idempotency`, and the
+ * What the /v4 middleware keeps belongs to the app that made it: the JWT key cache of `apiAuth`, and the
  * faults `apiFaults` notes of a request, which it keys by the request's context, so the body
  * gate replacing the raw request (a `; charset=utf-8` content type) does not lose them.
  * Fakes of the ports only: no composed sandbox.
@@ -13,7 +13,7 @@ import { apiAuth, VerificationKeys } from '../../../src/core/http/auth.js';
 import type { ApiEnv } from '../../../src/core/http/env.js';
 import { errorHandler } from '../../../src/core/http/errors.js';
 import { apiFaults } from '../../../src/core/http/faults.js';
-import { idempotency, SWEEP_EVERY } from '../../../src/core/http/idempotency.js';
+import { IDEMPOTENCY_TTL_MS, idempotency, idempotencyExpiry, SWEEP_INTERVAL_MS } from '../../../src/core/http/idempotency.js';
 import type { IdempotencyRepo } from '../../../src/core/http/ports.js';
 import { fakeClock } from '../../support/fakes.js';
 
@@ -72,32 +72,47 @@ describe('apiAuth', () => {
 });
 
 describe('idempotency', () => {
-  it("counts each app's keyed requests for its expiry sweep: another app's requests do not bring its sweep forward", async () => {
-    const sweeps: string[] = [];
-    const records = (name: string): IdempotencyRepo => ({
+  it('sweeps expired keys as timed work on the sandbox clock, never on a request: a create deletes nothing', async () => {
+    const clock = fakeClock();
+    const kept = new Map<string, number>();
+    const sweeps: number[] = [];
+    const records: IdempotencyRepo = {
       get: () => undefined,
       claim: () => {},
       complete: () => {},
       release: () => {},
-      record: () => {},
-      deleteExpired: () => (sweeps.push(name), 0),
-    });
-    const app = (name: string) => {
-      const idempotent = idempotency({ records: records(name), clock: fakeClock(), atomically: (work) => work() });
-      const hono = new Hono<ApiEnv>();
-      hono.post('/v4/things', (c) => {
-        c.set('account', ACCOUNT);
-        return idempotent(c, 201, () => ({ ok: true }));
-      });
-      return hono;
+      record: (_account, key, _fingerprint, at) => void kept.set(key, at),
+      deleteExpired: (beforeMs) => {
+        sweeps.push(beforeMs);
+        let n = 0;
+        for (const [key, at] of kept) {
+          if (at > beforeMs) continue;
+          kept.delete(key);
+          n++;
+        }
+        return n;
+      },
+      hasKeys: () => kept.size > 0,
     };
-    const [a, b] = [app('a'), app('b')];
-    const post = (on: Hono<ApiEnv>, i: number) => on.request('/v4/things', { method: 'POST', headers: { 'idempotency-key': `k-${i}` } });
-    for (let i = 1; i < SWEEP_EVERY; i++) await post(a, i);
-    await post(b, 0);
+    const expiry = idempotencyExpiry({ records, clock });
+    expect(expiry.nextDueMs()).toBeNull();
+    const idempotent = idempotency({ records, clock, atomically: (work) => work() });
+    const hono = new Hono<ApiEnv>();
+    hono.post('/v4/things', (c) => {
+      c.set('account', ACCOUNT);
+      return idempotent(c, 201, () => ({ ok: true }));
+    });
+    for (let i = 0; i < 600; i++) await hono.request('/v4/things', { method: 'POST', headers: { 'idempotency-key': `k-${i}` } });
     expect(sweeps).toEqual([]);
-    await post(a, SWEEP_EVERY);
-    expect(sweeps).toEqual(['a']);
+    const due = expiry.nextDueMs()!;
+    expect(due).toBe(clock.nowMs() + SWEEP_INTERVAL_MS);
+    clock.set(due);
+    await expiry.runDue(due, false);
+    expect(kept.size).toBe(600); // not 24 h old yet
+    clock.set(due + IDEMPOTENCY_TTL_MS);
+    await expiry.runDue(clock.nowMs(), false);
+    expect(kept.size).toBe(0);
+    expect(expiry.nextDueMs()).toBeNull();
   });
 });
 

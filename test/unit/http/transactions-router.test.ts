@@ -56,6 +56,7 @@ function fakeIdempotency(): IdempotencyRepo {
         created_at: at,
       }),
     deleteExpired: () => 0,
+    hasKeys: () => rows.size > 0,
   };
 }
 
