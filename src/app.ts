@@ -16,7 +16,7 @@ import { apiAuth } from './core/http/auth.js';
 import { jsonBody } from './core/http/body.js';
 import { accountControlRoutes } from './features/accounts/index.js';
 import { apiKeyControlRoutes } from './features/accounts/index.js';
-import { clockControlRoutes } from './features/control/index.js';
+import { accountClockControlRoutes, clockControlRoutes } from './features/control/index.js';
 import { currencyControlRoutes } from './features/control/index.js';
 import { deliveryControlRoutes } from './features/webhooks/index.js';
 import { eventControlRoutes } from './features/control/index.js';
@@ -41,6 +41,7 @@ import { RouteTable, errorHandler, notFoundHandler } from './core/http/errors.js
 import { apiFaults } from './core/http/faults.js';
 import { idempotency } from './core/http/idempotency.js';
 import { artificialLatency } from './core/http/latency.js';
+import { onAccountClock } from './core/http/account-clock.js';
 import { accountLimit, eventStreamCap } from './core/http/limits.js';
 import { PUBLIC_DIR, panelRoutes } from './features/panel/index.js';
 import { DOCS_DIR, docsRoutes } from './core/http/docs.js';
@@ -107,7 +108,9 @@ function apiRoutes(sandbox: Sandbox, httpRecords: HttpRecords): { v4: OpenAPIHon
   // Without --public-url, payment links use the origin the request came in on (its Host).
   const baseUrl = (c: Context): string => (options.publicUrl === undefined ? (requestOrigin(c) ?? sandbox.baseUrl) : sandbox.baseUrl);
 
+  const accountClock = onAccountClock(clock);
   const v4 = createRouter<ApiEnv>();
+  v4.use('*', accountClock);
   v4.use('*', logged);
   v4.use('*', latency);
   v4.use('*', faults.middleware);
@@ -126,6 +129,7 @@ function apiRoutes(sandbox: Sandbox, httpRecords: HttpRecords): { v4: OpenAPIHon
   v4.route('/', buyerRoutes({ buyers: queries.buyers, secured }));
 
   const bare = createRouter<ApiEnv>();
+  bare.use('/buyers', accountClock);
   bare.use('/buyers', logged);
   bare.use('/buyers', latency);
   bare.route('/', buyerRoutes({ buyers: queries.buyers, secured }, 'listBuyersWithoutPrefix'));
@@ -165,6 +169,7 @@ function controlApi(sandbox: Sandbox, httpRecords: HttpRecords): OpenAPIHono<App
   control.route('/', webhookKeyControlRoutes());
   control.route('/', transactionControlRoutes({ accounts, transactions: queries.transactions, service: sandbox.transactions, views }));
   control.route('/', clockControlRoutes({ clock, control: sandbox.control }));
+  control.route('/', accountClockControlRoutes({ accounts, control: sandbox.control }));
   control.route('/', deliveryControlRoutes({ accounts, deliveries: queries.deliveries, dispatcher: sandbox.dispatcher, views }));
   control.route('/', requestLogControlRoutes({ accounts, requestLog: httpRecords.requestLog }));
   control.route('/', resetControlRoutes({ clock, control: sandbox.control }));

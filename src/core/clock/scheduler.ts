@@ -89,6 +89,18 @@ export class Scheduler {
   }
 
   /**
+   * Moves `accountId`'s own clock forward by `seconds` (the sandbox clock and every other
+   * account's stay), running only that account's due work, in time order, as `advance` does.
+   * Serialised with every other advance. Returns how many steps ran.
+   * @throws AdvanceTooLongError (400) before anything moves when the estimate exceeds the limit.
+   */
+  advanceAccount(accountId: string, seconds: number, { waitForIo = true }: { waitForIo?: boolean } = {}): Promise<number> {
+    const run = this.advancing.then(() => this.deps.clock.inAccount(accountId, () => this.advanceNow(seconds, waitForIo)));
+    this.advancing = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
    * Moves the clock forward by `seconds` inside the caller's unit of work, synchronously (the
    * fixtures' `advance:<seconds>`): every due step runs in time order without waiting for I/O
    * and without yielding, and the offset is saved with them, so a throw (here or later in the

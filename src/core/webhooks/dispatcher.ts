@@ -136,7 +136,16 @@ export class Dispatcher implements TimedWork {
    * due, nor those just queued (the nudge after their commit starts them).
    */
   nextDueMs(): number | null {
+    if (this.deps.clock.account() !== null) return this.nextDueOfAccount();
     return this.passes.nextDueMs(this.deps.clock.nowMs(), (id) => this.offsets.isQueued(id));
+  }
+
+  /** Inside one account's clock: its next delivery due that is not just queued (the passes keep the sandbox clock's). */
+  private nextDueOfAccount(): number | null {
+    for (const row of this.deps.deliveries.pendingAfter(Number.MIN_SAFE_INTEGER)) {
+      if (!this.offsets.isQueued(row.id)) return row.next_attempt_at;
+    }
+    return null;
   }
 
   /** Attempts due up to `untilMs`: each pending delivery's retries that fall in the window. */
@@ -163,14 +172,23 @@ export class Dispatcher implements TimedWork {
       this.passes.skip(nowMs);
       return;
     }
+    const { clock } = this.deps;
+    // A pass on one account's clock reads all that account's due deliveries, and the next pass
+    // on the sandbox clock reads everything: the passes' last instant is the sandbox clock's.
+    const ownClock = clock.account() !== null;
+    if (ownClock) this.passes.readAll();
+    const outer = clock.nowMs();
     this.passes.run(
       nowMs,
-      (row) => {
-        const key = this.order.keyOf(row);
-        if (this.order.mayStart(row, key, nowMs)) this.admit(row, key);
-      },
+      (row) =>
+        // Each delivery is started, stamped and retried on its account's clock.
+        clock.inAccount(row.account_id, () => {
+          const key = this.order.keyOf(row);
+          if (this.order.mayStart(row, key, nowMs + (clock.nowMs() - outer))) this.admit(row, key);
+        }),
       (id) => this.inFlight.has(id),
     );
+    if (ownClock) this.passes.readAll();
     // Every delivery queued before this pass was admitted, or waits behind its transaction.
     this.offsets.passed();
     if (wait) await this.idle();

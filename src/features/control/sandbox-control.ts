@@ -12,12 +12,14 @@ export interface SandboxControlDeps {
   scheduler: {
     /** Runs all that falls due over `seconds`; with `waitForIo`, each step's I/O is awaited. Resolves with how many steps ran. */
     advance(seconds: number, options: { waitForIo: boolean }): Promise<number>;
+    /** The same on one account's own clock, running that account's due work alone. */
+    advanceAccount(accountId: string, seconds: number, options: { waitForIo: boolean }): Promise<number>;
     /** The same, synchronously, inside the caller's unit of work. */
     advanceInline(seconds: number): number;
     /** Stops an advance under way at its next turn. */
     interrupt(): void;
   };
-  clock: Pick<RewindableClock, 'nowMs' | 'offsetMs' | 'rewind'>;
+  clock: Pick<RewindableClock, 'nowMs' | 'offsetMs' | 'rewind' | 'inAccount'>;
   uow: Pick<UnitOfWork, 'run'>;
   /** The stored state: emptied by a reset (accounts kept), and the clock's persisted offset. */
   state: { wipe(): void; saveClockOffset(ms: number): void };
@@ -49,6 +51,14 @@ export interface SandboxControl {
    * for webhooks (a throw in the caller's work rolls the steps back). Returns how many steps ran.
    */
   advanceClockInline(seconds: number): number;
+  /**
+   * Moves `accountId`'s own clock forward (every other account's and the sandbox clock stay),
+   * running that account's due work alone, in time order; persists its offset. Unless
+   * `waitForWebhooks` is false, resolves once the webhooks it queued have had their attempt.
+   */
+  advanceAccountClock(accountId: string, seconds: number, options?: { waitForWebhooks?: boolean }): Promise<number>;
+  /** `accountId`'s clock: its time, and how far it is ahead of real time (the sandbox clock's offset plus its own). */
+  accountClock(accountId: string): { nowMs: number; offsetMs: number };
 }
 
 export function createSandboxControl({ scheduler, clock, uow, state, buyers, report, webhooks, feed }: SandboxControlDeps): SandboxControl {
@@ -79,5 +89,16 @@ export function createSandboxControl({ scheduler, clock, uow, state, buyers, rep
       return steps;
     },
     advanceClockInline: (seconds) => scheduler.advanceInline(seconds),
+    async advanceAccountClock(accountId, seconds, { waitForWebhooks = true } = {}) {
+      const steps = await scheduler.advanceAccount(accountId, seconds, { waitForIo: waitForWebhooks });
+      if (waitForWebhooks) {
+        clock.inAccount(accountId, () => webhooks.nudge());
+        await webhooks.idle();
+      }
+      const now = this.accountClock(accountId);
+      feed.emit('clock.advanced', accountId, { now: isoTimestamp(now.nowMs), offset_ms: now.offsetMs, steps });
+      return steps;
+    },
+    accountClock: (accountId) => clock.inAccount(accountId, () => ({ nowMs: clock.nowMs(), offsetMs: clock.offsetMs() })),
   };
 }
