@@ -114,6 +114,7 @@ export function selectAccount(accountId) {
   render();
   for (const kind of LISTS) void refresh(kind);
   void refresh('report');
+  void refresh('clock'); // each account has its own clock
 }
 
 /**

@@ -38,9 +38,12 @@ export async function loadCurrencies() {
   setExponents(body.exponents);
 }
 
+/** The selected account's clock (the sandbox clock plus the account's own offset); the sandbox clock before an account is known. */
 async function loadClock() {
+  const accountId = state.accountId;
   /** @type {Clock} */
-  const clock = await call('GET', '/clock');
+  const clock = await call('GET', accountId ? `/accounts/${encodeURIComponent(accountId)}/clock` : '/clock');
+  if (accountId !== state.accountId) return; // another account was selected meanwhile: its own reading follows
   state.clock = { ms: Date.parse(clock.now), at: performance.now(), offset: clock.offset_seconds };
 }
 

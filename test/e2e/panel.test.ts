@@ -342,6 +342,31 @@ describe('control panel', () => {
     await poll(() => page.locator('#account-id').textContent()).toBe(DIRECT.account_id);
   });
 
+  it("the clock shows the selected account's own clock", async () => {
+    const page = await show('transactions');
+    const before = await page.locator('#clock-offset').textContent();
+    const created = await control<{ account_id: string }>(sandbox.url, '/accounts', {
+      method: 'POST',
+      body: { mode: 'direct', name: 'own clock' },
+    });
+    const advanced = await control(sandbox.url, `/accounts/${created.body.account_id}/clock/advance`, {
+      method: 'POST',
+      body: { seconds: 400 * 86_400 },
+    });
+    expect(advanced.status).toBe(200);
+    const ownOffset = (await control<{ offset_seconds: number }>(sandbox.url, `/accounts/${created.body.account_id}/clock`)).body;
+    await poll(() => page.locator(`#account option[value="${created.body.account_id}"]`).count()).toBe(1);
+    await page.getByLabel('Account', { exact: true }).selectOption(created.body.account_id);
+    await poll(() => page.locator('#account-id').textContent()).toBe(created.body.account_id);
+    // Over 400 days ahead: this account's clock, not the sandbox clock the other accounts read.
+    await poll(() => page.locator('#clock-offset').textContent()).toMatch(
+      new RegExp(`^\\+${Math.floor(ownOffset.offset_seconds / 86_400)}d`),
+    );
+    await page.getByLabel('Account', { exact: true }).selectOption(DIRECT.account_id);
+    await poll(() => page.locator('#account-id').textContent()).toBe(DIRECT.account_id);
+    await poll(() => page.locator('#clock-offset').textContent()).toBe(before);
+  });
+
   it('credentials have working copy buttons; the scenarios are listed', async () => {
     const page = await openPanel('credentials', { clipboard: true });
     await button(page, 'Copy direct API key').click();
