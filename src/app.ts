@@ -14,7 +14,7 @@ import type { SandboxOptions } from './core/config.js';
 import { webhookSigningOf } from './core/webhooks/signing.js';
 import { apiAuth } from './core/http/auth.js';
 import { jsonBody } from './core/http/body.js';
-import { accountControlRoutes } from './features/accounts/index.js';
+import { accountControlRoutes, accountSettingsRoutes } from './features/accounts/index.js';
 import { apiKeyControlRoutes } from './features/accounts/index.js';
 import { accountClockControlRoutes, clockControlRoutes } from './features/control/index.js';
 import { currencyControlRoutes } from './features/control/index.js';
@@ -40,7 +40,7 @@ import type { HttpRecords } from './core/http/ports.js';
 import { RouteTable, errorHandler, notFoundHandler } from './core/http/errors.js';
 import { apiFaults } from './core/http/faults.js';
 import { idempotency } from './core/http/idempotency.js';
-import { artificialLatency } from './core/http/latency.js';
+import { loadRehearsal } from './core/http/load-rehearsal.js';
 import { onAccountClock } from './core/http/account-clock.js';
 import { accountLimit, eventStreamCap } from './core/http/limits.js';
 import { PUBLIC_DIR, panelRoutes } from './features/panel/index.js';
@@ -104,7 +104,8 @@ function apiRoutes(sandbox: Sandbox, httpRecords: HttpRecords): { v4: OpenAPIHon
       }),
     ],
   });
-  const latency = artificialLatency({ ms: options.latency });
+  const rehearsal = loadRehearsal({ settingsOf: (accountId) => sandbox.loadSettings.of(accountId) });
+  const latency = rehearsal.latency;
   // Without --public-url, payment links use the origin the request came in on (its Host).
   const baseUrl = (c: Context): string => (options.publicUrl === undefined ? (requestOrigin(c) ?? sandbox.baseUrl) : sandbox.baseUrl);
 
@@ -112,6 +113,7 @@ function apiRoutes(sandbox: Sandbox, httpRecords: HttpRecords): { v4: OpenAPIHon
   const v4 = createRouter<ApiEnv>();
   v4.use('*', accountClock);
   v4.use('*', logged);
+  v4.use('*', rehearsal.rateLimit);
   v4.use('*', latency);
   v4.use('*', faults.middleware);
   v4.route('/', transactionRoutes({ queries: queries.transactions, transactions: sandbox.transactions, pipeline, baseUrl }));
@@ -131,6 +133,7 @@ function apiRoutes(sandbox: Sandbox, httpRecords: HttpRecords): { v4: OpenAPIHon
   const bare = createRouter<ApiEnv>();
   bare.use('/buyers', accountClock);
   bare.use('/buyers', logged);
+  bare.use('/buyers', rehearsal.rateLimit);
   bare.use('/buyers', latency);
   bare.route('/', buyerRoutes({ buyers: queries.buyers, secured }, 'listBuyersWithoutPrefix'));
   return { v4, bare };
@@ -170,6 +173,14 @@ function controlApi(sandbox: Sandbox, httpRecords: HttpRecords): OpenAPIHono<App
   control.route('/', transactionControlRoutes({ accounts, transactions: queries.transactions, service: sandbox.transactions, views }));
   control.route('/', clockControlRoutes({ clock, control: sandbox.control }));
   control.route('/', accountClockControlRoutes({ accounts, control: sandbox.control }));
+  control.route(
+    '/',
+    accountSettingsRoutes({
+      accounts,
+      loadSettings: sandbox.loadSettings,
+      emit: (type, accountId, data) => sandbox.emit(type, accountId, data),
+    }),
+  );
   control.route('/', deliveryControlRoutes({ accounts, deliveries: queries.deliveries, dispatcher: sandbox.dispatcher, views }));
   control.route('/', requestLogControlRoutes({ accounts, requestLog: httpRecords.requestLog }));
   control.route('/', resetControlRoutes({ clock, control: sandbox.control }));

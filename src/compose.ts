@@ -21,7 +21,10 @@ import { createAccountClocks } from './core/clock/account-clocks.js';
 import { DEMO_WEBHOOK_PUBLIC_KEY_PEM } from './core/credentials/demo-credentials.js';
 import { SandboxEvents } from './core/domain/events.js';
 import { GoLiveTracker } from './features/go-live/index.js';
-import { createMerchantAccounts } from './features/accounts/index.js';
+import { createAccountLoadSettings, createMerchantAccounts } from './features/accounts/index.js';
+
+/** Where each account's own rate limit and latency are kept. */
+const ACCOUNT_LOAD_SETTINGS = 'account_load_settings';
 import { Scheduler } from './core/clock/scheduler.js';
 import { createSubscriptionService } from './features/subscriptions/index.js';
 import { createTransactionService } from './features/transactions/index.js';
@@ -196,6 +199,13 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
   scheduler.register(subscriptions.billing);
   scheduler.register(transactions.linkExpiry);
 
+  const loadSettings = createAccountLoadSettings({
+    defaults: { rateLimit: options.rateLimit, latency: options.latency },
+    accounts: repos.accounts,
+    load: () => getMeta(store.db, ACCOUNT_LOAD_SETTINGS),
+    save: (text) => setMeta(store.db, ACCOUNT_LOAD_SETTINGS, text),
+  });
+
   accounts.ensureDemo();
   const ticker = options.ticker ? setInterval(() => scheduler.tick(), 250).unref() : undefined;
 
@@ -244,6 +254,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
     transactions,
     subscriptions,
     accounts,
+    loadSettings,
     apiKeys,
     scenarios: policy,
     dispatcher,

@@ -342,7 +342,7 @@ describe('control panel', () => {
     await poll(() => page.locator('#account-id').textContent()).toBe(DIRECT.account_id);
   });
 
-  it("the clock shows the selected account's own clock", async () => {
+  it("the clock shows the selected account's own clock, and its rate limit and latency", async () => {
     const page = await show('transactions');
     const before = await page.locator('#clock-offset').textContent();
     const created = await control<{ account_id: string }>(sandbox.url, '/accounts', {
@@ -362,9 +362,16 @@ describe('control panel', () => {
     await poll(() => page.locator('#clock-offset').textContent()).toMatch(
       new RegExp(`^\\+${Math.floor(ownOffset.offset_seconds / 86_400)}d`),
     );
+    // Its load rehearsal, set over the control API, shows at once (the change feed).
+    await control(sandbox.url, `/accounts/${created.body.account_id}`, {
+      method: 'PATCH',
+      body: { rate_limit: 7, latency: 'p50=80,p99=900' },
+    });
+    await poll(() => page.locator('#account-load').textContent()).toBe('429 over 7 req/s · latency p50 80 ms, p99 900 ms');
     await page.getByLabel('Account', { exact: true }).selectOption(DIRECT.account_id);
     await poll(() => page.locator('#account-id').textContent()).toBe(DIRECT.account_id);
     await poll(() => page.locator('#clock-offset').textContent()).toBe(before);
+    await poll(() => page.locator('#account-load').textContent()).toBe('no rate limit · no added latency');
   });
 
   it('credentials have working copy buttons; the scenarios are listed', async () => {
