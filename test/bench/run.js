@@ -7,7 +7,11 @@
 //   pages     a head page and a deep page at 1,000,000 transactions vs at 1,000 (rows seeded
 //             straight into a --db file with better-sqlite3, cached in $BENCH_TMP)
 //   webhooks  500 settles -> 500 acknowledged deliveries at a fast local receiver
-//   clock     advance a year with 100 daily subscriptions; the longest stall a concurrent GET saw
+//   clock     advance a year with 100 daily subscriptions; the longest stall a concurrent GET saw;
+//             then 100 accounts with a daily subscription each, every account advancing its own
+//             clock 30 days at once: the longest stall a concurrent GET saw
+//   load      --rate-limit 50 under autocannon at 32 connections: answers 200 a second vs 50; and
+//             --latency p50=50,p99=400: the p50 and p99 measured at the client vs configured
 //   accounts  50 parallel POST /_sandbox/accounts from a warm key pool (--key-pool 50, waited
 //             for until full) and cold (--key-pool 0); a concurrent GET's p99 in each
 //   startup   `node bin/payment-sandbox.js` to the first healthy answer, and idle RSS
@@ -64,7 +68,7 @@ const PAYMENT = {
   payment_method: { type: 'card', number: '4111111111111111', expiration_date: '12/30', security_code: '123' },
   browser_info: { user_agent: 'bench' },
 };
-const PARTS = ['api', 'pages', 'webhooks', 'clock', 'accounts', 'startup', 'memory', 'report'];
+const PARTS = ['api', 'pages', 'webhooks', 'clock', 'accounts', 'startup', 'memory', 'report', 'load'];
 const REPORT_REQUESTS = Number(process.env.BENCH_REPORT_REQUESTS ?? 100_000);
 const MEMORY_REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1_000_000);
 const EXTRA_PARTS = ['profile', 'first-start', 'create-memory', 'peers'];
@@ -638,6 +642,115 @@ async function clock() {
   );
 }
 
+/** 100 accounts with a daily subscription each; every account advances its own clock 30 days at once. */
+async function clockPerAccount() {
+  const receiver = await ackReceiver();
+  const s = await startCli(['--max-accounts', '200', '--quiet']);
+  const json = { 'content-type': 'application/json' };
+  const accounts = [];
+  for (let i = 0; i < 100; i++) {
+    const res = await fetch(`${s.url}/_sandbox/accounts`, { method: 'POST', headers: json, body: JSON.stringify({ mode: 'direct' }) });
+    if (res.status !== 201) throw new Error(`account create answered ${res.status}: ${await res.text()}`);
+    accounts.push(await res.json());
+  }
+  for (const a of accounts) {
+    const res = await fetch(`${s.url}/v4/subscriptions`, {
+      method: 'POST',
+      headers: { ...json, authorization: `Bearer ${a.api_key}`, 'x-merchant-account-id': a.account_id, 'x-forwarded-for': '203.0.113.7' },
+      body: JSON.stringify({
+        external_identifier: `sub-${a.account_id}`,
+        amount: 1000,
+        currency: 'USD',
+        description: 'bench daily',
+        customer: { email_address: 'jane@example.com', first_name: 'Jane', last_name: 'Doe', phone_number: '+66812345678' },
+        plan: { name: 'Daily', currency: 'USD', amount: 900, interval: 'day' },
+        payment_method: {
+          type: 'card',
+          number: '4111111111111111',
+          expiration_date: '12/30',
+          security_code: '123',
+          webhooks_url: receiver.url,
+        },
+        browser_info: { javascript_enabled: true, language: 'en-US', color_depth: 24, user_device: 'desktop' },
+      }),
+    });
+    if (res.status !== 201) throw new Error(`subscription create answered ${res.status}: ${await res.text()}`);
+  }
+  await sleep(200);
+  const stopProbe = probe(`${s.url}/v4/transactions?limit=1`);
+  const t = performance.now();
+  const answers = await Promise.all(
+    accounts.map((a) =>
+      fetch(`${s.url}/_sandbox/accounts/${a.account_id}/clock/advance`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ seconds: 30 * 86_400, wait_for_webhooks: false }),
+        signal: AbortSignal.timeout(CLOCK_TIMEOUT_S * 1000),
+      }).then(async (res) => ({ status: res.status, body: await res.json() })),
+    ),
+  );
+  const took = (performance.now() - t) / 1000;
+  const latencies = await Promise.race([stopProbe(), sleep(2000).then(() => null)]);
+  await s.stop();
+  await receiver.close();
+  const ok = answers.filter((a) => a.status === 200).length;
+  const steps = answers.reduce((sum, a) => sum + (a.body.steps ?? 0), 0);
+  const stall = latencies ? Math.max(...latencies) : took * 1000;
+  figure('clock', '100 accounts each advance own clock 30 d: time', `${took.toFixed(1)} s (${ok}/100 HTTP 200, ${steps} steps)`, '-', null);
+  figure(
+    'clock',
+    'longest stall a concurrent GET saw (per account)',
+    `${ms(stall)}${latencies ? ` (${latencies.length} GETs)` : ' (probe stuck)'}`,
+    '<= ~50 ms',
+    stall <= 60,
+  );
+}
+
+/** --rate-limit and --latency: measured at the client against what was configured. */
+async function loadRehearsal() {
+  const limited = await startCli(['--rate-limit', '50', '--quiet']);
+  const run = await autocannon({
+    url: `${limited.url}/v4/transactions?limit=1`,
+    headers: HEADERS,
+    connections: CONNECTIONS,
+    duration: DURATION,
+  });
+  await limited.stop();
+  const served = (run['2xx'] ?? 0) / DURATION;
+  // The burst of 50 comes on top of 50 a second over the run.
+  const expected = 50 + 50 / DURATION;
+  figure(
+    'load',
+    '--rate-limit 50: 2xx a second (32 connections)',
+    `${served.toFixed(1)} (429s: ${run.non2xx})`,
+    `~${expected.toFixed(1)} (50/s + burst)`,
+    Math.abs(served - expected) / expected < 0.1,
+  );
+  const slow = await startCli(['--latency', 'p50=50,p99=400', '--quiet']);
+  const lat = await autocannon({
+    url: `${slow.url}/v4/transactions?limit=1`,
+    headers: HEADERS,
+    connections: CONNECTIONS,
+    duration: Math.max(DURATION, 10),
+  });
+  await slow.stop();
+  figure(
+    'load',
+    '--latency p50=50,p99=400: measured p50',
+    ms(lat.latency.p50),
+    '50 ms (+ the call)',
+    Math.abs(lat.latency.p50 - 50) / 50 < 0.2,
+  );
+  figure(
+    'load',
+    '--latency p50=50,p99=400: measured p99',
+    ms(lat.latency.p99),
+    '400 ms (+ the call)',
+    Math.abs(lat.latency.p99 - 400) / 400 < 0.2,
+  );
+  figure('load', '--latency: calls measured', String(lat.requests.total), '-', null);
+}
+
 /** `node bin/payment-sandbox.js --port <free> ...args` of ROOT, once it answers GET /_sandbox/health. */
 async function startCli(args) {
   const port = await freePort();
@@ -1086,9 +1199,13 @@ async function main() {
     api,
     pages,
     webhooks,
-    clock,
+    clock: async () => {
+      await clock();
+      await clockPerAccount();
+    },
     accounts,
     startup,
+    load: loadRehearsal,
     memory,
     report,
     profile,
