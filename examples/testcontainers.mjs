@@ -4,6 +4,8 @@
 // host.testcontainers.internal; checkout links (`payment_url`) open from the host because the
 // sandbox's --public-url is the port the container is published on. The start waits for
 // /_sandbox/health with a bound, and fails at once if the container exits.
+// exposeHostPorts runs Testcontainers' helper image testcontainers/sshd; where no registry serves
+// it (podman offline), build examples/testcontainers-sshd and set SSHD_CONTAINER_IMAGE (docs/ci.md).
 import { createServer } from 'node:net';
 import { GenericContainer, TestContainers, Wait } from 'testcontainers';
 

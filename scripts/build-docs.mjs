@@ -150,10 +150,11 @@ ${body}
 }
 
 const CSS = `body.docs { margin: 0; font: 15px/1.55 system-ui, sans-serif; background: var(--bg, #fff); color: var(--fg, #1b1f24); }
-.docs-nav { position: sticky; top: 0; padding: .6rem 1.2rem; border-bottom: 1px solid var(--border, #d0d7de); background: var(--surface, #f6f8fa); font-size: 14px; line-height: 1.9; }
+.docs-nav { padding: .6rem 1.2rem; border-bottom: 1px solid var(--border, #d0d7de); background: var(--surface, #f6f8fa); font-size: 14px; line-height: 1.9; }
 .docs-nav a { margin-right: .2rem; }
 .docs-nav a[aria-current="page"] { font-weight: 600; }
 .docs-page { max-width: 52rem; margin: 0 auto; padding: 1rem 1.2rem 4rem; }
+.docs-page [id] { scroll-margin-top: .8rem; }
 .docs-page pre { overflow-x: auto; padding: .7rem .9rem; border-radius: 6px; background: var(--surface, #f6f8fa); border: 1px solid var(--border, #d0d7de); font-size: 13px; }
 .docs-page code { font-size: 90%; }
 .docs-page table { border-collapse: collapse; display: block; overflow-x: auto; }

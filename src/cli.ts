@@ -42,13 +42,15 @@ Ready line (first line on stdout): payment-sandbox ready: url=http://127.0.0.1:4
 export const SUBCOMMANDS: Readonly<Record<string, { args?: string; summary: string }>> = {
   report: { summary: 'print the go-live report of a running sandbox (findings and coverage)' },
   'check-webhooks': { args: '<url>', summary: "check a merchant's webhook handler with signed deliveries" },
+  'send-webhook': { summary: 'send any body as a signed webhook through a running sandbox' },
+  'explain-signature': { summary: 'say why a webhook signature check fails: cause, first differing byte, fix' },
   conformance: {
     args: '--url <base>/v4 --api-key <key> --account-id <id>',
     summary: 'run the behaviour checks against any server of the API, or diff two',
   },
 };
 
-/** The subcommand names within a small edit distance of `typed` (a transposition counts once), nearest first. */
+/** The nearest subcommand names within a small edit distance of `typed` (a transposition counts once): those at the smallest distance. */
 export function similarCommands(typed: string): string[] {
   const distance = (a: string, b: string): number => {
     const d = Array.from({ length: a.length + 1 }, (_, i) =>
@@ -68,6 +70,7 @@ export function similarCommands(typed: string): string[] {
     .map((name) => ({ name, far: distance(lower, name) }))
     .filter(({ name, far }) => far <= Math.max(1, Math.floor(name.length / 3)) || (lower.length >= 3 && name.startsWith(lower)))
     .sort((a, b) => a.far - b.far)
+    .filter(({ far }, _, nearest) => far === nearest[0]!.far)
     .map(({ name }) => name);
 }
 
@@ -91,7 +94,8 @@ export function buildProgram(): Command {
     .configureHelp({
       visibleCommands: () => [
         ...Object.entries(SUBCOMMANDS).map(([name, { args, summary }]) =>
-          (args === undefined ? new Command(name) : new Command(name).arguments(args)).description(summary),
+          // the arguments written into the name: commander would take each word for an argument
+          new Command(args === undefined ? name : `${name} ${args}`).description(summary),
         ),
         new Command('help').arguments('[command]').description('show the help of a command'),
       ],
@@ -253,6 +257,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   // Loaded only for that command: it is not on the server's start-up path.
   if (argv[0] === 'check-webhooks') return (await import('./features/check-webhooks/index.js')).runCheckWebhooks(argv.slice(1), env); // the webhook handler checker
   if (argv[0] === 'report') return (await import('./features/go-live/index.js')).runReport(argv.slice(1), env); // the go-live report
+  if (argv[0] === 'send-webhook') return (await import('./features/webhooks/index.js')).runSendWebhook(argv.slice(1), env); // the webhook workbench
+  if (argv[0] === 'explain-signature') return (await import('./features/webhooks/index.js')).runExplainSignature(argv.slice(1), env);
   if (argv[0] === 'conformance') return (await import('./features/conformance/index.js')).runConformanceCommand(argv.slice(1));
   if (argv[0] === 'help') {
     const topic = argv[1];

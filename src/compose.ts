@@ -1,19 +1,17 @@
 /**
  * The composition root: builds every part of a sandbox once, in order, each handed only what
  * it uses, and returns them connected. Storage and the unit of work first, then the clock and
- * the change feed, the webhook dispatcher and outbox, the scenario policy, the domain
- * services, the application services (`application/`: reset, the clock, run-time scenarios,
- * the go-live report's wiring, shutdown), and the timed work (webhook retries, scenario steps,
- * subscription billing) on one scheduler. No behaviour lives here: only construction and
- * wiring. The result is the `Sandbox` the HTTP layer, the server and the CLI use.
+ * the change feed, the webhook dispatcher and outbox, the scenario policy, the features'
+ * services (transactions, subscriptions, accounts, the go-live report, the sandbox's control,
+ * run-time scenarios, shutdown), and the timed work (webhook retries, scenario steps,
+ * subscription billing) on one scheduler. The result is the `Sandbox` whose services each
+ * feature's `register(ctx)` is handed, and which the server and the CLI use.
  */
 import { createChangeFeed } from './core/domain/change-feed.js';
-import { createGoLiveWiring } from './features/go-live/index.js';
+import { createGoLiveWiring, stateCheck } from './features/go-live/index.js';
 import { createLifecycle } from './core/lifecycle.js';
-import { createPublicAddress } from './core/http/public-address.js';
 import { createSandboxControl } from './features/control/index.js';
 import { createScenarioControl } from './features/scenarios/index.js';
-import { createStoredState } from './core/db/stored-state.js';
 import { DEFAULT_RESTRICTED_CHANNEL_CODE, defaultScenarioPath, resolveOptions, servedHosts, type SandboxOptions } from './core/config.js';
 import { createApiKeyService } from './core/auth/api-keys.js';
 import { createClock, isoTimestamp } from './core/clock/clock.js';
@@ -41,7 +39,9 @@ import { readSnapshot } from './core/db/snapshot.js';
 import { goLiveStore } from './features/go-live/index.js';
 import { openStore } from './sqlite-store.js';
 import { Dispatcher } from './core/webhooks/dispatcher.js';
+import { createPoster } from './core/webhooks/post.js';
 import { createOutbox } from './features/transactions/index.js';
+import { createSignatureExplainer, createWebhookSender } from './features/webhooks/index.js';
 import { createAsyncSigner, createSigner, webhookSigningOf } from './core/webhooks/signing.js';
 import { connectGuard, refusedDelivery, refusedTarget, type TargetPolicy } from './core/webhooks/targets.js';
 
@@ -87,8 +87,15 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
   const events = new SandboxEvents();
   const feed = createChangeFeed({ events, uow, nowMs: () => clock.nowMs() });
 
-  const address = createPublicAddress(options.publicUrl ?? `http://${options.host}:${options.port}`, servedHosts(options));
-  const targets: TargetPolicy = { allowHosts: options.webhookAllowHosts, own: () => address.own() };
+  // Where the sandbox is reached: --public-url, or the listening address once the server sets it.
+  // Its own port and names are never a webhook target (once it has a port).
+  const address = { url: options.publicUrl ?? `http://${options.host}:${options.port}` };
+  const ownHosts = servedHosts(options);
+  const ownAddress = () => {
+    const port = Number(new URL(address.url).port);
+    return Number.isInteger(port) && port > 0 ? { port, hosts: ownHosts } : undefined;
+  };
+  const targets: TargetPolicy = { allowHosts: options.webhookAllowHosts, own: ownAddress };
   const signing = webhookSigningOf(options);
   // The go-live report: aggregates fed by the dispatcher, the outbox, outcomes and the HTTP layer.
   const goLiveSaves = repeatedFailure(logger, 'report.failed', 'saving the go-live report failed'); // each flush may fail (a full disk)
@@ -114,6 +121,20 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
     'delivery.crashed',
     'delivery failed unexpectedly; webhook deliveries back off and retry',
   );
+  // The state URLs given to check-webhooks, by webhook URL: the report reads them after each acknowledged payment webhook.
+  const stateUrls = new Map<string, string>();
+  const stateReader = createPoster({ timeoutMs: options.deliveryTimeoutMs, maxFreePerOrigin: 1, guard: connectGuard(targets) });
+  const checkState = stateCheck({
+    stateUrlFor: (url) => stateUrls.get(url),
+    deliveries: repos.deliveries,
+    transactions: repos.transactions,
+    // Read under the same connect-time guard as every delivery (no redirects followed).
+    read: async (url) => {
+      const { status, text } = await stateReader.post(url, { accept: 'application/json' }, '', 'GET');
+      return { status, text };
+    },
+    mismatch: (accountId, deliveryId, transactionId) => goLive.stateMismatch(accountId, deliveryId, transactionId),
+  });
   const dispatcher = new Dispatcher({
     clock,
     deliveries: repos.deliveries,
@@ -127,7 +148,10 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
     onRecovered: () => deliveryCrashes.recovered(),
     refuseTarget: (url) => refusedDelivery(url, targets),
     connectGuard: connectGuard(targets),
-    onAttempt: (attempt) => goLiveWiring.onAttempt(attempt),
+    onAttempt: (attempt) => {
+      goLiveWiring.onAttempt(attempt);
+      void checkState(attempt);
+    },
   });
   const outbox = createOutbox({
     clock,
@@ -232,11 +256,6 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
     policy,
     feed,
   });
-  const stored = createStoredState({
-    snapshot: () => store.snapshot(),
-    meta: { get: (key) => getMeta(store.db, key), set: (key, value) => setMeta(store.db, key, value) },
-    nowMs: () => clock.nowMs(),
-  });
   const lifecycle = createLifecycle({
     stopTicker: () => clearInterval(ticker),
     accounts,
@@ -260,6 +279,16 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
     dispatcher,
     webhookFaults: { inject: (transactionId, request) => outbox.injectFault(transactionId, request) },
     webhookPublicKeyPem: DEMO_WEBHOOK_PUBLIC_KEY_PEM,
+    rememberStateUrl: (webhookUrl, stateUrl) => void stateUrls.set(webhookUrl, stateUrl),
+    workbench: {
+      sender: createWebhookSender({
+        accounts: repos.accounts,
+        defaultUrl: options.notificationUrl,
+        targetRefused: (url) => refusedTarget(url, targets),
+        queue: (fields) => outbox.queue(fields),
+      }),
+      explainer: createSignatureExplainer({ signing, publicKeyPem: DEMO_WEBHOOK_PUBLIC_KEY_PEM, deliveries: repos.deliveries }),
+    },
     goLive,
     webhookTargetRefused: (url) => refusedTarget(url, targets),
     webhookConnectRefused: connectGuard(targets),
@@ -273,7 +302,12 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
     atomically: (work) => uow.run(work),
     control,
     runtimeScenarios,
-    ...stored,
+    snapshot: () => store.snapshot(),
+    // Start-up fixtures documents this database holds, by hash, stamped with the sandbox time.
+    appliedFixtures: {
+      has: (hash) => getMeta(store.db, `fixtures_applied:${hash}`) !== undefined,
+      add: (hash) => setMeta(store.db, `fixtures_applied:${hash}`, isoTimestamp(clock.nowMs())),
+    },
     ...lifecycle,
   };
   return { sandbox, httpRecords: store.httpRecords, repos, logger, db: store.db };

@@ -6,7 +6,7 @@
  */
 import { resolveOptions, type SandboxOptionsInput } from './core/config.js';
 import { startServer } from './server.js';
-import type { Delivery } from './features/webhooks/index.js';
+import type { Delivery, SignatureExplanation } from './features/webhooks/index.js';
 import type { AccountCredentials as AccountCredentialsRecord, ApiKeyView, MintedApiKeyView } from './features/accounts/index.js';
 import type { ClockAdvanced } from './features/control/index.js';
 import type { ControlTransaction, Refund as RefundRecord } from './features/transactions/index.js';
@@ -102,6 +102,20 @@ export type Refund = RefundRecord;
  */
 export type { Delivery, DeliveryAttempt } from './features/webhooks/index.js';
 
+/** Why a signature check failed (`POST /_sandbox/signatures/explain`): one cause, the first differing byte, the fix. */
+export type { SignatureExplanation } from './features/webhooks/index.js';
+
+/** What `explainSignature` takes: what the handler verified. */
+export interface ExplainSignatureInput {
+  /** The body text the handler verified, or its bytes. */
+  body: string | Uint8Array;
+  /** The signature header value the handler verified. */
+  signature: string;
+  deliveryId?: string;
+  /** The PEM public key the handler verified with. */
+  publicKey?: string;
+}
+
 /** The sandbox clock after an advance. */
 export type ClockAdvance = ClockAdvanced;
 
@@ -161,6 +175,15 @@ export interface RunningSandbox {
    * @throws Error after `timeoutMs` (default 10 s) without one.
    */
   waitForDelivery(predicate: (delivery: Delivery) => boolean, timeoutMs?: number): Promise<Delivery>;
+  /**
+   * Sends `body` (a JSON value, sent as its JSON text, or a string, sent byte for byte) as a
+   * webhook of `accountId` to `url` (default `notificationUrl`), signed as every delivery is, with
+   * the same retries, log, faults and target guard; resolves with the queued delivery.
+   * @throws SandboxRequestError 400 without a URL or for a refused one, 404 for an unknown account.
+   */
+  sendWebhook(request: { accountId: string; url?: string; body: unknown }): Promise<Delivery>;
+  /** Says why a handler's signature check of a delivery failed (`POST /_sandbox/signatures/explain`). */
+  explainSignature(input: ExplainSignatureInput): Promise<SignatureExplanation>;
   /** Restricted API keys: mint with scopes, list, revoke. */
   apiKeys: ApiKeys;
   /** The objects the `fixtures` option created at start, by fixture name (wire format: `fixtures.tx1.id`). */
@@ -266,6 +289,15 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     },
+    sendWebhook: ({ accountId, url, body }) =>
+      call('POST', '/webhooks/send', url === undefined ? { account_id: accountId, body } : { account_id: accountId, url, body }),
+    explainSignature: ({ body, signature, deliveryId, publicKey }) =>
+      call('POST', '/signatures/explain', {
+        ...(typeof body === 'string' ? { body } : { body_base64: Buffer.from(body).toString('base64') }),
+        signature,
+        ...(deliveryId === undefined ? {} : { delivery_id: deliveryId }),
+        ...(publicKey === undefined ? {} : { public_key: publicKey }),
+      }),
     apiKeys: {
       create: (accountId, { scopes, name }) =>
         call('POST', `/accounts/${id(accountId)}/api-keys`, name === undefined ? { scopes } : { scopes, name }),

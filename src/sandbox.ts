@@ -15,6 +15,7 @@ import type { AccountLoadSettings, MerchantAccounts } from './features/accounts/
 import type { Queries } from './core/domain/queries.js';
 import type { SubscriptionService } from './features/subscriptions/index.js';
 import type { TransactionService } from './features/transactions/index.js';
+import type { SignatureExplainer, WebhookSender } from './features/webhooks/index.js';
 import type { ScenarioSummary } from './features/scenarios/index.js';
 import type { LoadedScenarioPolicy, ScenarioOrigin } from './features/scenarios/index.js';
 
@@ -33,7 +34,7 @@ export interface Sandbox {
   apiKeys: ApiKeyService;
   /** The loaded scenario rules. */
   scenarios: LoadedScenarioPolicy;
-  /** Reset and the sandbox clock: `reset`, `advanceClock` (running all that falls due, then waiting for the webhooks it queued unless told not to) and `advanceClockInline` (inside the caller's unit of work, for fixtures). */
+  /** Reset and the sandbox clock: `reset`, `advanceClock` (running all that falls due, then waiting for the webhooks it queued unless told not to; the fixtures' advances too). */
   control: SandboxControl;
   /** Scenarios loaded at run time: `loadScenario` (tried before every scenario loaded at start-up; a 400 with the loader's message when bad), `removeScenario`, `clearScenarios`. Not persisted. */
   runtimeScenarios: ScenarioControl<ScenarioSummary & { origin: ScenarioOrigin }>;
@@ -51,6 +52,10 @@ export interface Sandbox {
     inject(transactionId: string, request: { kind: DeliveryFault; seconds?: number }): Delivery[];
   };
   webhookPublicKeyPem: string;
+  /** Remembers the state URL a check-webhooks run was given for `webhookUrl`: the go-live report then reads it after each acknowledged payment webhook to that URL. */
+  rememberStateUrl(webhookUrl: string, stateUrl: string): void;
+  /** The webhook workbench: send any body signed (`sender`), say why a signature check failed (`explainer`). */
+  workbench: { sender: WebhookSender; explainer: SignatureExplainer };
   /** The go-live report's aggregates: the HTTP layer reports each /v4 request and each customer's Cancel; `report()` answers `GET /_sandbox/report`. */
   goLive: Pick<GoLiveTracker, 'request' | 'customerCancelled' | 'report'>;
   /** Why `url` may not receive webhooks (a non-http(s), link-local, metadata or own address, or a host off --webhook-allow-hosts), or null. */

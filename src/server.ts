@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
-import { createApp, fixtureDeps } from './app.js';
+import { createApp } from './app.js';
 import type { SandboxOptions } from './core/config.js';
 import type { Repositories } from './core/domain/ports.js';
 import type { HttpRecords } from './core/http/ports.js';
@@ -13,7 +13,7 @@ import type { Sandbox } from './sandbox.js';
 import type { Db } from './core/db/database.js';
 import { isLoopbackHost } from './core/config.js';
 import { createLogger, type Logger } from './core/log.js';
-import { applyFixtures, prepareFixtures, type FixtureObjects, type PreparedFixtures } from './features/fixtures/index.js';
+import { applyFixtures, fixtureDeps, prepareFixtures, type FixtureObjects, type PreparedFixtures } from './features/fixtures/index.js';
 import { fixtureSources, fixturesHash } from './features/fixtures/index.js';
 import { envelopedServer } from './server-refusals.js';
 import { SandboxError } from './core/domain/errors.js';
@@ -59,6 +59,15 @@ const READ_PENDING_MS = 500;
 /** Runs `fn` after the event loop has polled its sockets twice (check phase, twice). */
 const afterReads = (fn: () => void): void => void setImmediate(() => setImmediate(fn));
 
+/** The answer to a request held while start-up fixtures were applied, when they failed: the sandbox stops. */
+function notStarted(): Response {
+  const refusal = new SandboxError(503, 'service_unavailable', 'The sandbox did not start: its fixtures were refused');
+  return new Response(JSON.stringify(errorBody(refusal)), {
+    status: 503,
+    headers: { 'content-type': 'application/json', 'x-content-type-options': 'nosniff', connection: 'close' },
+  });
+}
+
 /** How long after listening the key pool starts filling. */
 const KEY_POOL_DELAY_MS = 200;
 
@@ -92,7 +101,8 @@ export function startServer(
 ): Promise<RunningServer> {
   const { app, sandbox, httpRecords, repos, db } = createApp(options, { logger });
   // Fixtures (--fixtures) are checked before listening, and applied once the sandbox knows its
-  // address (payment links), before the first request can arrive: a bad one stops the start.
+  // address (payment links); requests that arrive meanwhile wait until they are applied (the
+  // first answer, a health check's, comes once they are all in place). A bad one stops the start.
   // A document this database already holds (a --db file or a restored snapshot seeded with it)
   // is not applied again.
   let prepared: PreparedFixtures | undefined;
@@ -107,6 +117,12 @@ export function startServer(
   } catch (err) {
     return sandbox.close().then(() => Promise.reject(err as Error));
   }
+  // While start-up fixtures are applied (their advances yield to the event loop), requests wait.
+  let applying: Promise<boolean> | undefined;
+  const fetch: typeof app.fetch = (request, env, ctx) =>
+    applying === undefined
+      ? app.fetch(request, env, ctx)
+      : applying.then((started) => (started ? app.fetch(request, env, ctx) : notStarted()));
   return new Promise((resolve, reject) => {
     const { host, port, maxHeaderSize, adminToken } = sandbox.options;
     if (!isLoopbackHost(host) && adminToken === undefined) {
@@ -120,73 +136,86 @@ export function startServer(
     // Answers not yet sent: one in flight when the server stops says `Connection: close` too.
     const inFlight = new Set<ServerResponse>();
     const server = serve(
-      { fetch: app.fetch, hostname: host, port, serverOptions: { maxHeaderSize }, createServer: envelopedServer(app.fetch, host) },
+      { fetch, hostname: host, port, serverOptions: { maxHeaderSize }, createServer: envelopedServer(fetch, host) },
       (info: AddressInfo) => {
         const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
         const url = `http://${host}:${info.port}`;
         sandbox.baseUrl = sandbox.options.publicUrl ?? url;
-        let fixtures: FixtureObjects = {};
-        try {
-          if (prepared)
-            fixtures = applyFixtures(fixtureDeps(sandbox), prepared, () => hashes.forEach((h) => sandbox.appliedFixtures.add(h)));
-        } catch (err) {
-          server.close();
-          void sandbox.close().then(() => reject(err as Error));
+        if (prepared === undefined) {
+          listening({}, url, info.port);
           return;
         }
-        // Account key pairs are made ahead of time, off the main thread (--key-pool): shortly
-        // after listening, so that the first requests do not share the CPU with them.
-        const fillKeys = setTimeout(() => sandbox.accounts.fillKeyPool(), KEY_POOL_DELAY_MS).unref();
-        let stopping: Promise<void> | undefined;
-        resolve({
-          sandbox,
-          httpRecords,
-          repos,
-          db,
-          server,
-          url,
-          port: info.port,
-          fixtures,
-          stop() {
-            clearTimeout(fillKeys);
-            stopping ??= new Promise<void>((done) => {
-              closing = true; // answers from now on close their connection
-              for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
-              // Webhooks under way get a moment, then are cut and stay pending for the next start.
-              const webhooks = sandbox.drainWebhooks(WEBHOOK_GRACE_MS);
-              // Requests that arrived just before the signal are read first: until its request is
-              // read, a connection looks idle, and closing it answered ECONNRESET (16 of 20 under
-              // load). A timer runs before the poll phase that reads sockets, so each close waits
-              // for two polls (`afterReads`): one accepts waiting connections, the next reads them.
-              setTimeout(
-                () =>
-                  afterReads(() => {
-                    // In-flight requests finish; keep-alive connections close as soon as they are idle.
-                    const idle = setInterval(
-                      () =>
-                        afterReads(() => {
-                          if ('closeIdleConnections' in server) server.closeIdleConnections();
-                        }),
-                      50,
-                    );
-                    server.close(() => {
-                      clearInterval(idle);
-                      void webhooks.then(done, done);
-                    });
-                    sandbox.events.end(); // open event streams (a panel) finish now
-                    // Anything still open after 3 s is cut.
-                    setTimeout(() => {
-                      if ('closeAllConnections' in server) server.closeAllConnections();
-                    }, CUT_AFTER_MS).unref();
-                  }),
-                READ_PENDING_MS,
-              );
-            }).then(() => sandbox.close());
-            return stopping;
+        const applied = applyFixtures(fixtureDeps(sandbox), prepared, () => hashes.forEach((h) => sandbox.appliedFixtures.add(h)));
+        applying = applied.then(
+          () => true,
+          () => false,
+        );
+        applied.then(
+          (fixtures) => {
+            applying = undefined;
+            listening(fixtures, url, info.port);
           },
-        });
+          (err: unknown) => {
+            server.close();
+            void sandbox.close().then(() => reject(err as Error));
+          },
+        );
       },
     );
+    /** Listening, start-up fixtures applied: the key pool starts filling, and the server is handed over. */
+    const listening = (fixtures: FixtureObjects, url: string, port: number): void => {
+      // Account key pairs are made ahead of time, off the main thread (--key-pool): shortly
+      // after listening, so that the first requests do not share the CPU with them.
+      const fillKeys = setTimeout(() => sandbox.accounts.fillKeyPool(), KEY_POOL_DELAY_MS).unref();
+      let stopping: Promise<void> | undefined;
+      resolve({
+        sandbox,
+        httpRecords,
+        repos,
+        db,
+        server,
+        url,
+        port,
+        fixtures,
+        stop() {
+          clearTimeout(fillKeys);
+          stopping ??= new Promise<void>((done) => {
+            closing = true; // answers from now on close their connection
+            for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
+            // Webhooks under way get a moment, then are cut and stay pending for the next start.
+            const webhooks = sandbox.drainWebhooks(WEBHOOK_GRACE_MS);
+            // Requests that arrived just before the signal are read first: until its request is
+            // read, a connection looks idle, and closing it answered ECONNRESET (16 of 20 under
+            // load). A timer runs before the poll phase that reads sockets, so each close waits
+            // for two polls (`afterReads`): one accepts waiting connections, the next reads them.
+            setTimeout(
+              () =>
+                afterReads(() => {
+                  // In-flight requests finish; keep-alive connections close as soon as they are idle.
+                  const idle = setInterval(
+                    () =>
+                      afterReads(() => {
+                        if ('closeIdleConnections' in server) server.closeIdleConnections();
+                      }),
+                    50,
+                  );
+                  server.close(() => {
+                    clearInterval(idle);
+                    void webhooks.then(done, done);
+                  });
+                  sandbox.events.end(); // open event streams (a panel) finish now
+                  // Anything still open after 3 s is cut.
+                  setTimeout(() => {
+                    if ('closeAllConnections' in server) server.closeAllConnections();
+                  }, CUT_AFTER_MS).unref();
+                }),
+              READ_PENDING_MS,
+            );
+          }).then(() => sandbox.close());
+          return stopping;
+        },
+      });
+    };
     server.on('clientError', onClientError);
     server.on('request', (_req: IncomingMessage, res: ServerResponse) => {
       if (closing)

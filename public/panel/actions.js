@@ -217,11 +217,14 @@ export const ctx = {
   },
 
   /**
-   * Runs the check-webhooks battery against a merchant URL from the sandbox; rejects with an ApiError.
+   * Runs the check-webhooks battery against a merchant URL from the sandbox, with the state check
+   * when `stateUrl` is given; rejects with an ApiError.
    * @param {string} url
+   * @param {string} [stateUrl]
    * @returns {Promise<WebhookCheckReport>}
    */
-  checkWebhooks: (url) => /** @type {Promise<WebhookCheckReport>} */ (call('POST', '/check-webhooks', { url })),
+  checkWebhooks: (url, stateUrl) =>
+    /** @type {Promise<WebhookCheckReport>} */ (call('POST', '/check-webhooks', stateUrl ? { url, state_url: stateUrl } : { url })),
 
   /** Opens the refund form with the server's refundable amount. @param {Transaction} tx */
   openRefund(tx) {

@@ -13,6 +13,7 @@
 /** @typedef {import('../../src/features/webhooks/control/deliveries.schemas.js').DeliverySummary} DeliverySummary */
 /** @typedef {import('../../src/features/webhooks/control/deliveries.schemas.js').DeliveryAttemptSummary} DeliveryAttemptSummary */
 /** @typedef {import('../../src/features/webhooks/control/deliveries.schemas.js').DeliveryState} DeliveryState */
+/** @typedef {import('../../src/features/webhooks/control/workbench.schemas.js').SignatureExplanation} SignatureExplanation */
 /** @typedef {import('../../src/features/control/control/requests.schemas.js').RequestLogEntry} RequestLogEntry */
 /** @typedef {import('../../src/features/accounts/control/accounts.schemas.js').AccountCredentials} Account */
 /** @typedef {import('../../src/features/accounts/control/accounts.schemas.js').Credentials} Credentials */

@@ -35,6 +35,9 @@
 //             floor (server.js `floor`: the sandbox's routers and layers, no work) answering those
 //             bytes, to show what the framework itself costs a create. With
 //             BENCH_COMPARE_ROOT, that checkout's build runs in the same rounds (before/after)
+//   caches    (only when named) what the read cache and the JSON text cache each pay: CPU per
+//             get and list with each taken out of a copy of the build, interleaved in one
+//             process (caches.js)
 //   profile   (only when named) a CPU profile (--cpu-prof) of the server under create, get and
 //             list load: the top 10 self-time items of each
 // Every server runs in its own process. BENCH_ROOT measures another checkout's build (e.g. main
@@ -52,6 +55,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
+import { caches } from './caches.js';
 import { firstStart } from './first-start.js';
 
 const ROOT = process.env.BENCH_ROOT ?? fileURLToPath(new URL('../../', import.meta.url));
@@ -71,7 +75,7 @@ const PAYMENT = {
 const PARTS = ['api', 'pages', 'webhooks', 'clock', 'accounts', 'startup', 'memory', 'report', 'load'];
 const REPORT_REQUESTS = Number(process.env.BENCH_REPORT_REQUESTS ?? 100_000);
 const MEMORY_REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1_000_000);
-const EXTRA_PARTS = ['profile', 'first-start', 'create-memory', 'peers'];
+const EXTRA_PARTS = ['profile', 'first-start', 'create-memory', 'peers', 'caches'];
 
 // ---------------------------------------------------------------- processes and load
 
@@ -1211,6 +1215,7 @@ async function main() {
     profile,
     peers,
     'first-start': () => firstStart({ root: ROOT, figure }),
+    caches: () => caches({ root: ROOT, figure }),
   };
   const started = performance.now();
   for (const part of parts) {

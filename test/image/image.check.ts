@@ -6,7 +6,7 @@
  * links on --public-url, SIGTERM exits 0, and --db on the data volume survives a restart.
  */
 import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -129,6 +129,20 @@ describe(`the container image (${engine})`, () => {
     const { handlers } = (await res.json()) as { handlers: { path: string }[] };
     expect(handlers.map((h) => h.path)).toContain('examples/webhook-handlers/go/main.go');
     expect(handlers).toHaveLength(6);
+  });
+
+  it('serves the guides: GET /docs and every /docs/<page> answer HTML, with their stylesheet', async () => {
+    const pages = readdirSync(join(root, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => f.slice(0, -'.md'.length));
+    expect(pages.length).toBeGreaterThan(10);
+    for (const path of ['/docs', ...pages.map((page) => `/docs/${page}`)]) {
+      const res = await fetch(`${origin}${path}`);
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get('content-type'), path).toMatch(/^text\/html/);
+      expect(await res.text(), path).toContain('</html>');
+    }
+    expect((await fetch(`${origin}/docs/docs.css`)).headers.get('content-type')).toMatch(/^text\/css/);
   });
 
   it('payment links use --public-url, not the bind address', async () => {

@@ -3,7 +3,9 @@
  * schema (`JUnit.xsd`, windyroad/JUnit-Schema, the one Jenkins' and GitLab's JUnit readers
  * follow), written out here because no XSD validator is among the project's packages: a
  * strict little XML parser (well-formedness: one root, matched tags, quoted attributes, no raw
- * `<` or stray `&` in text) and then the schema's elements, attributes, types and order.
+ * `<` or stray `&` in text) and then the schema's elements, attributes, types and order. It
+ * also takes a test case's `<skipped message>` and the suite's `skipped` count, from Maven
+ * Surefire's report schema, which the same readers accept.
  * Returns the problems found (none for a valid document).
  */
 
@@ -128,16 +130,21 @@ export function junitProblems(xml: string): string[] {
     if (el.text.trim() !== '') problems.push(`${where}: text is not allowed here`);
   };
   const suite = (el: XmlElement, where: string, inSuites: boolean): void => {
-    attrs(el, where, {
-      name: TOKEN,
-      timestamp: TIMESTAMP,
-      hostname: TOKEN,
-      tests: INT,
-      failures: INT,
-      errors: INT,
-      time: DECIMAL,
-      ...(inSuites ? { package: TOKEN, id: INT } : {}),
-    });
+    attrs(
+      el,
+      where,
+      {
+        name: TOKEN,
+        timestamp: TIMESTAMP,
+        hostname: TOKEN,
+        tests: INT,
+        failures: INT,
+        errors: INT,
+        time: DECIMAL,
+        ...(inSuites ? { package: TOKEN, id: INT } : {}),
+      },
+      { skipped: INT },
+    );
     noText(el, where);
     const names = el.children.map((c) => c.name);
     const shape = names.join(' ');
@@ -154,13 +161,20 @@ export function junitProblems(xml: string): string[] {
     }
     let failures = 0;
     let errors = 0;
+    let skipped = 0;
     const cases = el.children.filter((c) => c.name === 'testcase');
     for (const tc of cases) {
       const at = `${where}/testcase[${tc.attributes.name ?? '?'}]`;
       attrs(tc, at, { name: TOKEN, classname: TOKEN, time: DECIMAL });
       noText(tc, at);
-      if (tc.children.length > 1) problems.push(`${at}: at most one error or failure`);
+      if (tc.children.length > 1) problems.push(`${at}: at most one error, failure or skipped`);
       for (const outcome of tc.children) {
+        if (outcome.name === 'skipped') {
+          attrs(outcome, `${at}/skipped`, {}, { message: () => true });
+          if (outcome.children.length > 0) problems.push(`${at}/skipped: only text is allowed`);
+          skipped += 1;
+          continue;
+        }
         if (outcome.name !== 'failure' && outcome.name !== 'error') problems.push(`${at}: <${outcome.name}> is not allowed`);
         attrs(outcome, `${at}/${outcome.name}`, { type: () => true }, { message: () => true });
         if (outcome.children.length > 0) problems.push(`${at}/${outcome.name}: only text is allowed`);
@@ -177,6 +191,8 @@ export function junitProblems(xml: string): string[] {
     if (el.attributes.failures !== String(failures))
       problems.push(`${where}: failures="${el.attributes.failures}" but ${failures} failures`);
     if (el.attributes.errors !== String(errors)) problems.push(`${where}: errors="${el.attributes.errors}" but ${errors} errors`);
+    if ((el.attributes.skipped ?? '0') !== String(skipped))
+      problems.push(`${where}: skipped="${el.attributes.skipped ?? ''}" but ${skipped} skipped`);
   };
   if (root.name === 'testsuites') {
     attrs(root, 'testsuites', {});

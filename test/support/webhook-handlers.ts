@@ -3,7 +3,9 @@
  * (verifies the signature with node's crypto and the published PEM or the HMAC secret,
  * is idempotent per delivery, keeps a refund that arrives before its payment), the same
  * one verifying re-serialized JSON instead of the raw body (`reserialize`), a bad one
- * (accepts anything, answers 500 to a delivery it has seen), and a slow one.
+ * (accepts anything, answers 500 to a delivery it has seen), and a slow one. The good one keeps
+ * its orders and answers `GET /orders/<merchant_transaction_id>` as a merchant's test build does
+ * for `--state-url`; a `flaw` makes it answer right but keep the wrong state.
  */
 import { createHmac, timingSafeEqual, verify as cryptoVerify } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -54,10 +56,53 @@ function answer(res: ServerResponse, status: number, body: string): void {
   res.writeHead(status, { 'content-type': 'application/json' }).end(body);
 }
 
-/** The good handler. `secret` switches it to HMAC verification; `reserialize` breaks it (below). */
-export async function goodHandler(opts: { secret?: string; reserialize?: boolean } = {}): Promise<SampleHandler> {
+/** A way a handler answers right yet keeps the wrong state. */
+export type StateFlaw = 'applies_forged' | 'counts_refund_twice' | 'processing_is_paid';
+
+interface Order {
+  payment_status: string | null;
+  refunded_amount: number;
+}
+
+/**
+ * The good handler. `secret` switches it to HMAC verification; `reserialize` breaks it (below);
+ * `flaw` keeps a wrong state: applying a delivery before checking its signature, counting each
+ * refund delivery (a repeat too), or taking any status but FAILED as paid.
+ */
+export async function goodHandler(opts: { secret?: string; reserialize?: boolean; flaw?: StateFlaw } = {}): Promise<SampleHandler> {
   const seen = new Set<string>();
+  const orders = new Map<string, Order>();
+  const order = (id: string): Order => {
+    if (!orders.has(id)) orders.set(id, { payment_status: null, refunded_amount: 0 });
+    return orders.get(id)!;
+  };
+  type Body = {
+    ll_transaction_id?: string;
+    merchant_transaction_id?: string;
+    original_transaction_id?: string;
+    payment_data?: { payment_status?: string };
+    refund_data?: { refund_amount?: number };
+  };
+  const apply = (body: Body): void => {
+    if (body.refund_data) {
+      order(String(body.original_transaction_id)).refunded_amount += body.refund_data.refund_amount ?? 0;
+      return;
+    }
+    const status = body.payment_data?.payment_status;
+    const o = order(String(body.merchant_transaction_id));
+    if (opts.flaw === 'processing_is_paid') o.payment_status = status === 'FAILED' ? 'FAILED' : 'SUCCEEDED';
+    else if (status === 'SUCCEEDED' || status === 'FAILED') o.payment_status = status;
+  };
   const h = await listen((received, req, res) => {
+    if (req.method === 'GET' && req.url?.startsWith('/orders/')) {
+      const id = decodeURIComponent(req.url.slice('/orders/'.length));
+      return answer(res, 200, JSON.stringify(orders.get(id) ?? { payment_status: null }));
+    }
+    if (opts.flaw === 'applies_forged') {
+      try {
+        apply(JSON.parse(received) as Body);
+      } catch {}
+    }
     // The classic mistake: verifying the body parsed and serialized again, not the bytes received.
     const raw = opts.reserialize ? JSON.stringify(JSON.parse(received)) : received;
     const signature = req.headers.signature;
@@ -71,7 +116,7 @@ export async function goodHandler(opts: { secret?: string; reserialize?: boolean
           })()
         : cryptoVerify('RSA-SHA256', Buffer.from(raw, 'utf8'), DEMO_WEBHOOK_PUBLIC_KEY_PEM, Buffer.from(signature, 'base64'));
     if (!valid) return answer(res, 401, '{"code":"401","message":"bad signature"}');
-    let body: { ll_transaction_id?: string; payment_data?: { payment_status?: string }; refund_data?: unknown };
+    let body: Body;
     try {
       body = JSON.parse(raw) as typeof body;
     } catch {
@@ -85,7 +130,8 @@ export async function goodHandler(opts: { secret?: string; reserialize?: boolean
     if (!seen.has(event)) {
       seen.add(event);
       h.effects.push(event);
-    }
+      if (opts.flaw !== 'applies_forged') apply(body);
+    } else if (opts.flaw === 'counts_refund_twice' && body.refund_data) apply(body);
     answer(res, 200, ACK);
   });
   return h;
@@ -114,5 +160,25 @@ export async function slowHandler(delayMs: number): Promise<SampleHandler> {
   return listen((_raw, _req, res) => {
     const timer = setTimeout(() => answer(res, 200, ACK), delayMs);
     res.on('close', () => clearTimeout(timer));
+  });
+}
+
+/**
+ * A handler that verifies signatures but refuses what it does not know: fields the spec does not
+ * list, statuses it does not list, and bodies over 64 KiB (a framework default).
+ */
+export async function strictHandler(): Promise<SampleHandler> {
+  const known = new Set(['ll_transaction_id', 'merchant_transaction_id', 'original_transaction_id', 'payment_data', 'refund_data']);
+  return listen((raw, req, res) => {
+    const signature = String(req.headers.signature ?? '');
+    if (!cryptoVerify('RSA-SHA256', Buffer.from(raw, 'utf8'), DEMO_WEBHOOK_PUBLIC_KEY_PEM, Buffer.from(signature, 'base64')))
+      return answer(res, 401, '{"code":"401","message":"bad signature"}');
+    if (Buffer.byteLength(raw) > 64 * 1024) return answer(res, 413, '{"code":"413","message":"too large"}');
+    const body = JSON.parse(raw) as Record<string, unknown> & { payment_data?: Record<string, unknown> };
+    if (Object.keys(body).some((k) => !known.has(k))) return answer(res, 400, '{"code":"400","message":"unknown field"}');
+    const status = body.payment_data?.payment_status;
+    if (status !== undefined && status !== 'SUCCEEDED' && status !== 'FAILED')
+      return answer(res, 400, '{"code":"400","message":"unknown status"}');
+    answer(res, 200, ACK);
   });
 }

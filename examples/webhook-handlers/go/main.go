@@ -15,6 +15,7 @@ import (
 	"log"
 	"net/http"
 	"os"
+	"strings"
 	"sync"
 )
 
@@ -22,8 +23,50 @@ var (
 	secret    = os.Getenv("PAYMENT_SANDBOX_WEBHOOK_SECRET") // only with --webhook-signing hmac
 	publicKey *rsa.PublicKey
 	mu        sync.Mutex
-	handled   = map[string]bool{} // ll_transaction_id already processed: your database in production
+	handled   = map[string]bool{}   // ll_transaction_id already processed: your database in production
+	orders    = map[string]*order{} // merchant_transaction_id -> what this build believes: your orders table
 )
+
+type order struct {
+	PaymentStatus  *string `json:"payment_status"`
+	RefundedAmount int64   `json:"refunded_amount"`
+}
+
+func orderOf(id string) *order {
+	if orders[id] == nil {
+		orders[id] = &order{}
+	}
+	return orders[id]
+}
+
+// apply applies a verified event once (mu held): a known outcome sets the order's status, a refund adds its amount.
+func apply(e event) {
+	if e.RefundData != nil {
+		orderOf(e.OriginalID).RefundedAmount += e.RefundData.Amount
+	}
+	if e.PaymentData != nil && (e.PaymentData.Status == "SUCCEEDED" || e.PaymentData.Status == "FAILED") {
+		status := e.PaymentData.Status
+		orderOf(e.MerchantID).PaymentStatus = &status
+	} // any other status is acknowledged and not taken as paid
+}
+
+// orderState answers what this build believes, for check-webhooks --state-url http://127.0.0.1:$PORT/orders
+func orderState(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet {
+		http.NotFound(w, r)
+		return
+	}
+	id := strings.TrimPrefix(r.URL.Path, "/orders/")
+	mu.Lock()
+	o := order{}
+	if orders[id] != nil {
+		o = *orders[id]
+	}
+	body, _ := json.Marshal(o)
+	mu.Unlock()
+	w.Header().Set("Content-Type", "application/json")
+	w.Write(body)
+}
 
 func verified(raw []byte, signature string) bool {
 	if secret != "" { // HMAC variant: hex HMAC-SHA256 of the raw body
@@ -40,11 +83,13 @@ func verified(raw []byte, signature string) bool {
 type event struct {
 	ID          string `json:"ll_transaction_id"`
 	MerchantID  string `json:"merchant_transaction_id"`
+	OriginalID  string `json:"original_transaction_id"`
 	PaymentData *struct {
 		Status string `json:"payment_status"`
 	} `json:"payment_data"`
 	RefundData *struct {
 		Status string `json:"refund_status"`
+		Amount int64  `json:"refund_amount"`
 	} `json:"refund_data"`
 }
 
@@ -67,6 +112,9 @@ func webhooks(w http.ResponseWriter, r *http.Request) {
 	mu.Lock()
 	seen := handled[e.ID]
 	handled[e.ID] = true
+	if !seen {
+		apply(e)
+	}
 	mu.Unlock()
 	if seen {
 		log.Printf("already handled: %s", e.ID)
@@ -104,6 +152,7 @@ func main() {
 		port = "3000"
 	}
 	http.HandleFunc("/webhooks", webhooks)
+	http.HandleFunc("/orders/", orderState)
 	log.Printf("webhook handler on http://127.0.0.1:%s/webhooks", port)
 	log.Fatal(http.ListenAndServe("127.0.0.1:"+port, nil))
 }

@@ -26,7 +26,35 @@ import javax.crypto.spec.SecretKeySpec;
 public class Handler {
     static final String SECRET = System.getenv("PAYMENT_SANDBOX_WEBHOOK_SECRET"); // only with --webhook-signing hmac
     static final Set<String> HANDLED = ConcurrentHashMap.newKeySet(); // ll_transaction_id already processed: your database in production
-    static final Pattern FIELD = Pattern.compile("\"(ll_transaction_id|merchant_transaction_id|payment_status|refund_status)\"\\s*:\\s*\"([^\"]*)\"");
+    static final Pattern FIELD = Pattern.compile(
+            "\"(ll_transaction_id|merchant_transaction_id|original_transaction_id|payment_status|refund_status)\"\\s*:\\s*\"((?:[^\"\\\\]|\\\\.)*)\"");
+    static final Pattern REFUND_AMOUNT = Pattern.compile("\"refund_amount\"\\s*:\\s*(\\d+)");
+    static final Pattern ESCAPE = Pattern.compile("\\\\u([0-9a-fA-F]{4})");
+    // merchant_transaction_id -> {payment_status, refunded_amount}: your orders table
+    static final Map<String, String> STATUS = new ConcurrentHashMap<>();
+    static final Map<String, Long> REFUNDED = new ConcurrentHashMap<>();
+
+    /** A JSON string's text as written (\\uXXXX escapes decoded). */
+    static String unescape(String s) {
+        return ESCAPE.matcher(s).replaceAll(m -> Matcher.quoteReplacement(String.valueOf((char) Integer.parseInt(m.group(1), 16))));
+    }
+
+    /** Applies a verified event once: a known outcome sets the order's status, a refund adds its amount. */
+    static void apply(Map<String, String> fields, String raw) {
+        if (fields.containsKey("refund_status")) {
+            Matcher amount = REFUND_AMOUNT.matcher(raw);
+            if (amount.find()) REFUNDED.merge(fields.get("original_transaction_id"), Long.parseLong(amount.group(1)), Long::sum);
+        }
+        String status = fields.get("payment_status");
+        if ("SUCCEEDED".equals(status) || "FAILED".equals(status)) STATUS.put(fields.get("merchant_transaction_id"), status);
+        // any other status (a later version may add some) is acknowledged and not taken as paid
+    }
+
+    /** What this build believes, for check-webhooks --state-url http://127.0.0.1:$PORT/orders */
+    static String orderJson(String id) {
+        String status = STATUS.get(id);
+        return "{\"payment_status\":" + (status == null ? "null" : "\"" + status + "\"") + ",\"refunded_amount\":" + REFUNDED.getOrDefault(id, 0L) + "}";
+    }
     static PublicKey publicKey;
 
     static boolean verified(byte[] raw, String signature) {
@@ -49,19 +77,27 @@ public class Handler {
     static void handle(HttpExchange exchange) throws IOException {
         byte[] raw = exchange.getRequestBody().readAllBytes(); // the bytes received: never verify re-encoded JSON
         String signature = exchange.getRequestHeaders().getFirst("signature");
-        if (!exchange.getRequestMethod().equals("POST") || !exchange.getRequestURI().getPath().equals("/webhooks")) {
+        String path = exchange.getRequestURI().getPath();
+        if (exchange.getRequestMethod().equals("GET") && path.startsWith("/orders/")) {
+            byte[] body = orderJson(path.substring("/orders/".length())).getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+        } else if (!exchange.getRequestMethod().equals("POST") || !exchange.getRequestURI().getPath().equals("/webhooks")) {
             exchange.sendResponseHeaders(404, -1);
         } else if (signature == null || !verified(raw, signature)) {
             exchange.sendResponseHeaders(401, -1);
         } else {
             // The JDK has no JSON parser: read the fields shown here, use Jackson or Gson for the rest.
             Map<String, String> fields = new HashMap<>();
-            Matcher m = FIELD.matcher(new String(raw, StandardCharsets.UTF_8));
-            while (m.find()) fields.putIfAbsent(m.group(1), m.group(2));
+            String text = new String(raw, StandardCharsets.UTF_8);
+            Matcher m = FIELD.matcher(text);
+            while (m.find()) fields.putIfAbsent(m.group(1), unescape(m.group(2)));
             String id = fields.get("ll_transaction_id");
             if (!HANDLED.add(id)) {
                 System.out.println("already handled: " + id);
             } else {
+                apply(fields, text);
                 String status = fields.getOrDefault("payment_status", fields.get("refund_status"));
                 System.out.println("webhook verified: " + status + " " + id + " (" + fields.get("merchant_transaction_id") + ")");
             }

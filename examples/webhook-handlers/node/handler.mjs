@@ -7,6 +7,21 @@ const port = Number(process.env.PORT ?? 3000);
 const secret = process.env.PAYMENT_SANDBOX_WEBHOOK_SECRET; // only with --webhook-signing hmac
 const publicKey = secret ? null : readFileSync(process.env.PAYMENT_SANDBOX_PUBLIC_KEY, 'utf8');
 const handled = new Set(); // ll_transaction_id already processed: your database in production
+const orders = new Map(); // merchant_transaction_id -> { payment_status, refunded_amount }: your orders table
+
+// What this build believes about an order, for check-webhooks --state-url http://127.0.0.1:$PORT/orders
+function orderOf(id) {
+  if (!orders.has(id)) orders.set(id, { payment_status: null, refunded_amount: 0 });
+  return orders.get(id);
+}
+
+// Applies a verified event once: a known outcome sets the order's status, a refund adds its amount.
+function apply(event) {
+  if (event.refund_data) orderOf(event.original_transaction_id).refunded_amount += event.refund_data.refund_amount;
+  const status = event.payment_data?.payment_status;
+  if (status === 'SUCCEEDED' || status === 'FAILED') orderOf(event.merchant_transaction_id).payment_status = status;
+  // Any other status (a later version may add some) is acknowledged and not taken as paid.
+}
 
 function verified(raw, signature) {
   if (secret) {
@@ -19,6 +34,11 @@ function verified(raw, signature) {
 }
 
 createServer((req, res) => {
+  if (req.method === 'GET' && req.url.startsWith('/orders/')) {
+    const order = orders.get(decodeURIComponent(req.url.slice('/orders/'.length))) ?? { payment_status: null, refunded_amount: 0 };
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(order));
+    return;
+  }
   if (req.method !== 'POST' || req.url !== '/webhooks') {
     res.writeHead(404).end();
     return;
@@ -37,6 +57,7 @@ createServer((req, res) => {
       console.log(`already handled: ${event.ll_transaction_id}`);
     } else {
       handled.add(event.ll_transaction_id);
+      apply(event);
       const status = event.payment_data?.payment_status ?? event.refund_data?.refund_status;
       console.log(`webhook verified: ${status} ${event.ll_transaction_id} (${event.merchant_transaction_id})`);
     }

@@ -1,5 +1,38 @@
 <?php
 // Run: PAYMENT_SANDBOX_PUBLIC_KEY=webhook-public-key.pem php -S 127.0.0.1:${PORT:-3000} handler.php
+// Orders: a JSON file each here, your orders table in production.
+function order_file(string $id): string
+{
+    return sys_get_temp_dir() . '/webhook-order-' . hash('sha256', $id) . '.json';
+}
+// What this build believes, for check-webhooks --state-url http://127.0.0.1:$PORT/orders
+if ($_SERVER['REQUEST_METHOD'] === 'GET' && str_starts_with($_SERVER['REQUEST_URI'], '/orders/')) {
+    $file = order_file(rawurldecode(substr($_SERVER['REQUEST_URI'], strlen('/orders/'))));
+    header('Content-Type: application/json');
+    echo is_file($file) ? file_get_contents($file) : '{"payment_status":null,"refunded_amount":0}';
+    exit;
+}
+// Applies a verified event once: a known outcome sets the order's status, a refund adds its amount.
+function apply_event(array $event): void
+{
+    $refund = $event['refund_data'] ?? null;
+    $status = $event['payment_data']['payment_status'] ?? null;
+    if ($refund === null && $status !== 'SUCCEEDED' && $status !== 'FAILED') {
+        return; // any other status is acknowledged and not taken as paid
+    }
+    $handle = fopen(order_file($refund ? $event['original_transaction_id'] : $event['merchant_transaction_id']), 'c+');
+    flock($handle, LOCK_EX);
+    $order = json_decode(stream_get_contents($handle) ?: '{"payment_status":null,"refunded_amount":0}', true);
+    if ($refund) {
+        $order['refunded_amount'] += $refund['refund_amount'];
+    } else {
+        $order['payment_status'] = $status;
+    }
+    ftruncate($handle, 0);
+    rewind($handle);
+    fwrite($handle, json_encode($order));
+    fclose($handle);
+}
 if ($_SERVER['REQUEST_METHOD'] !== 'POST' || $_SERVER['REQUEST_URI'] !== '/webhooks') {
     http_response_code(404);
     exit;
@@ -24,6 +57,7 @@ $marker = @fopen(sys_get_temp_dir() . '/webhook-handled-' . hash('sha256', $id),
 if ($marker === false) {
     error_log("already handled: $id");
 } else {
+    apply_event($event);
     $status = $event['payment_data']['payment_status'] ?? $event['refund_data']['refund_status'];
     error_log("webhook verified: $status $id ({$event['merchant_transaction_id']})");
 }

@@ -1,5 +1,5 @@
 # Run: PAYMENT_SANDBOX_PUBLIC_KEY=webhook-public-key.pem python3 handler.py
-import base64, binascii, hashlib, hmac, json, os
+import base64, binascii, hashlib, hmac, json, os, urllib.parse
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes, serialization
@@ -11,6 +11,20 @@ if not SECRET:
     with open(os.environ["PAYMENT_SANDBOX_PUBLIC_KEY"], "rb") as pem:
         PUBLIC_KEY = serialization.load_pem_public_key(pem.read())
 handled = set()  # ll_transaction_id already processed: your database in production
+orders = {}  # merchant_transaction_id -> {payment_status, refunded_amount}: your orders table
+
+
+def order_of(order_id: str) -> dict:
+    return orders.setdefault(order_id, {"payment_status": None, "refunded_amount": 0})
+
+
+def apply(event: dict) -> None:
+    """Applies a verified event once: a known outcome sets the order's status, a refund adds its amount."""
+    if event.get("refund_data"):
+        order_of(event["original_transaction_id"])["refunded_amount"] += event["refund_data"]["refund_amount"]
+    status = (event.get("payment_data") or {}).get("payment_status")
+    if status in ("SUCCEEDED", "FAILED"):  # any other status is acknowledged and not taken as paid
+        order_of(event["merchant_transaction_id"])["payment_status"] = status
 
 
 def verified(raw: bytes, signature: str) -> bool:
@@ -25,6 +39,19 @@ def verified(raw: bytes, signature: str) -> bool:
 
 
 class Webhooks(BaseHTTPRequestHandler):
+    def do_GET(self):  # what this build believes, for check-webhooks --state-url http://127.0.0.1:$PORT/orders
+        if not self.path.startswith("/orders/"):
+            return self.send_error(404)
+        order_id = urllib.parse.unquote(self.path[len("/orders/"):])
+        self.answer(json.dumps(orders.get(order_id, {"payment_status": None, "refunded_amount": 0})).encode())
+
+    def answer(self, body: bytes):
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
     def do_POST(self):
         if self.path != "/webhooks":
             return self.send_error(404)
@@ -37,15 +64,11 @@ class Webhooks(BaseHTTPRequestHandler):
             print("already handled:", event["ll_transaction_id"], flush=True)
         else:
             handled.add(event["ll_transaction_id"])
+            apply(event)
             data = event.get("payment_data") or event.get("refund_data")
             status = data.get("payment_status") or data.get("refund_status")
             print(f"webhook verified: {status} {event['ll_transaction_id']} ({event['merchant_transaction_id']})", flush=True)
-        body = b'{"code":"200","message":"SUCCESS"}'
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
+        self.answer(b'{"code":"200","message":"SUCCESS"}')
 
 
 print(f"webhook handler on http://127.0.0.1:{PORT}/webhooks", flush=True)

@@ -2,11 +2,23 @@
 require "json"
 require "openssl"
 require "socket"
+require "uri"
 
 PORT = Integer(ENV.fetch("PORT", "3000"))
 SECRET = ENV["PAYMENT_SANDBOX_WEBHOOK_SECRET"] # only with --webhook-signing hmac
 PUBLIC_KEY = OpenSSL::PKey.read(File.read(ENV.fetch("PAYMENT_SANDBOX_PUBLIC_KEY"))) unless SECRET
 HANDLED = {} # ll_transaction_id already processed: your database in production
+ORDERS = Hash.new { |h, id| h[id] = { "payment_status" => nil, "refunded_amount" => 0 } } # your orders table
+
+# Applies a verified event once: a known outcome sets the order's status, a refund adds its amount.
+def apply(event)
+  if (refund = event["refund_data"])
+    ORDERS[event["original_transaction_id"]]["refunded_amount"] += refund["refund_amount"]
+  end
+  status = event.dig("payment_data", "payment_status")
+  # Any other status (a later version may add some) is acknowledged and not taken as paid.
+  ORDERS[event["merchant_transaction_id"]]["payment_status"] = status if %w[SUCCEEDED FAILED].include?(status)
+end
 
 def verified?(raw, signature)
   if SECRET # HMAC variant: hex HMAC-SHA256 of the raw body
@@ -18,21 +30,28 @@ rescue ArgumentError, OpenSSL::PKey::PKeyError
   false
 end
 
-# Returns the HTTP status for one request.
+ACK = '{"code":"200","message":"SUCCESS"}'
+
+# Returns the HTTP status and body for one request.
 def handle(method, path, headers, raw)
-  return 404 unless method == "POST" && path == "/webhooks"
+  if method == "GET" && path.start_with?("/orders/") # for check-webhooks --state-url http://127.0.0.1:$PORT/orders
+    id = URI.decode_www_form_component(path.delete_prefix("/orders/"))
+    return [200, JSON.generate(ORDERS.fetch(id, { "payment_status" => nil, "refunded_amount" => 0 }))]
+  end
+  return [404, ""] unless method == "POST" && path == "/webhooks"
   signature = headers["signature"]
-  return 401 unless signature && verified?(raw, signature)
+  return [401, ""] unless signature && verified?(raw, signature)
   event = JSON.parse(raw)
   id = event["ll_transaction_id"]
   if HANDLED[id]
     puts "already handled: #{id}"
   else
     HANDLED[id] = true
+    apply(event)
     status = event.dig("payment_data", "payment_status") || event.dig("refund_data", "refund_status")
     puts "webhook verified: #{status} #{id} (#{event["merchant_transaction_id"]})"
   end
-  200
+  [200, ACK]
 end
 
 # A plain HTTP/1.1 server from the standard library (WEBrick left it in Ruby 3.0);
@@ -50,8 +69,7 @@ loop do
       headers[name.strip.downcase] = value.to_s.strip
     end
     raw = client.read(headers["content-length"].to_i) # the bytes received
-    status = handle(method, path, headers, raw)
-    body = status == 200 ? '{"code":"200","message":"SUCCESS"}' : ""
+    status, body = handle(method, path, headers, raw)
     client.write("HTTP/1.1 #{status} #{{ 200 => "OK", 401 => "Unauthorized", 404 => "Not Found" }[status]}\r\n" \
                  "Content-Type: application/json\r\nContent-Length: #{body.bytesize}\r\nConnection: close\r\n\r\n#{body}")
   rescue StandardError => e

@@ -26,7 +26,157 @@ import {
 } from './common.js';
 
 /** @import { PanelContext } from '../actions.js' */
-/** @import { Delivery, DeliveryAttempt, DeliverySummary, WebhookCheckReport } from '../types.js' */
+/** @import { Delivery, DeliveryAttempt, DeliverySummary, SignatureExplanation, WebhookCheckReport } from '../types.js' */
+
+/** The message of a failed call. @param {unknown} err */
+const messageOf = (err) => (err instanceof Error ? err.message : String(err));
+
+/**
+ * "Why did my check fail?": paste the body and the signature header the handler verified (and,
+ * optionally, the delivery and the public key it used); the sandbox names one cause, the first
+ * differing byte and the fix (`POST /_sandbox/signatures/explain`).
+ */
+function explainForm() {
+  const field = (/** @type {string} */ id, /** @type {string} */ label, /** @type {HTMLElement} */ input) =>
+    h('div', { class: 'field' }, h('label', { for: id }, label), input);
+  const body = h('textarea', {
+    id: 'explain-body',
+    name: 'body',
+    rows: 4,
+    required: true,
+    class: 'input mono',
+    placeholder: '{"ll_transaction_id":...}',
+  });
+  const signature = h('input', {
+    id: 'explain-signature',
+    name: 'signature',
+    required: true,
+    class: 'input mono',
+    placeholder: 'the signature header',
+  });
+  const deliveryId = h('input', { id: 'explain-delivery', name: 'delivery_id', class: 'input mono', placeholder: 'optional' });
+  const publicKey = h('textarea', {
+    id: 'explain-key',
+    name: 'public_key',
+    rows: 2,
+    class: 'input mono',
+    placeholder: 'optional: -----BEGIN PUBLIC KEY-----',
+  });
+  const button = h('button', { type: 'submit', class: 'btn btn-sm btn-primary' }, 'Explain');
+  const result = h('div', { class: 'explain-result', 'aria-live': 'polite' });
+  /** @param {SignatureExplanation} e */
+  const show = (e) =>
+    setChildren(
+      result,
+      h(
+        'p',
+        null,
+        badge(e.cause, e.valid ? 'ok' : 'danger'),
+        e.delivery_id ? h('span', { class: 'muted small' }, ` delivery ${e.delivery_id}`) : null,
+      ),
+      h('p', { class: 'explain-detail' }, e.detail),
+      e.first_difference
+        ? h(
+            'dl',
+            { class: 'explain-difference mono small' },
+            h('dt', null, `sent from byte ${e.first_difference.offset}`),
+            h('dd', null, JSON.stringify(e.first_difference.sent)),
+            h('dt', null, 'verified from there'),
+            h('dd', null, JSON.stringify(e.first_difference.received)),
+          )
+        : null,
+      h('p', { class: 'hint small explain-fix' }, h('strong', null, 'Fix: '), e.fix),
+    );
+  const value = (/** @type {HTMLElement} */ el) => /** @type {HTMLInputElement} */ (el).value;
+  return h(
+    'form',
+    {
+      class: 'explain-signature',
+      'aria-label': 'Why did my signature check fail?',
+      /** @param {Event} event */
+      onsubmit: async (event) => {
+        event.preventDefault();
+        button.setAttribute('disabled', '');
+        try {
+          /** @type {Record<string, string>} */
+          const request = { body: value(body), signature: value(signature) };
+          if (value(deliveryId).trim()) request.delivery_id = value(deliveryId).trim();
+          if (value(publicKey).trim()) request.public_key = value(publicKey);
+          show(/** @type {SignatureExplanation} */ (await call('POST', '/signatures/explain', request)));
+        } catch (err) {
+          setChildren(result, h('p', { class: 'form-error', role: 'alert' }, messageOf(err)));
+        } finally {
+          button.removeAttribute('disabled');
+        }
+      },
+    },
+    h('h3', { class: 'form-title' }, 'Why did my signature check fail?'),
+    h(
+      'p',
+      { class: 'hint small' },
+      'Paste what your handler verified: the raw body and the signature header. The sandbox compares them with the bytes it sent.',
+    ),
+    field('explain-body', 'Body your handler verified', body),
+    field('explain-signature', 'Signature header it verified', signature),
+    field('explain-delivery', 'Delivery id', deliveryId),
+    field('explain-key', 'Public key it used (PEM)', publicKey),
+    button,
+    result,
+  );
+}
+
+/**
+ * "Edit and send" of a past delivery: its body in a text area, its URL, and Send signed, which
+ * queues the edited text byte for byte as a new delivery (`POST /_sandbox/webhooks/send`).
+ * @param {DeliverySummary} d
+ */
+function editAndSend(d) {
+  const id = `send-${d.id}`;
+  const body = h('textarea', { id: `${id}-body`, rows: 6, class: 'input mono send-body' });
+  /** @type {HTMLTextAreaElement} */ (body).value = d.body;
+  const url = h('input', {
+    id: `${id}-url`,
+    type: 'url',
+    class: 'input mono',
+    value: d.url ?? '',
+    placeholder: 'default: --notification-url',
+  });
+  const button = h('button', { type: 'submit', class: 'btn btn-sm btn-primary' }, 'Send signed');
+  const result = h('p', { class: 'muted small', 'aria-live': 'polite' });
+  return h(
+    'form',
+    {
+      class: 'edit-and-send',
+      'aria-label': 'Edit and send this webhook',
+      /** @param {Event} event */
+      onsubmit: async (event) => {
+        event.preventDefault();
+        button.setAttribute('disabled', '');
+        try {
+          const target = /** @type {HTMLInputElement} */ (url).value.trim();
+          /** @type {Delivery} */
+          const sent = await call('POST', '/webhooks/send', {
+            account_id: d.merchant_account_id,
+            body: /** @type {HTMLTextAreaElement} */ (body).value,
+            ...(target ? { url: target } : {}),
+          });
+          setChildren(result, `Queued as delivery ${sent.id} to ${sent.url}: signed and retried as every webhook.`);
+        } catch (err) {
+          setChildren(result, h('span', { class: 'form-error', role: 'alert' }, messageOf(err)));
+        } finally {
+          button.removeAttribute('disabled');
+        }
+      },
+    },
+    h('h4', null, 'Edit and send'),
+    h('label', { for: `${id}-body` }, 'Body (sent byte for byte, signed)'),
+    body,
+    h('label', { for: `${id}-url` }, 'URL'),
+    url,
+    button,
+    result,
+  );
+}
 
 /**
  * The check-webhooks form: a merchant URL, a Check button, and the report (each case passed
@@ -42,6 +192,14 @@ function checkWebhooksForm(ctx) {
     placeholder: 'http://127.0.0.1:3000/webhooks',
     class: 'input mono',
     'aria-describedby': 'check-webhooks-hint',
+  });
+  const stateInput = h('input', {
+    type: 'url',
+    id: 'check-webhooks-state-url',
+    name: 'state_url',
+    placeholder: 'optional state URL: http://127.0.0.1:3000/orders',
+    class: 'input mono',
+    'aria-label': 'State URL of your test build (optional)',
   });
   const button = h('button', { type: 'submit', class: 'btn btn-sm btn-primary' }, 'Check handler');
   const result = h('div', { class: 'check-report', 'aria-live': 'polite' });
@@ -81,11 +239,12 @@ function checkWebhooksForm(ctx) {
       onsubmit: async (event) => {
         event.preventDefault();
         const url = /** @type {HTMLInputElement} */ (input).value.trim();
+        const stateUrl = /** @type {HTMLInputElement} */ (stateInput).value.trim();
         button.setAttribute('disabled', '');
         button.setAttribute('aria-busy', 'true');
         setChildren(result, h('p', { class: 'muted small' }, `Sending the battery to ${url}…`));
         try {
-          showReport(await ctx.checkWebhooks(url));
+          showReport(await ctx.checkWebhooks(url, stateUrl || undefined));
         } catch (err) {
           setChildren(result, h('p', { class: 'form-error', role: 'alert' }, err instanceof Error ? err.message : String(err)));
         } finally {
@@ -96,11 +255,12 @@ function checkWebhooksForm(ctx) {
     },
     h('label', { for: 'check-webhooks-url' }, 'Check your webhook handler'),
     input,
+    stateInput,
     button,
     h(
       'p',
       { class: 'hint small', id: 'check-webhooks-hint' },
-      'Sends valid, tampered, duplicate and out-of-order webhooks to the URL and reports whether it answers as a production-ready handler must (as payment-sandbox check-webhooks does).',
+      'Sends valid, tampered, duplicate, out-of-order and next-version webhooks to the URL and reports whether it answers as a production-ready handler must (as payment-sandbox check-webhooks does). With a state URL it also checks what the handler did: GET <state URL>/<merchant_transaction_id> after each case.',
     ),
     result,
   );
@@ -238,6 +398,7 @@ export function deliveriesView(ctx) {
         head,
         h('p', { class: 'muted small' }, 'Not attempted yet. The body that will be sent:'),
         bodyView(d.body, 'Webhook body'),
+        editAndSend(d),
       );
     }
     const attempts = h(
@@ -269,7 +430,7 @@ export function deliveriesView(ctx) {
         );
       },
     );
-    return h('div', { class: 'delivery-detail' }, head, attempts);
+    return h('div', { class: 'delivery-detail' }, head, attempts, editAndSend(d));
   }
 
   /** @param {DeliveryAttempt} a */
@@ -366,5 +527,5 @@ export function deliveriesView(ctx) {
       });
     },
   });
-  return { root: h('div', { class: 'webhooks-view' }, checkWebhooksForm(ctx), list.root), update: () => list.update() };
+  return { root: h('div', { class: 'webhooks-view' }, checkWebhooksForm(ctx), explainForm(), list.root), update: () => list.update() };
 }

@@ -101,44 +101,13 @@ export class Scheduler {
   }
 
   /**
-   * Moves the clock forward by `seconds` inside the caller's unit of work, synchronously (the
-   * fixtures' `advance:<seconds>`): every due step runs in time order without waiting for I/O
-   * and without yielding, and the offset is saved with them, so a throw (here or later in the
-   * caller's work) rolls the steps back with the rest; the caller restores the clock then.
-   * I/O the steps start (webhook retries) goes on its own. Returns how many steps ran.
-   * @throws AdvanceTooLongError (400) before anything moves when the estimate exceeds the limit.
-   * @throws SandboxError (409) while an advance is under way.
+   * Refuses an advance by `seconds` from now whose estimated steps exceed the limit, as
+   * `advance` would before moving (so a caller can refuse it inside its own unit of work).
+   * @throws AdvanceTooLongError (400).
    */
-  advanceInline(seconds: number): number {
-    const { clock, uow } = this.deps;
-    if (this.busy) throw new SandboxError(409, 'invalid_state', 'A clock advance is under way: try again once it has finished');
-    const startOffset = clock.offsetMs();
-    const ms = Math.round(seconds * 1000);
-    const target = clock.nowMs() + ms;
-    const estimate = this.estimateSteps(target);
+  checkAdvance(seconds: number): void {
+    const estimate = this.estimateSteps(this.deps.clock.nowMs() + Math.round(seconds * 1000));
     if (estimate > this.maxSteps) throw new AdvanceTooLongError(estimate, this.maxSteps);
-    this.busy = true;
-    try {
-      return uow.run(() => {
-        let steps = 0;
-        for (let next = nextStep(this.works, target); next !== null; next = nextStep(this.works, target)) {
-          if (steps >= this.maxSteps) throw new AdvanceTooLongError(steps + 1, this.maxSteps);
-          clock.moveTo(next.due);
-          const work = next.work;
-          const io = work.runDue(clock.nowMs(), false);
-          if (io) io.catch((err: unknown) => this.deps.onError(work.name, err));
-          steps += 1;
-        }
-        if (startOffset + ms > clock.offsetMs()) clock.restoreOffset(startOffset + ms);
-        this.deps.saveOffset(clock.offsetMs());
-        return steps;
-      });
-    } catch (err) {
-      clock.restoreOffset(startOffset);
-      throw err;
-    } finally {
-      this.busy = false;
-    }
   }
 
   /**

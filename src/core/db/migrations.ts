@@ -191,6 +191,10 @@ export const MIGRATIONS: string[] = [
   );
   CREATE INDEX api_keys_account ON api_keys (account_id, seq);
   `,
+  /* 7: the queue a webhook waits in when it is ordered beyond its own transaction (a subscription's charges) */ `
+  ALTER TABLE deliveries ADD COLUMN order_key TEXT;
+  CREATE INDEX deliveries_order ON deliveries (order_key, seq) WHERE order_key IS NOT NULL;
+  `,
 ];
 
 /** The go-live report's saved state, a table its store creates when it first opens (a snapshot may hold it). */

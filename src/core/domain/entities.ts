@@ -232,6 +232,12 @@ export interface Delivery {
    * `next_attempt_at` is parked until a later one of its transaction has been attempted.
    */
   fault: DeliveryFault | null;
+  /**
+   * The queue this webhook is delivered in, one at a time in the order queued, when it is wider
+   * than its transaction: every webhook of one subscription's charges (and their refunds) to one
+   * URL. Null (or absent): its transaction's own.
+   */
+  order_key?: string | null;
   next_attempt_at: number | null;
   created_at: number;
   updated_at: number;

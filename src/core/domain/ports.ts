@@ -160,12 +160,16 @@ export interface DeliveriesRepo {
   page(accountId: string, req: PageRequest): Page<Delivery>;
   pageAll(req: PageRequest): Page<Delivery>;
   forResource(resourceId: string): Delivery[];
+  /** The pending deliveries of one queue (`Delivery.order_key`), earliest queued first. */
+  pendingInOrder(orderKey: string): DueDelivery[];
   recordAttempt(attempt: Omit<DeliveryAttempt, 'seq'>, progress: DeliveryProgress): void;
   requeue(id: string, nowMs: number): void;
   /** Moves a pending delivery's next attempt to `atMs` (it waits for an earlier one of its transaction). */
   postpone(id: string, atMs: number): void;
   setSignature(id: string, signature: string): void;
   attemptsOf(deliveryId: string): DeliveryAttempt[];
+  /** The newest delivery signed with one of `signatures`, else the newest whose body is `body` (explaining a failed check). */
+  matching(signatures: string[], body: string): Delivery | undefined;
 }
 
 /** Every repository, as the composition root builds them over one database. */

@@ -13,7 +13,7 @@ export type TransactionQueries = Pick<
 export type SubscriptionQueries = Pick<SubscriptionsRepo, 'byId' | 'byIdAnyAccount' | 'byExternalIdentifier' | 'page' | 'pageAll'>;
 export type BuyerQueries = Pick<BuyersRepo, 'page' | 'count'>;
 export type AccountQueries = Pick<AccountsRepo, 'byId' | 'byApiKey' | 'byKid' | 'all' | 'count'>;
-export type DeliveryQueries = Pick<DeliveriesRepo, 'byId' | 'page' | 'pageAll' | 'forResource' | 'attemptsOf'>;
+export type DeliveryQueries = Pick<DeliveriesRepo, 'byId' | 'page' | 'pageAll' | 'forResource' | 'attemptsOf' | 'matching'>;
 export type ScheduledStepQueries = Pick<ScheduledStepsRepo, 'forResource'>;
 
 /** Every query port, as the composition root hands them out. */

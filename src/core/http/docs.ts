@@ -55,9 +55,11 @@ export function docsRoutes(options: DocsOptions): OpenAPIHono<AppEnv> {
       },
     });
   documented('/', 'getDocsIndex', 'The guides: an index of the pages', 'text/html');
-  documented('/docs.css', 'getDocsStylesheet', "The guides' stylesheet", 'text/css');
-  documented('/images/{file}', 'getDocsImage', 'An image of the guides', 'image/png');
-  documented('/{page}', 'getDocsPage', 'One guide, rendered from docs/<page>.md', 'text/html');
+  // One route per depth (not /docs.css and /images/{file} beside /{page}): a static or deeper
+  // route beside a parameter makes Hono's RegExpRouter give way to its slower TrieRouter for
+  // the whole app, every /v4 request included.
+  documented('/{page}', 'getDocsPage', 'One guide, rendered from docs/<page>.md; `docs.css` is their stylesheet', 'text/html');
+  documented('/{folder}/{file}', 'getDocsImage', 'An image of the guides (folder `images`)', 'image/png');
   const file = async (name: string): Promise<Buffer | undefined> => {
     try {
       return await readFile(`${options.docsDir}/${name}`);
@@ -75,17 +77,17 @@ export function docsRoutes(options: DocsOptions): OpenAPIHono<AppEnv> {
       ? send(body, 'text/html; charset=utf-8')
       : errorResponse(c, notFound('The docs are not built in this installation (npm run build renders them)'));
   });
-  app.get('/docs.css', async (c) => {
-    const body = await file('docs.css');
-    return body ? send(body, 'text/css; charset=utf-8') : missing(c, 'docs.css');
-  });
-  app.get('/images/:file', async (c) => {
-    const name = c.req.param('file');
-    const body = IMAGE_NAME.test(name) ? await file(`images/${name}`) : undefined;
-    return body ? send(body, 'image/png') : missing(c, `images/${name}`);
+  app.get('/:folder/:file', async (c) => {
+    const { folder, file: name } = c.req.param();
+    const body = folder === 'images' && IMAGE_NAME.test(name) ? await file(`images/${name}`) : undefined;
+    return body ? send(body, 'image/png') : missing(c, `${folder}/${name}`);
   });
   app.get('/:page', async (c) => {
     const page = c.req.param('page');
+    if (page === 'docs.css') {
+      const css = await file('docs.css');
+      return css ? send(css, 'text/css; charset=utf-8') : missing(c, 'docs.css');
+    }
     const body = PAGE_NAME.test(page) && page !== 'index' ? await file(`${page}.html`) : undefined;
     return body ? send(body, 'text/html; charset=utf-8') : missing(c, `"${page}"`);
   });

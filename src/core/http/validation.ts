@@ -1,15 +1,16 @@
 /**
- * The one validation of a /v4 write whose rules depend on the account (its mode), the
- * sandbox's options or its clock: the body the body gate parsed (never parsed again) and the
- * headers go through schemas the route picks for this request, and every failure of both
- * comes back in one 400 with all details. A valid body's unknown fields are noted as
- * warnings. Routes document the same schemas in the OpenAPI document (by reference), so
- * the router does not validate the body a second time.
+ * The one validation of a request body, in /v4 and /_sandbox alike (`validBody`): the body
+ * the body gate parsed (never parsed again) and the headers go through the schemas the
+ * handler picks for this request (a /v4 write picks by the account's mode, after auth), and
+ * every failure of both comes back in one 400 with all details. A valid body's unknown
+ * fields are noted as warnings. A route documents its body from the same schema
+ * (`openapiRoute`, or a registered component), and the router does not validate it a second
+ * time. Paths and queries are validated by the router's hook (`router.ts`), in both APIs.
  */
 import type { Context } from 'hono';
 import type { z } from '@hono/zod-openapi';
 import { badRequest, type ErrorDetail } from '../domain/errors.js';
-import type { ApiEnv } from './env.js';
+import type { ApiEnv, BodyEnv } from './env.js';
 import { zodDetails } from './errors.js';
 import { warnUnknownFields } from './unknown-fields.js';
 import { withoutNullOptionals } from './wire/absent-nulls.js';
@@ -42,6 +43,15 @@ function validRequest<T>(
   schemas: RequestSchemas<T>,
   webhookTargetRefused: RequestValidationDeps['webhookTargetRefused'],
 ): T {
+  return validated(c, schemas, (data) => refusedWebhookTargets(webhookTargetRefused, data));
+}
+
+/** Validates the parsed body (and headers) of `c`; returns the body's data or throws one 400 listing every failure. */
+export function validBody<T, E extends BodyEnv = BodyEnv>(c: Context<E>, schemas: RequestSchemas<T>): T {
+  return validated(c, schemas, () => []);
+}
+
+function validated<T, E extends BodyEnv>(c: Context<E>, schemas: RequestSchemas<T>, furtherDetails: (data: T) => ErrorDetail[]): T {
   const details: ErrorDetail[] = [];
   if (schemas.headers) {
     const input = c.req.header();
@@ -58,7 +68,7 @@ function validRequest<T>(
   if (c.get('body') !== undefined) c.set('body', raw);
   const result = schemas.body.safeParse(raw);
   if (!result.success) details.push(...zodDetails(result.error, 'body', raw));
-  else details.push(...refusedWebhookTargets(webhookTargetRefused, result.data));
+  else details.push(...furtherDetails(result.data));
   if (!result.success || details.length > 0) throw badRequest('Request failed validation', details);
   warnUnknownFields(c, raw, result.data);
   return result.data;

@@ -2,8 +2,8 @@
  * The sandbox instant each attempt is stamped with. A step of a clock advance queues webhooks
  * that go out after its slice commits, by when the clock has moved on: such a delivery is
  * stamped (and its retry timed) from the clock offset it was queued at, however far the
- * advance has moved while it waited for its commit, its slot or its answer. One queued in
- * real time is stamped now.
+ * advance has moved while it waited for its commit, its slot, an earlier webhook of its queue
+ * (`ordering.ts`) or its answer. One queued in real time is stamped now.
  */
 import type { Clock } from '../clock/clock.js';
 
@@ -23,6 +23,12 @@ export class ClockOffsets {
    * that attempt's timeline, so retries inside an advance's window all run in it.
    */
   private readonly overdueAt = new Map<string, number>();
+  /**
+   * The clock offset a delivery was queued at, kept while it waits behind an earlier webhook of
+   * its queue that is under way: a renewal's webhook that goes out once the one before it is
+   * answered is stamped with its charge's instant, not with where the advance has got to.
+   */
+  private readonly waitingAt = new Map<string, number>();
 
   constructor(private readonly clock: Pick<Clock, 'nowMs' | 'offsetMs'>) {}
 
@@ -39,6 +45,14 @@ export class ClockOffsets {
     return this.queuedAt.has(id);
   }
 
+  /** A pass saw a delivery queued but could not start it (an earlier one of its queue is under way): it keeps its offset. */
+  waiting(id: string): void {
+    const offset = this.queuedAt.get(id);
+    if (offset === undefined) return;
+    if (this.waitingAt.size >= MAX_NOTED_OFFSETS) this.waitingAt.clear();
+    this.waitingAt.set(id, offset);
+  }
+
   /** A pass has seen every delivery queued before it. */
   passed(): void {
     this.queuedAt.clear();
@@ -50,10 +64,11 @@ export class ClockOffsets {
     this.overdueAt.set(id, admittedOffset);
   }
 
-  /** The offset a delivery being admitted is timed from (forgotten here): queued at, overdue at, or now. */
+  /** The offset a delivery being admitted is timed from (forgotten here): queued at (or waiting since), overdue at, or now. */
   admit(id: string): number {
-    const offset = this.queuedAt.get(id) ?? this.overdueAt.get(id) ?? this.clock.offsetMs();
+    const offset = this.queuedAt.get(id) ?? this.waitingAt.get(id) ?? this.overdueAt.get(id) ?? this.clock.offsetMs();
     this.queuedAt.delete(id);
+    this.waitingAt.delete(id);
     this.overdueAt.delete(id);
     return offset;
   }

@@ -57,13 +57,13 @@ export function deliveriesStore(db: Db, limit?: number, clocks: AccountClocks = 
   let finishedSincePrune = 0;
   if (limit !== undefined) prune(limit); // a file kept with a larger limit
   const insert = db.prepare(`INSERT INTO deliveries (id, account_id, kind, resource_id, url, body, status, attempts,
-      simulated_failures, simulated_failure_status, fault, next_attempt_at, created_at, updated_at, delivered_at)
+      simulated_failures, simulated_failure_status, fault, order_key, next_attempt_at, created_at, updated_at, delivered_at)
     VALUES (@id, @account_id, @kind, @resource_id, @url, @body, @status, @attempts, @simulated_failures,
-      @simulated_failure_status, @fault, @next_attempt_at, @created_at, @updated_at, @delivered_at)`);
+      @simulated_failure_status, @fault, @order_key, @next_attempt_at, @created_at, @updated_at, @delivered_at)`);
   const byId = db.prepare<[string], Delivery>('SELECT * FROM deliveries WHERE id = ?');
   // A pass reads every due delivery but its body and signature: a large backlog (a year's renewals) is not copied whole.
   const dueColumns = `seq, id, account_id, kind, resource_id, url, status, attempts, simulated_failures,
-    simulated_failure_status, fault, next_attempt_at, created_at, updated_at, delivered_at`;
+    simulated_failure_status, fault, order_key, next_attempt_at, created_at, updated_at, delivered_at`;
   const due = accountTimedQuery(
     db,
     clocks,
@@ -98,6 +98,9 @@ export function deliveriesStore(db: Db, limit?: number, clocks: AccountClocks = 
       AND due_on_clock > ? ORDER BY due_on_clock, seq`,
   );
   const forResource = db.prepare<[string], Delivery>('SELECT * FROM deliveries WHERE resource_id = ? ORDER BY seq');
+  const pendingInOrder = db.prepare<[string], DueDelivery>(
+    `SELECT ${dueColumns} FROM deliveries WHERE order_key = ? AND status = 'pending' ORDER BY seq`,
+  );
   const insertAttempt = db.prepare(`INSERT INTO delivery_attempts (delivery_id, number, at, url, request_headers, request_body,
       response_status, response_body, error, duration_ms, ok)
     VALUES (@delivery_id, @number, @at, @url, @request_headers, @request_body, @response_status, @response_body, @error, @duration_ms, @ok)`);
@@ -107,6 +110,10 @@ export function deliveriesStore(db: Db, limit?: number, clocks: AccountClocks = 
   const postpone = db.prepare("UPDATE deliveries SET next_attempt_at = ? WHERE id = ? AND status = 'pending'");
   const setSignature = db.prepare('UPDATE deliveries SET signature = ? WHERE id = ?');
   const attemptsOf = db.prepare<[string], AttemptRow>('SELECT * FROM delivery_attempts WHERE delivery_id = ? ORDER BY seq');
+  const bySignature = db.prepare<[string], Delivery>(
+    'SELECT * FROM deliveries WHERE signature IN (SELECT value FROM json_each(?)) ORDER BY seq DESC LIMIT 1',
+  );
+  const byBody = db.prepare<[string], Delivery>('SELECT * FROM deliveries WHERE body = ? ORDER BY seq DESC LIMIT 1');
   const page = keysetPage<Delivery>(db, 'deliveries', 'account_id = @scope', (row) => row);
   const pageAll = keysetPage<Delivery>(db, 'deliveries', "@scope = ''", (row) => row);
   const record = db.transaction((attempt: Omit<DeliveryAttempt, 'seq'>, u: DeliveryProgress) => {
@@ -114,7 +121,7 @@ export function deliveriesStore(db: Db, limit?: number, clocks: AccountClocks = 
     update.run({ ...u, id: attempt.delivery_id });
   });
   return {
-    insert: (row) => void insert.run(row),
+    insert: (row) => void insert.run({ ...row, order_key: row.order_key ?? null }),
     byId: (id) => byId.get(id),
     due: (nowMs) => due.all<DueDelivery>(nowMs),
     dueIds: (nowMs) => dueIds.all<string>(nowMs),
@@ -124,6 +131,7 @@ export function deliveriesStore(db: Db, limit?: number, clocks: AccountClocks = 
     page,
     pageAll: (req) => pageAll('', req),
     forResource: (resourceId) => forResource.all(resourceId),
+    pendingInOrder: (orderKey) => pendingInOrder.all(orderKey),
     recordAttempt: (attempt, u) => {
       record(attempt, u);
       if (limit !== undefined && u.status !== 'pending' && ++finishedSincePrune >= pruneEvery(limit)) {
@@ -135,5 +143,6 @@ export function deliveriesStore(db: Db, limit?: number, clocks: AccountClocks = 
     postpone: (id, atMs) => void postpone.run(atMs, id),
     setSignature: (id, signature) => void setSignature.run(signature, id),
     attemptsOf: (deliveryId) => attemptsOf.all(deliveryId).map(toAttempt),
+    matching: (signatures, body) => bySignature.get(JSON.stringify(signatures)) ?? byBody.get(body),
   };
 }

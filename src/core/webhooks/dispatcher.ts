@@ -2,8 +2,8 @@
  * Drains the webhook outbox: signs each body, POSTs it to the merchant, records every
  * attempt, and retries with exponential back-off on the sandbox clock until the merchant
  * answers 2xx with `{"code":"200","message":"SUCCESS"}`. It composes the parts, each in its
- * own file: the passes over due deliveries (`passes.ts`), one transaction's webhooks in order
- * (`ordering.ts`), the per-URL lanes (`lanes.ts`), signing ahead (`signing-ahead.ts`), the
+ * own file: the passes over due deliveries (`passes.ts`), one transaction's (or one
+ * subscription's) webhooks in order (`ordering.ts`), the per-URL lanes (`lanes.ts`), signing ahead (`signing-ahead.ts`), the
  * clock offsets attempts are stamped from (`clock-offsets.ts`), one attempt and its record
  * (`attempt.ts`, worded by `outcomes.ts`, scripted faults in `faults.ts`), the back-off after
  * failures of the sandbox itself (`crash-backoff.ts`) and the retry policy (`retries.ts`).
@@ -62,6 +62,8 @@ export class Dispatcher implements TimedWork {
   private readonly order: TransactionOrder;
   private readonly lanes = new Lanes();
   private readonly offsets: ClockOffsets;
+  /** The accounts' clock offsets the last pass read due deliveries by (`Clock.accountOffsetsVersion`). */
+  private offsetsVersion = 0;
   private readonly backoff: CrashBackoff;
   private readonly attemptDeps: AttemptDeps;
   /** The HTTP client: kept-alive connections per origin. */
@@ -137,6 +139,7 @@ export class Dispatcher implements TimedWork {
    */
   nextDueMs(): number | null {
     if (this.deps.clock.account() !== null) return this.nextDueOfAccount();
+    if (this.deps.clock.accountOffsetsVersion() !== this.offsetsVersion) this.passes.readAll();
     return this.passes.nextDueMs(this.deps.clock.nowMs(), (id) => this.offsets.isQueued(id));
   }
 
@@ -163,7 +166,10 @@ export class Dispatcher implements TimedWork {
 
   /** Starts the deliveries that are due now, without waiting for them. A pass that fails backs off (then reads everything). */
   nudge(): void {
-    this.runDue(this.deps.clock.nowMs(), false).catch((err: unknown) => this.backoff.crashed(err));
+    // On the sandbox clock, whoever nudges (a request runs on its account's): the pass reads
+    // every account's due deliveries, each on its account's clock.
+    const { clock } = this.deps;
+    clock.onSandboxClock(() => this.runDue(clock.nowMs(), false)).catch((err: unknown) => this.backoff.crashed(err));
   }
 
   async runDue(nowMs: number, wait: boolean): Promise<void> {
@@ -176,7 +182,10 @@ export class Dispatcher implements TimedWork {
     // A pass on one account's clock reads all that account's due deliveries, and the next pass
     // on the sandbox clock reads everything: the passes' last instant is the sandbox clock's.
     const ownClock = clock.account() !== null;
-    if (ownClock) this.passes.readAll();
+    // An account's clock moved since the last pass: its deliveries fell due behind that pass.
+    const version = clock.accountOffsetsVersion();
+    if (ownClock || version !== this.offsetsVersion) this.passes.readAll();
+    this.offsetsVersion = version;
     const outer = clock.nowMs();
     this.passes.run(
       nowMs,
@@ -185,11 +194,12 @@ export class Dispatcher implements TimedWork {
         clock.inAccount(row.account_id, () => {
           const key = this.order.keyOf(row);
           if (this.order.mayStart(row, key, nowMs + (clock.nowMs() - outer))) this.admit(row, key);
+          else this.offsets.waiting(row.id);
         }),
       (id) => this.inFlight.has(id),
     );
     if (ownClock) this.passes.readAll();
-    // Every delivery queued before this pass was admitted, or waits behind its transaction.
+    // Every delivery queued before this pass was admitted, or waits behind its queue (its offset kept).
     this.offsets.passed();
     if (wait) await this.idle();
   }
@@ -208,7 +218,7 @@ export class Dispatcher implements TimedWork {
     return deliveries.byId(id);
   }
 
-  /** Starts a delivery once its URL has a free slot; when it ends, the next one of its order key may start. */
+  /** Starts a delivery once its URL has a free slot; when it ends, the next one of its queue may start. */
   private admit(row: DueDelivery, key: string): void {
     // Only the id and URL are kept while it waits for a slot: a backlog holds no bodies.
     const { id } = row;
@@ -230,9 +240,9 @@ export class Dispatcher implements TimedWork {
   }
 
   /**
-   * After a delivery ended: starts the next one of its transaction, or holds the rest behind a
+   * After a delivery ended: starts the next one of its queue, or holds the rest behind a
    * retry. If that fails (a postpone on a full disk), the next one, which passes skipped while
-   * its transaction was busy, would wait for nothing: it backs off, and the resume reads everything.
+   * its queue was busy, would wait for nothing: it backs off, and the resume reads everything.
    */
   private startNextOf(key: string): void {
     try {

@@ -1,15 +1,26 @@
 /**
- * The order of one transaction's webhooks: its payment's, then each refund's, one at a time in
- * the order queued. A later one waits while an earlier one is under way, and is held (postponed)
- * to an earlier one's retry while that one waits for it. A scripted `bad_signature` copy goes
+ * The order of webhooks: one queue per transaction (its payment's, then each refund's), or, for
+ * the charges of a subscription, one queue per subscription and URL (every charge's webhooks and
+ * their refunds', renewals and retries alike; `Delivery.order_key`). A queue goes one at a time
+ * in the order queued: a later one waits while an earlier one is under way, and is held
+ * (postponed) to an earlier one's retry while that one waits for it, so only the head of a queue
+ * can be attempted now. Queues never wait for each other. A scripted `bad_signature` copy goes
  * outside this order; a parked `out_of_order` delivery waits for a refund webhook's attempt.
  */
 import type { Delivery } from '../domain/entities.js';
 import type { DeliveriesRepo, DueDelivery, TransactionsRepo } from '../domain/ports.js';
 import { isBadSignature } from './faults.js';
 
+/** The prefix of a subscription's queue key. */
+const SUBSCRIPTION_QUEUE = 'subscription:';
+
+/** The queue (`Delivery.order_key`) of the webhooks of a subscription's charges to `url`. */
+export function subscriptionOrderKey(subscriptionId: string, url: string | null): string {
+  return `${SUBSCRIPTION_QUEUE}${subscriptionId} ${url ?? ''}`;
+}
+
 export interface OrderingDeps {
-  deliveries: Pick<DeliveriesRepo, 'forResource' | 'postpone'>;
+  deliveries: Pick<DeliveriesRepo, 'forResource' | 'postpone' | 'pendingInOrder'>;
   /** For the transaction a refund's webhook belongs to (its order follows the payment's). */
   transactions: Pick<TransactionsRepo, 'refundById' | 'refundsOf'>;
 }
@@ -22,9 +33,10 @@ export class TransactionOrder {
 
   constructor(private readonly deps: OrderingDeps) {}
 
-  /** The key a delivery is ordered under: its transaction, or itself alone for a bad-signature copy. */
+  /** The key a delivery is ordered under: its queue (a subscription's), its transaction, or itself alone for a bad-signature copy. */
   keyOf(row: DueDelivery): string {
-    return isBadSignature(row) ? `bad_signature:${row.id}` : this.transactionOf(row);
+    if (isBadSignature(row)) return `bad_signature:${row.id}`;
+    return row.order_key ?? this.transactionOf(row);
   }
 
   /**
@@ -57,7 +69,7 @@ export class TransactionOrder {
    * After a delivery of `key` ended: its transaction's next one to start now (postponed to now
    * when it was held to a later instant), or none; later ones wait behind the next one's retry.
    */
-  nextAfter(key: string, nowMs: number, underWay: (id: string) => boolean): Delivery | undefined {
+  nextAfter(key: string, nowMs: number, underWay: (id: string) => boolean): DueDelivery | undefined {
     if (this.busy.has(key)) return undefined;
     const next = this.nextOf(key);
     if (!next || underWay(next.id) || next.next_attempt_at === null) return undefined;
@@ -90,18 +102,24 @@ export class TransactionOrder {
     return this.deps.transactions.refundById(row.resource_id)?.transaction_id ?? row.resource_id;
   }
 
-  /** The pending deliveries of a transaction (its payment's and its refunds'), earliest queued first. */
-  private pendingOf(transactionId: string): Delivery[] {
+  /** The pending deliveries of a queue (a subscription's, or a transaction's payment and refunds), earliest queued first. */
+  private pendingOf(key: string): DueDelivery[] {
     const { deliveries, transactions } = this.deps;
-    const rows = deliveries.forResource(transactionId);
-    for (const refund of transactions.refundsOf(transactionId)) rows.push(...deliveries.forResource(refund.id));
+    let rows: DueDelivery[];
+    if (key.startsWith(SUBSCRIPTION_QUEUE)) rows = deliveries.pendingInOrder(key);
+    else {
+      rows = deliveries.forResource(key);
+      for (const refund of transactions.refundsOf(key)) rows.push(...deliveries.forResource(refund.id));
+      // A webhook of a subscription's charge waits in the subscription's queue, not here.
+      rows = rows.filter((d) => (d.order_key ?? null) === null);
+    }
     // Bad-signature copies go on their own; parked deliveries wait for a refund's attempt.
     return rows.filter((d) => d.status === 'pending' && !isBadSignature(d) && d.next_attempt_at !== null).sort((a, b) => a.seq - b.seq);
   }
 
-  /** The earliest-queued delivery of a transaction that is still pending, if any. */
-  private nextOf(transactionId: string): Delivery | undefined {
-    return this.pendingOf(transactionId)[0];
+  /** The earliest-queued delivery of a queue that is still pending, if any. */
+  private nextOf(key: string): DueDelivery | undefined {
+    return this.pendingOf(key)[0];
   }
 
   /** Moves a delivery's next attempt to when the earlier one of its transaction is retried. */

@@ -69,8 +69,11 @@ function guardedLookup(guard: ConnectGuard, port: number): LookupFunction {
 const IDLE_SOCKET_MS = 4_000;
 
 export interface WebhookPoster {
-  /** POSTs `body` to `url` with `headers`; rejects on a network error or `PostTimeoutError`. */
-  post(url: string, headers: Record<string, string>, body: string): Promise<PostAnswer>;
+  /**
+   * POSTs `body` to `url` with `headers`; rejects on a network error or `PostTimeoutError`.
+   * `method` GET reads a page under the same guard and limits (check-webhooks' state URL).
+   */
+  post(url: string, headers: Record<string, string>, body: string, method?: 'POST' | 'GET'): Promise<PostAnswer>;
   /** Closes the idle kept-alive connections (on shutdown). */
   close(): void;
   /** Cuts every POST under way: each rejects with `PostAbortedError` (on shutdown). */
@@ -103,7 +106,7 @@ export function createPoster(options: {
   const https = new HttpsAgent(agentOptions);
   const underWay = new Set<{ destroy(err: Error): unknown }>();
   return {
-    post(url, headers, body) {
+    post(url, headers, body, method = 'POST') {
       return new Promise<PostAnswer>((resolve, reject) => {
         let target: URL;
         try {
@@ -142,7 +145,7 @@ export function createPoster(options: {
         const req = send(
           target,
           {
-            method: 'POST',
+            method,
             agent: secure ? https : http,
             ...(guard ? { lookup: guardedLookup(guard, port) } : {}),
             headers: {

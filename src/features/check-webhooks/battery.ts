@@ -29,6 +29,9 @@ export const WEBHOOK_CHECK_IDS = [
   'raw_body',
   'duplicate_delivery',
   'refund_before_payment',
+  'unknown_field',
+  'unknown_status',
+  'large_body',
   'time_limit',
 ] as const;
 export type WebhookCheckId = (typeof WEBHOOK_CHECK_IDS)[number];
@@ -48,15 +51,35 @@ export interface WebhookExchange {
   durationMs: number;
 }
 
+/** What the merchant's test build said its system believes about one order, after a case. */
+export interface StateReading {
+  /** The merchant_transaction_id asked about. */
+  order: string;
+  /** `GET <state_url>/<order>`. */
+  url: string;
+  /** HTTP status of the answer, null when there was none. */
+  status: number | null;
+  /** The answer as read (`{"payment_status", "refunded_amount"?}`), or its text when it is not JSON. */
+  body: unknown;
+  /** Why there was no usable answer, null when there was one. */
+  error: string | null;
+}
+
 /** The verdict on one case. */
 export interface WebhookCheckResult {
   id: WebhookCheckId;
   /** What a production-ready handler does, in one line. */
   title: string;
   passed: boolean;
-  /** Why it passed or failed, in one line. */
+  /** Why it passed or failed, in one line: which of the answer and the state failed. */
   reason: string;
+  /** Whether the handler answered as it must. */
+  answerPassed: boolean;
+  /** With a state URL: whether the handler's state was right after the case; null without one (or for a case with no order). */
+  statePassed: boolean | null;
   exchanges: WebhookExchange[];
+  /** With a state URL: what the state showed after the case. */
+  state: StateReading[];
 }
 
 /** What `checkWebhooks` returns (and `check-webhooks --json` prints). */
@@ -68,6 +91,8 @@ export interface WebhookCheckReport {
   /** True when every case passed. */
   passed: boolean;
   startedAt: string;
+  /** The state URL the handler's orders were read from, null without one. */
+  stateUrl: string | null;
   checks: WebhookCheckResult[];
 }
 
@@ -85,15 +110,43 @@ export interface CheckWebhooksOptions {
    * guard when the control API runs it); a refused address gets no request.
    */
   guard?: ConnectGuard;
+  /**
+   * The merchant's test build's state URL: after each case the battery reads
+   * `GET <stateUrl>/<merchant_transaction_id>`, `{"payment_status": "SUCCEEDED" | "FAILED" | null,
+   * "refunded_amount"?: n}`, and requires the state a production-ready handler leaves.
+   */
+  stateUrl?: string;
 }
 
 const MAX_KEPT_ANSWER = 4096;
+
+/** Where a merchant whose handler refused a well-signed delivery learns why. */
+export const EXPLAIN_POINTER =
+  'the handler refused a well-signed delivery: ask the sandbox why with POST /_sandbox/signatures/explain (the body and signature it verified), see /docs/webhooks#why-a-signature-check-fails';
+
+/** An order as the merchant's state URL shows it. */
+interface OrderState {
+  payment_status: string | null;
+  refunded_amount: number;
+}
+
+/** What a case requires of one order's state: a failure in words, or null. */
+interface StateExpectation {
+  order: string;
+  /** What the case did to the order, e.g. "a forged delivery". */
+  after: string;
+  /** The failure for `state` (what it must have been), or null when it is right. */
+  check(state: OrderState): string | null;
+}
 
 interface Delivery {
   label: string;
   raw: string;
   headers: Record<string, string>;
 }
+
+/** The amount of every refund the battery sends (minor units). */
+const REFUND_AMOUNT = 500;
 
 /** Builds and sends the deliveries of one run; ids are unique per run so runs never collide. */
 class Battery {
@@ -105,8 +158,8 @@ class Battery {
     private readonly poster: WebhookPoster,
     private readonly url: string,
     private readonly sign: WebhookSigner,
-    private readonly timeZone: string,
-    private readonly timeoutMs: number,
+    readonly timeZone: string,
+    readonly timeoutMs: number,
     private readonly currency: string,
   ) {}
 
@@ -116,36 +169,51 @@ class Battery {
     return { id: randomUUID(), merchantId: `check-${this.run}-order-${this.counter}` };
   }
 
-  paymentDelivery(p: { id: string; merchantId: string }, status: PaymentWebhookStatus, signer: WebhookSigner = this.sign): Delivery {
+  /**
+   * A payment webhook of `p` with `status`, signed by `signer`; `change` edits the body before
+   * it is written and signed (a field the spec does not list, a status it does not list).
+   */
+  paymentDelivery(
+    p: { id: string; merchantId: string },
+    status: PaymentWebhookStatus,
+    signer: WebhookSigner = this.sign,
+    change?: (body: Record<string, unknown> & { payment_data: Record<string, unknown> }) => string,
+  ): Delivery {
     const at = new Date();
-    const raw = JSON.stringify(
-      paymentWebhookBody({
-        llTransactionId: p.id,
-        merchantTransactionId: p.merchantId,
-        amount: 1050,
-        currency: this.currency,
-        status,
-        at,
-        timeZone: this.timeZone,
-      }),
-    );
+    const body = paymentWebhookBody({
+      llTransactionId: p.id,
+      merchantTransactionId: p.merchantId,
+      amount: 1050,
+      currency: this.currency,
+      status,
+      at,
+      timeZone: this.timeZone,
+    });
+    const raw = change
+      ? change(body as unknown as Record<string, unknown> & { payment_data: Record<string, unknown> })
+      : JSON.stringify(body);
     return { label: `${status} payment webhook for ${p.merchantId}`, raw, headers: webhookHeaders(raw, at, this.timeZone, signer) };
   }
 
-  refundDelivery(p: { merchantId: string }, refundId: string = randomUUID()): Delivery {
+  refundDelivery(
+    p: { merchantId: string },
+    refundId: string = randomUUID(),
+    change?: (body: Record<string, unknown> & { refund_data: Record<string, unknown> }) => string,
+  ): Delivery {
     const at = new Date();
-    const raw = JSON.stringify(
-      refundWebhookBody({
-        llTransactionId: refundId,
-        merchantTransactionId: refundId,
-        originalTransactionId: p.merchantId,
-        amount: 500,
-        currency: this.currency,
-        reason: 'check-webhooks',
-        at,
-        timeZone: this.timeZone,
-      }),
-    );
+    const body = refundWebhookBody({
+      llTransactionId: refundId,
+      merchantTransactionId: refundId,
+      originalTransactionId: p.merchantId,
+      amount: REFUND_AMOUNT,
+      currency: this.currency,
+      reason: 'check-webhooks',
+      at,
+      timeZone: this.timeZone,
+    });
+    const raw = change
+      ? change(body as unknown as Record<string, unknown> & { refund_data: Record<string, unknown> })
+      : JSON.stringify(body);
     return { label: `refund webhook ${refundId} of ${p.merchantId}`, raw, headers: webhookHeaders(raw, at, this.timeZone, this.sign) };
   }
 
@@ -154,6 +222,11 @@ class Battery {
     const signature = d.headers.signature;
     const headers = signature === undefined ? { ...d.headers } : webhookHeaders(d.raw, new Date(), this.timeZone, () => signature);
     return { label: `${d.label} (again)`, raw: d.raw, headers };
+  }
+
+  /** Reads a page of the merchant's test build (its state URL), under the same guard and limits as the deliveries. */
+  get(url: string) {
+    return this.poster.post(url, { accept: 'application/json' }, '', 'GET');
   }
 
   async send(d: Delivery): Promise<WebhookExchange> {
@@ -212,36 +285,147 @@ function answerOf(e: WebhookExchange): string {
   return `HTTP ${e.status}${body ? ` ${body.length > 80 ? body.slice(0, 77) + '...' : body}` : ' (empty body)'}`;
 }
 
-function result(
-  id: WebhookCheckId,
-  title: string,
-  exchanges: WebhookExchange[],
-  failure: string | null,
-  success: string,
-): WebhookCheckResult {
-  return { id, title, passed: failure === null, reason: failure ?? success, exchanges };
+/** A refusal of a well-signed delivery (a 4xx): the answer's failure points to the explanation of signature checks. */
+function refusedHint(e: WebhookExchange): string {
+  return e.status !== null && e.status >= 400 && e.status < 500 ? ` (${EXPLAIN_POINTER})` : '';
+}
+
+/** The failure of a well-signed delivery that was not acknowledged, or null. */
+function notAcknowledged(e: WebhookExchange, what = 'expected'): string | null {
+  if (e.acknowledged) return null;
+  return `${what} 2xx {"code":"200","message":"SUCCESS"}, got ${answerOf(e)}${refusedHint(e)}`;
+}
+
+/** The verdict on the answers of a case; the state part is added by `judge`. */
+interface AnswerVerdict {
+  id: WebhookCheckId;
+  title: string;
+  exchanges: WebhookExchange[];
+  failure: string | null;
+  success: string;
+  /** What the case requires of the handler's state (read when a state URL is given). */
+  state?: StateExpectation[];
+}
+
+/** The state expectations of the battery: each is one order and what it must show. */
+const requires = {
+  paid: (order: string, after: string): StateExpectation => ({
+    order,
+    after,
+    check: (s) => (s.payment_status === 'SUCCEEDED' ? null : 'a well-signed SUCCEEDED outcome must be applied (payment_status SUCCEEDED)'),
+  }),
+  failed: (order: string, after: string): StateExpectation => ({
+    order,
+    after,
+    check: (s) => (s.payment_status === 'FAILED' ? null : 'a well-signed FAILED outcome must be applied (payment_status FAILED)'),
+  }),
+  untouched: (order: string, after: string): StateExpectation => ({
+    order,
+    after,
+    check: (s) =>
+      s.payment_status === null && s.refunded_amount === 0
+        ? null
+        : 'a forged or badly signed delivery must change nothing (payment_status null, nothing refunded)',
+  }),
+  refundedOnce: (order: string, after: string): StateExpectation => ({
+    order,
+    after,
+    check: (s) =>
+      s.payment_status !== 'SUCCEEDED'
+        ? 'the payment must be applied (payment_status SUCCEEDED)'
+        : s.refunded_amount === REFUND_AMOUNT
+          ? null
+          : `the refund must be counted once (refunded_amount ${REFUND_AMOUNT})`,
+  }),
+  notPaid: (order: string, after: string): StateExpectation => ({
+    order,
+    after,
+    check: (s) => (s.payment_status === 'SUCCEEDED' ? 'a status the handler does not know must not be taken as paid' : null),
+  }),
+};
+
+/** Reads one order from the merchant's state URL. */
+async function readState(b: Battery, stateUrl: string, order: string): Promise<{ reading: StateReading; state: OrderState | null }> {
+  const url = `${stateUrl.replace(/\/+$/, '')}/${encodeURIComponent(order)}`;
+  try {
+    const { status, text } = await b.get(url);
+    let body: unknown = text.slice(0, MAX_KEPT_ANSWER);
+    try {
+      body = JSON.parse(text) as unknown;
+    } catch {}
+    const fields = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
+    const paymentStatus = fields?.payment_status;
+    const refunded = fields?.refunded_amount ?? 0;
+    const usable =
+      status >= 200 &&
+      status < 300 &&
+      fields !== undefined &&
+      (paymentStatus === null || paymentStatus === undefined || typeof paymentStatus === 'string') &&
+      typeof refunded === 'number';
+    const error = usable
+      ? null
+      : `expected 200 {"payment_status": "SUCCEEDED" | "FAILED" | null, "refunded_amount"?: n}, got HTTP ${status}`;
+    return {
+      reading: { order, url, status, body, error },
+      state: usable ? { payment_status: (paymentStatus as string | null | undefined) ?? null, refunded_amount: refunded as number } : null,
+    };
+  } catch (err) {
+    return { reading: { order, url, status: null, body: null, error: describeError(err, b.timeoutMs) }, state: null };
+  }
+}
+
+/** The case's result: its answers, and with a state URL what the handler's state showed after it. */
+async function judge(b: Battery, stateUrl: string | undefined, v: AnswerVerdict): Promise<WebhookCheckResult> {
+  const readings: StateReading[] = [];
+  let stateFailure: string | null = null;
+  let statePassed: boolean | null = null;
+  if (stateUrl !== undefined && v.state && v.state.length > 0) {
+    for (const expectation of v.state) {
+      const { reading, state } = await readState(b, stateUrl, expectation.order);
+      readings.push(reading);
+      const failure = state === null ? reading.error : expectation.check(state);
+      if (failure !== null && stateFailure === null)
+        stateFailure = `state: GET ${reading.url} showed ${shown(reading)} after ${expectation.after}; ${failure}`;
+    }
+    statePassed = stateFailure === null;
+  }
+  const answerPassed = v.failure === null;
+  const failures = [v.failure === null ? null : `answer: ${v.failure}`, stateFailure].filter((f): f is string => f !== null);
+  const stateNote = statePassed ? '; state as expected' : '';
+  return {
+    id: v.id,
+    title: v.title,
+    passed: failures.length === 0,
+    reason: failures.length > 0 ? failures.join('; ') : `${v.success}${stateNote}`,
+    answerPassed,
+    statePassed,
+    exchanges: v.exchanges,
+    state: readings,
+  };
+}
+
+/** A state answer in a reason: its JSON (cut short), or the transport error. */
+function shown(reading: StateReading): string {
+  if (reading.status === null) return `no answer (${reading.error ?? 'unknown error'})`;
+  const text = typeof reading.body === 'string' ? reading.body : JSON.stringify(reading.body);
+  const body = text.length > 120 ? `${text.slice(0, 117)}...` : text;
+  return reading.status >= 200 && reading.status < 300 ? body : `HTTP ${reading.status} ${body}`;
 }
 
 /** A valid delivery must be acknowledged. */
-async function accepts(b: Battery, id: WebhookCheckId, title: string, d: Delivery): Promise<WebhookCheckResult> {
+async function accepts(b: Battery, id: WebhookCheckId, title: string, d: Delivery, state?: StateExpectation[]): Promise<AnswerVerdict> {
   const e = await b.send(d);
-  return result(
-    id,
-    title,
-    [e],
-    e.acknowledged ? null : `expected 2xx {"code":"200","message":"SUCCESS"}, got ${answerOf(e)}`,
-    `acknowledged (${answerOf(e)})`,
-  );
+  return { id, title, exchanges: [e], failure: notAcknowledged(e), success: `acknowledged (${answerOf(e)})`, ...(state ? { state } : {}) };
 }
 
 /** A forged delivery must not be acknowledged: the handler answered, and not with success. */
-async function rejects(b: Battery, id: WebhookCheckId, title: string, d: Delivery): Promise<WebhookCheckResult> {
+async function rejects(b: Battery, id: WebhookCheckId, title: string, d: Delivery, state?: StateExpectation[]): Promise<AnswerVerdict> {
   const e = await b.send(d);
   let failure: string | null = null;
   if (e.acknowledged) failure = `accepted a forged delivery: ${answerOf(e)}`;
   else if (e.status === null) failure = `no answer: ${e.error ?? 'unknown error'}`;
   else if (e.status >= 200 && e.status < 300) failure = `answered ${answerOf(e)}; reject with a 4xx (401/400) instead of a 2xx`;
-  return result(id, title, [e], failure, `rejected (${answerOf(e)})`);
+  return { id, title, exchanges: [e], failure, success: `rejected (${answerOf(e)})`, ...(state ? { state } : {}) };
 }
 
 /**
@@ -271,122 +455,164 @@ function otherKeySigner(signing: WebhookSigning): WebhookSigner {
 /**
  * Runs the battery against the merchant handler at `url` and returns a report, case by
  * case. Never throws for a misbehaving handler (that is a failed case).
- * @throws TypeError if `url` is not an http(s) URL; Error for a bad signing configuration.
+ * @throws TypeError if `url` (or `stateUrl`) is not an http(s) URL; Error for a bad signing configuration.
  */
 export async function checkWebhooks(url: string, options: CheckWebhooksOptions = {}): Promise<WebhookCheckReport> {
-  const parsed = new URL(url);
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new TypeError(`the merchant URL must be http(s), got ${url}`);
+  for (const u of [url, options.stateUrl]) {
+    if (u === undefined) continue;
+    const parsed = new URL(u);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new TypeError(`the merchant URL must be http(s), got ${u}`);
+  }
   const signing: WebhookSigning = options.signing ?? { mode: 'rsa', privateKeyPem: DEMO_WEBHOOK_PRIVATE_KEY_PEM };
   const timeZone = options.timeZone ?? 'UTC';
   const timeoutMs = options.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
   const sign = createSigner(signing);
   const poster = createPoster({ timeoutMs, maxFreePerOrigin: 1, ...(options.guard ? { guard: options.guard } : {}) });
   try {
-    return await runBattery(
-      new Battery(poster, url, sign, timeZone, timeoutMs, options.currency ?? 'USD'),
+    const b = new Battery(poster, url, sign, timeZone, timeoutMs, options.currency ?? 'USD');
+    const startedAt = new Date().toISOString();
+    const checks = await runBattery(b, signing, sign, options.stateUrl);
+    return {
       url,
-      signing,
-      sign,
+      signing: signing.mode,
       timeZone,
       timeoutMs,
-    );
+      passed: checks.every((c) => c.passed),
+      startedAt,
+      stateUrl: options.stateUrl ?? null,
+      checks,
+    };
   } finally {
     poster.close();
   }
 }
 
+/** About 256 KiB of well-formed padding: a list of line items, as a bigger body from a later version could carry. */
+function padding(): { sku: string; description: string }[] {
+  const items: { sku: string; description: string }[] = [];
+  for (let i = 0; i < 2048; i++) items.push({ sku: `sku-${i}`, description: 'x'.repeat(96) });
+  return items;
+}
+
 async function runBattery(
   b: Battery,
-  url: string,
   signing: WebhookSigning,
   sign: WebhookSigner,
-  timeZone: string,
-  timeoutMs: number,
-): Promise<WebhookCheckReport> {
-  const startedAt = new Date().toISOString();
+  stateUrl: string | undefined,
+): Promise<WebhookCheckResult[]> {
   const checks: WebhookCheckResult[] = [];
+  const add = async (v: AnswerVerdict | Promise<AnswerVerdict>) => void checks.push(await judge(b, stateUrl, await v));
 
-  checks.push(
-    await accepts(b, 'payment_succeeded', 'accepts a valid SUCCEEDED payment webhook', b.paymentDelivery(b.payment(), 'SUCCEEDED')),
-  );
-  checks.push(await accepts(b, 'payment_failed', 'accepts a valid FAILED payment webhook', b.paymentDelivery(b.payment(), 'FAILED')));
+  {
+    const p = b.payment();
+    await add(
+      accepts(b, 'payment_succeeded', 'accepts a valid SUCCEEDED payment webhook', b.paymentDelivery(p, 'SUCCEEDED'), [
+        requires.paid(p.merchantId, 'a well-signed SUCCEEDED payment webhook'),
+      ]),
+    );
+  }
+  {
+    const p = b.payment();
+    await add(
+      accepts(b, 'payment_failed', 'accepts a valid FAILED payment webhook', b.paymentDelivery(p, 'FAILED'), [
+        requires.failed(p.merchantId, 'a well-signed FAILED payment webhook'),
+      ]),
+    );
+  }
   {
     const p = b.payment();
     const pay = await b.send(b.paymentDelivery(p, 'SUCCEEDED'));
     const refund = await b.send(b.refundDelivery(p));
-    checks.push(
-      result(
-        'refund',
-        'accepts a valid refund webhook (after its payment)',
-        [pay, refund],
-        !pay.acknowledged
-          ? `the payment before the refund was not acknowledged: ${answerOf(pay)}`
-          : !refund.acknowledged
-            ? `expected 2xx {"code":"200","message":"SUCCESS"}, got ${answerOf(refund)}`
-            : null,
-        `acknowledged (${answerOf(refund)})`,
+    await add({
+      id: 'refund',
+      title: 'accepts a valid refund webhook (after its payment)',
+      exchanges: [pay, refund],
+      failure: !pay.acknowledged
+        ? `the payment before the refund was not acknowledged: ${answerOf(pay)}${refusedHint(pay)}`
+        : notAcknowledged(refund),
+      success: `acknowledged (${answerOf(refund)})`,
+      state: [requires.refundedOnce(p.merchantId, 'a payment and its refund')],
+    });
+  }
+  {
+    const p = b.payment();
+    const d = b.paymentDelivery(p, 'SUCCEEDED');
+    const body = JSON.parse(d.raw) as { payment_data: Record<string, string> };
+    body.payment_data.payment_amount = body.payment_data.settlement_amount = '99999';
+    const tampered = JSON.stringify(body);
+    await add(
+      rejects(
+        b,
+        'tampered_body',
+        'rejects a body changed after signing',
+        { label: `${d.label} with a changed amount`, raw: tampered, headers: d.headers },
+        [requires.untouched(p.merchantId, 'a forged delivery (a body changed after signing)')],
       ),
     );
   }
   {
-    const d = b.paymentDelivery(b.payment(), 'SUCCEEDED');
-    const body = JSON.parse(d.raw) as { payment_data: Record<string, string> };
-    body.payment_data.payment_amount = body.payment_data.settlement_amount = '99999';
-    const tampered = JSON.stringify(body);
-    checks.push(
-      await rejects(b, 'tampered_body', 'rejects a body changed after signing', {
-        label: `${d.label} with a changed amount`,
-        raw: tampered,
-        headers: d.headers,
-      }),
+    const p = b.payment();
+    await add(
+      rejects(
+        b,
+        'wrong_key',
+        `rejects a signature made with another ${signing.mode === 'rsa' ? 'key' : 'secret'}`,
+        b.paymentDelivery(p, 'SUCCEEDED', otherKeySigner(signing)),
+        [requires.untouched(p.merchantId, 'a forged delivery (signed with another key)')],
+      ),
     );
   }
-  checks.push(
-    await rejects(
-      b,
-      'wrong_key',
-      `rejects a signature made with another ${signing.mode === 'rsa' ? 'key' : 'secret'}`,
-      b.paymentDelivery(b.payment(), 'SUCCEEDED', otherKeySigner(signing)),
-    ),
-  );
   {
-    const d = b.paymentDelivery(b.payment(), 'SUCCEEDED');
+    const p = b.payment();
+    const d = b.paymentDelivery(p, 'SUCCEEDED');
     const { signature: _dropped, ...headers } = d.headers;
-    checks.push(
-      await rejects(b, 'missing_signature', 'rejects a delivery without a signature header', {
-        label: `${d.label} without signature`,
-        raw: d.raw,
-        headers,
-      }),
+    await add(
+      rejects(
+        b,
+        'missing_signature',
+        'rejects a delivery without a signature header',
+        { label: `${d.label} without signature`, raw: d.raw, headers },
+        [requires.untouched(p.merchantId, 'a delivery without a signature')],
+      ),
     );
   }
-  checks.push(
-    await accepts(
-      b,
-      'raw_body',
-      'verifies the raw bytes received, not re-serialized JSON (indented, \\u escapes)',
-      reformatted(b.paymentDelivery(b.payment(), 'SUCCEEDED'), sign, timeZone),
-    ),
-  );
   {
-    const d = b.paymentDelivery(b.payment(), 'SUCCEEDED');
+    const p = b.payment();
+    await add(
+      accepts(
+        b,
+        'raw_body',
+        'verifies the raw bytes received, not re-serialized JSON (indented, \\u escapes)',
+        reformatted(b.paymentDelivery(p, 'SUCCEEDED'), sign, b.timeZone),
+        [requires.paid(p.merchantId, 'a well-signed payment webhook written with indents and \\u escapes')],
+      ),
+    );
+  }
+  {
+    const p = b.payment();
+    const d = b.paymentDelivery(p, 'SUCCEEDED');
     const first = await b.send(d);
     const second = await b.send(b.again(d));
+    const r = b.refundDelivery(p);
+    const refund = await b.send(r);
+    const refundAgain = await b.send(b.again(r));
     let failure: string | null = null;
-    if (!first.acknowledged) failure = `the first delivery was not acknowledged: ${answerOf(first)}`;
+    if (!first.acknowledged) failure = `the first delivery was not acknowledged: ${answerOf(first)}${refusedHint(first)}`;
     else if (!second.acknowledged)
       failure = `the repeated delivery was not acknowledged: ${answerOf(second)}; a repeat must succeed without a second effect`;
     else if (first.status !== second.status || first.body !== second.body)
       failure = `the two answers differ: ${answerOf(first)} then ${answerOf(second)}`;
-    checks.push(
-      result(
-        'duplicate_delivery',
-        'answers the same delivery twice with the same success',
-        [first, second],
-        failure,
-        'both deliveries acknowledged with the same answer',
-      ),
-    );
+    else if (!refund.acknowledged) failure = `the refund was not acknowledged: ${answerOf(refund)}${refusedHint(refund)}`;
+    else if (!refundAgain.acknowledged)
+      failure = `the repeated refund was not acknowledged: ${answerOf(refundAgain)}; a repeat must succeed without a second effect`;
+    await add({
+      id: 'duplicate_delivery',
+      title: 'answers the same delivery twice with the same success',
+      exchanges: [first, second, refund, refundAgain],
+      failure,
+      success: 'each delivery and its repeat acknowledged with the same answer',
+      state: [requires.refundedOnce(p.merchantId, 'a payment and a refund, each delivered twice')],
+    });
   }
   {
     const p = b.payment();
@@ -396,36 +622,89 @@ async function runBattery(
     const late = await b.send(b.again(refund));
     let failure: string | null = null;
     if (early.status === null) failure = `no answer to a refund before its payment: ${early.error ?? 'unknown error'}`;
-    else if (!pay.acknowledged) failure = `the payment after its refund was not acknowledged: ${answerOf(pay)}`;
+    else if (!pay.acknowledged) failure = `the payment after its refund was not acknowledged: ${answerOf(pay)}${refusedHint(pay)}`;
     else if (!late.acknowledged) failure = `the refund sent again after its payment was not acknowledged: ${answerOf(late)}`;
     const how = early.acknowledged ? 'kept the early refund' : `asked for a retry (${answerOf(early)})`;
-    checks.push(
-      result(
-        'refund_before_payment',
-        'copes with a refund webhook that arrives before its payment',
-        [early, pay, late],
-        failure,
-        `${how}, then acknowledged the payment and the refund`,
+    await add({
+      id: 'refund_before_payment',
+      title: 'copes with a refund webhook that arrives before its payment',
+      exchanges: [early, pay, late],
+      failure,
+      success: `${how}, then acknowledged the payment and the refund`,
+      state: [requires.refundedOnce(p.merchantId, 'a refund before its payment, the payment, the refund again')],
+    });
+  }
+  {
+    // A later version of the API adds fields: at the top level and inside payment_data / refund_data.
+    const p = b.payment();
+    const pay = await b.send(
+      b.paymentDelivery(p, 'SUCCEEDED', undefined, (body) =>
+        JSON.stringify({ ...body, api_version: '2099-01-01', payment_data: { ...body.payment_data, risk_score: 12, installments: null } }),
+      ),
+    );
+    const refund = await b.send(
+      b.refundDelivery(p, undefined, (body) =>
+        JSON.stringify({ ...body, api_version: '2099-01-01', refund_data: { ...body.refund_data, refund_channel: 'ORIGINAL_METHOD' } }),
+      ),
+    );
+    await add({
+      id: 'unknown_field',
+      title: 'accepts webhooks with fields the spec does not list (at the top level and inside payment_data / refund_data)',
+      exchanges: [pay, refund],
+      failure:
+        notAcknowledged(pay, 'payment with an extra field: expected') ?? notAcknowledged(refund, 'refund with an extra field: expected'),
+      success: 'both acknowledged',
+      state: [requires.refundedOnce(p.merchantId, 'a payment and a refund with extra fields')],
+    });
+  }
+  {
+    const p = b.payment();
+    const d = b.paymentDelivery(p, 'SUCCEEDED', undefined, (body) =>
+      JSON.stringify({ ...body, payment_data: { ...body.payment_data, payment_status: 'PROCESSING' } }),
+    );
+    await add(
+      accepts(
+        b,
+        'unknown_status',
+        'acknowledges a payment_status the spec does not list (PROCESSING), without taking it as paid',
+        {
+          ...d,
+          label: `PROCESSING payment webhook for ${p.merchantId}`,
+        },
+        [requires.notPaid(p.merchantId, 'a PROCESSING payment webhook')],
       ),
     );
   }
   {
+    const p = b.payment();
+    const d = b.paymentDelivery(p, 'SUCCEEDED', undefined, (body) => JSON.stringify({ ...body, line_items: padding() }));
+    await add(
+      accepts(
+        b,
+        'large_body',
+        `accepts a well-signed body of about 256 KiB`,
+        { ...d, label: `${d.label} (${Math.round(Buffer.byteLength(d.raw) / 1024)} KiB)` },
+        [requires.paid(p.merchantId, 'a well-signed 256 KiB payment webhook')],
+      ),
+    );
+  }
+  {
+    const timeoutMs = b.timeoutMs;
     const slowest = b.exchanges.reduce<WebhookExchange | undefined>(
       (s, e) => (s === undefined || e.durationMs > s.durationMs ? e : s),
       undefined,
     );
     const late = b.exchanges.filter((e) => e.status === null && e.error?.startsWith('no answer within'));
-    checks.push(
-      result(
-        'time_limit',
-        `answers every delivery within ${timeoutMs / 1000} s (the sandbox's delivery timeout)`,
-        late,
+    await add({
+      id: 'time_limit',
+      title: `answers every delivery within ${timeoutMs / 1000} s (the sandbox's delivery timeout)`,
+      exchanges: late,
+      failure:
         late.length > 0
           ? `${late.length} of ${b.exchanges.length} deliveries had no answer within ${timeoutMs / 1000} s (first: ${late[0]!.label})`
           : null,
-        `all ${b.exchanges.length} deliveries answered; slowest ${slowest ? Math.round(slowest.durationMs) : 0} ms`,
-      ),
-    );
+      success: `all ${b.exchanges.length} deliveries answered; slowest ${slowest ? Math.round(slowest.durationMs) : 0} ms`,
+    });
   }
-  return { url, signing: signing.mode, timeZone, timeoutMs, passed: checks.every((c) => c.passed), startedAt, checks };
+  return checks;
 }

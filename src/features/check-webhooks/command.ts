@@ -3,7 +3,8 @@
  * src/check-webhooks/battery.ts against a merchant's webhook handler and prints one line
  * per case (PASS/FAIL and why), or the whole report with `--json`. Signing options are the
  * main command's (`--webhook-signing`, `--webhook-secret`, `--webhook-timezone`, and their
- * `PAYMENT_SANDBOX_*` variables; flags win). Exit code: 0 when every case passes, 1 when
+ * `PAYMENT_SANDBOX_*` variables; flags win); `--state-url` also checks what the handler did.
+ * Exit code: 0 when every case passes, 1 when
  * one fails, 2 for bad options or a URL that is not http(s).
  */
 import { Command, Option } from 'commander';
@@ -19,6 +20,7 @@ interface CheckFlags {
   webhookSecret?: string;
   webhookTimezone?: string;
   timeout?: string;
+  stateUrl?: string;
   json?: boolean;
 }
 
@@ -40,12 +42,19 @@ function buildCommand(): Command {
     .addOption(
       new Option('--timeout <ms>', 'how long the handler has to answer one delivery').default(undefined, String(DEFAULT_CHECK_TIMEOUT_MS)),
     )
+    .addOption(
+      new Option(
+        '--state-url <url>',
+        "your test build's order state: after each case GET <url>/<merchant_transaction_id> must show what the handler did",
+      ),
+    )
     .addOption(new Option('--json', 'print the report as JSON'));
 }
 
 /** The report as one line per case and a summary line. */
 export function formatReport(report: WebhookCheckReport): string {
-  const lines = [`check-webhooks ${report.url} (signing ${report.signing}, timezone ${report.timeZone})`];
+  const state = report.stateUrl === null ? '' : `, state ${report.stateUrl}`;
+  const lines = [`check-webhooks ${report.url} (signing ${report.signing}, timezone ${report.timeZone}${state})`];
   for (const c of report.checks) lines.push(`${c.passed ? 'PASS' : 'FAIL'}  ${c.id.padEnd(22)} ${c.title}: ${c.reason}`);
   const failed = report.checks.filter((c) => !c.passed).length;
   lines.push(failed === 0 ? `all ${report.checks.length} checks passed` : `${failed} of ${report.checks.length} checks failed`);
@@ -88,11 +97,14 @@ export async function runCheckWebhooks(argv: string[], env: NodeJS.ProcessEnv = 
     const parsed = URL.canParse(url) ? new URL(url) : undefined;
     if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:'))
       throw new OptionsError(`invalid merchant URL "${url}": must be an http(s) URL`);
+    const state = flags.stateUrl === undefined ? undefined : URL.canParse(flags.stateUrl) ? new URL(flags.stateUrl) : null;
+    if (state === null || (state && state.protocol !== 'http:' && state.protocol !== 'https:'))
+      throw new OptionsError(`invalid --state-url "${flags.stateUrl}": must be an http(s) URL`);
   } catch (err) {
     process.stderr.write(`payment-sandbox check-webhooks: ${err instanceof Error ? err.message : String(err)}\n`);
     return CHECK_EXIT.usage;
   }
-  const report = await checkWebhooks(url, { signing, timeZone, timeoutMs });
+  const report = await checkWebhooks(url, { signing, timeZone, timeoutMs, ...(flags.stateUrl ? { stateUrl: flags.stateUrl } : {}) });
   process.stdout.write((flags.json ? JSON.stringify(report, null, 2) : formatReport(report)) + '\n');
   return report.passed ? CHECK_EXIT.passed : CHECK_EXIT.failed;
 }

@@ -6,9 +6,13 @@ import { randomUUID } from 'node:crypto';
 import { Client, expectStatus, expectThat, expectType, expectValue, fail, valueAt } from './client.js';
 import type { Exchange } from './report.js';
 
+/** What a check needs beside the direct account: without it the check is skipped. */
+export type CheckNeed = 'checkout' | 'restricted_key';
+
 export interface Check {
   name: string;
   rule: string;
+  needs?: CheckNeed;
   run(client: Client): Promise<void>;
 }
 

@@ -63,6 +63,19 @@ export class Client {
     return { authorization: `Bearer ${this.target.apiKey}`, 'x-merchant-account-id': this.target.accountId };
   }
 
+  /** The headers of the checkout-mode account (a check that needs it is skipped when it is not given). */
+  checkoutCredentials(): Record<string, string> {
+    const checkout = this.target.checkout;
+    if (!checkout) throw new Error('no checkout-mode account given');
+    return { authorization: `Bearer ${checkout.apiKey}`, 'x-merchant-account-id': checkout.accountId };
+  }
+
+  /** The headers of the restricted key, with the direct account it belongs to. */
+  restrictedCredentials(): Record<string, string> {
+    if (this.target.restrictedApiKey === undefined) throw new Error('no restricted key given');
+    return { authorization: `Bearer ${this.target.restrictedApiKey}`, 'x-merchant-account-id': this.target.accountId };
+  }
+
   async request(method: string, path: string, options: RequestOptions = {}): Promise<Exchange> {
     const base = this.target.url.replace(/\/+$/, '');
     const headers: Record<string, string> = { accept: 'application/json', ...(options.auth ?? this.credentials()), ...options.headers };

@@ -1,6 +1,8 @@
 /**
  * `payment-sandbox conformance --url <base ending in /v4> --api-key KEY --account-id ID
- * [--compare-url URL2 --compare-api-key KEY2 --compare-account-id ID2] [--format text|json|junit]`:
+ * [--checkout-api-key KEY --checkout-account-id ID] [--restricted-api-key KEY]
+ * [--compare-url URL2 --compare-api-key KEY2 --compare-account-id ID2 (and the same
+ * --compare-checkout-… and --compare-restricted-api-key)] [--format text|json|junit]`:
  * runs the behaviour checks against any server through `/v4` and prints the report. Exit code:
  * 0 when every check passes (and the servers do not differ), 1 when one fails or they differ,
  * 2 for bad options or a server that cannot be reached.
@@ -19,9 +21,15 @@ interface Flags {
   url?: string;
   apiKey?: string;
   accountId?: string;
+  checkoutApiKey?: string;
+  checkoutAccountId?: string;
+  restrictedApiKey?: string;
   compareUrl?: string;
   compareApiKey?: string;
   compareAccountId?: string;
+  compareCheckoutApiKey?: string;
+  compareCheckoutAccountId?: string;
+  compareRestrictedApiKey?: string;
   format: string;
 }
 
@@ -33,15 +41,28 @@ function buildCommand(): Command {
     .exitOverride()
     .addOption(new Option('--url <url>', 'base URL of the server, ending in /v4'))
     .addOption(new Option('--api-key <key>', 'its sk_test_ API key'))
-    .addOption(new Option('--account-id <id>', 'its merchant account id (X-MERCHANT-ACCOUNT-ID)'))
+    .addOption(new Option('--account-id <id>', 'its direct-mode merchant account id (X-MERCHANT-ACCOUNT-ID)'))
+    .addOption(new Option('--checkout-api-key <key>', 'the API key of a checkout-mode account of the same server'))
+    .addOption(new Option('--checkout-account-id <id>', 'that checkout-mode account id'))
+    .addOption(new Option('--restricted-api-key <key>', 'a key of the direct account that may read transactions but not write them'))
     .addOption(new Option('--compare-url <url>', 'a second server to compare with, ending in /v4'))
     .addOption(new Option('--compare-api-key <key>', "the second server's API key"))
     .addOption(new Option('--compare-account-id <id>', "the second server's merchant account id"))
+    .addOption(new Option('--compare-checkout-api-key <key>', "the second server's checkout-mode API key"))
+    .addOption(new Option('--compare-checkout-account-id <id>', "the second server's checkout-mode account id"))
+    .addOption(new Option('--compare-restricted-api-key <key>', "the second server's read-only restricted key"))
     .addOption(new Option('--format <format>', 'text, json or junit').choices(['text', 'json', 'junit']).default('text'));
 }
 
 const isV4Base = (url: string): boolean =>
   URL.canParse(url) && /^https?:$/.test(new URL(url).protocol) && /\/v4\/?$/.test(new URL(url).pathname);
+
+/** The checkout-mode account of a key and an id: both or neither. */
+function checkoutOf(apiKey: string | undefined, accountId: string | undefined): { apiKey: string; accountId: string } | null | 'partial' {
+  if (apiKey === undefined && accountId === undefined) return null;
+  if (!apiKey || !accountId) return 'partial';
+  return { apiKey, accountId };
+}
 
 /** Runs `conformance` with the arguments after the subcommand name; resolves with the exit code. */
 export async function runConformanceCommand(argv: string[]): Promise<number> {
@@ -61,13 +82,32 @@ export async function runConformanceCommand(argv: string[]): Promise<number> {
   };
   if (!flags.url || !flags.apiKey || !flags.accountId) return usage('--url, --api-key and --account-id are required');
   if (!isV4Base(flags.url)) return usage(`invalid --url "${flags.url}": must be an http(s) base URL ending in /v4`);
-  const options: ConformanceOptions = { url: flags.url, apiKey: flags.apiKey, accountId: flags.accountId };
+  const checkout = checkoutOf(flags.checkoutApiKey, flags.checkoutAccountId);
+  if (checkout === 'partial') return usage('--checkout-api-key and --checkout-account-id go together');
+  const options: ConformanceOptions = {
+    url: flags.url,
+    apiKey: flags.apiKey,
+    accountId: flags.accountId,
+    ...(checkout ? { checkout } : {}),
+    ...(flags.restrictedApiKey ? { restrictedApiKey: flags.restrictedApiKey } : {}),
+  };
+  const compareOnly = [flags.compareCheckoutApiKey, flags.compareCheckoutAccountId, flags.compareRestrictedApiKey];
   const compareGiven = [flags.compareUrl, flags.compareApiKey, flags.compareAccountId].filter((v) => v !== undefined).length;
+  if (compareGiven === 0 && compareOnly.some((v) => v !== undefined))
+    return usage('--compare-checkout-api-key, --compare-checkout-account-id and --compare-restricted-api-key need --compare-url');
   if (compareGiven > 0) {
     if (!flags.compareUrl || !flags.compareApiKey || !flags.compareAccountId)
       return usage('--compare-url, --compare-api-key and --compare-account-id go together');
     if (!isV4Base(flags.compareUrl)) return usage(`invalid --compare-url "${flags.compareUrl}": must be an http(s) base URL ending in /v4`);
-    options.compare = { url: flags.compareUrl, apiKey: flags.compareApiKey, accountId: flags.compareAccountId };
+    const compareCheckout = checkoutOf(flags.compareCheckoutApiKey, flags.compareCheckoutAccountId);
+    if (compareCheckout === 'partial') return usage('--compare-checkout-api-key and --compare-checkout-account-id go together');
+    options.compare = {
+      url: flags.compareUrl,
+      apiKey: flags.compareApiKey,
+      accountId: flags.compareAccountId,
+      ...(compareCheckout ? { checkout: compareCheckout } : {}),
+      ...(flags.compareRestrictedApiKey ? { restrictedApiKey: flags.compareRestrictedApiKey } : {}),
+    };
   }
   let report;
   try {

@@ -26,8 +26,18 @@ function failureLines(f: CheckFailure, indent: string): string[] {
 }
 
 function outcomeWord(r: CheckResult): string {
-  if (r.compare_result === null) return r.result.outcome === 'passed' ? 'PASS' : 'FAIL';
-  return r.result.outcome === 'passed' && r.compare_result.outcome === 'passed' ? 'PASS' : 'FAIL';
+  const outcomes = [r.result.outcome, r.compare_result?.outcome];
+  if (outcomes.includes('failed')) return 'FAIL';
+  return outcomes.includes('skipped') ? 'SKIP' : 'PASS';
+}
+
+/** Why a check was skipped, on each server it was skipped on (`on URL: ` when comparing). */
+function skipReasons(r: CheckResult, report: ConformanceReport): string[] {
+  const sides = [
+    { reason: r.result.skip_reason, url: report.url },
+    { reason: r.compare_result?.skip_reason ?? null, url: report.compare_url },
+  ];
+  return sides.filter((s) => s.reason !== null).map((s) => `${report.compare_url ? `on ${s.url}: ` : ''}${s.reason}`);
 }
 
 /** The text report. */
@@ -38,6 +48,7 @@ export function formatConformanceText(report: ConformanceReport): string {
   ];
   for (const r of report.checks) {
     lines.push(`${outcomeWord(r)}  ${r.name}  (${r.rule})`);
+    lines.push(...skipReasons(r, report).map((reason) => `      skipped${report.compare_url ? ' ' : ': '}${reason}`));
     if (r.result.failure) {
       if (report.compare_url) lines.push(`      on ${report.url}:`);
       lines.push(...failureLines(r.result.failure, '      '));
@@ -56,15 +67,18 @@ export function formatConformanceText(report: ConformanceReport): string {
         `  ${d.check}  ${d.request}  ${d.pointer === '' ? '(whole answer)' : d.pointer}: ${show(d.url_value)} vs ${show(d.compare_value)}`,
       );
   }
-  const { checks, passed, failed, differences } = report.summary;
+  const { checks, passed, failed, skipped, differences } = report.summary;
   lines.push(
     '',
-    `conformance: ${failed === 0 && differences === 0 ? 'passed' : 'FAILED'} (${passed} of ${checks} checks passed, ${failed} failed${report.compare_url ? `, ${differences} differences` : ''})`,
+    `conformance: ${failed === 0 && differences === 0 ? 'passed' : 'FAILED'} (${passed} of ${checks} checks passed, ${failed} failed, ${skipped} skipped${report.compare_url ? `, ${differences} differences` : ''})`,
   );
   return lines.join('\n');
 }
 
-/** The JUnit document: one test case per check (failed where it failed on either server or the servers differ). */
+/**
+ * The JUnit document: one test case per check (failed where it failed on either server or the
+ * servers differ; skipped, with the reason, where credentials it needs were not given).
+ */
 export function formatConformanceJunit(report: ConformanceReport, hostname = 'payment-sandbox'): string {
   const cases: JunitCase[] = report.checks.map((r) => {
     const failures = [r.result.failure, r.compare_result?.failure ?? null];
@@ -76,10 +90,12 @@ export function formatConformanceJunit(report: ConformanceReport, hostname = 'pa
     for (const d of diffs) body.push(`differs: ${d.request} ${d.pointer}: ${show(d.url_value)} vs ${show(d.compare_value)}`);
     const first = failures.find((f) => f !== null) ?? null;
     const failed = first !== null || diffs.length > 0;
+    const skipped = skipReasons(r, report);
     return {
       name: r.name,
       classname: 'conformance',
       timeSeconds: (r.result.duration_ms + (r.compare_result?.duration_ms ?? 0)) / 1000,
+      skipped: !failed && skipped.length > 0 ? skipped.join('; ') : null,
       failure: failed
         ? {
             message: first ? `${first.pointer}: ${first.message}` : `servers differ at ${diffs[0]!.pointer}`,

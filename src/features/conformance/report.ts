@@ -23,9 +23,11 @@ export const checkFailureSchema = z.object({
 export type CheckFailure = z.infer<typeof checkFailureSchema>;
 
 export const checkOutcomeSchema = z.object({
-  outcome: z.enum(['passed', 'failed']),
+  /** `skipped`: the check needs credentials that were not given (`skip_reason` says which); it neither passes nor fails the run. */
+  outcome: z.enum(['passed', 'failed', 'skipped']),
   duration_ms: z.number(),
   failure: checkFailureSchema.nullable(),
+  skip_reason: z.string().nullable(),
 });
 export type CheckOutcome = z.infer<typeof checkOutcomeSchema>;
 
@@ -55,17 +57,31 @@ export const conformanceReportSchema = z.object({
   url: z.string(),
   compare_url: z.string().nullable(),
   generated_at: z.string(),
-  summary: z.object({ checks: z.number().int(), passed: z.number().int(), failed: z.number().int(), differences: z.number().int() }),
+  summary: z.object({
+    checks: z.number().int(),
+    passed: z.number().int(),
+    failed: z.number().int(),
+    /** Checks skipped (on either server) for want of credentials and not failed on the other. */
+    skipped: z.number().int(),
+    differences: z.number().int(),
+  }),
   checks: z.array(checkResultSchema),
   differences: z.array(differenceSchema),
 });
 export type ConformanceReport = z.infer<typeof conformanceReportSchema>;
 
-/** One server's address and credentials. */
+/**
+ * One server's address and credentials: a direct-mode account (`apiKey`, `accountId`), and
+ * optionally a checkout-mode account of the same server (`checkout`) and a restricted key of
+ * the direct account that may read transactions but not write them (`restrictedApiKey`, e.g.
+ * scopes `transactions.read`). The checks that need what is not given are skipped.
+ */
 export const conformanceTargetSchema = z.object({
   url: z.string().url(),
   apiKey: z.string().min(1),
   accountId: z.string().min(1),
+  checkout: z.object({ apiKey: z.string().min(1), accountId: z.string().min(1) }).optional(),
+  restrictedApiKey: z.string().min(1).optional(),
 });
 export type ConformanceTarget = z.infer<typeof conformanceTargetSchema>;
 

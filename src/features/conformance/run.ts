@@ -6,7 +6,7 @@
  * `details` pointers, field sets and JSON types, page sizes and which cursors are null.
  */
 import { CHECKS } from './checks.js';
-import { type Check } from './check-helpers.js';
+import { type Check, type CheckNeed } from './check-helpers.js';
 import { CheckFailed, Client, jsonType } from './client.js';
 import {
   conformanceOptionsSchema,
@@ -52,16 +52,37 @@ export function diffShapes(a: unknown, b: unknown, pointer = ''): { pointer: str
   return JSON.stringify(a) === JSON.stringify(b) ? [] : [{ pointer, left: kind(a), right: kind(b) }];
 }
 
-async function runOne(check: Check, target: ConformanceTarget): Promise<{ outcome: CheckOutcome; exchanges: Exchange[] }> {
+/** Why a check that needs `need` is skipped against a server given without it. */
+function skipReason(need: CheckNeed, side: 'url' | 'compare'): string {
+  const flag = side === 'url' ? '--' : '--compare-';
+  const field = side === 'url' ? '' : 'compare.';
+  return need === 'checkout'
+    ? `no checkout-mode account given (${flag}checkout-api-key and ${flag}checkout-account-id; ${field}checkout in runConformance)`
+    : `no restricted key given (${flag}restricted-api-key; ${field}restrictedApiKey in runConformance): a key of the account that may read transactions but not write them`;
+}
+
+const missing = (need: CheckNeed, target: ConformanceTarget): boolean =>
+  need === 'checkout' ? target.checkout === undefined : target.restrictedApiKey === undefined;
+
+async function runOne(
+  check: Check,
+  target: ConformanceTarget,
+  side: 'url' | 'compare',
+): Promise<{ outcome: CheckOutcome; exchanges: Exchange[] }> {
+  if (check.needs !== undefined && missing(check.needs, target))
+    return { outcome: { outcome: 'skipped', duration_ms: 0, failure: null, skip_reason: skipReason(check.needs, side) }, exchanges: [] };
   const client = new Client(target);
   const started = Date.now();
   try {
     await check.run(client);
-    return { outcome: { outcome: 'passed', duration_ms: Date.now() - started, failure: null }, exchanges: client.exchanges };
+    return {
+      outcome: { outcome: 'passed', duration_ms: Date.now() - started, failure: null, skip_reason: null },
+      exchanges: client.exchanges,
+    };
   } catch (err) {
     if (!(err instanceof CheckFailed)) throw err; // a connection error stops the run
     const failure = { message: err.message, pointer: err.pointer, expected: err.expected, actual: err.actual, exchange: err.exchange };
-    return { outcome: { outcome: 'failed', duration_ms: Date.now() - started, failure }, exchanges: client.exchanges };
+    return { outcome: { outcome: 'failed', duration_ms: Date.now() - started, failure, skip_reason: null }, exchanges: client.exchanges };
   }
 }
 
@@ -73,6 +94,8 @@ function compareRuns(
   right: { outcome: CheckOutcome; exchanges: Exchange[] },
 ): Difference[] {
   const out: Difference[] = [];
+  // a check skipped on either side (credentials not given there) is not compared
+  if (left.outcome.outcome === 'skipped' || right.outcome.outcome === 'skipped') return out;
   const n = Math.min(left.exchanges.length, right.exchanges.length);
   for (let i = 0; i < n; i += 1) {
     const a = left.exchanges[i]!;
@@ -109,29 +132,33 @@ function compareRuns(
  * @throws ZodError for bad options, ConformanceConnectionError when a server cannot be reached.
  */
 export async function runConformance(options: ConformanceOptions, checks: Check[] = CHECKS): Promise<ConformanceReport> {
-  const parsed = conformanceOptionsSchema.parse(options);
-  const { compare } = parsed;
-  const target: ConformanceTarget = { url: parsed.url, apiKey: parsed.apiKey, accountId: parsed.accountId };
+  const { compare, ...target } = conformanceOptionsSchema.parse(options);
   const results: ConformanceReport['checks'] = [];
   const differences: Difference[] = [];
   for (const check of checks) {
-    const left = await runOne(check, target);
-    const right = compare ? await runOne(check, compare) : null;
+    const left = await runOne(check, target, 'url');
+    const right = compare ? await runOne(check, compare, 'compare') : null;
     results.push({ name: check.name, rule: check.rule, result: left.outcome, compare_result: right?.outcome ?? null });
     if (right) differences.push(...compareRuns(check, left, right));
   }
   const failed = results.filter((r) => r.result.outcome === 'failed' || r.compare_result?.outcome === 'failed').length;
+  const skipped = results.filter(
+    (r) =>
+      r.result.outcome !== 'failed' &&
+      r.compare_result?.outcome !== 'failed' &&
+      (r.result.outcome === 'skipped' || r.compare_result?.outcome === 'skipped'),
+  ).length;
   return {
     url: target.url,
     compare_url: compare?.url ?? null,
     generated_at: new Date().toISOString(),
-    summary: { checks: results.length, passed: results.length - failed, failed, differences: differences.length },
+    summary: { checks: results.length, passed: results.length - failed - skipped, failed, skipped, differences: differences.length },
     checks: results,
     differences,
   };
 }
 
-/** True when every check passed (on both servers) and the servers do not differ. */
+/** True when no check failed (on either server) and the servers do not differ; skipped checks neither pass nor fail. */
 export function conformancePassed(report: ConformanceReport): boolean {
   return report.summary.failed === 0 && report.summary.differences === 0;
 }

@@ -1,6 +1,6 @@
 /**
- * The sandbox's own controls (`POST /_sandbox/reset`, `POST /_sandbox/clock/advance`, the
- * fixtures' clock moves): what they change, in which order, and what they tell the change feed.
+ * The sandbox's own controls (`POST /_sandbox/reset`, `POST /_sandbox/clock/advance`, which the
+ * fixtures' `advance:<seconds>` uses too): what they change, in which order, and what they tell the change feed.
  * Each takes only the parts it drives; `compose.ts` hands them in.
  */
 import { isoTimestamp } from '../../core/clock/clock.js';
@@ -14,8 +14,8 @@ export interface SandboxControlDeps {
     advance(seconds: number, options: { waitForIo: boolean }): Promise<number>;
     /** The same on one account's own clock, running that account's due work alone. */
     advanceAccount(accountId: string, seconds: number, options: { waitForIo: boolean }): Promise<number>;
-    /** The same, synchronously, inside the caller's unit of work. */
-    advanceInline(seconds: number): number;
+    /** Throws AdvanceTooLongError when an advance by `seconds` would run too many steps. */
+    checkAdvance(seconds: number): void;
     /** Stops an advance under way at its next turn. */
     interrupt(): void;
   };
@@ -47,11 +47,6 @@ export interface SandboxControl {
    */
   advanceClock(seconds: number, options?: { waitForWebhooks?: boolean }): Promise<number>;
   /**
-   * Moves the clock forward inside the caller's unit of work, synchronously, without waiting
-   * for webhooks (a throw in the caller's work rolls the steps back). Returns how many steps ran.
-   */
-  advanceClockInline(seconds: number): number;
-  /**
    * Moves `accountId`'s own clock forward (every other account's and the sandbox clock stay),
    * running that account's due work alone, in time order; persists its offset. Unless
    * `waitForWebhooks` is false, resolves once the webhooks it queued have had their attempt.
@@ -59,6 +54,8 @@ export interface SandboxControl {
   advanceAccountClock(accountId: string, seconds: number, options?: { waitForWebhooks?: boolean }): Promise<number>;
   /** `accountId`'s clock: its time, and how far it is ahead of real time (the sandbox clock's offset plus its own). */
   accountClock(accountId: string): { nowMs: number; offsetMs: number };
+  /** Refuses (throws the 400 AdvanceTooLongError) an advance by `seconds` that `advanceClock` would refuse for its length; moves nothing. */
+  checkAdvance(seconds: number): void;
 }
 
 export function createSandboxControl({ scheduler, clock, uow, state, buyers, report, webhooks, feed }: SandboxControlDeps): SandboxControl {
@@ -88,7 +85,6 @@ export function createSandboxControl({ scheduler, clock, uow, state, buyers, rep
       feed.emit('clock.advanced', null, { now: isoTimestamp(clock.nowMs()), offset_ms: clock.offsetMs(), steps });
       return steps;
     },
-    advanceClockInline: (seconds) => scheduler.advanceInline(seconds),
     async advanceAccountClock(accountId, seconds, { waitForWebhooks = true } = {}) {
       const steps = await scheduler.advanceAccount(accountId, seconds, { waitForIo: waitForWebhooks });
       if (waitForWebhooks) {
@@ -100,5 +96,6 @@ export function createSandboxControl({ scheduler, clock, uow, state, buyers, rep
       return steps;
     },
     accountClock: (accountId) => clock.inAccount(accountId, () => ({ nowMs: clock.nowMs(), offsetMs: clock.offsetMs() })),
+    checkAdvance: (seconds) => scheduler.checkAdvance(seconds),
   };
 }

@@ -152,6 +152,8 @@ export function findingDetail(code: GoLiveFindingCode, n: number, wording: Findi
       return `${n} payment${s} reached ${n === 1 ? 'its' : 'their'} outcome with no webhook URL (notification_url, or payment_method.webhooks_url for a subscription) and no --notification-url: nobody was told.`;
     case 'webhook_unreachable':
       return `${n} webhook${s} got no HTTP answer at all from ${n === 1 ? 'its' : 'their'} URL on two attempts or more (connection refused, name not resolved, or reset): the handler is not reachable from the sandbox.`;
+    case 'webhook_state_mismatch':
+      return `${n} payment webhook${s} ${n === 1 ? 'was' : 'were'} acknowledged, yet the state URL of the check-webhooks run then showed the order with another payment_status than the payment's outcome.`;
     case 'ignored_webhook_field':
       return `${n} subscription create${s} carried a top-level notification_url, which subscriptions ignore: ${n === 1 ? 'its' : 'their'} webhooks go only to payment_method.webhooks_url.`;
   }

@@ -251,6 +251,11 @@ export class GoLiveTracker {
     return agg;
   }
 
+  /** A delivered payment webhook whose order the merchant's state URL then showed with another status. */
+  stateMismatch(accountId: string, deliveryId: string, transactionId: string): void {
+    this.raise(accountId, 'webhook_state_mismatch', { delivery: deliveryId, transaction: transactionId });
+  }
+
   private raise(
     accountId: string,
     code: GoLiveFindingCode,

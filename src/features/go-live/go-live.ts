@@ -24,6 +24,7 @@ export const FINDING_CODES = [
   'no_webhook_target',
   'webhook_unreachable',
   'ignored_webhook_field',
+  'webhook_state_mismatch',
 ] as const;
 
 /** A finding code of the go-live report. */
@@ -188,55 +189,66 @@ export const RULES: Record<GoLiveFindingCode, Rule> = {
     title: 'A webhook URL was sent in a field the resource ignores',
     fix: 'A subscription takes no top-level notification_url: send its webhook URL as payment_method.webhooks_url.',
   },
+  webhook_state_mismatch: {
+    severity: 'error',
+    title: "The merchant's state contradicts the payment it acknowledged",
+    fix: 'Apply each acknowledged outcome to the order before answering: a SUCCEEDED payment webhook makes the order paid, a FAILED one failed, and nothing else does (see the state check in docs/webhooks.md).',
+  },
 };
 
-/** How to exercise each coverage scenario, and the README section about it. */
+/** How to exercise each coverage scenario, and the docs section about it (`docs/<page>.md#<anchor>`). */
 export const COVERAGE_HOW: Record<CoverageScenario, { how: string; docs: string }> = {
   payment_succeeded: {
     how: 'Create a payment and settle it (POST /_sandbox/transactions/{id}/settle, or a magic value such as card 4242424242424242).',
-    docs: 'README.md#control-api-sandbox-extension-used-by-the-panel-and-by-ci',
+    docs: 'docs/control-api.md#steering-from-ci',
   },
   payment_failed: {
     how: 'Create a payment and fail it (POST /_sandbox/transactions/{id}/fail, or card 4000000000000002).',
-    docs: 'README.md#control-api-sandbox-extension-used-by-the-panel-and-by-ci',
+    docs: 'docs/control-api.md#steering-from-ci',
   },
   refund: {
     how: 'Refund a succeeded payment (POST /v4/transactions/{id}/refunds).',
-    docs: 'README.md#control-api-sandbox-extension-used-by-the-panel-and-by-ci',
+    docs: 'docs/control-api.md#steering-from-ci',
   },
   partial_refund: {
     how: 'Refund part of a succeeded payment (an amount below its remainder).',
-    docs: 'README.md#control-api-sandbox-extension-used-by-the-panel-and-by-ci',
+    docs: 'docs/control-api.md#steering-from-ci',
   },
-  customer_cancelled: { how: 'Open a payment_url and press Cancel (POST /pay/{id}/cancel).', docs: 'README.md#the-payment-page' },
+  customer_cancelled: {
+    how: 'Open a payment_url and press Cancel (POST /pay/{id}/cancel).',
+    docs: 'docs/payment-methods.md#the-payment-page',
+  },
   link_expired: {
     how: 'Leave a payment_url unpaid and advance the clock 24 hours (POST /_sandbox/clock/advance {"seconds": 86400}).',
-    docs: 'README.md#the-payment-page',
+    docs: 'docs/payment-methods.md#the-payment-page',
   },
-  subscription_renewal: { how: 'Create a subscription and advance the clock past its next billing date.', docs: 'README.md#life-cycle' },
+  subscription_renewal: {
+    how: 'Create a subscription and advance the clock past its next billing date.',
+    docs: 'docs/subscriptions.md#life-cycle',
+  },
   subscription_past_due: {
     how: 'Create a subscription with plan.name "renewal-fails" and advance the clock past its first renewal.',
-    docs: 'README.md#life-cycle',
+    docs: 'docs/subscriptions.md#life-cycle',
   },
   webhook_retry: {
     how: 'Have a webhook fail and then succeed: metadata {"sandbox_webhook_failures": "3"}, then advance the clock.',
-    docs: 'README.md#magic-values-the-default-scenario',
+    docs: 'docs/scenarios.md#magic-values-the-default-scenario',
   },
   webhook_duplicate: {
     how: 'Send a webhook twice: POST /_sandbox/transactions/{id}/webhook-faults {"fault": "duplicate"}.',
-    docs: 'README.md#webhook-faults',
+    docs: 'docs/faults.md#webhook-faults',
   },
   webhook_bad_signature: {
     how: 'Send a badly signed webhook: POST /_sandbox/transactions/{id}/webhook-faults {"fault": "bad_signature"}.',
-    docs: 'README.md#webhook-faults',
+    docs: 'docs/faults.md#webhook-faults',
   },
   webhook_out_of_order: {
     how: 'Send a refund webhook before its payment webhook: POST /_sandbox/transactions/{id}/webhook-faults {"fault": "out_of_order"}.',
-    docs: 'README.md#webhook-faults',
+    docs: 'docs/faults.md#webhook-faults',
   },
   api_fault: {
     how: 'Make the API fail on purpose: the X-Sandbox-Fault header (503, 429, timeout, reset) on a /v4 call.',
-    docs: 'README.md#api-faults-the-x-sandbox-fault-header',
+    docs: 'docs/faults.md#api-faults-the-x-sandbox-fault-header',
   },
 };
 

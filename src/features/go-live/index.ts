@@ -16,3 +16,5 @@ export { goLiveObserver, warnIgnoredWebhookField } from './request-observer.js';
 export { runReport } from './report-command.js';
 export { formatJunitSuite } from './report-format.js';
 export type { JunitCase } from './report-format.js';
+export { register } from './register.js';
+export { stateCheck } from './state-check.js';

@@ -7,23 +7,21 @@
  */
 import { hostname } from 'node:os';
 import { Command, Option } from 'commander';
+import {
+  controlHeaders,
+  DEFAULT_SANDBOX_URL as DEFAULT_URL,
+  defaultOrigin,
+  sandboxOrigin,
+  unreachableMessage,
+} from '../../core/sandbox-client.js';
 import type { GoLiveReport } from './go-live.js';
 import { failingFindings, formatJunit, formatText, type FailOn } from './report-format.js';
 
 /** Exit codes of `report`. */
 export const REPORT_EXIT = { passed: 0, failed: 1, usage: 2 } as const;
 
-const DEFAULT_URL = 'http://127.0.0.1:4010';
-
-/**
- * The sandbox's origin when `--url` is not given: `PAYMENT_SANDBOX_URL`, else the local port
- * the server was told to listen on (`PAYMENT_SANDBOX_PORT`, as the image's healthcheck finds
- * it), else 4010. An empty variable counts as unset.
- */
-export function defaultOrigin(env: NodeJS.ProcessEnv): string {
-  if (env.PAYMENT_SANDBOX_URL) return env.PAYMENT_SANDBOX_URL;
-  return env.PAYMENT_SANDBOX_PORT ? `http://127.0.0.1:${env.PAYMENT_SANDBOX_PORT}` : DEFAULT_URL;
-}
+/** The sandbox's origin when `--url` is not given (kept here for the report's callers). */
+export { defaultOrigin };
 
 interface ReportFlags {
   url?: string;
@@ -79,15 +77,15 @@ export async function runReport(argv: string[], env: NodeJS.ProcessEnv = process
     process.stderr.write(`payment-sandbox report: ${message}\n`);
     return REPORT_EXIT.usage;
   };
-  const origin = (flags.url ?? defaultOrigin(env)).replace(/\/+$/, '');
-  if (!URL.canParse(origin) || !/^https?:$/.test(new URL(origin).protocol))
-    return fail(`invalid --url "${origin}": must be an http(s) URL such as ${DEFAULT_URL}`);
+  const resolved = sandboxOrigin(flags.url, env);
+  if ('error' in resolved) return fail(resolved.error);
+  const { origin } = resolved;
   const url = `${origin}/_sandbox/report${flags.account === undefined ? '' : `?account_id=${encodeURIComponent(flags.account)}`}`;
   const token = flags.adminToken ?? env.PAYMENT_SANDBOX_ADMIN_TOKEN;
   let report: GoLiveReport;
   try {
     const res = await fetch(url, {
-      headers: token ? { accept: 'application/json', 'x-sandbox-admin-token': token } : { accept: 'application/json' },
+      headers: controlHeaders(token),
       signal: AbortSignal.timeout(30_000),
     });
     const text = await res.text();
@@ -102,10 +100,7 @@ export async function runReport(argv: string[], env: NodeJS.ProcessEnv = process
     }
     report = JSON.parse(text) as GoLiveReport;
   } catch (err) {
-    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-    return fail(
-      `cannot reach the sandbox at ${origin} (${cause?.code ?? cause?.message ?? (err instanceof Error ? err.message : String(err))}); is it running? (--url)`,
-    );
+    return fail(unreachableMessage(origin, err));
   }
   const failOn = flags.failOn as FailOn;
   const source = flags.account === undefined ? origin : `${origin} (account ${flags.account})`;

@@ -145,17 +145,20 @@ export function formatJunit(report: GoLiveReport, source: string, hostname = 'pa
   ].join('\n');
 }
 
-/** One test case of a JUnit document: a failure message and body when it failed. */
+/** One test case of a JUnit document: a failure message and body when it failed, the reason when it was skipped. */
 export interface JunitCase {
   name: string;
   classname: string;
   timeSeconds: number;
   failure: { message: string; type: string; body: string } | null;
+  skipped?: string | null;
 }
 
 /**
  * A JUnit XML document of one `<testsuite>` with the Ant/Jenkins schema's required attributes
- * and elements, for reports other than the go-live one (the conformance kit).
+ * and elements, for reports other than the go-live one (the conformance kit). A skipped case
+ * is a `<skipped message>` element and the suite's `skipped` count, as Surefire writes them
+ * and Jenkins and GitLab read them.
  */
 export function formatJunitSuite(suite: {
   name: string;
@@ -166,9 +169,12 @@ export function formatJunitSuite(suite: {
   out: string;
 }): string {
   const failures = suite.cases.filter((c) => c.failure !== null).length;
+  const skipped = suite.cases.filter((c) => c.failure === null && typeof c.skipped === 'string').length;
   const time = suite.cases.reduce((sum, c) => sum + c.timeSeconds, 0).toFixed(3);
   const cases = suite.cases.map((c) => {
     const open = `    <testcase name="${escapeXml(c.name)}" classname="${escapeXml(c.classname)}" time="${c.timeSeconds.toFixed(3)}"`;
+    if (c.failure === null && typeof c.skipped === 'string')
+      return [`${open}>`, `      <skipped message="${escapeXml(c.skipped)}"/>`, '    </testcase>'].join('\n');
     if (c.failure === null) return `${open}/>`;
     return [
       `${open}>`,
@@ -179,7 +185,7 @@ export function formatJunitSuite(suite: {
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<testsuites>',
-    `  <testsuite name="${escapeXml(suite.name)}" package="payment-sandbox" id="0" timestamp="${suite.timestamp.slice(0, 19)}" hostname="${escapeXml(suite.hostname)}" tests="${suite.cases.length}" failures="${failures}" errors="0" time="${time}">`,
+    `  <testsuite name="${escapeXml(suite.name)}" package="payment-sandbox" id="0" timestamp="${suite.timestamp.slice(0, 19)}" hostname="${escapeXml(suite.hostname)}" tests="${suite.cases.length}" failures="${failures}" errors="0"${skipped > 0 ? ` skipped="${skipped}"` : ''} time="${time}">`,
     '    <properties>',
     ...Object.entries(suite.properties).map(([name, value]) => `      <property name="${escapeXml(name)}" value="${escapeXml(value)}"/>`),
     '    </properties>',

@@ -25,3 +25,4 @@ export {
 } from './payment-method-schema.js';
 export { groupOf, paymentChannel, paymentLinkExpiresAt } from './payment-methods.js';
 export type { PaymentChannel } from './payment-methods.js';
+export { register } from './register.js';

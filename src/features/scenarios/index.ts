@@ -8,3 +8,4 @@ export { createScenarioRunner } from './runner.js';
 export { createScenarioControl } from './scenario-control.js';
 export type { ScenarioControl } from './scenario-control.js';
 export type { ScenarioMatch } from './schema.js';
+export { register } from './register.js';

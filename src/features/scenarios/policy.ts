@@ -160,7 +160,15 @@ export function createScenarioPolicy(startup: readonly LoadedScenario[]): Loaded
       return found ? { rule: ruleLabel(found), script: scriptOf(found.rule.steps) } : null;
     },
     forSubscription(input) {
-      const found = findRule(all, input);
+      // A rule on the customer's e-mail or on the amount decides a subscription whatever card is
+      // on file (named or put there by default); other rules are tried in their usual order.
+      const onCustomer = all.map((scenario) => ({
+        ...scenario,
+        rules: scenario.rules.filter(
+          (rule) => rule.match.card_number === undefined && (rule.match.customer_email !== undefined || rule.match.amount !== undefined),
+        ),
+      }));
+      const found = findRule(onCustomer, input) ?? findRule(all, input);
       return found ? { label: ruleLabel(found), steps: found.rule.steps } : null;
     },
     firstChargeScript: (rule) => scriptOf(stepsOf(rule), 'SUCCEEDED'),

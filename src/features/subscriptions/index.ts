@@ -11,3 +11,4 @@ export { subscriptionResponseSchema } from './subscription-response-schema.js';
 export { createSubscriptionService } from './subscriptions.js';
 export { collectsMethodDuringTrial, subscriptionActions } from './subscription-terms.js';
 export type { SubscriptionService } from './subscriptions.js';
+export { register } from './register.js';

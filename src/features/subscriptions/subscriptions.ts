@@ -19,7 +19,9 @@
  * in checkout mode, or with a QR, wallet or banking-app channel, waits for the customer on
  * its payment page (`payment_url_link`) unless a scenario rule scripts it; paid → `active`,
  * cancelled or expired (24 h) → `failed`. A direct-mode card subscription without card fields
- * puts the default test card on file (Visa 4242, two years ahead). Renewals always charge the
+ * puts the default test card on file (Visa 4242, two years ahead); that card triggers no
+ * scenario rule, so the customer's e-mail or the amount decides, while a card the request
+ * names is matched as in a payment (in the default scenario a magic card beats them). Renewals always charge the
  * method on file without the customer; a card on file that has expired declines the renewal
  * (`expired_card`), which runs the usual `past_due` retries to `cancelled`.
  *
@@ -34,7 +36,7 @@
 import { randomUUID } from 'node:crypto';
 import { nthPeriod } from './billing-schedule.js';
 import type { Clock } from '../../core/clock/clock.js';
-import { DEFAULT_TEST_CARD, isCardExpired } from '../payment-methods/index.js';
+import { isCardExpired } from '../payment-methods/index.js';
 import { awaitsCustomer } from '../payment-methods/index.js';
 import type {
   Account,
@@ -65,7 +67,6 @@ import {
   onFile,
   subscriptionActions,
   subscriptionMatchInput,
-  usesDefaultCard,
   type RegisteredMethod,
 } from './subscription-terms.js';
 import { storedPaymentMethod } from '../transactions/index.js';
@@ -231,10 +232,9 @@ export function createSubscriptionService(deps: SubscriptionServiceDeps): Subscr
           renewal_attempts: 0,
           pending_charge_id: null,
           first_charge_id: null,
-          // A request charging the default test card matches as that card.
-          rule: policy.forSubscription(
-            usesDefaultCard(account.mode, request.payment_method) ? { ...match, cardNumber: DEFAULT_TEST_CARD.number } : match,
-          ),
+          // Matched on the card the request names: the default test card put on file for a request
+          // without one triggers no card rule, so an e-mail or amount rule decides its charges.
+          rule: policy.forSubscription(match),
           payment_method_on_file: methodOnFile(account.mode, request, now),
           cancelled_at: null,
           cancellation_reason: null,

@@ -23,3 +23,4 @@ export type { TransactionService } from './transactions.js';
 export { paymentWebhookBody, refundWebhookBody } from './webhook-bodies.js';
 export type { PaymentWebhookStatus } from './webhook-bodies.js';
 export type { Refund } from './control/transactions.schemas.js';
+export { register } from './register.js';

@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../core/clock/clock.js';
 import type { Delivery, DeliveryFault, SimulatedFailures, Transaction, WebhookFault } from '../../core/domain/entities.js';
 import { invalidState, notFound } from '../../core/domain/errors.js';
+import { subscriptionOrderKey } from '../../core/webhooks/ordering.js';
 import type { DeliveriesRepo, Outbox, TransactionsRepo, UnitOfWork } from '../../core/domain/ports.js';
 import { paymentWebhookBody, refundEventBody, refundWebhookBody, transactionEventBody, type WebhookFormat } from './webhook-bodies.js';
 
@@ -56,7 +57,15 @@ export interface FaultingOutbox extends Outbox {
    * `out_of_order`, no refund) yet.
    */
   injectFault(transactionId: string, request: FaultRequest): Delivery[];
+  /**
+   * Queues a webhook whose body the caller chose (the webhook workbench's send), as an
+   * ordinary delivery due now: signed, attempted, retried and logged as every other one.
+   */
+  queue(fields: QueuedWebhook): Delivery;
 }
+
+/** A webhook the caller built: its account, what it is about, where it goes and its exact body. */
+export type QueuedWebhook = Pick<Delivery, 'account_id' | 'kind' | 'resource_id' | 'url' | 'body'>;
 
 /** The outbox over `deps.deliveries`, writing bodies in `deps.format`, with the scripted webhook faults. */
 export function createOutbox(deps: OutboxDeps): FaultingOutbox {
@@ -66,7 +75,11 @@ export function createOutbox(deps: OutboxDeps): FaultingOutbox {
   /** Where a transaction's webhooks go: its own notification_url, else the sandbox default. */
   const urlOf = (tx: Transaction): string | null => tx.notification_url ?? deps.defaultNotificationUrl ?? null;
 
-  type Fields = Pick<Delivery, 'account_id' | 'kind' | 'resource_id' | 'url' | 'body'>;
+  type Fields = QueuedWebhook & Pick<Delivery, 'order_key'>;
+
+  /** The queue of a transaction's webhooks: a subscription's charges share one per URL, others their transaction's own. */
+  const orderKeyOf = (tx: Transaction): string | null =>
+    tx.subscription_id === null ? null : subscriptionOrderKey(tx.subscription_id, urlOf(tx));
 
   /** Inserts one delivery, first attempted at `nextAttemptAt` (null: parked, see `Delivery.fault`); returns its id. */
   const insert = (fields: Fields, fault: DeliveryFault | null, nextAttemptAt: number | null, simulated?: SimulatedFailures): string => {
@@ -131,7 +144,14 @@ export function createOutbox(deps: OutboxDeps): FaultingOutbox {
             timeZone: deps.timeZone,
             settlementCurrency,
           });
-      const fields: Fields = { account_id: tx.account_id, kind: 'payment', resource_id: tx.id, url: urlOf(tx), body: JSON.stringify(body) };
+      const fields: Fields = {
+        account_id: tx.account_id,
+        kind: 'payment',
+        resource_id: tx.id,
+        url: urlOf(tx),
+        body: JSON.stringify(body),
+        order_key: orderKeyOf(tx),
+      };
       const faults = deps.webhookFaults(tx.scenario_rule);
       // out_of_order parks a SUCCEEDED payment's webhook until its refund's has been attempted.
       if (faults.length > 0) enqueueScripted(fields, faults, tx.status === 'SUCCEEDED', simulated);
@@ -159,10 +179,16 @@ export function createOutbox(deps: OutboxDeps): FaultingOutbox {
         resource_id: refund.id,
         url: urlOf(tx),
         body: JSON.stringify(body),
+        order_key: orderKeyOf(tx),
       };
       const faults = deps.webhookFaults(tx.scenario_rule);
       if (faults.length > 0) enqueueScripted(fields, faults, false, simulated);
       else enqueue(fields, simulated);
+    },
+    queue(fields) {
+      // A body about a known transaction joins that transaction's queue (its subscription's, for a charge).
+      const tx = deps.transactions.byIdAnyAccount(fields.resource_id);
+      return uow.run(() => deliveries.byId(insert({ ...fields, order_key: tx ? orderKeyOf(tx) : null }, null, clock.nowMs()))!);
     },
     injectFault(transactionId, request) {
       return uow.run(() => {
@@ -176,7 +202,18 @@ export function createOutbox(deps: OutboxDeps): FaultingOutbox {
         /** A copy of `d` with `fault`, first attempted at `at`, as stored. */
         const copy = (d: Delivery, fault: DeliveryFault, at: number): Delivery =>
           deliveries.byId(
-            insert({ account_id: d.account_id, kind: d.kind, resource_id: d.resource_id, url: d.url, body: d.body }, fault, at),
+            insert(
+              {
+                account_id: d.account_id,
+                kind: d.kind,
+                resource_id: d.resource_id,
+                url: d.url,
+                body: d.body,
+                order_key: d.order_key ?? null,
+              },
+              fault,
+              at,
+            ),
           )!;
         const now = clock.nowMs();
         switch (request.kind) {

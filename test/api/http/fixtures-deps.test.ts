@@ -4,7 +4,7 @@
  * domain's `MerchantAccounts.createBuyer`, and the objects show the base URL of the moment.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { fixtureDeps } from '../../../src/app.js';
+import { fixtureDeps } from '../../../src/features/fixtures/index.js';
 import { loadFixtures } from '../../../src/features/fixtures/apply.js';
 import { CHECKOUT, headers, testApp } from '../../support/app.js';
 
@@ -20,7 +20,7 @@ describe('fixtures through FixtureDeps', () => {
     apps.push(a);
     const deps = fixtureDeps(a.sandbox);
     a.sandbox.baseUrl = 'http://sandbox.test:4010';
-    const objects = loadFixtures(deps, [
+    const objects = (await loadFixtures(deps, [
       {
         source: 'test',
         document: {
@@ -36,7 +36,7 @@ describe('fixtures through FixtureDeps', () => {
           ],
         },
       },
-    ]) as Record<string, Record<string, unknown>>;
+    ])) as Record<string, Record<string, unknown>>;
     expect(objects.bo).toMatchObject({ type: 'buyer', display_name: 'Bo Fixture', external_identifier: 'bo-1' });
     expect(objects.pay).toMatchObject({ status: 'SUCCEEDED', payment_url: `http://sandbox.test:4010/pay/${objects.pay!.id as string}` });
     const buyers = (await (await a.app.request('/v4/buyers?limit=100', { headers: headers(CHECKOUT) })).json()) as {

@@ -206,12 +206,12 @@ describe('POST /_sandbox/fixtures', () => {
       await refusedWith({ fixtures: [] }, 400, '/fixtures', undefined, /at least one/);
     });
 
-    it('a failure only the domain finds midway (a refund larger than the payment) rolls back what came before it, clock included', () =>
+    it('a failure only the domain finds midway (a refund larger than the payment) rolls back what came before it', () =>
       refusedWith(
         {
           fixtures: [
             tx('t1', { amount: 1000, notification_url: 'http://127.0.0.1:9/hooks' }, { then: 'settle' }),
-            { name: 'sub', account: 'direct', create: 'subscription', body: directSubscription(), then: 'advance:3600' },
+            { name: 'sub', account: 'direct', create: 'subscription', body: directSubscription() },
             { name: 'too_much', account: 'direct', create: 'refund', body: { transaction_id: '${t1.id}', amount: 5000 } },
           ],
         },
@@ -256,6 +256,52 @@ describe('POST /_sandbox/fixtures', () => {
         't1',
         /Webhook target refused/,
       ));
+  });
+});
+
+describe('POST /_sandbox/fixtures: a document with advances is applied in pieces', () => {
+  it('a failure after an advance keeps the fixtures before it and the moved clock, and the refusal names them', async () => {
+    const a = app();
+    const res = await post(a, {
+      fixtures: [
+        tx('t1', { amount: 1000, notification_url: 'http://127.0.0.1:9/hooks' }, { then: 'settle' }),
+        { name: 'sub', account: 'direct', create: 'subscription', body: directSubscription(), then: 'advance:3600' },
+        tx('t2', { external_identifier: 'rolled-back' }),
+        { name: 'too_much', account: 'direct', create: 'refund', body: { transaction_id: '${t1.id}', amount: 5000 } },
+      ],
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ type: 'error', status: 400, code: 'bad_request' });
+    expect((res.body.details as Json[])[0]).toMatchObject({ pointer: '/fixtures/3/body/amount', location: 'body' });
+    expect(String(res.body.message)).toMatch(
+      /^Fixtures stopped, the fixtures applied before an advance of the clock stay \(t1, sub\), the rest was not created: request body: fixture "too_much" at \/fixtures\/3\/body\/amount: /,
+    );
+    // t1 and sub (its first payment, and the clock's hour) stay; t2, in the failing piece, rolled back with it.
+    expect(await state(a)).toMatchObject({ direct: 2, subscriptions: 1, offset: 3600 });
+    const listed = (await (await a.app.request('/v4/transactions', { headers: headers(DIRECT) })).json()) as { items: Json[] };
+    expect(listed.items.map((t) => t.external_identifier)).not.toContain('rolled-back');
+  });
+
+  it('an advance too long for one advance is refused with its own piece: the pieces before it stay', async () => {
+    const a = app();
+    const daily = (i: number, extra: Json = {}): Json => ({
+      name: `sub${i}`,
+      account: 'direct',
+      create: 'subscription',
+      body: directSubscription({
+        external_identifier: `sub-${i}`,
+        plan: { name: `daily-${i}`, currency: 'USD', amount: 100, interval: 'day' },
+      }),
+      ...extra,
+    });
+    const subs = Array.from({ length: 30 }, (_, i) => daily(i, i === 29 ? { then: `advance:${10 * 365 * 86400}` } : {}));
+    const res = await post(a, { fixtures: [tx('t1', {}, { then: 'advance:60' }), ...subs] });
+    expect(res.status).toBe(400);
+    expect((res.body.details as Json[])[0]).toMatchObject({ pointer: '/fixtures/30/then', location: 'body' });
+    expect(String(res.body.message)).toMatch(
+      /stay \(t1\), the rest was not created: request body: fixture "sub29" at \/fixtures\/30\/then: This advance would run about \d+ steps/,
+    );
+    expect(await state(a)).toMatchObject({ direct: 1, subscriptions: 0, offset: 60 });
   });
 });
 

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WEBHOOK_CHECK_IDS, checkWebhooks, type WebhookCheckReport } from '../../../src/features/check-webhooks/index.js';
-import { badHandler, goodHandler, slowHandler, type SampleHandler } from '../../support/webhook-handlers.js';
+import { badHandler, goodHandler, slowHandler, strictHandler, type SampleHandler } from '../../support/webhook-handlers.js';
 
 const BIN = fileURLToPath(new URL('../../../bin/payment-sandbox.js', import.meta.url));
 const open: SampleHandler[] = [];
@@ -45,8 +45,8 @@ describe('checkWebhooks (programmatic API)', () => {
     expect(report.signing).toBe('rsa');
     // The duplicate and the refund sent again did not take effect twice.
     expect(new Set(good.effects).size).toBe(good.effects.length);
-    expect(good.requests).toBe(13);
-    expect(good.effects).toHaveLength(8);
+    expect(good.requests).toBe(19);
+    expect(good.effects).toHaveLength(13);
   });
 
   it('a bad handler (accepts anything, 500 on a repeat) fails the signature, duplicate and refund-before-payment checks and passes the rest', async () => {
@@ -63,12 +63,15 @@ describe('checkWebhooks (programmatic API)', () => {
       raw_body: true,
       duplicate_delivery: false,
       refund_before_payment: false,
+      unknown_field: true,
+      unknown_status: true,
+      large_body: true,
       time_limit: true,
     });
     const byId = new Map(report.checks.map((c) => [c.id, c]));
-    expect(byId.get('tampered_body')!.reason).toMatch(/^accepted a forged delivery: HTTP 200/);
+    expect(byId.get('tampered_body')!.reason).toMatch(/^answer: accepted a forged delivery: HTTP 200/);
     expect(byId.get('duplicate_delivery')!.reason).toMatch(/repeated delivery was not acknowledged: HTTP 500/);
-    expect(byId.get('duplicate_delivery')!.exchanges.map((e) => e.status)).toEqual([200, 500]);
+    expect(byId.get('duplicate_delivery')!.exchanges.map((e) => e.status)).toEqual([200, 500, 200, 500]);
   });
 
   it('a handler that verifies re-serialized JSON (JSON.stringify(JSON.parse(raw))) instead of the raw bytes fails raw_body, and only it', async () => {
@@ -78,7 +81,10 @@ describe('checkWebhooks (programmatic API)', () => {
       expect(report.passed).toBe(false);
       expect(report.checks.filter((c) => !c.passed).map((c) => c.id)).toEqual(['raw_body']);
       const rawBody = report.checks.find((c) => c.id === 'raw_body')!;
-      expect(rawBody.reason).toMatch(/^expected 2xx \{"code":"200","message":"SUCCESS"\}, got HTTP 401/);
+      expect(rawBody.reason).toMatch(/^answer: expected 2xx \{"code":"200","message":"SUCCESS"\}, got HTTP 401/);
+      // A refused well-signed delivery points to the explanation of failed signature checks.
+      expect(rawBody.reason).toContain('POST /_sandbox/signatures/explain');
+      expect(rawBody.reason).toContain('/docs/webhooks#why-a-signature-check-fails');
       // What was sent is valid JSON meaning the same payment, only written differently.
       expect(rawBody.exchanges[0]!.label).toMatch(/indented and with \\u escapes$/);
     }
@@ -112,12 +118,101 @@ describe('checkWebhooks (programmatic API)', () => {
     expect(report.checks[0]!.reason).toContain('ECONNREFUSED');
   });
 
+  it('forward compatibility: extra fields, an unknown status and a 256 KiB body are each well signed and must be acknowledged', async () => {
+    const good = await track(goodHandler());
+    const report = await checkWebhooks(good.url);
+    const byId = new Map(report.checks.map((c) => [c.id, c]));
+    expect(byId.get('unknown_field')!.passed).toBe(true);
+    expect(byId.get('unknown_status')!.exchanges[0]!.label).toMatch(/^PROCESSING payment webhook/);
+    expect(byId.get('large_body')!.exchanges[0]!.label).toMatch(/\((25\d|26\d) KiB\)$/);
+    // A handler that refuses what it does not know fails them.
+    const strict = await track(strictHandler());
+    const strictReport = await checkWebhooks(strict.url);
+    expect(verdicts(strictReport)).toMatchObject({
+      unknown_field: false,
+      unknown_status: false,
+      large_body: false,
+      payment_succeeded: true,
+    });
+  });
+
   it('refuses a URL that is not http(s)', async () => {
     await expect(checkWebhooks('ftp://127.0.0.1/hook')).rejects.toThrow(TypeError);
   });
 });
 
+describe('the state check (stateUrl)', () => {
+  it("a good handler's state matches every case: applied once when well signed, untouched when forged, PROCESSING not paid", async () => {
+    for (const secret of [undefined, 'whsec_state']) {
+      const good = await track(goodHandler(secret ? { secret } : {}));
+      const stateUrl = good.url.replace(/\/webhooks$/, '/orders');
+      const report = await checkWebhooks(good.url, { stateUrl, ...(secret ? { signing: { mode: 'hmac' as const, secret } } : {}) });
+      expect(report.checks.filter((c) => !c.passed)).toEqual([]);
+      expect(report.stateUrl).toBe(stateUrl);
+      for (const c of report.checks) expect([c.id, c.statePassed]).toEqual([c.id, c.id === 'time_limit' ? null : true]);
+      expect(report.checks.find((c) => c.id === 'refund')!.state[0]!.body).toEqual({ payment_status: 'SUCCEEDED', refunded_amount: 500 });
+    }
+  });
+
+  it('a handler that applies a forged delivery before refusing it fails the forged cases, saying what its state showed', async () => {
+    const flawed = await track(goodHandler({ flaw: 'applies_forged' }));
+    const report = await checkWebhooks(flawed.url, { stateUrl: flawed.url.replace(/\/webhooks$/, '/orders') });
+    const forged = report.checks.filter((c) => ['tampered_body', 'wrong_key', 'missing_signature'].includes(c.id));
+    for (const c of forged) {
+      expect(c.answerPassed).toBe(true);
+      expect(c.statePassed).toBe(false);
+      expect(c.reason).toMatch(
+        /^state: GET http:\/\/127\.0\.0\.1:\d+\/orders\/check-\S+ showed \{"payment_status":"SUCCEEDED","refunded_amount":0\} after a /,
+      );
+      expect(c.reason).toContain('must change nothing');
+    }
+  });
+
+  it('a handler that counts a repeated refund twice fails duplicate_delivery, saying the refunded amount it showed', async () => {
+    const flawed = await track(goodHandler({ flaw: 'counts_refund_twice' }));
+    const report = await checkWebhooks(flawed.url, { stateUrl: flawed.url.replace(/\/webhooks$/, '/orders') });
+    const duplicate = report.checks.find((c) => c.id === 'duplicate_delivery')!;
+    expect(duplicate.passed).toBe(false);
+    expect(duplicate.answerPassed).toBe(true);
+    expect(duplicate.reason).toContain('"refunded_amount":1000');
+    expect(duplicate.reason).toContain('the refund must be counted once (refunded_amount 500)');
+    expect(verdicts(report).refund_before_payment).toBe(false);
+  });
+
+  it('a handler that takes PROCESSING as paid fails unknown_status, saying its state showed SUCCEEDED', async () => {
+    const flawed = await track(goodHandler({ flaw: 'processing_is_paid' }));
+    const report = await checkWebhooks(flawed.url, { stateUrl: flawed.url.replace(/\/webhooks$/, '/orders') });
+    expect(report.checks.filter((c) => !c.passed).map((c) => c.id)).toEqual(['unknown_status']);
+    const c = report.checks.find((x) => x.id === 'unknown_status')!;
+    expect(c.reason).toMatch(
+      /showed \{"payment_status":"SUCCEEDED"\S*\} after a PROCESSING payment webhook; a status the handler does not know must not be taken as paid/,
+    );
+  });
+
+  it('a state URL that answers nothing usable fails the cases with the answer it got', async () => {
+    const good = await track(goodHandler());
+    const report = await checkWebhooks(good.url, { stateUrl: good.url.replace(/\/webhooks$/, '/nothing-here') });
+    expect(report.checks[0]!.passed).toBe(false);
+    expect(report.checks[0]!.reason).toContain('state: GET');
+    expect(report.checks[0]!.reason).toContain('expected 200 {"payment_status"');
+  });
+});
+
 describe('payment-sandbox check-webhooks (the real bin)', () => {
+  it('--state-url: exits 0 against the good handler and 1 against one that applies forged deliveries', async () => {
+    const good = await track(goodHandler());
+    const ok = await runBin([good.url, '--state-url', good.url.replace(/\/webhooks$/, '/orders')]);
+    expect(ok.code).toBe(0);
+    expect(ok.out.split('\n')[0]).toContain(', state http://127.0.0.1:');
+    const flawed = await track(goodHandler({ flaw: 'applies_forged' }));
+    const bad = await runBin([flawed.url, '--state-url', flawed.url.replace(/\/webhooks$/, '/orders')]);
+    expect(bad.code).toBe(1);
+    expect(bad.out).toMatch(/^FAIL\s+tampered_body\s.*state: GET .* showed \{"payment_status":"SUCCEEDED"/m);
+    const wrong = await runBin([good.url, '--state-url', 'ftp://x']);
+    expect(wrong.code).toBe(2);
+    expect(wrong.err).toContain('--state-url');
+  });
+
   it('exits 0 against the good handler, one PASS line per case', async () => {
     const good = await track(goodHandler());
     const r = await runBin([good.url]);

@@ -36,6 +36,9 @@ describe('payment-sandbox subcommands', () => {
     }
     expect(commands).toMatch(/^ {2}report +print the go-live report/m);
     expect(commands).toMatch(/^ {2}check-webhooks <url> +check a merchant's webhook handler/m);
+    expect(commands).toMatch(/^ {2}send-webhook +send any body as a signed webhook/m);
+    expect(commands).toMatch(/^ {2}explain-signature +say why a webhook signature check fails/m);
+    expect(commands).toMatch(/^ {2}conformance --url <base>\/v4 --api-key <key> --account-id <id> +run the behaviour checks/m);
     expect(commands).toMatch(/^ {2}help \[command\] +show the help of a command$/m);
   });
 
@@ -58,6 +61,8 @@ describe('payment-sandbox subcommands', () => {
     [['reprot'], "error: unknown command 'reprot' (Did you mean report?)\n"],
     [['repot', '--fail-on', 'error'], "error: unknown command 'repot' (Did you mean report?)\n"],
     [['check-webhook', 'http://127.0.0.1:3000/webhooks'], "error: unknown command 'check-webhook' (Did you mean check-webhooks?)\n"],
+    [['send-webhooks', '--body', '{}'], "error: unknown command 'send-webhooks' (Did you mean send-webhook?)\n"],
+    [['explain-signatures'], "error: unknown command 'explain-signatures' (Did you mean explain-signature?)\n"],
     [['help', 'reprot'], "error: unknown command 'reprot' (Did you mean report?)\n"],
     [['--port', '0', 'reprot'], "error: unknown command 'reprot' (Did you mean report?)\n"],
   ])('a mistyped command %j is refused on one line with the nearest command suggested', (args, message) => {
@@ -84,5 +89,7 @@ describe('similarCommands', () => {
     expect(similarCommands('check')).toEqual(['check-webhooks']);
     expect(similarCommands('chekc-webhooks')).toEqual(['check-webhooks']);
     expect(similarCommands('serve')).toEqual([]);
+    expect(similarCommands('send')).toEqual(['send-webhook']);
+    expect(similarCommands('explain')).toEqual(['explain-signature']);
   });
 });

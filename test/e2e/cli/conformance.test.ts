@@ -25,9 +25,13 @@ function run(args: string[]): Promise<{ code: number | null; out: string; err: s
 let sandbox: RunningSandbox;
 let drifting: RunningSandbox;
 let proxy: DriftProxy;
+/** A read-only restricted key of each sandbox's direct account, minted through the control API. */
+const readOnlyKeys = new Map<RunningSandbox, string>();
 beforeAll(async () => {
   [sandbox, drifting] = await Promise.all([startSandbox({ quiet: true }), startSandbox({ quiet: true })]);
-  proxy = await startDriftProxy(drifting.url, ['error_code', 'status']);
+  for (const s of [sandbox, drifting])
+    readOnlyKeys.set(s, (await s.apiKeys.create(s.credentials.direct.account_id, { scopes: ['transactions.read'] })).secret);
+  proxy = await startDriftProxy(drifting.url, ['error_code', 'status', 'checkout_no_payment_url']);
 });
 afterAll(async () => {
   await proxy?.close();
@@ -35,15 +39,64 @@ afterAll(async () => {
 });
 
 const creds = (s: RunningSandbox): string[] => ['--api-key', s.credentials.direct.api_key, '--account-id', s.credentials.direct.account_id];
+/** The checkout demo account and a read-only key, with `prefix` (`--` or `--compare-`). */
+const moreCreds = (s: RunningSandbox, prefix = '--'): string[] => [
+  `${prefix}checkout-api-key`,
+  s.credentials.checkout.api_key,
+  `${prefix}checkout-account-id`,
+  s.credentials.checkout.account_id,
+  `${prefix}restricted-api-key`,
+  readOnlyKeys.get(s)!,
+];
 
 describe('payment-sandbox conformance (CLI)', () => {
-  it('exits 0 against a sandbox and prints a JUnit document with one passing test case per check', async () => {
+  it('exits 0 against a sandbox and prints a valid JUnit document with one test case per check', async () => {
     const r = await run(['--url', sandbox.apiUrl, ...creds(sandbox), '--format', 'junit']);
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
     expect(junitProblems(r.out)).toEqual([]);
     expect(r.out).toContain('<testcase name="idempotency.replay_same_body" classname="conformance"');
     expect(r.out).toContain('failures="0"');
+  });
+
+  it('with a checkout account and a restricted key, the checkout and scope checks run and pass', async () => {
+    const r = await run(['--url', sandbox.apiUrl, ...creds(sandbox), ...moreCreds(sandbox), '--format', 'junit']);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    expect(junitProblems(r.out)).toEqual([]);
+    expect(r.out).toMatch(/<testcase name="checkout.create" classname="conformance" time="[\d.]+"\/>/);
+    expect(r.out).toMatch(/<testcase name="scopes.create_without_scope_forbidden" classname="conformance" time="[\d.]+"\/>/);
+    expect(r.out).not.toContain('<skipped');
+    expect(r.out).toContain('failures="0"');
+  });
+
+  it('without them, those checks are JUnit skipped cases with the reason, and the run still exits 0', async () => {
+    const r = await run(['--url', sandbox.apiUrl, ...creds(sandbox), '--format', 'junit']);
+    expect(r.code).toBe(0);
+    expect(junitProblems(r.out)).toEqual([]);
+    expect(r.out).toMatch(
+      /<testcase name="checkout.read_back"[^>]*>\s*<skipped message="no checkout-mode account given \(--checkout-api-key/,
+    );
+    expect(r.out).toMatch(
+      /<testcase name="scopes.restricted_key_reads"[^>]*>\s*<skipped message="no restricted key given \(--restricted-api-key/,
+    );
+    expect(r.out).toContain('skipped="10"');
+  });
+
+  it('--compare-url with checkout accounts: exit 1 naming the checkout drift, the check and the pointer', async () => {
+    const args = ['--url', sandbox.apiUrl, ...creds(sandbox), ...moreCreds(sandbox)];
+    const r = await run([
+      ...args,
+      '--compare-url',
+      proxy.apiUrl,
+      ...creds(drifting).map((a) => a.replace(/^--/, '--compare-')),
+      ...moreCreds(drifting, '--compare-'),
+    ]);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('FAIL  checkout.create');
+    expect(r.out).toMatch(/ {2}checkout\.create {2}POST \/transactions {2}\/body\/payment_url: "string" vs "missing"/);
+    expect(r.out).toMatch(/PASS {2}scopes\.create_without_scope_forbidden/);
   });
 
   it('exits 1 against a drifting server, the JUnit failures naming the checks and pointers', async () => {
@@ -65,5 +118,11 @@ describe('payment-sandbox conformance (CLI)', () => {
     expect(unreachable.code).toBe(2);
     expect(unreachable.err).toContain('cannot reach the server');
     expect(unreachable.out).toBe('');
+    const halfCheckout = await run(['--url', sandbox.apiUrl, ...creds(sandbox), '--checkout-api-key', 'sk_test_x']);
+    expect(halfCheckout.code).toBe(2);
+    expect(halfCheckout.err).toContain('--checkout-api-key and --checkout-account-id go together');
+    const compareOnly = await run(['--url', sandbox.apiUrl, ...creds(sandbox), '--compare-restricted-api-key', 'sk_test_x']);
+    expect(compareOnly.code).toBe(2);
+    expect(compareOnly.err).toContain('need --compare-url');
   });
 });

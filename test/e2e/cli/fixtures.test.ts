@@ -170,7 +170,11 @@ describe('compose.yaml', () => {
     const hostFile = join(root, hostDir!, inContainer.slice('/fixtures/'.length));
     const cmd = service.command!;
     const dbPath = join(dir, 'compose.sqlite');
+    // Compose fills in `${NAME:-default}` from the environment first.
+    const interpolated = (arg: string): string =>
+      arg.replace(/\$\{(\w+):-([^}]*)\}/g, (_, name: string, fallback: string) => process.env[name] ?? fallback);
     const args = cmd
+      .map(interpolated)
       .flatMap((arg, i) => (cmd[i - 1] === '--db' ? [dbPath] : [arg]))
       .filter((a, i, all) => a !== '--notification-url' && all[i - 1] !== '--notification-url');
     for (let round = 0; round < 2; round++) {

@@ -5,7 +5,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type Drift = 'dropped_field' | 'changed_type' | 'error_code' | 'status' | 'repeated_record';
+export type Drift =
+  'dropped_field' | 'changed_type' | 'error_code' | 'status' | 'repeated_record' | 'checkout_no_payment_url' | 'forbidden_as_unauthorized';
 
 export interface DriftProxy {
   /** Base of the proxied API (`…/v4`). */
@@ -45,6 +46,14 @@ export async function startDriftProxy(origin: string, drifts: Drift[]): Promise<
               typeof json.refunded_amount === 'number'
             )
               json.refunded_amount = String(json.refunded_amount);
+            // a checkout-mode create answered without its payment_url
+            if (
+              drifts.includes('checkout_no_payment_url') &&
+              req.method === 'POST' &&
+              path === '/v4/transactions' &&
+              typeof json.payment_url === 'string'
+            )
+              delete json.payment_url;
             // another error code for 401
             if (drifts.includes('error_code') && json.code === 'unauthorized') json.code = 'invalid_token';
             // 404 instead of 405
@@ -52,6 +61,12 @@ export async function startDriftProxy(origin: string, drifts: Drift[]): Promise<
               status = 404;
               json.status = 404;
               json.code = 'not_found';
+            }
+            // 401 unauthorized where the token is valid but lacks the scope (403)
+            if (drifts.includes('forbidden_as_unauthorized') && status === 403) {
+              status = 401;
+              json.status = 401;
+              json.code = 'unauthorized';
             }
             // the next page of transactions starts again with the last record of the page before
             if (drifts.includes('repeated_record') && req.method === 'GET' && path === '/v4/transactions' && Array.isArray(json.items)) {

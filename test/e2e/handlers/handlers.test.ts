@@ -156,14 +156,15 @@ async function startHandler(
 
 interface CheckReport {
   passed: boolean;
-  checks: Array<{ id: string; passed: boolean; reason: string }>;
+  checks: Array<{ id: string; passed: boolean; reason: string; statePassed: boolean | null }>;
 }
 
-async function runBattery(sandbox: RunningSandbox, url: string): Promise<CheckReport> {
+/** The battery through the control API; with `stateUrl`, the state check too. */
+async function runBattery(sandbox: RunningSandbox, url: string, stateUrl?: string): Promise<CheckReport> {
   const res = await fetch(`${sandbox.url}/_sandbox/check-webhooks`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ url }),
+    body: JSON.stringify(stateUrl === undefined ? { url } : { url, state_url: stateUrl }),
   });
   expect(res.status).toBe(200);
   return (await res.json()) as CheckReport;
@@ -225,7 +226,7 @@ for (const { mode, options, env } of modes) {
 
     for (const language of Object.keys(HANDLER_LANGUAGES) as HandlerLanguage[]) {
       const tools = toolchain(language);
-      const title = `${HANDLER_LANGUAGES[language]}: passes every check-webhooks case and acknowledges a settled payment's webhook`;
+      const title = `${HANDLER_LANGUAGES[language]}: passes every check-webhooks case with the state check and acknowledges a settled payment's webhook`;
       if ('missing' in tools) {
         if (IN_CI) it(title, () => expect.fail(`${language}: ${tools.missing}; CI must install it (.ci/run)`));
         else it(title, (ctx) => ctx.skip(`${language}: ${tools.missing} (outside CI only; CI fails instead)`));
@@ -235,13 +236,15 @@ for (const { mode, options, env } of modes) {
         const handler = HANDLERS.find((h) => h.language === language)!;
         const running = await startHandler(handler, tools.path, sandbox.credentials.webhookPublicKeyPem, env);
         try {
-          const report = await runBattery(sandbox, running.url);
+          // The handler answers GET /orders/<merchant_transaction_id> with what it applied.
+          const report = await runBattery(sandbox, running.url, running.url.replace(/\/webhooks$/, '/orders'));
           expect(report.checks.map((c) => c.id)).toEqual([...WEBHOOK_CHECK_IDS]);
           expect(
             report.checks.filter((c) => !c.passed),
             running.output(),
           ).toEqual([]);
           expect(report.passed).toBe(true);
+          for (const c of report.checks) expect([c.id, c.statePassed]).toEqual([c.id, c.id === 'time_limit' ? null : true]);
 
           const reference = `handler-${language}-${mode}`;
           const id = await settleRealPayment(sandbox, running.url, reference);

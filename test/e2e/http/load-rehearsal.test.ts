@@ -55,7 +55,7 @@ describe('load rehearsal', () => {
     expect((await list(sandbox, 'direct')).status).toBe(200);
   });
 
-  it('PATCH /_sandbox/accounts/{id} sets an account its own rate limit and latency; null goes back to the options', async () => {
+  it('PATCH /_sandbox/accounts/{id} sets an account its own rate limit and latency; "option" goes back to the options', async () => {
     const sandbox = await start({ rateLimit: 0, latency: 0 });
     const id = sandbox.credentials.checkout.account_id;
     const before = await control(sandbox, 'GET', `/accounts/${id}`);
@@ -78,7 +78,7 @@ describe('load rehearsal', () => {
 
     const distribution = await control(sandbox, 'PATCH', `/accounts/${id}`, { latency: 'p50=20,p99=200' });
     expect(distribution.body.latency).toEqual({ p50_ms: 20, p99_ms: 200 });
-    const back = await control(sandbox, 'PATCH', `/accounts/${id}`, { rate_limit: null, latency: null });
+    const back = await control(sandbox, 'PATCH', `/accounts/${id}`, { rate_limit: 'option', latency: 'option' });
     expect(back.body).toMatchObject({ rate_limit: 0, latency: { p50_ms: 0, p99_ms: 0 }, own: { rate_limit: false, latency: false } });
     expect((await Promise.all([1, 2, 3].map(() => list(sandbox, 'checkout')))).map((r) => r.status)).toEqual([200, 200, 200]);
   });

@@ -17,7 +17,7 @@ function setup(steps = 3) {
         return steps;
       },
       advanceAccount: async (accountId, seconds) => (calls.push(`advanceAccount ${accountId} ${seconds}`), steps),
-      advanceInline: (seconds) => (calls.push(`advanceInline ${seconds}`), steps),
+      checkAdvance: (seconds) => void calls.push(`checkAdvance ${seconds}`),
       interrupt: () => void calls.push('interrupt'),
     },
     clock: {
@@ -66,7 +66,7 @@ describe('createSandboxControl', () => {
   it('a reset whose wipe throws tells nobody (no report clear, no feed event)', () => {
     const calls: string[] = [];
     const failing = createSandboxControl({
-      scheduler: { advance: async () => 0, advanceAccount: async () => 0, advanceInline: () => 0, interrupt: () => undefined },
+      scheduler: { advance: async () => 0, advanceAccount: async () => 0, checkAdvance: () => undefined, interrupt: () => undefined },
       clock: { nowMs: () => 0, offsetMs: () => 0, rewind: () => undefined, inAccount: (_accountId, work) => work() },
       uow: fakeUnitOfWork(),
       state: {
@@ -103,9 +103,10 @@ describe('createSandboxControl', () => {
     expect(calls).toEqual(['advance 5 waitForIo=false', 'feed clock.advanced']);
   });
 
-  it('advanceClockInline runs the scheduler inline and tells nobody (the caller commits or rolls back)', () => {
-    const { control, calls } = setup(2);
-    expect(control.advanceClockInline(30)).toBe(2);
-    expect(calls).toEqual(['advanceInline 30']);
+  it('checkAdvance asks the scheduler and tells nobody: it moves nothing', () => {
+    const { control, calls, published } = setup();
+    control.checkAdvance(30);
+    expect(calls).toEqual(['checkAdvance 30']);
+    expect(published).toEqual([]);
   });
 });

@@ -115,3 +115,43 @@ describe('the docs: words', () => {
     expect(missing).toEqual([]);
   });
 });
+
+describe("CONTRIBUTING.md's map of the code", () => {
+  const text = read('CONTRIBUTING.md');
+  const section = text.slice(text.indexOf('## The code and the tests'));
+  const block = /^```\n([\s\S]*?)^```$/m.exec(section)![1]!;
+
+  /** The paths the map names: each line's first column; a line indented by two is inside the last top-level folder. */
+  function mapped(): string[] {
+    const paths: string[] = [];
+    let parent = '';
+    for (const line of block.split('\n').filter(Boolean)) {
+      if (/^ {3}/.test(line)) continue; // the text of the entry above, continued
+      const indented = /^ {2}\S/.test(line);
+      const column = line.trim().split(/\s{2,}/)[0]!;
+      const [first, ...rest] = column.split(' ');
+      const base = indented ? parent : dirname(first!.replace(/\/$/, '')).replace(/^\.$/, '');
+      const own = indented ? [first!, ...rest].map((p) => join(base, p)) : [first!, ...rest.map((p) => join(base, p))];
+      if (!indented && first!.endsWith('/')) parent = first!;
+      paths.push(...own.map((p) => p.replace(/\/<name>\/?$/, '').replace(/\/$/, '')));
+    }
+    return paths;
+  }
+
+  it('names only files and folders that exist', () => {
+    const paths = mapped();
+    expect(paths).toContain('src/core');
+    expect(paths).toContain('src/core/webhooks');
+    expect(paths).toContain('test/image');
+    for (const path of paths) expect(existsSync(join(ROOT, path)), path).toBe(true);
+  });
+
+  it('lists every feature folder, and every source path named in its prose exists', () => {
+    const features = readdirSync(join(ROOT, 'src/features'));
+    const line = /^src\/features\/<name>\/[\s\S]*?(?=^\S)/m.exec(block)?.[0] ?? '';
+    for (const feature of features) expect(line, feature).toMatch(new RegExp(`\\b${feature}\\b`));
+    for (const m of prose(section).matchAll(/`((?:src|test|scripts|public)\/[\w./-]+|eslint\.config\.js)`/g)) {
+      expect(existsSync(join(ROOT, m[1]!)), m[1]).toBe(true);
+    }
+  });
+});

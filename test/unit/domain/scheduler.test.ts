@@ -157,6 +157,18 @@ describe('clock advance: bounded and never freezing', () => {
     store.close();
   });
 
+  it('checkAdvance refuses what advance would refuse for its length, and moves nothing either way', () => {
+    const store = openStore(':memory:', () => undefined);
+    const { clock, scheduler } = schedulerOn(store, 100);
+    const work = hourlyWork(store);
+    scheduler.register(work);
+    expect(() => scheduler.checkAdvance(200 * 3600)).toThrow(AdvanceTooLongError);
+    expect(() => scheduler.checkAdvance(100 * 3600)).not.toThrow();
+    expect(work.runs).toBe(0);
+    expect(clock.offsetMs()).toBe(0);
+    store.close();
+  });
+
   it('a long advance gives other callbacks turns of the event loop before it ends', async () => {
     const store = openStore(':memory:', () => undefined);
     const { scheduler } = schedulerOn(store);

@@ -17,6 +17,8 @@ import { type TransactionControlDeps } from '../../../src/features/transactions/
 import type { ControlTransaction } from '../../../src/features/transactions/control/transactions.schemas.js';
 import type { AppEnv } from '../../../src/core/http/env.js';
 import { errorHandler } from '../../../src/core/http/errors.js';
+import { jsonBody } from '../../../src/core/http/body.js';
+import { createRouter } from '../../../src/core/http/router.js';
 import type { RequestLogEntry, RequestLogFilter } from '../../../src/core/http/ports.js';
 import { transactionEntity } from '../../support/fakes.js';
 
@@ -42,9 +44,13 @@ const page = <T>(rows: T[]): Page<T> => ({ rows, nextKey: null, previousKey: nul
 /** A control view of a row, enough to tell which row and which view answered. */
 const shown = (row: Transaction) => ({ id: row.id, status: row.status }) as unknown as ControlTransaction;
 
+/** The router behind the control API's body gate, as the app mounts it, with the app's error handler. */
 function mounted(router: OpenAPIHono<AppEnv>) {
-  router.onError(onError);
-  return router;
+  const app = createRouter<AppEnv>();
+  app.use('*', jsonBody({ maxSize: 64 * 1024 }));
+  app.route('/', router);
+  app.onError(onError);
+  return app;
 }
 
 function transactionsRouter(overrides: Partial<TransactionControlDeps> = {}) {

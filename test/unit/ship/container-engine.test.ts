@@ -50,7 +50,7 @@ describe('scripts/container-engine.sh', () => {
     });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/no docker: (would install from Debian: |podman, runc and debootstrap are installed)/);
+    expect(r.stderr).toMatch(/no docker: (would install from Debian: |podman, podman-compose, runc and debootstrap are installed)/);
     expect(r.stderr).toContain('node:24-bookworm-slim');
     expect(spawnSync('test', ['-e', join(fakeBin, 'work')]).status).not.toBe(0);
   });

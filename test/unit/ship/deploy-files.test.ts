@@ -3,7 +3,8 @@
  * image with the data volume, --db in it, the public URL and the app's service as webhook
  * target, with nothing podman refuses; the GitHub Actions example installs the sandbox and
  * starts it with a bounded wait (its steps run in test/e2e/recipes/); the Dockerfile keeps a maintained Node LTS base, a non-root user and a HEALTHCHECK
- * that does not hard-code the port.
+ * that does not hard-code the port. package.json names the repository that `npm publish
+ * --provenance` checks, and the README's install-before-release lines use that URL.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -25,9 +26,9 @@ describe('compose.yaml', () => {
   const compose = parse(read('compose.yaml')) as { services: Record<string, ComposeService>; volumes: Record<string, unknown> };
   const service = compose.services['payment-sandbox']!;
 
-  it('builds this Dockerfile and publishes port 4010', () => {
+  it('builds this Dockerfile and publishes port 4010 (another host port by PAYMENT_SANDBOX_HOST_PORT)', () => {
     expect(service.build).toBe('.');
-    expect(service.ports).toContain('4010:4010');
+    expect(service.ports).toContain('${PAYMENT_SANDBOX_HOST_PORT:-4010}:4010');
   });
 
   it('keeps --db on the named data volume at /data', () => {
@@ -40,9 +41,11 @@ describe('compose.yaml', () => {
 
   it("gives payment links the public URL and sends webhooks to the app's service by name", () => {
     const cmd = service.command!;
-    expect(cmd[cmd.indexOf('--public-url') + 1]).toBe('http://localhost:4010');
+    expect(cmd[cmd.indexOf('--public-url') + 1]).toBe('http://localhost:${PAYMENT_SANDBOX_HOST_PORT:-4010}');
     expect(cmd[cmd.indexOf('--notification-url') + 1]).toBe('http://app:3000/webhooks');
     expect(read('compose.yaml')).toContain('http://app:3000/webhooks (add your app as the service `app`');
+    // The app calls the control API by the service name: that Host is allowed.
+    expect(cmd[cmd.indexOf('--allowed-hosts') + 1]).toBe('payment-sandbox');
   });
 
   it('has nothing podman 4.3 refuses (no host-gateway, no host.docker.internal)', () => {
@@ -75,6 +78,38 @@ describe('examples/github-actions.yml', () => {
     expect(start).toContain('--notification-url http://127.0.0.1:3000/webhooks');
     expect(start).toContain('kill -0');
     expect(start).toContain('not ready within 60 s');
+  });
+});
+
+describe('package.json and the install lines', () => {
+  const pkg = JSON.parse(read('package.json')) as {
+    version: string;
+    repository?: { type: string; url: string };
+    homepage?: string;
+    bugs?: { url: string };
+  };
+  const url = pkg.repository?.url ?? '';
+  const web = url.replace(/^git\+/, '').replace(/\.git$/, '');
+
+  it('names its git repository, homepage and issues, as npm publish --provenance needs', () => {
+    expect(pkg.repository?.type).toBe('git');
+    expect(url).toMatch(/^git\+https:\/\/github\.com\/[\w.-]+\/[\w.-]+\.git$/);
+    expect(pkg.homepage).toBe(`${web}#readme`);
+    expect(pkg.bugs?.url).toBe(`${web}/issues`);
+  });
+
+  it('the README installs a tarball made by npm pack in a clone of that repository, and no placeholder', () => {
+    const readme = read('README.md');
+    const install = readme.slice(readme.indexOf('## Install and run'), readme.indexOf('## Five minutes with it'));
+    expect(install).toContain(`git clone ${url.replace(/^git\+/, '')} `);
+    expect(install).toContain('npm ci && npm pack');
+    expect(install).toContain(`npm i -D ../payment-sandbox/payment-sandbox-${pkg.version}.tgz`);
+    expect(install).toContain(`npm i -D ${url}`);
+    expect(install).not.toMatch(/<[^>]*(url|URL)[^>]*>|your-org/);
+  });
+
+  it('the GitHub Actions example installs from the same URL', () => {
+    expect(read('examples/github-actions.yml')).toContain(`PAYMENT_SANDBOX_SOURCE: ${url}`);
   });
 });
 

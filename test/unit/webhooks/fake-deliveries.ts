@@ -38,7 +38,7 @@ export function delivery(overrides: Partial<Delivery> = {}): Delivery {
 
 type FakeRepo = Pick<
   DeliveriesRepo,
-  'byId' | 'forResource' | 'postpone' | 'setSignature' | 'due' | 'dueIds' | 'dueBetween' | 'nextDue' | 'pendingAfter'
+  'byId' | 'forResource' | 'pendingInOrder' | 'postpone' | 'setSignature' | 'due' | 'dueIds' | 'dueBetween' | 'nextDue' | 'pendingAfter'
 >;
 
 export function fakeDeliveries(
@@ -55,6 +55,7 @@ export function fakeDeliveries(
     failPostpone: false,
     byId: (id: string) => rows.find((d) => d.id === id),
     forResource: (id: string) => rows.filter((d) => d.resource_id === id).sort((a, b) => a.seq - b.seq),
+    pendingInOrder: (key: string) => rows.filter((d) => d.order_key === key && d.status === 'pending').sort((a, b) => a.seq - b.seq),
     postpone(id: string, atMs: number) {
       if (repo.failPostpone) throw new Error('SQLITE_FULL: database or disk is full');
       repo.postponed.push([id, atMs]);

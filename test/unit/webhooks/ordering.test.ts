@@ -1,6 +1,6 @@
 /** One transaction's webhooks in order (ordering.ts), on in-memory deliveries. */
 import { describe, expect, it } from 'vitest';
-import { TransactionOrder } from '../../../src/core/webhooks/ordering.js';
+import { TransactionOrder, subscriptionOrderKey } from '../../../src/core/webhooks/ordering.js';
 import { delivery, fakeDeliveries, fakeRefunds } from './fake-deliveries.js';
 
 const NOW = Date.UTC(2026, 10, 22, 10);
@@ -82,5 +82,24 @@ describe('TransactionOrder', () => {
     order.releaseParked(refund, NOW, () => (released += 1));
     expect(released).toBe(1);
     expect(deliveries.byId(parked.id)!.next_attempt_at).toBe(NOW);
+  });
+
+  it("a subscription's charges share one queue: a renewal's webhook waits for the first charge's, another transaction's does not", () => {
+    const queue = subscriptionOrderKey('sub_1', 'http://merchant.test/hook');
+    const first = delivery({ resource_id: 'tx_s0', order_key: queue });
+    const renewal = delivery({ resource_id: 'tx_s1', order_key: queue });
+    const other = delivery({ resource_id: 'tx_9' });
+    const { order } = setUp(first, renewal, other);
+    expect([order.keyOf(first), order.keyOf(renewal), order.keyOf(other)]).toEqual([queue, queue, 'tx_9']);
+    expect(order.mayStart(first, queue, NOW)).toBe(true);
+    order.started(first.id, queue);
+    expect(order.mayStart(renewal, queue, NOW)).toBe(false);
+    expect(order.mayStart(other, 'tx_9', NOW)).toBe(true);
+    // The first charge's webhook failed: the renewal's is held to its retry.
+    first.attempts = 1;
+    first.next_attempt_at = NOW + 10_000;
+    order.ended(queue);
+    expect(order.nextAfter(queue, NOW, () => false)).toBeUndefined();
+    expect(renewal.next_attempt_at).toBe(NOW + 10_000);
   });
 });

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Delivery, Refund, WebhookFault } from '../../../src/core/domain/entities.js';
 import type { DeliveriesRepo } from '../../../src/core/domain/ports.js';
+import { subscriptionOrderKey } from '../../../src/core/webhooks/ordering.js';
 import { createOutbox } from '../../../src/features/transactions/outbox.js';
 import { fakeClock, fakeTransactions, fakeUnitOfWork, transactionEntity } from '../../support/fakes.js';
 
@@ -15,6 +16,7 @@ function fakeDeliveries(): DeliveriesRepo & { rows: Delivery[] } {
     insert: (d) => void rows.push({ ...d, seq: rows.length + 1 }),
     byId: (id) => rows.find((d) => d.id === id),
     forResource: (id) => rows.filter((d) => d.resource_id === id),
+    pendingInOrder: none,
     due: none,
     dueIds: none,
     dueBetween: none,
@@ -27,6 +29,7 @@ function fakeDeliveries(): DeliveriesRepo & { rows: Delivery[] } {
     postpone: none,
     setSignature: none,
     attemptsOf: none,
+    matching: none,
   };
 }
 
@@ -69,6 +72,24 @@ describe('outbox', () => {
     });
     expect(JSON.parse(deliveries.rows[0]!.body)).toMatchObject({ ll_transaction_id: 'tx_1', merchant_transaction_id: 'tx_1' });
     expect(() => box.paymentOutcome(transactionEntity())).toThrow(/terminal status/);
+  });
+
+  it("queues a subscription charge's webhook in its subscription's queue to its URL; a one-off payment's in its own", () => {
+    const { box, uow, deliveries } = outbox();
+    uow.run(() => {
+      box.paymentOutcome(
+        transactionEntity({ status: 'SUCCEEDED', resolved_at: 1, subscription_id: 'sub_1', notification_url: 'http://a.test/h' }),
+      );
+      box.paymentOutcome(
+        transactionEntity({ id: 'tx_2', status: 'FAILED', resolved_at: 2, subscription_id: 'sub_1', notification_url: 'http://a.test/h' }),
+      );
+      box.paymentOutcome(transactionEntity({ id: 'tx_3', status: 'SUCCEEDED', resolved_at: 3 }));
+    });
+    expect(deliveries.rows.map((d) => d.order_key)).toEqual([
+      subscriptionOrderKey('sub_1', 'http://a.test/h'),
+      subscriptionOrderKey('sub_1', 'http://a.test/h'),
+      null,
+    ]);
   });
 
   it('a rule scripting faults queues a bad-signature copy first, the webhook delayed, then its duplicate; simulated failures travel along', () => {

@@ -44,9 +44,13 @@ export const accountSettingsSchema = z
 
 export type AccountSettings = z.infer<typeof accountSettingsSchema>;
 
+/** What a field of the change takes to go back to the option's value (`null` is the field left out, as in every body). */
+const OPTION_VALUE = 'option';
+
 const latencyInput = z
   .union([z.number(), z.string()])
   .transform((value, ctx) => {
+    if (value === OPTION_VALUE) return null;
     try {
       return parseLatency(value);
     } catch (err) {
@@ -55,16 +59,19 @@ const latencyInput = z
     }
   })
   .openapi({
-    description: `Milliseconds (250: a fixed time), or "p50=MS,p99=MS" (a log-normal distribution through both, at most ${MAX_LATENCY_MS} ms); null: the --latency option's.`,
+    description: `Milliseconds (250: a fixed time), or "p50=MS,p99=MS" (a log-normal distribution through both, at most ${MAX_LATENCY_MS} ms); "${OPTION_VALUE}": the --latency option's.`,
     example: 'p50=80,p99=900',
   });
 
 export const accountSettingsChangeSchema = z
   .strictObject({
-    rate_limit: z.number().int().min(0).max(100_000).nullable().optional().openapi({
-      description: "Requests per second (a token bucket with a burst of as many; 0: no limit); null: the --rate-limit option's.",
-    }),
-    latency: latencyInput.nullable().optional(),
+    rate_limit: z
+      .union([z.number().int().min(0).max(100_000), z.literal(OPTION_VALUE).transform(() => null)])
+      .optional()
+      .openapi({
+        description: `Requests per second (a token bucket with a burst of as many; 0: no limit); "${OPTION_VALUE}": the --rate-limit option's.`,
+      }),
+    latency: latencyInput.optional(),
   })
   .openapi('AccountSettingsChange');
 

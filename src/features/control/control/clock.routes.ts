@@ -21,7 +21,7 @@ export const clockAdvanceSchema = z
       .openapi({ description: 'Calendar months to move forward: the same day and time n months later (Jan 31 + 1 month = Feb 28).' }),
     wait_for_webhooks: z.boolean().default(true).openapi({
       description:
-        "Default true: answer once every webhook the advance queued has had its attempt (acknowledged, refused or timed out; retries that fall due later wait for a later advance), so a test can check its handler right after the call. false: answer as soon as the clock has moved and its steps are saved, never waiting for a webhook's round trip (not one already under way, nor a retry falling due in the window); the webhooks follow.",
+        "Default true: answer once every webhook the advance queued has had its attempt (acknowledged, refused or timed out; retries that fall due later wait for a later advance, and so do the webhooks of a transaction or subscription held behind such a retry, as each goes one at a time in order), so a test can check its handler right after the call. false: answer as soon as the clock has moved and its steps are saved, never waiting for a webhook's round trip (not one already under way, nor a retry falling due in the window); the webhooks follow.",
     }),
   })
   .refine((body) => (body.seconds === undefined) !== (body.months === undefined), { message: 'Give either seconds or months' })

@@ -17,7 +17,7 @@ export interface FaultControlDeps {
   /** Why `url` may not receive webhooks, or null (the guard of a notification_url). */
   webhookTargetRefused(url: string): string | null;
   /** Runs the check-webhooks battery against `url`, signing as this sandbox does. */
-  checkWebhooks(url: string): Promise<WebhookCheckReportLike>;
+  checkWebhooks(url: string, stateUrl?: string): Promise<WebhookCheckReportLike>;
 }
 
 export function faultHandlers(deps: FaultControlDeps) {
@@ -28,14 +28,16 @@ export function faultHandlers(deps: FaultControlDeps) {
   };
 
   const checkWebhooks: ControlHandler<CheckWebhooksRoute> = async (c) => {
-    const { url } = c.req.valid('json');
+    const { url, state_url: stateUrl } = c.req.valid('json');
     // The webhook target guard, as for a notification_url; checked again at connect time.
-    const refused = deps.webhookTargetRefused(url);
-    if (refused !== null)
-      throw badRequest('Request failed validation', [
-        { type: 'value_error', pointer: '/url', message: `Webhook target refused: ${refused}`, location: 'body' },
-      ]);
-    return c.json(await deps.checkWebhooks(url), 200);
+    for (const [pointer, target] of [['/url', url] as const, ['/state_url', stateUrl] as const]) {
+      const refused = target === undefined ? null : deps.webhookTargetRefused(target);
+      if (refused !== null)
+        throw badRequest('Request failed validation', [
+          { type: 'value_error', pointer, message: `Webhook target refused: ${refused}`, location: 'body' },
+        ]);
+    }
+    return c.json(await deps.checkWebhooks(url, stateUrl), 200);
   };
 
   return { injectFault, checkWebhooks };

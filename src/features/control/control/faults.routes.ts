@@ -31,7 +31,21 @@ export const webhookCheckReportSchema = z
   .looseObject({
     url: z.string(),
     passed: z.boolean(),
-    checks: z.array(z.looseObject({ id: z.string(), title: z.string(), passed: z.boolean(), reason: z.string() })),
+    stateUrl: z.string().nullable().optional().openapi({ description: 'The state URL read after each case, null without one.' }),
+    checks: z.array(
+      z.looseObject({
+        id: z.string(),
+        title: z.string(),
+        passed: z.boolean(),
+        reason: z.string(),
+        answerPassed: z.boolean().optional(),
+        statePassed: z
+          .boolean()
+          .nullable()
+          .optional()
+          .openapi({ description: 'With a state URL: whether the state was right after the case.' }),
+      }),
+    ),
   })
   .openapi('WebhookCheckReport');
 
@@ -69,7 +83,22 @@ export const checkWebhooks = createRoute({
   ...controlOperation,
   summary: "Run the check-webhooks battery against a merchant's webhook URL and answer the report, case by case",
   request: {
-    body: { required: true, content: { 'application/json': { schema: z.object({ url: httpUrlSchema }).openapi('CheckWebhooksRequest') } } },
+    body: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: z
+            .object({
+              url: httpUrlSchema,
+              state_url: httpUrlSchema.optional().openapi({
+                description:
+                  "The merchant test build's order state: after each case GET <state_url>/<merchant_transaction_id> answers {payment_status, refunded_amount?}.",
+              }),
+            })
+            .openapi('CheckWebhooksRequest'),
+        },
+      },
+    },
   },
   responses: {
     200: json(webhookCheckReportSchema, 'The report (passed: false when a case failed)'),

@@ -2,10 +2,7 @@
  * Handlers of scenarios. Loading and removing at run time are the application's
  * (`ScenarioControl`); the loader words a bad file's problems, not the generic validation hook.
  */
-import type { Context } from 'hono';
-import { badRequest, notFound } from '../../../core/domain/errors.js';
-import type { AppEnv } from '../../../core/http/env.js';
-import type { Hook } from '../../../core/http/router.js';
+import { notFound } from '../../../core/domain/errors.js';
 import type { ControlHandler } from '../../../core/http/control-route-parts.js';
 import type { ScenarioSummary } from './scenarios.schemas.js';
 import type { ClearRoute, ListRoute, LoadRoute, RemoveRoute } from './scenarios.routes.js';
@@ -39,13 +36,6 @@ export function scenarioHandlers({ scenarios, control }: ScenarioControlDeps) {
     return replaced ? c.json(scenario, 200) : c.json(scenario, 201);
   };
 
-  /** A body the schema refuses goes to the loader, which throws its own worded 400. */
-  const loadHook: Hook = (result, c) => {
-    if (result.success) return undefined;
-    control.loadScenario((c as unknown as Context<AppEnv>).get('body'));
-    throw badRequest('Invalid scenario file');
-  };
-
   const remove: ControlHandler<RemoveRoute> = (c) => {
     const { name } = c.req.valid('param');
     if (!control.removeScenario(name)) {
@@ -61,5 +51,5 @@ export function scenarioHandlers({ scenarios, control }: ScenarioControlDeps) {
 
   const clear: ControlHandler<ClearRoute> = (c) => c.json({ removed: control.clearScenarios() }, 200);
 
-  return { list, load, loadHook, remove, clear };
+  return { list, load, remove, clear };
 }

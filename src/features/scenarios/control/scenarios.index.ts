@@ -10,9 +10,11 @@ import * as routes from './scenarios.routes.js';
 
 export function scenarioControlRoutes(deps: ScenarioControlDeps): OpenAPIHono<AppEnv> {
   const handlers = scenarioHandlers(deps);
-  return createRouter<AppEnv>()
+  const router = createRouter<AppEnv>();
+  router.openAPIRegistry.register('ScenarioFile', routes.scenarioFileComponent());
+  return router
     .openapi(routes.list, handlers.list)
-    .openapi(routes.load, handlers.load, handlers.loadHook)
+    .openapi(routes.load, handlers.load)
     .openapi(routes.remove, handlers.remove)
     .openapi(routes.clear, handlers.clear);
 }

@@ -4,6 +4,14 @@ import { scenarioFileSchema } from '../schema.js';
 import { controlOperation } from '../../../core/http/openapi/document.js';
 import { errorSchema } from '../../../core/http/schemas.js';
 import { json } from '../../../core/http/control-route-parts.js';
+import { documentedBody } from '../../../core/http/validation.js';
+
+/**
+ * The scenario file's schema as the document's `ScenarioFile` component. A copy: the scenario
+ * format is plain zod, possibly built before @hono/zod-openapi extended zod, and then without
+ * `.openapi`; a clone made now has it.
+ */
+export const scenarioFileComponent = (): z.ZodType => scenarioFileSchema.clone().openapi('ScenarioFile');
 import { scenarioSummarySchema } from './scenarios.schemas.js';
 
 export const list = createRoute({
@@ -23,9 +31,8 @@ export const load = createRoute({
   summary: 'Load a scenario file at run time, tried before the scenarios loaded at start-up',
   description:
     'The body is a scenario file (the format of `--scenario` files), checked by the same loader. It is tried before every scenario loaded at start-up and before those loaded earlier at run time; one loaded at run time with the same name is replaced (200) and moves to the front. A name of a start-up scenario is refused. Run-time scenarios are kept by a reset and are not persisted: a restart forgets them.',
-  // A copy: the scenario format is plain zod (scenarios/), possibly built before @hono/zod-openapi
-  // extended zod, and then without `.openapi`; a clone made now has it.
-  request: { body: { required: true, content: { 'application/json': { schema: scenarioFileSchema.clone().openapi('ScenarioFile') } } } },
+  // Validated by the loader, which words a bad file's problems: documented by reference.
+  request: { body: documentedBody('ScenarioFile') },
   responses: {
     201: json(scenarioSummarySchema, 'Loaded'),
     200: json(scenarioSummarySchema, 'Loaded in place of a run-time scenario of the same name'),

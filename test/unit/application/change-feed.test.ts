@@ -1,8 +1,6 @@
-/** The change feed, the stored state and the public address, on fakes. */
+/** The change feed, on fakes. */
 import { describe, expect, it } from 'vitest';
 import { createChangeFeed } from '../../../src/core/domain/change-feed.js';
-import { createPublicAddress } from '../../../src/core/http/public-address.js';
-import { createStoredState } from '../../../src/core/db/stored-state.js';
 import type { SandboxEvent } from '../../../src/core/domain/events.js';
 import { fakeUnitOfWork } from '../../support/fakes.js';
 
@@ -39,34 +37,5 @@ describe('createChangeFeed', () => {
     });
     feed.emit('sandbox.reset', null, {});
     expect([published.length, queued]).toEqual([0, 0]);
-  });
-});
-
-describe('createStoredState', () => {
-  it('remembers applied fixtures documents by hash, stamped with the sandbox time, and hands the snapshot through', async () => {
-    const meta = new Map<string, string>();
-    const bytes = Buffer.from('SQLite format 3');
-    const state = createStoredState({
-      snapshot: async () => bytes,
-      meta: { get: (k) => meta.get(k), set: (k, v) => void meta.set(k, v) },
-      nowMs: () => Date.UTC(2026, 0, 2),
-    });
-    expect(state.appliedFixtures.has('abc')).toBe(false);
-    state.appliedFixtures.add('abc');
-    expect(state.appliedFixtures.has('abc')).toBe(true);
-    expect([...meta]).toEqual([['fixtures_applied:abc', '2026-01-02T00:00:00.000+00:00']]);
-    expect(await state.snapshot()).toBe(bytes);
-  });
-});
-
-describe('createPublicAddress', () => {
-  it('knows its own port only once the URL has one, and follows the URL the server sets', () => {
-    const hosts = new Set(['127.0.0.1', 'localhost']);
-    const address = createPublicAddress('http://127.0.0.1:0', hosts);
-    expect(address.own()).toBeUndefined();
-    address.url = 'http://127.0.0.1:41234';
-    expect(address.url).toBe('http://127.0.0.1:41234');
-    expect(address.own()).toEqual({ port: 41234, hosts });
-    expect(createPublicAddress('https://pay.example.test', hosts).own()).toBeUndefined();
   });
 });
