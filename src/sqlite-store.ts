@@ -92,7 +92,7 @@ export function openStore(
       scheduledSteps: scheduledStepsStore(db, clocks),
       deliveries: deliveriesStore(db, retention.deliveryLogLimit, clocks),
     },
-    httpRecords: { idempotency: idempotencyStore(db), requestLog },
+    httpRecords: { idempotency: idempotencyStore(db, clocks), requestLog },
     clockOffsetMs: () => Number(getMeta(db, CLOCK_OFFSET) ?? 0),
     saveClockOffset: (ms) => void saveOffset.run(CLOCK_OFFSET, String(ms)),
     accountClockOffsets: () => parseAccountOffsets(getMeta(db, ACCOUNT_CLOCK_OFFSETS)),

@@ -29,6 +29,8 @@ export interface AccountTimedQuery {
   all<R>(...args: unknown[]): R[];
   get<R>(...args: unknown[]): R | undefined;
   iterate<R>(...args: unknown[]): IterableIterator<R>;
+  /** Runs a statement that changes rows; answers how many it changed. */
+  run(...args: unknown[]): number;
 }
 
 /**
@@ -79,6 +81,10 @@ export function accountTimedQuery(
     iterate<R>(...args: unknown[]) {
       const b = bind(args);
       return b.stmt.iterate(...b.args) as IterableIterator<R>;
+    },
+    run(...args: unknown[]) {
+      const b = bind(args);
+      return b.stmt.run(...b.args).changes;
     },
   };
 }
