@@ -20,6 +20,8 @@
 //   report    GET /_sandbox/report after BENCH_REPORT_REQUESTS (default 100,000) requests that
 //             feed every go-live tracker (creates without keys, duplicates, polling, repeated 400s):
 //             its latency, and the findings' counts (exact, beyond the request log's 10,000)
+//   clock-accounts (only when named) the second half of `clock` alone: 100 accounts' 30 days,
+//             globally and each on its own clock, both stalls side by side
 //   first-start (only when named; minutes: a clone and npm ci) the first `npx payment-sandbox`
 //             after `npm ci` in a fresh clone, and from a merchant's project that installed the
 //             packed tarball as a dev dependency (first-start.js)
@@ -75,7 +77,7 @@ const PAYMENT = {
 const PARTS = ['api', 'pages', 'webhooks', 'clock', 'accounts', 'startup', 'memory', 'report', 'load'];
 const REPORT_REQUESTS = Number(process.env.BENCH_REPORT_REQUESTS ?? 100_000);
 const MEMORY_REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1_000_000);
-const EXTRA_PARTS = ['profile', 'first-start', 'create-memory', 'peers', 'caches'];
+const EXTRA_PARTS = ['profile', 'first-start', 'create-memory', 'peers', 'caches', 'clock-accounts'];
 
 // ---------------------------------------------------------------- processes and load
 
@@ -1229,6 +1231,7 @@ async function main() {
       await clock();
       await clockPerAccount();
     },
+    'clock-accounts': clockPerAccount,
     accounts,
     startup,
     load: loadRehearsal,

@@ -30,7 +30,6 @@ export function fakeClock(startMs = Date.UTC(2026, 10, 22, 10)): Clock & { set(m
     account: () => null,
     inAccount: (_accountId, work) => work(),
     onSandboxClock: (work) => work(),
-    accountOffsetsVersion: () => 0,
     set: (ms) => void (now = ms),
   };
 }

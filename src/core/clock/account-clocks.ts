@@ -14,8 +14,6 @@ export interface AccountClocks {
   run<T>(accountId: string, work: () => T): T;
   /** Runs `work` on the sandbox clock, outside any account's. */
   outside<T>(work: () => T): T;
-  /** Bumped each time an account's offset changes (a pass that read due work by the offsets reads again). */
-  version(): number;
   /** How far `accountId`'s clock is ahead of the sandbox clock, in milliseconds (0 when never advanced). */
   offsetOf(accountId: string): number;
   /** Sets `accountId`'s own offset (0 drops it). */
@@ -33,24 +31,18 @@ export function createAccountClocks(initial: Record<string, number> = {}): Accou
   const offsets = new Map<string, number>();
   for (const [id, ms] of Object.entries(initial)) if (Number.isFinite(ms) && ms !== 0) offsets.set(id, ms);
   const storage = new AsyncLocalStorage<string>();
-  let version = 0;
   return {
     scope: () => storage.getStore() ?? null,
     run: (accountId, work) => (storage.getStore() === accountId ? work() : storage.run(accountId, work)),
     outside: (work) => (storage.getStore() === undefined ? work() : storage.exit(work)),
-    version: () => version,
     offsetOf: (accountId) => offsets.get(accountId) ?? 0,
     setOffset(accountId, offsetMs) {
-      if ((offsets.get(accountId) ?? 0) !== offsetMs) version += 1;
       if (offsetMs === 0) offsets.delete(accountId);
       else offsets.set(accountId, offsetMs);
     },
     any: () => offsets.size > 0,
     entries: () => Object.fromEntries(offsets),
-    clear() {
-      if (offsets.size > 0) version += 1;
-      offsets.clear();
-    },
+    clear: () => offsets.clear(),
   };
 }
 

@@ -24,8 +24,6 @@ export interface Clock {
   inAccount<T>(accountId: string, work: () => T): T;
   /** Runs `work` on the sandbox clock, outside any account's. */
   onSandboxClock<T>(work: () => T): T;
-  /** Changes each time an account's own offset does. */
-  accountOffsetsVersion(): number;
 }
 
 /** The clock the composition root owns: it alone may send it back to real time (a reset). */
@@ -69,7 +67,6 @@ export function createClock(
     account: () => accounts.scope(),
     inAccount: (accountId, work) => accounts.run(accountId, work),
     onSandboxClock: (work) => accounts.outside(work),
-    accountOffsetsVersion: () => accounts.version(),
     rewind() {
       offset = 0;
       accounts.clear();
