@@ -342,7 +342,7 @@ describe('control panel', () => {
     await poll(() => page.locator('#account-id').textContent()).toBe(DIRECT.account_id);
   });
 
-  it("the clock shows the selected account's own clock, and its rate limit and latency", async () => {
+  it("the clock shows and advances the selected account's own clock, and its rate limit and latency", async () => {
     const page = await show('transactions');
     const before = await page.locator('#clock-offset').textContent();
     const created = await control<{ account_id: string }>(sandbox.url, '/accounts', {
@@ -368,6 +368,15 @@ describe('control panel', () => {
       body: { rate_limit: 7, latency: 'p50=80,p99=900' },
     });
     await poll(() => page.locator('#account-load').textContent()).toBe('429 over 7 req/s · latency p50 80 ms, p99 900 ms');
+    await screenshot(page, 'panel-account-clock-1280');
+    // The clock's buttons advance the selected account's own clock: the sandbox clock stays.
+    const sandboxClock = (await control<{ offset_seconds: number }>(sandbox.url, '/clock')).body.offset_seconds;
+    await button(page, '+1 day').click();
+    await poll(
+      async () =>
+        (await control<{ offset_seconds: number }>(sandbox.url, `/accounts/${created.body.account_id}/clock`)).body.offset_seconds,
+    ).toBeGreaterThanOrEqual(ownOffset.offset_seconds + 86_400);
+    expect((await control<{ offset_seconds: number }>(sandbox.url, '/clock')).body.offset_seconds).toBe(sandboxClock);
     await page.getByLabel('Account', { exact: true }).selectOption(DIRECT.account_id);
     await poll(() => page.locator('#account-id').textContent()).toBe(DIRECT.account_id);
     await poll(() => page.locator('#clock-offset').textContent()).toBe(before);
