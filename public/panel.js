@@ -57,7 +57,8 @@ function boot() {
   });
 
   void (async () => {
-    await Promise.all([loadCurrencies(), refresh('accounts'), refresh('clock'), refresh('scenarios')]);
+    // The clock shown is the selected account's: read once the accounts are known.
+    await Promise.all([loadCurrencies(), refresh('accounts').then(() => refresh('clock')), refresh('scenarios')]);
     for (const kind of LISTS) void refresh(kind);
     void refresh('report');
   })();

@@ -21,7 +21,8 @@ import type { ApiEnv, AppEnv } from './core/http/env.js';
 import { RouteTable, errorHandler, notFoundHandler } from './core/http/errors.js';
 import { apiFaults } from './core/http/faults.js';
 import { idempotency } from './core/http/idempotency.js';
-import { artificialLatency } from './core/http/latency.js';
+import { loadRehearsal } from './core/http/load-rehearsal.js';
+import { onAccountClock } from './core/http/account-clock.js';
 import { accountLimit, eventStreamCap } from './core/http/limits.js';
 import { serveOpenApiDocument } from './core/http/openapi/document.js';
 import { REDOC_BUNDLE_FILE, referenceRoutes } from './core/http/openapi/reference.js';
@@ -91,15 +92,22 @@ function routeContext(sandbox: Sandbox, httpRecords: HttpRecords): RouteContext<
     clock,
     observers,
   });
-  const latency = artificialLatency({ ms: options.latency });
+  // `--rate-limit` and `--latency`, each account's own settings first.
+  const rehearsal = loadRehearsal({ settingsOf: (accountId) => sandbox.loadSettings.of(accountId) });
+  // Each request runs on its account's own clock.
+  const accountClock = onAccountClock(clock);
 
   const api = createRouter<ApiEnv>();
+  api.use('*', accountClock);
   api.use('*', logged);
-  api.use('*', latency);
+  api.use('*', rehearsal.rateLimit);
+  api.use('*', rehearsal.latency);
   api.use('*', faults.middleware);
   const bare = createRouter<ApiEnv>();
+  bare.use('/buyers', accountClock);
   bare.use('/buyers', logged);
-  bare.use('/buyers', latency);
+  bare.use('/buyers', rehearsal.rateLimit);
+  bare.use('/buyers', rehearsal.latency);
   const controlApi = createRouter<AppEnv>();
   controlApi.use('*', jsonBody({ maxSize: options.bodyLimit }));
 

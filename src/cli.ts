@@ -140,7 +140,22 @@ export function buildProgram(): Command {
       ).argParser((v: string, prev: string[] | undefined) => [...(prev ?? []), v]),
     )
     .addOption(opt('--restore <file>', 'start from a snapshot (GET /_sandbox/snapshot): in memory, or into --db', 'restore'))
-    .addOption(opt('--latency <ms>', 'artificial processing time inside each API call', 'latency', '0'))
+    .addOption(
+      opt(
+        '--latency <ms>',
+        'time added to each API call: milliseconds, or p50=MS,p99=MS for a log-normal distribution through both (per account: PATCH /_sandbox/accounts/{id})',
+        'latency',
+        '0',
+      ),
+    )
+    .addOption(
+      opt(
+        '--rate-limit <n>',
+        'API requests per second per account (burst of n); the rest are answered 429 with Retry-After (per account: PATCH /_sandbox/accounts/{id})',
+        'rateLimit',
+        '0, no limit',
+      ),
+    )
     .addOption(opt('--webhook-timezone <zone>', 'IANA zone of webhook timestamps', 'webhookTimezone', 'UTC'))
     .addOption(opt('--webhook-signing <mode>', 'rsa or hmac', 'webhookSigning', 'rsa'))
     .addOption(opt('--webhook-secret <secret>', 'HMAC secret for --webhook-signing hmac', 'webhookSecret'))

@@ -15,10 +15,14 @@ import { createScenarioControl } from './features/scenarios/index.js';
 import { DEFAULT_RESTRICTED_CHANNEL_CODE, defaultScenarioPath, resolveOptions, servedHosts, type SandboxOptions } from './core/config.js';
 import { createApiKeyService } from './core/auth/api-keys.js';
 import { createClock, isoTimestamp } from './core/clock/clock.js';
+import { createAccountClocks } from './core/clock/account-clocks.js';
 import { DEMO_WEBHOOK_PUBLIC_KEY_PEM } from './core/credentials/demo-credentials.js';
 import { SandboxEvents } from './core/domain/events.js';
 import { GoLiveTracker } from './features/go-live/index.js';
-import { createMerchantAccounts } from './features/accounts/index.js';
+import { createAccountLoadSettings, createMerchantAccounts } from './features/accounts/index.js';
+
+/** Where each account's own rate limit and latency are kept. */
+const ACCOUNT_LOAD_SETTINGS = 'account_load_settings';
 import { Scheduler } from './core/clock/scheduler.js';
 import { idempotencyExpiry } from './core/http/idempotency.js';
 import { createSubscriptionService } from './features/subscriptions/index.js';
@@ -70,14 +74,17 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
   const options = resolveOptions({ restrictedChannelCode: DEFAULT_RESTRICTED_CHANNEL_CODE, ...input });
   const policy = createScenarioPolicy(loadConfiguredScenarios(options.scenario, defaultScenarioPath()));
   const effectFailures = repeatedFailure(logger, 'feed.failed', 'an after-commit effect failed');
+  const accountClocks = createAccountClocks();
   const store = openStore(
     options.db,
     (err) => effectFailures.failed(err),
     { requestLogLimit: options.requestLogLimit, deliveryLogLimit: options.deliveryLogLimit },
     options.restore === undefined ? undefined : readSnapshot(options.restore),
+    accountClocks,
   );
   const { repos, uow } = store;
-  const clock = createClock(store.clockOffsetMs());
+  for (const [id, ms] of Object.entries(store.accountClockOffsets())) accountClocks.setOffset(id, ms);
+  const clock = createClock(store.clockOffsetMs(), Date.now, accountClocks);
   const events = new SandboxEvents();
   const feed = createChangeFeed({ events, uow, nowMs: () => clock.nowMs() });
 
@@ -199,7 +206,8 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
   const scheduler = new Scheduler({
     clock,
     uow,
-    saveOffset: (ms) => store.saveClockOffset(ms),
+    // Inside an account (its own advance) the account's own offset is what moved.
+    saveOffset: (ms) => (clock.account() === null ? store.saveClockOffset(ms) : store.saveAccountClockOffsets(accountClocks.entries())),
     onError: (work, err) => schedulerFailures.failed(work, err),
   });
   scheduler.register(dispatcher);
@@ -208,6 +216,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
       uow,
       scheduledSteps: repos.scheduledSteps,
       transactions,
+      inAccount: (accountId, work) => clock.inAccount(accountId, work),
       onStepError: (step, err) =>
         logger.error('scenario.step.failed', `scenario step ${step.action.kind} on ${step.resource_id} failed`, { err }),
     }),
@@ -216,6 +225,13 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
   scheduler.register(transactions.linkExpiry);
   scheduler.registerUpkeep(idempotencyExpiry({ records: store.httpRecords.idempotency, clock }));
 
+  const loadSettings = createAccountLoadSettings({
+    defaults: { rateLimit: options.rateLimit, latency: options.latency },
+    accounts: repos.accounts,
+    load: () => getMeta(store.db, ACCOUNT_LOAD_SETTINGS),
+    save: (text) => setMeta(store.db, ACCOUNT_LOAD_SETTINGS, text),
+  });
+
   accounts.ensureDemo();
   const ticker = options.ticker ? setInterval(() => scheduler.tick(), 250).unref() : undefined;
 
@@ -223,7 +239,14 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
     scheduler,
     clock,
     uow,
-    state: store,
+    state: {
+      wipe: () => store.wipe(),
+      // The accounts' own offsets are kept or rewound with the sandbox clock's.
+      saveClockOffset: (ms) => {
+        store.saveClockOffset(ms);
+        store.saveAccountClockOffsets(accountClocks.entries());
+      },
+    },
     buyers: accounts,
     report: goLive,
     webhooks: dispatcher,
@@ -252,6 +275,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
     transactions,
     subscriptions,
     accounts,
+    loadSettings,
     apiKeys,
     scenarios: policy,
     dispatcher,

@@ -119,6 +119,18 @@ export interface ExplainSignatureInput {
 /** The sandbox clock after an advance. */
 export type ClockAdvance = ClockAdvanced;
 
+/** One account's own clock, as `RunningSandbox.account(id)` gives it. */
+export interface AccountClockHandle {
+  /**
+   * Moves this account's clock forward by `seconds` (every other account's stays), running its
+   * due work; resolves once the webhooks it queued have had their attempt, or at once with
+   * `{ waitForWebhooks: false }`.
+   */
+  advanceClock(seconds: number, options?: { waitForWebhooks?: boolean }): Promise<ClockAdvance>;
+  /** This account's clock: `now`, and `offset_seconds` ahead of real time. */
+  clock(): Promise<{ now: string; offset_seconds: number }>;
+}
+
 /** A control API call that did not answer 2xx; `body` holds the spec's error envelope. */
 export class SandboxRequestError extends Error {
   constructor(
@@ -149,6 +161,13 @@ export interface RunningSandbox {
    * queued have had their attempt, or at once with `{ waitForWebhooks: false }`.
    */
   advanceClock(seconds: number, options?: { waitForWebhooks?: boolean }): Promise<ClockAdvance>;
+  /**
+   * One account's own clock (`/_sandbox/accounts/{id}/clock`): `advanceClock` moves that
+   * account's clock alone, running its due work alone (renewals, retries of its webhooks, its
+   * link and idempotency-key expiries, its scenario steps); `clock` reads it. One account per
+   * test worker gives each worker its own time on one sandbox.
+   */
+  account(accountId: string): AccountClockHandle;
   /** Every webhook delivery, newest first. */
   deliveries(): Promise<Delivery[]>;
   /**
@@ -245,6 +264,11 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     fail: (transactionId) => call('POST', `/transactions/${id(transactionId)}/fail`),
     refund: (transactionId, amount) => call('POST', `/transactions/${id(transactionId)}/refund`, amount === undefined ? {} : { amount }),
     advanceClock: (seconds, options) => call('POST', '/clock/advance', { seconds, wait_for_webhooks: options?.waitForWebhooks ?? true }),
+    account: (accountId) => ({
+      advanceClock: (seconds, options) =>
+        call('POST', `/accounts/${id(accountId)}/clock/advance`, { seconds, wait_for_webhooks: options?.waitForWebhooks ?? true }),
+      clock: () => call('GET', `/accounts/${id(accountId)}/clock`),
+    }),
     async deliveries() {
       const all: Delivery[] = [];
       let cursor: string | null = null;

@@ -6,6 +6,7 @@
  */
 import { buildProgram } from './cli.js';
 import { ENV_OPTIONS, envName, optionsSchema, type SandboxOptionsInput } from './core/config.js';
+import { latencyText, type LatencyDistribution } from './core/http/load-rehearsal.js';
 
 type OptionName = keyof SandboxOptionsInput;
 
@@ -21,10 +22,14 @@ function cell(text: string): string {
   return text.replace(/\|/g, '\\|');
 }
 
+const isLatency = (value: unknown): value is LatencyDistribution =>
+  typeof value === 'object' && value !== null && 'p50Ms' in value && 'p99Ms' in value;
+
 function defaultText(value: unknown): string {
   if (typeof value === 'boolean') return value ? 'on' : 'off';
   if (typeof value === 'string' || typeof value === 'number') return `\`${value}\``;
   if (Array.isArray(value) && value.length > 0) return `\`${value.join(',')}\``;
+  if (isLatency(value)) return `\`${latencyText(value)}\``;
   return 'none';
 }
 

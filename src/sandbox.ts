@@ -11,7 +11,7 @@ import type { Clock } from './core/clock/clock.js';
 import type { Delivery, DeliveryFault } from './core/domain/entities.js';
 import type { ChangeType, SandboxEvents } from './core/domain/events.js';
 import type { GoLiveTracker } from './features/go-live/index.js';
-import type { MerchantAccounts } from './features/accounts/index.js';
+import type { AccountLoadSettings, MerchantAccounts } from './features/accounts/index.js';
 import type { Queries } from './core/domain/queries.js';
 import type { SubscriptionService } from './features/subscriptions/index.js';
 import type { TransactionService } from './features/transactions/index.js';
@@ -28,6 +28,8 @@ export interface Sandbox {
   transactions: TransactionService;
   subscriptions: SubscriptionService;
   accounts: MerchantAccounts;
+  /** Each account's rate limit and latency (its own, or the options'), for the load rehearsal. */
+  loadSettings: AccountLoadSettings;
   /** Restricted API keys of the accounts (mint, list, revoke; auth looks secrets up here). */
   apiKeys: ApiKeyService;
   /** The loaded scenario rules. */

@@ -15,8 +15,11 @@ import { takeSnapshot } from './core/db/snapshot.js';
 import { subscriptionsStore } from './features/subscriptions/index.js';
 import { transactionsStore } from './features/transactions/index.js';
 import { createUnitOfWork } from './core/db/unit-of-work.js';
+import { createAccountClocks, parseAccountOffsets, type AccountClocks } from './core/clock/account-clocks.js';
 
 const CLOCK_OFFSET = 'clock_offset_ms';
+/** Each account's own clock offset (JSON: account id → milliseconds). */
+const ACCOUNT_CLOCK_OFFSETS = 'account_clock_offsets';
 
 /** Every table a reset empties: all data but the accounts. */
 const DATA_TABLES = [
@@ -47,6 +50,9 @@ export interface SqliteStore {
   /** The sandbox clock's offset from real time as last persisted (0 for a new database). */
   clockOffsetMs(): number;
   saveClockOffset(ms: number): void;
+  /** Each account's own clock offset as last persisted (none for a new database). */
+  accountClockOffsets(): Record<string, number>;
+  saveAccountClockOffsets(offsets: Record<string, number>): void;
   /** A consistent copy of the whole database as an SQLite file's bytes, taken while serving (store/snapshot.ts). */
   snapshot(): Promise<Buffer>;
   /** Deletes all data but the accounts (inside the caller's unit of work, if any). */
@@ -59,7 +65,13 @@ export interface SqliteStore {
  * snapshot `restore` (its bytes, checked by `readSnapshot`) when given.
  * @throws DatabaseOpenError with a one-line message when the file cannot be opened or written.
  */
-export function openStore(path: string, onEffectError: (err: unknown) => void, retention: Retention = {}, restore?: Buffer): SqliteStore {
+export function openStore(
+  path: string,
+  onEffectError: (err: unknown) => void,
+  retention: Retention = {},
+  restore?: Buffer,
+  clocks: AccountClocks = createAccountClocks(),
+): SqliteStore {
   const db = openDatabase(path, restore);
   // Start-up: no request is in flight, so a key still `processing` was left by a crash. A
   // retry must run again (nothing was stored for it) rather than meet 409 for 24 hours.
@@ -68,7 +80,7 @@ export function openStore(path: string, onEffectError: (err: unknown) => void, r
   // Saved once per step of a clock advance: prepared once.
   const saveOffset = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
   const requestLog = requestLogStore(db, retention.requestLogLimit, onEffectError);
-  const transactions = transactionsStore(db);
+  const transactions = transactionsStore(db, clocks);
   return {
     db,
     uow,
@@ -76,13 +88,15 @@ export function openStore(path: string, onEffectError: (err: unknown) => void, r
       accounts: accountsStore(db),
       buyers: buyersStore(db),
       transactions,
-      subscriptions: subscriptionsStore(db),
-      scheduledSteps: scheduledStepsStore(db),
-      deliveries: deliveriesStore(db, retention.deliveryLogLimit),
+      subscriptions: subscriptionsStore(db, clocks),
+      scheduledSteps: scheduledStepsStore(db, clocks),
+      deliveries: deliveriesStore(db, retention.deliveryLogLimit, clocks),
     },
-    httpRecords: { idempotency: idempotencyStore(db), requestLog },
+    httpRecords: { idempotency: idempotencyStore(db, clocks), requestLog },
     clockOffsetMs: () => Number(getMeta(db, CLOCK_OFFSET) ?? 0),
     saveClockOffset: (ms) => void saveOffset.run(CLOCK_OFFSET, String(ms)),
+    accountClockOffsets: () => parseAccountOffsets(getMeta(db, ACCOUNT_CLOCK_OFFSETS)),
+    saveAccountClockOffsets: (offsets) => void saveOffset.run(ACCOUNT_CLOCK_OFFSETS, JSON.stringify(offsets)),
     snapshot: () => takeSnapshot(db, () => requestLog.flush()),
     wipe: () =>
       uow.run(() => {

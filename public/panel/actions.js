@@ -114,28 +114,26 @@ export function selectAccount(accountId) {
   render();
   for (const kind of LISTS) void refresh(kind);
   void refresh('report');
+  void refresh('clock'); // each account has its own clock
 }
 
 /**
- * Advances the sandbox clock; resolves with the API's answer, or undefined when it failed.
+ * Advances the selected account's own clock (the sandbox clock when none is selected); resolves
+ * with the API's answer, or undefined when it failed.
  * @param {{ seconds: number } | { months: number }} by
  * @param {string} label "by 1 hour"
  */
 export function advanceClock(by, label) {
-  return act(
-    'clock',
-    'advance',
-    'Could not advance the clock',
-    () => /** @type {Promise<ClockAdvanced>} */ (call('POST', '/clock/advance', by)),
-    {
-      then: ['clock', ...LISTS],
-      onSuccess: (result) =>
-        toast({
-          title: `Clock advanced ${label}`,
-          message: `${result.steps} due step${result.steps === 1 ? '' : 's'} ran. Sandbox time is now ${fullTime(result.now)}.`,
-        }),
-    },
-  );
+  const accountId = state.accountId;
+  const path = accountId ? `/accounts/${encodeURIComponent(accountId)}/clock/advance` : '/clock/advance';
+  return act('clock', 'advance', 'Could not advance the clock', () => /** @type {Promise<ClockAdvanced>} */ (call('POST', path, by)), {
+    then: ['clock', ...LISTS],
+    onSuccess: (result) =>
+      toast({
+        title: `Clock advanced ${label}`,
+        message: `${result.steps} due step${result.steps === 1 ? '' : 's'} ran. ${accountId ? 'This account' : 'Sandbox'} time is now ${fullTime(result.now)}.`,
+      }),
+  });
 }
 
 /** Empties the sandbox (accounts stay). */

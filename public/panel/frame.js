@@ -6,7 +6,7 @@ import { resetSandbox, selectAccount } from './actions.js';
 import { h, setChildren } from './dom.js';
 import { byId, selectedAccount, state } from './state.js';
 
-/** @import { LiveStatus, ListName, ViewName } from './types.js' */
+/** @import { AccountSettings, LiveStatus, ListName, ViewName } from './types.js' */
 
 /** @type {readonly ViewName[]} */
 export const VIEWS = ['transactions', 'subscriptions', 'webhooks', 'requests', 'go-live', 'credentials', 'scenarios'];
@@ -43,6 +43,7 @@ export function setUpFrame() {
 
 /** The account switcher and the page title. */
 function renderAccounts() {
+  byId('account-load').textContent = loadText(state.load?.account_id === state.accountId ? state.load : null);
   const select = /** @type {HTMLSelectElement} */ (byId('account'));
   const signature = JSON.stringify([state.accounts.map((a) => [a.account_id, a.name, a.mode]), state.accountId]);
   if (select.dataset.signature === signature) return;
@@ -117,4 +118,16 @@ export function renderFrame() {
   renderAccounts();
   renderCounts();
   /** @type {HTMLButtonElement} */ (byId('reset')).disabled = state.busy.has('sandbox');
+}
+
+/**
+ * The selected account's load rehearsal: "429 over 25 req/s · latency p50 80 ms, p99 900 ms".
+ * @param {AccountSettings | null} load
+ */
+export function loadText(load) {
+  if (!load) return '';
+  const { p50_ms: p50, p99_ms: p99 } = load.latency;
+  const limit = load.rate_limit > 0 ? `429 over ${load.rate_limit} req/s` : 'no rate limit';
+  const latency = p99 <= 0 ? 'no added latency' : p50 === p99 ? `latency ${p50} ms` : `latency p50 ${p50} ms, p99 ${p99} ms`;
+  return `${limit} · ${latency}`;
 }

@@ -7,7 +7,7 @@ import { call, query } from './api.js';
 import { setExponents } from './format.js';
 import { LISTS, render, state } from './state.js';
 
-/** @import { Clock, Credentials, GoLiveReport, ListItems, ListName, Page, ScenarioSummary } from './types.js' */
+/** @import { AccountSettings, Clock, Credentials, GoLiveReport, ListItems, ListName, Page, ScenarioSummary } from './types.js' */
 /** @typedef {ListName | 'accounts' | 'clock' | 'scenarios' | 'report'} Kind */
 
 const PAGE_SIZE = 50;
@@ -38,9 +38,16 @@ export async function loadCurrencies() {
   setExponents(body.exponents);
 }
 
+/** The selected account's clock (the sandbox clock plus the account's own offset); the sandbox clock before an account is known. */
 async function loadClock() {
-  /** @type {Clock} */
-  const clock = await call('GET', '/clock');
+  const accountId = state.accountId;
+  /** @type {[Clock, AccountSettings | null]} */
+  const [clock, load] = await Promise.all([
+    call('GET', accountId ? `/accounts/${encodeURIComponent(accountId)}/clock` : '/clock'),
+    accountId ? call('GET', `/accounts/${encodeURIComponent(accountId)}`) : Promise.resolve(null),
+  ]);
+  if (accountId !== state.accountId) return; // another account was selected meanwhile: its own reading follows
+  state.load = load;
   state.clock = { ms: Date.parse(clock.now), at: performance.now(), offset: clock.offset_seconds };
 }
 
@@ -171,6 +178,7 @@ export function invalidate(kinds) {
 const STALE_AFTER = {
   'sandbox.reset': { stale: ['clock', ...LISTS], own: false },
   'account.created': { stale: ['accounts'], own: false },
+  'account.updated': { stale: ['clock'], own: true }, // its rate limit and latency are read with its clock
   'api_key.created': { stale: ['accounts'], own: true },
   'api_key.revoked': { stale: ['accounts'], own: true },
   'scenarios.changed': { stale: ['scenarios'], own: false },

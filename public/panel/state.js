@@ -5,7 +5,7 @@
  * after changing the state (panel.js installs it).
  */
 
-/** @import { Account, GoLiveReport, List, ListItems, ListName, LiveStatus, ScenarioSummary, WebhookKeyForms } from './types.js' */
+/** @import { Account, AccountSettings, GoLiveReport, List, ListItems, ListName, LiveStatus, ScenarioSummary, WebhookKeyForms } from './types.js' */
 
 /** The lists, in the order they are loaded. @type {readonly ListName[]} */
 export const LISTS = ['transactions', 'subscriptions', 'deliveries', 'requests'];
@@ -29,6 +29,8 @@ export const state = {
   accountId: null,
   /** The sandbox clock as last read: epoch ms, the performance.now() of the reading, and the offset in seconds. @type {{ ms: number, at: number, offset: number } | null} */
   clock: null,
+  /** The selected account's rate limit and latency, as last read. @type {AccountSettings | null} */
+  load: null,
   lists: emptyLists(),
   /** @type {{ items: ScenarioSummary[] | null, error: string | null }} */
   scenarios: { items: null, error: null },

@@ -19,6 +19,7 @@
 /** @typedef {import('../../src/features/accounts/control/accounts.schemas.js').Credentials} Credentials */
 /** @typedef {import('../../src/features/webhooks/control/webhook-key.schemas.js').WebhookKeyForms} WebhookKeyForms */
 /** @typedef {import('../../src/features/control/control/clock.schemas.js').Clock} Clock */
+/** @typedef {import('../../src/features/accounts/control/account-settings.js').AccountSettings} AccountSettings */
 /** @typedef {import('../../src/features/control/control/clock.schemas.js').ClockAdvanced} ClockAdvanced */
 /** @typedef {import('../../src/features/scenarios/control/scenarios.schemas.js').ScenarioSummary} ScenarioSummary */
 /** @typedef {import('../../src/features/control/control/faults.routes.js').WebhookCheckReport} WebhookCheckReport */

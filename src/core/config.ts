@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { isCurrency } from './domain/money.js';
 import { SETTLEMENT_CURRENCIES, isSettlementCurrency } from './domain/settlement.js';
 import { isTimeZone } from './webhooks/time.js';
+import { parseLatency } from './http/load-rehearsal.js';
 
 let packageRoot: string | undefined;
 
@@ -85,7 +86,22 @@ export const optionsSchema = z
       .default([]),
     /** A snapshot (`GET /_sandbox/snapshot`) to start from: in memory, or as the --db file. */
     restore: z.string().min(1).optional(),
-    latency: z.coerce.number({ message: 'must be a number' }).min(0, 'must be 0 or more').max(60_000).default(0),
+    /** Time added to each /v4 call: `MS`, or a log-normal distribution through `p50=MS,p99=MS`. */
+    latency: z
+      .union([z.number(), z.string(), z.object({ p50Ms: z.number(), p99Ms: z.number() })], {
+        message: 'must be milliseconds or p50=MS,p99=MS',
+      })
+      .transform((value, ctx) => {
+        try {
+          return parseLatency(typeof value === 'object' ? `p50=${value.p50Ms},p99=${value.p99Ms}` : value);
+        } catch (err) {
+          ctx.addIssue({ code: 'custom', message: (err as Error).message });
+          return z.NEVER;
+        }
+      })
+      .default({ p50Ms: 0, p99Ms: 0 }),
+    /** /v4 requests per second per account (a token bucket with a burst of as many); 0: no limit. */
+    rateLimit: count(0).max(100_000, 'must be 100000 or less').default(0),
     webhookTimezone: z
       .string()
       .refine((v) => v === 'UTC' || isTimeZone(v), { message: 'must be an IANA time-zone name such as UTC or Asia/Shanghai' })
@@ -160,6 +176,7 @@ export const ENV_OPTIONS: ReadonlyArray<keyof SandboxOptionsInput> = [
   'fixtures',
   'restore',
   'latency',
+  'rateLimit',
   'webhookTimezone',
   'webhookSigning',
   'webhookSecret',

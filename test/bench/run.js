@@ -7,7 +7,11 @@
 //   pages     a head page and a deep page at 1,000,000 transactions vs at 1,000 (rows seeded
 //             straight into a --db file with better-sqlite3, cached in $BENCH_TMP)
 //   webhooks  500 settles -> 500 acknowledged deliveries at a fast local receiver
-//   clock     advance a year with 100 daily subscriptions; the longest stall a concurrent GET saw
+//   clock     advance a year with 100 daily subscriptions; the longest stall a concurrent GET saw;
+//             then 100 accounts with a daily subscription each advanced 30 days, once globally and
+//             once by every account advancing its own clock at once: both stalls side by side
+//   load      --rate-limit 50 under autocannon at 32 connections: answers 200 a second vs 50; and
+//             --latency p50=50,p99=400: the p50 and p99 measured at the client vs configured
 //   accounts  50 parallel POST /_sandbox/accounts from a warm key pool (--key-pool 50, waited
 //             for until full) and cold (--key-pool 0); a concurrent GET's p99 in each
 //   startup   `node bin/payment-sandbox.js` to the first healthy answer, and idle RSS
@@ -16,6 +20,8 @@
 //   report    GET /_sandbox/report after BENCH_REPORT_REQUESTS (default 100,000) requests that
 //             feed every go-live tracker (creates without keys, duplicates, polling, repeated 400s):
 //             its latency, and the findings' counts (exact, beyond the request log's 10,000)
+//   clock-accounts (only when named) the second half of `clock` alone: 100 accounts' 30 days,
+//             globally and each on its own clock, both stalls side by side
 //   first-start (only when named; minutes: a clone and npm ci) the first `npx payment-sandbox`
 //             after `npm ci` in a fresh clone, and from a merchant's project that installed the
 //             packed tarball as a dev dependency (first-start.js)
@@ -73,10 +79,10 @@ const PAYMENT = {
   payment_method: { type: 'card', number: '4111111111111111', expiration_date: '12/30', security_code: '123' },
   browser_info: { user_agent: 'bench' },
 };
-const PARTS = ['api', 'pages', 'webhooks', 'clock', 'accounts', 'startup', 'memory', 'report'];
+const PARTS = ['api', 'pages', 'webhooks', 'clock', 'accounts', 'startup', 'memory', 'report', 'load'];
 const REPORT_REQUESTS = Number(process.env.BENCH_REPORT_REQUESTS ?? 100_000);
 const MEMORY_REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1_000_000);
-const EXTRA_PARTS = ['profile', 'first-start', 'create-memory', 'peers', 'latency', 'caches'];
+const EXTRA_PARTS = ['profile', 'first-start', 'create-memory', 'peers', 'latency', 'caches', 'clock-accounts'];
 
 // ---------------------------------------------------------------- processes and load
 
@@ -778,10 +784,141 @@ async function clock() {
   );
 }
 
+/**
+ * 100 accounts with a daily subscription each, advanced 30 days: once by one global advance
+ * (`POST /_sandbox/clock/advance`), once by every account advancing its own clock at once
+ * (`POST /_sandbox/accounts/{id}/clock/advance`), each on a fresh sandbox with the same work;
+ * the longest stall a concurrent GET saw in each, side by side.
+ */
+async function clockPerAccount() {
+  const global = await clockOfAccounts(false);
+  const perAccount = await clockOfAccounts(true);
+  figure('clock', '100 accounts, 30 d, one global advance: time', `${global.took.toFixed(1)} s (${global.outcome})`, '-', null);
+  figure('clock', '100 accounts, 30 d, each its own advance: time', `${perAccount.took.toFixed(1)} s (${perAccount.outcome})`, '-', null);
+  figure(
+    'clock',
+    'longest GET stall: global vs 100 own advances',
+    `${ms(global.stall)} vs ${ms(perAccount.stall)}`,
+    'own <= global',
+    perAccount.stall <= global.stall * 1.1 + 5,
+  );
+  figure('clock', 'GETs probed: global vs own advances', `${global.probes} vs ${perAccount.probes}`, '-', null);
+}
+
+/** One run of `clockPerAccount`: 100 accounts' daily subscriptions advanced 30 days, globally or each on its own clock. */
+async function clockOfAccounts(perAccount) {
+  const receiver = await ackReceiver();
+  const s = await startCli(['--max-accounts', '200', '--quiet']);
+  const json = { 'content-type': 'application/json' };
+  const accounts = [];
+  for (let i = 0; i < 100; i++) {
+    const res = await fetch(`${s.url}/_sandbox/accounts`, { method: 'POST', headers: json, body: JSON.stringify({ mode: 'direct' }) });
+    if (res.status !== 201) throw new Error(`account create answered ${res.status}: ${await res.text()}`);
+    accounts.push(await res.json());
+  }
+  for (const a of accounts) {
+    const res = await fetch(`${s.url}/v4/subscriptions`, {
+      method: 'POST',
+      headers: { ...json, authorization: `Bearer ${a.api_key}`, 'x-merchant-account-id': a.account_id, 'x-forwarded-for': '203.0.113.7' },
+      body: JSON.stringify({
+        external_identifier: `sub-${a.account_id}`,
+        amount: 1000,
+        currency: 'USD',
+        description: 'bench daily',
+        customer: { email_address: 'jane@example.com', first_name: 'Jane', last_name: 'Doe', phone_number: '+66812345678' },
+        plan: { name: 'Daily', currency: 'USD', amount: 900, interval: 'day' },
+        payment_method: {
+          type: 'card',
+          number: '4111111111111111',
+          expiration_date: '12/30',
+          security_code: '123',
+          webhooks_url: receiver.url,
+        },
+        browser_info: { javascript_enabled: true, language: 'en-US', color_depth: 24, user_device: 'desktop' },
+      }),
+    });
+    if (res.status !== 201) throw new Error(`subscription create answered ${res.status}: ${await res.text()}`);
+  }
+  await sleep(200);
+  // The probe's first GETs (a fresh process's first API requests) are not part of the figure.
+  for (let i = 0; i < 20; i++) await (await fetch(`${s.url}/v4/transactions?limit=1`, { headers: HEADERS })).arrayBuffer();
+  const stopProbe = probe(`${s.url}/v4/transactions?limit=1`);
+  const t = performance.now();
+  const advance = (path) =>
+    fetch(`${s.url}/_sandbox${path}`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ seconds: 30 * 86_400, wait_for_webhooks: false }),
+      signal: AbortSignal.timeout(CLOCK_TIMEOUT_S * 1000),
+    }).then(async (res) => ({ status: res.status, body: await res.json() }));
+  const answers = await Promise.all(
+    perAccount ? accounts.map((a) => advance(`/accounts/${a.account_id}/clock/advance`)) : [advance('/clock/advance')],
+  );
+  const took = (performance.now() - t) / 1000;
+  const latencies = await Promise.race([stopProbe(), sleep(2000).then(() => null)]);
+  await s.stop();
+  await receiver.close();
+  const ok = answers.filter((a) => a.status === 200).length;
+  const steps = answers.reduce((sum, a) => sum + (a.body.steps ?? 0), 0);
+  return {
+    took,
+    outcome: `${ok}/${answers.length} HTTP 200, ${steps} steps`,
+    stall: latencies ? Math.max(...latencies) : took * 1000,
+    probes: latencies ? latencies.length : 0,
+  };
+}
+
+/** --rate-limit and --latency: measured at the client against what was configured. */
+async function loadRehearsal() {
+  const limited = await startCli(['--rate-limit', '50', '--quiet']);
+  const run = await autocannon({
+    url: `${limited.url}/v4/transactions?limit=1`,
+    headers: HEADERS,
+    connections: CONNECTIONS,
+    duration: DURATION,
+  });
+  await limited.stop();
+  const served = (run['2xx'] ?? 0) / DURATION;
+  // The burst of 50 comes on top of 50 a second over the run.
+  const expected = 50 + 50 / DURATION;
+  figure(
+    'load',
+    '--rate-limit 50: 2xx a second (32 connections)',
+    `${served.toFixed(1)} (429s: ${run.non2xx})`,
+    `~${expected.toFixed(1)} (50/s + burst)`,
+    Math.abs(served - expected) / expected < 0.1,
+  );
+  const slow = await startCli(['--latency', 'p50=50,p99=400', '--quiet']);
+  const lat = await autocannon({
+    url: `${slow.url}/v4/transactions?limit=1`,
+    headers: HEADERS,
+    connections: CONNECTIONS,
+    duration: Math.max(DURATION, 10),
+  });
+  await slow.stop();
+  figure(
+    'load',
+    '--latency p50=50,p99=400: measured p50',
+    ms(lat.latency.p50),
+    '50 ms (+ the call)',
+    Math.abs(lat.latency.p50 - 50) / 50 < 0.2,
+  );
+  figure(
+    'load',
+    '--latency p50=50,p99=400: measured p99',
+    ms(lat.latency.p99),
+    '400 ms (+ the call)',
+    Math.abs(lat.latency.p99 - 400) / 400 < 0.2,
+  );
+  figure('load', '--latency: calls measured', String(lat.requests.total), '-', null);
+}
+
 /** `node bin/payment-sandbox.js --port <free> ...args` of ROOT, once it answers GET /_sandbox/health. */
 async function startCli(args) {
   const port = await freePort();
-  const child = spawn(process.execPath, [join(ROOT, 'bin/payment-sandbox.js'), '--port', String(port), ...args], {
+  // BENCH_CPU_PROF_DIR: this sandbox writes a CPU profile there too.
+  const profile = process.env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`] : [];
+  const child = spawn(process.execPath, [...profile, join(ROOT, 'bin/payment-sandbox.js'), '--port', String(port), ...args], {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
@@ -1226,9 +1363,14 @@ async function main() {
     api,
     pages,
     webhooks,
-    clock,
+    clock: async () => {
+      await clock();
+      await clockPerAccount();
+    },
+    'clock-accounts': clockPerAccount,
     accounts,
     startup,
+    load: loadRehearsal,
     memory,
     report,
     profile,

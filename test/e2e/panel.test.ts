@@ -342,6 +342,47 @@ describe('control panel', () => {
     await poll(() => page.locator('#account-id').textContent()).toBe(DIRECT.account_id);
   });
 
+  it("the clock shows and advances the selected account's own clock, and its rate limit and latency", async () => {
+    const page = await show('transactions');
+    const before = await page.locator('#clock-offset').textContent();
+    const created = await control<{ account_id: string }>(sandbox.url, '/accounts', {
+      method: 'POST',
+      body: { mode: 'direct', name: 'own clock' },
+    });
+    const advanced = await control(sandbox.url, `/accounts/${created.body.account_id}/clock/advance`, {
+      method: 'POST',
+      body: { seconds: 400 * 86_400 },
+    });
+    expect(advanced.status).toBe(200);
+    const ownOffset = (await control<{ offset_seconds: number }>(sandbox.url, `/accounts/${created.body.account_id}/clock`)).body;
+    await poll(() => page.locator(`#account option[value="${created.body.account_id}"]`).count()).toBe(1);
+    await page.getByLabel('Account', { exact: true }).selectOption(created.body.account_id);
+    await poll(() => page.locator('#account-id').textContent()).toBe(created.body.account_id);
+    // Over 400 days ahead: this account's clock, not the sandbox clock the other accounts read.
+    await poll(() => page.locator('#clock-offset').textContent()).toMatch(
+      new RegExp(`^\\+${Math.floor(ownOffset.offset_seconds / 86_400)}d`),
+    );
+    // Its load rehearsal, set over the control API, shows at once (the change feed).
+    await control(sandbox.url, `/accounts/${created.body.account_id}`, {
+      method: 'PATCH',
+      body: { rate_limit: 7, latency: 'p50=80,p99=900' },
+    });
+    await poll(() => page.locator('#account-load').textContent()).toBe('429 over 7 req/s · latency p50 80 ms, p99 900 ms');
+    await screenshot(page, 'panel-account-clock-1280');
+    // The clock's buttons advance the selected account's own clock: the sandbox clock stays.
+    const sandboxClock = (await control<{ offset_seconds: number }>(sandbox.url, '/clock')).body.offset_seconds;
+    await button(page, '+1 day').click();
+    await poll(
+      async () =>
+        (await control<{ offset_seconds: number }>(sandbox.url, `/accounts/${created.body.account_id}/clock`)).body.offset_seconds,
+    ).toBeGreaterThanOrEqual(ownOffset.offset_seconds + 86_400);
+    expect((await control<{ offset_seconds: number }>(sandbox.url, '/clock')).body.offset_seconds).toBe(sandboxClock);
+    await page.getByLabel('Account', { exact: true }).selectOption(DIRECT.account_id);
+    await poll(() => page.locator('#account-id').textContent()).toBe(DIRECT.account_id);
+    await poll(() => page.locator('#clock-offset').textContent()).toBe(before);
+    await poll(() => page.locator('#account-load').textContent()).toBe('no rate limit · no added latency');
+  });
+
   it('credentials have working copy buttons; the scenarios are listed', async () => {
     const page = await openPanel('credentials', { clipboard: true });
     await button(page, 'Copy direct API key').click();

@@ -27,6 +27,9 @@ export function fakeClock(startMs = Date.UTC(2026, 10, 22, 10)): Clock & { set(m
     offsetMs: () => 0,
     moveTo: (ms) => void (now = Math.max(now, ms)),
     restoreOffset: () => undefined,
+    account: () => null,
+    inAccount: (_accountId, work) => work(),
+    onSandboxClock: (work) => work(),
     set: (ms) => void (now = ms),
   };
 }

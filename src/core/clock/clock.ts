@@ -1,8 +1,11 @@
 /**
  * The sandbox clock: real time plus an offset that `POST /_sandbox/clock/advance` moves
  * forward. Everything time-based (idempotency expiry, webhook retries, trials, renewals,
- * scenario delays, JWT expiry) reads this one clock.
+ * scenario delays, JWT expiry) reads this one clock. Each account also has its own offset on
+ * top of it (`account-clocks.ts`): inside `inAccount(id, …)` every read and move of the clock
+ * is that account's clock.
  */
+import { createAccountClocks, type AccountClocks } from './account-clocks.js';
 
 export interface Clock {
   /** Current sandbox time in epoch milliseconds. */
@@ -15,6 +18,12 @@ export interface Clock {
   moveTo(targetMs: number): void;
   /** Sets the offset: back to a value read earlier (a clock advance's step that rolled back), or to exactly where an advance ends. */
   restoreOffset(offsetMs: number): void;
+  /** The account whose clock this is now (inside `inAccount`), or null: the sandbox clock. */
+  account(): string | null;
+  /** Runs `work` on `accountId`'s clock: reads and moves inside it are that account's. */
+  inAccount<T>(accountId: string, work: () => T): T;
+  /** Runs `work` on the sandbox clock, outside any account's. */
+  onSandboxClock<T>(work: () => T): T;
 }
 
 /** The clock the composition root owns: it alone may send it back to real time (a reset). */
@@ -23,23 +32,44 @@ export interface RewindableClock extends Clock {
   rewind(): void;
 }
 
-/** A clock that follows real time (`realNow`, replaceable in tests) plus an offset. */
-export function createClock(initialOffsetMs = 0, realNow: () => number = Date.now): RewindableClock {
+/**
+ * A clock that follows real time (`realNow`, replaceable in tests) plus an offset, and inside
+ * an account plus that account's own offset (`accounts`). Inside an account, `offsetMs` is the
+ * sum and `moveTo`/`restoreOffset` move that account's own offset alone; `rewind` drops both.
+ */
+export function createClock(
+  initialOffsetMs = 0,
+  realNow: () => number = Date.now,
+  accounts: AccountClocks = createAccountClocks(),
+): RewindableClock {
   let offset = initialOffsetMs;
-  const nowMs = (): number => realNow() + offset;
+  const own = (): number => {
+    const id = accounts.scope();
+    return id === null ? 0 : accounts.offsetOf(id);
+  };
+  const nowMs = (): number => realNow() + offset + own();
+  const setTotal = (total: number): void => {
+    const id = accounts.scope();
+    if (id === null) offset = total;
+    else accounts.setOffset(id, total - offset);
+  };
   return {
     nowMs,
     now: () => new Date(nowMs()),
-    offsetMs: () => offset,
+    offsetMs: () => offset + own(),
     moveTo(targetMs) {
       const current = nowMs();
-      if (targetMs > current) offset += targetMs - current;
+      if (targetMs > current) setTotal(offset + own() + (targetMs - current));
     },
     restoreOffset(offsetMs) {
-      offset = offsetMs;
+      setTotal(offsetMs);
     },
+    account: () => accounts.scope(),
+    inAccount: (accountId, work) => accounts.run(accountId, work),
+    onSandboxClock: (work) => accounts.outside(work),
     rewind() {
       offset = 0;
+      accounts.clear();
     },
   };
 }

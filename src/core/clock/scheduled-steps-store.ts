@@ -7,6 +7,8 @@
 import type { ScheduledAction, ScheduledStep } from '../domain/entities.js';
 import type { ScheduledStepsRepo, StepResult } from '../domain/ports.js';
 import type { Db } from '../db/database.js';
+import { accountTimedQuery } from '../db/account-time.js';
+import { createAccountClocks, type AccountClocks } from './account-clocks.js';
 
 interface ScheduledStepRow {
   seq: number;
@@ -32,11 +34,23 @@ function toStep(row: ScheduledStepRow): ScheduledStep {
   };
 }
 
-export function scheduledStepsStore(db: Db): ScheduledStepsRepo {
+/** The scheduled steps; a step's `due_at` is on its account's clock (`clocks`). */
+export function scheduledStepsStore(db: Db, clocks: AccountClocks = createAccountClocks()): ScheduledStepsRepo {
   const insert = db.prepare(`INSERT INTO scheduled_steps (account_id, due_at, kind, resource_id, payload)
     VALUES (@account_id, @due_at, @kind, @resource_id, @payload)`);
-  const due = db.prepare<[number], ScheduledStepRow>('SELECT * FROM scheduled_steps WHERE done = 0 AND due_at <= ? ORDER BY due_at, seq');
-  const nextDue = db.prepare('SELECT min(due_at) FROM scheduled_steps WHERE done = 0').pluck();
+  const due = accountTimedQuery(
+    db,
+    clocks,
+    (q) => `SELECT * FROM scheduled_steps WHERE done = 0 AND ${q.scope} AND ${q.due('due_at')} <= ? ORDER BY ${q.due('due_at')}, seq`,
+  );
+  const nextDue = accountTimedQuery(
+    db,
+    clocks,
+    (q) => `SELECT min(${q.due('due_at')}) FROM scheduled_steps WHERE done = 0 AND ${q.scope}`,
+    {
+      pluck: true,
+    },
+  );
   const finish = db.prepare('UPDATE scheduled_steps SET done = ? WHERE seq = ?');
   const forResource = db.prepare<[string], ScheduledStepRow>('SELECT * FROM scheduled_steps WHERE resource_id = ? ORDER BY due_at, seq');
   return {
@@ -50,8 +64,8 @@ export function scheduledStepsStore(db: Db): ScheduledStepsRepo {
         payload: JSON.stringify(payload),
       });
     },
-    due: (nowMs) => due.all(nowMs).map(toStep),
-    nextDue: () => (nextDue.get() as number | null) ?? null,
+    due: (nowMs) => due.all<ScheduledStepRow>(nowMs).map(toStep),
+    nextDue: () => nextDue.get<number | null>() ?? null,
     finish: (seq, result) => void finish.run(DONE[result], seq),
     forResource: (resourceId) => forResource.all(resourceId).map((row) => ({ ...toStep(row), done: DONE_NAMES[row.done] ?? 'waiting' })),
   };

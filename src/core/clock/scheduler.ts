@@ -99,6 +99,18 @@ export class Scheduler {
   }
 
   /**
+   * Moves `accountId`'s own clock forward by `seconds` (the sandbox clock and every other
+   * account's stay), running only that account's due work, in time order, as `advance` does.
+   * Serialised with every other advance. Returns how many steps ran.
+   * @throws AdvanceTooLongError (400) before anything moves when the estimate exceeds the limit.
+   */
+  advanceAccount(accountId: string, seconds: number, { waitForIo = true }: { waitForIo?: boolean } = {}): Promise<number> {
+    const run = this.advancing.then(() => this.deps.clock.inAccount(accountId, () => this.advanceNow(seconds, waitForIo)));
+    this.advancing = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
    * Refuses an advance by `seconds` from now whose estimated steps exceed the limit, as
    * `advance` would before moving (so a caller can refuse it inside its own unit of work).
    * @throws AdvanceTooLongError (400).

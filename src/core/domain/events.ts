@@ -10,6 +10,7 @@ import { EventEmitter } from 'node:events';
  */
 export const CHANGE_TYPES = [
   'account.created',
+  'account.updated',
   'api_key.created',
   'api_key.revoked',
   'transaction.created',

@@ -6,6 +6,8 @@ import type { Delivery, DeliveryAttempt } from '../domain/entities.js';
 import type { DeliveriesRepo, DeliveryProgress, DueDelivery } from '../domain/ports.js';
 import type { Db } from '../db/database.js';
 import { keysetPage } from '../db/keyset.js';
+import { accountTimedQuery } from '../db/account-time.js';
+import { createAccountClocks, type AccountClocks } from '../clock/account-clocks.js';
 
 /** A `delivery_attempts` row as SQLite holds it. */
 interface AttemptRow extends Omit<DeliveryAttempt, 'request_headers' | 'ok'> {
@@ -19,6 +21,19 @@ const toAttempt = (row: AttemptRow): DeliveryAttempt => ({
   ok: row.ok === 1,
 });
 
+/** A row read with its instant on the clock of the query (`due_on_clock`), without that column. */
+function withoutDueOnClock<T extends { due_on_clock?: number }>(row: T): Omit<T, 'due_on_clock'> {
+  const { due_on_clock: _due, ...rest } = row;
+  return rest;
+}
+
+/** Pending deliveries with `next_attempt_at` on the clock they were asked on (the sandbox clock outside an account). */
+function* onClock(
+  rows: Iterable<Pick<Delivery, 'id' | 'next_attempt_at'> & { due_on_clock: number }>,
+): IterableIterator<Pick<Delivery, 'id' | 'next_attempt_at'>> {
+  for (const row of rows) yield { id: row.id, next_attempt_at: row.due_on_clock };
+}
+
 /**
  * How many finished deliveries go by between two prunes of the delivery log: a tenth of the
  * limit (at least 1). Each prune keeps `limit - batch + 1` of them, so that however many finish
@@ -26,8 +41,11 @@ const toAttempt = (row: AttemptRow): DeliveryAttempt => ({
  */
 const pruneEvery = (limit: number): number => Math.max(1, Math.ceil(limit / 10));
 
-/** The delivery log; with `limit`, only the newest `limit` finished deliveries (and their attempts) are kept. */
-export function deliveriesStore(db: Db, limit?: number): DeliveriesRepo {
+/**
+ * The delivery log; with `limit`, only the newest `limit` finished deliveries (and their
+ * attempts) are kept. A delivery's `next_attempt_at` is on its account's clock (`clocks`).
+ */
+export function deliveriesStore(db: Db, limit?: number, clocks: AccountClocks = createAccountClocks()): DeliveriesRepo {
   const pruneAttempts = db.prepare(`DELETE FROM delivery_attempts WHERE delivery_id IN (SELECT id FROM deliveries
     WHERE status != 'pending' ORDER BY seq DESC LIMIT -1 OFFSET ?)`);
   const pruneDeliveries = db.prepare(`DELETE FROM deliveries WHERE seq IN (SELECT seq FROM deliveries
@@ -46,29 +64,46 @@ export function deliveriesStore(db: Db, limit?: number): DeliveriesRepo {
   // A pass reads every due delivery but its body and signature: a large backlog (a year's renewals) is not copied whole.
   const dueColumns = `seq, id, account_id, kind, resource_id, url, status, attempts, simulated_failures,
     simulated_failure_status, fault, order_key, next_attempt_at, created_at, updated_at, delivered_at`;
-  const due = db.prepare<[number], DueDelivery>(
-    `SELECT ${dueColumns} FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, seq`,
+  const due = accountTimedQuery(
+    db,
+    clocks,
+    (q) =>
+      `SELECT ${dueColumns} FROM deliveries WHERE status = 'pending' AND ${q.scope} AND ${q.due('next_attempt_at')} <= ?
+        ORDER BY ${q.due('next_attempt_at')}, seq`,
   );
   // A queue's followers wait behind its head: of a year of renewals queued at once, one is read.
-  const dueHeadIds = db
-    .prepare<{ now: number }, string>(
+  const dueHeadIds = accountTimedQuery(
+    db,
+    clocks,
+    (q) =>
       `SELECT id FROM (
-        SELECT id, next_attempt_at, seq FROM deliveries WHERE status = 'pending' AND next_attempt_at <= @now
-          AND (order_key IS NULL OR fault IS 'bad_signature')
+        SELECT id, ${q.due('next_attempt_at')} AS due_on_clock, seq FROM deliveries WHERE status = 'pending' AND ${q.scope}
+          AND (order_key IS NULL OR fault IS 'bad_signature') AND due_on_clock <= ?
         UNION ALL
-        SELECT d.id, d.next_attempt_at, d.seq FROM (
-          SELECT min(seq) AS seq FROM deliveries WHERE status = 'pending' AND order_key IS NOT NULL
+        SELECT d.id, ${q.due('d.next_attempt_at')} AS due_on_clock, d.seq FROM (
+          SELECT min(seq) AS seq FROM deliveries WHERE status = 'pending' AND order_key IS NOT NULL AND ${q.scope}
             AND next_attempt_at IS NOT NULL AND fault IS NOT 'bad_signature' GROUP BY order_key
-        ) AS head JOIN deliveries AS d ON d.seq = head.seq WHERE d.next_attempt_at <= @now
-      ) ORDER BY next_attempt_at, seq`,
-    )
-    .pluck();
-  const nextDue = db.prepare("SELECT min(next_attempt_at) FROM deliveries WHERE status = 'pending'").pluck();
-  const dueBetween = db.prepare<[number, number], DueDelivery>(
-    `SELECT ${dueColumns} FROM deliveries WHERE status = 'pending' AND next_attempt_at >= ? AND next_attempt_at <= ? ORDER BY next_attempt_at, seq`,
+        ) AS head JOIN deliveries AS d ON d.seq = head.seq WHERE ${q.due('d.next_attempt_at')} <= ?
+      ) ORDER BY due_on_clock, seq`,
+    { pluck: true },
   );
-  const pendingAfter = db.prepare<[number], Pick<Delivery, 'id' | 'next_attempt_at'>>(
-    "SELECT id, next_attempt_at FROM deliveries WHERE status = 'pending' AND next_attempt_at > ? ORDER BY next_attempt_at, seq",
+  const nextDue = accountTimedQuery(
+    db,
+    clocks,
+    (q) => `SELECT min(${q.due('next_attempt_at')}) FROM deliveries WHERE status = 'pending' AND ${q.scope}`,
+    { pluck: true },
+  );
+  const dueBetween = accountTimedQuery(
+    db,
+    clocks,
+    (q) => `SELECT ${dueColumns}, ${q.due('next_attempt_at')} AS due_on_clock FROM deliveries WHERE status = 'pending' AND ${q.scope}
+      AND due_on_clock >= ? AND due_on_clock <= ? ORDER BY due_on_clock, seq`,
+  );
+  const pendingAfter = accountTimedQuery(
+    db,
+    clocks,
+    (q) => `SELECT id, next_attempt_at, ${q.due('next_attempt_at')} AS due_on_clock FROM deliveries WHERE status = 'pending' AND ${q.scope}
+      AND due_on_clock > ? ORDER BY due_on_clock, seq`,
   );
   const forResource = db.prepare<[string], Delivery>('SELECT * FROM deliveries WHERE resource_id = ? ORDER BY seq');
   const pendingInOrder = db.prepare<[string], DueDelivery>(
@@ -100,11 +135,11 @@ export function deliveriesStore(db: Db, limit?: number): DeliveriesRepo {
   return {
     insert: (row) => void insert.run({ ...row, order_key: row.order_key ?? null }),
     byId: (id) => byId.get(id),
-    due: (nowMs) => due.all(nowMs),
-    dueHeadIds: (nowMs) => dueHeadIds.all({ now: nowMs }),
-    nextDue: () => (nextDue.get() as number | null) ?? null,
-    dueBetween: (fromMs, nowMs) => dueBetween.all(fromMs, nowMs),
-    pendingAfter: (afterMs) => pendingAfter.iterate(afterMs),
+    due: (nowMs) => due.all<DueDelivery>(nowMs),
+    dueHeadIds: (nowMs) => dueHeadIds.all<string>(nowMs, nowMs),
+    nextDue: () => nextDue.get<number | null>() ?? null,
+    dueBetween: (fromMs, nowMs) => dueBetween.all<DueDelivery & { due_on_clock?: number }>(fromMs, nowMs).map(withoutDueOnClock),
+    pendingAfter: (afterMs) => onClock(pendingAfter.iterate<Pick<Delivery, 'id' | 'next_attempt_at'> & { due_on_clock: number }>(afterMs)),
     page,
     pageAll: (req) => pageAll('', req),
     forResource: (resourceId) => forResource.all(resourceId),

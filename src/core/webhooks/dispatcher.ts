@@ -62,6 +62,12 @@ export class Dispatcher implements TimedWork {
   private readonly order: TransactionOrder;
   private readonly lanes = new Lanes();
   private readonly offsets: ClockOffsets;
+  /**
+   * Each account's own passes, on its own clock (an advance of that account runs them): they
+   * read only that account's deliveries that fell due since its last pass, as the sandbox
+   * clock's passes read every account's, so neither reads again what the other has seen.
+   */
+  private readonly accountPasses = new Map<string, Passes>();
   private readonly backoff: CrashBackoff;
   private readonly attemptDeps: AttemptDeps;
   /** The HTTP client: kept-alive connections per origin. */
@@ -86,7 +92,7 @@ export class Dispatcher implements TimedWork {
       ...(deps.onRecovered ? { onRecovered: deps.onRecovered } : {}),
       time,
       onResume: () => {
-        this.passes.readAll(); // what fell due meanwhile was skipped
+        this.readAll(); // what fell due meanwhile was skipped
         this.nudge();
       },
     });
@@ -102,7 +108,7 @@ export class Dispatcher implements TimedWork {
       draining: () => this.draining,
       recorded: (row) => {
         this.backoff.recorded();
-        if (releasesParked(row)) this.order.releaseParked(row, deps.clock.nowMs(), () => this.passes.readAll());
+        if (releasesParked(row)) this.order.releaseParked(row, deps.clock.nowMs(), () => this.readAll());
       },
       ...(deps.onAttempt ? { onAttempt: deps.onAttempt } : {}),
     };
@@ -136,7 +142,24 @@ export class Dispatcher implements TimedWork {
    * due, nor those just queued (the nudge after their commit starts them).
    */
   nextDueMs(): number | null {
-    return this.passes.nextDueMs(this.deps.clock.nowMs(), (id) => this.offsets.isQueued(id));
+    const account = this.deps.clock.account();
+    return (account === null ? this.passes : this.passesOf(account)).nextDueMs(this.deps.clock.nowMs(), (id) => this.offsets.isQueued(id));
+  }
+
+  /** The next pass of every clock reads every due delivery. */
+  private readAll(): void {
+    this.passes.readAll();
+    this.accountPasses.clear();
+  }
+
+  /** The passes on `accountId`'s own clock. */
+  private passesOf(accountId: string): Passes {
+    let passes = this.accountPasses.get(accountId);
+    if (!passes) {
+      passes = new Passes({ deliveries: this.deps.deliveries });
+      this.accountPasses.set(accountId, passes);
+    }
+    return passes;
   }
 
   /** Attempts due up to `untilMs`: each pending delivery's retries that fall in the window. */
@@ -154,22 +177,35 @@ export class Dispatcher implements TimedWork {
 
   /** Starts the deliveries that are due now, without waiting for them. A pass that fails backs off (then reads everything). */
   nudge(): void {
-    this.runDue(this.deps.clock.nowMs(), false).catch((err: unknown) => this.backoff.crashed(err));
+    // Nudged on an account's clock (an advance of that account, or its request): that account's
+    // own pass first (what it queued while its clock moved on is behind the sandbox clock's
+    // last pass), then the sandbox clock's pass over every account's deliveries.
+    const { clock } = this.deps;
+    const crashed = (err: unknown): void => this.backoff.crashed(err);
+    if (clock.account() !== null) this.runDue(clock.nowMs(), false).catch(crashed);
+    clock.onSandboxClock(() => this.runDue(clock.nowMs(), false)).catch(crashed);
   }
 
   async runDue(nowMs: number, wait: boolean): Promise<void> {
     if (this.draining) return;
+    const { clock } = this.deps;
+    // On one account's clock (its own advance), that account's own passes read its deliveries.
+    const account = clock.account();
+    const passes = account === null ? this.passes : this.passesOf(account);
     if (this.backoff.paused) {
-      this.passes.skip(nowMs);
+      passes.skip(nowMs);
       return;
     }
-    this.passes.run(
+    const outer = clock.nowMs();
+    passes.run(
       nowMs,
-      (row) => {
-        const key = this.order.keyOf(row);
-        if (this.order.mayStart(row, key, nowMs)) this.admit(row, key);
-        else this.offsets.waiting(row.id);
-      },
+      (row) =>
+        // Each delivery is started, stamped and retried on its account's clock.
+        clock.inAccount(row.account_id, () => {
+          const key = this.order.keyOf(row);
+          if (this.order.mayStart(row, key, nowMs + (clock.nowMs() - outer))) this.admit(row, key);
+          else this.offsets.waiting(row.id);
+        }),
       (id) => this.inFlight.has(id),
     );
     // Every delivery queued before this pass was admitted, or waits behind its queue (its offset kept).

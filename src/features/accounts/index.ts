@@ -7,4 +7,6 @@ export { createMerchantAccounts } from './merchant-accounts.js';
 export type { MerchantAccounts } from './merchant-accounts.js';
 export type { AccountCredentials } from './control/accounts.schemas.js';
 export type { ApiKeyView, MintedApiKeyView } from './control/api-keys.routes.js';
+export { createAccountLoadSettings } from './load-settings.js';
+export type { AccountLoadSettings } from './load-settings.js';
 export { register } from './register.js';

@@ -1,5 +1,5 @@
 /** The control feature: what other parts of the sandbox may use of it. */
-export { clockControlRoutes } from './control/clock.index.js';
+export { accountClockControlRoutes, clockControlRoutes } from './control/clock.index.js';
 export { currencyControlRoutes } from './control/currencies.index.js';
 export { eventControlRoutes } from './control/events.index.js';
 export { faultControlRoutes } from './control/faults.index.js';

@@ -1,5 +1,5 @@
 /**
- * Mounts the sandbox's own control routes: health, currencies, the clock, the request log,
+ * Mounts the sandbox's own control routes: health, currencies, the clock and each account's, the request log,
  * reset, the event stream, and the scripted webhook faults with the handler check.
  */
 import type { Clock } from '../../core/clock/clock.js';
@@ -10,7 +10,7 @@ import type { RouteContext } from '../../core/http/route-context.js';
 import { webhookSigningOf } from '../../core/webhooks/signing.js';
 import type { MerchantAccounts } from '../accounts/index.js';
 import { checkWebhooks } from '../check-webhooks/index.js';
-import { clockControlRoutes } from './control/clock.index.js';
+import { accountClockControlRoutes, clockControlRoutes } from './control/clock.index.js';
 import { currencyControlRoutes } from './control/currencies.index.js';
 import { eventControlRoutes } from './control/events.index.js';
 import type { WebhookFaults } from './control/faults.handlers.js';
@@ -43,6 +43,7 @@ export function register(ctx: RouteContext<ControlFeatureServices>): void {
   ctx.control.route('/', healthControlRoutes({ clock, accounts: sandbox.accounts }));
   ctx.control.route('/', currencyControlRoutes());
   ctx.control.route('/', clockControlRoutes({ clock, control }));
+  ctx.control.route('/', accountClockControlRoutes({ accounts: queries.accounts, control }));
   ctx.control.route('/', requestLogControlRoutes({ accounts: queries.accounts, requestLog: ctx.httpRecords.requestLog }));
   ctx.control.route('/', resetControlRoutes({ clock, control }));
   ctx.control.route('/', eventControlRoutes({ clock, events: sandbox.events }));

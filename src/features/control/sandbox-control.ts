@@ -12,12 +12,14 @@ export interface SandboxControlDeps {
   scheduler: {
     /** Runs all that falls due over `seconds`; with `waitForIo`, each step's I/O is awaited. Resolves with how many steps ran. */
     advance(seconds: number, options: { waitForIo: boolean }): Promise<number>;
+    /** The same on one account's own clock, running that account's due work alone. */
+    advanceAccount(accountId: string, seconds: number, options: { waitForIo: boolean }): Promise<number>;
     /** Throws AdvanceTooLongError when an advance by `seconds` would run too many steps. */
     checkAdvance(seconds: number): void;
     /** Stops an advance under way at its next turn. */
     interrupt(): void;
   };
-  clock: Pick<RewindableClock, 'nowMs' | 'offsetMs' | 'rewind'>;
+  clock: Pick<RewindableClock, 'nowMs' | 'offsetMs' | 'rewind' | 'inAccount'>;
   uow: Pick<UnitOfWork, 'run'>;
   /** The stored state: emptied by a reset (accounts kept), and the clock's persisted offset. */
   state: { wipe(): void; saveClockOffset(ms: number): void };
@@ -44,6 +46,14 @@ export interface SandboxControl {
    * Resolves with how many steps ran.
    */
   advanceClock(seconds: number, options?: { waitForWebhooks?: boolean }): Promise<number>;
+  /**
+   * Moves `accountId`'s own clock forward (every other account's and the sandbox clock stay),
+   * running that account's due work alone, in time order; persists its offset. Unless
+   * `waitForWebhooks` is false, resolves once the webhooks it queued have had their attempt.
+   */
+  advanceAccountClock(accountId: string, seconds: number, options?: { waitForWebhooks?: boolean }): Promise<number>;
+  /** `accountId`'s clock: its time, and how far it is ahead of real time (the sandbox clock's offset plus its own). */
+  accountClock(accountId: string): { nowMs: number; offsetMs: number };
   /** Refuses (throws the 400 AdvanceTooLongError) an advance by `seconds` that `advanceClock` would refuse for its length; moves nothing. */
   checkAdvance(seconds: number): void;
 }
@@ -75,6 +85,17 @@ export function createSandboxControl({ scheduler, clock, uow, state, buyers, rep
       feed.emit('clock.advanced', null, { now: isoTimestamp(clock.nowMs()), offset_ms: clock.offsetMs(), steps });
       return steps;
     },
+    async advanceAccountClock(accountId, seconds, { waitForWebhooks = true } = {}) {
+      const steps = await scheduler.advanceAccount(accountId, seconds, { waitForIo: waitForWebhooks });
+      if (waitForWebhooks) {
+        clock.inAccount(accountId, () => webhooks.nudge());
+        await webhooks.idle();
+      }
+      const now = this.accountClock(accountId);
+      feed.emit('clock.advanced', accountId, { now: isoTimestamp(now.nowMs), offset_ms: now.offsetMs, steps });
+      return steps;
+    },
+    accountClock: (accountId) => clock.inAccount(accountId, () => ({ nowMs: clock.nowMs(), offsetMs: clock.offsetMs() })),
     checkAdvance: (seconds) => scheduler.checkAdvance(seconds),
   };
 }

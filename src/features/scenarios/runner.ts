@@ -19,6 +19,8 @@ export interface ScenarioRunnerDeps {
   transactions: TransactionService;
   /** Hears of a step that failed for a reason other than the transaction's state. */
   onStepError: (step: ScheduledStep, err: unknown) => void;
+  /** Runs a step on its account's clock (`Clock.inAccount`); default: as it is. */
+  inAccount?: <T>(accountId: string, work: () => T) => T;
 }
 
 export function createScenarioRunner(deps: ScenarioRunnerDeps): TimedWork {
@@ -46,7 +48,8 @@ export function createScenarioRunner(deps: ScenarioRunnerDeps): TimedWork {
     runDue(nowMs) {
       // A bounded batch per step (the rest stay due at the same instant, the next step's): a
       // thousand steps due at once froze the event loop for the whole batch.
-      for (const step of scheduledSteps.due(nowMs).slice(0, STEP_BATCH)) apply(step);
+      const inAccount = deps.inAccount ?? (<T>(_accountId: string, work: () => T): T => work());
+      for (const step of scheduledSteps.due(nowMs).slice(0, STEP_BATCH)) inAccount(step.account_id, () => apply(step));
     },
   };
 }

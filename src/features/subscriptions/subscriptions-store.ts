@@ -6,6 +6,8 @@
 import type { RuleSnapshot, Subscription, SubscriptionState } from '../../core/domain/entities.js';
 import type { SubscriptionsRepo } from '../../core/domain/ports.js';
 import type { Db } from '../../core/db/database.js';
+import { accountTimedQuery } from '../../core/db/account-time.js';
+import { createAccountClocks, type AccountClocks } from '../../core/clock/account-clocks.js';
 import { keysetPage } from '../../core/db/keyset.js';
 
 /** A `subscriptions` row as SQLite holds it. */
@@ -32,7 +34,7 @@ function toSubscription(row: SubscriptionRow): Subscription {
   return { ...row, request: JSON.parse(row.request) as Subscription['request'], state: stateOf(row.state) };
 }
 
-export function subscriptionsStore(db: Db): SubscriptionsRepo {
+export function subscriptionsStore(db: Db, clocks: AccountClocks = createAccountClocks()): SubscriptionsRepo {
   const insert = db.prepare(`INSERT INTO subscriptions (id, account_id, external_identifier, status, request, state,
       next_charge_at, created_at, updated_at)
     VALUES (@id, @account_id, @external_identifier, @status, @request, @state, @next_charge_at, @created_at, @updated_at)`);
@@ -41,12 +43,18 @@ export function subscriptionsStore(db: Db): SubscriptionsRepo {
   const byExternal = db.prepare<[string, string], SubscriptionRow>(
     'SELECT * FROM subscriptions WHERE account_id = ? AND external_identifier = ?',
   );
-  const due = db.prepare<
-    [number],
-    SubscriptionRow
-  >(`SELECT * FROM subscriptions WHERE next_charge_at <= ? AND status IN ('active', 'past_due')
-    ORDER BY next_charge_at, seq`);
-  const nextDue = db.prepare("SELECT min(next_charge_at) FROM subscriptions WHERE status IN ('active', 'past_due')").pluck();
+  const due = accountTimedQuery(
+    db,
+    clocks,
+    (q) => `SELECT * FROM subscriptions WHERE ${q.due('next_charge_at')} <= ? AND ${q.scope} AND status IN ('active', 'past_due')
+      ORDER BY ${q.due('next_charge_at')}, seq`,
+  );
+  const nextDue = accountTimedQuery(
+    db,
+    clocks,
+    (q) => `SELECT min(${q.due('next_charge_at')}) FROM subscriptions WHERE status IN ('active', 'past_due') AND ${q.scope}`,
+    { pluck: true },
+  );
   const update = db.prepare(`UPDATE subscriptions SET status = @status, state = @state, next_charge_at = @next_charge_at,
       updated_at = @updated_at WHERE id = @id`);
   const page = keysetPage<SubscriptionRow, Subscription>(db, 'subscriptions', 'account_id = @scope', toSubscription);
@@ -59,8 +67,8 @@ export function subscriptionsStore(db: Db): SubscriptionsRepo {
     byExternalIdentifier: (accountId, externalIdentifier) => maybe(byExternal.get(accountId, externalIdentifier)),
     page,
     pageAll: (req) => pageAll('', req),
-    due: (nowMs) => due.all(nowMs).map(toSubscription),
-    nextDue: () => (nextDue.get() as number | null) ?? null,
+    due: (nowMs) => due.all<SubscriptionRow>(nowMs).map(toSubscription),
+    nextDue: () => nextDue.get<number | null>() ?? null,
     update: (id, fields) => void update.run({ ...fields, state: JSON.stringify(fields.state), id }),
   };
 }

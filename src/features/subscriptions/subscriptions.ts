@@ -312,7 +312,8 @@ export function createSubscriptionService(deps: SubscriptionServiceDeps): Subscr
         // A bounded batch per step, so one step never holds the event loop for long.
         for (const sub of subscriptions.due(nowMs).slice(0, BILLING_BATCH)) {
           try {
-            startCharge(sub.id);
+            // Charged on the subscription's account's clock.
+            clock.inAccount(sub.account_id, () => startCharge(sub.id));
           } catch (err) {
             // Never leave a charge due that cannot start: the clock would stop at it forever.
             deps.onChargeError(sub.id, err);

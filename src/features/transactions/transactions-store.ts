@@ -5,6 +5,8 @@
 import type { Refund, Transaction } from '../../core/domain/entities.js';
 import type { TransactionsRepo } from '../../core/domain/ports.js';
 import type { Db } from '../../core/db/database.js';
+import { accountTimedQuery } from '../../core/db/account-time.js';
+import { createAccountClocks, type AccountClocks } from '../../core/clock/account-clocks.js';
 import { keysetIdPage, keysetPage, objectRow } from '../../core/db/keyset.js';
 import { ReadCache } from '../../core/db/read-cache.js';
 
@@ -61,7 +63,7 @@ type InsertArgs = [
  * cache (`read-cache.ts`): a GET of a known transaction and a page's rows need no row read.
  * Every write of a transaction's row below forgets it first; `forget()` drops them all (a wipe).
  */
-export function transactionsStore(db: Db): TransactionsRepo & { forget(): void } {
+export function transactionsStore(db: Db, clocks: AccountClocks = createAccountClocks()): TransactionsRepo & { forget(): void } {
   const cache = new ReadCache<Transaction>(db);
   // Positional parameters, bound straight from the transaction: binding 22 named parameters
   // from an object (built by spreading the transaction) cost more than the insert itself.
@@ -77,11 +79,17 @@ export function transactionsStore(db: Db): TransactionsRepo & { forget(): void }
   const setScenarioRule = db.prepare('UPDATE transactions SET scenario_rule = ? WHERE id = ?');
   const setDeclineReason = db.prepare('UPDATE transactions SET decline_reason = ? WHERE id = ?');
   const setPaymentMethod = db.prepare('UPDATE transactions SET payment_method = ? WHERE id = ?');
-  const nextLinkExpiry = db.prepare<[], { due: number | null }>(
-    "SELECT MIN(link_expires_at) AS due FROM transactions WHERE status = 'PENDING' AND link_expires_at IS NOT NULL",
+  const nextLinkExpiry = accountTimedQuery(
+    db,
+    clocks,
+    (q) =>
+      `SELECT MIN(${q.due('link_expires_at')}) AS due FROM transactions WHERE status = 'PENDING' AND link_expires_at IS NOT NULL AND ${q.scope}`,
   );
-  const linksExpiredAt = db.prepare<[number], TransactionRow>(
-    "SELECT * FROM transactions WHERE status = 'PENDING' AND link_expires_at IS NOT NULL AND link_expires_at <= ? ORDER BY link_expires_at, seq",
+  const linksExpiredAt = accountTimedQuery(
+    db,
+    clocks,
+    (q) => `SELECT * FROM transactions WHERE status = 'PENDING' AND link_expires_at IS NOT NULL AND ${q.scope}
+      AND ${q.due('link_expires_at')} <= ? ORDER BY ${q.due('link_expires_at')}, seq`,
   );
   const clearLinkExpiry = db.prepare('UPDATE transactions SET link_expires_at = NULL WHERE id = ?');
   const insertRefund = db.prepare(`INSERT INTO refunds (id, account_id, transaction_id, amount, currency, reason,
@@ -154,8 +162,8 @@ export function transactionsStore(db: Db): TransactionsRepo & { forget(): void }
       cache.forget(id);
       setPaymentMethod.run(JSON.stringify(paymentMethod), id);
     },
-    nextLinkExpiry: () => nextLinkExpiry.get()?.due ?? null,
-    linksExpiredAt: (nowMs) => linksExpiredAt.all(nowMs).map(toTransaction),
+    nextLinkExpiry: () => nextLinkExpiry.get<{ due: number | null }>()?.due ?? null,
+    linksExpiredAt: (nowMs) => linksExpiredAt.all<TransactionRow>(nowMs).map(toTransaction),
     clearLinkExpiry: (id) => {
       cache.forget(id);
       clearLinkExpiry.run(id);

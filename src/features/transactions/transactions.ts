@@ -102,7 +102,13 @@ export function createTransactionService(deps: TransactionServiceDeps): Transact
   const { clock, uow, transactions, scheduledSteps, outbox, feed, policy } = deps;
   const resolvedListeners: ((tx: Transaction) => void)[] = [];
 
-  const resolve = (id: string, outcome: TransactionOutcome, simulated?: SimulatedFailures): Transaction =>
+  /** An outcome is stamped, and its webhook timed, on the transaction's account's clock, whoever sets it (the panel, a step). */
+  const resolve = (id: string, outcome: TransactionOutcome, simulated?: SimulatedFailures): Transaction => {
+    const found = transactions.byIdAnyAccount(id);
+    if (!found) throw notFound(`Transaction ${id} not found`);
+    return clock.inAccount(found.account_id, () => resolveOnClock(id, outcome, simulated));
+  };
+  const resolveOnClock = (id: string, outcome: TransactionOutcome, simulated?: SimulatedFailures): Transaction =>
     uow.run(() => {
       const tx = transactions.byIdAnyAccount(id);
       if (!tx) throw notFound(`Transaction ${id} not found`);
@@ -282,7 +288,9 @@ export function createTransactionService(deps: TransactionServiceDeps): Transact
         // A bounded batch per step, as subscription billing: the rest stay due for the next step.
         for (const tx of transactions.linksExpiredAt(nowMs).slice(0, LINK_EXPIRY_BATCH)) {
           try {
-            expireLinkIfDue(tx.id, nowMs);
+            // On the account's clock: `nowMs` moved by how far that clock is ahead of the one it was read on.
+            const outer = clock.nowMs();
+            clock.inAccount(tx.account_id, () => expireLinkIfDue(tx.id, nowMs + (clock.nowMs() - outer)));
           } catch (err) {
             // Never leave an expiry due that cannot run: the clock would stop at it forever.
             transactions.clearLinkExpiry(tx.id);

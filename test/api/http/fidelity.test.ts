@@ -396,7 +396,7 @@ describe('an empty body with Content-Type: application/json', () => {
 
 describe('idempotency rules 5 and 6 overlap: the same key with a different body while the first still runs', () => {
   it('rule 5 wins: 409 concurrent_request (retry later); once the first has answered, rule 6: 400 already in use', async () => {
-    const { app } = testApp({ latency: 400 });
+    const { app } = testApp({ latency: { p50Ms: 400, p99Ms: 400 } });
     const first = postTx(app, directPayment(), DIRECT, { 'idempotency-key': 'overlap' });
     await new Promise((r) => setTimeout(r, 100));
     const different = await postTx(app, directPayment({ amount: 2000 }), DIRECT, { 'idempotency-key': 'overlap' });

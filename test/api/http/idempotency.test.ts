@@ -64,7 +64,7 @@ describe('Idempotency-Key', () => {
   });
 
   it('rule 5: 409 concurrent_request while the first request is still processing (--latency)', async () => {
-    const { app, db } = testApp({ latency: 300 });
+    const { app, db } = testApp({ latency: { p50Ms: 300, p99Ms: 300 } });
     const first = create(app, 'slow');
     await new Promise((r) => setTimeout(r, 50));
     const second = await create(app, 'slow');

@@ -128,7 +128,7 @@ describe('the fidelity decisions over HTTP', () => {
 describe('the same idempotency key with another body while the first request runs', () => {
   let slow: RunningServer;
   beforeAll(async () => {
-    slow = await startServer({ port: 0, host: '127.0.0.1', ticker: false, latency: 1500 });
+    slow = await startServer({ port: 0, host: '127.0.0.1', ticker: false, latency: { p50Ms: 1500, p99Ms: 1500 } });
   });
   afterAll(() => slow?.stop());
 

@@ -13,7 +13,7 @@ import { DIRECT, directPayment, headers, jwt } from '../../support/app.js';
 const LATENCY_MS = 300;
 let server: RunningServer;
 beforeAll(async () => {
-  server = await startServer({ port: 0, ticker: false, latency: LATENCY_MS });
+  server = await startServer({ port: 0, ticker: false, latency: { p50Ms: LATENCY_MS, p99Ms: LATENCY_MS } });
 });
 afterAll(() => server.stop());
 

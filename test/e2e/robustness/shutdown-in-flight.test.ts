@@ -24,7 +24,7 @@ function headOf(socket: Socket): Promise<string> {
 
 describe('an answer in flight when the server stops', () => {
   it('carries Connection: close', async () => {
-    const server = await startServer({ port: 0, ticker: false, latency: 600 });
+    const server = await startServer({ port: 0, ticker: false, latency: { p50Ms: 600, p99Ms: 600 } });
     const socket = await new Promise<Socket>((resolve, reject) => {
       const s = connect(server.port, '127.0.0.1', () => resolve(s));
       s.once('error', reject);

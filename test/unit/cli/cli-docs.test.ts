@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../../src/cli.js';
 import { ENV_OPTIONS, envName, optionsSchema } from '../../../src/core/config.js';
+import { latencyText, type LatencyDistribution } from '../../../src/core/http/load-rehearsal.js';
 
 const doc = readFileSync(new URL('../../../docs/options.md', import.meta.url), 'utf8');
 const table = /\| flag \| variable \| default \| meaning \|\n\|---\|---\|---\|---\|\n((?:\|.*\n)+)/.exec(doc)?.[1] ?? '';
@@ -43,6 +44,9 @@ describe('docs/options.md options table', () => {
       const shown = rowOf(option.long!)![2]!;
       if (typeof value === 'boolean') expect(shown, option.long).toBe(value ? 'on' : 'off');
       else if (typeof value === 'string' || typeof value === 'number') expect(shown, option.long).toBe(`\`${value}\``);
+      // A latency is written as the option takes it: `MS`, or `p50=MS,p99=MS`.
+      else if (typeof value === 'object' && value !== null && 'p50Ms' in value)
+        expect(shown, option.long).toBe(`\`${latencyText(value as LatencyDistribution)}\``);
       else if (option.long !== '--version' && !Array.isArray(value)) expect(shown, option.long).toBe('none');
     }
   });

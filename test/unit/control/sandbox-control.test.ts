@@ -16,10 +16,16 @@ function setup(steps = 3) {
         offset += seconds * 1000;
         return steps;
       },
+      advanceAccount: async (accountId, seconds) => (calls.push(`advanceAccount ${accountId} ${seconds}`), steps),
       checkAdvance: (seconds) => void calls.push(`checkAdvance ${seconds}`),
       interrupt: () => void calls.push('interrupt'),
     },
-    clock: { nowMs: () => Date.UTC(2026, 0, 1) + offset, offsetMs: () => offset, rewind: () => void (calls.push('rewind'), (offset = 0)) },
+    clock: {
+      nowMs: () => Date.UTC(2026, 0, 1) + offset,
+      offsetMs: () => offset,
+      rewind: () => void (calls.push('rewind'), (offset = 0)),
+      inAccount: (_accountId, work) => work(),
+    },
     uow: { run: (work) => uow.run(() => (calls.push('uow.run'), work())) },
     state: { wipe: () => void calls.push('wipe'), saveClockOffset: (ms) => void calls.push(`saveClockOffset ${ms}`) },
     buyers: { reseedBuyers: () => void calls.push('reseedBuyers') },
@@ -60,8 +66,8 @@ describe('createSandboxControl', () => {
   it('a reset whose wipe throws tells nobody (no report clear, no feed event)', () => {
     const calls: string[] = [];
     const failing = createSandboxControl({
-      scheduler: { advance: async () => 0, checkAdvance: () => undefined, interrupt: () => undefined },
-      clock: { nowMs: () => 0, offsetMs: () => 0, rewind: () => undefined },
+      scheduler: { advance: async () => 0, advanceAccount: async () => 0, checkAdvance: () => undefined, interrupt: () => undefined },
+      clock: { nowMs: () => 0, offsetMs: () => 0, rewind: () => undefined, inAccount: (_accountId, work) => work() },
       uow: fakeUnitOfWork(),
       state: {
         wipe: () => {

@@ -25,7 +25,7 @@ const EXPECTED_GROUPS: Record<string, { country: string | null; type: string; co
 };
 
 describe('the catalogue', () => {
-  it("has the documented groups, codes, countries, types and currencies, all Instant", () => {
+  it('has the documented groups, codes, countries, types and currencies, all Instant', () => {
     expect(PAYMENT_METHOD_GROUPS.map((g) => g.id)).toEqual(Object.keys(EXPECTED_GROUPS));
     for (const group of PAYMENT_METHOD_GROUPS) {
       const want = EXPECTED_GROUPS[group.id]!;

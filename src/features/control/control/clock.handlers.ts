@@ -1,10 +1,12 @@
-/** Handlers of the sandbox clock. The advance itself is the application's (`ClockControl`). */
+/** Handlers of the sandbox clock and of each account's own clock. The advances themselves are the application's (`ClockControl`). */
 import { addInterval } from '../../subscriptions/index.js';
 import { isoTimestamp, type Clock } from '../../../core/clock/clock.js';
-import { badRequest } from '../../../core/domain/errors.js';
+import { badRequest, notFound } from '../../../core/domain/errors.js';
 import { AdvanceTooLongError, MAX_ADVANCE_STEPS } from '../../../core/clock/timed-work.js';
 import type { ControlHandler } from '../../../core/http/control-route-parts.js';
-import type { AdvanceRoute, GetRoute } from './clock.routes.js';
+import type { AdvanceAccountRoute, AdvanceRoute, GetAccountRoute, GetRoute } from './clock.routes.js';
+import type { clockAdvanceSchema } from './clock.routes.js';
+import type { z } from '@hono/zod-openapi';
 
 /** Moves the sandbox clock forward, running all that falls due; how many steps ran. */
 export interface ClockControl {
@@ -17,32 +19,75 @@ export interface ClockControlDeps {
   control: ClockControl;
 }
 
+/** Moves one account's clock forward, and reads it. */
+export interface AccountClockControl {
+  advanceAccountClock(accountId: string, seconds: number, options?: { waitForWebhooks?: boolean }): Promise<number>;
+  accountClock(accountId: string): { nowMs: number; offsetMs: number };
+}
+
+/** What the account clock routes use: the accounts (404 for an unknown one) and the control. */
+export interface AccountClockControlDeps {
+  accounts: { byId(id: string): unknown };
+  control: AccountClockControl;
+}
+
+type AdvanceBody = z.output<typeof clockAdvanceSchema>;
+
+/** Runs one advance of `body` from `nowMs` (seconds, or calendar months on that clock); a refusal names the field. */
+async function advanceBy(
+  body: AdvanceBody,
+  nowMs: number,
+  run: (seconds: number, options: { waitForWebhooks: boolean }) => Promise<number>,
+): Promise<number> {
+  const { seconds, months, wait_for_webhooks: waitForWebhooks } = body;
+  try {
+    return await run(months === undefined ? seconds! : (addInterval(new Date(nowMs), 'month', months).getTime() - nowMs) / 1000, {
+      waitForWebhooks,
+    });
+  } catch (err) {
+    // Refused before anything moved: name the field that asked for too much.
+    if (!(err instanceof AdvanceTooLongError)) throw err;
+    const pointer = months === undefined ? '/seconds' : '/months';
+    throw badRequest(err.message, [
+      {
+        type: 'value_error',
+        pointer,
+        location: 'body',
+        message: `would run about ${err.estimatedSteps} steps; at most ${MAX_ADVANCE_STEPS} per advance`,
+      },
+    ]);
+  }
+}
+
 export function clockHandlers({ clock, control }: ClockControlDeps) {
   const get: ControlHandler<GetRoute> = (c) => c.json({ now: isoTimestamp(clock.nowMs()), offset_seconds: clock.offsetMs() / 1000 }, 200);
 
   const advance: ControlHandler<AdvanceRoute> = async (c) => {
-    const { seconds, months, wait_for_webhooks: waitForWebhooks } = c.req.valid('json');
-    const nowMs = clock.nowMs();
-    let steps: number;
-    try {
-      steps = await control.advanceClock(
-        months === undefined ? seconds! : (addInterval(new Date(nowMs), 'month', months).getTime() - nowMs) / 1000,
-        { waitForWebhooks },
-      );
-    } catch (err) {
-      // Refused before anything moved: name the field that asked for too much.
-      if (!(err instanceof AdvanceTooLongError)) throw err;
-      const pointer = months === undefined ? '/seconds' : '/months';
-      throw badRequest(err.message, [
-        {
-          type: 'value_error',
-          pointer,
-          location: 'body',
-          message: `would run about ${err.estimatedSteps} steps; at most ${MAX_ADVANCE_STEPS} per advance`,
-        },
-      ]);
-    }
+    const steps = await advanceBy(c.req.valid('json'), clock.nowMs(), (seconds, options) => control.advanceClock(seconds, options));
     return c.json({ now: isoTimestamp(clock.nowMs()), offset_seconds: clock.offsetMs() / 1000, steps }, 200);
+  };
+
+  return { get, advance };
+}
+
+export function accountClockHandlers({ accounts, control }: AccountClockControlDeps) {
+  const accountOf = (accountId: string): string => {
+    if (!accounts.byId(accountId)) throw notFound(`Merchant account ${accountId} not found`);
+    return accountId;
+  };
+  const view = (accountId: string): { now: string; offset_seconds: number } => {
+    const { nowMs, offsetMs } = control.accountClock(accountId);
+    return { now: isoTimestamp(nowMs), offset_seconds: offsetMs / 1000 };
+  };
+
+  const get: ControlHandler<GetAccountRoute> = (c) => c.json(view(accountOf(c.req.valid('param').account_id)), 200);
+
+  const advance: ControlHandler<AdvanceAccountRoute> = async (c) => {
+    const accountId = accountOf(c.req.valid('param').account_id);
+    const steps = await advanceBy(c.req.valid('json'), control.accountClock(accountId).nowMs, (seconds, options) =>
+      control.advanceAccountClock(accountId, seconds, options),
+    );
+    return c.json({ ...view(accountId), steps }, 200);
   };
 
   return { get, advance };

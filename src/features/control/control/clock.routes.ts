@@ -46,5 +46,42 @@ export const advance = createRoute({
   responses: { 200: json(clockAdvancedSchema), 400: errors[400] },
 });
 
+const accountParam = z.object({
+  account_id: z
+    .string()
+    .min(1)
+    .max(100)
+    .openapi({ param: { name: 'account_id', in: 'path' }, example: 'acc_demo_direct' }),
+});
+
+export const getAccount = createRoute({
+  method: 'get',
+  path: '/accounts/{account_id}/clock',
+  ...controlOperation,
+  operationId: 'getAccountClock',
+  summary: "An account's own clock: the sandbox clock plus the account's own offset",
+  description:
+    "`offset_seconds` is how far the account's clock is ahead of real time: the sandbox clock's offset plus what the account's own advances added.",
+  request: { params: accountParam },
+  responses: { 200: json(clockSchema), 404: errors[404] },
+});
+
+export const advanceAccount = createRoute({
+  method: 'post',
+  path: '/accounts/{account_id}/clock/advance',
+  ...controlOperation,
+  operationId: 'advanceAccountClock',
+  summary: "Move one account's clock forward, running that account's due work alone, in time order",
+  description:
+    "The body and answer of `POST /_sandbox/clock/advance`, for one account: its renewals, retries of its webhooks, its link and idempotency-key expiries and its scenario steps fall due on its own clock. Every other account's clock and the sandbox clock stay where they are. `POST /_sandbox/clock/advance` still moves every account's clock.",
+  request: {
+    params: accountParam,
+    body: { required: true, content: { 'application/json': { schema: clockAdvanceSchema } } },
+  },
+  responses: { 200: json(clockAdvancedSchema), 400: errors[400], 404: errors[404] },
+});
+
 export type GetRoute = typeof get;
 export type AdvanceRoute = typeof advance;
+export type GetAccountRoute = typeof getAccount;
+export type AdvanceAccountRoute = typeof advanceAccount;

@@ -1,0 +1,83 @@
+/**
+ * Each account's load settings: its own rate limit and latency, set with
+ * `PATCH /_sandbox/accounts/{id}`, over the `--rate-limit` and `--latency` options an account
+ * without its own has. Kept with the sandbox's state (a `--db` file, a snapshot); a reset
+ * keeps them with the accounts.
+ */
+import type { LatencyDistribution, LoadSettings } from '../../core/http/load-rehearsal.js';
+
+/** An account's own settings; each absent one is the option's. */
+export interface OwnLoadSettings {
+  rateLimit?: number;
+  latency?: LatencyDistribution;
+}
+
+/** A change: a value sets the account's own; null goes back to the option's. */
+export interface LoadSettingsChange {
+  rateLimit?: number | null;
+  latency?: LatencyDistribution | null;
+}
+
+export interface AccountLoadSettings {
+  /** The settings in force for `accountId` (the options' for no account, or an unknown one: `known` false). */
+  of(accountId: string | undefined): LoadSettings & { known: boolean };
+  /** What `accountId` set of its own. */
+  own(accountId: string): OwnLoadSettings;
+  /** Changes `accountId`'s own settings and saves them; answers the settings now in force. */
+  change(accountId: string, change: LoadSettingsChange): LoadSettings;
+}
+
+export interface AccountLoadSettingsDeps {
+  /** The options' settings (`--rate-limit`, `--latency`). */
+  defaults: LoadSettings;
+  accounts: { byId(id: string): unknown };
+  /** The saved settings (JSON), and saving them. */
+  load(): string | undefined;
+  save(text: string): void;
+}
+
+function parseSaved(text: string | undefined): Map<string, OwnLoadSettings> {
+  const out = new Map<string, OwnLoadSettings>();
+  if (!text) return out;
+  try {
+    const parsed = JSON.parse(text) as Record<string, OwnLoadSettings>;
+    for (const [id, own] of Object.entries(parsed)) if (own && typeof own === 'object') out.set(id, own);
+  } catch {
+    // unreadable: no account has settings of its own
+  }
+  return out;
+}
+
+export function createAccountLoadSettings(deps: AccountLoadSettingsDeps): AccountLoadSettings {
+  const owned = parseSaved(deps.load());
+  // A lookup per /v4 call: accounts are cached as known once seen.
+  const known = new Set<string>();
+  const isKnown = (accountId: string): boolean => {
+    if (known.has(accountId)) return true;
+    if (!deps.accounts.byId(accountId)) return false;
+    known.add(accountId);
+    return true;
+  };
+  const inForce = (own: OwnLoadSettings | undefined): LoadSettings => ({
+    rateLimit: own?.rateLimit ?? deps.defaults.rateLimit,
+    latency: own?.latency ?? deps.defaults.latency,
+  });
+  return {
+    of(accountId) {
+      if (accountId === undefined || !isKnown(accountId)) return { ...deps.defaults, known: false };
+      return { ...inForce(owned.get(accountId)), known: true };
+    },
+    own: (accountId) => ({ ...owned.get(accountId) }),
+    change(accountId, change) {
+      const own: OwnLoadSettings = { ...owned.get(accountId) };
+      if (change.rateLimit === null) delete own.rateLimit;
+      else if (change.rateLimit !== undefined) own.rateLimit = change.rateLimit;
+      if (change.latency === null) delete own.latency;
+      else if (change.latency !== undefined) own.latency = change.latency;
+      if (Object.keys(own).length === 0) owned.delete(accountId);
+      else owned.set(accountId, own);
+      deps.save(JSON.stringify(Object.fromEntries(owned)));
+      return inForce(own);
+    },
+  };
+}
