@@ -137,6 +137,9 @@ export class Scheduler {
     const { clock } = this.deps;
     // Work already under way (a delivery started by a request) finishes before time moves, unless not waited for.
     if (waitForIo) await Promise.all(this.works.map((w) => w.idle?.()));
+    // Advances run one after another: each starts on a turn of its own, so advances queued
+    // together (a hundred accounts' own) never run back to back in one turn of the event loop.
+    await yieldToEventLoop();
     const generation = this.generation;
     const ms = Math.round(seconds * 1000);
     const startOffset = clock.offsetMs();
