@@ -791,8 +791,11 @@ async function clock() {
  * the longest stall a concurrent GET saw in each, side by side.
  */
 async function clockPerAccount() {
-  const global = await clockOfAccounts(false);
-  const perAccount = await clockOfAccounts(true);
+  const global = await clockOfAccounts('global');
+  const perAccount = await clockOfAccounts('own');
+  // The same 100 requests at once reading each account's clock, advancing nothing: what 100
+  // concurrent control requests cost the probe by themselves.
+  const reads = await clockOfAccounts('reads');
   figure('clock', '100 accounts, 30 d, one global advance: time', `${global.took.toFixed(1)} s (${global.outcome})`, '-', null);
   figure('clock', '100 accounts, 30 d, each its own advance: time', `${perAccount.took.toFixed(1)} s (${perAccount.outcome})`, '-', null);
   figure(
@@ -803,10 +806,14 @@ async function clockPerAccount() {
     perAccount.stall <= global.stall * 1.1 + 5,
   );
   figure('clock', 'GETs probed: global vs own advances', `${global.probes} vs ${perAccount.probes}`, '-', null);
+  figure('clock', 'longest GET stall: 100 clock reads at once, no advance', `${ms(reads.stall)} (${reads.outcome})`, '-', null);
 }
 
-/** One run of `clockPerAccount`: 100 accounts' daily subscriptions advanced 30 days, globally or each on its own clock. */
-async function clockOfAccounts(perAccount) {
+/**
+ * One run of `clockPerAccount`: 100 accounts' daily subscriptions advanced 30 days, globally
+ * (`global`) or each on its own clock (`own`), or each account's clock only read (`reads`).
+ */
+async function clockOfAccounts(mode) {
   const receiver = await ackReceiver();
   const s = await startCli(['--max-accounts', '200', '--quiet']);
   const json = { 'content-type': 'application/json' };
@@ -851,8 +858,13 @@ async function clockOfAccounts(perAccount) {
       body: JSON.stringify({ seconds: 30 * 86_400, wait_for_webhooks: false }),
       signal: AbortSignal.timeout(CLOCK_TIMEOUT_S * 1000),
     }).then(async (res) => ({ status: res.status, body: await res.json() }));
+  const read = (path) => fetch(`${s.url}/_sandbox${path}`).then(async (res) => ({ status: res.status, body: await res.json() }));
   const answers = await Promise.all(
-    perAccount ? accounts.map((a) => advance(`/accounts/${a.account_id}/clock/advance`)) : [advance('/clock/advance')],
+    mode === 'own'
+      ? accounts.map((a) => advance(`/accounts/${a.account_id}/clock/advance`))
+      : mode === 'reads'
+        ? accounts.map((a) => read(`/accounts/${a.account_id}/clock`))
+        : [advance('/clock/advance')],
   );
   const took = (performance.now() - t) / 1000;
   const latencies = await Promise.race([stopProbe(), sleep(2000).then(() => null)]);
