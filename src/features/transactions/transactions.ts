@@ -124,7 +124,14 @@ export function createTransactionService(deps: TransactionServiceDeps): Transact
       return updated;
     });
 
-  const refund = refundService({ clock, uow, transactions, outbox, feed, policy });
+  const refundOnClock = refundService({ clock, uow, transactions, outbox, feed, policy });
+  /** A refund is stamped, and its webhook timed, on the transaction's account's clock, whoever asks (the API, the panel, a step). */
+  const refund: typeof refundOnClock = (transactionId, input, simulated) => {
+    const found = transactions.byIdAnyAccount(transactionId);
+    return found
+      ? clock.inAccount(found.account_id, () => refundOnClock(transactionId, input, simulated))
+      : refundOnClock(transactionId, input, simulated);
+  };
 
   const expireLinkIfDue = (id: string, nowMs = clock.nowMs()): Transaction => {
     const tx = transactions.byIdAnyAccount(id);
