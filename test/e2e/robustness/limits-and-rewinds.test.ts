@@ -66,7 +66,9 @@ describe('idempotency keys', () => {
     });
     expect(advanced.status).toBe(200);
     // The sweep is the scheduler's upkeep: the ticker deletes them after the advance, no request needed.
-    await expect.poll(() => count(server, "SELECT count(*) AS n FROM idempotency_keys WHERE key LIKE 'old-%'"), { timeout: 5000 }).toBe(0);
+    await expect
+      .poll(() => count(server, "SELECT count(*) AS n FROM idempotency_keys WHERE key LIKE 'old-%'"), { timeout: 20_000 })
+      .toBe(0);
     for (let i = 0; i < 10; i++) expect((await post(`new-${i}`, 1000 + i)).status).toBe(201);
     expect(count(server, "SELECT count(*) AS n FROM idempotency_keys WHERE key LIKE 'old-%'")).toBe(0);
     expect(count(server, "SELECT count(*) AS n FROM idempotency_keys WHERE key LIKE 'new-%'")).toBe(10);
