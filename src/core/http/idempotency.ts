@@ -211,7 +211,8 @@ export function idempotencyExpiry({
   return {
     name: 'idempotency key expiry',
     nextDueMs() {
-      if (next === null && records.hasKeys()) next = clock.nowMs() + SWEEP_INTERVAL_MS;
+      // Keys first seen: swept at once (an advance may already have aged them), then every interval.
+      if (next === null && records.hasKeys()) next = clock.nowMs();
       return next;
     },
     runDue(nowMs) {
