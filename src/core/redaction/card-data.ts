@@ -112,6 +112,26 @@ function afterPhonePlus(text: string, start: number): boolean {
   return before !== 61 && digitAt(text, start - 2) < 0;
 }
 
+/**
+ * Whether `text` may hold a run of at least `MIN_DIGITS` digits joined by separators: the
+ * digits of each stretch that only a letter or a character that can be no part of a
+ * separator ends, counted in one pass. An upper bound of what the scan below finds, so a
+ * text below it (most ids, paths and words) needs no scan at all.
+ */
+function mayHoldCardNumber(text: string): boolean {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if ((c >= 48 && c <= 57) || (c >= 0xff10 && c <= 0xff19)) {
+      if (++count >= MIN_DIGITS) return true;
+    } else if (c < 128 ? ENDS_STRETCH[c] === 1 : !SEPARATORS.has(c)) count = 0;
+  }
+  return false;
+}
+
+/** The ASCII characters that end a stretch of digits: all but the separators, `%` and the `D` of `%2D`. */
+const ENDS_STRETCH = Uint8Array.from({ length: 128 }, (_, c) => (SEPARATORS.has(c) || c === 37 || (c | 0x20) === 100 ? 0 : 1));
+
 const FIRST_DIGIT = /[0-9\uff10-\uff19]/g;
 
 /**
@@ -120,6 +140,7 @@ const FIRST_DIGIT = /[0-9\uff10-\uff19]/g;
  * without a scheme's prefix or joined to letters, phone numbers, dates, IBAN-like references.
  */
 export function maskCardNumbers(text: string, mask: (digits: string) => string): string {
+  if (!mayHoldCardNumber(text)) return text;
   let out = '';
   let copied = 0;
   const digits: number[] = [];
