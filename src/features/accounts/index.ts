@@ -9,4 +9,5 @@ export type { AccountCredentials } from './control/accounts.schemas.js';
 export type { ApiKeyView, MintedApiKeyView } from './control/api-keys.routes.js';
 export { createAccountLoadSettings } from './load-settings.js';
 export type { AccountLoadSettings } from './load-settings.js';
-export { register } from './register.js';
+export { createAccountsFeature } from './compose.js';
+export type { AccountsFeature } from './compose.js';

@@ -12,5 +12,6 @@ export { controlViews } from './views.js';
 export type { ControlViews } from './views.js';
 export type { ClockAdvanced } from './control/clock.schemas.js';
 export { MAX_ADVANCE_SECONDS } from './control/clock.routes.js';
-export { register } from './register.js';
+export { createControlFeature } from './compose.js';
+export type { ControlFeature } from './compose.js';
 export { controlViewsOf } from './views-of.js';

@@ -16,5 +16,6 @@ export { goLiveObserver, warnIgnoredWebhookField } from './request-observer.js';
 export { runReport } from './report-command.js';
 export { formatJunitSuite } from './report-format.js';
 export type { JunitCase } from './report-format.js';
-export { register } from './register.js';
+export { createGoLiveFeature } from './compose.js';
+export type { GoLiveFeature } from './compose.js';
 export { stateCheck } from './state-check.js';

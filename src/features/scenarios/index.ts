@@ -8,4 +8,5 @@ export { createScenarioRunner } from './runner.js';
 export { createScenarioControl } from './scenario-control.js';
 export type { ScenarioControl } from './scenario-control.js';
 export type { ScenarioMatch } from './schema.js';
-export { register } from './register.js';
+export { createScenariosFeature, loadScenarioPolicy } from './compose.js';
+export type { ScenariosFeature } from './compose.js';

@@ -11,4 +11,5 @@ export { subscriptionResponseSchema } from './subscription-response-schema.js';
 export { createSubscriptionService } from './subscriptions.js';
 export { collectsMethodDuringTrial, subscriptionActions } from './subscription-terms.js';
 export type { SubscriptionService } from './subscriptions.js';
-export { register } from './register.js';
+export { createSubscriptionsFeature } from './compose.js';
+export type { SubscriptionsFeature } from './compose.js';

@@ -23,4 +23,5 @@ export type { TransactionService } from './transactions.js';
 export { paymentWebhookBody, refundWebhookBody } from './webhook-bodies.js';
 export type { PaymentWebhookStatus } from './webhook-bodies.js';
 export type { Refund } from './control/transactions.schemas.js';
-export { register } from './register.js';
+export { createTransactionsFeature } from './compose.js';
+export type { TransactionsFeature, TransactionsFeatureDeps } from './compose.js';

@@ -7,7 +7,8 @@ export { webhookKeyForms } from './control/webhook-key.forms.js';
 export { webhookKeyControlRoutes } from './control/webhook-key.index.js';
 export { webhookKeyFormsSchema } from './control/webhook-key.schemas.js';
 export { deliveryView } from './delivery-format.js';
-export { register } from './register.js';
+export { createWebhooksFeature } from './compose.js';
+export type { WebhooksFeature } from './compose.js';
 export { workbenchControlRoutes } from './control/workbench.index.js';
 export { createWebhookSender, type SendWebhookRequest, type WebhookSender } from './webhook-send.js';
 export {
