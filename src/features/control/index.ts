@@ -6,8 +6,6 @@ export { faultControlRoutes } from './control/faults.index.js';
 export { healthControlRoutes } from './control/health.index.js';
 export { requestLogControlRoutes } from './control/requests.index.js';
 export { resetControlRoutes } from './control/reset.index.js';
-export { createSandboxControl } from './sandbox-control.js';
-export type { SandboxControl } from './sandbox-control.js';
 export { controlViews } from './views.js';
 export type { ControlViews } from './views.js';
 export type { ClockAdvanced } from './control/clock.schemas.js';

@@ -1,8 +1,5 @@
 /** The go-live feature: what other parts of the sandbox may use of it. */
 export { reportControlRoutes } from './control/report.index.js';
-export { goLiveStore } from './go-live-store.js';
-export { GoLiveTracker } from './go-live-tracker.js';
-export { createGoLiveWiring } from './go-live-wiring.js';
 export type {
   CoverageEntry,
   CoverageScenario,
@@ -18,4 +15,3 @@ export { formatJunitSuite } from './report-format.js';
 export type { JunitCase } from './report-format.js';
 export { createGoLiveFeature } from './compose.js';
 export type { GoLiveFeature } from './compose.js';
-export { stateCheck } from './state-check.js';

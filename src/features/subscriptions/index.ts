@@ -8,7 +8,6 @@ export { subscriptionsStore } from './subscriptions-store.js';
 export { subscriptionRoutes } from './subscriptions.api.js';
 export { subscriptionCreateDocument, subscriptionCreateSchema } from './subscription-create-schema.js';
 export { subscriptionResponseSchema } from './subscription-response-schema.js';
-export { createSubscriptionService } from './subscriptions.js';
 export { collectsMethodDuringTrial, subscriptionActions } from './subscription-terms.js';
 export type { SubscriptionService } from './subscriptions.js';
 export { createSubscriptionsFeature } from './compose.js';
