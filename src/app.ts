@@ -3,14 +3,16 @@
  * (`app.request(...)`) and for the server. /v4 is the emulated API, /_sandbox the control
  * API, /pay the checkout payment page, / the panel, /openapi.json the OpenAPI document, /reference
  * its API reference page (Redoc, offline).
- * The core's part is built here: the app-wide guards, the /v4 pipeline (request log, latency,
- * faults, auth, validation, idempotency), the control API's body gate, the error envelope, the
- * OpenAPI document, the docs and the reference page. Each feature then mounts its own routes
- * with `register(ctx)` (`RouteContext`: the routers, the pipeline and the sandbox's services).
+ * `compose.ts` builds the core and the features (each its own services); here the core's HTTP
+ * part is built: the app-wide guards, the /v4 pipeline (request log, latency, faults, auth,
+ * validation, idempotency), the control API's body gate, the error envelope, the OpenAPI
+ * document, the docs and the reference page. Each feature then mounts its own routes with
+ * `register(ctx)` (`RouteContext`: the routers, the pipeline and the core).
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { composeSandbox, type SandboxRuntime } from './compose.js';
+import { composeSandbox, type Features, type PipelineServices, type SandboxLifecycle, type SandboxRuntime } from './compose.js';
+import type { Core } from './core/core.js';
 import type { SandboxOptions } from './core/config.js';
 import type { Db } from './core/db/database.js';
 import type { Repositories } from './core/domain/ports.js';
@@ -29,46 +31,40 @@ import { REDOC_BUNDLE_FILE, referenceRoutes } from './core/http/openapi/referenc
 import { requestOrigin } from './core/http/origin.js';
 import type { HttpRecords } from './core/http/ports.js';
 import { requestLog, type RequestObserver } from './core/http/request-log.js';
-import type { RouteContext } from './core/http/route-context.js';
+import type { Feature, RouteContext } from './core/http/route-context.js';
 import { createRouter, pathWithoutTrailingSlash } from './core/http/router.js';
 import { securityGuard } from './core/http/security.js';
 import { requestValidation } from './core/http/validation.js';
-import * as accounts from './features/accounts/index.js';
-import * as buyers from './features/buyers/index.js';
-import * as control from './features/control/index.js';
-import * as fixtures from './features/fixtures/index.js';
-import * as goLive from './features/go-live/index.js';
-import * as panel from './features/panel/index.js';
-import * as paymentMethods from './features/payment-methods/index.js';
-import * as paymentPage from './features/payment-page/index.js';
-import * as scenarios from './features/scenarios/index.js';
-import * as subscriptions from './features/subscriptions/index.js';
-import * as transactions from './features/transactions/index.js';
-import * as webhooks from './features/webhooks/index.js';
-import type { Sandbox } from './sandbox.js';
 
 /**
  * The features, in the order they register: the /v4 resources, then the control API's, then
  * the pages (the panel last: it serves the root).
  */
-const FEATURES: readonly { register(ctx: RouteContext<Sandbox>): void }[] = [
-  transactions,
-  subscriptions,
-  buyers,
-  control,
-  accounts,
-  webhooks,
-  scenarios,
-  paymentMethods,
-  fixtures,
-  goLive,
-  paymentPage,
-  panel,
-];
+function inOrder(f: Features): readonly Feature[] {
+  return [
+    f.transactions,
+    f.subscriptions,
+    f.buyers,
+    f.control,
+    f.accounts,
+    f.webhooks,
+    f.scenarios,
+    f.paymentMethods,
+    f.fixtures,
+    f.goLive,
+    f.paymentPage,
+    f.panel,
+  ];
+}
 
 export interface SandboxApp {
   app: OpenAPIHono<AppEnv>;
-  sandbox: Sandbox;
+  /** What the core owns: options, clock, queries, the change feed, the base URL, snapshots. */
+  core: Core;
+  /** Each feature's services (for tests and benchmarks that drive them directly). */
+  features: Features;
+  /** Shutdown, the key pool and the start-up fixtures, as the server drives them. */
+  lifecycle: SandboxLifecycle;
   /** The HTTP layer's own records (idempotency keys, the request log), over the sandbox's database. */
   httpRecords: HttpRecords;
   /** The repositories, for tests and benchmarks that seed or inspect records (no router gets them). */
@@ -82,18 +78,18 @@ export interface SandboxApp {
  * request log, `--latency` and the fault header; the bare `/buyers` of the spec's pagination
  * example (no faults); /_sandbox behind the body gate; the pages.
  */
-function routeContext(sandbox: Sandbox, httpRecords: HttpRecords): RouteContext<Sandbox> {
-  const { queries, options, clock } = sandbox;
-  const faults = apiFaults({ scenarios: sandbox.scenarios });
+function routeContext(core: Core, httpRecords: HttpRecords, services: PipelineServices): RouteContext {
+  const { queries, options, clock } = core;
+  const faults = apiFaults({ scenarios: services.scenarios });
   const observers: RequestObserver[] = [];
   const logged = requestLog({
     requestLog: httpRecords.requestLog,
-    emit: (type, accountId, data) => sandbox.emit(type, accountId, data),
+    emit: (type, accountId, data) => core.emit(type, accountId, data),
     clock,
     observers,
   });
   // `--rate-limit` and `--latency`, each account's own settings first.
-  const rehearsal = loadRehearsal({ settingsOf: (accountId) => sandbox.loadSettings.of(accountId) });
+  const rehearsal = loadRehearsal({ settingsOf: (accountId) => services.loadSettings.of(accountId) });
   // Each request runs on its account's own clock.
   const accountClock = onAccountClock(clock);
 
@@ -117,35 +113,35 @@ function routeContext(sandbox: Sandbox, httpRecords: HttpRecords): RouteContext<
     control: controlApi,
     pages: createRouter<AppEnv>(),
     pipeline: {
-      secured: apiAuth({ accounts: queries.accounts, apiKeys: sandbox.apiKeys, bodyLimit: options.bodyLimit }),
-      validRequest: requestValidation({ webhookTargetRefused: (url) => sandbox.webhookTargetRefused(url) }),
+      secured: apiAuth({ accounts: queries.accounts, apiKeys: core.apiKeys, bodyLimit: options.bodyLimit }),
+      validRequest: requestValidation({ webhookTargetRefused: (url) => core.webhookTargetRefused(url) }),
       scenarioFault: faults.scenarioFault,
-      idempotent: idempotency({ records: httpRecords.idempotency, clock, atomically: (work) => sandbox.atomically(work) }),
+      idempotent: idempotency({ records: httpRecords.idempotency, clock, atomically: (work) => core.atomically(work) }),
     },
     faultPlayedOn: faults.playedOn,
     observe: (observer) => observers.push(observer),
     httpRecords,
     // Without --public-url, links use the origin the request came in on (its Host).
-    baseUrl: (c: Context) => (options.publicUrl === undefined ? (requestOrigin(c) ?? sandbox.baseUrl) : sandbox.baseUrl),
-    sandbox,
+    baseUrl: (c: Context) => (options.publicUrl === undefined ? (requestOrigin(c) ?? core.baseUrl) : core.baseUrl),
+    core,
   };
 }
 
 /** Builds the sandbox and its app (`runtime.logger`: where it logs; default a new text logger). */
 export function createApp(options: Partial<SandboxOptions> = {}, runtime: SandboxRuntime = {}): SandboxApp {
-  const { sandbox, httpRecords, repos, db, logger } = composeSandbox(options, runtime);
+  const { core, features, lifecycle, pipeline, httpRecords, repos, db, logger } = composeSandbox(options, runtime);
   // `GET /v4/transactions/` is answered like `GET /v4/transactions`.
   const app = createRouter<AppEnv>({ getPath: pathWithoutTrailingSlash });
   const routes = new RouteTable();
 
   app.onError(errorHandler(logger));
   // Host, origin and admin-token checks before any route; `nosniff` on every answer.
-  app.use('*', securityGuard(sandbox.options));
-  app.use('/_sandbox/events', eventStreamCap(sandbox.options.maxEventStreams));
-  app.use('/_sandbox/accounts', accountLimit({ max: sandbox.options.maxAccounts, accounts: sandbox.queries.accounts }));
+  app.use('*', securityGuard(core.options));
+  app.use('/_sandbox/events', eventStreamCap(core.options.maxEventStreams));
+  app.use('/_sandbox/accounts', accountLimit({ max: core.options.maxAccounts, accounts: core.queries.accounts }));
 
-  const ctx = routeContext(sandbox, httpRecords);
-  for (const feature of FEATURES) feature.register(ctx);
+  const ctx = routeContext(core, httpRecords, pipeline);
+  for (const feature of inOrder(features)) feature.register(ctx);
   app.route('/v4', ctx.api);
   // The spec's pagination example lists buyers without the /v4 prefix.
   app.route('/', ctx.bare);
@@ -153,9 +149,9 @@ export function createApp(options: Partial<SandboxOptions> = {}, runtime: Sandbo
   app.route('/reference', referenceRoutes({ redocBundleFile: REDOC_BUNDLE_FILE }));
   app.route('/docs', docsRoutes({ docsDir: DOCS_DIR }));
   app.route('/', ctx.pages);
-  serveOpenApiDocument(app, { baseUrl: () => sandbox.baseUrl });
+  serveOpenApiDocument(app, { baseUrl: () => core.baseUrl });
 
   for (const r of app.routes) routes.add(r.method, r.path);
   app.notFound(notFoundHandler(routes));
-  return { app, sandbox, httpRecords, repos, db };
+  return { app, core, features, lifecycle, httpRecords, repos, db };
 }

@@ -1,54 +1,86 @@
 /**
- * The composition root: builds every part of a sandbox once, in order, each handed only what
- * it uses, and returns them connected. Storage and the unit of work first, then the clock and
- * the change feed, the webhook dispatcher and outbox, the scenario policy, the features'
- * services (transactions, subscriptions, accounts, the go-live report, the sandbox's control,
- * run-time scenarios, shutdown), and the timed work (webhook retries, scenario steps,
- * subscription billing) on one scheduler. The result is the `Sandbox` whose services each
- * feature's `register(ctx)` is handed, and which the server and the CLI use.
+ * The composition root. First the core: storage and the unit of work, the clock and the change
+ * feed, the webhook dispatcher, the scheduler, API keys, the target checks (`Core`, `CoreParts`
+ * in `core/core.ts`). Then each feature builds its own services once, in dependency order, from
+ * the core and the public services of the features it depends on: scenarios, the go-live
+ * report, transactions, subscriptions, accounts, webhooks, control, fixtures, buyers and the
+ * payment page. Then the timed work on the scheduler, and the lifecycle (shutdown, the key pool,
+ * start-up fixtures) the server drives. `createApp` registers the features' routes.
  */
 import { createChangeFeed } from './core/domain/change-feed.js';
-import { createGoLiveWiring, stateCheck } from './features/go-live/index.js';
-import { createLifecycle } from './core/lifecycle.js';
-import { createSandboxControl } from './features/control/index.js';
-import { createScenarioControl } from './features/scenarios/index.js';
-import { DEFAULT_RESTRICTED_CHANNEL_CODE, defaultScenarioPath, resolveOptions, servedHosts, type SandboxOptions } from './core/config.js';
+import { createLifecycle, type Lifecycle } from './core/lifecycle.js';
+import { DEFAULT_RESTRICTED_CHANNEL_CODE, resolveOptions, servedHosts, type SandboxOptions } from './core/config.js';
 import { createApiKeyService } from './core/auth/api-keys.js';
-import { createClock, isoTimestamp } from './core/clock/clock.js';
-import { createAccountClocks } from './core/clock/account-clocks.js';
-import { DEMO_WEBHOOK_PUBLIC_KEY_PEM } from './core/credentials/demo-credentials.js';
-import { SandboxEvents } from './core/domain/events.js';
-import { GoLiveTracker } from './features/go-live/index.js';
-import { createAccountLoadSettings, createMerchantAccounts } from './features/accounts/index.js';
-
-/** Where each account's own rate limit and latency are kept. */
-const ACCOUNT_LOAD_SETTINGS = 'account_load_settings';
-import { Scheduler } from './core/clock/scheduler.js';
-import { idempotencyExpiry } from './core/http/idempotency.js';
-import { createSubscriptionService } from './features/subscriptions/index.js';
-import { createTransactionService } from './features/transactions/index.js';
-import { createLogger, repeatedFailure, repeatedFailures, type Logger } from './core/log.js';
-import type { Repositories } from './core/domain/ports.js';
-import type { HttpRecords } from './core/http/ports.js';
-import type { Sandbox } from './sandbox.js';
-import { getMeta, setMeta, type Db } from './core/db/database.js';
-import { ScenarioError, parseScenario } from './features/scenarios/index.js';
-import { RUNTIME_SOURCE, createScenarioPolicy, loadConfiguredScenarios } from './features/scenarios/index.js';
-import { createScenarioRunner } from './features/scenarios/index.js';
 import { apiKeysStore } from './core/auth/api-keys-store.js';
+import { createClock } from './core/clock/clock.js';
+import { createAccountClocks } from './core/clock/account-clocks.js';
+import { Scheduler } from './core/clock/scheduler.js';
+import type { Core, CoreParts } from './core/core.js';
+import { DEMO_WEBHOOK_PUBLIC_KEY_PEM } from './core/credentials/demo-credentials.js';
+import type { Db } from './core/db/database.js';
 import { readSnapshot } from './core/db/snapshot.js';
-import { goLiveStore } from './features/go-live/index.js';
-import { openStore } from './sqlite-store.js';
+import { SandboxEvents } from './core/domain/events.js';
+import type { RecordedAttempt, Repositories } from './core/domain/ports.js';
+import { idempotencyExpiry } from './core/http/idempotency.js';
+import type { HttpRecords } from './core/http/ports.js';
+import { createLogger, repeatedFailure, repeatedFailures, type Logger } from './core/log.js';
 import { Dispatcher } from './core/webhooks/dispatcher.js';
-import { createPoster } from './core/webhooks/post.js';
-import { createOutbox } from './features/transactions/index.js';
-import { createSignatureExplainer, createWebhookSender } from './features/webhooks/index.js';
 import { createAsyncSigner, createSigner, webhookSigningOf } from './core/webhooks/signing.js';
 import { connectGuard, refusedDelivery, refusedTarget, type TargetPolicy } from './core/webhooks/targets.js';
+import { createAccountsFeature, type AccountsFeature } from './features/accounts/index.js';
+import { createBuyersFeature } from './features/buyers/index.js';
+import { createControlFeature, type ControlFeature } from './features/control/index.js';
+import { createFixturesFeature, type FixturesFeature, type PreparedStartupFixtures } from './features/fixtures/index.js';
+import type { FixtureObjects } from './features/fixtures/index.js';
+import { createGoLiveFeature, type GoLiveFeature } from './features/go-live/index.js';
+import * as panel from './features/panel/index.js';
+import * as paymentMethods from './features/payment-methods/index.js';
+import { createPaymentPageFeature } from './features/payment-page/index.js';
+import { createScenariosFeature, loadScenarioPolicy, type ScenariosFeature } from './features/scenarios/index.js';
+import { createSubscriptionsFeature, type SubscriptionsFeature } from './features/subscriptions/index.js';
+import { createTransactionsFeature, type TransactionsFeature } from './features/transactions/index.js';
+import { createWebhooksFeature, type WebhooksFeature } from './features/webhooks/index.js';
+import type { Feature } from './core/http/route-context.js';
+import { openStore } from './sqlite-store.js';
+
+/** The features of a sandbox, each with the services it offers and its `register`. */
+export interface Features {
+  scenarios: ScenariosFeature;
+  goLive: GoLiveFeature;
+  transactions: TransactionsFeature;
+  subscriptions: SubscriptionsFeature;
+  accounts: AccountsFeature;
+  webhooks: WebhooksFeature;
+  control: ControlFeature;
+  fixtures: FixturesFeature;
+  buyers: Feature;
+  paymentMethods: Feature;
+  paymentPage: Feature;
+  panel: Feature;
+}
+
+/** How a sandbox starts and stops, as the server drives it. */
+export interface SandboxLifecycle extends Lifecycle {
+  /** Starts making account key pairs ahead of time (`--key-pool`). */
+  fillKeyPool(): void;
+  /** The start-up fixtures (`--fixtures`) this database does not hold yet, checked; undefined when none. */
+  prepareFixtures(): PreparedStartupFixtures | undefined;
+  /** Applies them (once the base URL is known). */
+  applyFixtures(startup: PreparedStartupFixtures): Promise<FixtureObjects>;
+}
+
+/** What the /v4 pipeline uses of the features: the scenario rules' API faults, each account's load settings. */
+export interface PipelineServices {
+  scenarios: ScenariosFeature['policy'];
+  loadSettings: AccountsFeature['loadSettings'];
+}
 
 /** A composed sandbox, and its database handle for tests and benchmarks that inspect or seed it. */
 export interface ComposedSandbox {
-  sandbox: Sandbox;
+  core: Core;
+  features: Features;
+  lifecycle: SandboxLifecycle;
+  pipeline: PipelineServices;
   /** The HTTP layer's own records (idempotency keys, the request log), for `createApp`. */
   httpRecords: HttpRecords;
   /** The repositories, for tests and benchmarks that seed or inspect records (no router gets them). */
@@ -72,7 +104,83 @@ export interface SandboxRuntime {
  */
 export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = createLogger() }: SandboxRuntime = {}): ComposedSandbox {
   const options = resolveOptions({ restrictedChannelCode: DEFAULT_RESTRICTED_CHANNEL_CODE, ...input });
-  const policy = createScenarioPolicy(loadConfiguredScenarios(options.scenario, defaultScenarioPath()));
+  const policy = loadScenarioPolicy(options);
+  const core = composeCore(options, logger);
+
+  const scenarios = createScenariosFeature(core, policy);
+  const goLive = createGoLiveFeature(core);
+  const transactions = createTransactionsFeature(core, { scenarios: policy, observer: goLive });
+  const subscriptions = createSubscriptionsFeature(core, { transactions: transactions.service, scenarios: policy });
+  const accounts = createAccountsFeature(core);
+  const webhooks = createWebhooksFeature(core, { outbox: transactions.outbox });
+  const control = createControlFeature(core, {
+    accounts: accounts.service,
+    report: { clear: () => goLive.report.clear(), rememberStateUrl: (url, stateUrl) => goLive.rememberStateUrl(url, stateUrl) },
+    webhookFaults: transactions.webhookFaults,
+  });
+  const fixtures = createFixturesFeature(core, {
+    transactions: transactions.service,
+    subscriptions: subscriptions.service,
+    accounts: accounts.service,
+    control: control.service,
+  });
+  const buyers = createBuyersFeature({ buyers: accounts.service.buyers }); // seeded on their first read
+  const paymentPage = createPaymentPageFeature({
+    transactions: transactions.service,
+    subscriptions: subscriptions.service,
+    scenarios: policy,
+    report: goLive.report,
+  });
+
+  // The timed work on the sandbox clock, in this order: webhook retries, scenario steps, renewals, payment links.
+  const { scheduler, dispatcher } = core;
+  scheduler.register(dispatcher);
+  scheduler.register(transactions.scenarioSteps);
+  scheduler.register(subscriptions.service.billing);
+  scheduler.register(transactions.service.linkExpiry);
+  scheduler.registerUpkeep(idempotencyExpiry({ records: core.store.httpRecords.idempotency, clock: core.clock }));
+  const ticker = options.ticker ? setInterval(() => scheduler.tick(), 250).unref() : undefined;
+
+  const lifecycle = createLifecycle({
+    stopTicker: () => clearInterval(ticker),
+    accounts: accounts.service,
+    persistent: options.db !== ':memory:',
+    webhooks: dispatcher,
+    report: goLive,
+    store: core.store,
+  });
+  return {
+    core,
+    features: {
+      scenarios,
+      goLive,
+      transactions,
+      subscriptions,
+      accounts,
+      webhooks,
+      control,
+      fixtures,
+      buyers,
+      paymentMethods,
+      paymentPage,
+      panel,
+    },
+    lifecycle: {
+      ...lifecycle,
+      fillKeyPool: () => accounts.service.fillKeyPool(),
+      prepareFixtures: () => fixtures.prepareStartup(),
+      applyFixtures: (startup) => fixtures.applyStartup(startup),
+    },
+    pipeline: { scenarios: policy, loadSettings: accounts.loadSettings },
+    httpRecords: core.store.httpRecords,
+    repos: core.repos,
+    logger,
+    db: core.db,
+  };
+}
+
+/** The core: storage, the clock, the change feed, the dispatcher, the scheduler, API keys, the target checks. */
+function composeCore(options: SandboxOptions, logger: Logger): CoreParts & { store: ReturnType<typeof openStore> } {
   const effectFailures = repeatedFailure(logger, 'feed.failed', 'an after-commit effect failed');
   const accountClocks = createAccountClocks();
   const store = openStore(
@@ -98,44 +206,13 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
   };
   const targets: TargetPolicy = { allowHosts: options.webhookAllowHosts, own: ownAddress };
   const signing = webhookSigningOf(options);
-  // The go-live report: aggregates fed by the dispatcher, the outbox, outcomes and the HTTP layer.
-  const goLiveSaves = repeatedFailure(logger, 'report.failed', 'saving the go-live report failed'); // each flush may fail (a full disk)
-  const goLiveState = goLiveStore(store.db, (err) => goLiveSaves.failed(err));
-  const goLive = new GoLiveTracker({
-    repo: goLiveState,
-    slowHandlerMs: Math.min(5000, options.deliveryTimeoutMs / 2),
-    timeoutMs: options.deliveryTimeoutMs,
-    now: () => isoTimestamp(clock.nowMs()),
-    onChange: (accountId) => feed.emit('report.changed', accountId, {}),
-  });
-  const goLiveWiring = createGoLiveWiring({
-    report: goLive,
-    uow,
-    transactions: repos.transactions,
-    subscriptions: repos.subscriptions,
-    deliveries: repos.deliveries,
-    defaultNotificationUrl: options.notificationUrl,
-  });
   // Logged once per run of failures, not once each.
   const deliveryCrashes = repeatedFailure(
     logger,
     'delivery.crashed',
     'delivery failed unexpectedly; webhook deliveries back off and retry',
   );
-  // The state URLs given to check-webhooks, by webhook URL: the report reads them after each acknowledged payment webhook.
-  const stateUrls = new Map<string, string>();
-  const stateReader = createPoster({ timeoutMs: options.deliveryTimeoutMs, maxFreePerOrigin: 1, guard: connectGuard(targets) });
-  const checkState = stateCheck({
-    stateUrlFor: (url) => stateUrls.get(url),
-    deliveries: repos.deliveries,
-    transactions: repos.transactions,
-    // Read under the same connect-time guard as every delivery (no redirects followed).
-    read: async (url) => {
-      const { status, text } = await stateReader.post(url, { accept: 'application/json' }, '', 'GET');
-      return { status, text };
-    },
-    mismatch: (accountId, deliveryId, transactionId) => goLive.stateMismatch(accountId, deliveryId, transactionId),
-  });
+  const attemptObservers: ((attempt: RecordedAttempt) => void)[] = [];
   const dispatcher = new Dispatcher({
     clock,
     deliveries: repos.deliveries,
@@ -150,58 +227,9 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
     refuseTarget: (url) => refusedDelivery(url, targets),
     connectGuard: connectGuard(targets),
     onAttempt: (attempt) => {
-      goLiveWiring.onAttempt(attempt);
-      void checkState(attempt);
+      for (const observe of attemptObservers) observe(attempt);
     },
   });
-  const outbox = createOutbox({
-    clock,
-    uow,
-    deliveries: repos.deliveries,
-    transactions: repos.transactions,
-    format: options.webhookFormat,
-    settlementCurrency: options.settlementCurrency,
-    defaultNotificationUrl: options.notificationUrl,
-    timeZone: options.webhookTimezone,
-    onQueued: () => dispatcher.nudge(),
-    onInserted: (id, at) => dispatcher.queued(id, at),
-    webhookFaults: (label) => policy.webhookFaults(label),
-  });
-
-  const transactions = createTransactionService({
-    clock,
-    uow,
-    transactions: repos.transactions,
-    scheduledSteps: repos.scheduledSteps,
-    outbox: goLiveWiring.reportingRefunds(outbox),
-    feed,
-    policy,
-  });
-  const subscriptions = createSubscriptionService({
-    clock,
-    uow,
-    accounts: repos.accounts,
-    subscriptions: repos.subscriptions,
-    transactions: repos.transactions,
-    transactionService: transactions,
-    policy,
-    feed,
-    startPageUrl: () => `${address.url}/`,
-    onChargeError: (id, err) =>
-      logger.error('subscription.charge.failed', `charge of subscription ${id} failed; no further charges`, { err }),
-  });
-  transactions.onResolved((tx) => goLiveWiring.onResolved(tx));
-  const accounts = createMerchantAccounts({
-    clock,
-    uow,
-    accounts: repos.accounts,
-    buyers: repos.buyers,
-    feed,
-    seed: options.seed,
-    keyPool: options.keyPool,
-  });
-  const apiKeys = createApiKeyService({ nowMs: () => clock.nowMs(), uow, apiKeys: apiKeysStore(store.db), accounts: repos.accounts, feed });
-
   const schedulerFailures = repeatedFailures(logger, 'scheduler.failed', (work) => `${work} failed`); // the ticker runs each work 4 times a second
   const scheduler = new Scheduler({
     clock,
@@ -210,35 +238,36 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
     saveOffset: (ms) => (clock.account() === null ? store.saveClockOffset(ms) : store.saveAccountClockOffsets(accountClocks.entries())),
     onError: (work, err) => schedulerFailures.failed(work, err),
   });
-  scheduler.register(dispatcher);
-  scheduler.register(
-    createScenarioRunner({
-      uow,
-      scheduledSteps: repos.scheduledSteps,
-      transactions,
-      inAccount: (accountId, work) => clock.inAccount(accountId, work),
-      onStepError: (step, err) =>
-        logger.error('scenario.step.failed', `scenario step ${step.action.kind} on ${step.resource_id} failed`, { err }),
-    }),
-  );
-  scheduler.register(subscriptions.billing);
-  scheduler.register(transactions.linkExpiry);
-  scheduler.registerUpkeep(idempotencyExpiry({ records: store.httpRecords.idempotency, clock }));
+  const apiKeys = createApiKeyService({ nowMs: () => clock.nowMs(), uow, apiKeys: apiKeysStore(store.db), accounts: repos.accounts, feed });
 
-  const loadSettings = createAccountLoadSettings({
-    defaults: { rateLimit: options.rateLimit, latency: options.latency },
-    accounts: repos.accounts,
-    load: () => getMeta(store.db, ACCOUNT_LOAD_SETTINGS),
-    save: (text) => setMeta(store.db, ACCOUNT_LOAD_SETTINGS, text),
-  });
-
-  accounts.ensureDemo();
-  const ticker = options.ticker ? setInterval(() => scheduler.tick(), 250).unref() : undefined;
-
-  const control = createSandboxControl({
-    scheduler,
+  return {
+    options,
     clock,
+    queries: repos,
+    events,
+    emit: (type, accountId, data) => feed.emit(type, accountId, data),
+    atomically: (work) => uow.run(work),
+    get baseUrl() {
+      return address.url;
+    },
+    set baseUrl(url: string) {
+      address.url = url;
+    },
+    webhookTargetRefused: (url) => refusedTarget(url, targets),
+    webhookConnectRefused: connectGuard(targets),
+    webhookPublicKeyPem: DEMO_WEBHOOK_PUBLIC_KEY_PEM,
+    apiKeys,
+    dispatcher,
+    observeAttempts: (observer) => void attemptObservers.push(observer),
+    snapshot: () => store.snapshot(),
     uow,
+    feed,
+    repos,
+    db: store.db,
+    scheduler,
+    signing,
+    targets,
+    logger,
     state: {
       wipe: () => store.wipe(),
       // The accounts' own offsets are kept or rewound with the sandbox clock's.
@@ -247,70 +276,6 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
         store.saveAccountClockOffsets(accountClocks.entries());
       },
     },
-    buyers: accounts,
-    report: goLive,
-    webhooks: dispatcher,
-    feed,
-  });
-  const runtimeScenarios = createScenarioControl({
-    parse: (json) => parseScenario(json, RUNTIME_SOURCE),
-    rejection: (err) => (err instanceof ScenarioError ? err : undefined),
-    policy,
-    feed,
-  });
-  const lifecycle = createLifecycle({
-    stopTicker: () => clearInterval(ticker),
-    accounts,
-    persistent: options.db !== ':memory:',
-    webhooks: dispatcher,
-    report: goLiveState,
     store,
-  });
-
-  const sandbox: Sandbox = {
-    options,
-    clock,
-    queries: { ...repos, buyers: accounts.buyers }, // buyers are seeded on their first read
-    events,
-    transactions,
-    subscriptions,
-    accounts,
-    loadSettings,
-    apiKeys,
-    scenarios: policy,
-    dispatcher,
-    webhookFaults: { inject: (transactionId, request) => outbox.injectFault(transactionId, request) },
-    webhookPublicKeyPem: DEMO_WEBHOOK_PUBLIC_KEY_PEM,
-    rememberStateUrl: (webhookUrl, stateUrl) => void stateUrls.set(webhookUrl, stateUrl),
-    workbench: {
-      sender: createWebhookSender({
-        accounts: repos.accounts,
-        defaultUrl: options.notificationUrl,
-        targetRefused: (url) => refusedTarget(url, targets),
-        queue: (fields) => outbox.queue(fields),
-      }),
-      explainer: createSignatureExplainer({ signing, publicKeyPem: DEMO_WEBHOOK_PUBLIC_KEY_PEM, deliveries: repos.deliveries }),
-    },
-    goLive,
-    webhookTargetRefused: (url) => refusedTarget(url, targets),
-    webhookConnectRefused: connectGuard(targets),
-    get baseUrl() {
-      return address.url;
-    },
-    set baseUrl(url: string) {
-      address.url = url;
-    },
-    emit: (type, accountId, data) => feed.emit(type, accountId, data),
-    atomically: (work) => uow.run(work),
-    control,
-    runtimeScenarios,
-    snapshot: () => store.snapshot(),
-    // Start-up fixtures documents this database holds, by hash, stamped with the sandbox time.
-    appliedFixtures: {
-      has: (hash) => getMeta(store.db, `fixtures_applied:${hash}`) !== undefined,
-      add: (hash) => setMeta(store.db, `fixtures_applied:${hash}`, isoTimestamp(clock.nowMs())),
-    },
-    ...lifecycle,
   };
-  return { sandbox, httpRecords: store.httpRecords, repos, logger, db: store.db };
 }

@@ -9,12 +9,12 @@ import { createApp } from './app.js';
 import type { SandboxOptions } from './core/config.js';
 import type { Repositories } from './core/domain/ports.js';
 import type { HttpRecords } from './core/http/ports.js';
-import type { Sandbox } from './sandbox.js';
+import type { Core } from './core/core.js';
+import type { Features, SandboxLifecycle } from './compose.js';
 import type { Db } from './core/db/database.js';
 import { isLoopbackHost } from './core/config.js';
 import { createLogger, type Logger } from './core/log.js';
-import { applyFixtures, fixtureDeps, prepareFixtures, type FixtureObjects, type PreparedFixtures } from './features/fixtures/index.js';
-import { fixtureSources, fixturesHash } from './features/fixtures/index.js';
+import type { FixtureObjects, PreparedStartupFixtures } from './features/fixtures/index.js';
 import { envelopedServer } from './server-refusals.js';
 import { SandboxError } from './core/domain/errors.js';
 import { errorBody } from './core/http/errors.js';
@@ -72,7 +72,11 @@ function notStarted(): Response {
 const KEY_POOL_DELAY_MS = 200;
 
 export interface RunningServer {
-  sandbox: Sandbox;
+  /** What the core owns: options, clock, queries, the change feed, the base URL. */
+  core: Core;
+  /** Each feature's services, for tests and benchmarks that drive them directly. */
+  features: Features;
+  lifecycle: SandboxLifecycle;
   /** The HTTP layer's own records and the repositories, for tests and benchmarks that seed or inspect records. */
   httpRecords: HttpRecords;
   repos: Repositories;
@@ -99,23 +103,17 @@ export function startServer(
   options: Partial<SandboxOptions> = {},
   { logger = createLogger() }: ServerRuntime = {},
 ): Promise<RunningServer> {
-  const { app, sandbox, httpRecords, repos, db } = createApp(options, { logger });
+  const { app, core, features, lifecycle, httpRecords, repos, db } = createApp(options, { logger });
   // Fixtures (--fixtures) are checked before listening, and applied once the sandbox knows its
   // address (payment links); requests that arrive meanwhile wait until they are applied (the
   // first answer, a health check's, comes once they are all in place). A bad one stops the start.
   // A document this database already holds (a --db file or a restored snapshot seeded with it)
   // is not applied again.
-  let prepared: PreparedFixtures | undefined;
-  let hashes: string[] = [];
+  let prepared: PreparedStartupFixtures | undefined;
   try {
-    const all = fixtureSources(sandbox.options.fixtures);
-    const sources = all.filter((s) => !sandbox.appliedFixtures.has(fixturesHash(s.document)));
-    for (const s of all.filter((s) => !sources.includes(s)))
-      logger.info('fixtures.skipped', `fixtures ${s.source}: already in this database, not applied again`, { source: s.source });
-    hashes = sources.map((s) => fixturesHash(s.document));
-    if (sources.length > 0) prepared = prepareFixtures(fixtureDeps(sandbox), sources);
+    prepared = lifecycle.prepareFixtures();
   } catch (err) {
-    return sandbox.close().then(() => Promise.reject(err as Error));
+    return lifecycle.close().then(() => Promise.reject(err as Error));
   }
   // While start-up fixtures are applied (their advances yield to the event loop), requests wait.
   let applying: Promise<boolean> | undefined;
@@ -124,7 +122,7 @@ export function startServer(
       ? app.fetch(request, env, ctx)
       : applying.then((started) => (started ? app.fetch(request, env, ctx) : notStarted()));
   return new Promise((resolve, reject) => {
-    const { host, port, maxHeaderSize, adminToken } = sandbox.options;
+    const { host, port, maxHeaderSize, adminToken } = core.options;
     if (!isLoopbackHost(host) && adminToken === undefined) {
       logger.warn(
         'start.unprotected',
@@ -140,12 +138,12 @@ export function startServer(
       (info: AddressInfo) => {
         const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
         const url = `http://${host}:${info.port}`;
-        sandbox.baseUrl = sandbox.options.publicUrl ?? url;
+        core.baseUrl = core.options.publicUrl ?? url;
         if (prepared === undefined) {
           listening({}, url, info.port);
           return;
         }
-        const applied = applyFixtures(fixtureDeps(sandbox), prepared, () => hashes.forEach((h) => sandbox.appliedFixtures.add(h)));
+        const applied = lifecycle.applyFixtures(prepared);
         applying = applied.then(
           () => true,
           () => false,
@@ -157,7 +155,7 @@ export function startServer(
           },
           (err: unknown) => {
             server.close();
-            void sandbox.close().then(() => reject(err as Error));
+            void lifecycle.close().then(() => reject(err as Error));
           },
         );
       },
@@ -166,10 +164,12 @@ export function startServer(
     const listening = (fixtures: FixtureObjects, url: string, port: number): void => {
       // Account key pairs are made ahead of time, off the main thread (--key-pool): shortly
       // after listening, so that the first requests do not share the CPU with them.
-      const fillKeys = setTimeout(() => sandbox.accounts.fillKeyPool(), KEY_POOL_DELAY_MS).unref();
+      const fillKeys = setTimeout(() => lifecycle.fillKeyPool(), KEY_POOL_DELAY_MS).unref();
       let stopping: Promise<void> | undefined;
       resolve({
-        sandbox,
+        core,
+        features,
+        lifecycle,
         httpRecords,
         repos,
         db,
@@ -183,7 +183,7 @@ export function startServer(
             closing = true; // answers from now on close their connection
             for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
             // Webhooks under way get a moment, then are cut and stay pending for the next start.
-            const webhooks = sandbox.drainWebhooks(WEBHOOK_GRACE_MS);
+            const webhooks = lifecycle.drainWebhooks(WEBHOOK_GRACE_MS);
             // Requests that arrived just before the signal are read first: until its request is
             // read, a connection looks idle, and closing it answered ECONNRESET (16 of 20 under
             // load). A timer runs before the poll phase that reads sockets, so each close waits
@@ -203,7 +203,7 @@ export function startServer(
                     clearInterval(idle);
                     void webhooks.then(done, done);
                   });
-                  sandbox.events.end(); // open event streams (a panel) finish now
+                  core.events.end(); // open event streams (a panel) finish now
                   // Anything still open after 3 s is cut.
                   setTimeout(() => {
                     if ('closeAllConnections' in server) server.closeAllConnections();
@@ -211,7 +211,7 @@ export function startServer(
                 }),
               READ_PENDING_MS,
             );
-          }).then(() => sandbox.close());
+          }).then(() => lifecycle.close());
           return stopping;
         },
       });
@@ -226,7 +226,7 @@ export function startServer(
       }
     });
     server.once('error', (err) => {
-      void sandbox.close();
+      void lifecycle.close();
       reject(err);
     });
   });

@@ -61,7 +61,7 @@ function channelTransaction(
   reference: string,
   accountId = CHECKOUT.account_id,
 ): { id: string; url: string } {
-  const now = server.sandbox.clock.nowMs();
+  const now = server.core.clock.nowMs();
   const row: Omit<Transaction, 'seq'> = {
     id: randomUUID(),
     account_id: accountId,

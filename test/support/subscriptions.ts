@@ -118,8 +118,8 @@ export async function deliveriesSettled(app: App, timeoutMs = 10_000): Promise<v
 }
 
 /** Advances the sandbox clock to `target` (which must be ahead of it). */
-export async function advanceTo(app: App, sandbox: ReturnType<typeof testApp>['sandbox'], target: Date): Promise<void> {
-  const seconds = (target.getTime() - sandbox.clock.nowMs()) / 1000;
+export async function advanceTo(app: App, core: ReturnType<typeof testApp>['core'], target: Date): Promise<void> {
+  const seconds = (target.getTime() - core.clock.nowMs()) / 1000;
   if (seconds <= 0) throw new Error(`the sandbox clock is already past ${target.toISOString()}`);
   await advance(app, seconds);
 }

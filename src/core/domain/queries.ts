@@ -16,10 +16,12 @@ export type AccountQueries = Pick<AccountsRepo, 'byId' | 'byApiKey' | 'byKid' | 
 export type DeliveryQueries = Pick<DeliveriesRepo, 'byId' | 'page' | 'pageAll' | 'forResource' | 'attemptsOf' | 'matching'>;
 export type ScheduledStepQueries = Pick<ScheduledStepsRepo, 'forResource'>;
 
-/** Every query port, as the composition root hands them out. */
+/**
+ * Every query port the core hands out. The buyers are read through the accounts feature, which
+ * seeds an account's buyers on their first read.
+ */
 export interface Queries {
   accounts: AccountQueries;
-  buyers: BuyerQueries;
   transactions: TransactionQueries;
   subscriptions: SubscriptionQueries;
   scheduledSteps: ScheduledStepQueries;

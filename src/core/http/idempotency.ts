@@ -54,7 +54,7 @@ function storedKey(key: string): string {
 export interface IdempotencyDeps {
   records: IdempotencyRepo;
   clock: Pick<Clock, 'nowMs'>;
-  /** Runs `work` in one unit of work (`Sandbox.atomically`): a create and its key commit together. */
+  /** Runs `work` in one unit of work (`Core.atomically`): a create and its key commit together. */
   atomically<T>(work: () => T): T;
 }
 

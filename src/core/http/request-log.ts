@@ -90,7 +90,7 @@ export interface RequestLogDeps {
   clock: Pick<Clock, 'nowMs'>;
   /** Told of each logged request, after it is written. */
   observers?: readonly RequestObserver[];
-  /** Emits a change on the feed (`Sandbox.emit`); here `request.logged`. */
+  /** Emits a change on the feed (`Core.emit`); here `request.logged`. */
   emit(type: ChangeType, accountId: string | null, data: unknown): void;
 }
 

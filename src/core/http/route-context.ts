@@ -1,18 +1,19 @@
 /**
  * What `createApp` hands each feature's `register(ctx)`: the routers the core built (with the
  * pipeline's middleware already in place), the parts of the /v4 pipeline a route runs in its
- * handlers, and the sandbox's services. A feature types `sandbox` as the services it uses,
- * so it mounts its routes without knowing how the sandbox was composed.
+ * handlers, and the core. A feature's own services are its own: it built them, and its
+ * `register` closes over them.
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
+import type { Core } from '../core.js';
 import type { ApiEnv, AppEnv } from './env.js';
 import type { ApiPipeline } from './pipeline.js';
 import type { HttpRecords } from './ports.js';
 import type { RequestObserver } from './request-log.js';
 import type { ApiFaults } from './faults.js';
 
-export interface RouteContext<Services> {
+export interface RouteContext {
   /** The emulated API, mounted at /v4 behind the request log, `--latency` and the fault header. */
   api: OpenAPIHono<ApiEnv>;
   /** The spec's pagination example's paths without the /v4 prefix (request log and latency, no faults). */
@@ -31,6 +32,11 @@ export interface RouteContext<Services> {
   httpRecords: HttpRecords;
   /** The base URL of links built for request `c` (`--public-url`, else the origin the request came in on). */
   baseUrl(c: Context): string;
-  /** The sandbox's services, as the feature types them. */
-  sandbox: Services;
+  /** What the core owns that routes read: options, clock, queries, the change feed, the base URL. */
+  core: Core;
+}
+
+/** A feature as `createApp` sees it: it mounts its routes. */
+export interface Feature {
+  register(ctx: RouteContext): void;
 }

@@ -24,7 +24,7 @@ export interface RequestSchemas<T> {
   headers?: z.ZodType;
 }
 
-/** What `requestValidation` needs: why a webhook URL may not receive webhooks (`Sandbox.webhookTargetRefused`). */
+/** What `requestValidation` needs: why a webhook URL may not receive webhooks (`Core.webhookTargetRefused`). */
 export interface RequestValidationDeps {
   /** Why `url` may not receive webhooks, or null. */
   webhookTargetRefused(url: string): string | null;

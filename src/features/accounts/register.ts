@@ -1,6 +1,4 @@
 /** Mounts the control routes of merchant accounts and their restricted API keys. */
-import type { ApiKeyService } from '../../core/auth/api-keys.js';
-import type { Queries } from '../../core/domain/queries.js';
 import type { RouteContext } from '../../core/http/route-context.js';
 import { accountControlRoutes } from './control/accounts.index.js';
 import { apiKeyControlRoutes } from './control/api-keys.index.js';
@@ -10,17 +8,13 @@ import type { MerchantAccounts } from './merchant-accounts.js';
 
 /** The services accounts and keys use. */
 export interface AccountFeatureServices {
-  queries: Pick<Queries, 'accounts'>;
   accounts: Pick<MerchantAccounts, 'create'>;
-  apiKeys: Pick<ApiKeyService, 'create' | 'list' | 'revoke'>;
-  webhookPublicKeyPem: string;
   /** Each account's rate limit and latency (the load rehearsal). */
   loadSettings: AccountLoadSettings;
-  emit(type: 'account.updated', accountId: string, data: unknown): void;
 }
 
-export function register(ctx: RouteContext<AccountFeatureServices>): void {
-  const { queries, accounts, apiKeys, webhookPublicKeyPem, loadSettings } = ctx.sandbox;
+export function register(ctx: RouteContext, { accounts, loadSettings }: AccountFeatureServices): void {
+  const { queries, apiKeys, webhookPublicKeyPem } = ctx.core;
   ctx.control.route('/', accountControlRoutes({ accounts: queries.accounts, merchantAccounts: accounts, webhookPublicKeyPem }));
   ctx.control.route('/', apiKeyControlRoutes({ apiKeys }));
   ctx.control.route(
@@ -28,7 +22,7 @@ export function register(ctx: RouteContext<AccountFeatureServices>): void {
     accountSettingsRoutes({
       accounts: queries.accounts,
       loadSettings,
-      emit: (type, accountId, data) => ctx.sandbox.emit(type, accountId, data),
+      emit: (type, accountId, data) => ctx.core.emit(type, accountId, data),
     }),
   );
 }

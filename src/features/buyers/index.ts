@@ -6,4 +6,4 @@ export { buyersStore } from './buyers-store.js';
 export { buyerRoutes } from './buyers.api.js';
 export { buyerSchema } from './buyers.schemas.js';
 export { seedBuyers } from './buyers.js';
-export { register } from './register.js';
+export { createBuyersFeature } from './register.js';

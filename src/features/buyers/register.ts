@@ -1,10 +1,15 @@
 /** Mounts the buyers' page: at /v4/buyers, and at /buyers as the spec's pagination example has it. */
-import type { Queries } from '../../core/domain/queries.js';
-import type { RouteContext } from '../../core/http/route-context.js';
+import type { BuyerQueries } from '../../core/domain/queries.js';
+import type { Feature, RouteContext } from '../../core/http/route-context.js';
 import { buyerRoutes } from './buyers.api.js';
 
-export function register(ctx: RouteContext<{ queries: Pick<Queries, 'buyers'> }>): void {
-  const deps = { buyers: ctx.sandbox.queries.buyers, secured: ctx.pipeline.secured };
+export function register(ctx: RouteContext, buyers: BuyerQueries): void {
+  const deps = { buyers, secured: ctx.pipeline.secured };
   ctx.api.route('/', buyerRoutes(deps));
   ctx.bare.route('/', buyerRoutes(deps, 'listBuyersWithoutPrefix'));
+}
+
+/** The buyers' page over `buyers` (the accounts feature's, which seeds an account's buyers on their first read). */
+export function createBuyersFeature({ buyers }: { buyers: BuyerQueries }): Feature {
+  return { register: (ctx) => register(ctx, buyers) };
 }

@@ -2,10 +2,6 @@
  * Mounts the sandbox's own control routes: health, currencies, the clock and each account's, the request log,
  * reset, the event stream, and the scripted webhook faults with the handler check.
  */
-import type { Clock } from '../../core/clock/clock.js';
-import type { SandboxOptions } from '../../core/config.js';
-import type { SandboxEvents } from '../../core/domain/events.js';
-import type { Queries } from '../../core/domain/queries.js';
 import type { RouteContext } from '../../core/http/route-context.js';
 import { webhookSigningOf } from '../../core/webhooks/signing.js';
 import type { MerchantAccounts } from '../accounts/index.js';
@@ -23,44 +19,38 @@ import { controlViewsOf } from './views-of.js';
 
 /** The services the control routes use. */
 export interface ControlFeatureServices {
-  options: Pick<SandboxOptions, 'webhookSigning' | 'webhookSecret' | 'webhookTimezone' | 'deliveryTimeoutMs'>;
-  clock: Pick<Clock, 'nowMs' | 'offsetMs'>;
-  queries: Queries;
   accounts: Pick<MerchantAccounts, 'keyPoolLevel'>;
   control: SandboxControl;
-  events: Pick<SandboxEvents, 'subscribe'>;
   webhookFaults: WebhookFaults;
-  webhookTargetRefused(url: string): string | null;
-  webhookConnectRefused(address: string, port: number): string | null;
   /** The state URL a merchant gave for its handler at `webhookUrl`, which the go-live report reads later. */
   rememberStateUrl(webhookUrl: string, stateUrl: string): void;
-  baseUrl: string;
 }
 
-export function register(ctx: RouteContext<ControlFeatureServices>): void {
-  const { options, clock, queries, control } = ctx.sandbox;
-  const sandbox = ctx.sandbox;
-  ctx.control.route('/', healthControlRoutes({ clock, accounts: sandbox.accounts }));
+export function register(ctx: RouteContext, services: ControlFeatureServices): void {
+  const { options, clock, queries, events } = ctx.core;
+  const { control } = services;
+  const core = ctx.core;
+  ctx.control.route('/', healthControlRoutes({ clock, accounts: services.accounts }));
   ctx.control.route('/', currencyControlRoutes());
   ctx.control.route('/', clockControlRoutes({ clock, control }));
   ctx.control.route('/', accountClockControlRoutes({ accounts: queries.accounts, control }));
   ctx.control.route('/', requestLogControlRoutes({ accounts: queries.accounts, requestLog: ctx.httpRecords.requestLog }));
   ctx.control.route('/', resetControlRoutes({ clock, control }));
-  ctx.control.route('/', eventControlRoutes({ clock, events: sandbox.events }));
+  ctx.control.route('/', eventControlRoutes({ clock, events }));
   ctx.control.route(
     '/',
     faultControlRoutes({
-      webhookFaults: sandbox.webhookFaults,
+      webhookFaults: services.webhookFaults,
       views: controlViewsOf(ctx),
-      webhookTargetRefused: (url) => sandbox.webhookTargetRefused(url),
+      webhookTargetRefused: (url) => core.webhookTargetRefused(url),
       // The battery signs as this sandbox's own deliveries do, and connects only where they may.
       checkWebhooks: (url, stateUrl) => {
-        if (stateUrl !== undefined) sandbox.rememberStateUrl(url, stateUrl);
+        if (stateUrl !== undefined) services.rememberStateUrl(url, stateUrl);
         return checkWebhooks(url, {
           signing: webhookSigningOf(options),
           timeZone: options.webhookTimezone,
           timeoutMs: options.deliveryTimeoutMs,
-          guard: (address, port) => sandbox.webhookConnectRefused(address, port),
+          guard: (address, port) => core.webhookConnectRefused(address, port),
           ...(stateUrl === undefined ? {} : { stateUrl }),
         });
       },

@@ -1,8 +1,5 @@
 /** The go-live feature: what other parts of the sandbox may use of it. */
 export { reportControlRoutes } from './control/report.index.js';
-export { goLiveStore } from './go-live-store.js';
-export { GoLiveTracker } from './go-live-tracker.js';
-export { createGoLiveWiring } from './go-live-wiring.js';
 export type {
   CoverageEntry,
   CoverageScenario,
@@ -16,5 +13,5 @@ export { goLiveObserver, warnIgnoredWebhookField } from './request-observer.js';
 export { runReport } from './report-command.js';
 export { formatJunitSuite } from './report-format.js';
 export type { JunitCase } from './report-format.js';
-export { register } from './register.js';
-export { stateCheck } from './state-check.js';
+export { createGoLiveFeature } from './compose.js';
+export type { GoLiveFeature } from './compose.js';

@@ -2,6 +2,6 @@
 import type { RouteContext } from '../../core/http/route-context.js';
 import { PUBLIC_DIR, panelRoutes } from './panel.js';
 
-export function register(ctx: RouteContext<unknown>): void {
+export function register(ctx: RouteContext): void {
   ctx.pages.route('/', panelRoutes({ publicDir: PUBLIC_DIR }));
 }

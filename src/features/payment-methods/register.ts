@@ -2,6 +2,6 @@
 import type { RouteContext } from '../../core/http/route-context.js';
 import { paymentMethodControlRoutes } from './control/payment-methods.index.js';
 
-export function register(ctx: RouteContext<unknown>): void {
+export function register(ctx: RouteContext): void {
   ctx.control.route('/', paymentMethodControlRoutes());
 }

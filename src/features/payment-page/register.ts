@@ -1,6 +1,5 @@
 /** Mounts the hosted payment page at /pay. */
-import type { Queries } from '../../core/domain/queries.js';
-import type { RouteContext } from '../../core/http/route-context.js';
+import type { Feature, RouteContext } from '../../core/http/route-context.js';
 import type { SubscriptionService } from '../subscriptions/index.js';
 import type { TransactionService } from '../transactions/index.js';
 import type { ScenarioRules } from './deps.js';
@@ -8,15 +7,15 @@ import { paymentPageRoutes } from './routes.js';
 
 /** The services the payment page uses. */
 export interface PaymentPageFeatureServices {
-  queries: Queries;
   transactions: Pick<TransactionService, 'resolve' | 'payWithCard' | 'expireLinkIfDue'>;
   subscriptions: Pick<SubscriptionService, 'registerPaymentMethod'>;
   scenarios: ScenarioRules;
-  goLive: { customerCancelled(accountId: string): void };
+  /** The go-live report, told of each customer's Cancel. */
+  report: { customerCancelled(accountId: string): void };
 }
 
-export function register(ctx: RouteContext<PaymentPageFeatureServices>): void {
-  const { queries, transactions, subscriptions, scenarios, goLive } = ctx.sandbox;
+export function register(ctx: RouteContext, { transactions, subscriptions, scenarios, report }: PaymentPageFeatureServices): void {
+  const { queries } = ctx.core;
   ctx.pages.route(
     '/pay',
     paymentPageRoutes({
@@ -27,7 +26,12 @@ export function register(ctx: RouteContext<PaymentPageFeatureServices>): void {
       payments: transactions,
       trials: subscriptions,
       scenarios,
-      customerCancelled: (accountId) => goLive.customerCancelled(accountId),
+      customerCancelled: (accountId) => report.customerCancelled(accountId),
     }),
   );
+}
+
+/** The payment page over the services it calls. */
+export function createPaymentPageFeature(services: PaymentPageFeatureServices): Feature {
+  return { register: (ctx) => register(ctx, services) };
 }

@@ -9,6 +9,6 @@ export interface ScenarioFeatureServices {
   runtimeScenarios: ScenarioControlDeps['control'];
 }
 
-export function register(ctx: RouteContext<ScenarioFeatureServices>): void {
-  ctx.control.route('/', scenarioControlRoutes({ scenarios: ctx.sandbox.scenarios, control: ctx.sandbox.runtimeScenarios }));
+export function register(ctx: RouteContext, { scenarios, runtimeScenarios }: ScenarioFeatureServices): void {
+  ctx.control.route('/', scenarioControlRoutes({ scenarios, control: runtimeScenarios }));
 }

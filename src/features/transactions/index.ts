@@ -2,7 +2,6 @@
 export { transactionControlRoutes } from './control/transactions.index.js';
 export { controlTransactionSchema } from './control/transactions.schemas.js';
 export type { ControlTransaction, TransactionDetail } from './control/transactions.schemas.js';
-export { createOutbox } from './outbox.js';
 export { refundView } from './refund-format.js';
 export { transactionView } from './transaction-format.js';
 export { storedPaymentMethod } from './transaction-input.js';
@@ -16,11 +15,11 @@ export {
   transactionCreateSchema,
   transactionSchema,
 } from './transactions.schemas.js';
-export { createTransactionService } from './transactions.js';
 export { allowedActions } from './transaction-input.js';
 export { refundableAmount } from './refunds.js';
 export type { TransactionService } from './transactions.js';
 export { paymentWebhookBody, refundWebhookBody } from './webhook-bodies.js';
 export type { PaymentWebhookStatus } from './webhook-bodies.js';
 export type { Refund } from './control/transactions.schemas.js';
-export { register } from './register.js';
+export { createTransactionsFeature } from './compose.js';
+export type { TransactionsFeature } from './compose.js';

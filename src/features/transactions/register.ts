@@ -1,20 +1,12 @@
 /** Mounts payments and refunds: their /v4 routes and their /_sandbox routes. */
-import type { Queries } from '../../core/domain/queries.js';
 import type { RouteContext } from '../../core/http/route-context.js';
 import { controlViewsOf } from '../control/index.js';
 import { transactionControlRoutes } from './control/transactions.index.js';
 import type { TransactionService } from './transactions.js';
 import { transactionRoutes } from './transactions.api.js';
 
-/** The services payments and refunds use. */
-export interface TransactionFeatureServices {
-  queries: Queries;
-  transactions: Pick<TransactionService, 'create' | 'refund' | 'resolve'>;
-  baseUrl: string;
-}
-
-export function register(ctx: RouteContext<TransactionFeatureServices>): void {
-  const { queries, transactions } = ctx.sandbox;
+export function register(ctx: RouteContext, transactions: Pick<TransactionService, 'create' | 'refund' | 'resolve'>): void {
+  const { queries } = ctx.core;
   ctx.api.route('/', transactionRoutes({ queries: queries.transactions, transactions, pipeline: ctx.pipeline, baseUrl: ctx.baseUrl }));
   ctx.control.route(
     '/',

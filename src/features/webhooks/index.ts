@@ -7,15 +7,10 @@ export { webhookKeyForms } from './control/webhook-key.forms.js';
 export { webhookKeyControlRoutes } from './control/webhook-key.index.js';
 export { webhookKeyFormsSchema } from './control/webhook-key.schemas.js';
 export { deliveryView } from './delivery-format.js';
-export { register } from './register.js';
+export { createWebhooksFeature } from './compose.js';
+export type { WebhooksFeature } from './compose.js';
 export { workbenchControlRoutes } from './control/workbench.index.js';
-export { createWebhookSender, type SendWebhookRequest, type WebhookSender } from './webhook-send.js';
-export {
-  createSignatureExplainer,
-  EXPLAIN_CAUSES,
-  type ExplainCause,
-  type Explanation,
-  type SignatureExplainer,
-} from './signature-explain.js';
+export { type SendWebhookRequest } from './webhook-send.js';
+export { EXPLAIN_CAUSES, type ExplainCause, type Explanation } from './signature-explain.js';
 export type { SignatureExplanation } from './control/workbench.schemas.js';
 export { runExplainSignature, runSendWebhook, WORKBENCH_EXIT } from './workbench-command.js';

@@ -1,8 +1,6 @@
 /** Mounts the webhooks' control routes: the signing key, the deliveries (and resend), the handlers. */
-import type { Queries } from '../../core/domain/queries.js';
 import type { RouteContext } from '../../core/http/route-context.js';
 import { controlViewsOf } from '../control/index.js';
-import type { DeliveryResender } from './control/deliveries.handlers.js';
 import { deliveryControlRoutes } from './control/deliveries.index.js';
 import { webhookHandlerRoutes } from './control/webhook-handlers.index.js';
 import { webhookKeyControlRoutes } from './control/webhook-key.index.js';
@@ -10,17 +8,8 @@ import { workbenchControlRoutes } from './control/workbench.index.js';
 import type { SignatureExplainer } from './signature-explain.js';
 import type { WebhookSender } from './webhook-send.js';
 
-/** The services the webhooks' routes use. */
-export interface WebhookFeatureServices {
-  queries: Queries;
-  dispatcher: DeliveryResender;
-  /** Send any body signed, and say why a signature check failed. */
-  workbench: { sender: WebhookSender; explainer: SignatureExplainer };
-  baseUrl: string;
-}
-
-export function register(ctx: RouteContext<WebhookFeatureServices>): void {
-  const { queries, dispatcher, workbench } = ctx.sandbox;
+export function register(ctx: RouteContext, workbench: { sender: WebhookSender; explainer: SignatureExplainer }): void {
+  const { queries, dispatcher } = ctx.core;
   const views = controlViewsOf(ctx);
   ctx.control.route('/', webhookKeyControlRoutes());
   ctx.control.route('/', deliveryControlRoutes({ accounts: queries.accounts, deliveries: queries.deliveries, dispatcher, views }));

@@ -8,9 +8,9 @@ import { createLogger } from '../../../src/core/log.js';
 import { directSubscription, postSubscription } from '../../support/subscriptions.js';
 import { body, directPayment, headers, testApp } from '../../support/app.js';
 
-function listen(sandbox: ReturnType<typeof testApp>['sandbox']): { events: SandboxEvent[]; stop: () => void } {
+function listen(core: ReturnType<typeof testApp>['core']): { events: SandboxEvent[]; stop: () => void } {
   const events: SandboxEvent[] = [];
-  const stop = sandbox.events.subscribe((event) => events.push(event));
+  const stop = core.events.subscribe((event) => events.push(event));
   return { events, stop };
 }
 
@@ -18,8 +18,8 @@ const MAGIC_SUCCESS = { number: '4242424242424242', expiration_date: '12/30', se
 
 describe('change feed', () => {
   it('publishes transaction.created before the transaction.updated of an outcome applied at create time', async () => {
-    const { app, sandbox } = testApp();
-    const { events, stop } = listen(sandbox);
+    const { app, core } = testApp();
+    const { events, stop } = listen(core);
     const payment = directPayment({ payment_method: { type: 'card', ...MAGIC_SUCCESS } });
     const res = await app.request('/v4/transactions', { method: 'POST', headers: headers(), body: JSON.stringify(payment) });
     stop();
@@ -31,25 +31,25 @@ describe('change feed', () => {
   });
 
   it('publishes nothing for work that rolled back', async () => {
-    const { app, sandbox } = testApp({}, { logger: createLogger({ err: () => undefined }) });
-    const { events, stop } = listen(sandbox);
-    const decide = sandbox.scenarios.forTransaction;
-    sandbox.scenarios.forTransaction = () => {
+    const { app, core, features } = testApp({}, { logger: createLogger({ err: () => undefined }) });
+    const { events, stop } = listen(core);
+    const decide = features.scenarios.policy.forTransaction;
+    features.scenarios.policy.forTransaction = () => {
       throw new Error('fails after the insert, inside the unit of work');
     };
     try {
       const res = await app.request('/v4/transactions', { method: 'POST', headers: headers(), body: JSON.stringify(directPayment()) });
       expect(res.status).toBe(500);
     } finally {
-      sandbox.scenarios.forTransaction = decide;
+      features.scenarios.policy.forTransaction = decide;
       stop();
     }
     expect(events.filter((e) => e.type.startsWith('transaction.'))).toEqual([]);
   });
 
   it('publishes one subscription.updated with the committed status for several changes in one unit of work', async () => {
-    const { app, sandbox } = testApp();
-    const { events, stop } = listen(sandbox);
+    const { app, core } = testApp();
+    const { events, stop } = listen(core);
     const res = await postSubscription(app, directSubscription());
     stop();
     expect(res.status).toBe(201);

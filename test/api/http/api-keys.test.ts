@@ -161,10 +161,10 @@ describe('GET and DELETE /_sandbox/accounts/{account_id}/api-keys', () => {
     const key = await minted(first.app, ['transactions.read']);
     expect((await first.app.request('/_sandbox/reset', { method: 'POST' })).status).toBe(200);
     expect((await first.app.request('/v4/transactions', { headers: withKey(key.secret) })).status).toBe(200);
-    await first.sandbox.close();
+    await first.lifecycle.close();
 
     const second = testApp({ db: join(dir, 'sandbox.db') });
-    cleanup.push(() => void second.sandbox.close());
+    cleanup.push(() => void second.lifecycle.close());
     expect((await second.app.request('/v4/transactions', { headers: withKey(key.secret) })).status).toBe(200);
     expect((await second.app.request('/v4/buyers', { headers: withKey(key.secret) })).status).toBe(403);
     expect(

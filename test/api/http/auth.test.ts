@@ -6,7 +6,7 @@ import { CHECKOUT, DIRECT, body, directPayment, headers, jwt, testApp } from '..
 const now = () => Math.floor(Date.now() / 1000);
 
 describe('authentication', () => {
-  const { app, sandbox } = testApp();
+  const { app, features } = testApp();
   const get = (h: Record<string, string>) => app.request('/v4/transactions', { headers: h });
 
   it('accepts the sk_test_ API key with the account header', async () => {
@@ -105,7 +105,7 @@ describe('authentication', () => {
     it('JWT times are real time: a token minted now still works after the sandbox clock is advanced hours', async () => {
       const token = jwt({ ...valid, exp: now() + 300 });
       expect((await get(bearer(token))).status).toBe(200);
-      await sandbox.control.advanceClock(6 * 3600);
+      await features.control.service.advanceClock(6 * 3600);
       expect((await get(bearer(token))).status).toBe(200);
     });
 

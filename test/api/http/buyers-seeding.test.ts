@@ -59,12 +59,12 @@ describe('buyers seeded on first read', () => {
   });
 
   it('a created account gets its buyers on first read, and a reset seeds them again', async () => {
-    const { app, sandbox } = testApp({ seed: 13 });
-    const created = await sandbox.accounts.create('direct');
+    const { app, features } = testApp({ seed: 13 });
+    const created = await features.accounts.service.create('direct');
     const creds = { api_key: created.api_key, account_id: created.account_id };
     const before = await allBuyers(app, creds);
     expect(before).toHaveLength(45);
-    sandbox.control.reset();
+    features.control.service.reset();
     const after = await allBuyers(app, creds);
     expect(after.map((x) => x.id)).toEqual(before.map((x) => x.id));
     expect(await allBuyers(app)).toHaveLength(45);
@@ -73,12 +73,12 @@ describe('buyers seeded on first read', () => {
   it('a --db file closed before anyone read the buyers has them at the next start', async () => {
     const file = join(dir, 'buyers.db');
     const first = testApp({ seed: 14, db: file });
-    await first.sandbox.close();
+    await first.lifecycle.close();
     const second = testApp({ seed: 14, db: file });
     const stored = (second.db.prepare('SELECT count(*) AS n FROM buyers').get() as { n: number }).n;
     expect(stored).toBe(90);
     const listed = await allBuyers(second.app);
     expect(listed.map((x) => x.id)).toEqual((await allBuyers(testApp({ seed: 14 }).app)).map((x) => x.id));
-    await second.sandbox.close();
+    await second.lifecycle.close();
   });
 });

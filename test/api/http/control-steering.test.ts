@@ -50,10 +50,10 @@ async function create(app: App, overrides: Record<string, unknown> = {}): Promis
 
 describe('POST /_sandbox/reset with rewind_clock', () => {
   it('keeps the clock offset by default, and sends the clock back to real time with {"rewind_clock": true}', async () => {
-    const { app, sandbox } = testApp();
+    const { app, core, lifecycle } = testApp();
     try {
       await app.request('/_sandbox/clock/advance', jsonPost({ seconds: 86_400 }));
-      expect(sandbox.clock.offsetMs()).toBeGreaterThanOrEqual(86_400_000);
+      expect(core.clock.offsetMs()).toBeGreaterThanOrEqual(86_400_000);
 
       const plain = await app.request('/_sandbox/reset', { method: 'POST' });
       expect(plain.status).toBe(200);
@@ -63,30 +63,30 @@ describe('POST /_sandbox/reset with rewind_clock', () => {
       expect(rewound.status).toBe(200);
       const answer = await body<{ status: string; now: string; offset_seconds: number }>(rewound);
       expect(answer).toMatchObject({ status: 'reset', offset_seconds: 0 });
-      expect(sandbox.clock.offsetMs()).toBe(0);
+      expect(core.clock.offsetMs()).toBe(0);
       expect(Math.abs(Date.parse(answer.now) - Date.now())).toBeLessThan(60_000);
       expect(await body(await app.request('/_sandbox/clock'))).toMatchObject({ offset_seconds: 0 });
     } finally {
-      await sandbox.close();
+      await lifecycle.close();
     }
   });
 
   it('answers a bad body with the 400 envelope', async () => {
-    const { app, sandbox } = testApp();
+    const { app, lifecycle } = testApp();
     try {
       const res = await app.request('/_sandbox/reset', jsonPost({ rewind_clock: 'yes' }));
       expect(res.status).toBe(400);
       const error = await body<Envelope>(res);
       expect(error.details[0]).toMatchObject({ pointer: '/rewind_clock', location: 'body' });
     } finally {
-      await sandbox.close();
+      await lifecycle.close();
     }
   });
 });
 
 describe('scenarios loaded at run time', () => {
   it('are tried before the start-up scenarios, listed first, replaced by name and removed', async () => {
-    const { app, sandbox } = testApp();
+    const { app, lifecycle } = testApp();
     try {
       expect((await create(app, { amount: 4242, external_identifier: 'before' })).status).toBe('PENDING');
 
@@ -156,12 +156,12 @@ describe('scenarios loaded at run time', () => {
         'default',
       ]);
     } finally {
-      await sandbox.close();
+      await lifecycle.close();
     }
   });
 
   it("refuses a bad scenario with a 400 envelope: the loader's one-line message and a pointer per problem", async () => {
-    const { app, sandbox } = testApp();
+    const { app, lifecycle } = testApp();
     try {
       const bad = {
         name: 'broken',
@@ -200,7 +200,7 @@ describe('scenarios loaded at run time', () => {
         'default',
       ]);
     } finally {
-      await sandbox.close();
+      await lifecycle.close();
     }
   });
 });
@@ -220,7 +220,7 @@ describe('GET /_sandbox/requests filtered', () => {
   };
 
   it('by method, exact path (query string ignored), path prefix, status or class, and account', async () => {
-    const { app, sandbox } = testApp();
+    const { app, lifecycle } = testApp();
     try {
       await seed(app);
       const created = await list(app, 'method=POST&path=/v4/transactions&status=201');
@@ -237,12 +237,12 @@ describe('GET /_sandbox/requests filtered', () => {
       expect((await list(app, 'path=/v4/trans')).items).toHaveLength(0);
       expect((await list(app, 'path_prefix=/v4/subscriptions')).items).toHaveLength(0);
     } finally {
-      await sandbox.close();
+      await lifecycle.close();
     }
   });
 
   it('keeps the filters across keyset pages, both ways', async () => {
-    const { app, sandbox } = testApp();
+    const { app, lifecycle } = testApp();
     try {
       await seed(app);
       const filter = 'method=POST&status=201';
@@ -258,12 +258,12 @@ describe('GET /_sandbox/requests filtered', () => {
       const back = await list(app, `${filter}&limit=2&cursor=${third.previous_cursor}`);
       expect(back.items.map((r) => r.id)).toEqual(second.items.map((r) => r.id));
     } finally {
-      await sandbox.close();
+      await lifecycle.close();
     }
   });
 
   it('answers bad filters with the 400 envelope at location query, and an unknown account with 404', async () => {
-    const { app, sandbox } = testApp();
+    const { app, lifecycle } = testApp();
     try {
       for (const [query, pointer] of [
         ['status=abc', '/status'],
@@ -278,12 +278,12 @@ describe('GET /_sandbox/requests filtered', () => {
       }
       expect((await app.request('/_sandbox/requests?account_id=acc_nope&method=POST')).status).toBe(404);
     } finally {
-      await sandbox.close();
+      await lifecycle.close();
     }
   });
 
   it('adds the path index in a new migration, and the migrated table still takes inserts', async () => {
-    const { sandbox, db } = testApp();
+    const { lifecycle, db } = testApp();
     try {
       expect(db.pragma('user_version', { simple: true })).toBeGreaterThanOrEqual(3);
       const plan = db
@@ -291,7 +291,7 @@ describe('GET /_sandbox/requests filtered', () => {
         .all() as Array<{ detail: string }>;
       expect(plan.map((p) => p.detail).join(' ')).toContain('request_log_path');
     } finally {
-      await sandbox.close();
+      await lifecycle.close();
     }
   });
 });

@@ -83,12 +83,12 @@ describe('JWT claims and the 401 challenge', () => {
   });
 
   it('an iat in the future (beyond the 60 s leeway) is 401 on the real clock: advancing the sandbox clock changes nothing', async () => {
-    const { app, sandbox } = testApp();
+    const { app, features } = testApp();
     const future = jwt({ scopes: ['*.read'], iat: now() + 3600, exp: now() + 7200 });
     const res = await app.request('/v4/transactions', { headers: bearer(future) });
     expect(res.status).toBe(401);
     expect((await body<ErrorBody>(res)).message).toMatch(/future/);
-    await sandbox.control.advanceClock(3601);
+    await features.control.service.advanceClock(3601);
     expect((await app.request('/v4/transactions', { headers: bearer(future) })).status).toBe(401);
   });
 

@@ -8,7 +8,7 @@ const envelopeKeys = ['code', 'details', 'message', 'status', 'type'];
 describe('error envelope', () => {
   /** What the app logged as errors (its logger is this file's). */
   const logged: string[] = [];
-  const { app, sandbox, db } = testApp({ bodyLimit: 4096 }, { logger: createLogger({ err: (line) => logged.push(line) }) });
+  const { app, core, features, db } = testApp({ bodyLimit: 4096 }, { logger: createLogger({ err: (line) => logged.push(line) }) });
 
   it('404 not_found for an unknown path, with or without credentials', async () => {
     for (const h of [{}, headers()]) {
@@ -63,9 +63,9 @@ describe('error envelope', () => {
   });
 
   it('an unexpected exception is a 500 envelope with no stack trace, and is logged', async () => {
-    const original = sandbox.queries.transactions.page;
+    const original = core.queries.transactions.page;
     logged.length = 0;
-    sandbox.queries.transactions.page = () => {
+    core.queries.transactions.page = () => {
       throw new Error('disk on fire at /secret/path.ts:12');
     };
     try {
@@ -76,15 +76,15 @@ describe('error envelope', () => {
       expect(JSON.parse(text)).toMatchObject({ type: 'error', code: 'server_error', status: 500 });
       expect(logged).toHaveLength(1);
     } finally {
-      sandbox.queries.transactions.page = original;
+      core.queries.transactions.page = original;
     }
   });
 
   it('nothing half-written stays after a failure inside a create', async () => {
     const before = (db.prepare('SELECT count(*) AS n FROM transactions').get() as { n: number }).n;
     // The scenario policy is asked after the insert, inside the create's unit of work.
-    const decide = sandbox.scenarios.forTransaction;
-    sandbox.scenarios.forTransaction = () => {
+    const decide = features.scenarios.policy.forTransaction;
+    features.scenarios.policy.forTransaction = () => {
       throw new Error('boom after insert');
     };
     try {
@@ -95,7 +95,7 @@ describe('error envelope', () => {
       });
       expect(res.status).toBe(500);
     } finally {
-      sandbox.scenarios.forTransaction = decide;
+      features.scenarios.policy.forTransaction = decide;
     }
     expect((db.prepare('SELECT count(*) AS n FROM transactions').get() as { n: number }).n).toBe(before);
     // The key was released: the retry runs.

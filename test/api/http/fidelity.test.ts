@@ -115,9 +115,9 @@ describe('explicit null on an optional field is the field left out', () => {
   });
 
   it('refunds: amount, reason and external_identifier null (amount null = the whole remainder)', async () => {
-    const { app, sandbox } = testApp();
+    const { app, features } = testApp();
     const tx = await body<{ id: string }>(await postTx(app, directPayment()));
-    sandbox.transactions.resolve(tx.id, 'SUCCEEDED');
+    features.transactions.service.resolve(tx.id, 'SUCCEEDED');
     const res = await app.request(`/v4/transactions/${tx.id}/refunds`, {
       method: 'POST',
       headers: headers(),
@@ -256,9 +256,9 @@ describe('amount limits', () => {
   });
 
   it('a refund of the whole of such an amount is exact', async () => {
-    const { app, sandbox } = testApp();
+    const { app, features } = testApp();
     const tx = await body<{ id: string }>(await postTx(app, directPayment({ currency: 'IDR', amount: 999_999_999_999 })));
-    sandbox.transactions.resolve(tx.id, 'SUCCEEDED');
+    features.transactions.service.resolve(tx.id, 'SUCCEEDED');
     const refund = await app.request(`/v4/transactions/${tx.id}/refunds`, {
       method: 'POST',
       headers: headers(),
@@ -346,9 +346,9 @@ describe('payment_method.type agrees with payment_channel_code', () => {
 
 describe('an empty body with Content-Type: application/json', () => {
   it('is {} on a refund (the whole remainder) and on a cancel, alike', async () => {
-    const { app, sandbox } = testApp();
+    const { app, features } = testApp();
     const tx = await body<{ id: string }>(await postTx(app, directPayment()));
-    sandbox.transactions.resolve(tx.id, 'SUCCEEDED');
+    features.transactions.service.resolve(tx.id, 'SUCCEEDED');
     const refund = await app.request(`/v4/transactions/${tx.id}/refunds`, { method: 'POST', headers: headers(), body: '' });
     expect(refund.status).toBe(201);
     expect(await body(refund)).toMatchObject({ amount: 1050 });
@@ -360,9 +360,9 @@ describe('an empty body with Content-Type: application/json', () => {
   });
 
   it('a refund and a cancel with {} or no content type at all answer the same; malformed JSON is 400 on both', async () => {
-    const { app, sandbox } = testApp();
+    const { app, features } = testApp();
     const tx = await body<{ id: string }>(await postTx(app, directPayment({ amount: 3000 })));
-    sandbox.transactions.resolve(tx.id, 'SUCCEEDED');
+    features.transactions.service.resolve(tx.id, 'SUCCEEDED');
     const refund = (init: RequestInit) => app.request(`/v4/transactions/${tx.id}/refunds`, { method: 'POST', ...init });
     const { 'content-type': _ct, ...bare } = headers();
     expect((await refund({ headers: headers(), body: JSON.stringify({ amount: 1000 }) })).status).toBe(201);

@@ -1,16 +1,15 @@
 /**
- * Fixtures applied through their narrow ports (`fixtureDeps`: queries, the creating services,
- * the unit of work and the clock), not the sandbox: a hand-written buyer goes through the
+ * Fixtures applied through their narrow ports (the fixtures feature's `deps`: queries, the creating services,
+ * the unit of work and the clock), not the whole app: a hand-written buyer goes through the
  * domain's `MerchantAccounts.createBuyer`, and the objects show the base URL of the moment.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { fixtureDeps } from '../../../src/features/fixtures/index.js';
 import { loadFixtures } from '../../../src/features/fixtures/apply.js';
 import { CHECKOUT, headers, testApp } from '../../support/app.js';
 
 let apps: ReturnType<typeof testApp>[] = [];
 afterEach(async () => {
-  for (const a of apps) await a.sandbox.close();
+  for (const a of apps) await a.lifecycle.close();
   apps = [];
 });
 
@@ -18,8 +17,8 @@ describe('fixtures through FixtureDeps', () => {
   it('creates a buyer and a settled checkout payment; the API lists the buyer and shows the payment', async () => {
     const a = testApp();
     apps.push(a);
-    const deps = fixtureDeps(a.sandbox);
-    a.sandbox.baseUrl = 'http://sandbox.test:4010';
+    const deps = a.features.fixtures.deps;
+    a.core.baseUrl = 'http://sandbox.test:4010';
     const objects = (await loadFixtures(deps, [
       {
         source: 'test',

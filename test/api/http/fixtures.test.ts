@@ -18,7 +18,7 @@ const shipped = (file: string): Json => JSON.parse(readFileSync(`${root}fixtures
 
 let apps: ReturnType<typeof testApp>[] = [];
 afterEach(async () => {
-  for (const a of apps) await a.sandbox.close();
+  for (const a of apps) await a.lifecycle.close();
   apps = [];
 });
 function app(options: Parameters<typeof testApp>[0] = {}) {
@@ -46,7 +46,7 @@ async function state(a: ReturnType<typeof testApp>): Promise<Json> {
     checkout: await list('/v4/transactions', CHECKOUT),
     subscriptions: await list('/v4/subscriptions'),
     deliveries: await list('/_sandbox/deliveries'),
-    buyers: a.sandbox.queries.buyers.count(DIRECT.account_id),
+    buyers: a.features.accounts.service.buyers.count(DIRECT.account_id),
     offset: clock.offset_seconds,
   };
 }
@@ -360,7 +360,7 @@ describe('the shipped fixtures', () => {
       sub_failed: 'failed',
     });
     const trialing = body.sub_trialing as Json;
-    expect(Date.parse(String(trialing.trial_end))).toBeGreaterThan(a.sandbox.clock.nowMs());
-    expect(Date.parse(String((body.sub_active as Json).trial_end ?? 0))).toBeLessThanOrEqual(a.sandbox.clock.nowMs());
+    expect(Date.parse(String(trialing.trial_end))).toBeGreaterThan(a.core.clock.nowMs());
+    expect(Date.parse(String((body.sub_active as Json).trial_end ?? 0))).toBeLessThanOrEqual(a.core.clock.nowMs());
   });
 });

@@ -181,9 +181,9 @@ describe('routes', () => {
 
 describe('servers: a client pointed at a production base_url (which ends in /v4) calls the right paths', () => {
   it('the document server is <base>/v4, the API paths are relative to it, every other path names <base> itself', async () => {
-    const { app, sandbox } = testApp();
+    const { app, core } = testApp();
     const doc = JSON.parse(await (await app.request('/openapi.json')).text()) as Document;
-    expect(doc.servers).toEqual([expect.objectContaining({ url: `${sandbox.baseUrl}/v4` })]);
+    expect(doc.servers).toEqual([expect.objectContaining({ url: `${core.baseUrl}/v4` })]);
     expect(Object.keys(doc.paths).filter((p) => p.startsWith('/v4'))).toEqual([]);
     const api = Object.keys(doc.paths)
       .filter((p) => isApiPath(doc, p))
@@ -198,7 +198,7 @@ describe('servers: a client pointed at a production base_url (which ends in /v4)
       '/transactions/{transaction_id}/refunds',
     ]);
     for (const path of ['/_sandbox/health', '/pay/{id}', '/openapi.json', '/reference', '/']) {
-      expect(doc.paths[path]!.servers, path).toEqual([expect.objectContaining({ url: sandbox.baseUrl })]);
+      expect(doc.paths[path]!.servers, path).toEqual([expect.objectContaining({ url: core.baseUrl })]);
     }
   });
 });
@@ -230,7 +230,7 @@ describe('every status the sandbox can answer is declared', () => {
   });
 
   it('the statuses the sandbox really answers on /v4 are the declared ones', async () => {
-    const { app, sandbox } = testApp();
+    const { app, core } = testApp();
     const doc = JSON.parse(await (await app.request('/openapi.json')).text()) as Document;
     const auth = { authorization: `Bearer ${DIRECT.api_key}`, 'x-merchant-account-id': DIRECT.account_id };
     const id = '6f1c2d3e-4b5a-4c6d-8e7f-8091a2b3c4d5';
@@ -247,7 +247,7 @@ describe('every status the sandbox can answer is declared', () => {
             method,
             headers: auth,
             ...(method === 'post'
-              ? { body: 'x'.repeat(sandbox.options.bodyLimit + 1), headers: { ...auth, 'content-type': 'application/json' } }
+              ? { body: 'x'.repeat(core.options.bodyLimit + 1), headers: { ...auth, 'content-type': 'application/json' } }
               : {}),
           },
         ],

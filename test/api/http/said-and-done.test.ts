@@ -213,7 +213,7 @@ describe('error messages name the rule', () => {
 
 describe('a payment charged without the customer', () => {
   it("a checkout subscription's renewal carries no payment_url; its first charge does", async () => {
-    const { app, sandbox } = testApp();
+    const { app, features } = testApp();
     const sub = await createSubscription(
       app,
       checkoutSubscription({ payment_method: { type: 'card', redirect_url: 'https://merchant.example/done' } }),
@@ -221,7 +221,7 @@ describe('a payment charged without the customer', () => {
     );
     const [first] = (await withCharges(app, sub.id, CHECKOUT)).charges;
     const firstId = String(first?.id);
-    sandbox.transactions.resolve(firstId, 'SUCCEEDED');
+    features.transactions.service.resolve(firstId, 'SUCCEEDED');
     const paidFirst = await body<{ payment_url: string | null }>(
       await app.request(`/v4/transactions/${firstId}`, { headers: headers(CHECKOUT) }),
     );

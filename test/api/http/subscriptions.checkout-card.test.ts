@@ -31,15 +31,15 @@ const saveCard = (app: App, sub: Json, number = '4242 4242 4242 4242', expiry = 
   submit(app, `/pay/${String(sub.id)}/pay`, { number, expiry, security_code: '123', holder_name: 'Jane Doe' });
 
 /** The JSON bodies of the webhooks queued for a transaction. */
-function webhookBodies(sandbox: ReturnType<typeof testApp>['sandbox'], txId: unknown): Json[] {
-  return sandbox.queries.deliveries.forResource(String(txId)).map((d) => JSON.parse(d.body) as Json);
+function webhookBodies(core: ReturnType<typeof testApp>['core'], txId: unknown): Json[] {
+  return core.queries.deliveries.forResource(String(txId)).map((d) => JSON.parse(d.body) as Json);
 }
 
 describe('checkout subscription with a trial: the page collects the card without charging', () => {
   it('payment_url_link is present from creation: the trial page, which charges nothing', async () => {
-    const { app, sandbox } = testApp();
+    const { app, core } = testApp();
     const sub = await createSubscription(app, checkoutSubscription({ plan: trialPlan }), CHECKOUT);
-    expect(sub.payment_url_link).toBe(`${sandbox.baseUrl}/pay/${String(sub.id)}`);
+    expect(sub.payment_url_link).toBe(`${core.baseUrl}/pay/${String(sub.id)}`);
     expect(sub.payment_method).toEqual({ type: 'card' });
     const page = await app.request(`/pay/${String(sub.id)}`);
     expect(page.status).toBe(200);
@@ -50,7 +50,7 @@ describe('checkout subscription with a trial: the page collects the card without
   });
 
   it('a saved card is on the subscription at once; the trial end charges it; renewals too (GET and event webhooks)', async () => {
-    const { app, sandbox } = testApp({ webhookFormat: 'event' });
+    const { app, core, features } = testApp({ webhookFormat: 'event' });
     const sub = await createSubscription(app, checkoutSubscription({ plan: trialPlan }), CHECKOUT);
     const saved = await saveCard(app, sub);
     expect(saved.status).toBe(303);
@@ -62,32 +62,32 @@ describe('checkout subscription with a trial: the page collects the card without
     expect(await (await app.request(`/pay/${String(sub.id)}`)).text()).toContain('Payment method saved');
     expect((await saveCard(app, sub)).status).toBe(409);
 
-    await sandbox.control.advanceClock(15 * DAY);
+    await features.control.service.advanceClock(15 * DAY);
     let charges = (await withCharges(app, sub.id, CHECKOUT)).charges;
     expect(charges.map((c) => [c.status, (c.payment_method as Json | null)?.card])).toEqual([
       ['SUCCEEDED', { last4: '4242', expiration_date: '11/31', brand: 'visa', holder_name: 'Jane Doe' }],
     ]);
-    const first = webhookBodies(sandbox, charges[0]!.id)[0]!;
+    const first = webhookBodies(core, charges[0]!.id)[0]!;
     expect(first.type).toBe('transaction.completed');
     expect((first.data as { transaction: { payment_method: Json } }).transaction.payment_method).toMatchObject({ type: 'card', card });
 
-    await sandbox.control.advanceClock(31 * DAY);
+    await features.control.service.advanceClock(31 * DAY);
     charges = (await withCharges(app, sub.id, CHECKOUT)).charges;
     expect(charges.map((c) => c.status)).toEqual(['SUCCEEDED', 'SUCCEEDED']);
-    const renewal = webhookBodies(sandbox, charges[1]!.id)[0]!;
+    const renewal = webhookBodies(core, charges[1]!.id)[0]!;
     expect((renewal.data as { transaction: { payment_method: Json } }).transaction.payment_method).toMatchObject({ card });
     expect(await getSubscription(app, sub.id, CHECKOUT)).toMatchObject({ status: 'active', payment_method: { type: 'card', card } });
   });
 
   it('not completed when the trial ends: the first charge fails (no_payment_method) with its webhook; failed', async () => {
-    const { app, sandbox } = testApp();
+    const { app, core, features } = testApp();
     const sub = await createSubscription(app, checkoutSubscription({ plan: trialPlan }), CHECKOUT);
     // Leaving the page registers nothing.
     expect((await submit(app, `/pay/${String(sub.id)}/cancel`)).status).toBe(303);
-    await sandbox.control.advanceClock(15 * DAY);
+    await features.control.service.advanceClock(15 * DAY);
     const { charges } = await withCharges(app, sub.id, CHECKOUT);
     expect(charges.map((c) => [c.status, c.decline_reason])).toEqual([['FAILED', 'no_payment_method']]);
-    const [hook] = webhookBodies(sandbox, charges[0]!.id);
+    const [hook] = webhookBodies(core, charges[0]!.id);
     expect((hook!.payment_data as Json).payment_status).toBe('FAILED');
     expect(await getSubscription(app, sub.id, CHECKOUT)).toMatchObject({ status: 'failed', payment_method: { type: 'card' } });
     expect(await (await app.request(`/pay/${String(sub.id)}`)).text()).toContain('The trial has ended');
@@ -104,16 +104,16 @@ describe('checkout subscription with a trial: the page collects the card without
   });
 
   it('a decline test card saved on the page declines the first charge at the end of the trial', async () => {
-    const { app, sandbox } = testApp();
+    const { app, features } = testApp();
     const sub = await createSubscription(app, checkoutSubscription({ plan: trialPlan }), CHECKOUT);
     expect((await saveCard(app, sub, '4000 0000 0000 0002')).status).toBe(303);
-    await sandbox.control.advanceClock(15 * DAY);
+    await features.control.service.advanceClock(15 * DAY);
     expect((await withCharges(app, sub.id, CHECKOUT)).charges.map((c) => c.status)).toEqual(['FAILED']);
     expect((await getSubscription(app, sub.id, CHECKOUT)).status).toBe('failed');
   });
 
   it('a wallet channel with a trial: the page authorises it, the trial end charges it', async () => {
-    const { app, sandbox } = testApp();
+    const { app, core, features } = testApp();
     const thb = { currency: 'THB', plan: { ...trialPlan, currency: 'THB' } };
     const sub = await createSubscription(
       app,
@@ -122,20 +122,20 @@ describe('checkout subscription with a trial: the page collects the card without
         payment_method: { type: 'wallet', payment_channel_code: 'TRUEMONEY', webhooks_url: 'http://127.0.0.1:9/hooks' },
       }),
     );
-    expect(sub.payment_url_link).toBe(`${sandbox.baseUrl}/pay/${String(sub.id)}`);
+    expect(sub.payment_url_link).toBe(`${core.baseUrl}/pay/${String(sub.id)}`);
     expect(await (await app.request(`/pay/${String(sub.id)}`)).text()).toContain('Authorise recurring payments with TrueMoney');
     expect((await submit(app, `/pay/${String(sub.id)}/pay`)).status).toBe(200);
-    await sandbox.control.advanceClock(15 * DAY);
+    await features.control.service.advanceClock(15 * DAY);
     expect((await withCharges(app, sub.id)).charges.map((c) => c.status)).toEqual(['SUCCEEDED']);
   });
 });
 
 describe('checkout subscription without a trial: the card paid with on the page goes on file', () => {
   it('payment_method.card after the customer pays; renewals charge it and show it', async () => {
-    const { app, sandbox } = testApp({ webhookFormat: 'event' });
+    const { app, core, features } = testApp({ webhookFormat: 'event' });
     const sub = await createSubscription(app, checkoutSubscription(), CHECKOUT);
     const first = (await withCharges(app, sub.id, CHECKOUT)).charges[0]!;
-    expect(sub.payment_url_link).toBe(`${sandbox.baseUrl}/pay/${String(first.id)}`);
+    expect(sub.payment_url_link).toBe(`${core.baseUrl}/pay/${String(first.id)}`);
     const paid = await submit(app, `/pay/${String(first.id)}/pay`, {
       number: '5555 5555 5555 4444',
       expiry: '10/32',
@@ -144,10 +144,10 @@ describe('checkout subscription without a trial: the card paid with on the page 
     expect(paid.status).toBe(303);
     const card = { last4: '4444', expiration_date: '10/32' };
     expect(await getSubscription(app, sub.id, CHECKOUT)).toMatchObject({ status: 'active', payment_method: { type: 'card', card } });
-    const hook = webhookBodies(sandbox, first.id)[0]!;
+    const hook = webhookBodies(core, first.id)[0]!;
     expect((hook.data as { transaction: { payment_method: Json } }).transaction.payment_method).toMatchObject({ type: 'card', card });
 
-    await sandbox.control.advanceClock(32 * DAY);
+    await features.control.service.advanceClock(32 * DAY);
     const { charges } = await withCharges(app, sub.id, CHECKOUT);
     expect(charges.map((c) => [c.status, (c.payment_method as { card?: Json } | null)?.card?.last4])).toEqual([
       ['SUCCEEDED', '4444'],

@@ -74,9 +74,9 @@ describe('POST /v4/subscriptions: the Subscription object', () => {
   });
 
   it('never stores the card number or security code: the masked card is on file for renewals', async () => {
-    const { app, sandbox, db } = testApp();
+    const { app, features, db } = testApp();
     const sub = await createSubscription(app, directSubscription());
-    await sandbox.control.advanceClock(40 * 24 * 3600); // a renewal charges the card on file
+    await features.control.service.advanceClock(40 * 24 * 3600); // a renewal charges the card on file
     const dump = JSON.stringify([db.prepare('SELECT * FROM subscriptions').all(), db.prepare('SELECT * FROM transactions').all()]);
     expect(dump).not.toContain('4111111111111111');
     expect(dump).not.toContain('security_code');
@@ -107,10 +107,10 @@ describe('POST /v4/subscriptions: the Subscription object', () => {
   });
 
   it('checkout accounts get payment_url_link: the payment page of the first charge', async () => {
-    const { app, sandbox } = testApp();
+    const { app, core } = testApp();
     const sub = await createSubscription(app, checkoutSubscription(), CHECKOUT);
     const { charges } = await withCharges(app, sub.id, CHECKOUT);
-    expect(sub.payment_url_link).toBe(`${sandbox.baseUrl}/pay/${String(charges[0]!.id)}`);
+    expect(sub.payment_url_link).toBe(`${core.baseUrl}/pay/${String(charges[0]!.id)}`);
     expect(charges[0]!.payment_url).toBe(sub.payment_url_link);
     expect(charges[0]!.return_url).toBe('https://merchant.example/done');
     expect(sub.payment_method).toEqual({ type: 'card' });
@@ -210,12 +210,12 @@ describe('GET /v4/subscriptions and cancel', () => {
   });
 
   it('cancel: 200 cancelled, no further charges; a second cancel is 409 invalid_state', async () => {
-    const { app, sandbox } = testApp();
+    const { app, features } = testApp();
     const sub = await createSubscription(app, directSubscription());
     const res = await app.request(`/v4/subscriptions/${String(sub.id)}/cancel`, { method: 'POST', headers: headers() });
     expect(res.status).toBe(200);
     expect(await body(res)).toMatchObject({ id: sub.id, object: 'subscription', status: 'cancelled' });
-    await sandbox.control.advanceClock(90 * 86_400);
+    await features.control.service.advanceClock(90 * 86_400);
     expect((await withCharges(app, sub.id)).charges).toHaveLength(1);
     const again = await app.request(`/v4/subscriptions/${String(sub.id)}/cancel`, { method: 'POST', headers: headers() });
     expect(again.status).toBe(409);
@@ -255,9 +255,9 @@ describe('control API for the panel', () => {
   });
 
   it('emits subscription.created and subscription.updated on the change feed', async () => {
-    const { app, sandbox } = testApp();
+    const { app, core } = testApp();
     const events: { type: string; data: unknown }[] = [];
-    sandbox.events.subscribe((e) => events.push({ type: e.type, data: e.data }));
+    core.events.subscribe((e) => events.push({ type: e.type, data: e.data }));
     const sub = await createSubscription(app, directSubscription());
     await app.request(`/v4/subscriptions/${String(sub.id)}/cancel`, { method: 'POST', headers: headers() });
     await Promise.resolve();

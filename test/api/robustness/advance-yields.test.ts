@@ -11,7 +11,7 @@ import { CHECKOUT, headers, testApp } from '../../support/app.js';
 
 let current: SandboxApp | undefined;
 afterEach(async () => {
-  await current?.sandbox.close();
+  await current?.lifecycle.close();
   current = undefined;
 });
 

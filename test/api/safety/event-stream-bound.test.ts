@@ -34,7 +34,7 @@ async function readAll(res: Response, ms: number): Promise<{ text: string; ended
 
 describe('a slow event-stream client', () => {
   it('is dropped with a final "dropped" event once it is more than 1 MiB behind; a new stream still opens', async () => {
-    const { app, sandbox } = testApp({ maxEventStreams: 2 });
+    const { app, core } = testApp({ maxEventStreams: 2 });
     const stalled = await app.request('/_sandbox/events');
     expect(stalled.status).toBe(200);
     expect(stalled.headers.get('content-type')).toContain('text/event-stream');
@@ -62,7 +62,7 @@ describe('a slow event-stream client', () => {
     await a.body!.cancel();
     await b.body!.cancel();
     await new Promise((r) => setTimeout(r, 10));
-    expect(sandbox.events.listened).toBe(false);
+    expect(core.events.listened).toBe(false);
   });
 
   it('a client that reads gets every event, each serialized as before', async () => {

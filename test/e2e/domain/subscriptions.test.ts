@@ -36,10 +36,10 @@ const summary = (charges: Json[]) => charges.map((c) => [day(c.created_at), c.st
 
 describe('renewals', () => {
   it('a year of monthly renewals in one clock advance: 12 charges, in order, on the right dates', async () => {
-    const { app, sandbox } = testApp();
+    const { app, core } = testApp();
     const sub = await createSubscription(app, directSubscription());
     const created = new Date(String(sub.created));
-    await advanceTo(app, sandbox, plusMonths(created, 12));
+    await advanceTo(app, core, plusMonths(created, 12));
     const { charges, ...now } = await withCharges(app, sub.id);
     expect(charges).toHaveLength(13);
     const expected = [[day(created), 'SUCCEEDED', 1000, 'sub-0001.period-0']];
@@ -122,8 +122,8 @@ describe('trials', () => {
   });
 
   it('trial_end wins over plan.trial_period_days', async () => {
-    const { app, sandbox } = testApp();
-    const trialEnd = new Date(sandbox.clock.nowMs() + 3 * DAY * 1000);
+    const { app, core } = testApp();
+    const trialEnd = new Date(core.clock.nowMs() + 3 * DAY * 1000);
     trialEnd.setUTCMilliseconds(0);
     const sub = await createSubscription(
       app,
@@ -135,20 +135,20 @@ describe('trials', () => {
   });
 
   it('a subscription cancelled during its trial is never charged', async () => {
-    const { app, sandbox } = testApp();
+    const { app, features } = testApp();
     const sub = await createSubscription(app, directSubscription({ plan: plan({ trial_period_days: 7 }) }));
     await app.request(`/_sandbox/subscriptions/${String(sub.id)}/cancel`, { method: 'POST' });
-    await sandbox.control.advanceClock(60 * DAY);
+    await features.control.service.advanceClock(60 * DAY);
     expect((await withCharges(app, sub.id)).charges).toEqual([]);
   });
 });
 
 describe('failed charges', () => {
   it(`a failed renewal makes it past_due, retried every ${RENEWAL_RETRY_SECONDS / DAY} day until plan.payment_attempts, then cancelled`, async () => {
-    const { app, sandbox } = testApp();
+    const { app, core } = testApp();
     const sub = await createSubscription(app, directSubscription({ plan: plan({ name: 'renewal-fails', payment_attempts: 3 }) }));
     const renewal = plusMonths(new Date(String(sub.created)), 1);
-    await advanceTo(app, sandbox, renewal);
+    await advanceTo(app, core, renewal);
     let now = await withCharges(app, sub.id);
     expect(now.status).toBe('past_due');
     expect(now.next_billing_date).toBe(day(new Date(renewal.getTime() + DAY * 1000)));
@@ -185,10 +185,10 @@ describe('failed charges', () => {
   });
 
   it('a retry that succeeds makes it active again, the calendar unchanged', async () => {
-    const { app, sandbox } = testApp();
+    const { app, core } = testApp();
     const sub = await createSubscription(app, directSubscription({ plan: plan({ name: 'renewal-recovers' }) }));
     const created = new Date(String(sub.created));
-    await advanceTo(app, sandbox, plusMonths(created, 1));
+    await advanceTo(app, core, plusMonths(created, 1));
     expect((await getSubscription(app, sub.id)).status).toBe('past_due');
     await advance(app, DAY);
     const now = await withCharges(app, sub.id);
@@ -238,9 +238,9 @@ describe('failed charges', () => {
 
 describe('month ends and billing_cycle_anchor', () => {
   it('created on 31 January: renews on the last day of shorter months, back on the 31st after', async () => {
-    const { app, sandbox } = testApp();
-    const year = new Date(sandbox.clock.nowMs()).getUTCFullYear() + 1;
-    await advanceTo(app, sandbox, new Date(Date.UTC(year, 0, 31, 10, 0, 0)));
+    const { app, core } = testApp();
+    const year = new Date(core.clock.nowMs()).getUTCFullYear() + 1;
+    await advanceTo(app, core, new Date(Date.UTC(year, 0, 31, 10, 0, 0)));
     const sub = await createSubscription(app, directSubscription());
     expect(sub.next_billing_date).toBe(`${year}-02-${year % 4 === 0 ? 29 : 28}`);
     await advance(app, 125 * DAY);
@@ -249,11 +249,11 @@ describe('month ends and billing_cycle_anchor', () => {
   });
 
   it('a billing_cycle_anchor on the 31st: a short first period, then month ends', async () => {
-    const { app, sandbox } = testApp();
-    const now = new Date(sandbox.clock.nowMs());
+    const { app, core } = testApp();
+    const now = new Date(core.clock.nowMs());
     const anchorYear = now.getUTCFullYear() + 1;
     // Move to 10 January, anchor on 31 January 09:00 UTC.
-    await advanceTo(app, sandbox, new Date(Date.UTC(anchorYear, 0, 10, 12)));
+    await advanceTo(app, core, new Date(Date.UTC(anchorYear, 0, 10, 12)));
     const anchor = `${anchorYear}-01-31T09:00:00Z`;
     const sub = await createSubscription(app, directSubscription({ plan: plan({ billing_cycle_anchor: anchor }) }));
     expect(sub.current_period_end).toBe(`${anchorYear}-01-31T09:00:00.000+00:00`);

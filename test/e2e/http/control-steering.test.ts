@@ -42,7 +42,7 @@ describe('POST /_sandbox/reset with rewind_clock', () => {
       await fetch(`${server.url}/_sandbox/clock/advance`, jsonPost({ seconds: 3600 * 24 * 30 }));
       await server.stop();
       server = await startServer({ port: 0, host: '127.0.0.1', db, ticker: false });
-      expect(server.sandbox.clock.offsetMs()).toBeGreaterThan(0); // the offset survived the restart
+      expect(server.core.clock.offsetMs()).toBeGreaterThan(0); // the offset survived the restart
       const res = await fetch(`${server.url}/_sandbox/reset`, jsonPost({ rewind_clock: true }));
       expect(res.status).toBe(200);
       await server.stop();

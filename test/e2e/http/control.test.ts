@@ -40,7 +40,7 @@ async function listed(app: App, id: string): Promise<ControlTx> {
 
 describe('control API: what can be done now', () => {
   it('a transaction carries allowed_actions and refundable_amount through its life, in lists, details and action answers', async () => {
-    const { app, sandbox } = testApp();
+    const { app, lifecycle } = testApp();
     try {
       const id = await pendingTransaction(app);
       expect(await listed(app, id)).toMatchObject({
@@ -71,12 +71,12 @@ describe('control API: what can be done now', () => {
         refundable_amount: 0,
       });
     } finally {
-      await sandbox.close();
+      await lifecycle.close();
     }
   });
 
   it('a subscription carries allowed_actions and next_charge_at; cancelling empties both', async () => {
-    const { app, sandbox } = testApp();
+    const { app, lifecycle } = testApp();
     try {
       const created = await createSubscription(app, directSubscription());
       type Sub = { id: string; status: string; allowed_actions: string[]; next_charge_at: string | null; charges: ControlTx[] };
@@ -89,17 +89,17 @@ describe('control API: what can be done now', () => {
       const cancelled = await body<Sub>(await post(app, `/subscriptions/${String(created.id)}/cancel`));
       expect(cancelled).toMatchObject({ status: 'cancelled', allowed_actions: [], next_charge_at: null });
     } finally {
-      await sandbox.close();
+      await lifecycle.close();
     }
   });
 
   it('POST /_sandbox/clock/advance takes calendar months (Jan 31 + 1 month = the last day of February) and refuses seconds and months together', async () => {
-    const { app, sandbox } = testApp();
+    const { app, core, lifecycle } = testApp();
     try {
       // Move the clock to the next 31 January 10:00 UTC.
-      const now = new Date(sandbox.clock.nowMs());
+      const now = new Date(core.clock.nowMs());
       const target = Date.UTC(now.getUTCFullYear() + 1, 0, 31, 10, 0, 0);
-      expect((await post(app, '/clock/advance', { seconds: (target - sandbox.clock.nowMs()) / 1000 })).status).toBe(200);
+      expect((await post(app, '/clock/advance', { seconds: (target - core.clock.nowMs()) / 1000 })).status).toBe(200);
       const res = await post(app, '/clock/advance', { months: 1 });
       expect(res.status).toBe(200);
       const advanced = await body<{ now: string }>(res);
@@ -116,12 +116,12 @@ describe('control API: what can be done now', () => {
       const zero = await post(app, '/clock/advance', { months: 0 });
       expect((await body<{ details: Array<{ pointer: string }> }>(zero)).details[0]!.pointer).toBe('/months');
     } finally {
-      await sandbox.close();
+      await lifecycle.close();
     }
   });
 
   it('the request log carries the error envelope of a refused request, parsed', async () => {
-    const { app, sandbox } = testApp();
+    const { app, lifecycle } = testApp();
     try {
       await app.request('/v4/transactions', { method: 'POST', headers: headers(), body: JSON.stringify({ amount: -5, currency: 'USD' }) });
       const page = await body<{ items: Array<{ status: number; error: { code: string; details: Array<{ pointer: string }> } | null }> }>(
@@ -131,7 +131,7 @@ describe('control API: what can be done now', () => {
       expect(refused.error?.code).toBe('bad_request');
       expect(refused.error?.details.map((d) => d.pointer)).toContain('/amount');
     } finally {
-      await sandbox.close();
+      await lifecycle.close();
     }
   });
 });
@@ -211,7 +211,7 @@ describe('/openapi.json describes every control response', () => {
   }
 
   it('every /_sandbox JSON response has a schema with properties, all the way down', async () => {
-    const { app, sandbox } = testApp();
+    const { app, lifecycle } = testApp();
     try {
       const doc = await body<{
         paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: Schema }> }> }>>;
@@ -247,7 +247,7 @@ describe('/openapi.json describes every control response', () => {
       );
       expect(propertiesOf(doc.components.schemas.Delivery!)).toContain('state');
     } finally {
-      await sandbox.close();
+      await lifecycle.close();
     }
   });
 });

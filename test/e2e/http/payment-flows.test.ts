@@ -137,7 +137,7 @@ describe('the catalogue on POST /v4/transactions', () => {
 
 describe("direct-mode payments that need the customer's step", () => {
   it('PromptPay and Pix stay PENDING with a payment_url and a valid EMVCo payload in payment_method.qr_payload', async () => {
-    const { app, sandbox } = testApp();
+    const { app, core } = testApp();
     for (const [code, currency, gui] of [
       ['PROMPTPAY', 'THB', 'A000000677010111'],
       ['PIX', 'BRL', 'br.gov.bcb.pix'],
@@ -146,7 +146,7 @@ describe("direct-mode payments that need the customer's step", () => {
       expect(res.status).toBe(201);
       const tx = await body<{ id: string; status: string; payment_url: string; payment_method: { qr_payload: string } }>(res);
       expect(tx.status).toBe('PENDING');
-      expect(tx.payment_url).toBe(`${sandbox.baseUrl}/pay/${tx.id}`);
+      expect(tx.payment_url).toBe(`${core.baseUrl}/pay/${tx.id}`);
       const decoded = decodePayload(tx.payment_method.qr_payload);
       expect(decoded.crc.stated).toBe(decoded.crc.computed);
       expect(decoded.fields.get('54')).toBe('10.50');
@@ -192,14 +192,14 @@ describe("direct-mode payments that need the customer's step", () => {
 describe('the payment link expires after 24 hours on the sandbox clock', () => {
   it('an unpaid link becomes FAILED with its webhook when the clock passes 24 h, without anyone opening the page', async () => {
     const hooks = await receiver();
-    const { app, sandbox } = testApp();
+    const { app, features } = testApp();
     const tx = await body<{ id: string }>(
       await postTx(app, { ...channelPayment('KPLUS', 'THB', 'mobile_banking'), notification_url: hooks.url }),
     );
-    await sandbox.control.advanceClock(DAY - 1);
+    await features.control.service.advanceClock(DAY - 1);
     expect((await controlTx(app, tx.id)).status).toBe('PENDING');
     expect(hooks.received).toHaveLength(0);
-    await sandbox.control.advanceClock(1);
+    await features.control.service.advanceClock(1);
     expect((await controlTx(app, tx.id)).status).toBe('FAILED');
     const [hook] = await hooks.waitFor(1);
     expect(paymentStatus(hook!)).toBe('FAILED');
@@ -209,11 +209,11 @@ describe('the payment link expires after 24 hours on the sandbox clock', () => {
   });
 
   it('a paid link is not expired later, and a direct card payment never expires', async () => {
-    const { app, sandbox } = testApp();
+    const { app, features } = testApp();
     const paid = await body<{ id: string }>(await postTx(app, channelPayment('TRUEMONEY', 'THB')));
     const card = await body<{ id: string }>(await postTx(app, directPayment()));
     expect((await app.request(`/pay/${paid.id}/pay`, { method: 'POST' })).status).toBe(200);
-    await sandbox.control.advanceClock(2 * DAY);
+    await features.control.service.advanceClock(2 * DAY);
     expect((await controlTx(app, paid.id)).status).toBe('SUCCEEDED');
     expect((await controlTx(app, card.id)).status).toBe('PENDING');
   });
@@ -222,8 +222,8 @@ describe('the payment link expires after 24 hours on the sandbox clock', () => {
 describe('cards', () => {
   it('a card expired before the sandbox clock month is created FAILED with decline_reason expired_card, and its FAILED webhook', async () => {
     const hooks = await receiver();
-    const { app, sandbox } = testApp();
-    const expired = expiryIn(sandbox.clock.nowMs(), -1);
+    const { app, core } = testApp();
+    const expired = expiryIn(core.clock.nowMs(), -1);
     const res = await postTx(
       app,
       directPayment({
@@ -246,7 +246,7 @@ describe('cards', () => {
           payment_method: {
             type: 'card',
             number: '4111111111111111',
-            expiration_date: expiryIn(sandbox.clock.nowMs(), 0),
+            expiration_date: expiryIn(core.clock.nowMs(), 0),
             security_code: '123',
           },
         }),
@@ -316,14 +316,14 @@ const SPEC_METHOD = {
 
 describe('subscriptions as docs/subscriptions.md describes them', () => {
   it('a spec-shaped direct body charges the default test card: 201 active, card.last4 4242, expiry two years ahead', async () => {
-    const { app, sandbox } = testApp();
+    const { app, core } = testApp();
     const res = await postSubscription(app, directSubscription({ payment_method: SPEC_METHOD }));
     expect(res.status).toBe(201);
     const sub = await body<Json>(res);
     expect(sub).toMatchObject({
       status: 'active',
       payment_url_link: null,
-      payment_method: { type: 'card', card: { last4: '4242', expiration_date: expiryIn(sandbox.clock.nowMs(), 24) } },
+      payment_method: { type: 'card', card: { last4: '4242', expiration_date: expiryIn(core.clock.nowMs(), 24) } },
     });
     const { charges } = await withCharges(app, sub.id);
     expect(charges.map((c) => c.status)).toEqual(['SUCCEEDED']);
@@ -360,22 +360,22 @@ describe('subscriptions as docs/subscriptions.md describes them', () => {
   });
 
   it('checkout: the customer cancels on the page -> failed; the link expires unpaid -> failed', async () => {
-    const { app, sandbox } = testApp();
+    const { app, core, features } = testApp();
     const cancelled = await body<Json>(await postSubscription(app, checkoutSubscription({ external_identifier: 'sub-cancel' }), CHECKOUT));
-    expect(
-      (await app.request(`${String(cancelled.payment_url_link).replace(sandbox.baseUrl, '')}/cancel`, { method: 'POST' })).status,
-    ).toBe(303);
+    expect((await app.request(`${String(cancelled.payment_url_link).replace(core.baseUrl, '')}/cancel`, { method: 'POST' })).status).toBe(
+      303,
+    );
     expect((await getSub(app, cancelled.id, CHECKOUT)).status).toBe('failed');
 
     const expiring = await body<Json>(await postSubscription(app, checkoutSubscription({ external_identifier: 'sub-expire' }), CHECKOUT));
-    await sandbox.control.advanceClock(DAY);
+    await features.control.service.advanceClock(DAY);
     expect((await getSub(app, expiring.id, CHECKOUT)).status).toBe('failed');
     const { charges } = await withCharges(app, expiring.id, CHECKOUT);
     expect(charges.map((c) => c.status)).toEqual(['FAILED']);
   });
 
   it('direct mode with a QR channel: the first charge waits with a payable payment_url_link; renewals charge without the customer', async () => {
-    const { app, sandbox } = testApp();
+    const { app, features } = testApp();
     const thb = { currency: 'THB', plan: { name: 'Gold', currency: 'THB', amount: 900, interval: 'month' } };
     const sub = await body<Json>(
       await postSubscription(
@@ -393,7 +393,7 @@ describe('subscriptions as docs/subscriptions.md describes them', () => {
     expect((first.payment_method as Json).qr_payload).toMatch(/^000201/);
     expect((await app.request(`/pay/${String(first.id)}/pay`, { method: 'POST' })).status).toBe(200);
     expect((await getSub(app, sub.id)).status).toBe('active');
-    await sandbox.control.advanceClock(32 * DAY);
+    await features.control.service.advanceClock(32 * DAY);
     const { charges } = await withCharges(app, sub.id);
     expect(charges.map((c) => c.status)).toEqual(['SUCCEEDED', 'SUCCEEDED']);
     expect((await getSub(app, sub.id)).status).toBe('active');
@@ -401,8 +401,8 @@ describe('subscriptions as docs/subscriptions.md describes them', () => {
 
   it('a monthly subscription whose card expires in month 4: renewals 1-3 paid, renewal 4 declined expired_card -> past_due, then cancelled; one FAILED webhook per attempt', async () => {
     const hooks = await receiver();
-    const { app, sandbox } = testApp();
-    const start = new Date(sandbox.clock.nowMs());
+    const { app, core, features } = testApp();
+    const start = new Date(core.clock.nowMs());
     const expiry = expiryIn(start.getTime(), 3);
     const sub = await body<Json>(
       await postSubscription(
@@ -419,11 +419,11 @@ describe('subscriptions as docs/subscriptions.md describes them', () => {
       ),
     );
     expect(sub.status).toBe('active');
-    await advanceTo(app, sandbox, new Date(plusMonths(start, 3).getTime() + 60_000));
+    await advanceTo(app, core, new Date(plusMonths(start, 3).getTime() + 60_000));
     expect((await getSub(app, sub.id)).status).toBe('active');
-    await advanceTo(app, sandbox, new Date(plusMonths(start, 4).getTime() + 60_000));
+    await advanceTo(app, core, new Date(plusMonths(start, 4).getTime() + 60_000));
     expect((await getSub(app, sub.id)).status).toBe('past_due');
-    await sandbox.control.advanceClock(2 * DAY + 60);
+    await features.control.service.advanceClock(2 * DAY + 60);
     expect((await getSub(app, sub.id)).status).toBe('cancelled');
     const { charges } = await withCharges(app, sub.id);
     expect(charges.map((c) => [c.status, c.decline_reason])).toEqual([

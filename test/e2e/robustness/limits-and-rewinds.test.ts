@@ -44,7 +44,7 @@ describe('--delivery-log-limit', () => {
     expect(count(server, "SELECT count(*) AS n FROM deliveries WHERE status = 'pending'")).toBe(0);
     expect(count(server, 'SELECT count(*) AS n FROM deliveries')).toBeLessThanOrEqual(50);
     expect(count(server, 'SELECT count(*) AS n FROM deliveries')).toBeGreaterThanOrEqual(40);
-    expect(server.sandbox.queries.deliveries.forResource(last)).toHaveLength(1);
+    expect(server.core.queries.deliveries.forResource(last)).toHaveLength(1);
   });
 });
 

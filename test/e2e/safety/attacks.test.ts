@@ -78,7 +78,7 @@ describe('DNS rebinding turns the sandbox into a POST relay', () => {
       headers(DIRECT, { host: rebound, 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty' }),
     );
     expect(read.status).toBe(403);
-    expect(server.sandbox.queries.deliveries.pageAll({ limit: 10 }).rows).toHaveLength(0);
+    expect(server.core.queries.deliveries.pageAll({ limit: 10 }).rows).toHaveLength(0);
 
     // the headers Node's fetch sends: Sec-Fetch-Mode alone is no browser
     const container = await rawRequest(
@@ -179,7 +179,7 @@ describe('the delivery log grows about 1 MB per failed delivery', () => {
       const before = size();
       for (const id of ids) await fetch(`${server.url}/_sandbox/transactions/${id}/settle`, { method: 'POST' });
       await until(
-        () => server.sandbox.queries.deliveries.pageAll({ limit: 100 }).rows.filter((d) => d.attempts > 0).length === 20,
+        () => server.core.queries.deliveries.pageAll({ limit: 100 }).rows.filter((d) => d.attempts > 0).length === 20,
         'the first attempts',
       );
       for (const seconds of [10, 20, 40]) {
@@ -190,7 +190,7 @@ describe('the delivery log grows about 1 MB per failed delivery', () => {
         });
         expect(advanced.status).toBe(200);
       }
-      await until(() => server.sandbox.queries.deliveries.pageAll({ limit: 100 }).rows.every((d) => d.attempts >= 4), 'four attempts each');
+      await until(() => server.core.queries.deliveries.pageAll({ limit: 100 }).rows.every((d) => d.attempts >= 4), 'four attempts each');
       expect(receiver.received.length).toBeGreaterThanOrEqual(80);
 
       const list = await fetch(`${server.url}/_sandbox/deliveries?limit=100`);

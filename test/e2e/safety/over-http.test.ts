@@ -227,7 +227,7 @@ describe('idempotency after a crash', () => {
     const fingerprint = createHash('sha256')
       .update(`POST /v4/transactions\n${canonicalJson(payment)}`)
       .digest('hex');
-    first.httpRecords.idempotency.claim(DIRECT.account_id, 'crash-key', fingerprint, first.sandbox.clock.nowMs());
+    first.httpRecords.idempotency.claim(DIRECT.account_id, 'crash-key', fingerprint, first.core.clock.nowMs());
     await first.stop();
     const second = await serve({ db });
     const retry = await fetch(`${second.url}/v4/transactions`, {
@@ -287,11 +287,11 @@ describe('webhook targets and acknowledgements', () => {
     });
     expect(refused.status).toBe(400);
     await fetch(`${server.url}/_sandbox/transactions/${id}/settle`, { method: 'POST' });
-    await until(() => server.sandbox.queries.deliveries.forResource(id).some((d) => d.attempts > 0), 'the delivery attempt');
-    const [delivery] = server.sandbox.queries.deliveries.forResource(id);
+    await until(() => server.core.queries.deliveries.forResource(id).some((d) => d.attempts > 0), 'the delivery attempt');
+    const [delivery] = server.core.queries.deliveries.forResource(id);
     expect(delivery!.status).toBe('pending');
-    expect(server.sandbox.queries.deliveries.attemptsOf(delivery!.id)[0]!.error).toMatch(/itself/);
-    expect(server.sandbox.queries.transactions.byIdAnyAccount(id)).toBeDefined(); // not wiped
+    expect(server.core.queries.deliveries.attemptsOf(delivery!.id)[0]!.error).toMatch(/itself/);
+    expect(server.core.queries.transactions.byIdAnyAccount(id)).toBeDefined(); // not wiped
   });
 
   it('an acknowledgement over 64 KiB counts as delivered; a redirect is not followed', async () => {
@@ -306,8 +306,8 @@ describe('webhook targets and acknowledgements', () => {
     });
     const id = ((await created.json()) as Json).id as string;
     await fetch(`${server.url}/_sandbox/transactions/${id}/settle`, { method: 'POST' });
-    await until(() => server.sandbox.queries.deliveries.forResource(id).some((d) => d.attempts > 0), 'the delivery attempt');
-    expect(server.sandbox.queries.deliveries.forResource(id)[0]!.status).toBe('delivered');
+    await until(() => server.core.queries.deliveries.forResource(id).some((d) => d.attempts > 0), 'the delivery attempt');
+    expect(server.core.queries.deliveries.forResource(id)[0]!.status).toBe('delivered');
 
     const target = await startReceiver();
     cleanup.push(() => target.close());
@@ -322,10 +322,10 @@ describe('webhook targets and acknowledgements', () => {
     });
     const id2 = ((await tx2.json()) as Json).id as string;
     await fetch(`${server.url}/_sandbox/transactions/${id2}/settle`, { method: 'POST' });
-    await until(() => server.sandbox.queries.deliveries.forResource(id2).some((d) => d.attempts > 0), 'the redirected attempt');
-    const d2 = server.sandbox.queries.deliveries.forResource(id2)[0]!;
+    await until(() => server.core.queries.deliveries.forResource(id2).some((d) => d.attempts > 0), 'the redirected attempt');
+    const d2 = server.core.queries.deliveries.forResource(id2)[0]!;
     expect(d2.status).toBe('pending');
-    expect(server.sandbox.queries.deliveries.attemptsOf(d2.id)[0]!.error).toMatch(/307.*redirects are not followed/);
+    expect(server.core.queries.deliveries.attemptsOf(d2.id)[0]!.error).toMatch(/307.*redirects are not followed/);
     expect(target.received).toHaveLength(0);
     void ACK;
   });
@@ -344,11 +344,11 @@ describe('webhook targets and acknowledgements', () => {
       const id = ((await created.json()) as Json).id as string;
       ids.push(id);
       await fetch(`${server.url}/_sandbox/transactions/${id}/settle`, { method: 'POST' });
-      await until(() => server.sandbox.queries.deliveries.forResource(id).some((d) => d.status === 'delivered'), `delivery ${i}`);
+      await until(() => server.core.queries.deliveries.forResource(id).some((d) => d.status === 'delivered'), `delivery ${i}`);
     }
     const count = (server.db.prepare('SELECT count(*) AS n FROM deliveries').get() as { n: number }).n;
     expect(count).toBe(2);
-    expect(server.sandbox.queries.deliveries.forResource(ids[3]!)).toHaveLength(1);
+    expect(server.core.queries.deliveries.forResource(ids[3]!)).toHaveLength(1);
     const orphans = (
       server.db.prepare('SELECT count(*) AS n FROM delivery_attempts WHERE delivery_id NOT IN (SELECT id FROM deliveries)').get() as {
         n: number;

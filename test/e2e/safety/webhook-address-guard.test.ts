@@ -76,12 +76,12 @@ describe('the sandbox never delivers to itself, whatever form its address takes'
     }
     // The default --notification-url is the sandbox's own reset: the delivery is refused, not sent.
     await fetch(`${server.url}/_sandbox/transactions/${id}/settle`, { method: 'POST' });
-    await until(() => server.sandbox.queries.deliveries.forResource(id).some((d) => d.attempts > 0), 'the delivery attempt');
-    const [delivery] = server.sandbox.queries.deliveries.forResource(id);
-    expect(server.sandbox.queries.deliveries.attemptsOf(delivery!.id)[0]!.error).toMatch(
+    await until(() => server.core.queries.deliveries.forResource(id).some((d) => d.attempts > 0), 'the delivery attempt');
+    const [delivery] = server.core.queries.deliveries.forResource(id);
+    expect(server.core.queries.deliveries.attemptsOf(delivery!.id)[0]!.error).toMatch(
       /target refused: the sandbox does not send webhooks to itself/,
     );
-    expect(server.sandbox.queries.transactions.byIdAnyAccount(id)).toBeDefined(); // not wiped
+    expect(server.core.queries.transactions.byIdAnyAccount(id)).toBeDefined(); // not wiped
   });
 
   it('metadata addresses written as IPv6 are refused with the envelope at /notification_url', async () => {
@@ -164,7 +164,7 @@ describe('POST /_sandbox/check-webhooks', () => {
         ],
       });
     }
-    expect(server.sandbox.queries.transactions.byIdAnyAccount(id)).toBeDefined(); // not wiped
+    expect(server.core.queries.transactions.byIdAnyAccount(id)).toBeDefined(); // not wiped
 
     const receiver = await startReceiver();
     cleanup.push(() => receiver.close());

@@ -148,13 +148,13 @@ describe('deliveries to one URL run side by side', () => {
     for (const id of ids) await settle(server, id);
     await receiver.until(() => receiver.hooks.length === MAX_IN_FLIGHT_PER_URL);
     const sent = new Set(receiver.hooks.map((h) => h.body.ll_transaction_id));
-    const waiting = ids.filter((id) => !sent.has(id)).map((id) => server.sandbox.queries.deliveries.forResource(id)[0]!);
+    const waiting = ids.filter((id) => !sent.has(id)).map((id) => server.core.queries.deliveries.forResource(id)[0]!);
     expect(waiting).toHaveLength(2);
-    const signatureOf = (id: string) => server.sandbox.queries.deliveries.byId(id)!.signature;
+    const signatureOf = (id: string) => server.core.queries.deliveries.byId(id)!.signature;
     for (let polls = 0; polls < 500 && waiting.some((d) => signatureOf(d.id) === null); polls++)
       await new Promise((resolve) => setTimeout(resolve, 10));
     expect(
-      waiting.map((d) => ({ attempts: server.sandbox.queries.deliveries.byId(d.id)!.attempts, signed: signatureOf(d.id) !== null })),
+      waiting.map((d) => ({ attempts: server.core.queries.deliveries.byId(d.id)!.attempts, signed: signatureOf(d.id) !== null })),
     ).toEqual([
       { attempts: 0, signed: true },
       { attempts: 0, signed: true },

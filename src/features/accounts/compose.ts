@@ -1,0 +1,40 @@
+/**
+ * The accounts feature built from the core: the merchant accounts (the demo accounts present
+ * on every start, their buyers, the key pool), each account's load settings, and the routes.
+ */
+import type { CoreParts } from '../../core/core.js';
+import { getMeta, setMeta } from '../../core/db/database.js';
+import type { Feature } from '../../core/http/route-context.js';
+import { createAccountLoadSettings, type AccountLoadSettings } from './load-settings.js';
+import { createMerchantAccounts, type MerchantAccounts } from './merchant-accounts.js';
+import { register } from './register.js';
+
+/** Where each account's own rate limit and latency are kept. */
+const ACCOUNT_LOAD_SETTINGS = 'account_load_settings';
+
+export interface AccountsFeature extends Feature {
+  service: MerchantAccounts;
+  /** Each account's rate limit and latency (its own, or the options'), for the load rehearsal. */
+  loadSettings: AccountLoadSettings;
+}
+
+export function createAccountsFeature(core: CoreParts): AccountsFeature {
+  const { options, clock, uow, repos, feed, db } = core;
+  const service = createMerchantAccounts({
+    clock,
+    uow,
+    accounts: repos.accounts,
+    buyers: repos.buyers,
+    feed,
+    seed: options.seed,
+    keyPool: options.keyPool,
+  });
+  const loadSettings = createAccountLoadSettings({
+    defaults: { rateLimit: options.rateLimit, latency: options.latency },
+    accounts: repos.accounts,
+    load: () => getMeta(db, ACCOUNT_LOAD_SETTINGS),
+    save: (text) => setMeta(db, ACCOUNT_LOAD_SETTINGS, text),
+  });
+  service.ensureDemo();
+  return { service, loadSettings, register: (ctx) => register(ctx, { accounts: service, loadSettings }) };
+}
