@@ -171,18 +171,12 @@ describe('a clock per account', () => {
     // Each worker: its own account and monthly subscription, then its own clock `months` ahead.
     const workerCode = `
       const { parentPort, workerData } = require('node:worker_threads');
-      const { url, hooks, months, name } = workerData;
+      const { url, months, name, subscription } = workerData;
       const json = { 'content-type': 'application/json' };
       (async () => {
         const created = await (await fetch(url + '/_sandbox/accounts', { method: 'POST', headers: json, body: JSON.stringify({ mode: 'direct', name }) })).json();
         const auth = { ...json, authorization: 'Bearer ' + created.api_key, 'x-merchant-account-id': created.account_id, 'x-forwarded-for': '203.0.113.7' };
-        const sub = await (await fetch(url + '/v4/subscriptions', { method: 'POST', headers: auth, body: JSON.stringify({
-          external_identifier: name, amount: 1000, currency: 'USD', description: 'Gold',
-          customer: { email_address: 'jane@example.com', first_name: 'Jane', last_name: 'Doe', phone_number: '+66812345678' },
-          plan: { name: 'Gold', currency: 'USD', amount: 900, interval: 'month' },
-          payment_method: { type: 'card', number: '4111111111111111', expiration_date: '12/30', security_code: '123', webhooks_url: hooks },
-          browser_info: { javascript_enabled: true, language: 'en-US', color_depth: 24, user_device: 'desktop' },
-        }) })).json();
+        const sub = await (await fetch(url + '/v4/subscriptions', { method: 'POST', headers: auth, body: JSON.stringify(subscription) })).json();
         const advanced = await (await fetch(url + '/_sandbox/accounts/' + created.account_id + '/clock/advance', { method: 'POST', headers: json, body: JSON.stringify({ months }) })).json();
         const read = await (await fetch(url + '/v4/subscriptions/' + sub.id, { headers: auth })).json();
         const clock = await (await fetch(url + '/_sandbox/accounts/' + created.account_id + '/clock')).json();
@@ -193,7 +187,15 @@ describe('a clock per account', () => {
       new Promise((resolve, reject) => {
         const worker = new Worker(workerCode, {
           eval: true,
-          workerData: { url: server.url, hooks: receiver.url, months, name: `worker-${months}` },
+          workerData: {
+            url: server.url,
+            months,
+            name: `worker-${months}`,
+            subscription: directSubscription({
+              external_identifier: `worker-${months}`,
+              payment_method: { ...(directSubscription().payment_method as Json), webhooks_url: receiver.url },
+            }),
+          },
         });
         worker.once('message', (message: Json) => {
           void worker.terminate();

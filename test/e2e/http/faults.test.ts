@@ -7,25 +7,17 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../../src/server.js';
+import { describe, expect, it } from 'vitest';
+import { perTest } from '../../support/servers.js';
+import type { RunningServer } from '../../../src/server.js';
 import { directPayment, headers, testApp } from '../../support/app.js';
 
 type Json = Record<string, unknown>;
-const cleanup: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const f of cleanup.splice(0).reverse()) await f();
-});
-
-async function server(options: Parameters<typeof startServer>[0] = {}): Promise<RunningServer> {
-  const s = await startServer({ port: 0, ticker: false, ...options });
-  cleanup.push(() => s.stop());
-  return s;
-}
+const { defer, serve: server } = perTest();
 
 function scenarioFile(rules: unknown[]): string {
   const dir = mkdtempSync(join(tmpdir(), 'faults-'));
-  cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+  defer(() => rmSync(dir, { recursive: true, force: true }));
   const path = join(dir, 'faults.json');
   writeFileSync(path, JSON.stringify({ name: 'faults', rules }));
   return path;

@@ -4,21 +4,13 @@
  * request does not claim a stored response, and a reset that rewinds the clock during an
  * advance is not undone by it.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../../src/server.js';
+import { describe, expect, it } from 'vitest';
+import { perTest } from '../../support/servers.js';
+import type { RunningServer } from '../../../src/server.js';
 import { directSubscription } from '../../support/subscriptions.js';
 import { directPayment, headers, startReceiver } from '../../support/app.js';
 
-const cleanup: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const f of cleanup.splice(0).reverse()) await f();
-});
-
-async function serve(options: Parameters<typeof startServer>[0] = {}): Promise<RunningServer> {
-  const server = await startServer({ port: 0, ticker: false, ...options });
-  cleanup.push(() => server.stop());
-  return server;
-}
+const { defer, serve } = perTest();
 
 const json = { 'content-type': 'application/json' };
 const count = (server: RunningServer, sql: string): number => (server.db.prepare(sql).get() as { n: number }).n;
@@ -26,7 +18,7 @@ const count = (server: RunningServer, sql: string): number => (server.db.prepare
 describe('--delivery-log-limit', () => {
   it('50 keeps at most 50 finished deliveries, the newest (it kept 70)', async () => {
     const receiver = await startReceiver();
-    cleanup.push(() => receiver.close());
+    defer(() => receiver.close());
     const server = await serve({ notificationUrl: receiver.url, deliveryLogLimit: 50 });
     let last = '';
     for (let i = 0; i < 70; i++) {

@@ -9,25 +9,16 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../../src/server.js';
+import { describe, expect, it } from 'vitest';
+import { perTest } from '../../support/servers.js';
 import { CHECKOUT, DIRECT, directPayment, headers, jwt, startReceiver } from '../../support/app.js';
 
 type Json = Record<string, unknown>;
-const cleanup: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const f of cleanup.splice(0).reverse()) await f();
-});
-
-async function serve(options: Parameters<typeof startServer>[0] = {}): Promise<RunningServer> {
-  const server = await startServer({ port: 0, ticker: false, ...options });
-  cleanup.push(() => server.stop());
-  return server;
-}
+const { defer, serve } = perTest();
 
 function tempDb(): string {
   const dir = mkdtempSync(join(tmpdir(), 'sandbox-attacks-'));
-  cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+  defer(() => rmSync(dir, { recursive: true, force: true }));
   return join(dir, 'sandbox.db');
 }
 
@@ -56,7 +47,7 @@ function rawRequest(url: string, method: string, hdrs: Record<string, string>, b
 describe('DNS rebinding turns the sandbox into a POST relay', () => {
   it('a rebound page cannot create a payment with the demo key, so the sandbox POSTs nothing to a loopback URL; a container calling by service name still can', async () => {
     const victim = await startReceiver();
-    cleanup.push(() => victim.close());
+    defer(() => victim.close());
     const server = await serve();
     const rebound = `rebind.attacker.example:${server.port}`;
     const payment = JSON.stringify(directPayment({ notification_url: victim.url }));
@@ -159,7 +150,7 @@ describe('the delivery log grows about 1 MB per failed delivery', () => {
     { timeout: 90_000 },
     async () => {
       const receiver = await startReceiver();
-      cleanup.push(() => receiver.close());
+      defer(() => receiver.close());
       const page = `<html><body>${'<p>an error page from the merchant</p>'.repeat(2800)}TAIL</body></html>`;
       expect(page.length).toBeGreaterThan(100_000);
       receiver.respond = () => ({ status: 500, body: page });

@@ -11,30 +11,19 @@ import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { perTest } from '../../support/servers.js';
 import { canonicalJson } from '../../../src/core/http/idempotency.js';
 import { createLogger } from '../../../src/core/log.js';
-import { startServer, type RunningServer } from '../../../src/server.js';
+import { startServer } from '../../../src/server.js';
 import { ACK, DIRECT, directPayment, headers, startReceiver } from '../../support/app.js';
 
 type Json = Record<string, unknown>;
-const cleanup: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const f of cleanup.splice(0).reverse()) await f();
-});
-
-async function serve(
-  options: Parameters<typeof startServer>[0] = {},
-  runtime: Parameters<typeof startServer>[1] = {},
-): Promise<RunningServer> {
-  const server = await startServer({ port: 0, ticker: false, ...options }, runtime);
-  cleanup.push(() => server.stop());
-  return server;
-}
+const { defer, serve } = perTest();
 
 function tempDb(): string {
   const dir = mkdtempSync(join(tmpdir(), 'sandbox-safety-'));
-  cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+  defer(() => rmSync(dir, { recursive: true, force: true }));
   return join(dir, 'sandbox.db');
 }
 
@@ -296,7 +285,7 @@ describe('webhook targets and acknowledgements', () => {
 
   it('an acknowledgement over 64 KiB counts as delivered; a redirect is not followed', async () => {
     const receiver = await startReceiver();
-    cleanup.push(() => receiver.close());
+    defer(() => receiver.close());
     receiver.respond = () => ({ status: 200, body: JSON.stringify({ code: '200', message: 'SUCCESS', padding: 'x'.repeat(100 * 1024) }) });
     const server = await serve({ notificationUrl: receiver.url });
     const created = await fetch(`${server.url}/v4/transactions`, {
@@ -310,10 +299,10 @@ describe('webhook targets and acknowledgements', () => {
     expect(server.core.queries.deliveries.forResource(id)[0]!.status).toBe('delivered');
 
     const target = await startReceiver();
-    cleanup.push(() => target.close());
+    defer(() => target.close());
     const redirector: Server = createServer((_req, res) => res.writeHead(307, { location: target.url }).end());
     await new Promise<void>((r) => redirector.listen(0, '127.0.0.1', r));
-    cleanup.push(() => new Promise<void>((r) => redirector.close(() => r())));
+    defer(() => new Promise<void>((r) => redirector.close(() => r())));
     const redirectUrl = `http://127.0.0.1:${(redirector.address() as AddressInfo).port}/hook`;
     const tx2 = await fetch(`${server.url}/v4/transactions`, {
       method: 'POST',
@@ -332,7 +321,7 @@ describe('webhook targets and acknowledgements', () => {
 
   it('the delivery log keeps only the newest --delivery-log-limit finished deliveries', async () => {
     const receiver = await startReceiver();
-    cleanup.push(() => receiver.close());
+    defer(() => receiver.close());
     const server = await serve({ notificationUrl: receiver.url, deliveryLogLimit: 2 });
     const ids: string[] = [];
     for (let i = 0; i < 4; i++) {

@@ -7,23 +7,15 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../../src/server.js';
+import { describe, expect, it } from 'vitest';
+import { perTest } from '../../support/servers.js';
+import type { RunningServer } from '../../../src/server.js';
 import { TargetRefusedError, createPoster } from '../../../src/core/webhooks/post.js';
 import { directPayment, headers, startReceiver } from '../../support/app.js';
 import { freePort } from '../../support/ports.js';
 
 type Json = Record<string, unknown>;
-const cleanup: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const f of cleanup.splice(0).reverse()) await f();
-});
-
-async function serve(options: Parameters<typeof startServer>[0] = {}): Promise<RunningServer> {
-  const server = await startServer({ port: 0, ticker: false, ...options });
-  cleanup.push(() => server.stop());
-  return server;
-}
+const { defer, serve } = perTest();
 
 /** A port that was free a moment ago (to start a sandbox whose own URL is known before it listens). */
 const until = async (check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> => {
@@ -107,7 +99,7 @@ describe('the sandbox never delivers to itself, whatever form its address takes'
 describe('the address connected to is the one checked', () => {
   it('a name that resolves to a refused address is refused at connect time; nothing reaches the receiver', async () => {
     const receiver = await startReceiver();
-    cleanup.push(() => receiver.close());
+    defer(() => receiver.close());
     const port = Number(new URL(receiver.url).port);
     const seen: string[] = [];
     const guarded = createPoster({
@@ -118,7 +110,7 @@ describe('the address connected to is the one checked', () => {
         return /^(127\.|::1$|::ffff:7f00:1$)/.test(address) ? `${address} is refused` : null;
       },
     });
-    cleanup.push(() => guarded.close());
+    defer(() => guarded.close());
     // `localhost` passes any check of the written name; it resolves to 127.0.0.1 (or ::1) when connecting.
     const err = await guarded.post(`http://localhost:${port}/hook`, { 'content-type': 'application/json' }, '{}').then(
       () => null,
@@ -132,7 +124,7 @@ describe('the address connected to is the one checked', () => {
     expect(receiver.received).toHaveLength(0);
 
     const open = createPoster({ timeoutMs: 5000, maxFreePerOrigin: 1, guard: () => null });
-    cleanup.push(() => open.close());
+    defer(() => open.close());
     expect((await open.post(`http://localhost:${port}/hook`, { 'content-type': 'application/json' }, '{}')).status).toBe(200);
     expect(receiver.received).toHaveLength(1);
   });
@@ -167,7 +159,7 @@ describe('POST /_sandbox/check-webhooks', () => {
     expect(server.core.queries.transactions.byIdAnyAccount(id)).toBeDefined(); // not wiped
 
     const receiver = await startReceiver();
-    cleanup.push(() => receiver.close());
+    defer(() => receiver.close());
     const narrow = await serve({ webhookAllowHosts: ['hooks.example'] });
     const { status, body } = await checkWebhooks(narrow, receiver.url);
     expect(status).toBe(400);
@@ -200,7 +192,7 @@ describe('POST /_sandbox/check-webhooks', () => {
         });
       });
       await new Promise<void>((r) => huge.listen(0, '127.0.0.1', r));
-      cleanup.push(
+      defer(
         () =>
           new Promise<void>((r) => {
             huge.closeAllConnections();
