@@ -9,25 +9,19 @@
  * renewal that fails until cancelled, and the e-mail and amount magic values on a spec-shaped
  * direct subscription (the default card on file triggers no rule; a card named explicitly does).
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../src/server.js';
+import { describe, expect, it } from 'vitest';
+import { perTest } from '../support/servers.js';
+import type { RunningServer } from '../../src/server.js';
 import { DIRECT, headers, startReceiver, type Receiver } from '../support/app.js';
 import { directSubscription, plusMonths, type Json } from '../support/subscriptions.js';
 
-const cleanup: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const f of cleanup.splice(0).reverse()) await f();
-});
+const { defer, serve } = perTest();
 
 async function setup(): Promise<{ server: RunningServer; receiver: Receiver }> {
   const receiver = await startReceiver();
+  defer(() => receiver.close());
   // No default notification URL: every webhook below must come from webhooks_url.
-  const server = await startServer({ port: 0, ticker: false });
-  cleanup.push(
-    () => receiver.close(),
-    () => server.stop(),
-  );
-  return { server, receiver };
+  return { server: await serve(), receiver };
 }
 
 async function call(

@@ -9,24 +9,18 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { perTest } from '../../support/servers.js';
 import { startServer, type RunningServer } from '../../../src/server.js';
 import { directPayment, headers, startReceiver, type Creds, type ReceivedWebhook, type Receiver } from '../../support/app.js';
 import { directSubscription, type Json } from '../../support/subscriptions.js';
 
-const cleanup: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const f of cleanup.splice(0).reverse()) await f();
-});
+const { defer, serve } = perTest();
 
 async function setup(): Promise<{ server: RunningServer; receiver: Receiver }> {
   const receiver = await startReceiver();
-  const server = await startServer({ port: 0, ticker: false });
-  cleanup.push(
-    () => receiver.close(),
-    () => server.stop(),
-  );
-  return { server, receiver };
+  defer(() => receiver.close());
+  return { server: await serve(), receiver };
 }
 
 async function call(
@@ -131,7 +125,7 @@ describe('a clock per account', () => {
 
   it("a --db restart and a snapshot keep each account's offset; a reset keeps it or rewinds it with the sandbox clock", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'account-clocks-'));
-    cleanup.push(async () => rmSync(dir, { recursive: true, force: true }));
+    defer(async () => rmSync(dir, { recursive: true, force: true }));
     const db = join(dir, 'sandbox.db');
     const first = await startServer({ port: 0, ticker: false, db });
     const a = await newAccount(first, 'worker-a');
@@ -140,12 +134,12 @@ describe('a clock per account', () => {
     await first.stop();
 
     const again = await startServer({ port: 0, ticker: false, db });
-    cleanup.push(() => again.stop());
+    defer(() => again.stop());
     expect((await call(again, 'GET', `/_sandbox/accounts/${a.account_id}/clock`)).body.offset_seconds).toBeCloseTo(86_400, 0);
     const snapshotFile = join(dir, 'snapshot.db');
     writeFileSync(snapshotFile, snapshot);
     const restored = await startServer({ port: 0, ticker: false, restore: snapshotFile });
-    cleanup.push(() => restored.stop());
+    defer(() => restored.stop());
     expect((await call(restored, 'GET', `/_sandbox/accounts/${a.account_id}/clock`)).body.offset_seconds).toBeCloseTo(86_400, 0);
 
     expect((await call(again, 'POST', '/_sandbox/reset', {})).status).toBe(200);
