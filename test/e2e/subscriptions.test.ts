@@ -12,16 +12,14 @@
 import { describe, expect, it } from 'vitest';
 import { perTest } from '../support/servers.js';
 import type { RunningServer } from '../../src/server.js';
-import { DIRECT, headers, startReceiver, type Receiver } from '../support/app.js';
+import { DIRECT, headers, type Receiver } from '../support/app.js';
 import { directSubscription, plusMonths, type Json } from '../support/subscriptions.js';
 
-const { defer, serve } = perTest();
+const { serve, receive } = perTest();
 
 async function setup(): Promise<{ server: RunningServer; receiver: Receiver }> {
-  const receiver = await startReceiver();
-  defer(() => receiver.close());
   // No default notification URL: every webhook below must come from webhooks_url.
-  return { server: await serve(), receiver };
+  return { receiver: await receive(), server: await serve() };
 }
 
 async function call(

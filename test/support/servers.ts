@@ -4,6 +4,7 @@
  */
 import { afterEach } from 'vitest';
 import { startServer, type RunningServer } from '../../src/server.js';
+import { startReceiver, type Receiver } from './receiver.js';
 
 type Undo = () => Promise<void> | void;
 
@@ -12,6 +13,8 @@ export interface PerTest {
   defer(undo: Undo): void;
   /** A sandbox on a free loopback port without its ticker (unless `options` say so), stopped after the test. */
   serve(options?: Parameters<typeof startServer>[0], runtime?: Parameters<typeof startServer>[1]): Promise<RunningServer>;
+  /** A webhook receiver on a free loopback port (checking the demo signature), closed after the test. */
+  receive(): Promise<Receiver>;
 }
 
 /** Registers the file's `afterEach` that undoes what its tests started. */
@@ -26,6 +29,11 @@ export function perTest(): PerTest {
       const server = await startServer({ port: 0, ticker: false, ...options }, runtime);
       undos.push(() => server.stop());
       return server;
+    },
+    async receive() {
+      const receiver = await startReceiver();
+      undos.push(() => receiver.close());
+      return receiver;
     },
   };
 }

@@ -12,15 +12,13 @@ import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { perTest } from '../../support/servers.js';
 import { startServer, type RunningServer } from '../../../src/server.js';
-import { directPayment, headers, startReceiver, type Creds, type ReceivedWebhook, type Receiver } from '../../support/app.js';
+import { directPayment, headers, type Creds, type ReceivedWebhook, type Receiver } from '../../support/app.js';
 import { directSubscription, type Json } from '../../support/subscriptions.js';
 
-const { defer, serve } = perTest();
+const { defer, serve, receive } = perTest();
 
 async function setup(): Promise<{ server: RunningServer; receiver: Receiver }> {
-  const receiver = await startReceiver();
-  defer(() => receiver.close());
-  return { server: await serve(), receiver };
+  return { receiver: await receive(), server: await serve() };
 }
 
 async function call(
