@@ -36,7 +36,8 @@
 //             median req/s and server CPU per request of each, and the ratios; also the framework
 //             floor (server.js `floor`: the sandbox's routers and layers, no work) answering those
 //             bytes, to show what the framework itself costs a create. With
-//             BENCH_COMPARE_ROOT, that checkout's build runs in the same rounds (before/after)
+//             BENCH_COMPARE_ROOT, that checkout's build runs in the same rounds (before/after;
+//             several checkouts joined by commas each run)
 //   latency   (only when named; stripe-stateful-mock as in `peers`) one request at a time over one
 //             keep-alive connection, the latency a merchant's test suite feels: p50 and p99 of a keyed
 //             create at the sandbox and at stripe-stateful-mock (POST /v1/charges) in the same rounds,
@@ -341,6 +342,8 @@ function createLoad(url, duration = DURATION) {
 
 const STRIPE_MOCK = { name: 'stripe-stateful-mock', version: '0.0.16' };
 const PEER_ROUNDS = Number(process.env.BENCH_PEER_ROUNDS ?? 3);
+/** Other checkouts' builds run in the same rounds (`BENCH_COMPARE_ROOT`, several joined by commas). */
+const COMPARE_ROOTS = (process.env.BENCH_COMPARE_ROOT ?? '').split(',').filter(Boolean);
 
 /** Installs the peer into TMP/peers (once; nothing of it is committed): its folder, or why it could not. */
 function installStripeMock() {
@@ -418,9 +421,9 @@ async function peers() {
       peer.error = `${STRIPE_MOCK.name} did not start: ${err.message}`;
     }
   }
-  if (process.env.BENCH_COMPARE_ROOT) {
-    const s = await startProcess(['sandbox'], [], process.env.BENCH_COMPARE_ROOT);
-    servers.push({ name: `sandbox of ${process.env.BENCH_COMPARE_ROOT}`, s, run: (d) => createLoad(s.url, d) });
+  for (const root of COMPARE_ROOTS) {
+    const s = await startProcess(['sandbox'], [], root);
+    servers.push({ name: `sandbox of ${root}`, s, run: (d) => createLoad(s.url, d) });
   }
   for (const server of servers) server.results = [];
   for (let round = 0; round < PEER_ROUNDS; round++) {
@@ -464,8 +467,8 @@ async function peers() {
   );
   figure('peers', 'framework floor / bare Hono same bytes (req/s; CPU per request)', ratio(floor, bare), '-', null);
   figure('peers', 'sandbox / framework floor (req/s; CPU per request)', ratio(sandbox, floor), '-', null);
-  const compare = servers.find((x) => x.name.startsWith('sandbox of '));
-  if (compare) figure('peers', `sandbox / ${compare.name} (req/s; CPU per request)`, ratio(sandbox, compare), '-', null);
+  for (const compare of servers.filter((x) => x.name.startsWith('sandbox of ')))
+    figure('peers', `sandbox / ${compare.name} (req/s; CPU per request)`, ratio(sandbox, compare), '-', null);
 }
 
 /** stripe-stateful-mock from its folder, checked with one charge. */
@@ -518,12 +521,8 @@ async function latency() {
       peer.error = `${STRIPE_MOCK.name} did not start: ${err.message}`;
     }
   }
-  if (process.env.BENCH_COMPARE_ROOT) {
-    servers.push({
-      name: `sandbox of ${process.env.BENCH_COMPARE_ROOT}`,
-      s: await startProcess(['sandbox'], [], process.env.BENCH_COMPARE_ROOT),
-      kind: 'sandbox',
-    });
+  for (const root of COMPARE_ROOTS) {
+    servers.push({ name: `sandbox of ${root}`, s: await startProcess(['sandbox'], [], root), kind: 'sandbox' });
   }
   const stripeHeaders = { authorization: 'Bearer sk_test_bench', 'content-type': 'application/x-www-form-urlencoded' };
   const createBody = JSON.stringify(PAYMENT);
@@ -593,8 +592,7 @@ async function latency() {
       sandbox.p50 <= stripe.p50,
     );
   else console.log(`  blocked: ${peer.error}`);
-  const compare = runs.find((r) => r.name.startsWith('sandbox of ') && r.step === create);
-  if (compare)
+  for (const compare of runs.filter((r) => r.name.startsWith('sandbox of ') && r.step === create))
     figure('latency', `keyed create p50: sandbox / ${compare.server.name}`, `${(sandbox.p50 / compare.p50).toFixed(2)}x`, '-', null);
 }
 
