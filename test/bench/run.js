@@ -35,7 +35,8 @@
 //             /v1/charges, also keyed) and bare Hono answering the sandbox's own create bytes;
 //             median req/s and server CPU per request of each, and the ratios; also the framework
 //             floor (server.js `floor`: the sandbox's routers and layers, no work) answering those
-//             bytes, to show what the framework itself costs a create. With
+//             bytes, to show what the framework itself costs a create; then a get by id and a list
+//             of 20 at the sandbox and at stripe-stateful-mock (GET /v1/charges/{id}, ?limit=20). With
 //             BENCH_COMPARE_ROOT, that checkout's build runs in the same rounds (before/after;
 //             several checkouts joined by commas each run)
 //   latency   (only when named; stripe-stateful-mock as in `peers`) one request at a time over one
@@ -429,8 +430,80 @@ async function peers() {
   for (let round = 0; round < PEER_ROUNDS; round++) {
     for (const server of servers) server.results.push(await warmed(server.run, server.s.pid));
   }
+  // Reads beside stripe-stateful-mock's: a get by id and a list of 20, in the same rounds.
+  const readers = [];
+  for (const server of servers.filter((x) => x.name === 'sandbox' || x.name.startsWith('sandbox of '))) {
+    const id = (await (await fetch(`${server.s.url}/v4/transactions?limit=1`, { headers: HEADERS })).json()).items[0].id;
+    readers.push({
+      name: server.name,
+      pid: server.s.pid,
+      get: `${server.s.url}/v4/transactions/${id}`,
+      list: `${server.s.url}/v4/transactions?limit=20`,
+      headers: HEADERS,
+    });
+  }
+  const stripeServer = servers.find((x) => x.name.startsWith(STRIPE_MOCK.name));
+  if (stripeServer) {
+    const headers = { authorization: 'Bearer sk_test_bench' };
+    const charge = await (
+      await fetch(`${stripeServer.s.url}/v1/charges`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'amount=1050&currency=usd&source=tok_visa&description=bench',
+      })
+    ).json();
+    readers.push({
+      name: stripeServer.name,
+      pid: stripeServer.s.pid,
+      get: `${stripeServer.s.url}/v1/charges/${charge.id}`,
+      list: `${stripeServer.s.url}/v1/charges?limit=20`,
+      headers,
+    });
+  }
+  for (const reader of readers) reader.results = { get: [], list: [] };
+  for (let round = 0; round < PEER_ROUNDS; round++) {
+    for (const reader of readers) {
+      for (const kind of ['get', 'list']) {
+        reader.results[kind].push(await warmed((duration) => load({ url: reader[kind], headers: reader.headers, duration }), reader.pid));
+      }
+    }
+  }
   for (const server of servers) await server.s.stop();
   const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
+  for (const reader of readers) {
+    for (const kind of ['get', 'list']) {
+      reader[kind + 'Rps'] = median(reader.results[kind].map((r) => r.requests.average));
+      const bads = reader.results[kind].reduce((n, r) => n + bad(r), 0);
+      figure(
+        'peers',
+        `${reader.name}: ${kind === 'get' ? 'get by id' : 'list of 20'} req/s`,
+        `${reader[kind + 'Rps'].toFixed(0)}${bads ? ` (${bads} bad!)` : ''}`,
+        '-',
+        null,
+      );
+    }
+  }
+  const stripeReader = readers.find((r) => r.name.startsWith(STRIPE_MOCK.name));
+  if (stripeReader) {
+    for (const reader of readers.filter((r) => r !== stripeReader)) {
+      const get = reader.getRps / stripeReader.getRps;
+      const list = reader.listRps / stripeReader.listRps;
+      figure(
+        'peers',
+        `${reader.name} / ${STRIPE_MOCK.name}: get by id`,
+        `${get.toFixed(2)}x`,
+        '>= 2.5x',
+        reader.name === 'sandbox' ? get >= 2.5 : null,
+      );
+      figure(
+        'peers',
+        `${reader.name} / ${STRIPE_MOCK.name}: list of 20`,
+        `${list.toFixed(2)}x`,
+        '>= 3.5x',
+        reader.name === 'sandbox' ? list >= 3.5 : null,
+      );
+    }
+  }
   for (const server of servers) {
     server.rps = median(server.results.map((r) => r.requests.average));
     server.cpu = median(server.results.map((r) => r.cpuPerRequest));
