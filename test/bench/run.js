@@ -428,7 +428,11 @@ async function peers() {
   }
   for (const server of servers) server.results = [];
   for (let round = 0; round < PEER_ROUNDS; round++) {
-    for (const server of servers) server.results.push(await warmed(server.run, server.s.pid));
+    // Each round starts one server further on: no server always runs first or last in a round.
+    for (let i = 0; i < servers.length; i++) {
+      const server = servers[(i + round) % servers.length];
+      server.results.push(await warmed(server.run, server.s.pid));
+    }
   }
   // Reads beside stripe-stateful-mock's: a get by id and a list of 20, in the same rounds.
   const readers = [];
@@ -462,7 +466,8 @@ async function peers() {
   }
   for (const reader of readers) reader.results = { get: [], list: [] };
   for (let round = 0; round < PEER_ROUNDS; round++) {
-    for (const reader of readers) {
+    for (let i = 0; i < readers.length; i++) {
+      const reader = readers[(i + round) % readers.length];
       for (const kind of ['get', 'list']) {
         reader.results[kind].push(await warmed((duration) => load({ url: reader[kind], headers: reader.headers, duration }), reader.pid));
       }
