@@ -126,7 +126,8 @@ function scanValue(value: unknown, scan: Scan, depth: number): string {
     for (const key of Object.keys(record)) {
       const v = record[key];
       if (v === undefined) continue;
-      if (!scan.cardData && holdsCardNumber(key)) scan.cardData = true;
+      // A card number has at least 13 digits: a shorter key holds none.
+      if (!scan.cardData && key.length >= 13 && holdsCardNumber(key)) scan.cardData = true;
       if (key === '__proto__' || isSecurityCodeKey(key)) {
         // Left out of the log; what it holds is still looked at.
         if (!scan.cardData) {
@@ -146,7 +147,10 @@ function scanValue(value: unknown, scan: Scan, depth: number): string {
     return out + '}';
   }
   if (typeof value === 'string') return scanString(value, scan);
-  if (typeof value === 'number' && !scan.cardData && holdsCardNumber(String(value))) scan.cardData = true;
+  if (typeof value === 'number' && !scan.cardData) {
+    const digits = String(value);
+    if (digits.length >= 13 && holdsCardNumber(digits)) scan.cardData = true;
+  }
   return JSON.stringify(value) ?? 'null';
 }
 
