@@ -35,8 +35,10 @@
 //             /v1/charges, also keyed) and bare Hono answering the sandbox's own create bytes;
 //             median req/s and server CPU per request of each, and the ratios; also the framework
 //             floor (server.js `floor`: the sandbox's routers and layers, no work) answering those
-//             bytes, to show what the framework itself costs a create. With
-//             BENCH_COMPARE_ROOT, that checkout's build runs in the same rounds (before/after)
+//             bytes, to show what the framework itself costs a create; then a get by id and a list
+//             of 20 at the sandbox and at stripe-stateful-mock (GET /v1/charges/{id}, ?limit=20). With
+//             BENCH_COMPARE_ROOT, that checkout's build runs in the same rounds (before/after;
+//             several checkouts joined by commas each run)
 //   latency   (only when named; stripe-stateful-mock as in `peers`) one request at a time over one
 //             keep-alive connection, the latency a merchant's test suite feels: p50 and p99 of a keyed
 //             create at the sandbox and at stripe-stateful-mock (POST /v1/charges) in the same rounds,
@@ -341,6 +343,8 @@ function createLoad(url, duration = DURATION) {
 
 const STRIPE_MOCK = { name: 'stripe-stateful-mock', version: '0.0.16' };
 const PEER_ROUNDS = Number(process.env.BENCH_PEER_ROUNDS ?? 3);
+/** Other checkouts' builds run in the same rounds (`BENCH_COMPARE_ROOT`, several joined by commas). */
+const COMPARE_ROOTS = (process.env.BENCH_COMPARE_ROOT ?? '').split(',').filter(Boolean);
 
 /** Installs the peer into TMP/peers (once; nothing of it is committed): its folder, or why it could not. */
 function installStripeMock() {
@@ -418,16 +422,93 @@ async function peers() {
       peer.error = `${STRIPE_MOCK.name} did not start: ${err.message}`;
     }
   }
-  if (process.env.BENCH_COMPARE_ROOT) {
-    const s = await startProcess(['sandbox'], [], process.env.BENCH_COMPARE_ROOT);
-    servers.push({ name: `sandbox of ${process.env.BENCH_COMPARE_ROOT}`, s, run: (d) => createLoad(s.url, d) });
+  for (const root of COMPARE_ROOTS) {
+    const s = await startProcess(['sandbox'], [], root);
+    servers.push({ name: `sandbox of ${root}`, s, run: (d) => createLoad(s.url, d) });
   }
   for (const server of servers) server.results = [];
   for (let round = 0; round < PEER_ROUNDS; round++) {
-    for (const server of servers) server.results.push(await warmed(server.run, server.s.pid));
+    // Each round starts one server further on: no server always runs first or last in a round.
+    for (let i = 0; i < servers.length; i++) {
+      const server = servers[(i + round) % servers.length];
+      server.results.push(await warmed(server.run, server.s.pid));
+    }
+  }
+  // Reads beside stripe-stateful-mock's: a get by id and a list of 20, in the same rounds.
+  const readers = [];
+  for (const server of servers.filter((x) => x.name === 'sandbox' || x.name.startsWith('sandbox of '))) {
+    const id = (await (await fetch(`${server.s.url}/v4/transactions?limit=1`, { headers: HEADERS })).json()).items[0].id;
+    readers.push({
+      name: server.name,
+      pid: server.s.pid,
+      get: `${server.s.url}/v4/transactions/${id}`,
+      list: `${server.s.url}/v4/transactions?limit=20`,
+      headers: HEADERS,
+    });
+  }
+  const stripeServer = servers.find((x) => x.name.startsWith(STRIPE_MOCK.name));
+  if (stripeServer) {
+    const headers = { authorization: 'Bearer sk_test_bench' };
+    const charge = await (
+      await fetch(`${stripeServer.s.url}/v1/charges`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'amount=1050&currency=usd&source=tok_visa&description=bench',
+      })
+    ).json();
+    readers.push({
+      name: stripeServer.name,
+      pid: stripeServer.s.pid,
+      get: `${stripeServer.s.url}/v1/charges/${charge.id}`,
+      list: `${stripeServer.s.url}/v1/charges?limit=20`,
+      headers,
+    });
+  }
+  for (const reader of readers) reader.results = { get: [], list: [] };
+  for (let round = 0; round < PEER_ROUNDS; round++) {
+    for (let i = 0; i < readers.length; i++) {
+      const reader = readers[(i + round) % readers.length];
+      for (const kind of ['get', 'list']) {
+        reader.results[kind].push(await warmed((duration) => load({ url: reader[kind], headers: reader.headers, duration }), reader.pid));
+      }
+    }
   }
   for (const server of servers) await server.s.stop();
   const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
+  for (const reader of readers) {
+    for (const kind of ['get', 'list']) {
+      reader[kind + 'Rps'] = median(reader.results[kind].map((r) => r.requests.average));
+      const bads = reader.results[kind].reduce((n, r) => n + bad(r), 0);
+      figure(
+        'peers',
+        `${reader.name}: ${kind === 'get' ? 'get by id' : 'list of 20'} req/s`,
+        `${reader[kind + 'Rps'].toFixed(0)}${bads ? ` (${bads} bad!)` : ''}`,
+        '-',
+        null,
+      );
+    }
+  }
+  const stripeReader = readers.find((r) => r.name.startsWith(STRIPE_MOCK.name));
+  if (stripeReader) {
+    for (const reader of readers.filter((r) => r !== stripeReader)) {
+      const get = reader.getRps / stripeReader.getRps;
+      const list = reader.listRps / stripeReader.listRps;
+      figure(
+        'peers',
+        `${reader.name} / ${STRIPE_MOCK.name}: get by id`,
+        `${get.toFixed(2)}x`,
+        '>= 2.5x',
+        reader.name === 'sandbox' ? get >= 2.5 : null,
+      );
+      figure(
+        'peers',
+        `${reader.name} / ${STRIPE_MOCK.name}: list of 20`,
+        `${list.toFixed(2)}x`,
+        '>= 3.5x',
+        reader.name === 'sandbox' ? list >= 3.5 : null,
+      );
+    }
+  }
   for (const server of servers) {
     server.rps = median(server.results.map((r) => r.requests.average));
     server.cpu = median(server.results.map((r) => r.cpuPerRequest));
@@ -464,8 +545,8 @@ async function peers() {
   );
   figure('peers', 'framework floor / bare Hono same bytes (req/s; CPU per request)', ratio(floor, bare), '-', null);
   figure('peers', 'sandbox / framework floor (req/s; CPU per request)', ratio(sandbox, floor), '-', null);
-  const compare = servers.find((x) => x.name.startsWith('sandbox of '));
-  if (compare) figure('peers', `sandbox / ${compare.name} (req/s; CPU per request)`, ratio(sandbox, compare), '-', null);
+  for (const compare of servers.filter((x) => x.name.startsWith('sandbox of ')))
+    figure('peers', `sandbox / ${compare.name} (req/s; CPU per request)`, ratio(sandbox, compare), '-', null);
 }
 
 /** stripe-stateful-mock from its folder, checked with one charge. */
@@ -518,12 +599,8 @@ async function latency() {
       peer.error = `${STRIPE_MOCK.name} did not start: ${err.message}`;
     }
   }
-  if (process.env.BENCH_COMPARE_ROOT) {
-    servers.push({
-      name: `sandbox of ${process.env.BENCH_COMPARE_ROOT}`,
-      s: await startProcess(['sandbox'], [], process.env.BENCH_COMPARE_ROOT),
-      kind: 'sandbox',
-    });
+  for (const root of COMPARE_ROOTS) {
+    servers.push({ name: `sandbox of ${root}`, s: await startProcess(['sandbox'], [], root), kind: 'sandbox' });
   }
   const stripeHeaders = { authorization: 'Bearer sk_test_bench', 'content-type': 'application/x-www-form-urlencoded' };
   const createBody = JSON.stringify(PAYMENT);
@@ -593,8 +670,7 @@ async function latency() {
       sandbox.p50 <= stripe.p50,
     );
   else console.log(`  blocked: ${peer.error}`);
-  const compare = runs.find((r) => r.name.startsWith('sandbox of ') && r.step === create);
-  if (compare)
+  for (const compare of runs.filter((r) => r.name.startsWith('sandbox of ') && r.step === create))
     figure('latency', `keyed create p50: sandbox / ${compare.server.name}`, `${(sandbox.p50 / compare.p50).toFixed(2)}x`, '-', null);
 }
 

@@ -31,6 +31,16 @@ export interface ApiEnv {
     idempotencyKey: string | undefined;
     replayed: boolean;
     warnings: string[];
+    /**
+     * Writes this request's log entry now, as answered `status` (the request log's, for a
+     * create's unit of work: the entry commits with the create); withdrawn (undefined) when a
+     * fault may still change the answer.
+     */
+    logInUnit: ((status: number) => void) | undefined;
+    /** The canonical JSON of the parsed body, made once (`idempotency.ts` `canonicalBody`), or undefined until asked for. */
+    canonicalBody: string | undefined;
+    /** Whether the parsed body carries card data, found by the request log's one scan of it (undefined until then, or with no parsed body). */
+    cardData: boolean | undefined;
     /** The value a create answered, as `idempotent` ran it (read by the go-live report); unset on a replay or a refusal. */
     answer: unknown;
   };

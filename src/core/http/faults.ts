@@ -218,6 +218,7 @@ export function apiFaults({ scenarios }: ApiFaultsDeps): ApiFaults {
         if (answer) return answer;
       } else {
         faultsAfter.set(c, fault);
+        c.set('logInUnit', undefined); // the answer logged is the one the fault leaves
       }
     }
     await next();
@@ -249,6 +250,7 @@ export function apiFaults({ scenarios }: ApiFaultsDeps): ApiFaults {
     if (fault.kind === 'latency') return sleep(fault.ms, c.req.raw.signal);
     if (fault.after) {
       faultsAfter.set(c, fault);
+      c.set('logInUnit', undefined); // the answer logged is the one the fault leaves
       return;
     }
     throw new ScenarioFaultSignal(fault, found.rule);

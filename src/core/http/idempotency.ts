@@ -42,6 +42,19 @@ export function canonicalJson(value: unknown): string {
 }
 
 /**
+ * The canonical JSON of the request's parsed body (`null` without one), made once per request:
+ * the idempotency fingerprint and the go-live report's read the same text.
+ */
+export function canonicalBody(c: Context<ApiEnv>): string {
+  let text = c.get('canonicalBody');
+  if (text === undefined) {
+    text = canonicalJson(c.get('body') ?? null);
+    c.set('canonicalBody', text);
+  }
+  return text;
+}
+
+/**
  * The key as the database keeps it: the key itself, or, when it holds card data (a card
  * number, a security code) or a secret (an API key, a JWT), its SHA-256 digest, so the card data is never stored while the
  * same key still finds the same record.
@@ -98,9 +111,8 @@ export function idempotency({ records: store, clock, atomically }: IdempotencyDe
     const stored = storedKey(key);
     // A key found free of card data and secrets is logged as it is: the request log does not scan it again.
     if (stored === key) c.set('idempotencyKey', key);
-    const body: unknown = c.get('body') ?? null;
     const fingerprint = createHash('sha256')
-      .update(`${c.req.method} ${c.req.path}\n${canonicalJson(body)}`)
+      .update(`${c.req.method} ${c.req.path}\n${canonicalBody(c)}`)
       .digest('hex');
     const now = clock.nowMs();
     // The stored response is the one the route declares; it is sent again byte for byte.
@@ -159,6 +171,8 @@ export function idempotency({ records: store, clock, atomically }: IdempotencyDe
           c.set('answer', value);
           const json = JSON.stringify(value);
           store.record(accountId, stored, fingerprint, now, status, json);
+          // The request log's entry, its answer known: the record, its key and the entry commit together.
+          c.get('logInUnit')?.(status);
           return { status, json };
         });
       } catch (err) {

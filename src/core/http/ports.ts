@@ -59,7 +59,14 @@ export interface RequestLogFilter {
 }
 
 export interface RequestLogRepo {
+  /** Queues the entry (written with others a few milliseconds later); its id. */
   insert(entry: Omit<RequestLogEntry, 'seq'>): number;
+  /**
+   * Writes the entry now, in the caller's SQLite transaction (a create's unit of work: the
+   * entry commits or rolls back with what the create wrote); its id. The log's trimming is
+   * left to the next batch, off the request's path.
+   */
+  insertNow(entry: Omit<RequestLogEntry, 'seq'>): number;
   page(accountId: string, req: PageRequest): Page<RequestLogEntry>;
   /** Every request, including those no account could be found for (e.g. a 401). */
   pageAll(req: PageRequest): Page<RequestLogEntry>;

@@ -45,9 +45,78 @@ export function redactBody(value: unknown, maxString = Infinity): unknown {
  * left out, as the copy left it out.
  */
 export function redactedJson(value: unknown, maxString = Infinity): string {
+  return scannedBody(value, maxString).json;
+}
+
+/**
+ * The one scan of a parsed body for card data: its text as the request log keeps it
+ * (`redactedJson`) and whether it carries card data (`carriesCardData`), found by the same
+ * walk (the go-live report reads it for checkout accounts, no second scan).
+ */
+export interface ScannedBody {
+  json: string;
+  cardData: boolean;
+}
+
+/** A security code's value: 3 or 4 digits, as a string or a number. */
+const SECURITY_CODE_VALUE = /^\s*\d{3,4}\s*$/;
+
+/** Security codes are looked for this deep at most (objects within objects). */
+const SECURITY_CODE_DEPTH = 32;
+
+/** Whether `text` holds a card number (the card-data detector's rule). */
+export function holdsCardNumber(text: string): boolean {
+  let found = false;
+  maskCardNumbers(text, (digits) => {
+    found = true;
+    return digits;
+  });
+  return found;
+}
+
+/** Whether a parsed body holds a security code of 3 or 4 digits under any key that names one, at any depth. */
+function holdsSecurityCode(value: unknown, depth: number): boolean {
+  if (typeof value !== 'object' || value === null || depth > SECURITY_CODE_DEPTH) return false;
+  if (Array.isArray(value)) return value.some((item) => holdsSecurityCode(item, depth + 1));
+  for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+    if ((typeof item === 'string' || typeof item === 'number') && isSecurityCodeKey(key) && SECURITY_CODE_VALUE.test(String(item)))
+      return true;
+    if (holdsSecurityCode(item, depth + 1)) return true;
+  }
+  return false;
+}
+
+/** Whether a parsed body carries a card number (in any key or value) or a security code under any key that names one. */
+export function carriesCardData(body: unknown, depth = 0): boolean {
+  return holdsCardNumber(JSON.stringify(body) ?? '') || holdsSecurityCode(body, depth);
+}
+
+/** `scannedBody`'s walk: `found.cardData` is set when card data is met. */
+interface Scan {
+  cardData: boolean;
+  maxString: number;
+}
+
+/** See `ScannedBody`. */
+export function scannedBody(value: unknown, maxString = Infinity): ScannedBody {
+  const scan: Scan = { cardData: false, maxString };
+  const json = scanValue(value, scan, 0);
+  return { json, cardData: scan.cardData };
+}
+
+/** A string as logged; card data in it is noted on `scan`. */
+function scanString(value: string, scan: Scan): string {
+  const cut = value.length > scan.maxString ? value.slice(0, scan.maxString) : value;
+  const text = redactTextNoting(cut, scan);
+  // Past the cut is not logged, but card data there is still card data.
+  if (!scan.cardData && cut !== value && holdsCardNumber(value)) scan.cardData = true;
+  return JSON.stringify(text);
+}
+
+function scanValue(value: unknown, scan: Scan, depth: number): string {
   if (Array.isArray(value)) {
     let out = '[';
-    for (let i = 0; i < value.length; i++) out += (i === 0 ? '' : ',') + redactedJson(value[i], maxString);
+    for (let i = 0; i < value.length; i++) out += (i === 0 ? '' : ',') + scanValue(value[i], scan, depth + 1);
     return out + ']';
   }
   if (value !== null && typeof value === 'object') {
@@ -56,17 +125,32 @@ export function redactedJson(value: unknown, maxString = Infinity): string {
     let first = true;
     for (const key of Object.keys(record)) {
       const v = record[key];
-      if (v === undefined || key === '__proto__' || isSecurityCodeKey(key)) continue;
-      const text =
-        CARD_NUMBER_KEYS.has(key.toLowerCase()) && (typeof v === 'string' || typeof v === 'number')
-          ? JSON.stringify(maskCardNumber(String(v)))
-          : redactedJson(v, maxString);
+      if (v === undefined) continue;
+      // A card number has at least 13 digits: a shorter key holds none.
+      if (!scan.cardData && key.length >= 13 && holdsCardNumber(key)) scan.cardData = true;
+      if (key === '__proto__' || isSecurityCodeKey(key)) {
+        // Left out of the log; what it holds is still looked at.
+        if (!scan.cardData) {
+          const code = (typeof v === 'string' || typeof v === 'number') && key !== '__proto__' && depth <= SECURITY_CODE_DEPTH;
+          if ((code && SECURITY_CODE_VALUE.test(String(v))) || carriesCardData(v, depth + 1)) scan.cardData = true;
+        }
+        continue;
+      }
+      let text: string;
+      if (CARD_NUMBER_KEYS.has(key.toLowerCase()) && (typeof v === 'string' || typeof v === 'number')) {
+        if (!scan.cardData && holdsCardNumber(String(v))) scan.cardData = true;
+        text = JSON.stringify(maskCardNumber(String(v)));
+      } else text = scanValue(v, scan, depth + 1);
       out += (first ? '' : ',') + JSON.stringify(key) + ':' + text;
       first = false;
     }
     return out + '}';
   }
-  if (typeof value === 'string') return JSON.stringify(redactText(value.length > maxString ? value.slice(0, maxString) : value));
+  if (typeof value === 'string') return scanString(value, scan);
+  if (typeof value === 'number' && !scan.cardData) {
+    const digits = String(value);
+    if (digits.length >= 13 && holdsCardNumber(digits)) scan.cardData = true;
+  }
   return JSON.stringify(value) ?? 'null';
 }
 
@@ -82,13 +166,19 @@ const CARD_NUMBER_MEMBER = /("(?:number|card_number|pan)"\s*:\s*)(?:"((?:[^"\\]|
  * (escaped, percent-encoded, camelCase, in a form or multipart body) replaced by `[redacted]`.
  */
 export function redactText(text: string): string {
+  return redactTextNoting(text, undefined);
+}
+
+/** `redactText`, noting on `scan` whether a card number was found (a security code in text is not counted). */
+function redactTextNoting(text: string, scan: Scan | undefined): string {
   const members = text.includes('"')
     ? text
         .replace(SECURITY_CODE_MEMBER, '')
-        .replace(
-          CARD_NUMBER_MEMBER,
-          (_m, name: string, str: string | undefined, num: string | undefined) => `${name}"${maskCardNumber(str ?? num ?? '')}"`,
-        )
+        .replace(CARD_NUMBER_MEMBER, (_m, name: string, str: string | undefined, num: string | undefined) => {
+          if (scan && !scan.cardData && holdsCardNumber(str ?? num ?? '')) scan.cardData = true;
+          return `${name}"${maskCardNumber(str ?? num ?? '')}"`;
+        })
     : text;
-  return maskCardNumbers(redactSecurityCodes(members), maskCardNumber);
+  const mask = scan === undefined ? maskCardNumber : (digits: string): string => ((scan.cardData = true), maskCardNumber(digits));
+  return maskCardNumbers(redactSecurityCodes(members), mask);
 }

@@ -7,7 +7,9 @@
  * in memory from the table's last one) and queues it; the queue is written in one SQLite
  * transaction (and pruned once) a few milliseconds later, when it holds `FLUSH_AT` entries, and
  * before any read, reset or close, so every reader sees every entry. A crash (not a clean stop)
- * can lose the last few milliseconds of the log: it is diagnostics, not accepted data.
+ * can lose the last few milliseconds of the log: it is diagnostics, not accepted data. A keyed
+ * create's entry is not queued: `insertNow` writes it in the create's own transaction, beside
+ * the record and its idempotency key; the pruning it makes due waits for the next batch.
  */
 import type { RequestLogEntry, RequestLogFilter, RequestLogRepo } from './ports.js';
 import type { Db } from '../db/database.js';
@@ -107,9 +109,12 @@ export function requestLogStore(db: Db, limit?: number, onError: (err: unknown) 
   let queue: QueuedRow[] = [];
   let timer: NodeJS.Timeout | undefined;
 
+  /** The newest id written by `insertNow` since the last prune, or 0. */
+  let writtenNow = 0;
   const writeQueue = db.transaction((rows: QueuedRow[]) => {
     for (const row of rows) insert.run(...row);
-    const newest = rows[rows.length - 1]![0];
+    const newest = Math.max(rows.length > 0 ? rows[rows.length - 1]![0] : 0, writtenNow);
+    writtenNow = 0;
     if (limit !== undefined && newest > limit) prune.run(newest - limit);
   });
   const flush = (): void => {
@@ -117,10 +122,15 @@ export function requestLogStore(db: Db, limit?: number, onError: (err: unknown) 
       clearTimeout(timer);
       timer = undefined;
     }
-    if (queue.length === 0) return;
+    if (queue.length === 0 && writtenNow === 0) return;
     const rows = queue;
     queue = [];
     writeQueue(rows);
+  };
+  const flushSoon = (): void => {
+    if (timer) return;
+    timer = setTimeout(flushLater, FLUSH_AFTER_MS);
+    timer.unref();
   };
   const flushLater = (): void => {
     timer = undefined;
@@ -146,28 +156,36 @@ export function requestLogStore(db: Db, limit?: number, onError: (err: unknown) 
     return fn();
   };
 
+  const rowOf = (seq: number, entry: Omit<RequestLogEntry, 'seq'>): QueuedRow => [
+    seq,
+    entry.account_id,
+    entry.method,
+    entry.path,
+    entry.status,
+    entry.idempotency_key,
+    entry.replayed ? 1 : 0,
+    entry.duration_ms,
+    entry.request_body,
+    entry.response_body,
+    entry.warnings.length > 0 ? JSON.stringify(entry.warnings) : null,
+    entry.at,
+  ];
+
   return {
+    insertNow: (entry) => {
+      const seq = ++lastSeq;
+      insert.run(...rowOf(seq, entry));
+      if (limit !== undefined) {
+        writtenNow = seq;
+        flushSoon(); // the trimming, off the request path
+      }
+      return seq;
+    },
     insert: (entry) => {
       const seq = ++lastSeq;
-      queue.push([
-        seq,
-        entry.account_id,
-        entry.method,
-        entry.path,
-        entry.status,
-        entry.idempotency_key,
-        entry.replayed ? 1 : 0,
-        entry.duration_ms,
-        entry.request_body,
-        entry.response_body,
-        entry.warnings.length > 0 ? JSON.stringify(entry.warnings) : null,
-        entry.at,
-      ]);
+      queue.push(rowOf(seq, entry));
       if (queue.length >= FLUSH_AT) flushOrDrop();
-      else if (!timer) {
-        timer = setTimeout(flushLater, FLUSH_AFTER_MS);
-        timer.unref();
-      }
+      else flushSoon();
       return seq;
     },
     page: (accountId, req) => read(() => page(accountId, req)),

@@ -9,7 +9,7 @@ import type { ApiEnv } from './env.js';
 import type { Clock } from '../clock/clock.js';
 import type { RequestLogRepo } from './ports.js';
 import { isSecurityCodeKey } from '../redaction/card-data.js';
-import { redactedJson, redactText } from './redact.js';
+import { redactText, scannedBody } from './redact.js';
 import { holdsSecret, redactSecrets } from '../redaction/secrets.js';
 
 const MAX_LOGGED_BODY = 16 * 1024;
@@ -65,17 +65,28 @@ export function loggedPath(path: string, url: string): string {
 /** A header value as logged (`Idempotency-Key`, `X-Merchant-Account-Id`): card data masked, secrets replaced. */
 const loggedHeader = (value: string | undefined): string | null => (value === undefined ? null : loggedText(value));
 
-/** The request body as logged: the parsed body redacted, or the raw text redacted when it did not parse. */
+/**
+ * The request body as logged: the parsed body redacted, or the raw text redacted when it did
+ * not parse. The scan of a parsed body also notes whether it carries card data (`cardData`).
+ */
 async function loggedRequestBody(c: Context<ApiEnv>): Promise<string | null> {
   if (c.req.method === 'GET') return null;
-  const parsed: unknown = c.get('body');
-  if (parsed !== undefined) return redactSecrets(redactedJson(parsed, MAX_LOGGED_BODY)).slice(0, MAX_LOGGED_BODY);
+  if (c.get('body') !== undefined) return loggedParsedBody(c);
   try {
     // Only what is kept is scanned (a little more, so a card number across the cut is still found).
     return loggedText((await c.req.text()).slice(0, MAX_LOGGED_BODY + 64)).slice(0, MAX_LOGGED_BODY) || null;
   } catch {
     return null;
   }
+}
+
+/** The parsed body as logged (one scan, which also notes `cardData`); null without a parsed body. */
+function loggedParsedBody(c: Context<ApiEnv>): string | null {
+  const parsed: unknown = c.get('body');
+  if (parsed === undefined || c.req.method === 'GET') return null;
+  const scanned = scannedBody(parsed, MAX_LOGGED_BODY);
+  c.set('cardData', scanned.cardData);
+  return redactSecrets(scanned.json).slice(0, MAX_LOGGED_BODY);
 }
 
 /**
@@ -86,7 +97,7 @@ export type RequestObserver = (c: Context<ApiEnv>, requestId: number, path: stri
 
 /** What `requestLog` needs: the log it writes, the change feed it tells, the clock, and who hears each request. */
 export interface RequestLogDeps {
-  requestLog: Pick<RequestLogRepo, 'insert'>;
+  requestLog: Pick<RequestLogRepo, 'insert' | 'insertNow'>;
   clock: Pick<Clock, 'nowMs'>;
   /** Told of each logged request, after it is written. */
   observers?: readonly RequestObserver[];
@@ -97,20 +108,17 @@ export interface RequestLogDeps {
 /** The request-log middleware of /v4 (and the bare /buyers). */
 export function requestLog(deps: RequestLogDeps): MiddlewareHandler<ApiEnv> {
   const { requestLog: log, clock, emit, observers = [] } = deps;
-  return async (c, next) => {
-    const started = performance.now();
-    c.set('warnings', []);
-    c.set('replayed', false);
-    c.set('idempotencyKey', undefined);
-    await next();
-    const duration = performance.now() - started;
-    const requestBody = await loggedRequestBody(c);
-    const status = c.res.status;
-    const responseBody = status >= 400 ? loggedText(await c.res.clone().text()).slice(0, MAX_LOGGED_BODY) : null;
+  /** The entry of `c` as it stands, answered `status` after `duration` ms. */
+  const entryOf = (
+    c: Context<ApiEnv>,
+    path: string,
+    status: number,
+    duration: number,
+    requestBody: string | null,
+    responseBody: string | null,
+  ) => {
     const account = c.get('account') as ApiEnv['Variables']['account'] | undefined;
-    const warnings = c.get('warnings').map(loggedText);
-    const path = loggedPath(c.req.path, c.req.url);
-    const id = log.insert({
+    return {
       account_id: account?.id ?? loggedHeader(c.req.header('x-merchant-account-id')),
       method: c.req.method,
       path,
@@ -120,9 +128,41 @@ export function requestLog(deps: RequestLogDeps): MiddlewareHandler<ApiEnv> {
       duration_ms: Math.round(duration * 100) / 100,
       request_body: requestBody,
       response_body: responseBody,
-      warnings,
+      warnings: c.get('warnings').map(loggedText),
       at: clock.nowMs(),
+    };
+  };
+  return async (c, next) => {
+    const started = performance.now();
+    c.set('warnings', []);
+    c.set('replayed', false);
+    c.set('idempotencyKey', undefined);
+    c.set('cardData', undefined);
+    c.set('canonicalBody', undefined);
+    /** The entry written in the create's unit of work: its id, the status it logged and the body as logged. */
+    let written: { id: number; status: number; path: string; requestBody: string | null } | undefined;
+    c.set('logInUnit', (status) => {
+      // The answer is known here (a success: no response body is logged), and the body is parsed.
+      const requestBody = loggedParsedBody(c);
+      const path = loggedPath(c.req.path, c.req.url);
+      const id = log.insertNow(entryOf(c, path, status, performance.now() - started, requestBody, null));
+      written = { id, status, path, requestBody };
     });
+    await next();
+    const duration = performance.now() - started;
+    const status = c.res.status;
+    const account = c.get('account') as ApiEnv['Variables']['account'] | undefined;
+    let path: string;
+    let id: number;
+    let requestBody: string | null;
+    if (written !== undefined && written.status === status && c.error === undefined) {
+      ({ id, path, requestBody } = written); // committed with the create
+    } else {
+      path = loggedPath(c.req.path, c.req.url);
+      requestBody = await loggedRequestBody(c);
+      const responseBody = status >= 400 ? loggedText(await c.res.clone().text()).slice(0, MAX_LOGGED_BODY) : null;
+      id = log.insert(entryOf(c, path, status, duration, requestBody, responseBody));
+    }
     for (const observe of observers) {
       try {
         await observe(c, id, path, requestBody);

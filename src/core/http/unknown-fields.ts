@@ -1,6 +1,8 @@
 /**
- * Unknown fields of a request body are ignored, as a production API would; this
- * finds them, as JSON pointers, by comparing the raw body with what the schema kept.
+ * Unknown fields of a request body are ignored, as a production API would; they are noted as
+ * warnings. The body's walk beside its schema finds them (`wire/absent-nulls.ts`
+ * `preparedBody`); for a schema it cannot see through, `unknownFields` finds them, as JSON
+ * pointers, by comparing the raw body with what the schema kept.
  */
 import type { Context } from 'hono';
 import type { ApiEnv, BodyEnv } from './env.js';
@@ -25,9 +27,9 @@ export function unknownFields(raw: unknown, parsed: unknown, path: (string | num
   return [];
 }
 
-/** Notes each unknown field of the request body in the request log's warnings (/v4 only: other routes keep no log). */
-export function warnUnknownFields<E extends BodyEnv>(c: Context<E>, raw: unknown, parsed: unknown): void {
+/** Notes each unknown field of the request body (`pointers()` finds them) in the request log's warnings (/v4 only: other routes keep no log). */
+export function warnUnknownFields<E extends BodyEnv>(c: Context<E>, pointers: () => readonly string[]): void {
   const warnings = (c as unknown as Context<ApiEnv>).get('warnings') as string[] | undefined;
   if (!warnings) return;
-  for (const pointer of unknownFields(raw, parsed)) warnings.push(`unknown field ${pointer} ignored`);
+  for (const pointer of pointers()) warnings.push(`unknown field ${pointer} ignored`);
 }

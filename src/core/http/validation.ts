@@ -12,8 +12,8 @@ import type { z } from '@hono/zod-openapi';
 import { badRequest, type ErrorDetail } from '../domain/errors.js';
 import type { ApiEnv, BodyEnv } from './env.js';
 import { zodDetails } from './errors.js';
-import { warnUnknownFields } from './unknown-fields.js';
-import { withoutNullOptionals } from './wire/absent-nulls.js';
+import { unknownFields, warnUnknownFields } from './unknown-fields.js';
+import { preparedBody } from './wire/absent-nulls.js';
 
 export interface RequestSchemas<T> {
   /** The body schema for this request. */
@@ -63,14 +63,15 @@ function validated<T, E extends BodyEnv>(c: Context<E>, schemas: RequestSchemas<
     details.push({ type: 'missing', pointer: '', message: 'A JSON body is required', location: 'body' });
     throw badRequest('A JSON body is required', details);
   }
-  // `null` on an optional field is the field left out; the idempotency fingerprint sees the same body.
-  const raw = withoutNullOptionals(schemas.body, sent);
+  // One walk: `null` on an optional field is the field left out (the idempotency fingerprint,
+  // the request log and the go-live report read the same body), and the unknown fields found.
+  const { value: raw, unknown } = preparedBody(schemas.body, sent);
   if (c.get('body') !== undefined) c.set('body', raw);
   const result = schemas.body.safeParse(raw);
   if (!result.success) details.push(...zodDetails(result.error, 'body', raw));
   else details.push(...furtherDetails(result.data));
   if (!result.success || details.length > 0) throw badRequest('Request failed validation', details);
-  warnUnknownFields(c, raw, result.data);
+  warnUnknownFields(c, () => unknown ?? unknownFields(raw, result.data));
   return result.data;
 }
 

@@ -12,46 +12,19 @@ import type { ObservedRequest } from './go-live-observations.js';
 import type { AccountQueries, TransactionQueries } from '../../core/domain/queries.js';
 import type { ApiEnv } from '../../core/http/env.js';
 import { FAULT_HEADER, parseFault, type ApiFaults } from '../../core/http/faults.js';
-import { canonicalJson } from '../../core/http/idempotency.js';
+import { canonicalBody, canonicalJson } from '../../core/http/idempotency.js';
 import type { RequestObserver } from '../../core/http/request-log.js';
-import { isSecurityCodeKey, maskCardNumbers, redactSecurityCodes } from '../../core/redaction/card-data.js';
+import { carriesCardData as parsedCarriesCardData, holdsCardNumber } from '../../core/http/redact.js';
+import { redactSecurityCodes } from '../../core/redaction/card-data.js';
 
 const CREATE = /^\/v4\/(transactions|subscriptions)\/?$/;
 const REFUND = /^\/v4\/transactions\/([^/]+)\/refunds\/?$/;
 const TRANSACTION = /^\/v4\/transactions\/([0-9a-fA-F-]{36})\/?$/;
 
-/** Whether a field name names a security code, in any casing or punctuation (the card-data detector's names). */
-const namesSecurityCode = isSecurityCodeKey;
-
-/** A security code's value: 3 or 4 digits, as a string or a number. */
-const SECURITY_CODE_VALUE = /^\s*\d{3,4}\s*$/;
-
-/** Whether `text` holds a card number (the card-data detector's rule). */
-function holdsCardNumber(text: string): boolean {
-  let found = false;
-  maskCardNumbers(text, (digits) => {
-    found = true;
-    return digits;
-  });
-  return found;
-}
-
-/** Whether a parsed body holds a security code under any key that names one, at any depth. */
-function holdsSecurityCode(value: unknown, depth = 0): boolean {
-  if (typeof value !== 'object' || value === null || depth > 32) return false;
-  if (Array.isArray(value)) return value.some((item) => holdsSecurityCode(item, depth + 1));
-  for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
-    if ((typeof item === 'string' || typeof item === 'number') && namesSecurityCode(key) && SECURITY_CODE_VALUE.test(String(item)))
-      return true;
-    if (holdsSecurityCode(item, depth + 1)) return true;
-  }
-  return false;
-}
-
 /** Whether a body (parsed, or its text when it did not parse) carries a card number or a security code, under any field name. */
 export function carriesCardData(body: unknown, text: string | null): boolean {
   if (body === undefined) return text !== null && (holdsCardNumber(text) || redactSecurityCodes(text) !== text);
-  return holdsCardNumber(JSON.stringify(body) ?? '') || holdsSecurityCode(body);
+  return parsedCarriesCardData(body);
 }
 
 /** The body as JSON when it parses, else undefined. */
@@ -187,7 +160,13 @@ export async function observeRequest(
     idempotencyKey: c.req.header('idempotency-key') ?? null,
     replayed,
     liveKey,
-    cardDataInCheckout: mode === 'checkout' && method !== 'GET' && carriesCardData(body, body === undefined ? rawText : null),
+    // The request log's scan of the parsed body said whether it carries card data: not scanned again.
+    cardDataInCheckout:
+      mode === 'checkout' &&
+      method !== 'GET' &&
+      (parsed !== undefined && c.get('cardData') !== undefined
+        ? c.get('cardData')!
+        : carriesCardData(body, body === undefined ? rawText : null)),
     ignoredWebhookField:
       executed.status >= 200 && executed.status < 300 && !replayed && subscriptionWithNotificationUrl(method, bare, body),
     fault: (header !== undefined && parseFault(header) !== null) || played !== undefined,
@@ -198,7 +177,9 @@ export async function observeRequest(
     readPending,
     fingerprint: () =>
       (fingerprint ??= createHash('sha256')
-        .update(`${method} ${path}\n${body !== undefined ? canonicalJson(body) : (rawText ?? loggedBody ?? '')}`)
+        .update(
+          `${method} ${path}\n${parsed !== undefined ? canonicalBody(c) : body !== undefined ? canonicalJson(body) : (rawText ?? loggedBody ?? '')}`,
+        )
         .digest('hex')),
     atMs: deps.clock.nowMs(),
     realMs: Date.now(),
