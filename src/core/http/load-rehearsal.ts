@@ -128,7 +128,8 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 export function loadRehearsal(deps: LoadRehearsalDeps): { rateLimit: MiddlewareHandler<ApiEnv>; latency: MiddlewareHandler<ApiEnv> } {
   const now = deps.now ?? Date.now;
   const buckets = new Map<string, TokenBucket>();
-  const rateLimit: MiddlewareHandler<ApiEnv> = async (c, next) => {
+  // Neither middleware is async on its common path (no limit, no latency): no promise of its own.
+  const rateLimit: MiddlewareHandler<ApiEnv> = (c, next) => {
     const accountId = c.req.header('x-merchant-account-id');
     const settings = deps.settingsOf(accountId);
     if (!settings.known || settings.rateLimit <= 0 || accountId === undefined) return next();
@@ -151,15 +152,15 @@ export function loadRehearsal(deps: LoadRehearsalDeps): { rateLimit: MiddlewareH
       status: 429,
       headers: { 'content-type': 'application/json', 'retry-after': String(retryAfterS) },
     });
+    return Promise.resolve();
   };
 
-  const latency: MiddlewareHandler<ApiEnv> = async (c, next) => {
+  const latency: MiddlewareHandler<ApiEnv> = (c, next) => {
     const ms = sampleLatency(deps.settingsOf(c.req.header('x-merchant-account-id')).latency, deps.random);
     if (ms <= 0) return next();
     const elapsed = sleep(ms);
     c.set('latency', elapsed);
-    await next();
-    await elapsed;
+    return next().then(() => elapsed);
   };
 
   return { rateLimit, latency };

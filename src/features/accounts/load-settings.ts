@@ -62,10 +62,18 @@ export function createAccountLoadSettings(deps: AccountLoadSettingsDeps): Accoun
     rateLimit: own?.rateLimit ?? deps.defaults.rateLimit,
     latency: own?.latency ?? deps.defaults.latency,
   });
+  // Read on every /v4 call: the settings in force are kept per account until one changes.
+  const unknown = Object.freeze({ ...deps.defaults, known: false });
+  const inForceOf = new Map<string, LoadSettings & { known: boolean }>();
   return {
     of(accountId) {
-      if (accountId === undefined || !isKnown(accountId)) return { ...deps.defaults, known: false };
-      return { ...inForce(owned.get(accountId)), known: true };
+      if (accountId === undefined || !isKnown(accountId)) return unknown;
+      let settings = inForceOf.get(accountId);
+      if (!settings) {
+        settings = Object.freeze({ ...inForce(owned.get(accountId)), known: true });
+        inForceOf.set(accountId, settings);
+      }
+      return settings;
     },
     own: (accountId) => ({ ...owned.get(accountId) }),
     change(accountId, change) {
@@ -76,6 +84,7 @@ export function createAccountLoadSettings(deps: AccountLoadSettingsDeps): Accoun
       else if (change.latency !== undefined) own.latency = change.latency;
       if (Object.keys(own).length === 0) owned.delete(accountId);
       else owned.set(accountId, own);
+      inForceOf.delete(accountId);
       deps.save(JSON.stringify(Object.fromEntries(owned)));
       return inForce(own);
     },
