@@ -29,6 +29,7 @@ export function fakeClock(startMs = Date.UTC(2026, 10, 22, 10)): Clock & { set(m
     restoreOffset: () => undefined,
     account: () => null,
     inAccount: (_accountId, work) => work(),
+    movingAccount: (_accountId, work) => work(),
     onSandboxClock: (work) => work(),
     set: (ms) => void (now = ms),
   };

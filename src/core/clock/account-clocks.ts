@@ -12,6 +12,8 @@ export interface AccountClocks {
   scope(): string | null;
   /** Runs `work` on `accountId`'s clock (a promise it returns keeps that clock to its end). */
   run<T>(accountId: string, work: () => T): T;
+  /** Runs `work` on `accountId`'s clock to move it (its own advance): from then on every account's work runs on its own clock. */
+  own<T>(accountId: string, work: () => T): T;
   /** Runs `work` on the sandbox clock, outside any account's. */
   outside<T>(work: () => T): T;
   /** How far `accountId`'s clock is ahead of the sandbox clock, in milliseconds (0 when never advanced). */
@@ -31,14 +33,26 @@ export function createAccountClocks(initial: Record<string, number> = {}): Accou
   const offsets = new Map<string, number>();
   for (const [id, ms] of Object.entries(initial)) if (Number.isFinite(ms) && ms !== 0) offsets.set(id, ms);
   const storage = new AsyncLocalStorage<string>();
+  // Until an account's clock first moves, every account's clock is the sandbox clock, and work
+  // for an account runs as it is: no async context, whose promise hooks would cost every
+  // request (about 15% of a GET's CPU on Node 20).
+  let inUse = offsets.size > 0;
+  const enter = <T>(accountId: string, work: () => T): T => (storage.getStore() === accountId ? work() : storage.run(accountId, work));
   return {
-    scope: () => storage.getStore() ?? null,
-    run: (accountId, work) => (storage.getStore() === accountId ? work() : storage.run(accountId, work)),
+    scope: () => (inUse ? (storage.getStore() ?? null) : null),
+    run: (accountId, work) => (inUse ? enter(accountId, work) : work()),
+    own(accountId, work) {
+      inUse = true;
+      return enter(accountId, work);
+    },
     outside: (work) => (storage.getStore() === undefined ? work() : storage.exit(work)),
     offsetOf: (accountId) => offsets.get(accountId) ?? 0,
     setOffset(accountId, offsetMs) {
       if (offsetMs === 0) offsets.delete(accountId);
-      else offsets.set(accountId, offsetMs);
+      else {
+        offsets.set(accountId, offsetMs);
+        inUse = true;
+      }
     },
     any: () => offsets.size > 0,
     entries: () => Object.fromEntries(offsets),

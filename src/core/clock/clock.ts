@@ -20,8 +20,10 @@ export interface Clock {
   restoreOffset(offsetMs: number): void;
   /** The account whose clock this is now (inside `inAccount`), or null: the sandbox clock. */
   account(): string | null;
-  /** Runs `work` on `accountId`'s clock: reads and moves inside it are that account's. */
+  /** Runs `work` on `accountId`'s clock: reads inside it are that account's. */
   inAccount<T>(accountId: string, work: () => T): T;
+  /** Runs `work` on `accountId`'s clock to move it (that account's own advance): moves inside it are that account's. */
+  movingAccount<T>(accountId: string, work: () => T): T;
   /** Runs `work` on the sandbox clock, outside any account's. */
   onSandboxClock<T>(work: () => T): T;
 }
@@ -66,6 +68,7 @@ export function createClock(
     },
     account: () => accounts.scope(),
     inAccount: (accountId, work) => accounts.run(accountId, work),
+    movingAccount: (accountId, work) => accounts.own(accountId, work),
     onSandboxClock: (work) => accounts.outside(work),
     rewind() {
       offset = 0;

@@ -105,7 +105,7 @@ export class Scheduler {
    * @throws AdvanceTooLongError (400) before anything moves when the estimate exceeds the limit.
    */
   advanceAccount(accountId: string, seconds: number, { waitForIo = true }: { waitForIo?: boolean } = {}): Promise<number> {
-    const run = this.advancing.then(() => this.deps.clock.inAccount(accountId, () => this.advanceNow(seconds, waitForIo)));
+    const run = this.advancing.then(() => this.deps.clock.movingAccount(accountId, () => this.advanceNow(seconds, waitForIo)));
     this.advancing = run.catch(() => undefined);
     return run;
   }
