@@ -155,3 +155,21 @@ describe("CONTRIBUTING.md's map of the code", () => {
     }
   });
 });
+
+describe('ARCHITECTURE.md', () => {
+  /** Every file below the folders a reader opens, by its path from the repository's root. */
+  const files = ['src', 'public', 'test', 'scripts'].flatMap((dir) =>
+    readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' }).map((f) => `${dir}/${f}`),
+  );
+
+  it('names only files the repository holds (a path from the root or from src/, or a file name of src/, public/, test/ or scripts/)', () => {
+    const named = [...read('ARCHITECTURE.md').matchAll(/`([\w./-]+\.(?:ts|js|mjs))`/g)].map((m) => m[1]!);
+    expect(named).toContain('features/transactions/transaction-format.ts');
+    const held = (name: string): boolean =>
+      existsSync(join(ROOT, name)) ||
+      existsSync(join(ROOT, 'src', name)) ||
+      (!name.includes('/') && files.some((f) => f.endsWith(`/${name}`)));
+    const missing = named.filter((name) => !held(name));
+    expect(missing).toEqual([]);
+  });
+});
