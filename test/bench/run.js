@@ -706,6 +706,31 @@ async function seededDb(size) {
   return file;
 }
 
+/** Creates a daily subscription (its webhooks to `webhooksUrl`) with `headers` of an account; throws on any answer but 201. */
+async function createDailySubscription(url, headers, externalId, webhooksUrl) {
+  const res = await fetch(`${url}/v4/subscriptions`, {
+    method: 'POST',
+    headers: { ...headers, 'x-forwarded-for': '203.0.113.7' },
+    body: JSON.stringify({
+      external_identifier: externalId,
+      amount: 1000,
+      currency: 'USD',
+      description: 'bench daily',
+      customer: { email_address: 'jane@example.com', first_name: 'Jane', last_name: 'Doe', phone_number: '+66812345678' },
+      plan: { name: 'Daily', currency: 'USD', amount: 900, interval: 'day' },
+      payment_method: {
+        type: 'card',
+        number: '4111111111111111',
+        expiration_date: '12/30',
+        security_code: '123',
+        webhooks_url: webhooksUrl,
+      },
+      browser_info: { javascript_enabled: true, language: 'en-US', color_depth: 24, user_device: 'desktop' },
+    }),
+  });
+  if (res.status !== 201) throw new Error(`subscription create answered ${res.status}: ${await res.text()}`);
+}
+
 async function pages() {
   // A cursor is opaque and bound to its list and account: take a real next_cursor and move its
   // key, so the deep page is the list's last pages (the oldest rows, from seq 60 down).
@@ -785,27 +810,7 @@ async function clock() {
   const receiver = await ackReceiver();
   const s = await startProcess(['sandbox']);
   for (let i = 0; i < 100; i++) {
-    const res = await fetch(`${s.url}/v4/subscriptions`, {
-      method: 'POST',
-      headers: { ...HEADERS, 'x-forwarded-for': '203.0.113.7' },
-      body: JSON.stringify({
-        external_identifier: `sub-bench-${i}`,
-        amount: 1000,
-        currency: 'USD',
-        description: 'bench daily',
-        customer: { email_address: 'jane@example.com', first_name: 'Jane', last_name: 'Doe', phone_number: '+66812345678' },
-        plan: { name: 'Daily', currency: 'USD', amount: 900, interval: 'day' },
-        payment_method: {
-          type: 'card',
-          number: '4111111111111111',
-          expiration_date: '12/30',
-          security_code: '123',
-          webhooks_url: receiver.url,
-        },
-        browser_info: { javascript_enabled: true, language: 'en-US', color_depth: 24, user_device: 'desktop' },
-      }),
-    });
-    if (res.status !== 201) throw new Error(`subscription create answered ${res.status}: ${await res.text()}`);
+    await createDailySubscription(s.url, HEADERS, `sub-bench-${i}`, receiver.url);
   }
   await sleep(200);
   const before = receiver.received.size;
@@ -900,27 +905,8 @@ async function clockOfAccounts(mode) {
     accounts.push(await res.json());
   }
   for (const a of accounts) {
-    const res = await fetch(`${s.url}/v4/subscriptions`, {
-      method: 'POST',
-      headers: { ...json, authorization: `Bearer ${a.api_key}`, 'x-merchant-account-id': a.account_id, 'x-forwarded-for': '203.0.113.7' },
-      body: JSON.stringify({
-        external_identifier: `sub-${a.account_id}`,
-        amount: 1000,
-        currency: 'USD',
-        description: 'bench daily',
-        customer: { email_address: 'jane@example.com', first_name: 'Jane', last_name: 'Doe', phone_number: '+66812345678' },
-        plan: { name: 'Daily', currency: 'USD', amount: 900, interval: 'day' },
-        payment_method: {
-          type: 'card',
-          number: '4111111111111111',
-          expiration_date: '12/30',
-          security_code: '123',
-          webhooks_url: receiver.url,
-        },
-        browser_info: { javascript_enabled: true, language: 'en-US', color_depth: 24, user_device: 'desktop' },
-      }),
-    });
-    if (res.status !== 201) throw new Error(`subscription create answered ${res.status}: ${await res.text()}`);
+    const auth = { ...json, authorization: `Bearer ${a.api_key}`, 'x-merchant-account-id': a.account_id };
+    await createDailySubscription(s.url, auth, `sub-${a.account_id}`, receiver.url);
   }
   await sleep(200);
   // The probe's first GETs (a fresh process's first API requests) are not part of the figure.
