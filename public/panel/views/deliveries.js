@@ -227,11 +227,7 @@ function checkWebhooksForm(ctx) {
   const showReport = (report) =>
     setChildren(
       result,
-      h(
-        'p',
-        { class: !report.passed ? 'error-text' : report.needsOrders.length > 0 ? 'warn-text' : 'ok-text' },
-        summary(report),
-      ),
+      h('p', { class: !report.passed ? 'error-text' : report.needsOrders.length > 0 ? 'warn-text' : 'ok-text' }, summary(report)),
       h(
         'ul',
         { class: 'mini-list check-list' },

@@ -484,7 +484,7 @@ async function judge(b: Battery, stateUrl: string | undefined, v: AnswerVerdict)
   const answerPassed = v.failure === null;
   const failures = [v.failure === null ? null : `answer: ${v.failure}`, stateFailure].filter((f): f is string => f !== null);
   const outcome: WebhookCheckOutcome = failures.length > 0 ? 'failed' : needsOrders !== null ? 'needs_orders' : 'passed';
-  const stateNote = statePassed ? (unknownNote || '; state as expected') : '';
+  const stateNote = statePassed ? unknownNote || '; state as expected' : '';
   return {
     id: v.id,
     title: v.title,
@@ -820,7 +820,8 @@ async function runBattery(
       title: 'applies the terminal SUCCEEDED that follows an intermediate PROCESSING of the same transaction',
       exchanges: [processing, succeeded],
       failure:
-        notAcknowledged(processing, 'the PROCESSING webhook: expected') ?? notAcknowledged(succeeded, 'the SUCCEEDED webhook after it: expected'),
+        notAcknowledged(processing, 'the PROCESSING webhook: expected') ??
+        notAcknowledged(succeeded, 'the SUCCEEDED webhook after it: expected'),
       success: 'both acknowledged',
       state: [requires.endsPaid(p, 'a PROCESSING then a SUCCEEDED payment webhook of one transaction')],
     });
