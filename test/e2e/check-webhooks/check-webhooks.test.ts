@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ORDERS_USED, WEBHOOK_CHECK_IDS, checkWebhooks, type WebhookCheckReport } from '../../../src/features/check-webhooks/index.js';
+import { startSandbox } from '../../../src/index.js';
 import {
   badHandler,
   goodHandler,
@@ -298,6 +299,29 @@ describe('orders the shop created (orders, --orders)', () => {
   it('refuses orders that are not distinct ids of 1 to 64 characters', async () => {
     await expect(checkWebhooks('http://127.0.0.1:9/webhooks', { orders: ['a', 'a'] })).rejects.toThrow(/named twice/);
     await expect(checkWebhooks('http://127.0.0.1:9/webhooks', { orders: ['x'.repeat(65)] })).rejects.toThrow(TypeError);
+  });
+
+  it('the control API takes "orders": a running sandbox checks the shop with the orders it created', async () => {
+    const { shop, stateUrl, orders } = await shopWithOrders(ORDERS_USED);
+    const sandbox = await startSandbox();
+    try {
+      const run = async (extra: Record<string, unknown>) => {
+        const res = await fetch(`${sandbox.url}/_sandbox/check-webhooks`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ url: shop.url, state_url: stateUrl, ...extra }),
+        });
+        expect(res.status).toBe(200);
+        return (await res.json()) as WebhookCheckReport;
+      };
+      const without = await run({});
+      expect([without.passed, without.needsOrders]).toEqual([true, NEED_ORDERS]);
+      const withOrders = await run({ orders });
+      expect([withOrders.passed, withOrders.needsOrders, withOrders.orders]).toEqual([true, [], orders]);
+      expect(withOrders.checks.every((c) => c.outcome === 'passed')).toBe(true);
+    } finally {
+      await sandbox.stop();
+    }
   });
 
   it('the bin: NEED lines and exit 0 without --orders, all PASS with them, exit 2 for bad --orders', async () => {
