@@ -17,6 +17,7 @@ export type { SandboxOptionsInput } from './core/config.js';
 export {
   checkWebhooks,
   type CheckWebhooksOptions,
+  type WebhookCheckOutcome,
   type WebhookCheckReport,
   type WebhookCheckResult,
 } from './features/check-webhooks/index.js';
