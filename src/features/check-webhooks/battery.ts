@@ -1,11 +1,11 @@
 /**
  * `checkWebhooks(url, options)`: the battery that tells a merchant whether their webhook
  * handler is production-ready. It sends the handler deliveries built and signed
- * exactly as the sandbox builds and signs them (src/webhooks/formats.ts for the bodies,
- * src/webhooks/signing.ts for the signature and headers) and judges each answer against
+ * exactly as the sandbox builds and signs them (the transactions feature's webhook bodies,
+ * src/core/webhooks/signing.ts for the signature and headers) and judges each answer against
  * the documented Webhooks section: delivered means 2xx with `{"code":"200","message":"SUCCESS"}`.
  * This module owns the cases, their verdicts and the typed report; the command line that
- * prints it is src/check-webhooks/command.ts.
+ * prints it is src/features/check-webhooks/command.ts.
  */
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { DEMO_WEBHOOK_PRIVATE_KEY_PEM } from '../../core/credentials/demo-credentials.js';
