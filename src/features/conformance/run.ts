@@ -7,7 +7,8 @@
  */
 import { CHECKS } from './checks.js';
 import { type Check, type CheckNeed } from './check-helpers.js';
-import { CheckFailed, Client, jsonType } from './client.js';
+import { CheckFailed, jsonType } from './client.js';
+import { CredentialsCheckingClient } from './credentials.js';
 import {
   conformanceOptionsSchema,
   type CheckOutcome,
@@ -68,10 +69,11 @@ async function runOne(
   check: Check,
   target: ConformanceTarget,
   side: 'url' | 'compare',
+  acceptedKeys: Set<string>,
 ): Promise<{ outcome: CheckOutcome; exchanges: Exchange[] }> {
   if (check.needs !== undefined && missing(check.needs, target))
     return { outcome: { outcome: 'skipped', duration_ms: 0, failure: null, skip_reason: skipReason(check.needs, side) }, exchanges: [] };
-  const client = new Client(target);
+  const client = new CredentialsCheckingClient(target, side === 'url' ? '--' : '--compare-', acceptedKeys);
   const started = Date.now();
   try {
     await check.run(client);
@@ -80,7 +82,7 @@ async function runOne(
       exchanges: client.exchanges,
     };
   } catch (err) {
-    if (!(err instanceof CheckFailed)) throw err; // a connection error stops the run
+    if (!(err instanceof CheckFailed)) throw err; // a connection error or a refused key stops the run
     const failure = { message: err.message, pointer: err.pointer, expected: err.expected, actual: err.actual, exchange: err.exchange };
     return { outcome: { outcome: 'failed', duration_ms: Date.now() - started, failure, skip_reason: null }, exchanges: client.exchanges };
   }
@@ -88,8 +90,6 @@ async function runOne(
 
 const requestLine = (ex: Exchange): string => `${ex.request.method} ${ex.request.path}`;
 
-function compareRuns(
-  check: Check,
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** The ids of the records the check created before its exchange `upTo`: the ids its successful POSTs answered. */
@@ -127,6 +127,8 @@ export function controlledBody(exchanges: Exchange[], i: number): unknown {
   return { ...body, items, next_cursor };
 }
 
+function compareRuns(
+  check: Check,
   left: { outcome: CheckOutcome; exchanges: Exchange[] },
   right: { outcome: CheckOutcome; exchanges: Exchange[] },
 ): Difference[] {
@@ -166,15 +168,18 @@ export function controlledBody(exchanges: Exchange[], i: number): unknown {
 
 /**
  * Runs the checks against `url` (and `compare.url`). Resolves with the report.
- * @throws ZodError for bad options, ConformanceConnectionError when a server cannot be reached.
+ * @throws ZodError for bad options, ConformanceConnectionError when a server cannot be reached,
+ *   ConformanceCredentialsError when a server answers the first call with one of the keys 401.
  */
 export async function runConformance(options: ConformanceOptions, checks: Check[] = CHECKS): Promise<ConformanceReport> {
   const { compare, ...target } = conformanceOptionsSchema.parse(options);
   const results: ConformanceReport['checks'] = [];
   const differences: Difference[] = [];
+  // the options whose key each server has accepted once (a first answer 401 stops the run)
+  const accepted = { url: new Set<string>(), compare: new Set<string>() };
   for (const check of checks) {
-    const left = await runOne(check, target, 'url');
-    const right = compare ? await runOne(check, compare, 'compare') : null;
+    const left = await runOne(check, target, 'url', accepted.url);
+    const right = compare ? await runOne(check, compare, 'compare', accepted.compare) : null;
     results.push({ name: check.name, rule: check.rule, result: left.outcome, compare_result: right?.outcome ?? null });
     if (right) differences.push(...compareRuns(check, left, right));
   }
