@@ -5,7 +5,14 @@
  * sandbox with a fresh one finds nothing; an answer past 1 MiB is a failed check.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { conformancePassed, runConformance, startSandbox, type ConformanceReport, type RunningSandbox } from '../../../src/index.js';
+import {
+  ConformanceCredentialsError,
+  conformancePassed,
+  runConformance,
+  startSandbox,
+  type ConformanceReport,
+  type RunningSandbox,
+} from '../../../src/index.js';
 import { formatConformanceText } from '../../../src/features/conformance/format.js';
 import { cardPayment } from '../../../src/features/conformance/check-helpers.js';
 import { checkoutPayment } from '../../../src/features/conformance/checks-modes.js';
@@ -179,6 +186,15 @@ describe('payment-sandbox conformance kit', () => {
     } finally {
       await Promise.all([used.stop(), fresh.stop()]);
     }
+  });
+
+  it('a restricted key refused on its first call rejects the run with ConformanceCredentialsError naming its option', async () => {
+    const account = sandbox.credentials.direct.account_id;
+    const minted = await sandbox.apiKeys.create(account, { scopes: ['transactions.read'] });
+    await sandbox.apiKeys.revoke(account, minted.id);
+    const run = runConformance({ ...directOnly(sandbox), restrictedApiKey: minted.secret });
+    await expect(run).rejects.toBeInstanceOf(ConformanceCredentialsError);
+    await expect(run).rejects.toMatchObject({ option: '--restricted-api-key', request: 'GET /transactions?limit=2' });
   });
 
   it('reads at most 1 MiB of an answer: an endless body and a gzip bomb are failed checks naming the limit, and the run goes on', async () => {
