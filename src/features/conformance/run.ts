@@ -3,7 +3,8 @@
  * their answers differ. The comparison normalises what differs by nature (ids, timestamps,
  * cursors, URLs: every string becomes its JSON type, except the values that are the API's
  * vocabulary: `type`, `code`, `status`, `pointer`, `location`) and keeps statuses, error codes,
- * `details` pointers, field sets and JSON types, page sizes and which cursors are null.
+ * `details` pointers, field sets and JSON types, and of a page what its check controls: the
+ * records it created and, where it created more than a page, whether `next_cursor` is null.
  */
 import { CHECKS } from './checks.js';
 import { type Check, type CheckNeed } from './check-helpers.js';
