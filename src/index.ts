@@ -22,7 +22,7 @@ export {
   type WebhookCheckResult,
 } from './features/check-webhooks/index.js';
 export { runConformance, conformancePassed } from './features/conformance/index.js';
-export { ConformanceConnectionError } from './features/conformance/index.js';
+export { ConformanceConnectionError, ConformanceCredentialsError } from './features/conformance/index.js';
 export type {
   CheckFailure,
   CheckOutcome,

@@ -3,6 +3,7 @@
  * recorded as an exchange; an assertion that does not hold throws `CheckFailed` naming the
  * JSON pointer into the answer document `{status, headers, body}`.
  */
+import { ANSWER_LIMIT_TEXT, readBoundedText } from './answer-body.js';
 import type { ConformanceTarget, Exchange } from './report.js';
 
 /** The server could not be reached or did not answer HTTP: the run stops (exit 2). */
@@ -84,10 +85,10 @@ export class Client {
     else if (options.body !== undefined) payload = JSON.stringify(options.body);
     if (payload !== undefined) headers['content-type'] = 'application/json';
     let res: Response;
-    let text: string;
+    let text: string | null; // null: the answer is larger than the kit reads
     try {
       res = await fetch(base + path, { method, headers, body: payload, signal: AbortSignal.timeout(15_000) });
-      text = await res.text();
+      text = await readBoundedText(res);
     } catch (err) {
       const cause = (err as { cause?: { code?: string; message?: string } }).cause;
       throw new ConformanceConnectionError(
@@ -96,7 +97,7 @@ export class Client {
     }
     let body: unknown = text;
     try {
-      body = text === '' ? null : JSON.parse(text);
+      body = text === '' || text === null ? null : JSON.parse(text);
     } catch {
       // not JSON: kept as text, and the checks say so
     }
@@ -115,6 +116,13 @@ export class Client {
       response: { status: res.status, headers: responseHeaders, body },
     };
     this.exchanges.push(exchange);
+    if (text === null)
+      fail(
+        exchange,
+        '/body',
+        `at most ${ANSWER_LIMIT_TEXT}`,
+        `the answer is larger than ${ANSWER_LIMIT_TEXT}, all the kit reads of an answer`,
+      );
     return exchange;
   }
 }
