@@ -40,6 +40,8 @@ const request = (over: Partial<ObservedRequest> = {}): ObservedRequest => ({
   retryAfterS: null,
   create: null,
   createdTransaction: null,
+  createdRefund: null,
+  answerDelivered: true,
   transactionId: null,
   readPending: false,
   fingerprint: () => `${over.method ?? 'GET'} ${over.path ?? '/v4/transactions'}`,

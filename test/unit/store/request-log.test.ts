@@ -24,6 +24,7 @@ const entry = (path: string, extra: Partial<RequestLogEntry> = {}): Omit<Request
   response_body: null,
   warnings: [],
   at: 1_000,
+  answer_delivered: null,
   ...extra,
 });
 
