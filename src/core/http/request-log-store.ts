@@ -102,7 +102,7 @@ export function requestLogStore(db: Db, limit?: number, onError: (err: unknown) 
   const insert = db.prepare<QueuedRow>(`INSERT INTO request_log (seq, account_id, method, path, status, idempotency_key, replayed,
       duration_ms, request_body, response_body, warnings, at, answer_delivered)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-  const undelivered = db.prepare('UPDATE request_log SET answer_delivered = 0 WHERE seq = ?');
+  const undelivered = db.prepare('UPDATE request_log SET answer_delivered = 0 WHERE seq = ? AND answer_delivered IS NOT NULL');
   const page = keysetPage<RequestLogRow, RequestLogEntry>(db, 'request_log', 'account_id = @scope', toEntry);
   const pageAll = keysetPage<RequestLogRow, RequestLogEntry>(db, 'request_log', "@scope = ''", toEntry);
   // One pager per combination of conditions (at most 32), prepared when first used.
