@@ -30,7 +30,7 @@ export interface CreatedAccount {
   api_key: string;
 }
 
-const merchantHeaders = (account: CreatedAccount, extra: Record<string, string> = {}): Record<string, string> => ({
+export const merchantHeaders = (account: CreatedAccount, extra: Record<string, string> = {}): Record<string, string> => ({
   authorization: `Bearer ${account.api_key}`,
   'x-merchant-account-id': account.account_id,
   'content-type': 'application/json',
@@ -58,8 +58,8 @@ export async function createAccount(url: string, mode: 'direct' | 'checkout', na
   return (await control(url, 'POST', '/accounts', { mode, name })) as unknown as CreatedAccount;
 }
 
-/** A /v4 call. */
-async function api(
+/** A /v4 call of `account` (its key and account header); `signal` aborts it. */
+export async function api(
   url: string,
   account: CreatedAccount,
   method: string,

@@ -172,7 +172,15 @@ describe('duplicate_charge_risk: money intents', () => {
   it('is no duplicate when the earlier payment of the order had FAILED when the later one was created', () => {
     const { t } = tracker();
     t.request(create('tx1', { idempotencyKey: 'k1' }));
-    t.outcome({ accountId: 'acc_a', transactionId: 'tx1', status: 'FAILED', noTarget: false, subscription: false, linkExpired: false, renewal: false });
+    t.outcome({
+      accountId: 'acc_a',
+      transactionId: 'tx1',
+      status: 'FAILED',
+      noTarget: false,
+      subscription: false,
+      linkExpired: false,
+      renewal: false,
+    });
     t.request(create('tx2', { idempotencyKey: 'k2', atMs: 1000 }));
     expect(codes(t)).not.toContain('duplicate_charge_risk');
     // Once the order is paid for again (tx2 not failed), a third payment is a duplicate.
