@@ -128,7 +128,7 @@ export const RULES: Record<GoLiveFindingCode, Rule> = {
   duplicate_refund_risk: {
     severity: 'error',
     title: 'The same refund was made twice',
-    fix: 'Derive the refund\'s Idempotency-Key from what you refund (the order and the amount, or your own refund id) and reuse it on every retry, so a retry after a timeout replays the first refund instead of refunding again.',
+    fix: "Derive the refund's Idempotency-Key from what you refund (the order and the amount, or your own refund id) and reuse it on every retry, so a retry after a timeout replays the first refund instead of refunding again.",
   },
   repeated_invalid_request: {
     severity: 'warning',
