@@ -199,6 +199,9 @@ export const MIGRATIONS: string[] = [
   DROP INDEX deliveries_order;
   CREATE INDEX deliveries_queue ON deliveries (order_key, seq) WHERE status = 'pending' AND order_key IS NOT NULL;
   `,
+  /* 9: whether a create's answer reached the client (null for a request that is not a create) */ `
+  ALTER TABLE request_log ADD COLUMN answer_delivered INTEGER;
+  `,
 ];
 
 /** The go-live report's saved state, a table its store creates when it first opens (a snapshot may hold it). */

@@ -43,5 +43,11 @@ export interface ApiEnv {
     cardData: boolean | undefined;
     /** The value a create answered, as `idempotent` ran it (read by the go-live report); unset on a replay or a refusal. */
     answer: unknown;
+    /**
+     * The client never got this request's answer: a fault after execution replaced it
+     * (`503-after`, `timeout-after`, `reset-after`), or the connection closed before it was
+     * written (set by the request log, also after the fact).
+     */
+    answerLost: boolean;
   };
 }

@@ -127,7 +127,9 @@ export function findingDetail(code: GoLiveFindingCode, n: number, wording: Findi
     case 'missing_idempotency_key':
       return `${n} create${s} (transaction, refund or subscription) ran without an Idempotency-Key: a retry after a timeout would create ${n === 1 ? 'it' : 'them'} again.`;
     case 'duplicate_charge_risk':
-      return `${n} transaction${s} repeated an earlier one of the last 10 minutes (same amount, currency and external_identifier) under a different or no Idempotency-Key: in production the customer is charged twice.`;
+      return `${n} transaction${s} repeated an earlier payment of the same order under a different or no Idempotency-Key: after a create whose answer never reached the client, or with the same amount, currency and external_identifier as one not failed (within 10 minutes), or the same body without any key (within 60 seconds). In production the customer is charged twice.`;
+    case 'duplicate_refund_risk':
+      return `${n} refund${s} repeated an earlier refund of the same transaction and amount under a different or no Idempotency-Key: after a refund whose answer never reached the client (within 10 minutes), or the same body without any key (within 60 seconds). In production the money goes back twice.`;
     case 'repeated_invalid_request':
       return `${n} request${s} repeated, unchanged, a request already refused with a 4xx twice before: the third sending of a refused request and each one after it.`;
     case 'live_key_used':

@@ -34,6 +34,14 @@ export interface ObservedRequest {
   create: 'transaction' | 'refund' | 'subscription' | null;
   /** The transaction a create made (not a replay), with what identifies the order. */
   createdTransaction: { id: string; amount: number; currency: string; external_identifier: string | null } | null;
+  /** The refund a create made (not a replay): the refunded transaction and the amount. */
+  createdRefund: { id: string; transactionId: string; amount: number } | null;
+  /**
+   * Whether the answer reached the client, as known when the request was logged: false when a
+   * fault after execution hid it or the connection was already closed. A loss learnt later
+   * is told by `GoLiveTracker.undelivered`.
+   */
+  answerDelivered: boolean;
   /** The id of the transaction the request is about (refunds, reads), if any. */
   transactionId: string | null;
   /** It read one transaction that was PENDING. */
@@ -81,9 +89,9 @@ export interface ObservedOutcome {
   renewal: boolean;
 }
 
-/** How long two creates of one order count as a retry (sandbox clock). */
+/** How long two creates of one order (or a create after one whose answer was lost) count as a retry (sandbox clock). */
 export const DUPLICATE_WINDOW_MS = 10 * 60 * 1000;
-/** How long two identical keyless creates without an external_identifier count as a retry (sandbox clock). */
+/** How long two identical creates without any key count as a retry (sandbox clock). */
 export const IDENTICAL_BODY_WINDOW_MS = 60 * 1000;
 /** Attempts of one delivery without any HTTP answer that make its URL unreachable. */
 export const UNREACHABLE_AT = 2;

@@ -7,8 +7,12 @@
  * `EVIDENCE_IDS_MAX` ids of each kind; the trackers behind the windowed rules (duplicate
  * charges, repeated invalid requests, Retry-After, polling) are bounded per account.
  *
- * The rules are written not to cry wolf: only creates that ran count as creates; a replay
- * under the same Idempotency-Key is never a duplicate; refused bad-signature webhooks and
+ * The rules reason about money intents: a payment intent is an order (its
+ * external_identifier, or without one its create body), a refund intent a transaction and an
+ * amount; a duplicate is one intent that moved money twice. They are written not to cry wolf:
+ * only creates that ran count as creates; a replay under the same Idempotency-Key is never a
+ * duplicate; two identical bodies under two keys whose answers both reached the client are
+ * two orders; an order created again after it FAILED is a retry done right; refused bad-signature webhooks and
  * webhooks the sandbox failed on purpose (scenario `webhook_failures`) are not the
  * merchant's fault; requests that asked for a fault (`X-Sandbox-Fault`) are deliberate.
  * The control API, the panel and the check-webhooks battery never reach these hooks.
@@ -39,9 +43,30 @@ export interface GoLiveTrackerDeps {
   onChange?: (accountId: string) => void;
 }
 
+/** A create remembered by its intent, for the duplicate rules. */
+interface CreateEntry {
+  /** The transaction it created, or the refunded one. */
+  transactionId: string;
+  key: string | null;
+  /** Sandbox clock (ms). */
+  at: number;
+  requestId: number;
+  /** Whether its answer reached the client (false may be learnt after the fact). */
+  delivered: boolean;
+  /** Sent without any key: its fingerprint (method, path, body), for two identical keyless creates. */
+  keyless: string | null;
+}
+
 /** The windowed trackers of one account (memory only, bounded). */
 interface Windows {
-  creates: Map<string, { transactionId: string; key: string | null; at: number; requestId: number }>;
+  /** Payment creates by intent: `x amount currency external_identifier`, or `b fingerprint` without one. */
+  creates: Map<string, CreateEntry>;
+  /** Refunds by intent: `transaction amount`. */
+  refunds: Map<string, CreateEntry>;
+  /** Transactions that reached FAILED (an order retried after it failed is no duplicate). */
+  failed: Map<string, true>;
+  /** When a payment create's answer last failed to reach the client (sandbox ms): until 10 minutes later, bodies are compared. */
+  lastUndeliveredAt: number;
   invalid: Map<string, { count: number; ids: number[] }>;
   retryAfter: Map<string, number>;
   polls: Map<string, number>;
@@ -59,6 +84,37 @@ function boundedSet<K, V>(map: Map<K, V>, key: K, value: V, max = TRACKER_ENTRIE
 const pushId = <T>(list: T[], id: T): void => {
   if (list.length < EVIDENCE_IDS_MAX && !list.includes(id)) list.push(id);
 };
+
+/** A payment intent: its order (amount, currency, external_identifier), or without one its create body. */
+const paymentIntent = (r: ObservedRequest): string => {
+  const tx = r.createdTransaction!;
+  return tx.external_identifier !== null ? `x ${tx.amount} ${tx.currency} ${tx.external_identifier}` : `b ${r.fingerprint()}`;
+};
+
+/** A refund intent: the refunded transaction and the amount. */
+const refundIntent = (r: ObservedRequest): string => `${r.createdRefund!.transactionId} ${r.createdRefund!.amount}`;
+
+/** What the duplicate rules remember of a create. */
+const entryOf = (r: ObservedRequest, transactionId: string, delivered: boolean): CreateEntry => ({
+  transactionId,
+  key: r.idempotencyKey,
+  at: r.atMs,
+  requestId: r.requestId,
+  delivered,
+  keyless: r.idempotencyKey === null ? r.fingerprint() : null,
+});
+
+/** Drops what fell out of the longest window (oldest first). */
+function dropExpired(map: Map<string, CreateEntry>, nowMs: number): void {
+  for (const [key, entry] of map) {
+    if (nowMs - entry.at <= DUPLICATE_WINDOW_MS) break;
+    map.delete(key);
+  }
+}
+
+/** The Retry-After identity of a request: method, path and body, and its Idempotency-Key (or none). */
+const retryKey = (r: ObservedRequest): string =>
+  r.idempotencyKey === null ? `${r.fingerprint()} -` : `${r.fingerprint()} k${r.idempotencyKey}`;
 
 export class GoLiveTracker {
   private readonly states: Map<string, GoLiveAccountState>;
@@ -88,17 +144,19 @@ export class GoLiveTracker {
     }
     const w = this.windowsOf(accountId);
     if (r.createdTransaction && !r.replayed) this.checkDuplicate(accountId, w, r);
+    if (r.createdRefund && !r.replayed) this.checkDuplicateRefund(accountId, w, r);
 
-    // Retry-After: the same request again before the deadline of its 429.
+    // Retry-After: the same request (method, path, body) again before the deadline of its 429,
+    // under the same Idempotency-Key or, as before, none. Another key is another request.
     if (w.retryAfter.size > 0) {
-      const fingerprint = r.fingerprint();
-      const deadline = w.retryAfter.get(fingerprint);
+      const retry = retryKey(r);
+      const deadline = w.retryAfter.get(retry);
       if (deadline !== undefined) {
         if (r.realMs < deadline) this.raise(accountId, 'ignored_retry_after', ids);
-        w.retryAfter.delete(fingerprint);
+        w.retryAfter.delete(retry);
       }
     }
-    if (r.status === 429 && r.retryAfterS !== null) boundedSet(w.retryAfter, r.fingerprint(), r.realMs + r.retryAfterS * 1000);
+    if (r.status === 429 && r.retryAfterS !== null) boundedSet(w.retryAfter, retryKey(r), r.realMs + r.retryAfterS * 1000);
 
     // The same request refused again and again (faults, rate limits and concurrency are not refusals).
     if (r.status >= 400 && r.status < 500 && r.status !== 429 && r.status !== 409 && !r.fault && !r.liveKey) {
@@ -150,9 +208,29 @@ export class GoLiveTracker {
     }
   }
 
+  /**
+   * A create whose answer turned out, after it was observed, not to have reached the client
+   * (the connection closed before the answer was written): the same observation, heard again.
+   */
+  undelivered(r: ObservedRequest): void {
+    if (r.accountId === null || r.replayed) return;
+    const w = this.windowsOf(r.accountId);
+    const mark = (map: Map<string, CreateEntry>, intent: string, transactionId: string): void => {
+      const entry = map.get(intent);
+      if (entry?.requestId === r.requestId) entry.delivered = false;
+      else if (entry === undefined) boundedSet(map, intent, entryOf(r, transactionId, false));
+    };
+    if (r.createdTransaction) {
+      mark(w.creates, paymentIntent(r), r.createdTransaction.id);
+      w.lastUndeliveredAt = Math.max(w.lastUndeliveredAt, r.atMs);
+    }
+    if (r.createdRefund) mark(w.refunds, refundIntent(r), r.createdRefund.transactionId);
+  }
+
   /** A payment's outcome. */
   outcome(o: ObservedOutcome): void {
     const { accountId } = o;
+    if (o.status === 'FAILED') boundedSet(this.windowsOf(accountId).failed, o.transactionId, true);
     this.see(accountId, o.status === 'SUCCEEDED' ? 'payment_succeeded' : 'payment_failed');
     if (o.linkExpired) this.see(accountId, 'link_expired');
     if (o.renewal) this.see(accountId, o.status === 'SUCCEEDED' ? 'subscription_renewal' : 'subscription_past_due');
@@ -197,40 +275,80 @@ export class GoLiveTracker {
   private windowsOf(accountId: string): Windows {
     let w = this.windows.get(accountId);
     if (!w) {
-      w = { creates: new Map(), invalid: new Map(), retryAfter: new Map(), polls: new Map(), unanswered: new Map() };
+      w = {
+        creates: new Map(),
+        refunds: new Map(),
+        failed: new Map(),
+        lastUndeliveredAt: Number.NEGATIVE_INFINITY,
+        invalid: new Map(),
+        retryAfter: new Map(),
+        polls: new Map(),
+        unanswered: new Map(),
+      };
       this.windows.set(accountId, w);
     }
     return w;
   }
 
   /**
-   * Two creates of one order: with an external_identifier, the same amount, currency and
-   * identifier within 10 minutes under different or no keys; without one, the same body sent
-   * twice without any key within 60 seconds. Two keys on two identical bodies are two orders.
+   * One payment intent charged twice, under another key or none: (a) within 10 minutes after
+   * a create of the same intent whose answer never reached the client; (b) the same amount,
+   * currency and external_identifier within 10 minutes, unless the earlier payment had FAILED
+   * (a declined card, a cancelled payment page, an expired link: retrying is right); (c) the
+   * same body twice without any key within 60 seconds. Two identical bodies under two keys,
+   * both answered, are two orders.
    */
   private checkDuplicate(accountId: string, w: Windows, r: ObservedRequest): void {
     const tx = r.createdTransaction!;
     const byOrder = tx.external_identifier !== null;
-    if (!byOrder && r.idempotencyKey !== null) return;
-    const order = byOrder ? `x ${tx.amount} ${tx.currency} ${tx.external_identifier}` : `b ${r.fingerprint()}`;
-    const window = byOrder ? DUPLICATE_WINDOW_MS : IDENTICAL_BODY_WINDOW_MS;
-    const earlier = w.creates.get(order);
-    if (earlier && r.atMs - earlier.at <= window && (r.idempotencyKey === null || earlier.key !== r.idempotencyKey)) {
-      const state = this.stateOf(accountId);
-      const agg = this.aggregate(state, 'duplicate_charge_risk');
-      agg.count += 1;
-      pushId(agg.request_ids, earlier.requestId);
-      pushId(agg.request_ids, r.requestId);
-      pushId(agg.transaction_ids, earlier.transactionId);
-      pushId(agg.transaction_ids, tx.id);
-      this.changed(accountId, state);
+    // A keyed, answered create of a body without an order id matters only after a lost answer:
+    // its body is not hashed otherwise (the create path is benchmarked).
+    if (!byOrder && r.idempotencyKey !== null && r.answerDelivered && r.atMs - w.lastUndeliveredAt > DUPLICATE_WINDOW_MS) return;
+    const intent = paymentIntent(r);
+    const entry = entryOf(r, tx.id, r.answerDelivered);
+    const earlier = w.creates.get(intent);
+    if (earlier && (r.idempotencyKey === null || earlier.key !== r.idempotencyKey)) {
+      const since = r.atMs - earlier.at;
+      const lostAnswer = !earlier.delivered && since <= DUPLICATE_WINDOW_MS;
+      const sameOrder = byOrder && since <= DUPLICATE_WINDOW_MS && !w.failed.has(earlier.transactionId);
+      const keylessTwice = earlier.keyless !== null && earlier.keyless === entry.keyless && since <= IDENTICAL_BODY_WINDOW_MS;
+      if (lostAnswer || sameOrder || keylessTwice) this.raisePair(accountId, 'duplicate_charge_risk', earlier, r.requestId, tx.id);
     }
-    boundedSet(w.creates, order, { transactionId: tx.id, key: r.idempotencyKey, at: r.atMs, requestId: r.requestId });
-    // Drop what fell out of the window (oldest first).
-    for (const [key, entry] of w.creates) {
-      if (r.atMs - entry.at <= DUPLICATE_WINDOW_MS) break;
-      w.creates.delete(key);
+    if (!r.answerDelivered) w.lastUndeliveredAt = Math.max(w.lastUndeliveredAt, r.atMs);
+    boundedSet(w.creates, intent, entry);
+    dropExpired(w.creates, r.atMs);
+  }
+
+  /**
+   * One refund intent (a transaction and an amount) refunded twice, under another key or none:
+   * within 10 minutes after a refund whose answer never reached the client, or the same body
+   * twice without any key within 60 seconds. Two equal partial refunds, both answered, are two refunds.
+   */
+  private checkDuplicateRefund(accountId: string, w: Windows, r: ObservedRequest): void {
+    const refund = r.createdRefund!;
+    const intent = refundIntent(r);
+    const entry = entryOf(r, refund.transactionId, r.answerDelivered);
+    const earlier = w.refunds.get(intent);
+    if (earlier && (r.idempotencyKey === null || earlier.key !== r.idempotencyKey)) {
+      const since = r.atMs - earlier.at;
+      const lostAnswer = !earlier.delivered && since <= DUPLICATE_WINDOW_MS;
+      const keylessTwice = earlier.keyless !== null && earlier.keyless === entry.keyless && since <= IDENTICAL_BODY_WINDOW_MS;
+      if (lostAnswer || keylessTwice) this.raisePair(accountId, 'duplicate_refund_risk', earlier, r.requestId, refund.transactionId);
     }
+    boundedSet(w.refunds, intent, entry);
+    dropExpired(w.refunds, r.atMs);
+  }
+
+  /** A duplicate: the earlier create and the later one, both in the evidence. */
+  private raisePair(accountId: string, code: GoLiveFindingCode, earlier: CreateEntry, requestId: number, transactionId: string): void {
+    const state = this.stateOf(accountId);
+    const agg = this.aggregate(state, code);
+    agg.count += 1;
+    pushId(agg.request_ids, earlier.requestId);
+    pushId(agg.request_ids, requestId);
+    pushId(agg.transaction_ids, earlier.transactionId);
+    pushId(agg.transaction_ids, transactionId);
+    this.changed(accountId, state);
   }
 
   private stateOf(accountId: string): GoLiveAccountState {

@@ -11,6 +11,7 @@ export type GoLiveSeverity = 'error' | 'warning' | 'info';
 export const FINDING_CODES = [
   'missing_idempotency_key',
   'duplicate_charge_risk',
+  'duplicate_refund_risk',
   'repeated_invalid_request',
   'live_key_used',
   'card_data_in_checkout_mode',
@@ -123,6 +124,11 @@ export const RULES: Record<GoLiveFindingCode, Rule> = {
     severity: 'error',
     title: 'The same payment was created twice',
     fix: 'Derive the Idempotency-Key from your order and reuse it on every retry of the same create, so a retry after a timeout replays the first answer instead of charging again.',
+  },
+  duplicate_refund_risk: {
+    severity: 'error',
+    title: 'The same refund was made twice',
+    fix: "Derive the refund's Idempotency-Key from what you refund (the order and the amount, or your own refund id) and reuse it on every retry, so a retry after a timeout replays the first refund instead of refunding again.",
   },
   repeated_invalid_request: {
     severity: 'warning',

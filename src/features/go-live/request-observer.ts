@@ -1,6 +1,7 @@
 /**
- * What the go-live report hears of each /v4 request (`domain/go-live-tracker.ts`): the
- * request log calls `observeRequest` once the request is logged. It reads only what this
+ * What the go-live report hears of each /v4 request (`go-live-tracker.ts`): the request log
+ * calls `observeRequest` once the request is logged, and tells again a create whose answer
+ * turned out not to have reached the client. It reads only what this
  * request carried and what the route answered (before a fault lost the answer), plus one
  * cached read for a GET of a transaction; it never reads the request log.
  */
@@ -67,15 +68,28 @@ export interface GoLiveDeps {
   accounts: Pick<AccountQueries, 'byId'>;
   transactions: Pick<TransactionQueries, 'byId'>;
   /** The go-live report's aggregates. */
-  goLive: Pick<GoLiveTracker, 'request'>;
+  goLive: Pick<GoLiveTracker, 'request' | 'undelivered'>;
   clock: Pick<Clock, 'nowMs'>;
   /** The faults played on a request (`ApiFaults.playedOn` of the same app). */
   faultPlayedOn: ApiFaults['playedOn'];
 }
 
-/** The go-live report's observer of the request log: it hears each logged /v4 request. */
+/** The go-live report's observer of the request log: it hears each logged /v4 request, and each create whose answer was lost after. */
 export function goLiveObserver(deps: GoLiveDeps): RequestObserver {
-  return (c, requestId, path, loggedBody) => observeRequest(deps, c, requestId, path, loggedBody);
+  // The creates heard with their answer delivered, until the request is gone: told again if it was lost after all.
+  const answered = new WeakMap<Context<ApiEnv>, ObservedRequest>();
+  return {
+    logged: async (c, requestId, path, loggedBody) => {
+      const observed = await observeRequest(deps, c, requestId, path, loggedBody);
+      if (observed?.answerDelivered && (observed.createdTransaction !== null || observed.createdRefund !== null)) answered.set(c, observed);
+    },
+    undelivered: (c) => {
+      const observed = answered.get(c);
+      if (observed === undefined) return;
+      answered.delete(c);
+      deps.goLive.undelivered({ ...observed, answerDelivered: false });
+    },
+  };
 }
 
 /**
@@ -90,13 +104,13 @@ export async function observeRequest(
   requestId: number,
   path: string,
   loggedBody: string | null,
-): Promise<void> {
+): Promise<ObservedRequest | undefined> {
   const account = c.get('account') as ApiEnv['Variables']['account'] | undefined;
   const named = c.req.header('x-merchant-account-id');
   const namedAccount = account === undefined && named !== undefined ? deps.accounts.byId(named) : undefined;
   const accountId = account?.id ?? namedAccount?.id ?? null;
   const liveKey = /^Bearer\s+sk_live_/i.test(c.req.header('authorization') ?? '');
-  if (accountId === null && !liveKey) return;
+  if (accountId === null && !liveKey) return undefined;
   const mode = account?.mode ?? namedAccount?.mode;
   const method = c.req.method;
   const bare = c.req.path;
@@ -140,6 +154,20 @@ export async function observeRequest(
       // not JSON: nothing to track
     }
   }
+  let createdRefund: ObservedRequest['createdRefund'] = null;
+  if (create === 'refund' && executed.status === 201 && !replayed && transactionId !== null) {
+    try {
+      const answered: unknown = c.get('answer');
+      const answer = (answered !== null && typeof answered === 'object' ? answered : await executed.clone().json()) as {
+        id?: unknown;
+        amount?: unknown;
+      };
+      if (typeof answer.id === 'string' && typeof answer.amount === 'number')
+        createdRefund = { id: answer.id, transactionId, amount: answer.amount };
+    } catch {
+      // not JSON: nothing to track
+    }
+  }
   let readPending = false;
   if (method === 'GET' && status === 200 && account) {
     const read = TRANSACTION.exec(bare);
@@ -150,7 +178,7 @@ export async function observeRequest(
   }
   let fingerprint: string | undefined;
   const retryAfter = status === 429 ? Number(c.res.headers.get('retry-after')) : NaN;
-  deps.goLive.request({
+  const observed: ObservedRequest = {
     requestId,
     accountId,
     method,
@@ -173,6 +201,8 @@ export async function observeRequest(
     retryAfterS: Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : null,
     create,
     createdTransaction,
+    createdRefund,
+    answerDelivered: !c.get('answerLost'),
     transactionId,
     readPending,
     fingerprint: () =>
@@ -183,5 +213,7 @@ export async function observeRequest(
         .digest('hex')),
     atMs: deps.clock.nowMs(),
     realMs: Date.now(),
-  });
+  };
+  deps.goLive.request(observed);
+  return observed;
 }

@@ -75,6 +75,11 @@ describe('the go-live report of a careless merchant', () => {
       new Set([run.lostAnswer, run.retried, ...run.keylessTwice, ...run.sameBodyTwice]),
     );
     expect(`${duplicate.fix}`).not.toMatch(/external_identifier|sandbox/i);
+    // A refund whose answer never came, made again under a new key.
+    expect(byCode(report, 'duplicate_refund_risk')).toMatchObject({
+      severity: 'error',
+      evidence: { count: 1, transaction_ids: [run.retried] },
+    });
     // Polling the transaction whose answer was lost.
     expect(byCode(report, 'polling_instead_of_webhooks')).toMatchObject({
       severity: 'info',
@@ -108,7 +113,7 @@ describe('the go-live report of a careless merchant', () => {
     expect(byCode(report, 'ignored_webhook_field')).toMatchObject({ severity: 'warning', evidence: { count: 1 } });
     // Three identical invalid requests: the third repeated one refused twice.
     expect(byCode(report, 'repeated_invalid_request').evidence).toMatchObject({ count: 1 });
-    // A read and a create sent again at once after their 429.
+    // A read and a create (under the same key) sent again at once after their 429.
     expect(byCode(report, 'ignored_retry_after').evidence).toMatchObject({ count: 2 });
     expect(report.findings.find((f) => f.code === 'live_key_used' && f.account_id === run.account.account_id)).toMatchObject({
       severity: 'error',
