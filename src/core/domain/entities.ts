@@ -110,7 +110,7 @@ export type PlanInterval = (typeof PLAN_INTERVALS)[number];
  * The kinds of payment method a request names (`payment_method.type`): exactly the types the
  * channels of the catalogue take, one per channel (`GET /_sandbox/payment-methods`).
  */
-export const PAYMENT_METHOD_TYPES = ['card', 'qr', 'wallet', 'mobile_banking'] as const;
+export const PAYMENT_METHOD_TYPES = ['card', 'wallet', 'qr', 'mobile_banking'] as const;
 export type PaymentMethodType = (typeof PAYMENT_METHOD_TYPES)[number];
 
 /**
