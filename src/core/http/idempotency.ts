@@ -26,11 +26,11 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
  * counted once decoded, so 128 "é" (256 bytes) is 128 characters. Characters are code points.
  */
 export function idempotencyKeyLength(key: string): number {
-  let ascii = true;
-  for (let i = 0; i < key.length && ascii; i++) ascii = key.charCodeAt(i) < 0x80;
-  if (ascii) return key.length;
+  let widest = 0;
+  for (let i = 0; i < key.length; i++) widest = Math.max(widest, key.charCodeAt(i));
+  if (widest < 0x80) return key.length;
   let text = key;
-  if (!/[^\u0000-\u00ff]/.test(key)) {
+  if (widest <= 0xff) {
     try {
       text = UTF8.decode(Buffer.from(key, 'latin1'));
     } catch {

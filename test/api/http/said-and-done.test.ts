@@ -86,7 +86,10 @@ describe('one vocabulary of payment-method types', () => {
 
   it('instant_payment, which no channel takes, is 400 at /payment_method/type, with Pix too (Pix is qr)', async () => {
     const { app } = testApp();
-    const res = await postTx(app, directPayment({ currency: 'BRL', payment_method: { type: 'instant_payment', payment_channel_code: 'PIX' } }));
+    const res = await postTx(
+      app,
+      directPayment({ currency: 'BRL', payment_method: { type: 'instant_payment', payment_channel_code: 'PIX' } }),
+    );
     expect(res.status).toBe(400);
     expect((await body<ErrorBody>(res)).details.map((d) => d.pointer)).toEqual(['/payment_method/type']);
   });

@@ -24,7 +24,10 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Runs a command; its exit code and what it printed on stderr. */
-async function run(command: (argv: string[], env: NodeJS.ProcessEnv) => Promise<number>, argv: string[]): Promise<{ code: number; err: string }> {
+async function run(
+  command: (argv: string[], env: NodeJS.ProcessEnv) => Promise<number>,
+  argv: string[],
+): Promise<{ code: number; err: string }> {
   const written: string[] = [];
   const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => (written.push(String(chunk)), true));
   const out = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);

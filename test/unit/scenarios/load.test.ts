@@ -122,8 +122,12 @@ describe('loadScenarioFile', () => {
 
   it('refuses a device and a file larger than the body limit, without reading them', () => {
     const large = file('large.json', ' '.repeat(DEFAULT_BODY_LIMIT + 1));
-    expect(errorOf(() => loadScenarioFile(large)).message).toBe(`${large}: cannot read the file: larger than the body limit (${DEFAULT_BODY_LIMIT} bytes)`);
-    expect(errorOf(() => loadScenarioFile('/dev/zero')).message).toBe('/dev/zero: cannot read the file: not a regular file (a device, a pipe or a socket)');
+    expect(errorOf(() => loadScenarioFile(large)).message).toBe(
+      `${large}: cannot read the file: larger than the body limit (${DEFAULT_BODY_LIMIT} bytes)`,
+    );
+    expect(errorOf(() => loadScenarioFile('/dev/zero')).message).toBe(
+      '/dev/zero: cannot read the file: not a regular file (a device, a pipe or a socket)',
+    );
   });
 });
 

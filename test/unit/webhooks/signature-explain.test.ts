@@ -33,7 +33,9 @@ describe('explain: bodies nested deeper than 64 levels are compared as text', ()
       [65, 'body_changed'],
     ] as const) {
       const explainer = explainerOf(nested(depth, '[', ']'));
-      expect(explainer.explain({ body: nested(depth, '[ ', ' ]'), signature: 'c2ln', deliveryId: 'dlv_deep' }).cause, String(depth)).toBe(cause);
+      expect(explainer.explain({ body: nested(depth, '[ ', ' ]'), signature: 'c2ln', deliveryId: 'dlv_deep' }).cause, String(depth)).toBe(
+        cause,
+      );
     }
   });
 });
