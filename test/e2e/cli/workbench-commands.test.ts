@@ -129,7 +129,7 @@ describe('payment-sandbox send-webhook and explain-signature', () => {
     expect(down.err).toContain(`cannot reach the sandbox at http://127.0.0.1:${closed}`);
   });
 
-  it('refuses /dev/zero and a file larger than the body limit with exit 2, sending nothing', async () => {
+  it('refuses /dev/zero, a file and stdin larger than the body limit with exit 2, sending nothing', async () => {
     const env = { PAYMENT_SANDBOX_URL: sandbox.url };
     const zero = await cli(['explain-signature', '--signature', 'c2ln', '--body-file', '/dev/zero'], env);
     expect(zero).toMatchObject({
@@ -143,5 +143,7 @@ describe('payment-sandbox send-webhook and explain-signature', () => {
       code: 2,
       err: expect.stringContaining(`cannot read ${large}: larger than the body limit (1048576 bytes)`),
     });
+    const piped = await cli(['explain-signature', '--signature', 'c2ln', '-'], env, ' '.repeat(1024 * 1024 + 1));
+    expect(piped).toMatchObject({ code: 2, err: expect.stringContaining('cannot read stdin: larger than the body limit (1048576 bytes)') });
   });
 });
