@@ -43,6 +43,9 @@ export function defaultScenarioPath(): string {
 /** Default restricted wallet channel: billing_details and cart_items are required with it. */
 export const DEFAULT_RESTRICTED_CHANNEL_CODE = 'RESTRICTED_WALLET';
 
+/** The largest request body the sandbox accepts by default, in bytes (`--body-limit`). */
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
 const port = z.coerce
   .number({ message: 'must be a number' })
   .int('must be a whole number')
@@ -121,11 +124,7 @@ export const optionsSchema = z
     /** How long a merchant has to answer one webhook attempt. */
     deliveryTimeoutMs: z.number().int().min(1).default(10_000),
     /** Largest accepted request body, in bytes. */
-    bodyLimit: z.coerce
-      .number()
-      .int()
-      .min(1024)
-      .default(1024 * 1024),
+    bodyLimit: z.coerce.number().int().min(1024).default(DEFAULT_BODY_LIMIT),
     /** Whether the real-time ticker runs due work on its own (tests may switch it off). */
     ticker: z.boolean().default(true),
     /** Print one line per API request. */

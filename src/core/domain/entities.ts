@@ -106,8 +106,12 @@ export type SubscriptionStatus = 'failed' | 'active' | 'past_due' | 'cancelled';
 export const PLAN_INTERVALS = ['day', 'week', 'month', 'year'] as const;
 export type PlanInterval = (typeof PLAN_INTERVALS)[number];
 
-/** The kinds of payment method a request names. */
-export type PaymentMethodType = 'card' | 'wallet' | 'qr' | 'mobile_banking' | 'instant_payment';
+/**
+ * The kinds of payment method a request names (`payment_method.type`): exactly the types the
+ * channels of the catalogue take, one per channel (`GET /_sandbox/payment-methods`).
+ */
+export const PAYMENT_METHOD_TYPES = ['card', 'wallet', 'qr', 'mobile_banking'] as const;
+export type PaymentMethodType = (typeof PAYMENT_METHOD_TYPES)[number];
 
 /**
  * What a new subscription is made of: the domain's own input to `SubscriptionService.create`
