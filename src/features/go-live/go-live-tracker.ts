@@ -186,10 +186,11 @@ export class GoLiveTracker {
 
   /**
    * The report: every account's findings (or only `accountId`'s), errors first; the coverage
-   * of `accountId`, or of every account that has any finding or coverage.
+   * of `accountId`, or of every account that has any finding or coverage; a `coverage_missing`
+   * finding for each scenario of `requireCoverage` such an account has not seen.
    */
-  report(accountId?: string): GoLiveReport {
-    return buildReport(this.states, accountId, this.deps.now(), this.deps);
+  report(accountId?: string, requireCoverage: readonly CoverageScenario[] = []): GoLiveReport {
+    return buildReport(this.states, accountId, this.deps.now(), this.deps, requireCoverage);
   }
 
   // ------------------------------------------------------------ internals
