@@ -35,6 +35,17 @@ export function packagePath(...segments: string[]): string {
   return join(packageRoot, ...segments);
 }
 
+let version: string | undefined;
+
+/** The package's version (its package.json's), read once. */
+export function packageVersion(): string {
+  if (version === undefined) {
+    const pkg: unknown = JSON.parse(readFileSync(packagePath('package.json'), 'utf8'));
+    version = typeof pkg === 'object' && pkg !== null && 'version' in pkg ? String(pkg.version) : '0.0.0';
+  }
+  return version;
+}
+
 /** The default scenario shipped in the package (`scenarios/default.json`), absolute path. */
 export function defaultScenarioPath(): string {
   return packagePath('scenarios', 'default.json');
