@@ -163,6 +163,14 @@ export function buildProgram(): Command {
     )
     .addOption(
       opt(
+        '--webhook-canary',
+        'after the first acknowledged webhook to a URL, send it once a copy with a broken signature (the go-live report checks it was refused)',
+        'webhookCanary',
+        'off',
+      ),
+    )
+    .addOption(
+      opt(
         '--settlement-currency <code>',
         'ISO 4217 currency payments settle in, at fixed sandbox rates',
         'settlementCurrency',

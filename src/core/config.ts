@@ -121,6 +121,8 @@ export const optionsSchema = z
     webhookSecret: z.string().min(1).optional(),
     /** `spec`: the spec's webhook bodies (what production sends); `event`: the overview handler's event shape. */
     webhookFormat: z.enum(['spec', 'event'], { message: 'must be spec or event' }).default('spec'),
+    /** After the first acknowledged delivery to a URL, send it once a copy with a broken signature (per account: PATCH /_sandbox/accounts/{id}). */
+    webhookCanary: flag.default(false),
     /** ISO 4217 code payments settle in at the fixed sandbox rates; absent: each payment's own currency. */
     settlementCurrency: z
       .string()
@@ -192,6 +194,7 @@ export const ENV_OPTIONS: ReadonlyArray<keyof SandboxOptionsInput> = [
   'webhookSigning',
   'webhookSecret',
   'webhookFormat',
+  'webhookCanary',
   'settlementCurrency',
   'restrictedChannelCode',
   'bodyLimit',

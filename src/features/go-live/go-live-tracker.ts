@@ -10,7 +10,7 @@
  * The rules are written not to cry wolf: only creates that ran count as creates; a replay
  * under the same Idempotency-Key is never a duplicate; refused bad-signature webhooks and
  * webhooks the sandbox failed on purpose (scenario `webhook_failures`) are not the
- * merchant's fault; requests that asked for a fault (`X-Sandbox-Fault`) are deliberate.
+ * merchant's fault; a webhook canary counts only for whether it was refused; requests that asked for a fault (`X-Sandbox-Fault`) are deliberate.
  * The control API, the panel and the check-webhooks battery never reach these hooks.
  */
 import { EVIDENCE_IDS_MAX, type CoverageScenario, type GoLiveFindingCode, type GoLiveReport } from './go-live.js';
@@ -125,6 +125,12 @@ export class GoLiveTracker {
     const ids = { delivery: a.deliveryId, transaction: a.transactionId };
     if (!a.contacted) return;
     const answered = a.status !== null;
+    // A canary's answer says only whether the handler verifies signatures: no answer is not a missed delivery.
+    if (a.canary) {
+      if (answered) this.see(accountId, 'webhook_bad_signature');
+      if (a.ok) this.raise(accountId, 'webhook_signature_not_verified', ids);
+      return;
+    }
     if (!answered && !a.timedOut) {
       const w = this.windowsOf(accountId);
       const unanswered = (w.unanswered.get(a.deliveryId) ?? 0) + 1;
