@@ -164,7 +164,7 @@ export function buildProgram(): Command {
     .addOption(
       opt(
         '--webhook-canary',
-        'after the first acknowledged webhook to a URL, send it once a copy with a broken signature (the go-live report checks it was refused)',
+        'after the first acknowledged webhook to a URL, send it once a copy with a broken signature (the go-live report checks it was refused; per account: PATCH /_sandbox/accounts/{id})',
         'webhookCanary',
         'off',
       ),
