@@ -9,20 +9,14 @@
  * subcommand (listed by --help, each with `payment-sandbox help <command>`); a mistyped one
  * is refused with the nearest name suggested.
  */
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
-import { OptionsError, envName, optionsFromEnv, packagePath, resolveOptions, type SandboxOptions } from './core/config.js';
+import { OptionsError, envName, optionsFromEnv, packageVersion, resolveOptions, type SandboxOptions } from './core/config.js';
 import { credentialsOf } from './features/accounts/index.js';
 import { createLogger, type Logger } from './core/log.js';
 import { startServer } from './server.js';
 import { tolerateClosedOutput } from './stdio.js';
 import { attachTerminal } from './terminal.js';
-
-/** The package's version. */
-function packageVersion(): string {
-  const pkg: unknown = JSON.parse(readFileSync(packagePath('package.json'), 'utf8'));
-  return typeof pkg === 'object' && pkg !== null && 'version' in pkg ? String(pkg.version) : '0.0.0';
-}
 
 const EXAMPLES = `
 Examples:
@@ -165,6 +159,14 @@ export function buildProgram(): Command {
         "spec (the spec's bodies, as production) or event (the overview handler's events)",
         'webhookFormat',
         'spec',
+      ),
+    )
+    .addOption(
+      opt(
+        '--webhook-canary',
+        'after the first acknowledged webhook to a URL, send it once a copy with a broken signature (the go-live report checks it was refused; per account: PATCH /_sandbox/accounts/{id})',
+        'webhookCanary',
+        'off',
       ),
     )
     .addOption(

@@ -2,8 +2,8 @@
  * The composition root. First the core: storage and the unit of work, the clock and the change
  * feed, the webhook dispatcher, the scheduler, API keys, the target checks (`Core`, `CoreParts`
  * in `core/core.ts`). Then each feature builds its own services once, in dependency order, from
- * the core and the public services of the features it depends on: scenarios, the go-live
- * report, transactions, subscriptions, accounts, webhooks, control, fixtures, buyers and the
+ * the core and the public services of the features it depends on: scenarios, accounts, the
+ * go-live report, transactions, subscriptions, webhooks, control, fixtures, buyers and the
  * payment page. Then the timed work on the scheduler, and the lifecycle (shutdown, the key pool,
  * start-up fixtures) the server drives. `createApp` registers the features' routes.
  */
@@ -108,10 +108,10 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
   const core = composeCore(options, logger);
 
   const scenarios = createScenariosFeature(core, policy);
-  const goLive = createGoLiveFeature(core);
+  const accounts = createAccountsFeature(core);
+  const goLive = createGoLiveFeature(core, { webhookCanary: (accountId) => accounts.loadSettings.webhookCanary(accountId) });
   const transactions = createTransactionsFeature(core, { scenarios: policy, observer: goLive });
   const subscriptions = createSubscriptionsFeature(core, { transactions: transactions.service, scenarios: policy });
-  const accounts = createAccountsFeature(core);
   const webhooks = createWebhooksFeature(core, { outbox: transactions.outbox });
   const control = createControlFeature(core, {
     accounts: accounts.service,

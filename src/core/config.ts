@@ -35,6 +35,17 @@ export function packagePath(...segments: string[]): string {
   return join(packageRoot, ...segments);
 }
 
+let version: string | undefined;
+
+/** The package's version (its package.json's), read once. */
+export function packageVersion(): string {
+  if (version === undefined) {
+    const pkg: unknown = JSON.parse(readFileSync(packagePath('package.json'), 'utf8'));
+    version = typeof pkg === 'object' && pkg !== null && 'version' in pkg ? String(pkg.version) : '0.0.0';
+  }
+  return version;
+}
+
 /** The default scenario shipped in the package (`scenarios/default.json`), absolute path. */
 export function defaultScenarioPath(): string {
   return packagePath('scenarios', 'default.json');
@@ -113,6 +124,8 @@ export const optionsSchema = z
     webhookSecret: z.string().min(1).optional(),
     /** `spec`: the spec's webhook bodies (what production sends); `event`: the overview handler's event shape. */
     webhookFormat: z.enum(['spec', 'event'], { message: 'must be spec or event' }).default('spec'),
+    /** After the first acknowledged delivery to a URL, send it once a copy with a broken signature (per account: PATCH /_sandbox/accounts/{id}). */
+    webhookCanary: flag.default(false),
     /** ISO 4217 code payments settle in at the fixed sandbox rates; absent: each payment's own currency. */
     settlementCurrency: z
       .string()
@@ -180,6 +193,7 @@ export const ENV_OPTIONS: ReadonlyArray<keyof SandboxOptionsInput> = [
   'webhookSigning',
   'webhookSecret',
   'webhookFormat',
+  'webhookCanary',
   'settlementCurrency',
   'restrictedChannelCode',
   'bodyLimit',

@@ -360,6 +360,14 @@ export function deliveriesView(ctx) {
           'div',
           { class: 'secondary-line' },
           `${d.kind} webhook`,
+          d.canary
+            ? h(
+                'span',
+                { title: 'A copy with a broken signature, sent once to this URL: the handler must refuse it' },
+                ' · ',
+                badge('canary', 'info'),
+              )
+            : null,
           state === 'retrying' && d.next_attempt_at
             ? h(
                 'span',

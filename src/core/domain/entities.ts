@@ -242,6 +242,12 @@ export interface Delivery {
    * URL. Null (or absent): its transaction's own.
    */
   order_key?: string | null;
+  /**
+   * 1 for a webhook canary (`--webhook-canary`): a `bad_signature` copy the sandbox sent on its
+   * own, once per URL of an account, after the first delivery that URL acknowledged; 0 (or
+   * absent) for every other delivery.
+   */
+  canary?: 0 | 1;
   next_attempt_at: number | null;
   created_at: number;
   updated_at: number;

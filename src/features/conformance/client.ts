@@ -4,6 +4,8 @@
  * JSON pointer into the answer document `{status, headers, body}`.
  */
 import { ANSWER_LIMIT_TEXT, readBoundedText } from './answer-body.js';
+import { packageVersion } from '../../core/config.js';
+import { CONFORMANCE_USER_AGENT_PRODUCT } from '../../core/sandbox-client.js';
 import type { ConformanceTarget, Exchange } from './report.js';
 
 /** The server could not be reached or did not answer HTTP: the run stops (exit 2). */
@@ -79,7 +81,13 @@ export class Client {
 
   async request(method: string, path: string, options: RequestOptions = {}): Promise<Exchange> {
     const base = this.target.url.replace(/\/+$/, '');
-    const headers: Record<string, string> = { accept: 'application/json', ...(options.auth ?? this.credentials()), ...options.headers };
+    // Every request names the kit, so a sandbox's go-live report does not count it as the merchant's.
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'user-agent': `${CONFORMANCE_USER_AGENT_PRODUCT}/${packageVersion()}`,
+      ...(options.auth ?? this.credentials()),
+      ...options.headers,
+    };
     let payload: string | undefined;
     if (options.rawBody !== undefined) payload = options.rawBody;
     else if (options.body !== undefined) payload = JSON.stringify(options.body);

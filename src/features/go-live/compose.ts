@@ -11,6 +11,7 @@ import type { Feature } from '../../core/http/route-context.js';
 import { repeatedFailure } from '../../core/log.js';
 import { createPoster } from '../../core/webhooks/post.js';
 import { connectGuard } from '../../core/webhooks/targets.js';
+import { webhookCanary } from './go-live-canary.js';
 import { goLiveStore } from './go-live-store.js';
 import { GoLiveTracker } from './go-live-tracker.js';
 import { createGoLiveWiring } from './go-live-wiring.js';
@@ -30,8 +31,14 @@ export interface GoLiveFeature extends Feature {
   flush(): void;
 }
 
-export function createGoLiveFeature(core: CoreParts): GoLiveFeature {
-  const { options, clock, uow, repos, feed, db, logger, targets } = core;
+/** What the go-live feature uses of other features. */
+export interface GoLiveFeatureDeps {
+  /** Whether an account's URLs get a webhook canary (its own setting, else `--webhook-canary`). */
+  webhookCanary(accountId: string): boolean;
+}
+
+export function createGoLiveFeature(core: CoreParts, deps: GoLiveFeatureDeps): GoLiveFeature {
+  const { options, clock, uow, repos, feed, db, logger, targets, dispatcher } = core;
   const saves = repeatedFailure(logger, 'report.failed', 'saving the go-live report failed'); // each flush may fail (a full disk)
   const state = goLiveStore(db, (err) => saves.failed(err));
   const report = new GoLiveTracker({
@@ -63,9 +70,18 @@ export function createGoLiveFeature(core: CoreParts): GoLiveFeature {
     },
     mismatch: (accountId, deliveryId, transactionId) => report.stateMismatch(accountId, deliveryId, transactionId),
   });
+  const canary = webhookCanary({
+    enabled: (accountId) => deps.webhookCanary(accountId),
+    deliveries: repos.deliveries,
+    uow,
+    clock,
+    queued: (id, at) => dispatcher.queued(id, at),
+    nudge: () => dispatcher.nudge(),
+  });
   core.observeAttempts((attempt) => {
     wiring.onAttempt(attempt);
     void checkState(attempt);
+    canary(attempt);
   });
   return {
     report,

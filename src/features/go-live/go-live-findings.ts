@@ -62,13 +62,16 @@ export interface FindingWording {
 
 /**
  * The report: every account's findings (or only `accountId`'s), errors first; the coverage
- * of `accountId`, or of every account that has any finding or coverage.
+ * of `accountId`, or of every account that has any finding or coverage. Each scenario of
+ * `required` that an account of the report has not seen is a `coverage_missing` finding of
+ * that account; with no account in the report (no traffic yet), one without an account.
  */
 export function buildReport(
   states: ReadonlyMap<string, GoLiveAccountState>,
   accountId: string | undefined,
   generatedAt: string,
   wording: FindingWording,
+  required: readonly CoverageScenario[] = [],
 ): GoLiveReport {
   const accounts = accountId !== undefined ? [accountId] : [...states.keys()].filter((id) => id !== NO_ACCOUNT);
   const findings: GoLiveFinding[] = [];
@@ -91,6 +94,13 @@ export function buildReport(
       coverage.push({ scenario, account_id: id, seen: state?.coverage.includes(scenario) ?? false, ...COVERAGE_HOW[scenario] });
     }
   }
+  const reported = [...new Set(coverage.map((c) => c.account_id))];
+  for (const account of reported.length > 0 ? reported : [null]) {
+    for (const scenario of required) {
+      const seen = account !== null && (states.get(account)?.coverage.includes(scenario) ?? false);
+      if (!seen) findings.push(coverageMissing(account, scenario));
+    }
+  }
   findings.sort(compareFindings);
   const count = (severity: GoLiveFinding['severity']) => findings.filter((f) => f.severity === severity).length;
   return {
@@ -98,6 +108,23 @@ export function buildReport(
     summary: { errors: count('error'), warnings: count('warning'), infos: count('info') },
     findings,
     coverage,
+  };
+}
+
+/** The finding of a required scenario that `accountId` (null: no account had traffic) has not seen. */
+function coverageMissing(accountId: string | null, scenario: CoverageScenario): GoLiveFinding {
+  const rule = RULES.coverage_missing;
+  const whose = accountId === null ? 'no account has traffic yet' : 'its tests never went through it';
+  return {
+    code: 'coverage_missing',
+    severity: rule.severity,
+    account_id: accountId,
+    title: rule.title,
+    detail: `The required scenario ${scenario} was not seen: ${whose}.`,
+    evidence: { count: 1 },
+    fix: COVERAGE_HOW[scenario].how,
+    docs: findingDocs('coverage_missing'),
+    scenario,
   };
 }
 
@@ -156,6 +183,8 @@ export function findingDetail(code: GoLiveFindingCode, n: number, wording: Findi
       return `${n} webhook${s} got no HTTP answer at all from ${n === 1 ? 'its' : 'their'} URL on two attempts or more (connection refused, name not resolved, or reset): the handler is not reachable from the sandbox.`;
     case 'webhook_state_mismatch':
       return `${n} payment webhook${s} ${n === 1 ? 'was' : 'were'} acknowledged, yet the state URL of the check-webhooks run then showed the order with another payment_status than the payment's outcome.`;
+    case 'coverage_missing':
+      return `${n} required scenario${s} ${n === 1 ? 'was' : 'were'} not seen.`;
     case 'ignored_webhook_field':
       return `${n} subscription create${s} carried a top-level notification_url, which subscriptions ignore: ${n === 1 ? 'its' : 'their'} webhooks go only to payment_method.webhooks_url.`;
   }

@@ -72,6 +72,8 @@ export interface ObservedAttempt {
   durationMs: number;
   /** For a `duplicate` copy: whether the webhook it copies was acknowledged. */
   originalAcknowledged: boolean;
+  /** A webhook canary (a `bad_signature` copy the sandbox sent on its own): never the merchant's missed or failed delivery. */
+  canary: boolean;
 }
 
 /** An outcome the domain reached. */

@@ -14,7 +14,7 @@
  * duplicate; two identical bodies under two keys whose answers both reached the client are
  * two orders; an order created again after it FAILED is a retry done right; refused bad-signature webhooks and
  * webhooks the sandbox failed on purpose (scenario `webhook_failures`) are not the
- * merchant's fault; requests that asked for a fault (`X-Sandbox-Fault`) are deliberate.
+ * merchant's fault; a webhook canary counts only for whether it was refused; requests that asked for a fault (`X-Sandbox-Fault`) are deliberate.
  * The control API, the panel and the check-webhooks battery never reach these hooks.
  */
 import { EVIDENCE_IDS_MAX, type CoverageScenario, type GoLiveFindingCode, type GoLiveReport } from './go-live.js';
@@ -183,6 +183,12 @@ export class GoLiveTracker {
     const ids = { delivery: a.deliveryId, transaction: a.transactionId };
     if (!a.contacted) return;
     const answered = a.status !== null;
+    // A canary's answer says only whether the handler verifies signatures: no answer is not a missed delivery.
+    if (a.canary) {
+      if (answered) this.see(accountId, 'webhook_bad_signature');
+      if (a.ok) this.raise(accountId, 'webhook_signature_not_verified', ids);
+      return;
+    }
     if (!answered && !a.timedOut) {
       const w = this.windowsOf(accountId);
       const unanswered = (w.unanswered.get(a.deliveryId) ?? 0) + 1;
@@ -264,10 +270,11 @@ export class GoLiveTracker {
 
   /**
    * The report: every account's findings (or only `accountId`'s), errors first; the coverage
-   * of `accountId`, or of every account that has any finding or coverage.
+   * of `accountId`, or of every account that has any finding or coverage; a `coverage_missing`
+   * finding for each scenario of `requireCoverage` such an account has not seen.
    */
-  report(accountId?: string): GoLiveReport {
-    return buildReport(this.states, accountId, this.deps.now(), this.deps);
+  report(accountId?: string, requireCoverage: readonly CoverageScenario[] = []): GoLiveReport {
+    return buildReport(this.states, accountId, this.deps.now(), this.deps, requireCoverage);
   }
 
   // ------------------------------------------------------------ internals

@@ -16,7 +16,7 @@ import type {
 } from '../../core/domain/ports.js';
 
 /** An attempt as the dispatcher reports it once recorded (only the delivery's fields the report reads). */
-export type RecordedAttempt = DomainRecordedAttempt<Pick<Delivery, 'id' | 'account_id' | 'kind' | 'resource_id' | 'fault'>>;
+export type RecordedAttempt = DomainRecordedAttempt<Pick<Delivery, 'id' | 'account_id' | 'kind' | 'resource_id' | 'fault' | 'canary'>>;
 
 export interface GoLiveWiringDeps {
   report: {
@@ -65,6 +65,7 @@ export function createGoLiveWiring({
         durationMs,
         originalAcknowledged:
           d.fault === 'duplicate' && deliveries.forResource(d.resource_id).some((o) => o.fault === null && o.status === 'delivered'),
+        canary: d.canary === 1,
       });
     },
     onResolved(tx) {

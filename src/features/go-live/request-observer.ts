@@ -17,6 +17,7 @@ import { canonicalBody, canonicalJson } from '../../core/http/idempotency.js';
 import type { RequestObserver } from '../../core/http/request-log.js';
 import { carriesCardData as parsedCarriesCardData, holdsCardNumber } from '../../core/http/redact.js';
 import { redactSecurityCodes } from '../../core/redaction/card-data.js';
+import { isConformanceUserAgent } from '../../core/sandbox-client.js';
 
 const CREATE = /^\/v4\/(transactions|subscriptions)\/?$/;
 const REFUND = /^\/v4\/transactions\/([^/]+)\/refunds\/?$/;
@@ -105,6 +106,8 @@ export async function observeRequest(
   path: string,
   loggedBody: string | null,
 ): Promise<ObservedRequest | undefined> {
+  // The conformance kit's requests test the sandbox, not the merchant's integration.
+  if (isConformanceUserAgent(c.req.header('user-agent'))) return undefined;
   const account = c.get('account') as ApiEnv['Variables']['account'] | undefined;
   const named = c.req.header('x-merchant-account-id');
   const namedAccount = account === undefined && named !== undefined ? deps.accounts.byId(named) : undefined;

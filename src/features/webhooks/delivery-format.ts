@@ -26,6 +26,7 @@ export function deliveryView(delivery: Delivery, attempts: DeliveryAttempt[]) {
     url: delivery.url,
     status: delivery.status,
     fault: delivery.fault,
+    canary: delivery.canary === 1,
     attempts_count: delivery.attempts,
     next_attempt_at: delivery.next_attempt_at === null ? null : isoTimestamp(delivery.next_attempt_at),
     body: delivery.body,

@@ -49,8 +49,10 @@ describe('the go-live report of a careless merchant', () => {
     const report = await sandbox.report();
 
     // Every finding code, errors first; live_key_used for the account and for no known account.
-    // Every code but the state check's, which needs a state URL (test/e2e/go-live/state-check.test.ts).
-    expect(new Set(report.findings.map((f) => f.code))).toEqual(new Set(FINDING_CODES.filter((c) => c !== 'webhook_state_mismatch')));
+    // Every code but the state check's, which needs a state URL (test/e2e/go-live/state-check.test.ts),
+    // and the coverage gate's, which needs a list of required scenarios (test/e2e/go-live/coverage-gate.test.ts).
+    const raised = FINDING_CODES.filter((c) => c !== 'webhook_state_mismatch' && c !== 'coverage_missing');
+    expect(new Set(report.findings.map((f) => f.code))).toEqual(new Set(raised));
     const severities = report.findings.map((f) => f.severity);
     expect(severities).toEqual(
       [...severities].sort((a, b) => ['error', 'warning', 'info'].indexOf(a) - ['error', 'warning', 'info'].indexOf(b)),
@@ -199,6 +201,9 @@ describe('the go-live report of a careful merchant', () => {
     expect(report.summary).toEqual({ errors: 0, warnings: 0, infos: 0 });
     expect(report.coverage.filter((c) => !c.seen).map((c) => c.scenario)).toEqual([]);
     expect(report.coverage.map((c) => c.scenario)).toEqual([...COVERAGE_SCENARIOS]);
+    // The coverage gate passes: every recommended scenario, and every other one, was seen.
+    const gated = await sandbox.report({ accountId: account.account_id, requireCoverage: ['recommended', ...COVERAGE_SCENARIOS] });
+    expect(gated.findings).toEqual([]);
     // The sandbox-wide report holds nothing else either: the control API, the panel's reads
     // and the check-webhooks battery never count.
     await control(sandbox.url, 'POST', '/check-webhooks', { url: receiver.url });

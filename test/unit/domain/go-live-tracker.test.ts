@@ -71,6 +71,7 @@ const attempt = (over: Partial<ObservedAttempt> = {}): ObservedAttempt => ({
   timedOut: false,
   durationMs: 20,
   originalAcknowledged: false,
+  canary: false,
   ...over,
 });
 const codes = (t: GoLiveTracker) => t.report().findings.map((f) => f.code);

@@ -56,6 +56,7 @@ describe('createGoLiveWiring', () => {
         timedOut: false,
         durationMs: 12,
         originalAcknowledged: false,
+        canary: false,
       },
     ]);
   });

@@ -44,6 +44,10 @@ export const deliverySchema = z
       description:
         'A scripted webhook fault this delivery plays (scenario webhook_fault step, control API or panel), null for an ordinary one.',
     }),
+    canary: z.boolean().openapi({
+      description:
+        'A webhook canary (--webhook-canary; sandbox extension): a copy with a broken signature the sandbox sent on its own after the first delivery this URL acknowledged. The handler must refuse it; it is never retried and never counted as a missed delivery.',
+    }),
     state: deliveryStateSchema.openapi({
       description: 'queued (no attempt yet), retrying (an attempt failed, another is scheduled), delivered, failed (gave up).',
     }),
