@@ -61,8 +61,7 @@ export function createClock(
   };
   // Real time keeps moving after an advance that ended just short of the bound: the clock stops there.
   const nowMs = (): number => Math.min(realNow() + offset + own(), LATEST_CLOCK_MS);
-  const latestMs = (): number =>
-    accounts.scope() === null ? Math.min(realNow() + offset + accounts.largest(), LATEST_CLOCK_MS) : nowMs();
+  const latestMs = (): number => (accounts.scope() === null ? Math.min(realNow() + offset + accounts.largest(), LATEST_CLOCK_MS) : nowMs());
   const setTotal = (total: number): void => {
     const id = accounts.scope();
     if (id === null) offset = total;
@@ -104,7 +103,8 @@ export function storedClockPastBound(
   const bound = `past ${LATEST_CLOCK_TEXT}, the latest time a clock may show`;
   if (past(stored.offsetMs)) return `a sandbox clock ${bound} (stored offset ${stored.offsetMs / 1000} s)`;
   for (const [id, ms] of Object.entries(stored.accountOffsets)) {
-    if (past(stored.offsetMs + Math.max(0, ms))) return `a clock of account ${id} ${bound} (stored offset ${(stored.offsetMs + ms) / 1000} s)`;
+    if (past(stored.offsetMs + Math.max(0, ms)))
+      return `a clock of account ${id} ${bound} (stored offset ${(stored.offsetMs + ms) / 1000} s)`;
   }
   return null;
 }

@@ -1,6 +1,6 @@
 /**
  * Near 9999-12-31T23:59:59Z everything keeps working (no 500): with a `--db` file whose clock
- * is a day before the bound, a card payment is approved (its two-digit expiry year read around
+ * is a day before the bound, a card payment is not declined as expired (its two-digit year read around
  * the clock's year), a daily subscription on the default test card charges, a
  * checkout payment's link expires after 9999, and the lists, the report and health answer.
  */

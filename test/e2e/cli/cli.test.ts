@@ -104,7 +104,11 @@ describe('payment-sandbox CLI', () => {
     };
     const sandboxClock = fileWith('far-sandbox-clock.db', 'clock_offset_ms', String(beyondMs));
     const accountClock = fileWith('far-account-clock.db', 'account_clock_offsets', JSON.stringify({ [DIRECT.account_id]: beyondMs }));
-    for (const args of [['--db', sandboxClock], ['--db', accountClock], ['--restore', sandboxClock]]) {
+    for (const args of [
+      ['--db', sandboxClock],
+      ['--db', accountClock],
+      ['--restore', sandboxClock],
+    ]) {
       const r = run(['--port', '0', ...args]);
       expect(await r.exit).toBe(1);
       expect(r.err()).toMatch(/^payment-sandbox: .*9999-12-31T23:59:59Z/);

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { defaultTestCardExpiry, isCardExpired, isValidSecurityCode, securityCodeLength } from '../../../src/features/payment-methods/card.js';
+import {
+  defaultTestCardExpiry,
+  isCardExpired,
+  isValidSecurityCode,
+  securityCodeLength,
+} from '../../../src/features/payment-methods/card.js';
 
 const at = (iso: string) => Date.parse(iso);
 

@@ -238,7 +238,12 @@ describe('clock advance: never past 9999-12-31T23:59:59Z', () => {
     const scheduler = new Scheduler({ clock, uow: store.uow, saveOffset: () => undefined, onError: () => undefined });
     // Due every hour of the clock, from an hour after where it starts.
     let next = clock.nowMs() + HOUR;
-    const work = { name: 'hourly', runs: 0, nextDueMs: () => next, runDue: (nowMs: number) => void ((work.runs += 1), (next = nowMs + HOUR)) };
+    const work = {
+      name: 'hourly',
+      runs: 0,
+      nextDueMs: () => next,
+      runDue: (nowMs: number) => void ((work.runs += 1), (next = nowMs + HOUR)),
+    };
     scheduler.register(work);
     return { clock, store, scheduler, work };
   };
@@ -274,7 +279,9 @@ describe('clock advance: never past 9999-12-31T23:59:59Z', () => {
   it('stored offsets past it are named (the sandbox clock, or an account clock on top of it); within it, none', () => {
     const within = LATEST_CLOCK_MS - REAL_NOW;
     expect(storedClockPastBound({ offsetMs: within, accountOffsets: { acc_a: 0 } }, REAL_NOW)).toBeNull();
-    expect(storedClockPastBound({ offsetMs: within + 1, accountOffsets: {} }, REAL_NOW)).toMatch(/^a sandbox clock past 9999-12-31T23:59:59Z/);
+    expect(storedClockPastBound({ offsetMs: within + 1, accountOffsets: {} }, REAL_NOW)).toMatch(
+      /^a sandbox clock past 9999-12-31T23:59:59Z/,
+    );
     expect(storedClockPastBound({ offsetMs: within - HOUR, accountOffsets: { acc_a: HOUR + 1 } }, REAL_NOW)).toMatch(
       /^a clock of account acc_a past 9999-12-31T23:59:59Z/,
     );

@@ -51,7 +51,13 @@ async function advanceBy(
   } catch (err) {
     if (!(err instanceof AdvanceRefusal)) throw err;
     const pointer = months === undefined ? '/seconds' : '/months';
-    throw new SandboxError(err.status, err.code, err.message, [{ type: 'value_error', pointer, location: 'body', message: err.detail }], err.extra);
+    throw new SandboxError(
+      err.status,
+      err.code,
+      err.message,
+      [{ type: 'value_error', pointer, location: 'body', message: err.detail }],
+      err.extra,
+    );
   }
 }
 
