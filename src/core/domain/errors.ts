@@ -52,10 +52,16 @@ export class SandboxError extends Error {
   readonly status: number;
   readonly code: ErrorCode;
   readonly details: ErrorDetail[];
-  /** Extra top-level envelope fields, e.g. `resource_id` on 409 duplicate_record. */
-  readonly extra: Record<string, string | null>;
+  /** Extra top-level envelope fields, e.g. `resource_id` on 409 duplicate_record, or how far a stopped clock advance moved. */
+  readonly extra: Record<string, string | number | null>;
 
-  constructor(status: number, code: ErrorCode, message: string, details: ErrorDetail[] = [], extra: Record<string, string | null> = {}) {
+  constructor(
+    status: number,
+    code: ErrorCode,
+    message: string,
+    details: ErrorDetail[] = [],
+    extra: Record<string, string | number | null> = {},
+  ) {
     super(message);
     this.name = 'SandboxError';
     this.status = status;
