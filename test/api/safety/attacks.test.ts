@@ -58,7 +58,8 @@ describe('DNS rebinding against /v4 with the published demo keys', () => {
 
   it("a rebound page's plain GET (no Origin, no Sec-Fetch-*) cannot read /v4 either; nor can any caller under a Host not served", async () => {
     const { app } = testApp();
-    for (const extra of [{}, { 'sec-fetch-mode': 'cors', 'user-agent': 'node' }]) {
+    const variants: Record<string, string>[] = [{}, { 'sec-fetch-mode': 'cors', 'user-agent': 'node' }];
+    for (const extra of variants) {
       const res = await app.request(`http://${REBOUND}:4010/v4/transactions`, {
         headers: headers(DIRECT, { host: `${REBOUND}:4010`, ...extra }),
       });

@@ -60,7 +60,7 @@ describe('load rehearsal', () => {
     const victim = sandbox.credentials.direct.headers;
     const other = sandbox.credentials.checkout.headers;
     // No key, a wrong key, and another account's own key, each naming the victim's account.
-    const flood = [
+    const flood: Record<string, string>[] = [
       { 'x-merchant-account-id': victim['x-merchant-account-id'] },
       { 'x-merchant-account-id': victim['x-merchant-account-id'], authorization: 'Bearer sk_test_not-a-key' },
       { 'x-merchant-account-id': victim['x-merchant-account-id'], authorization: other.authorization },
