@@ -199,6 +199,9 @@ export const MIGRATIONS: string[] = [
   DROP INDEX deliveries_order;
   CREATE INDEX deliveries_queue ON deliveries (order_key, seq) WHERE status = 'pending' AND order_key IS NOT NULL;
   `,
+  /* 9: a delivery's body stored once: every attempt sent the delivery's own body, so an attempt keeps only its headers and answer */ `
+  ALTER TABLE delivery_attempts DROP COLUMN request_body;
+  `,
 ];
 
 /** The go-live report's saved state, a table its store creates when it first opens (a snapshot may hold it). */
