@@ -59,9 +59,7 @@ export const deliverySchema = z
   .openapi('Delivery');
 
 /** An attempt as a list shows it: without the response body (`GET /_sandbox/deliveries/{id}` has it). */
-export const deliveryAttemptSummarySchema = deliveryAttemptSchema
-  .omit({ response_body: true })
-  .openapi('DeliveryAttemptSummary');
+export const deliveryAttemptSummarySchema = deliveryAttemptSchema.omit({ response_body: true }).openapi('DeliveryAttemptSummary');
 
 /** A delivery as a list shows it: its attempts without their bodies, so a page stays small whatever the merchant answered. */
 export const deliverySummarySchema = deliverySchema
