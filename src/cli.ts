@@ -190,7 +190,11 @@ export function buildProgram(): Command {
     .addOption(opt('-q, --quiet', 'print only the ready line, warnings and errors (no webhook lines)', 'quiet', 'off'))
     .addOption(opt('--port-file <path>', 'write the port to this file once listening (with --port 0)', 'portFile'))
     .addOption(
-      opt('--allowed-hosts <names>', 'comma-separated Host names the control API and panel also answer to (* for any)', 'allowedHosts'),
+      opt(
+        '--allowed-hosts <names>',
+        'comma-separated Host names the API, control API and panel also answer to (* for any)',
+        'allowedHosts',
+      ),
     )
     .addOption(opt('--admin-token <token>', 'token that protects /_sandbox, the panel and the credentials', 'adminToken'))
     .addOption(opt('--webhook-allow-hosts <names>', 'comma-separated hosts webhooks may be sent to (others refused)', 'webhookAllowHosts'))

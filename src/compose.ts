@@ -145,6 +145,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
     stopTicker: () => clearInterval(ticker),
     accounts: accounts.service,
     persistent: options.db !== ':memory:',
+    logger,
     webhooks: dispatcher,
     report: goLive,
     store: core.store,

@@ -297,11 +297,15 @@ const COLUMNS = [
   ACTIONS_COLUMN,
 ];
 
-/** One attempt as a curl command that sends the same bytes with the same headers. @param {DeliveryAttempt} attempt */
-export function attemptCurl(attempt) {
+/**
+ * One attempt as a curl command that sends the same bytes with the same headers.
+ * @param {DeliveryAttempt} attempt
+ * @param {string} body the delivery's body, which every attempt sent
+ */
+export function attemptCurl(attempt, body) {
   const lines = [`curl -X POST ${shellQuote(attempt.url ?? '')}`];
   for (const [name, value] of Object.entries(attempt.request_headers)) lines.push(`  -H ${shellQuote(`${name}: ${value}`)}`);
-  lines.push(`  --data-binary ${shellQuote(attempt.request_body)}`);
+  lines.push(`  --data-binary ${shellQuote(body)}`);
   return lines.join(' \\\n');
 }
 
@@ -440,7 +444,7 @@ export function deliveriesView(ctx) {
           h(
             'ol',
             { class: 'attempts', reversed: true },
-            [...delivery.attempts].reverse().map((a) => attemptView(a)),
+            [...delivery.attempts].reverse().map((a) => attemptView(a, delivery.body)),
           ),
         );
       },
@@ -459,8 +463,11 @@ export function deliveriesView(ctx) {
     return h('div', { class: 'delivery-detail' }, head, attempts, editAndSend(d));
   }
 
-  /** @param {DeliveryAttempt} a */
-  function attemptView(a) {
+  /**
+   * @param {DeliveryAttempt} a
+   * @param {string} body the delivery's body, which every attempt sent (stored once)
+   */
+  function attemptView(a, body) {
     const headers = a.request_headers;
     return h(
       'li',
@@ -509,10 +516,10 @@ export function deliveriesView(ctx) {
             'div',
             { class: 'code-head' },
             h('h4', null, 'Request body'),
-            copyButton(() => a.request_body, `attempt ${a.number} request body`),
-            copyButton(() => attemptCurl(a), `attempt ${a.number} as a curl command`, { label: 'Copy as curl' }),
+            copyButton(() => body, `attempt ${a.number} request body`),
+            copyButton(() => attemptCurl(a, body), `attempt ${a.number} as a curl command`, { label: 'Copy as curl' }),
           ),
-          bodyView(a.request_body, `Attempt ${a.number} request body`),
+          bodyView(body, `Attempt ${a.number} request body`),
         ),
         h(
           'section',

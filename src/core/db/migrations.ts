@@ -206,6 +206,9 @@ export const MIGRATIONS: string[] = [
   ALTER TABLE deliveries ADD COLUMN canary INTEGER NOT NULL DEFAULT 0;
   CREATE INDEX deliveries_canary ON deliveries (account_id, url) WHERE canary = 1;
   `,
+  /* 11: a delivery's body stored once: every attempt sent the delivery's own body, so an attempt keeps only its headers and answer */ `
+  ALTER TABLE delivery_attempts DROP COLUMN request_body;
+  `,
 ];
 
 /** The go-live report's saved state, a table its store creates when it first opens (a snapshot may hold it). */

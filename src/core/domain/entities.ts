@@ -261,7 +261,7 @@ export interface DeliveryAttempt {
   at: number;
   url: string | null;
   request_headers: Record<string, string>;
-  request_body: string;
+  // The body every attempt sent is the delivery's own `body`, stored once.
   response_status: number | null;
   response_body: string | null;
   error: string | null;

@@ -89,3 +89,11 @@ export const duplicateRecord = (message: string, resourceId: string): SandboxErr
  * outcome for a transaction that is already SUCCEEDED or FAILED. Nothing is changed or sent.
  */
 export const invalidState = (message: string): SandboxError => new SandboxError(409, 'invalid_state', message);
+
+/**
+ * Whether `err` is the database's "disk full" (SQLite's `SQLITE_FULL`, e.g. `database or disk
+ * is full`): a condition of the machine, not a bug, logged as one line without a stack.
+ */
+export function isStorageFull(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 'SQLITE_FULL';
+}

@@ -116,9 +116,9 @@ export function deliveriesStore(db: Db, limit?: number, clocks: AccountClocks = 
     `SELECT ${dueColumns} FROM deliveries WHERE order_key = ? AND status = 'pending' AND next_attempt_at IS NOT NULL
       AND fault IS NOT 'bad_signature' ORDER BY seq LIMIT 1`,
   );
-  const insertAttempt = db.prepare(`INSERT INTO delivery_attempts (delivery_id, number, at, url, request_headers, request_body,
+  const insertAttempt = db.prepare(`INSERT INTO delivery_attempts (delivery_id, number, at, url, request_headers,
       response_status, response_body, error, duration_ms, ok)
-    VALUES (@delivery_id, @number, @at, @url, @request_headers, @request_body, @response_status, @response_body, @error, @duration_ms, @ok)`);
+    VALUES (@delivery_id, @number, @at, @url, @request_headers, @response_status, @response_body, @error, @duration_ms, @ok)`);
   const update = db.prepare(`UPDATE deliveries SET status = @status, attempts = @attempts, next_attempt_at = @next_attempt_at,
       delivered_at = @delivered_at, updated_at = @updated_at WHERE id = @id`);
   const requeue = db.prepare("UPDATE deliveries SET status = 'pending', next_attempt_at = ?, updated_at = ? WHERE id = ?");

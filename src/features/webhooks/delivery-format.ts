@@ -8,7 +8,6 @@ export function attemptView(attempt: DeliveryAttempt) {
     at: isoTimestamp(attempt.at),
     url: attempt.url,
     request_headers: attempt.request_headers,
-    request_body: attempt.request_body,
     response_status: attempt.response_status,
     response_body: attempt.response_body,
     error: attempt.error,
