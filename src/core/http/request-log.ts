@@ -3,6 +3,7 @@
  * duration, bodies of failures, warnings such as ignored unknown fields), for the panel.
  * Card numbers are masked and security codes dropped before anything is stored (redact.ts).
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ServerResponse } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { ChangeType } from '../domain/events.js';
@@ -12,6 +13,7 @@ import type { RequestLogRepo } from './ports.js';
 import { isSecurityCodeKey } from '../redaction/card-data.js';
 import { redactText, scannedBody } from './redact.js';
 import { holdsSecret, redactSecrets } from '../redaction/secrets.js';
+import { isConformanceUserAgent } from '../sandbox-client.js';
 
 const MAX_LOGGED_BODY = 16 * 1024;
 
@@ -110,6 +112,18 @@ export interface RequestObserver {
   undelivered?(c: Context<ApiEnv>, requestId: number): void;
 }
 
+/** The scope of a /v4 request that is not the merchant's, open while it runs (closed after, for timers it armed). */
+const notTheMerchants = new AsyncLocalStorage<{ open: boolean }>();
+
+/**
+ * Whether the code running now is the work of a /v4 request that is not the merchant's (the
+ * conformance kit's, which names itself in its `User-Agent`), while that request runs: what
+ * it creates or moves (an outcome reached at once, a refund) is not the merchant's either.
+ */
+export function inRequestNotTheMerchants(): boolean {
+  return notTheMerchants.getStore()?.open === true;
+}
+
 /** What `requestLog` needs: the log it writes, the change feed it tells, the clock, and who hears each request. */
 export interface RequestLogDeps {
   requestLog: Pick<RequestLogRepo, 'insert' | 'insertNow' | 'markUndelivered'>;
@@ -168,7 +182,14 @@ export function requestLog(deps: RequestLogDeps): MiddlewareHandler<ApiEnv> {
       const id = log.insertNow(entryOf(c, path, status, performance.now() - started, requestBody, null, create ? true : null));
       written = { id, status, path, requestBody };
     });
-    await next();
+    if (isConformanceUserAgent(c.req.header('user-agent'))) {
+      const scope = { open: true };
+      try {
+        await notTheMerchants.run(scope, next);
+      } finally {
+        scope.open = false;
+      }
+    } else await next();
     const duration = performance.now() - started;
     const status = c.res.status;
     const account = c.get('account') as ApiEnv['Variables']['account'] | undefined;

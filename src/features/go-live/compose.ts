@@ -7,6 +7,7 @@ import type { CoreParts } from '../../core/core.js';
 import { isoTimestamp } from '../../core/clock/clock.js';
 import type { Transaction } from '../../core/domain/entities.js';
 import type { Outbox } from '../../core/domain/ports.js';
+import { inRequestNotTheMerchants } from '../../core/http/request-log.js';
 import type { Feature } from '../../core/http/route-context.js';
 import { repeatedFailure } from '../../core/log.js';
 import { createPoster } from '../../core/webhooks/post.js';
@@ -55,6 +56,7 @@ export function createGoLiveFeature(core: CoreParts, deps: GoLiveFeatureDeps): G
     subscriptions: repos.subscriptions,
     deliveries: repos.deliveries,
     defaultNotificationUrl: options.notificationUrl,
+    inRequestNotTheMerchants,
   });
   // The state URLs given to check-webhooks, by webhook URL: the report reads them after each acknowledged payment webhook.
   const stateUrls = new Map<string, string>();
@@ -79,6 +81,8 @@ export function createGoLiveFeature(core: CoreParts, deps: GoLiveFeatureDeps): G
     nudge: () => dispatcher.nudge(),
   });
   core.observeAttempts((attempt) => {
+    // A delivery of what the conformance kit created: no finding, no coverage, no state read, no canary.
+    if (wiring.notTheMerchants(attempt)) return;
     wiring.onAttempt(attempt);
     void checkState(attempt);
     canary(attempt);

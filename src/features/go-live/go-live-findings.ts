@@ -40,7 +40,17 @@ export const NO_ACCOUNT = '';
 export interface GoLiveAccountState {
   findings: Partial<Record<GoLiveFindingCode, FindingAggregate>>;
   coverage: CoverageScenario[];
+  /**
+   * The transactions and subscriptions that descend from requests the report skips (the
+   * conformance kit's), oldest first: their outcomes, refunds, renewals and deliveries are
+   * not the merchant's.
+   */
+  not_merchants?: string[];
 }
+
+/** Whether an account's state holds anything the report shows (a finding or a scenario seen). */
+const shown = (state: GoLiveAccountState): boolean =>
+  state.coverage.length > 0 || Object.values(state.findings).some((agg) => agg !== undefined && agg.count > 0);
 
 /** Where the aggregates are kept between starts (`store/go-live.ts`). */
 export interface GoLiveStateRepo {
@@ -73,7 +83,8 @@ export function buildReport(
   wording: FindingWording,
   required: readonly CoverageScenario[] = [],
 ): GoLiveReport {
-  const accounts = accountId !== undefined ? [accountId] : [...states.keys()].filter((id) => id !== NO_ACCOUNT);
+  const accounts =
+    accountId !== undefined ? [accountId] : [...states].filter(([id, state]) => id !== NO_ACCOUNT && shown(state)).map(([id]) => id);
   const findings: GoLiveFinding[] = [];
   const coverage: CoverageEntry[] = [];
   const withoutAccount = states.get(NO_ACCOUNT);

@@ -103,3 +103,5 @@ export const REPEATED_INVALID_AT = 3;
 export const POLLING_MORE_THAN = 10;
 /** Entries each windowed tracker keeps per account (oldest dropped first). */
 export const TRACKER_ENTRIES_MAX = 1000;
+/** Transactions and subscriptions marked as not the merchant's kept per account (oldest dropped first). */
+export const NOT_MERCHANTS_MAX = 5000;

@@ -15,13 +15,16 @@
  * two orders; an order created again after it FAILED is a retry done right; refused bad-signature webhooks and
  * webhooks the sandbox failed on purpose (scenario `webhook_failures`) are not the
  * merchant's fault; a webhook canary counts only for whether it was refused; requests that asked for a fault (`X-Sandbox-Fault`) are deliberate.
- * The control API, the panel and the check-webhooks battery never reach these hooks.
+ * The control API, the panel and the check-webhooks battery never reach these hooks; the
+ * conformance kit's requests are skipped, and what they create is marked (`notTheMerchants`)
+ * so that its outcomes, refunds and deliveries are not heard either.
  */
 import { EVIDENCE_IDS_MAX, type CoverageScenario, type GoLiveFindingCode, type GoLiveReport } from './go-live.js';
 import { NO_ACCOUNT, buildReport, type FindingAggregate, type GoLiveAccountState, type GoLiveStateRepo } from './go-live-findings.js';
 import {
   DUPLICATE_WINDOW_MS,
   IDENTICAL_BODY_WINDOW_MS,
+  NOT_MERCHANTS_MAX,
   POLLING_MORE_THAN,
   REPEATED_INVALID_AT,
   TRACKER_ENTRIES_MAX,
@@ -119,6 +122,8 @@ const retryKey = (r: ObservedRequest): string =>
 export class GoLiveTracker {
   private readonly states: Map<string, GoLiveAccountState>;
   private readonly windows = new Map<string, Windows>();
+  /** Each account's `not_merchants`, as a set. */
+  private readonly marks = new Map<string, Set<string>>();
 
   constructor(private readonly deps: GoLiveTrackerDeps) {
     this.states = deps.repo.loadAll();
@@ -259,10 +264,33 @@ export class GoLiveTracker {
     this.see(accountId, 'customer_cancelled');
   }
 
+  /**
+   * Marks a transaction or a subscription as not the merchant's: it was created by a request
+   * the report skips (the conformance kit's), or descends from one. Its outcomes, refunds,
+   * renewals and deliveries are then not heard (`isNotTheMerchants`).
+   */
+  notTheMerchants(accountId: string, id: string): void {
+    const marks = this.marksOf(accountId);
+    if (marks.has(id)) return;
+    const state = this.stateOf(accountId);
+    const list = (state.not_merchants ??= []);
+    list.push(id);
+    marks.add(id);
+    if (list.length > NOT_MERCHANTS_MAX) marks.delete(list.shift()!);
+    this.deps.repo.save(accountId, state);
+  }
+
+  /** Whether a transaction or a subscription of the account is not the merchant's (`notTheMerchants`). */
+  isNotTheMerchants(accountId: string, id: string | null): boolean {
+    if (id === null) return false;
+    return this.marksOf(accountId).has(id);
+  }
+
   /** Forgets every finding and all coverage (`POST /_sandbox/reset`). */
   clear(): void {
     this.states.clear();
     this.windows.clear();
+    this.marks.clear();
     this.deps.repo.clear();
   }
 
@@ -278,6 +306,15 @@ export class GoLiveTracker {
   }
 
   // ------------------------------------------------------------ internals
+
+  private marksOf(accountId: string): Set<string> {
+    let marks = this.marks.get(accountId);
+    if (!marks) {
+      marks = new Set(this.states.get(accountId)?.not_merchants);
+      this.marks.set(accountId, marks);
+    }
+    return marks;
+  }
 
   private windowsOf(accountId: string): Windows {
     let w = this.windows.get(accountId);

@@ -56,6 +56,14 @@ export function warnIgnoredWebhookField(c: Context<ApiEnv>): void {
     c.get('warnings').push(IGNORED_SUBSCRIPTION_NOTIFICATION_URL);
 }
 
+/** The id of the record a create made, from the value it answered (not a replay, nor a create a fault stopped). */
+function createdId(c: Context<ApiEnv>): string | undefined {
+  const answered: unknown = c.get('answer');
+  if (c.get('replayed') || answered === null || typeof answered !== 'object') return undefined;
+  const { id } = answered as { id?: unknown };
+  return typeof id === 'string' ? id : undefined;
+}
+
 /** The order fields of a transaction create's body. */
 function orderOf(body: unknown): { amount: number; currency: string; external_identifier: string | null } | null {
   if (typeof body !== 'object' || body === null) return null;
@@ -69,7 +77,7 @@ export interface GoLiveDeps {
   accounts: Pick<AccountQueries, 'byId'>;
   transactions: Pick<TransactionQueries, 'byId'>;
   /** The go-live report's aggregates. */
-  goLive: Pick<GoLiveTracker, 'request' | 'undelivered'>;
+  goLive: Pick<GoLiveTracker, 'request' | 'undelivered' | 'notTheMerchants'>;
   clock: Pick<Clock, 'nowMs'>;
   /** The faults played on a request (`ApiFaults.playedOn` of the same app). */
   faultPlayedOn: ApiFaults['playedOn'];
@@ -106,9 +114,14 @@ export async function observeRequest(
   path: string,
   loggedBody: string | null,
 ): Promise<ObservedRequest | undefined> {
-  // The conformance kit's requests test the sandbox, not the merchant's integration.
-  if (isConformanceUserAgent(c.req.header('user-agent'))) return undefined;
   const account = c.get('account') as ApiEnv['Variables']['account'] | undefined;
+  // The conformance kit's requests test the sandbox, not the merchant's integration: what they
+  // create is marked, so that its outcomes, refunds, renewals and deliveries are not heard either.
+  if (isConformanceUserAgent(c.req.header('user-agent'))) {
+    const created = account !== undefined && c.req.method === 'POST' && CREATE.test(c.req.path) ? createdId(c) : undefined;
+    if (created !== undefined) deps.goLive.notTheMerchants(account!.id, created);
+    return undefined;
+  }
   const named = c.req.header('x-merchant-account-id');
   const namedAccount = account === undefined && named !== undefined ? deps.accounts.byId(named) : undefined;
   const accountId = account?.id ?? namedAccount?.id ?? null;

@@ -34,6 +34,22 @@ describe('traffic that is not the merchant’s', () => {
     expect(codes).not.toContain('card_data_in_checkout_mode');
   });
 
+  it('the conformance kit without a notification URL leaves no finding, no coverage, and every recommended scenario missing', async () => {
+    const s = await sandbox();
+    const { account_id: accountId, api_key: apiKey } = s.credentials.direct;
+    await runConformance({ url: s.apiUrl, apiKey, accountId });
+    const report = await s.report({ accountId });
+    expect(report.findings).toEqual([]);
+    expect(report.coverage.filter((c) => c.seen)).toEqual([]);
+    const gate = await s.report({ accountId, requireCoverage: 'recommended' });
+    expect(gate.findings.map((f) => [f.code, f.scenario])).toEqual(
+      ['payment_succeeded', 'payment_failed', 'refund', 'webhook_retry', 'webhook_duplicate', 'webhook_bad_signature'].map((scenario) => [
+        'coverage_missing',
+        scenario,
+      ]),
+    );
+  });
+
   it('the check-webhooks battery through the control API leaves no finding and no coverage', async () => {
     const s = await sandbox();
     const receiver = await startReceiver();
