@@ -137,6 +137,7 @@ export function idempotency({ records: store, clock, atomically }: IdempotencyDe
     const fingerprint = createHash('sha256')
       .update(`${c.req.method} ${c.req.path}\n${canonicalBody(c)}`)
       .digest('hex');
+    c.set('requestFingerprint', fingerprint);
     const now = clock.nowMs();
     // The stored response is the one the route declares; it is sent again byte for byte.
     const send = (code: number, json: string, replayed: boolean): TypedResponse<T, S, 'json'> => {

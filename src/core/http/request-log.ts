@@ -172,6 +172,8 @@ export function requestLog(deps: RequestLogDeps): MiddlewareHandler<ApiEnv> {
     c.set('canonicalBody', undefined);
     c.set('answerLost', false);
     const create = c.req.method === 'POST' && CREATE_PATH.test(c.req.path);
+    // A create held by latency or a fault is logged long after it started; its observers order creates by arrival.
+    c.set('arrivedAt', create ? clock.nowMs() : undefined);
     /** The entry written in the create's unit of work: its id, the status it logged and the body as logged. */
     let written: { id: number; status: number; path: string; requestBody: string | null } | undefined;
     c.set('logInUnit', (status) => {

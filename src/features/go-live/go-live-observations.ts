@@ -48,7 +48,10 @@ export interface ObservedRequest {
   readPending: boolean;
   /** Method, path and body (key order ignored), hashed; computed only when a rule needs it. */
   fingerprint: () => string;
-  /** The sandbox clock (ms). */
+  /**
+   * When the request arrived, on its account's clock (ms): creates are judged in the order they
+   * started, which a create held by a fault or latency does not log in.
+   */
   atMs: number;
   /** Real time (ms): Retry-After is in real seconds. */
   realMs: number;
@@ -89,12 +92,21 @@ export interface ObservedOutcome {
   linkExpired: boolean;
   /** A subscription's renewal charge (not its first). */
   renewal: boolean;
+  /** When it was reached, on its account's clock (ms). */
+  atMs: number;
 }
 
 /** How long two creates of one order (or a create after one whose answer was lost) count as a retry (sandbox clock). */
 export const DUPLICATE_WINDOW_MS = 10 * 60 * 1000;
 /** How long two identical creates without any key count as a retry (sandbox clock). */
 export const IDENTICAL_BODY_WINDOW_MS = 60 * 1000;
+/**
+ * How long after it started a create may still be heard: longer than any hold before its entry
+ * is written (a `timeout=` fault holds at most 999 s, `--latency` at most 60 s).
+ */
+export const LATE_CREATE_MS = 20 * 60 * 1000;
+/** Creates each intent keeps for the duplicate rules (the earliest dropped first). */
+export const INTENT_CREATES_MAX = 16;
 /** Attempts of one delivery without any HTTP answer that make its URL unreachable. */
 export const UNREACHABLE_AT = 2;
 /** How many times the same request answered 4xx is a finding. */

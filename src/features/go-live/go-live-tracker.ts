@@ -12,7 +12,10 @@
  * amount; a duplicate is one intent that moved money twice. They are written not to cry wolf:
  * only creates that ran count as creates; a replay under the same Idempotency-Key is never a
  * duplicate; two identical bodies under two keys whose answers both reached the client are
- * two orders; an order created again after it FAILED is a retry done right; refused bad-signature webhooks and
+ * two orders; an order created again after it FAILED is a retry done right; creates are
+ * judged in the order they STARTED (their arrival on the account's clock), not the order they
+ * were logged or learnt lost in, so a retry sent while the first create is still held is paired
+ * with it all the same; refused bad-signature webhooks and
  * webhooks the sandbox failed on purpose (scenario `webhook_failures`) are not the
  * merchant's fault; a webhook canary counts only for whether it was refused; requests that asked for a fault (`X-Sandbox-Fault`) are deliberate.
  * The control API, the panel and the check-webhooks battery never reach these hooks; the
@@ -24,6 +27,8 @@ import { NO_ACCOUNT, buildReport, type FindingAggregate, type GoLiveAccountState
 import {
   DUPLICATE_WINDOW_MS,
   IDENTICAL_BODY_WINDOW_MS,
+  INTENT_CREATES_MAX,
+  LATE_CREATE_MS,
   NOT_MERCHANTS_MAX,
   POLLING_MORE_THAN,
   REPEATED_INVALID_AT,
@@ -51,25 +56,31 @@ interface CreateEntry {
   /** The transaction it created, or the refunded one. */
   transactionId: string;
   key: string | null;
-  /** Sandbox clock (ms). */
+  /** When it started: its request's arrival on the account's clock (ms). */
   at: number;
   requestId: number;
   /** Whether its answer reached the client (false may be learnt after the fact). */
   delivered: boolean;
   /** Sent without any key: its fingerprint (method, path, body), for two identical keyless creates. */
   keyless: string | null;
+  /** Already counted as the repeat of an earlier create (each create is counted once). */
+  counted: boolean;
 }
+
+/** Whether a started before b (the request log's order breaks a tie). */
+const startedBefore = (a: CreateEntry, b: CreateEntry): boolean => a.at < b.at || (a.at === b.at && a.requestId < b.requestId);
 
 /** The windowed trackers of one account (memory only, bounded). */
 interface Windows {
-  /** Payment creates by intent: `x amount currency external_identifier`, or `b fingerprint` without one. */
-  creates: Map<string, CreateEntry>;
-  /** Refunds by intent: `transaction amount`. */
-  refunds: Map<string, CreateEntry>;
-  /** Transactions that reached FAILED (an order retried after it failed is no duplicate). */
-  failed: Map<string, true>;
-  /** When a payment create's answer last failed to reach the client (sandbox ms): until 10 minutes later, bodies are compared. */
-  lastUndeliveredAt: number;
+  /**
+   * Payment creates by intent (`x amount currency external_identifier`, or `b fingerprint`
+   * without one), each intent's in the order they started, whatever order they were heard in.
+   */
+  creates: Map<string, CreateEntry[]>;
+  /** Refunds by intent (`transaction amount`), in the order they started. */
+  refunds: Map<string, CreateEntry[]>;
+  /** Transactions that reached FAILED, and when (the account's clock, ms): an order retried after it failed is no duplicate. */
+  failed: Map<string, number>;
   invalid: Map<string, { count: number; ids: number[] }>;
   retryAfter: Map<string, number>;
   polls: Map<string, number>;
@@ -105,15 +116,40 @@ const entryOf = (r: ObservedRequest, transactionId: string, delivered: boolean):
   requestId: r.requestId,
   delivered,
   keyless: r.idempotencyKey === null ? r.fingerprint() : null,
+  counted: false,
 });
 
-/** Drops what fell out of the longest window (oldest first). */
-function dropExpired(map: Map<string, CreateEntry>, nowMs: number): void {
-  for (const [key, entry] of map) {
-    if (nowMs - entry.at <= DUPLICATE_WINDOW_MS) break;
-    map.delete(key);
+/** Puts a create among its intent's, in the order they started (at most `INTENT_CREATES_MAX`, the earliest dropped); returns them. */
+function remember(map: Map<string, CreateEntry[]>, intent: string, entry: CreateEntry): CreateEntry[] {
+  const list = map.get(intent) ?? [];
+  let at = list.length;
+  while (at > 0 && startedBefore(entry, list[at - 1]!)) at -= 1;
+  list.splice(at, 0, entry);
+  if (list.length > INTENT_CREATES_MAX) list.shift();
+  boundedSet(map, intent, list);
+  return list;
+}
+
+/**
+ * Drops intents whose latest create started too long ago to pair with any create still to be
+ * heard: the window, plus the longest a create can be held before it is logged (oldest first).
+ */
+function dropExpired(map: Map<string, CreateEntry[]>, nowMs: number): void {
+  for (const [intent, list] of map) {
+    if (nowMs - list[list.length - 1]!.at <= DUPLICATE_WINDOW_MS + LATE_CREATE_MS) break;
+    map.delete(intent);
   }
 }
+
+/** Whether `later` repeats `earlier` under another key or none (a replay under the same key is never a duplicate). */
+const anotherKey = (earlier: CreateEntry, later: CreateEntry): boolean => later.key === null || earlier.key !== later.key;
+
+/** Whether `later` refunds the refund intent of `earlier` twice (both of it, another key or none). */
+const refundRule = (earlier: CreateEntry, later: CreateEntry): boolean => {
+  const since = later.at - earlier.at;
+  if (since > DUPLICATE_WINDOW_MS) return false;
+  return !earlier.delivered || (earlier.keyless !== null && earlier.keyless === later.keyless && since <= IDENTICAL_BODY_WINDOW_MS);
+};
 
 /** The Retry-After identity of a request: method, path and body, and its Idempotency-Key (or none). */
 const retryKey = (r: ObservedRequest): string =>
@@ -225,23 +261,30 @@ export class GoLiveTracker {
    */
   undelivered(r: ObservedRequest): void {
     if (r.accountId === null || r.replayed) return;
-    const w = this.windowsOf(r.accountId);
-    const mark = (map: Map<string, CreateEntry>, intent: string, transactionId: string): void => {
-      const entry = map.get(intent);
-      if (entry?.requestId === r.requestId) entry.delivered = false;
-      else if (entry === undefined) boundedSet(map, intent, entryOf(r, transactionId, false));
+    const accountId = r.accountId;
+    const w = this.windowsOf(accountId);
+    // Learnt late: the creates that started after it within the window and were heard first are judged again.
+    const mark = (map: Map<string, CreateEntry[]>, intent: string, transactionId: string): CreateEntry[] | undefined => {
+      const list = map.get(intent);
+      const known = list?.find((e) => e.requestId === r.requestId);
+      if (known !== undefined) known.delivered = false;
+      return known !== undefined ? list : remember(map, intent, entryOf(r, transactionId, false));
     };
     if (r.createdTransaction) {
-      mark(w.creates, paymentIntent(r), r.createdTransaction.id);
-      w.lastUndeliveredAt = Math.max(w.lastUndeliveredAt, r.atMs);
+      const intent = paymentIntent(r);
+      const list = mark(w.creates, intent, r.createdTransaction.id)!;
+      this.judge(accountId, 'duplicate_charge_risk', list, r.requestId, this.chargeRule(w, intent));
     }
-    if (r.createdRefund) mark(w.refunds, refundIntent(r), r.createdRefund.transactionId);
+    if (r.createdRefund) {
+      const list = mark(w.refunds, refundIntent(r), r.createdRefund.transactionId)!;
+      this.judge(accountId, 'duplicate_refund_risk', list, r.requestId, refundRule);
+    }
   }
 
   /** A payment's outcome. */
   outcome(o: ObservedOutcome): void {
     const { accountId } = o;
-    if (o.status === 'FAILED') boundedSet(this.windowsOf(accountId).failed, o.transactionId, true);
+    if (o.status === 'FAILED') boundedSet(this.windowsOf(accountId).failed, o.transactionId, o.atMs);
     this.see(accountId, o.status === 'SUCCEEDED' ? 'payment_succeeded' : 'payment_failed');
     if (o.linkExpired) this.see(accountId, 'link_expired');
     if (o.renewal) this.see(accountId, o.status === 'SUCCEEDED' ? 'subscription_renewal' : 'subscription_past_due');
@@ -323,7 +366,6 @@ export class GoLiveTracker {
         creates: new Map(),
         refunds: new Map(),
         failed: new Map(),
-        lastUndeliveredAt: Number.NEGATIVE_INFINITY,
         invalid: new Map(),
         retryAfter: new Map(),
         polls: new Map(),
@@ -338,60 +380,79 @@ export class GoLiveTracker {
    * One payment intent charged twice, under another key or none: (a) within 10 minutes after
    * a create of the same intent whose answer never reached the client; (b) the same amount,
    * currency and external_identifier within 10 minutes, unless the earlier payment had FAILED
-   * (a declined card, a cancelled payment page, an expired link: retrying is right); (c) the
-   * same body twice without any key within 60 seconds. Two identical bodies under two keys,
-   * both answered, are two orders.
+   * when the later one was created (a declined card, a cancelled payment page, an expired
+   * link: retrying is right); (c) the same body twice without any key within 60 seconds. Two
+   * identical bodies under two keys, both answered, are two orders. "Earlier" and "later" are
+   * the order the creates started in.
    */
   private checkDuplicate(accountId: string, w: Windows, r: ObservedRequest): void {
-    const tx = r.createdTransaction!;
-    const byOrder = tx.external_identifier !== null;
-    // A keyed, answered create of a body without an order id matters only after a lost answer:
-    // its body is not hashed otherwise (the create path is benchmarked).
-    if (!byOrder && r.idempotencyKey !== null && r.answerDelivered && r.atMs - w.lastUndeliveredAt > DUPLICATE_WINDOW_MS) return;
     const intent = paymentIntent(r);
-    const entry = entryOf(r, tx.id, r.answerDelivered);
-    const earlier = w.creates.get(intent);
-    if (earlier && (r.idempotencyKey === null || earlier.key !== r.idempotencyKey)) {
-      const since = r.atMs - earlier.at;
-      const lostAnswer = !earlier.delivered && since <= DUPLICATE_WINDOW_MS;
-      const sameOrder = byOrder && since <= DUPLICATE_WINDOW_MS && !w.failed.has(earlier.transactionId);
-      const keylessTwice = earlier.keyless !== null && earlier.keyless === entry.keyless && since <= IDENTICAL_BODY_WINDOW_MS;
-      if (lostAnswer || sameOrder || keylessTwice) this.raisePair(accountId, 'duplicate_charge_risk', earlier, r.requestId, tx.id);
-    }
-    if (!r.answerDelivered) w.lastUndeliveredAt = Math.max(w.lastUndeliveredAt, r.atMs);
-    boundedSet(w.creates, intent, entry);
+    const list = remember(w.creates, intent, entryOf(r, r.createdTransaction!.id, r.answerDelivered));
+    this.judge(accountId, 'duplicate_charge_risk', list, r.requestId, this.chargeRule(w, intent));
     dropExpired(w.creates, r.atMs);
+  }
+
+  /** Whether `later` charges the payment intent `intent` of `earlier` twice (both of it, another key or none). */
+  private chargeRule(w: Windows, intent: string): (earlier: CreateEntry, later: CreateEntry) => boolean {
+    const byOrder = intent.startsWith('x ');
+    return (earlier, later) => {
+      const since = later.at - earlier.at;
+      if (since > DUPLICATE_WINDOW_MS) return false;
+      if (!earlier.delivered) return true;
+      const failedAt = w.failed.get(earlier.transactionId);
+      if (byOrder && (failedAt === undefined || failedAt > later.at)) return true;
+      return earlier.keyless !== null && earlier.keyless === later.keyless && since <= IDENTICAL_BODY_WINDOW_MS;
+    };
   }
 
   /**
    * One refund intent (a transaction and an amount) refunded twice, under another key or none:
    * within 10 minutes after a refund whose answer never reached the client, or the same body
-   * twice without any key within 60 seconds. Two equal partial refunds, both answered, are two refunds.
+   * twice without any key within 60 seconds. Two equal partial refunds, both answered, are two
+   * refunds. "After" is the order the refunds started in.
    */
   private checkDuplicateRefund(accountId: string, w: Windows, r: ObservedRequest): void {
-    const refund = r.createdRefund!;
-    const intent = refundIntent(r);
-    const entry = entryOf(r, refund.transactionId, r.answerDelivered);
-    const earlier = w.refunds.get(intent);
-    if (earlier && (r.idempotencyKey === null || earlier.key !== r.idempotencyKey)) {
-      const since = r.atMs - earlier.at;
-      const lostAnswer = !earlier.delivered && since <= DUPLICATE_WINDOW_MS;
-      const keylessTwice = earlier.keyless !== null && earlier.keyless === entry.keyless && since <= IDENTICAL_BODY_WINDOW_MS;
-      if (lostAnswer || keylessTwice) this.raisePair(accountId, 'duplicate_refund_risk', earlier, r.requestId, refund.transactionId);
-    }
-    boundedSet(w.refunds, intent, entry);
+    const list = remember(w.refunds, refundIntent(r), entryOf(r, r.createdRefund!.transactionId, r.answerDelivered));
+    this.judge(accountId, 'duplicate_refund_risk', list, r.requestId, refundRule);
     dropExpired(w.refunds, r.atMs);
   }
 
+  /**
+   * Judges the create `requestId` among its intent's creates (`list`, in the order they
+   * started) both ways: as the repeat of the nearest earlier one, and as the earlier create of
+   * each later one already heard (logged first, or heard before its answer was known lost). Each
+   * create is counted once, as a repeat.
+   */
+  private judge(
+    accountId: string,
+    code: GoLiveFindingCode,
+    list: readonly CreateEntry[],
+    requestId: number,
+    repeats: (earlier: CreateEntry, later: CreateEntry) => boolean,
+  ): void {
+    const at = list.findIndex((e) => e.requestId === requestId);
+    if (at < 0) return;
+    const entry = list[at]!;
+    for (let i = at - 1; i >= 0 && !entry.counted; i -= 1) {
+      const earlier = list[i]!;
+      if (anotherKey(earlier, entry) && repeats(earlier, entry)) this.raisePair(accountId, code, earlier, entry);
+    }
+    for (let i = at + 1; i < list.length; i += 1) {
+      const later = list[i]!;
+      if (!later.counted && anotherKey(entry, later) && repeats(entry, later)) this.raisePair(accountId, code, entry, later);
+    }
+  }
+
   /** A duplicate: the earlier create and the later one, both in the evidence. */
-  private raisePair(accountId: string, code: GoLiveFindingCode, earlier: CreateEntry, requestId: number, transactionId: string): void {
+  private raisePair(accountId: string, code: GoLiveFindingCode, earlier: CreateEntry, later: CreateEntry): void {
+    later.counted = true;
     const state = this.stateOf(accountId);
     const agg = this.aggregate(state, code);
     agg.count += 1;
     pushId(agg.request_ids, earlier.requestId);
-    pushId(agg.request_ids, requestId);
+    pushId(agg.request_ids, later.requestId);
     pushId(agg.transaction_ids, earlier.transactionId);
-    pushId(agg.transaction_ids, transactionId);
+    pushId(agg.transaction_ids, later.transactionId);
     this.changed(accountId, state);
   }
 

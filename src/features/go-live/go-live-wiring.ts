@@ -125,6 +125,7 @@ export function createGoLiveWiring({
       subscription: tx.subscription_id !== null,
       linkExpired: tx.status === 'FAILED' && tx.link_expires_at !== null && (tx.resolved_at ?? 0) >= tx.link_expires_at,
       renewal: sub !== undefined && sub.state.first_charge_id !== null && sub.state.first_charge_id !== tx.id,
+      atMs: tx.resolved_at ?? tx.updated_at,
     };
   }
 }

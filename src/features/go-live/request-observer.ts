@@ -221,13 +221,17 @@ export async function observeRequest(
     answerDelivered: !c.get('answerLost'),
     transactionId,
     readPending,
+    // A keyed request's idempotency fingerprint hashed the same text (bare path, canonical body): not hashed twice.
     fingerprint: () =>
-      (fingerprint ??= createHash('sha256')
-        .update(
-          `${method} ${path}\n${parsed !== undefined ? canonicalBody(c) : body !== undefined ? canonicalJson(body) : (rawText ?? loggedBody ?? '')}`,
-        )
-        .digest('hex')),
-    atMs: deps.clock.nowMs(),
+      (fingerprint ??=
+        parsed !== undefined && path === bare && c.get('requestFingerprint') !== undefined
+          ? c.get('requestFingerprint')!
+          : createHash('sha256')
+              .update(
+                `${method} ${path}\n${parsed !== undefined ? canonicalBody(c) : body !== undefined ? canonicalJson(body) : (rawText ?? loggedBody ?? '')}`,
+              )
+              .digest('hex')),
+    atMs: c.get('arrivedAt') ?? deps.clock.nowMs(),
     realMs: Date.now(),
   };
   deps.goLive.request(observed);

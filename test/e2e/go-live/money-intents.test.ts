@@ -5,6 +5,7 @@
  * FAILED (a declined card, a customer who cancelled on the payment page) is no duplicate; six
  * customers with one basket under a rate limit, each waiting out Retry-After with its own key,
  * are not told they ignored it, while a client that repeats at once with the same key or none is.
+ * A retry sent while the first create is still held is logged before it and paired all the same.
  */
 import { describe, expect, it, vi } from 'vitest';
 import { directPayment } from '../../support/app.js';
@@ -117,6 +118,86 @@ describe('an answer that never reached the client', () => {
     const finding = (await report(url, shop)).find((f) => f.code === 'duplicate_charge_risk');
     expect(finding).toMatchObject({ severity: 'error', evidence: { count: 1, request_ids: [lost.id, entries[0]!.id] } });
     expect(finding!.evidence.transaction_ids).toContain(retry.body.id);
+  });
+});
+
+describe('a retry sent while the first create is still held', () => {
+  /** Sends a create held `timeout=5s-after` (it runs, then its answer is held); `giveUp` closes its connection. */
+  const held = (url: string, shop: CreatedAccount, path: string, payload: unknown, key: string) => {
+    const client = new AbortController();
+    const sent = api(url, shop, 'POST', path, payload, { 'idempotency-key': key, 'x-sandbox-fault': 'timeout=5s-after' }, client.signal);
+    const settled = sent.then(
+      () => 'answered',
+      () => 'aborted',
+    );
+    return { giveUp: () => client.abort(), settled };
+  };
+
+  it('a create aborted while held, retried at once under a new key and logged first: duplicate_charge_risk', async () => {
+    const { url } = await per.serve();
+    const shop = await createAccount(url, 'direct', 'held-charge');
+    const first = held(url, shop, '/v4/transactions', specOrder(), 'cart-1');
+    await sleep(300);
+    // The client gives up and retries at once; its abort reaches the sandbox after the retry.
+    const retry = await api(url, shop, 'POST', '/v4/transactions', specOrder(), { 'idempotency-key': 'cart-2' });
+    expect(retry.status).toBe(201);
+    first.giveUp();
+    expect(await first.settled).toBe('aborted');
+    await until('the held create logged', async () => (await logged(url, shop)).find((e) => e.idempotency_key === 'cart-1'));
+
+    const entries = (await logged(url, shop)).filter((e) => e.method === 'POST');
+    expect(entries.map((e) => [e.idempotency_key, e.answer_delivered])).toEqual([
+      ['cart-1', false],
+      ['cart-2', true],
+    ]);
+    const finding = (await report(url, shop)).find((f) => f.code === 'duplicate_charge_risk');
+    expect(finding).toMatchObject({ severity: 'error', evidence: { count: 1, request_ids: [entries[0]!.id, entries[1]!.id] } });
+  });
+
+  it('a refund aborted while held, retried at once under a new key and logged first: duplicate_refund_risk', async () => {
+    const { url } = await per.serve();
+    const shop = await createAccount(url, 'direct', 'held-refund');
+    const paid = await api(url, shop, 'POST', '/v4/transactions', directPayment({ external_identifier: 'order-h' }), {
+      'idempotency-key': 'pay-h',
+    });
+    await control(url, 'POST', `/transactions/${String(paid.body.id)}/settle`);
+    const refunds = `/v4/transactions/${String(paid.body.id)}/refunds`;
+    const first = held(url, shop, refunds, { amount: 300 }, 'refund-h1');
+    await sleep(300);
+    const retry = await api(url, shop, 'POST', refunds, { amount: 300 }, { 'idempotency-key': 'refund-h2' });
+    expect(retry.status).toBe(201);
+    first.giveUp();
+    expect(await first.settled).toBe('aborted');
+    await until('the held refund logged', async () => (await logged(url, shop)).find((e) => e.idempotency_key === 'refund-h1'));
+
+    const finding = (await report(url, shop)).find((f) => f.code === 'duplicate_refund_risk');
+    expect(finding).toMatchObject({ severity: 'error', evidence: { count: 1, transaction_ids: [paid.body.id] } });
+  });
+
+  it('a careful client retries the held create with the same key: 409 while it runs, then the replay; no finding', async () => {
+    const { url } = await per.serve();
+    const shop = await createAccount(url, 'direct', 'held-careful');
+    // A slow server: the create runs after 1.5 s while its key is claimed.
+    const slow = await fetch(`${url}/_sandbox/accounts/${shop.account_id}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ latency: 1500 }),
+    });
+    expect(slow.status).toBe(200);
+    const send = (signal?: AbortSignal) => api(url, shop, 'POST', '/v4/transactions', specOrder(), { 'idempotency-key': 'cart-k' }, signal);
+    await expect(send(AbortSignal.timeout(300))).rejects.toThrow();
+    const concurrent = await send();
+    expect(concurrent).toMatchObject({ status: 409, body: { code: 'concurrent_request' } });
+    const replay = await send();
+    expect(replay.status).toBe(201);
+
+    const entries = (await logged(url, shop)).filter((e) => e.method === 'POST');
+    expect(entries.map((e) => [e.status, e.answer_delivered])).toEqual([
+      [201, true],
+      [409, true],
+      [201, false],
+    ]);
+    expect(await report(url, shop)).toEqual([]);
   });
 });
 

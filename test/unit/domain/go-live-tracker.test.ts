@@ -181,12 +181,112 @@ describe('duplicate_charge_risk: money intents', () => {
       subscription: false,
       linkExpired: false,
       renewal: false,
+      atMs: 0,
     });
     t.request(create('tx2', { idempotencyKey: 'k2', atMs: 1000 }));
     expect(codes(t)).not.toContain('duplicate_charge_risk');
     // Once the order is paid for again (tx2 not failed), a third payment is a duplicate.
     t.request(create('tx3', { idempotencyKey: 'k3', atMs: 2000 }));
     expect(t.report().findings.find((f) => f.code === 'duplicate_charge_risk')?.evidence.transaction_ids).toEqual(['tx2', 'tx3']);
+  });
+});
+
+describe('duplicate rules: creates judged in the order they started, whatever order they were logged in', () => {
+  const failed = (transactionId: string, atMs: number) => ({
+    accountId: 'acc_a',
+    transactionId,
+    status: 'FAILED' as const,
+    noTarget: false,
+    subscription: false,
+    linkExpired: false,
+    renewal: false,
+    atMs,
+  });
+  const body = (id: string, over: Partial<ObservedRequest>) => create(id, { fingerprint: () => 'body-a', ...over }, null);
+
+  it('pairs a lost create logged after the retry that started after it', () => {
+    const { t } = tracker();
+    const retry = body('tx2', { idempotencyKey: 'k2', atMs: 300 });
+    const first = body('tx1', { idempotencyKey: 'k1', atMs: 0, answerDelivered: false });
+    t.request(retry);
+    t.request(first);
+    expect(t.report().findings.find((f) => f.code === 'duplicate_charge_risk')?.evidence).toMatchObject({
+      count: 1,
+      request_ids: [first.requestId, retry.requestId],
+      transaction_ids: ['tx1', 'tx2'],
+    });
+  });
+
+  it('pairs a create learnt lost after the retry that started after it was logged', () => {
+    const { t } = tracker();
+    const first = body('tx1', { idempotencyKey: 'k1', atMs: 0 });
+    t.request(first);
+    t.request(body('tx2', { idempotencyKey: 'k2', atMs: 300 }));
+    expect(codes(t)).not.toContain('duplicate_charge_risk');
+    t.undelivered({ ...first, answerDelivered: false });
+    expect(t.report().findings.find((f) => f.code === 'duplicate_charge_risk')?.evidence).toMatchObject({
+      count: 1,
+      transaction_ids: ['tx1', 'tx2'],
+    });
+  });
+
+  it('never pairs a create with one that started after it, or more than 10 minutes after it', () => {
+    const { t } = tracker();
+    // A lost create that started after the other: the other is no retry of it.
+    t.request(body('tx1', { idempotencyKey: 'k1', atMs: 1000, answerDelivered: false }));
+    t.request(body('tx2', { idempotencyKey: 'k2', atMs: 0 }));
+    // A lost create logged after one that started more than 10 minutes after it.
+    t.request(create('tx4', { idempotencyKey: 'k4', atMs: 10 * 60_000 + 1 }, null));
+    t.request(create('tx3', { idempotencyKey: 'k3', atMs: 0, answerDelivered: false }, null));
+    expect(codes(t)).not.toContain('duplicate_charge_risk');
+  });
+
+  it('judges one order by its FAILED status when the later payment started, whichever was logged first', () => {
+    const { t } = tracker();
+    // Declined at once, logged after the retry: no duplicate.
+    t.outcome(failed('tx1', 10));
+    t.request(create('tx2', { idempotencyKey: 'k2', atMs: 1000 }));
+    t.request(create('tx1', { idempotencyKey: 'k1', atMs: 0 }));
+    expect(codes(t)).not.toContain('duplicate_charge_risk');
+    // Failed only after the later payment started: both charge the order.
+    t.request(create('tx4', { idempotencyKey: 'k4', atMs: 20 * 60_000 + 1000 }, 'order-2'));
+    t.outcome(failed('tx3', 20 * 60_000 + 5000));
+    t.request(create('tx3', { idempotencyKey: 'k3', atMs: 20 * 60_000 }, 'order-2'));
+    expect(t.report().findings.find((f) => f.code === 'duplicate_charge_risk')?.evidence).toMatchObject({
+      count: 1,
+      transaction_ids: ['tx3', 'tx4'],
+    });
+  });
+
+  it('pairs two keyless bodies within 60 seconds in the order they started', () => {
+    const { t } = tracker();
+    t.request(body('tx2', { atMs: 30_000 }));
+    t.request(body('tx1', { atMs: 0 }));
+    expect(t.report().findings.find((f) => f.code === 'duplicate_charge_risk')?.evidence.transaction_ids).toEqual(['tx1', 'tx2']);
+  });
+
+  it('pairs a lost refund logged, or learnt lost, after the retry that started after it', () => {
+    const refund = (id: string, over: Partial<ObservedRequest>) =>
+      request({
+        method: 'POST',
+        path: '/v4/transactions/tx1/refunds',
+        status: 201,
+        executedStatus: 201,
+        create: 'refund',
+        transactionId: 'tx1',
+        createdRefund: { id, transactionId: 'tx1', amount: 500 },
+        fingerprint: () => 'refund 500',
+        ...over,
+      });
+    const { t } = tracker();
+    t.request(refund('rf2', { idempotencyKey: 'r2', atMs: 300 }));
+    t.request(refund('rf1', { idempotencyKey: 'r1', atMs: 0, answerDelivered: false }));
+    expect(t.report().findings.find((f) => f.code === 'duplicate_refund_risk')?.evidence.count).toBe(1);
+    const first = refund('rf3', { idempotencyKey: 'r3', atMs: 60 * 60_000 });
+    t.request(first);
+    t.request(refund('rf4', { idempotencyKey: 'r4', atMs: 60 * 60_000 + 300 }));
+    t.undelivered({ ...first, answerDelivered: false });
+    expect(t.report().findings.find((f) => f.code === 'duplicate_refund_risk')?.evidence.count).toBe(2);
   });
 });
 
@@ -385,6 +485,7 @@ describe('no_webhook_target and ignored_webhook_field', () => {
       noTarget: true,
       linkExpired: false,
       renewal: false,
+      atMs: 0,
       subscription: true,
     });
     const subFix = one.report().findings[0]!.fix;
@@ -398,6 +499,7 @@ describe('no_webhook_target and ignored_webhook_field', () => {
       noTarget: true,
       linkExpired: false,
       renewal: false,
+      atMs: 0,
       subscription: false,
     });
     const txFix = two.report().findings[0]!.fix;
@@ -441,6 +543,7 @@ describe('the report', () => {
       noTarget: false,
       linkExpired: false,
       renewal: false,
+      atMs: 0,
       subscription: false,
     });
     const again = tracker(saved).t;

@@ -57,6 +57,7 @@ describe('coverage_missing', () => {
       accountId: 'acc_a',
       transactionId: 'tx1',
       status: 'SUCCEEDED',
+      atMs: 0,
       noTarget: false,
       subscription: false,
       linkExpired: false,

@@ -103,6 +103,7 @@ describe('createGoLiveWiring', () => {
         linkExpired: false,
         renewal: false,
         subscription: false,
+        atMs: 5,
       },
     ]);
     expect(() =>
@@ -114,7 +115,7 @@ describe('createGoLiveWiring', () => {
     expect(heard.outcomes).toHaveLength(1);
   });
 
-  it('an outcome says: no webhook target, an expired link, a renewal, a subscription charge', () => {
+  it('an outcome says: no webhook target, an expired link, a renewal, a subscription charge, and when it was reached', () => {
     const subscription = { state: { first_charge_id: 'tx_first' } } as Subscription;
     const { wiring, heard } = setup({ subscription });
     wiring.onResolved(
@@ -131,7 +132,16 @@ describe('createGoLiveWiring', () => {
       }),
     );
     expect(heard.outcomes).toEqual([
-      { accountId: 'acc_a', transactionId: 'tx_2', status: 'FAILED', noTarget: true, linkExpired: true, renewal: true, subscription: true },
+      {
+        accountId: 'acc_a',
+        transactionId: 'tx_2',
+        status: 'FAILED',
+        noTarget: true,
+        linkExpired: true,
+        renewal: true,
+        subscription: true,
+        atMs: 100,
+      },
       {
         accountId: 'acc_a',
         transactionId: 'tx_first',
@@ -140,6 +150,7 @@ describe('createGoLiveWiring', () => {
         linkExpired: false,
         renewal: false,
         subscription: true,
+        atMs: 99,
       },
     ]);
   });
