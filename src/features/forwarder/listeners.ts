@@ -39,6 +39,8 @@ export class Listeners implements WebhookForwarding {
       /** `--delivery-timeout` in milliseconds. */
       timeoutMs: number;
       newId: () => string;
+      /** How long past the timeout a report may take (default `REPORT_GRACE_MS`). */
+      graceMs?: number;
     },
   ) {}
 
@@ -63,7 +65,7 @@ export class Listeners implements WebhookForwarding {
     return new Promise<ForwardedAnswer>((resolve) => {
       const timer = setTimeout(
         () => settle({ kind: 'error', error: `no answer within ${timeoutMs / 1000} s (through the listener)`, timedOut: true }),
-        timeoutMs + REPORT_GRACE_MS,
+        timeoutMs + (this.deps.graceMs ?? REPORT_GRACE_MS),
       );
       const settle = (answer: ForwardedAnswer): void => {
         if (!this.pending.delete(id)) return;
