@@ -119,7 +119,14 @@ export function forwardedOutcome(answer: ForwardedAnswer): AttemptOutcome {
     };
   const { status, text, whole } = answer;
   const ok = whole && isAcknowledgement(status, text);
-  return { ok, status, contacted: true, body: storedAnswer(text), error: ok ? null : answerError(status, whole), durationMs: answer.durationMs };
+  return {
+    ok,
+    status,
+    contacted: true,
+    body: storedAnswer(text),
+    error: ok ? null : answerError(status, whole),
+    durationMs: answer.durationMs,
+  };
 }
 
 /** Why an answer that is not the acknowledgement failed the attempt. */

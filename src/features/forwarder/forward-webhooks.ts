@@ -79,7 +79,8 @@ export function eventOf(body: string): string | null {
 export async function forwardWebhooks(options: ForwardWebhooksOptions): Promise<WebhookForwarder> {
   const origin = options.sandboxUrl.replace(/\/+$/, '');
   const target = new URL(options.forwardTo); // throws on a bad URL
-  if (!/^https?:$/.test(target.protocol)) throw new ForwardWebhooksError(`--forward-to must be an http(s) URL: ${options.forwardTo}`, false);
+  if (!/^https?:$/.test(target.protocol))
+    throw new ForwardWebhooksError(`--forward-to must be an http(s) URL: ${options.forwardTo}`, false);
   const controller = new AbortController();
   const query = options.accountId ? `?account_id=${encodeURIComponent(options.accountId)}` : '';
   let res: Response;

@@ -51,7 +51,10 @@ export async function runListen(
       ),
     )
     .addOption(new Option('--admin-token <token>', "the sandbox's --admin-token, if it has one [env PAYMENT_SANDBOX_ADMIN_TOKEN]"))
-    .addHelpText('after', `\nExample:\n  $ payment-sandbox listen --forward-to http://localhost:3000/webhooks --sandbox-url http://127.0.0.1:4010\n`);
+    .addHelpText(
+      'after',
+      `\nExample:\n  $ payment-sandbox listen --forward-to http://localhost:3000/webhooks --sandbox-url http://127.0.0.1:4010\n`,
+    );
   let flags: ListenFlags;
   try {
     program.parse(argv, { from: 'user' });
@@ -66,7 +69,10 @@ export async function runListen(
   const resolved = sandboxOrigin(flags.sandboxUrl, env, '--sandbox-url');
   if ('error' in resolved) return fail(resolved.error, LISTEN_EXIT.usage);
   if (!URL.canParse(flags.forwardTo) || !/^https?:$/.test(new URL(flags.forwardTo).protocol))
-    return fail(`invalid --forward-to "${flags.forwardTo}": must be an http(s) URL such as http://localhost:3000/webhooks`, LISTEN_EXIT.usage);
+    return fail(
+      `invalid --forward-to "${flags.forwardTo}": must be an http(s) URL such as http://localhost:3000/webhooks`,
+      LISTEN_EXIT.usage,
+    );
   const adminToken = flags.adminToken ?? env.PAYMENT_SANDBOX_ADMIN_TOKEN;
   let forwarder;
   try {

@@ -16,7 +16,9 @@ export const stream = {
   responses: {
     200: {
       description: 'The attempt stream',
-      content: { 'text/event-stream': { schema: { type: 'string', description: 'Server-sent events (event: ready | attempt; data: JSON)' } } },
+      content: {
+        'text/event-stream': { schema: { type: 'string', description: 'Server-sent events (event: ready | attempt; data: JSON)' } },
+      },
     },
     404: errors[404],
   },

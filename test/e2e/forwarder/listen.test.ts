@@ -152,6 +152,7 @@ describe('payment-sandbox listen --forward-to', () => {
     const first = await pay();
     await forwarded.waitFor(1);
     expect((await deliveryAfter(server, first, 1)).status).toBe('delivered');
+    expect(direct.received).toHaveLength(0); // taken by the listener, not posted by the sandbox
 
     await forwarder.stop();
     const second = await pay();

@@ -273,7 +273,11 @@ describe('dispatcher with listeners (payment-sandbox listen)', () => {
     const id = repos.deliveries.forResource(tx.id)[0]!.id;
     const row = repos.deliveries.byId(id)!;
     expect(row).toMatchObject({ status: 'pending', attempts: 1 });
-    expect(repos.deliveries.attemptsOf(id)[0]).toMatchObject({ ok: false, response_status: null, error: 'the listener disconnected before reporting an answer' });
+    expect(repos.deliveries.attemptsOf(id)[0]).toMatchObject({
+      ok: false,
+      response_status: null,
+      error: 'the listener disconnected before reporting an answer',
+    });
     expect(listeners.report(taken[0]!.id, { kind: 'answer', status: 200, text: ACK, whole: true, durationMs: 1 })).toBe(false);
     clock.set(row.next_attempt_at!);
     await dispatcher.runDue(clock.nowMs(), true);
