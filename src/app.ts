@@ -48,6 +48,7 @@ function inOrder(f: Features): readonly Feature[] {
     f.control,
     f.accounts,
     f.webhooks,
+    f.forwarder,
     f.scenarios,
     f.paymentMethods,
     f.fixtures,

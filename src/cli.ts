@@ -37,6 +37,10 @@ export const SUBCOMMANDS: Readonly<Record<string, { args?: string; summary: stri
   report: { summary: 'print the go-live report of a running sandbox (findings and coverage)' },
   'check-webhooks': { args: '<url>', summary: "check a merchant's webhook handler with signed deliveries" },
   'send-webhook': { summary: 'send any body as a signed webhook through a running sandbox' },
+  listen: {
+    args: '--forward-to <url>',
+    summary: "take a running sandbox's webhooks over a stream and POST them to a local URL",
+  },
   'explain-signature': { summary: 'say why a webhook signature check fails: cause, first differing byte, fix' },
   conformance: {
     args: '--url <base>/v4 --api-key <key> --account-id <id>',
@@ -265,6 +269,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   if (argv[0] === 'report') return (await import('./features/go-live/index.js')).runReport(argv.slice(1), env); // the go-live report
   if (argv[0] === 'send-webhook') return (await import('./features/webhooks/index.js')).runSendWebhook(argv.slice(1), env); // the webhook workbench
   if (argv[0] === 'explain-signature') return (await import('./features/webhooks/index.js')).runExplainSignature(argv.slice(1), env);
+  if (argv[0] === 'listen') return (await import('./features/forwarder/index.js')).runListen(argv.slice(1), env); // the webhook forwarder
   if (argv[0] === 'conformance') return (await import('./features/conformance/index.js')).runConformanceCommand(argv.slice(1));
   if (argv[0] === 'help') {
     const topic = argv[1];

@@ -30,6 +30,7 @@ import { connectGuard, refusedDelivery, refusedTarget, type TargetPolicy } from 
 import { createAccountsFeature, type AccountsFeature } from './features/accounts/index.js';
 import { createBuyersFeature } from './features/buyers/index.js';
 import { createControlFeature, type ControlFeature } from './features/control/index.js';
+import { createForwarderFeature, type ForwarderFeature } from './features/forwarder/index.js';
 import { createFixturesFeature, type FixturesFeature, type PreparedStartupFixtures } from './features/fixtures/index.js';
 import type { FixtureObjects } from './features/fixtures/index.js';
 import { createGoLiveFeature, type GoLiveFeature } from './features/go-live/index.js';
@@ -53,6 +54,7 @@ export interface Features {
   webhooks: WebhooksFeature;
   control: ControlFeature;
   fixtures: FixturesFeature;
+  forwarder: ForwarderFeature;
   buyers: Feature;
   paymentMethods: Feature;
   paymentPage: Feature;
@@ -124,6 +126,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
     accounts: accounts.service,
     control: control.service,
   });
+  const forwarder = createForwarderFeature(core);
   const buyers = createBuyersFeature({ buyers: accounts.service.buyers }); // seeded on their first read
   const paymentPage = createPaymentPageFeature({
     transactions: transactions.service,
@@ -161,6 +164,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
       webhooks,
       control,
       fixtures,
+      forwarder,
       buyers,
       paymentMethods,
       paymentPage,

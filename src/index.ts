@@ -21,6 +21,13 @@ export {
   type WebhookCheckReport,
   type WebhookCheckResult,
 } from './features/check-webhooks/index.js';
+export {
+  forwardWebhooks,
+  ForwardWebhooksError,
+  type ForwardedDelivery,
+  type ForwardWebhooksOptions,
+  type WebhookForwarder,
+} from './features/forwarder/index.js';
 export { runConformance, conformancePassed } from './features/conformance/index.js';
 export { ConformanceConnectionError, ConformanceCredentialsError } from './features/conformance/index.js';
 export type {

@@ -49,7 +49,7 @@ export async function attempt(deps: AttemptDeps, id: string, admittedOffset: num
   const started = deps.realNow();
   const outcome = await send(deps.send, row, number, headers);
   if (outcome.aborted) return; // stopping: left pending for the next start
-  const duration = deps.realNow() - started;
+  const duration = outcome.durationMs ?? deps.realNow() - started;
   const now = at + (offsets.instant(admittedOffset) - start);
   outcome.error = faultVerdict(row, outcome);
   const giveUp = givesUp(row, number, outcome.ok);

@@ -19,6 +19,7 @@ import { releasesParked } from './faults.js';
 import { Lanes, MAX_IN_FLIGHT_PER_URL } from './lanes.js';
 import { TransactionOrder } from './ordering.js';
 import { Passes } from './passes.js';
+import type { WebhookForwarding } from './forwarding.js';
 import { createPoster, type WebhookPoster } from './post.js';
 import { attemptsDue } from './retries.js';
 import type { AsyncWebhookSigner, WebhookSigner } from './signing.js';
@@ -114,6 +115,14 @@ export class Dispatcher implements TimedWork {
     };
   }
 
+  /**
+   * Hands attempts to `forwarding` before they are POSTed: each attempt it takes (a listener of
+   * its account is connected) is sent there, and its report judged and recorded as a POST's.
+   */
+  useForwarding(forwarding: WebhookForwarding): void {
+    this.attemptDeps.send.forwarding = forwarding;
+  }
+
   /** Closes the idle kept-alive connections to merchants (after `idle()`, on shutdown). */
   close(): void {
     this.backoff.close();
@@ -134,6 +143,7 @@ export class Dispatcher implements TimedWork {
     }
     this.draining = true;
     this.poster.abort();
+    this.attemptDeps.send.forwarding?.abort();
     await this.idle();
   }
 

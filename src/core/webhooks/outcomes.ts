@@ -5,6 +5,7 @@
  */
 import type { Delivery } from '../domain/entities.js';
 import { isAcknowledgement } from './acknowledgement.js';
+import type { ForwardedAnswer, WebhookForwarding } from './forwarding.js';
 import { MAX_READ_RESPONSE, PostAbortedError, type WebhookPoster } from './post.js';
 
 /**
@@ -30,6 +31,8 @@ export interface AttemptOutcome {
   contacted?: boolean;
   /** The merchant did not answer within the timeout. */
   timedOut?: boolean;
+  /** The round trip as a listener measured it (a forwarded attempt); else the dispatcher times it. */
+  durationMs?: number;
 }
 
 export interface SendDeps {
@@ -37,6 +40,8 @@ export interface SendDeps {
   /** Why a URL may not receive webhooks now (targets.ts), or null. */
   refuseTarget?: (url: string) => Promise<string | null>;
   timeoutMs: number;
+  /** Listeners that take attempts instead of the POST (`payment-sandbox listen`); none when unset. */
+  forwarding?: WebhookForwarding;
 }
 
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -44,7 +49,8 @@ const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmedi
 /** Attempt `number` of a delivery with `headers`: simulated, refused, or POSTed and judged. */
 export async function send(
   deps: SendDeps,
-  row: Pick<Delivery, 'url' | 'body' | 'simulated_failures' | 'simulated_failure_status'>,
+  row: Pick<Delivery, 'url' | 'body' | 'simulated_failures' | 'simulated_failure_status'> &
+    Partial<Pick<Delivery, 'id' | 'account_id' | 'kind' | 'resource_id'>>,
   number: number,
   headers: Record<string, string>,
 ): Promise<AttemptOutcome> {
@@ -59,6 +65,21 @@ export async function send(
       error: `simulated failure ${number} of ${row.simulated_failures} (scenario webhook_failures); the merchant was not contacted`,
     };
   }
+  // A connected listener takes the attempt (with or without a URL): it posts to its own target.
+  const forwarded =
+    deps.forwarding && row.id !== undefined && row.account_id !== undefined
+      ? deps.forwarding.forward({
+          deliveryId: row.id,
+          accountId: row.account_id,
+          number,
+          kind: row.kind ?? 'payment',
+          resourceId: row.resource_id ?? '',
+          url: row.url,
+          headers,
+          body: row.body,
+        })
+      : null;
+  if (forwarded) return forwardedOutcome(await forwarded);
   if (!row.url) {
     return {
       ok: false,
@@ -80,6 +101,32 @@ export async function send(
     const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
     return { ok: false, status: null, body: null, error: describePostError(err, deps.timeoutMs), contacted: true, timedOut };
   }
+}
+
+/** A listener's report judged as a direct POST's answer is: the same acknowledgement rule and stored text. */
+export function forwardedOutcome(answer: ForwardedAnswer): AttemptOutcome {
+  if (answer.kind === 'aborted')
+    return { aborted: true, ok: false, status: null, body: null, error: 'the sandbox is stopping', contacted: true, timedOut: false };
+  if (answer.kind === 'error')
+    return {
+      ok: false,
+      status: null,
+      body: null,
+      error: answer.error,
+      contacted: true,
+      timedOut: answer.timedOut,
+      ...(answer.durationMs === undefined ? {} : { durationMs: answer.durationMs }),
+    };
+  const { status, text, whole } = answer;
+  const ok = whole && isAcknowledgement(status, text);
+  return {
+    ok,
+    status,
+    contacted: true,
+    body: storedAnswer(text),
+    error: ok ? null : answerError(status, whole),
+    durationMs: answer.durationMs,
+  };
 }
 
 /** Why an answer that is not the acknowledgement failed the attempt. */

@@ -16,6 +16,8 @@ import { MAX_IN_FLIGHT_PER_URL } from '../../../src/core/webhooks/lanes.js';
 import { createOutbox } from '../../../src/features/transactions/outbox.js';
 import type { PostAnswer, WebhookPoster } from '../../../src/core/webhooks/post.js';
 import { createSigner } from '../../../src/core/webhooks/signing.js';
+import { Listeners } from '../../../src/features/forwarder/listeners.js';
+import type { AttemptMessage } from '../../../src/features/forwarder/listen.schemas.js';
 import { fakeClock, transactionEntity } from '../../support/fakes.js';
 
 const ACK = JSON.stringify({ code: '200', message: 'SUCCESS' });
@@ -228,5 +230,81 @@ describe('dispatcher', () => {
     await dispatcher.runDue(clock.nowMs(), true);
     expect(repos.deliveries.byId(copy!.id)).toMatchObject({ attempts: 1 });
     expect(repos.deliveries.byId(copy!.id)!.status).not.toBe('pending');
+  });
+});
+
+describe('dispatcher with listeners (payment-sandbox listen)', () => {
+  /** The dispatcher of `setUp` with the forwarder's listeners as its forwarding port; each message a listener gets is kept. */
+  function withListeners(timeoutMs = 10_000, graceMs = 0) {
+    const { poster, all } = fakePoster(() => ({ status: 200, text: ACK, whole: true }));
+    const parts = setUp(poster);
+    const listeners = new Listeners({ timeoutMs, graceMs, newId: randomUUID });
+    parts.dispatcher.useForwarding(listeners);
+    const taken: AttemptMessage[] = [];
+    return { ...parts, listeners, taken, posted: all, sink: { send: (m: AttemptMessage) => void taken.push(m) } };
+  }
+
+  it("hands the attempt to a connected listener instead of POSTing it; the listener's report is the attempt's answer", async () => {
+    const { repos, resolved, settle, flush, listeners, taken, posted, sink } = withListeners();
+    listeners.connect(null, sink);
+    const tx = resolved();
+    settle(tx);
+    await flush();
+    expect(posted).toEqual([]);
+    const stored = repos.deliveries.forResource(tx.id)[0]!;
+    expect(taken).toHaveLength(1);
+    expect(taken[0]).toMatchObject({ delivery_id: stored.id, number: 1, body: stored.body, url: stored.url });
+    expect(verify('sha256', Buffer.from(taken[0]!.body), publicKey, Buffer.from(taken[0]!.headers.signature!, 'base64'))).toBe(true);
+    expect(listeners.report(taken[0]!.id, { kind: 'answer', status: 200, text: ACK, whole: true, durationMs: 42 })).toBe(true);
+    await flush();
+    expect(repos.deliveries.byId(stored.id)).toMatchObject({ status: 'delivered', attempts: 1 });
+    expect(repos.deliveries.attemptsOf(stored.id)[0]).toMatchObject({ response_status: 200, ok: true, duration_ms: 42 });
+  });
+
+  it('a listener that disconnects mid-attempt fails it as a network error; the retry goes directly once none is connected', async () => {
+    const { repos, clock, dispatcher, resolved, settle, flush, listeners, taken, posted, sink } = withListeners();
+    const listener = listeners.connect(null, sink);
+    const tx = resolved();
+    settle(tx);
+    await flush();
+    expect(taken).toHaveLength(1);
+    listener.disconnect();
+    await flush();
+    const id = repos.deliveries.forResource(tx.id)[0]!.id;
+    const row = repos.deliveries.byId(id)!;
+    expect(row).toMatchObject({ status: 'pending', attempts: 1 });
+    expect(repos.deliveries.attemptsOf(id)[0]).toMatchObject({
+      ok: false,
+      response_status: null,
+      error: 'the listener disconnected before reporting an answer',
+    });
+    expect(listeners.report(taken[0]!.id, { kind: 'answer', status: 200, text: ACK, whole: true, durationMs: 1 })).toBe(false);
+    clock.set(row.next_attempt_at!);
+    await dispatcher.runDue(clock.nowMs(), true);
+    expect(posted).toHaveLength(1);
+    expect(repos.deliveries.byId(id)).toMatchObject({ status: 'delivered', attempts: 2 });
+  });
+
+  it('a report that does not come within the delivery timeout fails the attempt as timed out', async () => {
+    const { repos, resolved, settle, flush, listeners, taken, sink } = withListeners(20);
+    listeners.connect(null, sink);
+    const tx = resolved();
+    settle(tx);
+    await flush();
+    expect(taken).toHaveLength(1);
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    await flush();
+    const id = repos.deliveries.forResource(tx.id)[0]!.id;
+    expect(repos.deliveries.byId(id)).toMatchObject({ status: 'pending', attempts: 1 });
+    expect(repos.deliveries.attemptsOf(id)[0]!.error).toMatch(/^no answer within 0.02 s/);
+  });
+
+  it("a listener of one account does not take another account's deliveries", async () => {
+    const { resolved, settle, flush, listeners, taken, posted, sink } = withListeners();
+    listeners.connect('another-account', sink);
+    settle(resolved());
+    await flush();
+    expect(taken).toEqual([]);
+    expect(posted).toHaveLength(1);
   });
 });
