@@ -12,6 +12,7 @@ import { SandboxError, badRequest } from '../domain/errors.js';
 import type { BodyEnv } from './env.js';
 import { jsonPointer } from '../domain/errors.js';
 import { nodeBindings } from './node-env.js';
+import { readStreamAtMost } from '../bounded-stream.js';
 
 const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;.*)?$/i;
 
@@ -45,20 +46,13 @@ export async function readBodyLimited(c: Context, limit: number): Promise<string
   const stream = c.req.raw.body;
   if (!stream) return '';
   const reader = stream.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      reader.releaseLock(); // stop reading: the socket is paused, then closed after the 413
-      c.header('connection', 'close');
-      throw tooLarge(limit);
-    }
-    chunks.push(value);
+  const bytes = await readStreamAtMost(reader, limit);
+  if (bytes === null) {
+    reader.releaseLock(); // stop reading: the socket is paused, then closed after the 413
+    c.header('connection', 'close');
+    throw tooLarge(limit);
   }
-  return cacheText(c, Buffer.concat(chunks).toString('utf8'));
+  return cacheText(c, bytes.toString('utf8'));
 }
 
 /** Later readers (validators, the request log) get the text already read. */

@@ -4,6 +4,8 @@
  * counted: a small compressed answer that inflates past the limit is stopped like a large one.
  */
 
+import { readStreamAtMost } from '../../core/bounded-stream.js';
+
 /** The most of one answer the kit reads. */
 export const ANSWER_LIMIT_BYTES = 1024 * 1024;
 
@@ -17,17 +19,10 @@ export const ANSWER_LIMIT_TEXT = '1 MiB (1048576 bytes)';
 export async function readBoundedText(res: Response, limit = ANSWER_LIMIT_BYTES): Promise<string | null> {
   if (res.body === null) return '';
   const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => undefined);
-      return null;
-    }
-    chunks.push(value);
+  const bytes = await readStreamAtMost(reader, limit);
+  if (bytes === null) {
+    await reader.cancel().catch(() => undefined);
+    return null;
   }
-  return new TextDecoder().decode(Buffer.concat(chunks));
+  return new TextDecoder().decode(bytes);
 }
