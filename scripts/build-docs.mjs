@@ -166,7 +166,7 @@ export function descriptionOf(markdown) {
   const paragraph = /^\s*\n?((?:[^\n]+\n?)+)/.exec(after)?.[1]?.trim();
   if (paragraph === undefined || /^([|#><-]|\d+\.\s|```|~~~)/.test(paragraph)) return undefined;
   const text = paragraph.replace(/\s*\n\s*/g, ' ').replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1');
-  const sentence = /^.*?[.!?](?=\s+[A-Z(`*]|$)/.exec(text)?.[0] ?? text;
+  const sentence = /^.*?(?<!\b(?:e\.g|i\.e))[.!?](?=\s+[A-Z(`*]|$)/.exec(text)?.[0] ?? text;
   const short = sentence.length > DESCRIPTION_CHARS ? (/^.*?(?=[:;]\s)/.exec(sentence)?.[0] ?? sentence) : sentence;
   return short.replace(/[:;]$/, '').replace(/(?<![.!?])$/, '.');
 }
