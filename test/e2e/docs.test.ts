@@ -25,12 +25,13 @@ const SOURCES = [
     .filter((f) => f.endsWith('.md'))
     .map((f) => `docs/${f}`),
 ];
+/** The served pages: README.md and docs/*.md, without the contributor pages (kept in the repository only). */
 const PAGES = [
   'readme',
-  'contributing',
   ...readdirSync(join(ROOT, 'docs'))
     .filter((f) => f.endsWith('.md'))
-    .map((f) => f.slice(0, -3)),
+    .map((f) => f.slice(0, -3))
+    .filter((page) => page !== 'benchmarks'),
 ];
 
 /** The ```sh blocks that follow `<!-- runnable -->`, with the file they come from. */
