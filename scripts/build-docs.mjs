@@ -178,7 +178,12 @@ function sectionsOf(tokens) {
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i];
     if (token.type === 'heading_open') {
-      current = { heading: tokens[i + 1].content.replace(/`/g, ''), anchor: token.attrGet('id') ?? '', level: Number(token.tag.slice(1)), text: [] };
+      current = {
+        heading: tokens[i + 1].content.replace(/`/g, ''),
+        anchor: token.attrGet('id') ?? '',
+        level: Number(token.tag.slice(1)),
+        text: [],
+      };
       sections.push(current);
       i += 2;
     } else if (current && (token.type === 'inline' || token.type === 'fence' || token.type === 'code_block')) {

@@ -56,7 +56,8 @@ describe('the served docs', () => {
     expect(refunds).toMatchObject({ title: 'The API', anchor: 'refunds-and-their-webhook' });
     expect(refunds!.text).toContain('original_transaction_id');
     const api = await (await get('/docs/api')).text();
-    for (const section of index.filter((s) => s.page === 'api' && s.anchor)) expect(api, section.anchor).toContain(`id="${section.anchor}"`);
+    for (const section of index.filter((s) => s.page === 'api' && s.anchor))
+      expect(api, section.anchor).toContain(`id="${section.anchor}"`);
   });
 
   it('links the repository files the guides name to the repository; no link is a dead #', async () => {

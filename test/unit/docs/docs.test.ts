@@ -87,7 +87,10 @@ describe('the docs: links and anchors', () => {
     const top = 'src|test|scripts|public|examples|fixtures|scenarios|docs|bin|docker|\\.ci';
     const inCode = 'scripts|public|examples|fixtures|scenarios|docs|bin|docker|\\.ci';
     const pathIn = (folders: string) =>
-      new RegExp(`(?<![\\w/.$@:~-])(?:\\./)?((?:${folders})/[\\w./-]*[\\w/]|(?:compose\\.yaml|Dockerfile|package\\.json|ARCHITECTURE\\.md|CONTRIBUTING\\.md)(?![\\w.-]))`, 'g');
+      new RegExp(
+        `(?<![\\w/.$@:~-])(?:\\./)?((?:${folders})/[\\w./-]*[\\w/]|(?:compose\\.yaml|Dockerfile|package\\.json|ARCHITECTURE\\.md|CONTRIBUTING\\.md)(?![\\w.-]))`,
+        'g',
+      );
     const missing: string[] = [];
     for (const path of DOCS) {
       const text = read(path);
@@ -103,7 +106,9 @@ describe('the docs: links and anchors', () => {
     const section = text.slice(text.indexOf('Its webhook names the refund'));
     const example = JSON.parse(/```json\n([\s\S]*?)\n```/.exec(section)![1]!) as Record<string, unknown>;
     expect(example.original_transaction_id).not.toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-/);
-    expect(section.slice(0, section.indexOf('```'))).toMatch(/`original_transaction_id`: the payment's `merchant_transaction_id`, that is its\s+`external_identifier`/);
+    expect(section.slice(0, section.indexOf('```'))).toMatch(
+      /`original_transaction_id`: the payment's `merchant_transaction_id`, that is its\s+`external_identifier`/,
+    );
   });
 
   it('docs/options.md is what the options schema generates (npm run build writes it)', () => {

@@ -34,7 +34,7 @@ const build = (): Promise<BuildDocs> => import(new URL('../../../scripts/build-d
 const script = (): Promise<DocsScript> => import(new URL('../../../public/docs.js', import.meta.url).href) as Promise<DocsScript>;
 
 describe('the docs index', () => {
-  it("describes a page by the first sentence of the paragraph under its title, links as their text, HTML comments skipped", async () => {
+  it('describes a page by the first sentence of the paragraph under its title, links as their text, HTML comments skipped', async () => {
     const { descriptionOf } = await build();
     expect(descriptionOf('# Title\n\nFirst sentence with a [link](x.md). Second one.\n\n## More\n')).toBe('First sentence with a link.');
     expect(descriptionOf('# Options\n\n<!-- generated -->\n\nEvery option is a flag, e.g. `--port`. More.\n')).toBe(
@@ -68,7 +68,9 @@ describe("the merchant's menu", () => {
     expect(REPOSITORY_URL).toBe('https://github.com/payment-sandbox/payment-sandbox');
     const names = ['readme', 'ci', 'webhooks'];
     expect(servedHref('../compose.yaml', 'docs/ci.md', names)).toBe(`${REPOSITORY_URL}/blob/main/compose.yaml`);
-    expect(servedHref('../examples/github-actions.yml', 'docs/ci.md', names)).toBe(`${REPOSITORY_URL}/blob/main/examples/github-actions.yml`);
+    expect(servedHref('../examples/github-actions.yml', 'docs/ci.md', names)).toBe(
+      `${REPOSITORY_URL}/blob/main/examples/github-actions.yml`,
+    );
     expect(servedHref('../fixtures/', 'docs/fixtures.md', names)).toBe(`${REPOSITORY_URL}/tree/main/fixtures`);
     expect(servedHref('CONTRIBUTING.md', 'README.md', names)).toBe(`${REPOSITORY_URL}/blob/main/CONTRIBUTING.md`);
     expect(servedHref('docs/benchmarks.md#the-create-path', 'README.md', names)).toBe(
@@ -83,7 +85,13 @@ describe('the docs search', () => {
   const index: Section[] = [
     { page: 'api', title: 'The API', heading: '', anchor: '', text: 'Routes, errors, idempotency and refunds.' },
     { page: 'api', title: 'The API', heading: 'Refunds', anchor: 'refunds', text: 'A refund webhook names the payment.' },
-    { page: 'webhooks', title: 'Webhooks', heading: 'Retries', anchor: 'retries', text: 'A failed delivery is retried, refund webhooks too.' },
+    {
+      page: 'webhooks',
+      title: 'Webhooks',
+      heading: 'Retries',
+      anchor: 'retries',
+      text: 'A failed delivery is retried, refund webhooks too.',
+    },
     { page: 'ci', title: 'CI and containers', heading: 'Compose', anchor: 'compose', text: 'docker compose up' },
   ];
 
