@@ -45,7 +45,12 @@ export function listShell({ label, className, columns, onMore }) {
   );
   const table = h('table', { class: `list ${className}`, 'aria-label': label }, head);
   const empty = h('div', { class: 'empty', hidden: true });
-  const loading = h('p', { class: 'list-loading', role: 'status' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), `Loading ${label.toLowerCase()}…`);
+  const loading = h(
+    'p',
+    { class: 'list-loading', role: 'status' },
+    h('span', { class: 'spinner', 'aria-hidden': 'true' }),
+    `Loading ${label.toLowerCase()}…`,
+  );
   const note = h('p', { class: 'list-note', hidden: true, role: 'status' });
   const more = h('button', { type: 'button', class: 'btn more-btn', hidden: true, onclick: onMore }, 'Load older');
   const root = h('div', { class: 'card list-card' }, h('div', { class: 'table-scroll' }, table), loading, empty, note, more);
