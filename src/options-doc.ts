@@ -47,7 +47,7 @@ export function renderOptionsPage(): string {
   }
   return `# Options
 
-<!-- Generated from the options schema (src/config.ts) by \`npm run build\`: do not edit by hand. -->
+<!-- Generated from the options schema (src/core/config.ts) by \`npm run build\`: do not edit by hand. -->
 
 Every option is a flag of \`npx payment-sandbox\` and a \`PAYMENT_SANDBOX_<NAME>\` environment
 variable (flags win); \`startSandbox()\` takes the same options by their camelCase names

@@ -320,6 +320,39 @@ export const ctx = {
     );
   },
 
+  /**
+   * Creates a payment for an account with the body a merchant would send to POST
+   * /v4/transactions, through the control API's fixtures route (same validation and
+   * services; not counted in the go-live report), and reloads the lists.
+   * @param {string} accountId
+   * @param {Record<string, unknown>} body
+   * @returns {Promise<{ transaction: { id: string, status: string } } | { error: string }>}
+   */
+  async createPayment(accountId, body) {
+    /** @type {{ transaction: { id: string, status: string } } | { error: string }} */
+    let outcome = { error: 'Could not create the payment' };
+    await act(
+      'new-payment',
+      'create',
+      'Could not create the payment',
+      () =>
+        /** @type {Promise<Record<string, { id: string, status: string, amount: number, currency: string }>>} */ (
+          call('POST', '/fixtures', { fixtures: [{ name: 'payment', account: accountId, create: 'transaction', body }] })
+        ),
+      {
+        then: ['transactions', 'deliveries', 'requests'],
+        onError: (err) => (outcome = { error: err instanceof Error ? err.message.replace(/^fixture payment: /, '') : String(err) }),
+        onSuccess: (objects) => {
+          const tx = objects.payment;
+          if (!tx) return;
+          outcome = { transaction: tx };
+          toast({ title: `Created ${money(tx.amount, tx.currency)}`, message: `${tx.status}. It is at the top of the list.` });
+        },
+      },
+    );
+    return outcome;
+  },
+
   selectAccount,
 
   /** @param {string} id */

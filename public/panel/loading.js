@@ -25,6 +25,7 @@ async function loadAccounts() {
   const creds = await call('GET', '/credentials');
   state.accounts = creds.accounts;
   state.webhookKey = creds.webhook_public_key;
+  state.notificationUrl = creds.notification_url;
   if (!state.accounts.some((a) => a.account_id === state.accountId)) {
     const stored = storedAccountId();
     state.accountId = (state.accounts.find((a) => a.account_id === stored) ?? state.accounts[0])?.account_id ?? null;

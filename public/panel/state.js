@@ -25,6 +25,8 @@ export const state = {
   accounts: [],
   /** @type {WebhookKeyForms | null} */
   webhookKey: null,
+  /** The sandbox's default webhook target (`--notification-url`), once the credentials are read. @type {string | null} */
+  notificationUrl: null,
   /** @type {string | null} */
   accountId: null,
   /** The sandbox clock as last read: epoch ms, the performance.now() of the reading, and the offset in seconds. @type {{ ms: number, at: number, offset: number } | null} */

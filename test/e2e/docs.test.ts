@@ -25,12 +25,13 @@ const SOURCES = [
     .filter((f) => f.endsWith('.md'))
     .map((f) => `docs/${f}`),
 ];
+/** The served pages: README.md and docs/*.md, without the contributor pages (kept in the repository only). */
 const PAGES = [
   'readme',
-  'contributing',
   ...readdirSync(join(ROOT, 'docs'))
     .filter((f) => f.endsWith('.md'))
-    .map((f) => f.slice(0, -3)),
+    .map((f) => f.slice(0, -3))
+    .filter((page) => page !== 'benchmarks'),
 ];
 
 /** The ```sh blocks that follow `<!-- runnable -->`, with the file they come from. */
@@ -71,7 +72,8 @@ describe('GET /docs over a real socket', () => {
       const html = await res.text();
       expect(html).toContain('<link rel="stylesheet" href="/theme.css">');
       expect(html).toContain('<nav class="docs-nav"');
-      expect(html).not.toMatch(/href="[^"]*\.md(#[^"]*)?"/); // links between pages are rewritten
+      // links between served pages are rewritten; a contributor page is linked in the repository
+      expect(html).not.toMatch(/href="(?!https:\/\/github\.com\/payment-sandbox\/payment-sandbox\/blob\/main\/)[^"]*\.md(#[^"]*)?"/);
     }
     expect((await fetch(`${sandbox.url}/docs/docs.css`)).headers.get('content-type')).toMatch(/^text\/css/);
     expect((await fetch(`${sandbox.url}/theme.css`)).status).toBe(200);

@@ -60,7 +60,7 @@ beforeAll(() => {
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('the packed package', () => {
-  it('ships only what runs: dist with .d.ts, bin, public, scenarios, the handler examples, README, LICENSE', () => {
+  it('ships only what runs: dist with .d.ts, bin, public, scenarios, the handler examples, the compose file the guides name, README, LICENSE', () => {
     const paths = packed.files.map((f) => f.path);
     for (const p of [
       'package.json',
@@ -77,10 +77,11 @@ describe('the packed package', () => {
       'examples/webhook-handlers/node/handler.mjs',
       'examples/webhook-handlers/go/main.go',
       'examples/webhook-handlers/java/Handler.java',
+      'compose.yaml',
     ]) {
       expect(paths).toContain(p);
     }
-    expect(paths.filter((p) => /^(src|test|docker|\.ci)\//.test(p) || /^(tsconfig\.json|Dockerfile|compose\.yaml)$/.test(p))).toEqual([]);
+    expect(paths.filter((p) => /^(src|test|docker|\.ci)\//.test(p) || /^(tsconfig\.json|Dockerfile)$/.test(p))).toEqual([]);
   });
 
   it('installs without any compiler or dev dependency', () => {

@@ -45,10 +45,16 @@ export function listShell({ label, className, columns, onMore }) {
   );
   const table = h('table', { class: `list ${className}`, 'aria-label': label }, head);
   const empty = h('div', { class: 'empty', hidden: true });
+  const loading = h(
+    'p',
+    { class: 'list-loading', role: 'status' },
+    h('span', { class: 'spinner', 'aria-hidden': 'true' }),
+    `Loading ${label.toLowerCase()}…`,
+  );
   const note = h('p', { class: 'list-note', hidden: true, role: 'status' });
   const more = h('button', { type: 'button', class: 'btn more-btn', hidden: true, onclick: onMore }, 'Load older');
-  const root = h('div', { class: 'card list-card' }, h('div', { class: 'table-scroll' }, table), empty, note, more);
-  return { root, table, head, empty, note, more };
+  const root = h('div', { class: 'card list-card' }, h('div', { class: 'table-scroll' }, table), loading, empty, note, more);
+  return { root, table, head, empty, loading, note, more };
 }
 
 /** @type {WeakMap<HTMLElement, string | null>} */
@@ -56,12 +62,14 @@ const shownEmpty = new WeakMap();
 
 /**
  * Shows the items or the empty state, and the "Load older" button when there is more.
- * @param {{ table: HTMLElement, empty: HTMLElement, more: HTMLElement, note: HTMLElement }} shell
+ * @param {{ table: HTMLElement, empty: HTMLElement, loading: HTMLElement, more: HTMLElement, note: HTMLElement }} shell
  * @param {{ count: number, hasMore: boolean, loading: boolean, error: string | null, emptyContent: () => HTMLElement }} status
  */
 export function showListState(shell, { count, hasMore, loading, error, emptyContent }) {
   shell.table.hidden = count === 0;
   shell.empty.hidden = count > 0 || loading;
+  // Until the first page arrives: a loading line, not an empty table.
+  shell.loading.hidden = count > 0 || !loading || Boolean(error);
   if (count === 0 && !loading) {
     // Rebuilt only when its text changes, so a selection in the command survives live updates.
     const content = emptyContent();

@@ -178,8 +178,11 @@ function editAndSend(d) {
   );
 }
 
+/** The check form's example URL when the sandbox has no `--notification-url`. */
+export const EXAMPLE_HANDLER_URL = 'http://127.0.0.1:3000/webhooks';
+
 /**
- * The check-webhooks form: a merchant URL, an optional state URL and orders the shop created, a
+ * The check-webhooks form: a merchant URL (its placeholder the sandbox's `--notification-url` when set), an optional state URL and orders the shop created, a
  * Check button, and the report (each case passed, failed or needing orders, with its reason). Its state is its own; the list's updates do not touch it.
  * @param {PanelContext} ctx
  */
@@ -189,7 +192,7 @@ function checkWebhooksForm(ctx) {
     id: 'check-webhooks-url',
     name: 'url',
     required: true,
-    placeholder: 'http://127.0.0.1:3000/webhooks',
+    placeholder: EXAMPLE_HANDLER_URL,
     class: 'input mono',
     'aria-describedby': 'check-webhooks-hint',
   });
@@ -282,7 +285,14 @@ function checkWebhooksForm(ctx) {
     ),
     result,
   );
-  return form;
+  return {
+    form,
+    /** Shows the sandbox's `--notification-url` as the placeholder once it is known. */
+    update() {
+      const placeholder = ctx.state.notificationUrl ?? EXAMPLE_HANDLER_URL;
+      if (input.getAttribute('placeholder') !== placeholder) input.setAttribute('placeholder', placeholder);
+    },
+  };
 }
 
 /** @type {import('./common.js').Column[]} */
@@ -560,5 +570,12 @@ export function deliveriesView(ctx) {
       });
     },
   });
-  return { root: h('div', { class: 'webhooks-view' }, checkWebhooksForm(ctx), explainForm(), list.root), update: () => list.update() };
+  const check = checkWebhooksForm(ctx);
+  return {
+    root: h('div', { class: 'webhooks-view' }, check.form, explainForm(), list.root),
+    update: () => {
+      check.update();
+      list.update();
+    },
+  };
 }

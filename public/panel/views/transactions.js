@@ -6,6 +6,7 @@
  */
 import { badge, h } from '../dom.js';
 import { money, shortId, toMajor, fullTime } from '../format.js';
+import { newPaymentForm } from './new-payment.js';
 import {
   ACTIONS_COLUMN,
   TOGGLE_COLUMN,
@@ -330,7 +331,7 @@ export function transactionsView(ctx) {
     ];
   }
 
-  return listView(ctx, {
+  const list = listView(ctx, {
     list: 'transactions',
     label: 'Transactions',
     className: 'tx-list',
@@ -352,4 +353,12 @@ export function transactionsView(ctx) {
       });
     },
   });
+  const form = newPaymentForm(ctx);
+  return {
+    root: h('div', { class: 'stack' }, form.root, list.root),
+    update() {
+      form.update();
+      list.update();
+    },
+  };
 }

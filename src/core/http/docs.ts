@@ -1,9 +1,10 @@
 /**
  * The guides, served by the sandbox itself, offline and of its own version: `GET /docs` (the
  * index of the pages) and `GET /docs/<page>` (`<page>` is a `docs/*.md` file name without
- * `.md`). `npm run build` renders the Markdown to HTML under `dist/docs/`
- * (scripts/build-docs.mjs); this router only reads those files, never Markdown. An unknown
- * page is a 404 in the spec's envelope.
+ * `.md`; the contributor pages are not served). `npm run build` renders the Markdown to HTML
+ * under `dist/docs/` (scripts/build-docs.mjs), with `search-index.json`, the sections the
+ * pages' search box (the panel's `/docs.js`) looks through; this router only reads those
+ * files, never Markdown. An unknown page is a 404 in the spec's envelope.
  */
 import { readFile } from 'node:fs/promises';
 import { OpenAPIHono } from '@hono/zod-openapi';
@@ -26,7 +27,7 @@ const HEADERS: Record<string, string> = {
   'Cache-Control': 'no-cache',
   'X-Content-Type-Options': 'nosniff',
   'Content-Security-Policy':
-    "default-src 'self'; script-src 'none'; style-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    "default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
 };
 
 const PAGE_NAME = /^[a-z0-9][a-z0-9-]*$/;
@@ -58,7 +59,12 @@ export function docsRoutes(options: DocsOptions): OpenAPIHono<AppEnv> {
   // One route per depth (not /docs.css and /images/{file} beside /{page}): a static or deeper
   // route beside a parameter makes Hono's RegExpRouter give way to its slower TrieRouter for
   // the whole app, every /v4 request included.
-  documented('/{page}', 'getDocsPage', 'One guide, rendered from docs/<page>.md; `docs.css` is their stylesheet', 'text/html');
+  documented(
+    '/{page}',
+    'getDocsPage',
+    'One guide, rendered from docs/<page>.md; `docs.css` is their stylesheet, `search-index.json` the sections their search looks through',
+    'text/html',
+  );
   documented('/{folder}/{file}', 'getDocsImage', 'An image of the guides (folder `images`)', 'image/png');
   const file = async (name: string): Promise<Buffer | undefined> => {
     try {
@@ -87,6 +93,10 @@ export function docsRoutes(options: DocsOptions): OpenAPIHono<AppEnv> {
     if (page === 'docs.css') {
       const css = await file('docs.css');
       return css ? send(css, 'text/css; charset=utf-8') : missing(c, 'docs.css');
+    }
+    if (page === 'search-index.json') {
+      const index = await file('search-index.json');
+      return index ? send(index, 'application/json') : missing(c, 'search-index.json');
     }
     const body = PAGE_NAME.test(page) && page !== 'index' ? await file(`${page}.html`) : undefined;
     return body ? send(body, 'text/html; charset=utf-8') : missing(c, `"${page}"`);

@@ -15,7 +15,15 @@ export interface AccountFeatureServices {
 
 export function register(ctx: RouteContext, { accounts, loadSettings }: AccountFeatureServices): void {
   const { queries, apiKeys, webhookPublicKeyPem } = ctx.core;
-  ctx.control.route('/', accountControlRoutes({ accounts: queries.accounts, merchantAccounts: accounts, webhookPublicKeyPem }));
+  ctx.control.route(
+    '/',
+    accountControlRoutes({
+      accounts: queries.accounts,
+      merchantAccounts: accounts,
+      webhookPublicKeyPem,
+      notificationUrl: ctx.core.options.notificationUrl,
+    }),
+  );
   ctx.control.route('/', apiKeyControlRoutes({ apiKeys }));
   ctx.control.route(
     '/',

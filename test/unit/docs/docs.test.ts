@@ -80,6 +80,37 @@ describe('the docs: links and anchors', () => {
     expect(broken).toEqual([]);
   });
 
+  it('names only files and folders of the repository that exist (in prose, links and code blocks alike)', () => {
+    // A path from the repository's root: in prose or a link any top folder of the repository; in
+    // a code block only the folders a merchant's own project would not have (its src/ and test/
+    // are the merchant's files there).
+    const top = 'src|test|scripts|public|examples|fixtures|scenarios|docs|bin|docker|\\.ci';
+    const inCode = 'scripts|public|examples|fixtures|scenarios|docs|bin|docker|\\.ci';
+    const pathIn = (folders: string) =>
+      new RegExp(
+        `(?<![\\w/.$@:~-])(?:\\./)?((?:${folders})/[\\w./-]*[\\w/]|(?:compose\\.yaml|Dockerfile|package\\.json|ARCHITECTURE\\.md|CONTRIBUTING\\.md)(?![\\w.-]))`,
+        'g',
+      );
+    const missing: string[] = [];
+    for (const path of DOCS) {
+      const text = read(path);
+      const code = [...text.matchAll(/^(```|~~~~)[^\n]*\n([\s\S]*?)^\1$/gm)].map((m) => m[2]!).join('\n');
+      const named = [...[...prose(text).matchAll(pathIn(top))], ...code.matchAll(pathIn(inCode))].map((m) => m[1]!);
+      for (const name of new Set(named)) if (!existsSync(join(ROOT, name))) missing.push(`${path}: ${name}`);
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it("docs/api.md's refund webhook names the refunded payment by its external_identifier, as the webhook's schema does", () => {
+    const text = read('docs/api.md');
+    const section = text.slice(text.indexOf('Its webhook names the refund'));
+    const example = JSON.parse(/```json\n([\s\S]*?)\n```/.exec(section)![1]!) as Record<string, unknown>;
+    expect(example.original_transaction_id).not.toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-/);
+    expect(section.slice(0, section.indexOf('```'))).toMatch(
+      /`original_transaction_id`: the payment's `merchant_transaction_id`, that is its\s+`external_identifier`/,
+    );
+  });
+
   it('docs/options.md is what the options schema generates (npm run build writes it)', () => {
     expect(read('docs/options.md')).toBe(renderOptionsPage());
   });

@@ -11,6 +11,8 @@ export interface AccountControlDeps {
   accounts: Pick<AccountQueries, 'all'>;
   merchantAccounts: Pick<MerchantAccounts, 'create'>;
   webhookPublicKeyPem: string;
+  /** The default webhook target (`--notification-url`), if any. */
+  notificationUrl: string | undefined;
 }
 
 export function accountHandlers(deps: AccountControlDeps) {
@@ -20,6 +22,7 @@ export function accountHandlers(deps: AccountControlDeps) {
         accounts: deps.accounts.all().map(credentialsOf),
         webhook_public_key_pem: deps.webhookPublicKeyPem,
         webhook_public_key: await webhookKeyForms(),
+        notification_url: deps.notificationUrl ?? null,
       },
       200,
     );

@@ -22,6 +22,10 @@ export const credentialsSchema = z
     accounts: z.array(accountCredentialsSchema),
     webhook_public_key_pem: z.string(),
     webhook_public_key: webhookKeyFormsSchema,
+    notification_url: z
+      .string()
+      .nullable()
+      .openapi({ description: 'The default webhook target (`--notification-url`), or null when none is set' }),
   })
   .openapi('Credentials');
 
