@@ -158,6 +158,53 @@ describe('payment-sandbox mcp over stdio', () => {
     expect(textOf(invalid)).toMatch(/^Request failed validation\n\/payment_method: /);
   });
 
+  it('refunds (console and /v4), advances the sandbox clock and an account clock, sends a webhook, reads and lists', async () => {
+    const created = await call('create_payment', { payment: directPayment({ amount: 3000, external_identifier: 'mcp-order-3' }) });
+    const { id } = created.structuredContent as { id: string };
+    await call('settle_payment', { id });
+
+    const fromConsole = await call('refund_payment', { id, amount: 1000 });
+    expect(fromConsole.isError, textOf(fromConsole)).toBeFalsy();
+    expect(fromConsole.structuredContent).toMatchObject({ type: 'refund', transaction_id: id, amount: 1000 });
+    const merchant = await call('refund_payment', {
+      id,
+      account_id: DIRECT.account_id,
+      idempotency_key: 'mcp-refund-1',
+      external_identifier: 'r-1',
+    });
+    expect(merchant.isError, textOf(merchant)).toBeFalsy();
+    expect(merchant.structuredContent).toMatchObject({ type: 'refund', amount: 2000, external_identifier: 'r-1' });
+    const over = await call('refund_payment', { id, amount: 1 });
+    expect(over.isError).toBe(true);
+
+    const read = await call('get_transaction', { id });
+    expect(read.structuredContent).toMatchObject({ id, refunded_amount: 3000, allowed_actions: [] });
+    const listed = await call('list_transactions', { account_id: DIRECT.account_id, limit: 1 });
+    expect(listed.structuredContent).toMatchObject({ items: [{ id }], limit: 1 });
+
+    const sent = await call('send_webhook', { account_id: DIRECT.account_id, url: receiver.url, body: { hello: 'mcp' } });
+    expect(sent.isError, textOf(sent)).toBeFalsy();
+    await receiver.waitForMatch((h) => h.raw === '{"hello":"mcp"}');
+
+    const advanced = await call('advance_clock', { seconds: 3600 });
+    expect(advanced.isError, textOf(advanced)).toBeFalsy();
+    const sandboxOffset = (advanced.structuredContent as { offset_seconds: number }).offset_seconds;
+    expect(sandboxOffset).toBeGreaterThanOrEqual(3600);
+    const account = await call('advance_clock', { account_id: DIRECT.account_id, months: 1 });
+    expect(account.isError, textOf(account)).toBeFalsy();
+    expect((account.structuredContent as { offset_seconds: number }).offset_seconds).toBeGreaterThan(sandboxOffset);
+    const global = (await (await fetch(`${sandbox.url}/_sandbox/clock`)).json()) as { offset_seconds: number };
+    expect(global.offset_seconds).toBeCloseTo(sandboxOffset, 0);
+    // Both seconds and months: the API's own rule refuses it before any call.
+    const both = await call('advance_clock', { seconds: 1, months: 1 });
+    expect(both.isError).toBe(true);
+    expect(textOf(both)).toContain('Give either seconds or months');
+
+    const unknown = await call('create_payment', { account_id: 'acc_nobody', payment: directPayment() });
+    expect(unknown.isError).toBe(true);
+    expect(textOf(unknown)).toMatch(/^no merchant account acc_nobody in GET \/_sandbox\/credentials/);
+  });
+
   it('exits 0 when its input closes, 2 for a --sandbox-url that is not a URL; stdout carries the protocol only', async () => {
     const run = (args: string[]) =>
       new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
