@@ -32,6 +32,7 @@ const ORDER = [
   'ci',
   'go-live',
   'conformance',
+  'agents',
   'security',
   'options',
   'benchmarks',

@@ -26,7 +26,7 @@ function buildCommand(): Command {
       "A Model Context Protocol server on stdio: a coding agent's tools to create, settle, fail and refund payments, advance a clock, send a webhook, explain a signature and read the go-live report of a running sandbox.",
     )
     .helpOption('-h, --help', 'show this help')
-    .configureOutput({ writeOut: (str) => process.stderr.write(str), outputError: (str, write) => write(str.split('\n')[0] + '\n') })
+    .configureOutput({ outputError: (str, write) => write(str.split('\n')[0] + '\n') })
     .exitOverride()
     .addOption(
       new Option(`${SANDBOX_FLAG} <url>`, "the sandbox's origin [env PAYMENT_SANDBOX_URL]").default(
