@@ -38,6 +38,7 @@ const ORDER = [
   'ci',
   'go-live',
   'conformance',
+  'agents',
   'security',
   'options',
 ];

@@ -46,6 +46,7 @@ export const SUBCOMMANDS: Readonly<Record<string, { args?: string; summary: stri
     args: '--url <base>/v4 --api-key <key> --account-id <id>',
     summary: 'run the behaviour checks against any server of the API, or diff two',
   },
+  mcp: { summary: "a Model Context Protocol server on stdio: a coding agent's tools over a running sandbox" },
 };
 
 /** The nearest subcommand names within a small edit distance of `typed` (a transposition counts once): those at the smallest distance. */
@@ -270,6 +271,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   if (argv[0] === 'send-webhook') return (await import('./features/webhooks/index.js')).runSendWebhook(argv.slice(1), env); // the webhook workbench
   if (argv[0] === 'explain-signature') return (await import('./features/webhooks/index.js')).runExplainSignature(argv.slice(1), env);
   if (argv[0] === 'listen') return (await import('./features/forwarder/index.js')).runListen(argv.slice(1), env); // the webhook forwarder
+  if (argv[0] === 'mcp') return (await import('./features/mcp/index.js')).runMcp(argv.slice(1), env); // an agent's tools, on stdio
   if (argv[0] === 'conformance') return (await import('./features/conformance/index.js')).runConformanceCommand(argv.slice(1));
   if (argv[0] === 'help') {
     const topic = argv[1];

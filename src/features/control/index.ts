@@ -9,7 +9,7 @@ export { resetControlRoutes } from './control/reset.index.js';
 export { controlViews } from './views.js';
 export type { ControlViews } from './views.js';
 export type { ClockAdvanced } from './control/clock.schemas.js';
-export { MAX_ADVANCE_SECONDS } from './control/clock.routes.js';
+export { MAX_ADVANCE_SECONDS, accountClockParam, clockAdvanceSchema } from './control/clock.routes.js';
 export { createControlFeature } from './compose.js';
 export type { ControlFeature } from './compose.js';
 export { controlViewsOf } from './views-of.js';

@@ -1,5 +1,6 @@
 /** The go-live feature: what other parts of the sandbox may use of it. */
 export { reportControlRoutes } from './control/report.index.js';
+export { reportQuerySchema } from './control/report.routes.js';
 export type {
   CoverageEntry,
   CoverageScenario,

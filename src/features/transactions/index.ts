@@ -1,6 +1,6 @@
 /** The transactions feature: what other parts of the sandbox may use of it. */
 export { transactionControlRoutes } from './control/transactions.index.js';
-export { controlTransactionSchema } from './control/transactions.schemas.js';
+export { controlRefundRequestSchema, controlTransactionListQuerySchema, controlTransactionSchema } from './control/transactions.schemas.js';
 export type { ControlTransaction, TransactionDetail } from './control/transactions.schemas.js';
 export { refundView } from './refund-format.js';
 export { transactionView } from './transaction-format.js';

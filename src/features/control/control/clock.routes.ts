@@ -50,7 +50,8 @@ export const advance = createRoute({
   responses: { 200: json(clockAdvancedSchema), 400: errors[400] },
 });
 
-const accountParam = z.object({
+/** `{account_id}` in an account clock's path. */
+export const accountClockParam = z.object({
   account_id: z
     .string()
     .min(1)
@@ -66,7 +67,7 @@ export const getAccount = createRoute({
   summary: "An account's own clock: the sandbox clock plus the account's own offset",
   description:
     "`offset_seconds` is how far the account's clock is ahead of real time: the sandbox clock's offset plus what the account's own advances added.",
-  request: { params: accountParam },
+  request: { params: accountClockParam },
   responses: { 200: json(clockSchema), 404: errors[404] },
 });
 
@@ -79,7 +80,7 @@ export const advanceAccount = createRoute({
   description:
     "The body and answer of `POST /_sandbox/clock/advance`, for one account: its renewals, retries of its webhooks, its link and idempotency-key expiries and its scenario steps fall due on its own clock. Every other account's clock and the sandbox clock stay where they are. `POST /_sandbox/clock/advance` still moves every account's clock.",
   request: {
-    params: accountParam,
+    params: accountClockParam,
     body: { required: true, content: { 'application/json': { schema: clockAdvanceSchema } } },
   },
   responses: { 200: json(clockAdvancedSchema), 400: errors[400], 404: errors[404] },

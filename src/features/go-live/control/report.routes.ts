@@ -84,6 +84,9 @@ export const requireCoverageSchema = z
     example: RECOMMENDED,
   });
 
+/** The query of `GET /_sandbox/report`: one account (default: every account with traffic) and the coverage required. */
+export const reportQuerySchema = z.object({ account_id: z.string().optional(), require_coverage: requireCoverageSchema });
+
 export const get = createRoute({
   method: 'get',
   path: '/report',
@@ -92,7 +95,7 @@ export const get = createRoute({
   summary: 'The go-live report: what in the integration would hurt in production, and which scenarios its tests went through',
   description:
     'Findings (errors first) with their evidence (exact count, the first ids of the requests, deliveries and transactions that show it), a fix and the docs entry; coverage per account. Without account_id: every account with findings or coverage. With require_coverage, each listed scenario not seen is a coverage_missing finding. Cleared by POST /_sandbox/reset.',
-  request: { query: z.object({ account_id: z.string().optional(), require_coverage: requireCoverageSchema }) },
+  request: { query: reportQuerySchema },
   responses: {
     200: { description: 'The report', content: { 'application/json': { schema: goLiveReportSchema } } },
     400: { description: 'Bad request', content: { 'application/json': { schema: errorSchema } } },

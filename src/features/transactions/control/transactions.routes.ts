@@ -1,11 +1,15 @@
 /** Route definitions of the control API's transactions: list, one with its deliveries, settle, fail, refund. */
-import { createRoute, z } from '@hono/zod-openapi';
-import { pageQuerySchema, pageSchema } from '../../../core/http/pagination.js';
+import { createRoute } from '@hono/zod-openapi';
+import { pageSchema } from '../../../core/http/pagination.js';
 import { controlOperation } from '../../../core/http/openapi/document.js';
 import { refundSchema } from '../transactions.schemas.js';
-import { amountSchema } from '../../../core/http/schemas.js';
 import { errors, idParam, json } from '../../../core/http/control-route-parts.js';
-import { controlTransactionSchema, transactionDetailSchema } from './transactions.schemas.js';
+import {
+  controlRefundRequestSchema,
+  controlTransactionListQuerySchema,
+  controlTransactionSchema,
+  transactionDetailSchema,
+} from './transactions.schemas.js';
 
 export const list = createRoute({
   method: 'get',
@@ -13,7 +17,7 @@ export const list = createRoute({
   ...controlOperation,
   operationId: 'listControlTransactions',
   summary: "An account's transactions with their refunds, newest first",
-  request: { query: pageQuerySchema.extend({ account_id: z.string() }) },
+  request: { query: controlTransactionListQuerySchema },
   responses: { 200: json(pageSchema(controlTransactionSchema, 'ControlTransactionPage')), 400: errors[400], 404: errors[404] },
 });
 
@@ -51,7 +55,7 @@ export const refund = createRoute({
     params: idParam,
     body: {
       required: false,
-      content: { 'application/json': { schema: z.object({ amount: amountSchema.optional(), reason: z.string().max(255).optional() }) } },
+      content: { 'application/json': { schema: controlRefundRequestSchema } },
     },
   },
   responses: { 201: json(refundSchema, 'Created'), 400: errors[400], 404: errors[404] },

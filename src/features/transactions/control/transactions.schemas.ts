@@ -3,8 +3,16 @@
  * actions legal now, and (in detail) its scenario rule and webhook deliveries.
  */
 import { z } from '@hono/zod-openapi';
+import { amountSchema } from '../../../core/http/schemas.js';
+import { pageQuerySchema } from '../../../core/http/pagination.js';
 import { refundSchema, transactionSchema } from '../transactions.schemas.js';
 import { deliverySchema } from '../../webhooks/index.js';
+
+/** The query of `GET /_sandbox/transactions`: the account, and the page. */
+export const controlTransactionListQuerySchema = pageQuerySchema.extend({ account_id: z.string() });
+
+/** The body of `POST /_sandbox/transactions/{id}/refund`: the amount (default: the remainder) and a reason. */
+export const controlRefundRequestSchema = z.object({ amount: amountSchema.optional(), reason: z.string().max(255).optional() });
 
 /** What can be done to a transaction now: settle/fail while PENDING, refund while SUCCEEDED with a remainder. */
 export const transactionActionSchema = z.enum(['settle', 'fail', 'refund']);

@@ -5,13 +5,16 @@ import { pageQuerySchema, pageSchema } from '../../../core/http/pagination.js';
 import { accountQuery, errors, idParam, json } from '../../../core/http/control-route-parts.js';
 import { deliverySchema, deliverySummarySchema } from './deliveries.schemas.js';
 
+/** The query of `GET /_sandbox/deliveries`: the page, and the account (default: every account). */
+export const deliveryListQuerySchema = pageQuerySchema.extend(accountQuery.shape);
+
 export const list = createRoute({
   method: 'get',
   path: '/deliveries',
   ...controlOperation,
   operationId: 'listDeliveries',
   summary: 'Webhook delivery log with every attempt (without its bodies), newest first',
-  request: { query: pageQuerySchema.extend(accountQuery.shape) },
+  request: { query: deliveryListQuerySchema },
   responses: { 200: json(pageSchema(deliverySummarySchema, 'DeliveryPage')), 400: errors[400], 404: errors[404] },
 });
 
