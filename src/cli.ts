@@ -13,6 +13,7 @@ import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { OptionsError, envName, optionsFromEnv, packageVersion, resolveOptions, type SandboxOptions } from './core/config.js';
 import { credentialsOf } from './features/accounts/index.js';
+import { isVerb, runVerb, VERB_SUMMARIES } from './features/verbs/index.js';
 import { createLogger, type Logger } from './core/log.js';
 import { startServer } from './server.js';
 import { tolerateClosedOutput } from './stdio.js';
@@ -34,6 +35,7 @@ Ready line (first line on stdout): payment-sandbox ready: url=http://127.0.0.1:4
  * (loaded only when called) and answers `--help` itself; `help <command>` shows that.
  */
 export const SUBCOMMANDS: Readonly<Record<string, { args?: string; summary: string }>> = {
+  ...VERB_SUMMARIES,
   report: { summary: 'print the go-live report of a running sandbox (findings and coverage)' },
   'check-webhooks': { args: '<url>', summary: "check a merchant's webhook handler with signed deliveries" },
   'send-webhook': { summary: 'send any body as a signed webhook through a running sandbox' },
@@ -265,6 +267,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   if (argv[0] === 'report') return (await import('./features/go-live/index.js')).runReport(argv.slice(1), env); // the go-live report
   if (argv[0] === 'send-webhook') return (await import('./features/webhooks/index.js')).runSendWebhook(argv.slice(1), env); // the webhook workbench
   if (argv[0] === 'explain-signature') return (await import('./features/webhooks/index.js')).runExplainSignature(argv.slice(1), env);
+  if (isVerb(argv[0])) return runVerb(argv[0], argv.slice(1), env); // the verbs on a running sandbox
   if (argv[0] === 'conformance') return (await import('./features/conformance/index.js')).runConformanceCommand(argv.slice(1));
   if (argv[0] === 'help') {
     const topic = argv[1];

@@ -1,7 +1,7 @@
 /** The webhooks feature: what other parts of the sandbox may use of it. */
 export { deliveryControlRoutes } from './control/deliveries.index.js';
 export { deliverySchema } from './control/deliveries.schemas.js';
-export type { Delivery, DeliveryAttempt, DeliveryState } from './control/deliveries.schemas.js';
+export type { Delivery, DeliveryAttempt, DeliveryState, DeliverySummary } from './control/deliveries.schemas.js';
 export { webhookHandlerRoutes } from './control/webhook-handlers.index.js';
 export { webhookKeyForms } from './control/webhook-key.forms.js';
 export { webhookKeyControlRoutes } from './control/webhook-key.index.js';
