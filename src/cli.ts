@@ -227,11 +227,24 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): SandboxOptions
   return resolveOptions(merged, fromEnv);
 }
 
-function banner(url: string, options: SandboxOptions, accounts: ReturnType<typeof credentialsOf>[]): string {
+/** Whether `host` is a wildcard address: the server listens on every interface. */
+function allInterfaces(host: string): boolean {
+  return host === '0.0.0.0' || host === '::' || host === '[::]';
+}
+
+/** The start banner: the addresses to open (a reachable one when listening on all interfaces), the database, webhooks and the demo credentials. */
+export function banner(listening: string, options: SandboxOptions, accounts: ReturnType<typeof credentialsOf>[]): string {
+  const wildcard = allInterfaces(options.host);
+  const port = /:(\d+)\/?$/.exec(listening)?.[1] ?? String(options.port);
+  // 0.0.0.0 is where it listens, not an address to open: loopback reaches it on this machine.
+  const url = wildcard ? `http://${options.host === '0.0.0.0' ? '127.0.0.1' : '[::1]'}:${port}` : listening;
   const lines = [
     `payment-sandbox is running`,
+    ...(wildcard ? [`  Listening   on all interfaces (${options.host}), port ${port}; from this machine:`] : []),
     `  API         ${url}/v4`,
     `  Panel       ${url}/`,
+    `  Docs        ${url}/docs`,
+    `  Reference   ${url}/reference`,
     `  Control API ${url}/_sandbox`,
     `  OpenAPI     ${url}/openapi.json`,
     `  Database    ${options.db}`,
