@@ -115,7 +115,12 @@ function wholeNumber(text: string, min: number, max: number): number | undefined
  * Parses a verb's arguments (after its name) and the environment. Returns the parsed verb, or
  * the exit code when parsing ended it: 0 after `--help`, 2 after a usage error (written to `output`).
  */
-export function parseVerb(verb: VerbName, argv: string[], env: NodeJS.ProcessEnv, output: VerbOutput = processOutput): ParsedVerb | VerbExit {
+export function parseVerb(
+  verb: VerbName,
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  output: VerbOutput = processOutput,
+): ParsedVerb | VerbExit {
   const command = buildCommand(verb, output);
   try {
     command.parse(argv, { from: 'user' });
@@ -139,7 +144,8 @@ export function parseVerb(verb: VerbName, argv: string[], env: NodeJS.ProcessEnv
     }
     if (flags.amount !== undefined) {
       const amount = wholeNumber(flags.amount, 1, Number.MAX_SAFE_INTEGER);
-      if (amount === undefined) command.error(`error: option '--amount <n>' argument '${flags.amount}' must be a whole number of minor units, 1 or more`);
+      if (amount === undefined)
+        command.error(`error: option '--amount <n>' argument '${flags.amount}' must be a whole number of minor units, 1 or more`);
       parsed.amount = amount;
     }
     if (flags.limit !== undefined) {
@@ -167,8 +173,10 @@ const json = (value: unknown): string => JSON.stringify(value, null, 2);
 async function tail(client: SandboxClient, parsed: ParsedVerb, output: VerbOutput, signal: AbortSignal): Promise<VerbExit> {
   if (parsed.accountId !== undefined) await client.accountClock(parsed.accountId); // an account the sandbox does not hold is refused
   for await (const { event, data } of client.events(signal)) {
-    if (event === 'ready') output.err(`tailing ${client.origin}${parsed.accountId === undefined ? '' : ` (account ${parsed.accountId})`}; Ctrl-C to stop\n`);
-    else if (event === 'dropped') throw new VerbFailure('the sandbox closed the event stream: this terminal read too slowly', VERB_EXIT.refused);
+    if (event === 'ready')
+      output.err(`tailing ${client.origin}${parsed.accountId === undefined ? '' : ` (account ${parsed.accountId})`}; Ctrl-C to stop\n`);
+    else if (event === 'dropped')
+      throw new VerbFailure('the sandbox closed the event stream: this terminal read too slowly', VERB_EXIT.refused);
     else if (event === 'change') {
       const line = tailLine(data, parsed.accountId);
       if (line !== undefined) output.out(`${parsed.format === 'json' ? JSON.stringify(line) : formatTailLine(line)}\n`);

@@ -9,7 +9,13 @@ import type { ControlSubscription } from '../subscriptions/index.js';
 import { VERB_EXIT, VerbFailure, type SandboxClient, type Transaction } from './client.js';
 
 /** The events `trigger` plays. */
-export const TRIGGER_EVENTS = ['payment.succeeded', 'payment.failed', 'refund.succeeded', 'subscription.renewed', 'subscription.past_due'] as const;
+export const TRIGGER_EVENTS = [
+  'payment.succeeded',
+  'payment.failed',
+  'refund.succeeded',
+  'subscription.renewed',
+  'subscription.past_due',
+] as const;
 export type TriggerEvent = (typeof TRIGGER_EVENTS)[number];
 
 /** What a trigger made and where it ended. */
@@ -111,12 +117,17 @@ export async function trigger(client: SandboxClient, event: TriggerEvent, option
   else await client.settle(transaction.id);
   if (event === 'refund.succeeded') refundId = (await client.refund(transaction.id)).id;
   const detail = await client.transaction(transaction.id);
+  const deliveryIds = detail.deliveries.map((d) => d.id);
+  if (refundId !== undefined) {
+    const recent = await client.deliveries({ accountId: account.account_id, limit: 100 });
+    deliveryIds.push(...recent.items.filter((d) => d.resource_id === refundId).map((d) => d.id));
+  }
   return {
     event,
     account_id: account.account_id,
     transaction_id: transaction.id,
     ...(refundId === undefined ? {} : { refund_id: refundId }),
     status: detail.status,
-    delivery_ids: detail.deliveries.map((d) => d.id),
+    delivery_ids: deliveryIds,
   };
 }

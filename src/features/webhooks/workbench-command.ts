@@ -163,7 +163,11 @@ function formatWaited(delivery: Delivery, final: boolean, reached: boolean, seco
   const attempt = final ? delivery.attempts[delivery.attempts.length - 1] : delivery.attempts[0];
   const lines = [`delivery ${delivery.id}: ${delivery.state}`];
   if (!reached)
-    lines.push(final ? `  not delivered or given up after ${seconds} s (attempts so far: ${delivery.attempts.length})` : `  no attempt after ${seconds} s`);
+    lines.push(
+      final
+        ? `  not delivered or given up after ${seconds} s (attempts so far: ${delivery.attempts.length})`
+        : `  no attempt after ${seconds} s`,
+    );
   if (attempt !== undefined) {
     lines.push(`  attempt ${attempt.number}  ${attempt.ok ? 'acknowledged' : 'not acknowledged'}`);
     lines.push(`  status  ${attempt.response_status ?? '(no answer)'}`);
@@ -217,7 +221,9 @@ export async function runSendWebhook(argv: string[], env: NodeJS.ProcessEnv = pr
     .addOption(new Option('--url <url>', "where to send it (default: the sandbox's --notification-url)"))
     .addOption(new Option('--body <text>', 'the body, usually JSON text'))
     .addOption(new Option('--file <path>', 'read the body from this file (- for stdin)'))
-    .addOption(new Option('--wait', "wait for the first attempt's answer and print the handler's status and body (exit 1 unless acknowledged)"))
+    .addOption(
+      new Option('--wait', "wait for the first attempt's answer and print the handler's status and body (exit 1 unless acknowledged)"),
+    )
     .addOption(
       new Option('--timeout <seconds>', 'with --wait: wait for the final state (retries included), at most this long').default(
         undefined,

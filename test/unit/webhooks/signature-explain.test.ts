@@ -42,7 +42,7 @@ describe('explain: bodies nested deeper than 64 levels are compared as text', ()
 });
 
 describe('explain: the fix for a re-serialized body', () => {
-  it("names the raw-body call the Webhooks guide and the Ruby handler name", () => {
+  it('names the raw-body call the Webhooks guide and the Ruby handler name', () => {
     const explainer = explainerOf('{"a": 1}');
     const { cause, fix } = explainer.explain({ body: '{"a":1}', signature: 'c2ln', deliveryId: 'dlv_deep' });
     expect(cause).toBe('body_reserialized');
