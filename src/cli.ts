@@ -13,6 +13,7 @@ import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { OptionsError, envName, optionsFromEnv, packageVersion, resolveOptions, type SandboxOptions } from './core/config.js';
 import { credentialsOf } from './features/accounts/index.js';
+import { isVerb, runVerb, VERB_SUMMARIES } from './features/verbs/index.js';
 import { createLogger, type Logger } from './core/log.js';
 import { startServer } from './server.js';
 import { tolerateClosedOutput } from './stdio.js';
@@ -34,6 +35,7 @@ Ready line (first line on stdout): payment-sandbox ready: url=http://127.0.0.1:4
  * (loaded only when called) and answers `--help` itself; `help <command>` shows that.
  */
 export const SUBCOMMANDS: Readonly<Record<string, { args?: string; summary: string }>> = {
+  ...VERB_SUMMARIES,
   report: { summary: 'print the go-live report of a running sandbox (findings and coverage)' },
   'check-webhooks': { args: '<url>', summary: "check a merchant's webhook handler with signed deliveries" },
   'send-webhook': { summary: 'send any body as a signed webhook through a running sandbox' },
@@ -230,11 +232,24 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): SandboxOptions
   return resolveOptions(merged, fromEnv);
 }
 
-function banner(url: string, options: SandboxOptions, accounts: ReturnType<typeof credentialsOf>[]): string {
+/** Whether `host` is a wildcard address: the server listens on every interface. */
+function allInterfaces(host: string): boolean {
+  return host === '0.0.0.0' || host === '::' || host === '[::]';
+}
+
+/** The start banner: the addresses to open (a reachable one when listening on all interfaces), the database, webhooks and the demo credentials. */
+export function banner(listening: string, options: SandboxOptions, accounts: ReturnType<typeof credentialsOf>[]): string {
+  const wildcard = allInterfaces(options.host);
+  const port = /:(\d+)\/?$/.exec(listening)?.[1] ?? String(options.port);
+  // 0.0.0.0 is where it listens, not an address to open: loopback reaches it on this machine.
+  const url = wildcard ? `http://${options.host === '0.0.0.0' ? '127.0.0.1' : '[::1]'}:${port}` : listening;
   const lines = [
     `payment-sandbox is running`,
+    ...(wildcard ? [`  Listening   on all interfaces (${options.host}), port ${port}; from this machine:`] : []),
     `  API         ${url}/v4`,
     `  Panel       ${url}/`,
+    `  Docs        ${url}/docs`,
+    `  Reference   ${url}/reference`,
     `  Control API ${url}/_sandbox`,
     `  OpenAPI     ${url}/openapi.json`,
     `  Database    ${options.db}`,
@@ -272,6 +287,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   if (argv[0] === 'explain-signature') return (await import('./features/webhooks/index.js')).runExplainSignature(argv.slice(1), env);
   if (argv[0] === 'listen') return (await import('./features/forwarder/index.js')).runListen(argv.slice(1), env); // the webhook forwarder
   if (argv[0] === 'mcp') return (await import('./features/mcp/index.js')).runMcp(argv.slice(1), env); // an agent's tools, on stdio
+  if (isVerb(argv[0])) return runVerb(argv[0], argv.slice(1), env); // the verbs on a running sandbox
   if (argv[0] === 'conformance') return (await import('./features/conformance/index.js')).runConformanceCommand(argv.slice(1));
   if (argv[0] === 'help') {
     const topic = argv[1];

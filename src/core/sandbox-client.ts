@@ -1,6 +1,6 @@
 /**
  * How a subcommand (`report`, `send-webhook`, `explain-signature`) reaches a running sandbox
- * (a container, a CI service, another terminal): its origin is `--url`, else
+ * (a container, a CI service, another terminal): its origin is `--sandbox-url`, else
  * `PAYMENT_SANDBOX_URL`, else the local port the server was told to listen on
  * (`PAYMENT_SANDBOX_PORT`, as the image's healthcheck finds it), else 4010; its admin token
  * is `--admin-token`, else `PAYMENT_SANDBOX_ADMIN_TOKEN`.
@@ -17,20 +17,20 @@ export function isConformanceUserAgent(userAgent: string | undefined): boolean {
 
 export const DEFAULT_SANDBOX_URL = 'http://127.0.0.1:4010';
 
-/** The sandbox's origin when `--url` is not given. An empty variable counts as unset. */
+/** The sandbox's origin when `--sandbox-url` is not given. An empty variable counts as unset. */
 export function defaultOrigin(env: NodeJS.ProcessEnv): string {
   if (env.PAYMENT_SANDBOX_URL) return env.PAYMENT_SANDBOX_URL;
   return env.PAYMENT_SANDBOX_PORT ? `http://127.0.0.1:${env.PAYMENT_SANDBOX_PORT}` : DEFAULT_SANDBOX_URL;
 }
 
 /**
- * The origin to call, without a trailing slash: `flag` (the `--url` given), else
+ * The origin to call, without a trailing slash: `flag` (the `--sandbox-url` given), else
  * `defaultOrigin(env)`; `flagName` is the option named in the message. Returns an error message instead when it is not an http(s) URL.
  */
 export function sandboxOrigin(
   flag: string | undefined,
   env: NodeJS.ProcessEnv,
-  flagName = '--url',
+  flagName = '--sandbox-url',
 ): { origin: string } | { error: string } {
   const origin = (flag ?? defaultOrigin(env)).replace(/\/+$/, '');
   if (!URL.canParse(origin) || !/^https?:$/.test(new URL(origin).protocol))
@@ -48,7 +48,7 @@ export function controlHeaders(token: string | undefined, json = false): Record<
 }
 
 /** The one-line message for a sandbox that `fetch` could not reach (`err` is what it threw). */
-export function unreachableMessage(origin: string, err: unknown, flagName = '--url'): string {
+export function unreachableMessage(origin: string, err: unknown, flagName = '--sandbox-url'): string {
   const cause = (err as { cause?: { code?: string; message?: string } }).cause;
   return `cannot reach the sandbox at ${origin} (${cause?.code ?? cause?.message ?? (err instanceof Error ? err.message : String(err))}); is it running? (${flagName})`;
 }

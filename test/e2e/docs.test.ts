@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FINDING_CODES } from '../../src/features/go-live/go-live.js';
 import { startSandbox, type RunningSandbox } from '../../src/index.js';
+import { merchantCheckout } from '../support/checkout.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -137,9 +138,9 @@ describe('the runnable samples of the docs', () => {
     expect(blocks.length).toBeGreaterThanOrEqual(2);
     const before = receiver.received.length;
     for (const { file, code } of blocks) {
-      const dir = mkdtempSync(join(tmpdir(), 'docs-runnable-'));
+      const dir = merchantCheckout(mkdtempSync(join(tmpdir(), 'docs-runnable-')));
       dirs.push(dir);
-      // `npx payment-sandbox` is this checkout's CLI; the merchant's handler on port 3000 is the receiver.
+      // `npx payment-sandbox` and `node_modules/.bin/payment-sandbox` are this checkout's CLI; the merchant's handler on port 3000 is the receiver.
       const script = `set -eo pipefail\nnpx() { shift; node ${JSON.stringify(BIN)} "$@"; }\n${code.replaceAll('http://127.0.0.1:3000', receiver.origin)}\n`;
       writeFileSync(join(dir, 'sample.sh'), script);
       const child = spawn('bash', ['sample.sh'], {

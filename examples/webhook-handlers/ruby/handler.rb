@@ -56,7 +56,7 @@ def handle(method, path, headers, raw)
 end
 
 # A plain HTTP/1.1 server from the standard library (WEBrick left it in Ruby 3.0);
-# in Rails or Sinatra, call handle with request.raw_post / request.body.read.
+# in Sinatra or Rack, call handle with request.body.read (Rails: request.raw_post).
 server = TCPServer.new("127.0.0.1", PORT)
 $stdout.sync = true
 puts "webhook handler on http://127.0.0.1:#{PORT}/webhooks"

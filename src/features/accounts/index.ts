@@ -5,7 +5,7 @@ export { accountControlRoutes } from './control/accounts.index.js';
 export { apiKeyControlRoutes } from './control/api-keys.index.js';
 export type { MerchantAccounts } from './merchant-accounts.js';
 export { credentialsSchema } from './control/accounts.schemas.js';
-export type { AccountCredentials } from './control/accounts.schemas.js';
+export type { AccountCredentials, Credentials } from './control/accounts.schemas.js';
 export type { ApiKeyView, MintedApiKeyView } from './control/api-keys.routes.js';
 export { createAccountsFeature } from './compose.js';
 export type { AccountsFeature } from './compose.js';

@@ -1,9 +1,10 @@
 /**
- * `payment-sandbox report [--url URL] [--account ID] [--fail-on error|warning|never]
+ * `payment-sandbox report [--sandbox-url URL] [--account ID] [--fail-on error|warning|never]
  * [--format text|json|junit] [--require-coverage SCENARIO[,SCENARIO...]]`: fetches `GET /_sandbox/report` from a running sandbox (a
  * container, a CI service, another terminal) and prints it for a CI log. Exit code: 0 when
  * no finding is at or above `--fail-on` (default error), 1 when one is, 2 for bad options,
- * an unreachable sandbox or a refused request.
+ * an unreachable sandbox or a refused request. `--url` is a deprecated, hidden alias of
+ * `--sandbox-url`: it still works, with a one-line notice on stderr.
  */
 import { hostname } from 'node:os';
 import { Command, Option } from 'commander';
@@ -20,10 +21,15 @@ import { failingFindings, formatJunit, formatText, type FailOn } from './report-
 /** Exit codes of `report`. */
 export const REPORT_EXIT = { passed: 0, failed: 1, usage: 2 } as const;
 
-/** The sandbox's origin when `--url` is not given (kept here for the report's callers). */
+/** The sandbox's origin when `--sandbox-url` is not given (kept here for the report's callers). */
 export { defaultOrigin };
 
+/** The option every command names the sandbox's address with. */
+const SANDBOX_FLAG = '--sandbox-url';
+
 interface ReportFlags {
+  sandboxUrl?: string;
+  /** The deprecated alias of `--sandbox-url`. */
   url?: string;
   account?: string;
   failOn: string;
@@ -41,11 +47,12 @@ function buildCommand(): Command {
     .configureOutput({ outputError: (str, write) => write(str.split('\n')[0] + '\n') })
     .exitOverride()
     .addOption(
-      new Option('--url <url>', `the sandbox's origin [env PAYMENT_SANDBOX_URL]`).default(
+      new Option(`${SANDBOX_FLAG} <origin>`, `the running sandbox's origin [env PAYMENT_SANDBOX_URL]`).default(
         undefined,
         `${DEFAULT_URL}, or the port of PAYMENT_SANDBOX_PORT`,
       ),
     )
+    .addOption(new Option('--url <url>', `deprecated: ${SANDBOX_FLAG}`).hideHelp())
     .addOption(new Option('--account <id>', 'only this merchant account (default: every account with traffic)'))
     .addOption(
       new Option('--fail-on <severity>', 'exit 1 when a finding is at or above it').choices(['error', 'warning', 'never']).default('error'),
@@ -94,7 +101,12 @@ export async function runReport(argv: string[], env: NodeJS.ProcessEnv = process
     if ('error' in required) return fail(`--require-coverage ${required.error}`);
     query.set('require_coverage', required.scenarios.join(','));
   }
-  const resolved = sandboxOrigin(flags.url, env);
+  if (flags.url !== undefined) {
+    if (flags.sandboxUrl !== undefined) return fail(`give the sandbox's address once: ${SANDBOX_FLAG} (--url is its deprecated name)`);
+    process.stderr.write(`payment-sandbox report: --url is deprecated and will be removed; use ${SANDBOX_FLAG}\n`);
+  }
+  const flagName = flags.url === undefined ? SANDBOX_FLAG : '--url';
+  const resolved = sandboxOrigin(flags.sandboxUrl ?? flags.url, env, flagName);
   if ('error' in resolved) return fail(resolved.error);
   const { origin } = resolved;
   const url = `${origin}/_sandbox/report${query.size === 0 ? '' : `?${query.toString().replace(/%2C/g, ',')}`}`;
@@ -117,7 +129,7 @@ export async function runReport(argv: string[], env: NodeJS.ProcessEnv = process
     }
     report = JSON.parse(text) as GoLiveReport;
   } catch (err) {
-    return fail(unreachableMessage(origin, err));
+    return fail(unreachableMessage(origin, err, flagName));
   }
   const failOn = flags.failOn as FailOn;
   const source = flags.account === undefined ? origin : `${origin} (account ${flags.account})`;

@@ -2,7 +2,7 @@
 export { deliveryControlRoutes } from './control/deliveries.index.js';
 export { deliveryListQuerySchema } from './control/deliveries.routes.js';
 export { deliverySchema } from './control/deliveries.schemas.js';
-export type { Delivery, DeliveryAttempt, DeliveryState } from './control/deliveries.schemas.js';
+export type { Delivery, DeliveryAttempt, DeliveryState, DeliverySummary } from './control/deliveries.schemas.js';
 export { webhookHandlerRoutes } from './control/webhook-handlers.index.js';
 export { webhookKeyForms } from './control/webhook-key.forms.js';
 export { webhookKeyControlRoutes } from './control/webhook-key.index.js';

@@ -223,7 +223,7 @@ export function createSignatureExplainer(deps: ExplainDeps) {
           return answer(
             'body_reserialized',
             `The body checked is the same JSON value as delivery ${id} but other bytes, from byte ${difference.offset}: the handler verified JSON it had parsed and written again, not the bytes it received.`,
-            'Verify the raw request body exactly as received, before any JSON parsing (Node: express.raw / the request stream; Python: request.get_data(); PHP: file_get_contents("php://input"); Ruby: request.raw_post; Go: io.ReadAll(r.Body); Java: the request body bytes), then parse it.',
+            'Verify the raw request body exactly as received, before any JSON parsing (Node: express.raw / the request stream; Python: request.get_data(); PHP: file_get_contents("php://input"); Ruby: request.body.read (Rails: request.raw_post); Go: io.ReadAll(r.Body); Java: the request body bytes), then parse it.',
             difference,
           );
         return answer(

@@ -5,7 +5,10 @@
  * - `payment-sandbox send-webhook --account <id> [--url <webhook url>] (--body <text> |
  *   --file <path> | -)`: `POST /_sandbox/webhooks/send` with the text, sent byte for byte;
  *   prints the queued delivery. Exit 0 when queued, 1 when the sandbox refused it, 2 for
- *   usage errors or an unreachable sandbox.
+ *   usage errors or an unreachable sandbox. With `--wait` it then waits for the first
+ *   attempt's answer (with `--timeout <seconds>`: for the delivery's final state, retries
+ *   included, at most that long) and prints the handler's status and body: exit 0 when
+ *   acknowledged, 1 otherwise.
  * - `payment-sandbox explain-signature --signature <value> (--body <text> | --body-file
  *   <path> | -) [--delivery <id>] [--public-key-file <path>]`: `POST
  *   /_sandbox/signatures/explain`; prints the cause, the first differing byte and the fix.
@@ -112,6 +115,68 @@ async function post(origin: string, path: string, body: unknown, token: string |
   }
 }
 
+/** GETs `path` of the sandbox; the status and the parsed answer (exit 2 when unreachable or not JSON). */
+async function get(origin: string, path: string, token: string | undefined): Promise<{ status: number; answer: unknown }> {
+  let res: Response;
+  let text: string;
+  try {
+    res = await fetch(`${origin}${path}`, { headers: controlHeaders(token), signal: AbortSignal.timeout(30_000) });
+    text = await res.text();
+  } catch (err) {
+    throw new CommandFailure(unreachableMessage(origin, err, SANDBOX_FLAG), 2);
+  }
+  try {
+    return { status: res.status, answer: JSON.parse(text) };
+  } catch {
+    throw new CommandFailure(`GET ${origin}${path} answered ${res.status}: ${text.slice(0, 300)}`, 2);
+  }
+}
+
+/** How long `--wait` waits for a first attempt without `--timeout` (an attempt itself gives up after 10 s). */
+const FIRST_ATTEMPT_WAIT_SECONDS = 60;
+const POLL_MS = 100;
+
+/**
+ * Reads the delivery until its first attempt has an answer (`final` false) or it is delivered or
+ * failed (`final` true), at most `seconds`; the delivery as last read, and whether it got there.
+ */
+async function awaitDelivery(
+  origin: string,
+  id: string,
+  token: string | undefined,
+  final: boolean,
+  seconds: number,
+): Promise<{ delivery: Delivery; reached: boolean }> {
+  const deadline = Date.now() + seconds * 1000;
+  for (;;) {
+    const { status, answer } = await get(origin, `/_sandbox/deliveries/${encodeURIComponent(id)}`, token);
+    if (status !== 200) throw new CommandFailure(refusal(status, answer), WORKBENCH_EXIT.failed);
+    const delivery = answer as Delivery;
+    const reached = final ? delivery.state === 'delivered' || delivery.state === 'failed' : delivery.attempts.length > 0;
+    if (reached || Date.now() >= deadline) return { delivery, reached };
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+/** What `--wait` prints: the delivery's state, then the attempt's answer (the first, or the last with `--timeout`). */
+function formatWaited(delivery: Delivery, final: boolean, reached: boolean, seconds: number): string {
+  const attempt = final ? delivery.attempts[delivery.attempts.length - 1] : delivery.attempts[0];
+  const lines = [`delivery ${delivery.id}: ${delivery.state}`];
+  if (!reached)
+    lines.push(
+      final
+        ? `  not delivered or given up after ${seconds} s (attempts so far: ${delivery.attempts.length})`
+        : `  no attempt after ${seconds} s`,
+    );
+  if (attempt !== undefined) {
+    lines.push(`  attempt ${attempt.number}  ${attempt.ok ? 'acknowledged' : 'not acknowledged'}`);
+    lines.push(`  status  ${attempt.response_status ?? '(no answer)'}`);
+    if (attempt.error !== null) lines.push(`  error   ${attempt.error}`);
+    lines.push(`  body    ${attempt.response_body ?? ''}`);
+  }
+  return lines.join('\n');
+}
+
 /** The error envelope's message and each detail, one per line. */
 function refusal(status: number, answer: unknown): string {
   const envelope = answer as { message?: string; details?: { location?: string; pointer?: string; message?: string }[] };
@@ -136,6 +201,8 @@ async function run(name: string, work: () => Promise<{ out: string; code: number
 interface SendFlags extends CommonFlags {
   account: string;
   url?: string;
+  wait?: boolean;
+  timeout?: string;
   body?: string;
   file?: string;
 }
@@ -154,9 +221,18 @@ export async function runSendWebhook(argv: string[], env: NodeJS.ProcessEnv = pr
     .addOption(new Option('--url <url>', "where to send it (default: the sandbox's --notification-url)"))
     .addOption(new Option('--body <text>', 'the body, usually JSON text'))
     .addOption(new Option('--file <path>', 'read the body from this file (- for stdin)'))
+    .addOption(
+      new Option('--wait', "wait for the first attempt's answer and print the handler's status and body (exit 1 unless acknowledged)"),
+    )
+    .addOption(
+      new Option('--timeout <seconds>', 'with --wait: wait for the final state (retries included), at most this long').default(
+        undefined,
+        `the first attempt, at most ${FIRST_ATTEMPT_WAIT_SECONDS} s`,
+      ),
+    )
     .addHelpText(
       'after',
-      `\nExample:\n  $ payment-sandbox send-webhook --account <id> --url http://127.0.0.1:3000/webhooks --file captured.json\n`,
+      `\nExample:\n  $ payment-sandbox send-webhook --account <id> --url http://127.0.0.1:3000/webhooks --file captured.json --wait\n`,
     );
   const parsed = parse<SendFlags>(program, argv);
   if (typeof parsed === 'number') return parsed;
@@ -164,27 +240,37 @@ export async function runSendWebhook(argv: string[], env: NodeJS.ProcessEnv = pr
   return run('send-webhook', async () => {
     const resolved = sandboxOrigin(flags.sandboxUrl, env, SANDBOX_FLAG);
     if ('error' in resolved) throw new CommandFailure(resolved.error, 2);
+    let timeout: number | undefined;
+    if (flags.timeout !== undefined) {
+      if (!flags.wait) throw new CommandFailure('--timeout goes with --wait', WORKBENCH_EXIT.usage);
+      timeout = /^\d+(\.\d+)?$/.test(flags.timeout) ? Number(flags.timeout) : NaN;
+      if (!(timeout > 0 && timeout <= 86_400))
+        throw new CommandFailure(`invalid --timeout "${flags.timeout}": seconds, more than 0 and at most 86400`, WORKBENCH_EXIT.usage);
+    }
     const body = bodyBytes('--file', flags.body, flags.file, operands).toString('utf8');
     const request = { account_id: flags.account, ...(flags.url === undefined ? {} : { url: flags.url }), body };
-    const { status, answer } = await post(
-      resolved.origin,
-      '/_sandbox/webhooks/send',
-      request,
-      flags.adminToken ?? env.PAYMENT_SANDBOX_ADMIN_TOKEN,
-    );
+    const token = flags.adminToken ?? env.PAYMENT_SANDBOX_ADMIN_TOKEN;
+    const { status, answer } = await post(resolved.origin, '/_sandbox/webhooks/send', request, token);
     if (status !== 201) {
       if (flags.json) return { out: JSON.stringify(answer, null, 2), code: WORKBENCH_EXIT.failed };
       throw new CommandFailure(refusal(status, answer), WORKBENCH_EXIT.failed);
     }
-    const delivery = answer as Delivery;
-    const out = flags.json
-      ? JSON.stringify(delivery, null, 2)
-      : [
-          `queued delivery ${delivery.id}`,
-          `  url     ${delivery.url ?? '(none)'}`,
-          `  status  ${delivery.status} (${delivery.state})`,
-        ].join('\n');
-    return { out, code: WORKBENCH_EXIT.ok };
+    const queued = answer as Delivery;
+    if (!flags.wait) {
+      const out = flags.json
+        ? JSON.stringify(queued, null, 2)
+        : [`queued delivery ${queued.id}`, `  url     ${queued.url ?? '(none)'}`, `  state   ${queued.state}`].join('\n');
+      return { out, code: WORKBENCH_EXIT.ok };
+    }
+    const final = timeout !== undefined;
+    const seconds = timeout ?? FIRST_ATTEMPT_WAIT_SECONDS;
+    const { delivery, reached } = await awaitDelivery(resolved.origin, queued.id, token, final, seconds);
+    const attempt = final ? delivery.attempts[delivery.attempts.length - 1] : delivery.attempts[0];
+    const acknowledged = final ? delivery.state === 'delivered' : attempt?.ok === true;
+    return {
+      out: flags.json ? JSON.stringify(delivery, null, 2) : formatWaited(delivery, final, reached, seconds),
+      code: acknowledged ? WORKBENCH_EXIT.ok : WORKBENCH_EXIT.failed,
+    };
   });
 }
 
@@ -198,7 +284,7 @@ interface ExplainFlags extends CommonFlags {
 
 /** The explanation as text: the cause, the delivery, the first differing byte, the detail and the fix. */
 function formatExplanation(e: SignatureExplanation): string {
-  const lines = [`${e.valid ? 'valid' : 'invalid'}: ${e.cause}`];
+  const lines = [e.valid ? 'valid: the signature matches these bytes' : `invalid: ${e.cause}`];
   if (e.delivery_id !== undefined) lines.push(`  delivery          ${e.delivery_id}`);
   if (e.first_difference !== undefined) {
     const d = e.first_difference;

@@ -1,7 +1,8 @@
 /**
- * `payment-sandbox report` finds the sandbox as the image's healthcheck does: `--url`, else
+ * `payment-sandbox report` finds the sandbox as the image's healthcheck does: `--sandbox-url`, else
  * `PAYMENT_SANDBOX_URL`, else the port of `PAYMENT_SANDBOX_PORT` on loopback, else 4010.
- * Run in-process against a server on a real socket.
+ * `--url`, its old name, still works with a one-line notice on stderr. Run in-process against a
+ * server on a real socket.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { defaultOrigin, runReport } from '../../../src/features/go-live/report-command.js';
@@ -27,7 +28,7 @@ async function report(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: n
   return { code, out, err };
 }
 
-describe('payment-sandbox report without --url', () => {
+describe('payment-sandbox report without --sandbox-url', () => {
   it('reaches the sandbox on the port of PAYMENT_SANDBOX_PORT', async () => {
     const port = new URL(server.url).port;
     const run = await report(['--format', 'json', '--fail-on', 'never'], { PAYMENT_SANDBOX_PORT: port });
@@ -43,9 +44,9 @@ describe('payment-sandbox report without --url', () => {
     expect(run.err).toContain(`127.0.0.1:${closed}`);
   });
 
-  it('--url wins over PAYMENT_SANDBOX_URL, which wins over PAYMENT_SANDBOX_PORT; 4010 last', async () => {
+  it('--sandbox-url wins over PAYMENT_SANDBOX_URL, which wins over PAYMENT_SANDBOX_PORT; 4010 last', async () => {
     const closed = await freePort();
-    const run = await report(['--url', server.url, '--format', 'json', '--fail-on', 'never'], {
+    const run = await report(['--sandbox-url', server.url, '--format', 'json', '--fail-on', 'never'], {
       PAYMENT_SANDBOX_PORT: String(closed),
       PAYMENT_SANDBOX_URL: `http://127.0.0.1:${closed}`,
     });
@@ -55,5 +56,18 @@ describe('payment-sandbox report without --url', () => {
     );
     expect(defaultOrigin({ PAYMENT_SANDBOX_URL: '', PAYMENT_SANDBOX_PORT: '5000' })).toBe('http://127.0.0.1:5000');
     expect(defaultOrigin({})).toBe('http://127.0.0.1:4010');
+  });
+
+  it('takes --url, the deprecated name of --sandbox-url, with a one-line notice on stderr', async () => {
+    const closed = await freePort();
+    const run = await report(['--url', server.url, '--format', 'json', '--fail-on', 'never'], { PAYMENT_SANDBOX_PORT: String(closed) });
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.out)).toBeTypeOf('object');
+    expect(run.err).toBe('payment-sandbox report: --url is deprecated and will be removed; use --sandbox-url\n');
+    const both = await report(['--url', server.url, '--sandbox-url', server.url], {});
+    expect(both.code).toBe(2);
+    const help = await report(['--help'], {});
+    expect(help.out).toContain('--sandbox-url');
+    expect(help.out).not.toContain('--url');
   });
 });

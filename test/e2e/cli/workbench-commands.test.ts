@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, verifyWebhook, type RunningSandbox } from '../../../src/index.js';
-import { DIRECT, startReceiver, type Receiver } from '../../support/app.js';
+import { ACK, DIRECT, startReceiver, type Receiver } from '../../support/app.js';
 import { freePort } from '../../support/ports.js';
 
 const BIN = fileURLToPath(new URL('../../../bin/payment-sandbox.js', import.meta.url));
@@ -63,7 +63,7 @@ describe('payment-sandbox send-webhook and explain-signature', () => {
     const id = /^queued delivery (\S+)$/m.exec(sent.out)?.[1];
     expect(id, sent.out).toBeDefined();
     expect(sent.out).toContain(`url     ${receiver.url}`);
-    expect(sent.out).toMatch(/status {2}(pending|delivered)/);
+    expect(sent.out).toMatch(/state {3}(queued|retrying|delivered)/);
 
     const [hook] = await receiver.waitFor(1);
     expect(hook!.raw).toBe(text);
@@ -90,6 +90,9 @@ describe('payment-sandbox send-webhook and explain-signature', () => {
     expect(exact.err).toBe('');
     expect(exact.code).toBe(0);
     expect(JSON.parse(exact.out)).toMatchObject({ valid: true, cause: 'valid', delivery_id: id });
+    const plain = await cli(['explain-signature', '--signature', signature, '-'], { PAYMENT_SANDBOX_URL: sandbox.url }, hook!.raw);
+    expect(plain.code).toBe(0);
+    expect(plain.out.split('\n')[0]).toBe('valid: the signature matches these bytes');
   });
 
   it('prints the queued delivery as JSON with --json, and reads the body from a file', async () => {
@@ -145,5 +148,32 @@ describe('payment-sandbox send-webhook and explain-signature', () => {
     });
     const piped = await cli(['explain-signature', '--signature', 'c2ln', '-'], env, ' '.repeat(1024 * 1024 + 1));
     expect(piped).toMatchObject({ code: 2, err: expect.stringContaining('cannot read stdin: larger than the body limit (1048576 bytes)') });
+  });
+});
+
+describe('payment-sandbox send-webhook --wait', () => {
+  it("prints the handler's status and body: exit 0 when acknowledged, 1 when not; --timeout waits for the final state", async () => {
+    const env = { PAYMENT_SANDBOX_URL: sandbox.url };
+    const send = (extra: string[]) =>
+      cli(['send-webhook', '--account', DIRECT.account_id, '--url', receiver.url, '--body', '{"wait":true}', '--wait', ...extra], env);
+    const acknowledged = await send([]);
+    expect(acknowledged.code, acknowledged.err).toBe(0);
+    expect(acknowledged.out).toMatch(
+      /^delivery [0-9a-f-]{36}: delivered\n {2}attempt 1 {2}acknowledged\n {2}status {2}200\n {2}body {4}\{"code":"200","message":"SUCCESS"\}\n$/,
+    );
+
+    receiver.respond = () => ({ status: 500, body: 'handler crashed' });
+    try {
+      const refused = await send([]);
+      expect(refused.code).toBe(1);
+      expect(refused.out).toContain('attempt 1  not acknowledged\n  status  500\n');
+      expect(refused.out).toContain('  body    handler crashed\n');
+      const retrying = await send(['--timeout', '1', '--json']);
+      expect(retrying.code).toBe(1);
+      expect(JSON.parse(retrying.out)).toMatchObject({ state: 'retrying', attempts: [{ response_status: 500, ok: false }] });
+    } finally {
+      receiver.respond = () => ACK;
+    }
+    expect((await cli(['send-webhook', '--account', DIRECT.account_id, '--body', '{}', '--timeout', '5'], env)).code).toBe(2);
   });
 });

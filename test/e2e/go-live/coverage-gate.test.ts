@@ -59,7 +59,7 @@ afterAll(async () => {
 
 describe('payment-sandbox report --require-coverage', () => {
   it('exits 1 listing each recommended scenario the account never went through', async () => {
-    const run = await report(['--url', server.url, '--account', fresh.account_id, '--require-coverage', 'recommended']);
+    const run = await report(['--sandbox-url', server.url, '--account', fresh.account_id, '--require-coverage', 'recommended']);
     expect(run.code, run.err).toBe(1);
     const missing = [...run.out.matchAll(/ERROR\s+coverage_missing\s+\[account [^\]]+\]\n\s+.*required scenario (\w+) was not seen/g)].map(
       (m) => m[1],
@@ -69,13 +69,13 @@ describe('payment-sandbox report --require-coverage', () => {
   });
 
   it('exits 0 when every required scenario was seen', async () => {
-    const run = await report(['--url', server.url, '--account', careful.account_id, '--require-coverage', 'recommended,api_fault']);
+    const run = await report(['--sandbox-url', server.url, '--account', careful.account_id, '--require-coverage', 'recommended,api_fault']);
     expect(run.code, run.out).toBe(0);
     expect(run.out).not.toContain('coverage_missing');
   });
 
   it('exits 2 for an unknown scenario, listing the valid names', async () => {
-    const run = await report(['--url', server.url, '--require-coverage', 'payment_succeeded,webhook_badsig']);
+    const run = await report(['--sandbox-url', server.url, '--require-coverage', 'payment_succeeded,webhook_badsig']);
     expect(run.code).toBe(2);
     expect(run.out).toBe('');
     expect(run.err).toContain('"webhook_badsig"');

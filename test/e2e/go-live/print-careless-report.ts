@@ -16,12 +16,12 @@ try {
   await carelessJourney(sandbox.url, receiver);
   const cli = fileURLToPath(new URL('../../../bin/payment-sandbox.js', import.meta.url));
   // Not spawnSync: the sandbox answering it runs in this process.
-  const child = spawn(process.execPath, [cli, 'report', '--url', sandbox.url, '--format', format]);
+  const child = spawn(process.execPath, [cli, 'report', '--sandbox-url', sandbox.url, '--format', format]);
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (out += d.toString()));
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  process.stdout.write(`$ payment-sandbox report --url ${sandbox.url} --format ${format}\n${out}(exit code ${code})\n`);
+  process.stdout.write(`$ payment-sandbox report --sandbox-url ${sandbox.url} --format ${format}\n${out}(exit code ${code})\n`);
 } finally {
   await receiver.close();
   await sandbox.stop();

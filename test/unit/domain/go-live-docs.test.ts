@@ -69,7 +69,7 @@ describe('the coverage scenarios', () => {
     const workflow = parse(read('examples/github-actions.yml')) as { jobs: Record<string, { steps: { run?: string; uses?: string }[] }> };
     const steps = Object.values(workflow.jobs)[0]!.steps;
     const report = steps.findIndex((s) =>
-      /payment-sandbox report --url .+ --fail-on error --format junit > go-live\.xml/.test(s.run ?? ''),
+      /payment-sandbox report --sandbox-url .+ --fail-on error --format junit > go-live\.xml/.test(s.run ?? ''),
     );
     expect(report).toBeGreaterThan(steps.findIndex((s) => s.run === 'npm test'));
     // After the report, only the sandbox's stop and the report's upload.

@@ -2,6 +2,7 @@
  * The signature explainer on bodies nested deeper than the JSON limit: compared as text, never
  * as JSON values, so no depth of input overflows the stack (the route would answer 500).
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DEMO_WEBHOOK_PRIVATE_KEY_PEM, DEMO_WEBHOOK_PUBLIC_KEY_PEM } from '../../../src/core/credentials/demo-credentials.js';
 import { createSignatureExplainer } from '../../../src/features/webhooks/signature-explain.js';
@@ -37,5 +38,18 @@ describe('explain: bodies nested deeper than 64 levels are compared as text', ()
         cause,
       );
     }
+  });
+});
+
+describe('explain: the fix for a re-serialized body', () => {
+  it('names the raw-body call the Webhooks guide and the Ruby handler name', () => {
+    const explainer = explainerOf('{"a": 1}');
+    const { cause, fix } = explainer.explain({ body: '{"a":1}', signature: 'c2ln', deliveryId: 'dlv_deep' });
+    expect(cause).toBe('body_reserialized');
+    const ruby = /Ruby: ([^;]+);/.exec(fix)?.[1];
+    expect(ruby).toBe('request.body.read (Rails: request.raw_post)');
+    const read = (path: string): string => readFileSync(new URL(`../../../${path}`, import.meta.url), 'utf8');
+    expect(read('docs/webhooks.md')).toContain('| `request.body.read` (Rails: `request.raw_post`) |');
+    expect(read('examples/webhook-handlers/ruby/handler.rb')).toContain(ruby);
   });
 });
