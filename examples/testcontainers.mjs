@@ -1,39 +1,22 @@
-// payment-sandbox in a merchant's Node tests with Testcontainers (`npm i -D testcontainers`).
-// The image: `docker build -t payment-sandbox .` in the sandbox's repository (or your
-// registry's copy). Webhooks reach the app under test on the host through
-// host.testcontainers.internal; checkout links (`payment_url`) open from the host because the
-// sandbox's --public-url is the port the container is published on. The start waits for
-// /_sandbox/health with a bound, and fails at once if the container exits.
-// exposeHostPorts runs Testcontainers' helper image testcontainers/sshd; where no registry serves
-// it (podman offline), build examples/testcontainers-sshd and set SSHD_CONTAINER_IMAGE (docs/ci.md).
-import { createServer } from 'node:net';
-import { GenericContainer, TestContainers, Wait } from 'testcontainers';
-
-/** A port nobody on this machine listens on now. */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer().once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
+// payment-sandbox in a merchant's Node tests with Testcontainers:
+//   npm install --save-dev payment-sandbox testcontainers
+// The image: `docker build -t payment-sandbox .` in the sandbox's repository (or your registry's
+// copy). `start()` maps port 4010 to a free port of this machine and waits until
+// GET /_sandbox/health answers 200 (with any engine: Docker or podman). Webhooks reach your
+// handler on this machine through the listener `forwardWebhooksTo` runs in this process: no
+// host networking, no helper container, and your app may listen on 127.0.0.1. Checkout links
+// (`payment_url`) open from this machine: they carry the mapped port.
+import { PaymentSandboxContainer } from 'payment-sandbox/testcontainers';
 
 /**
- * Starts the sandbox; webhooks go to http://host.testcontainers.internal:<appPort>/webhooks,
- * that is your app's handler on this machine (listening on 0.0.0.0 or 127.0.0.1, port appPort).
- * Returns the container (await container.stop() when done), the sandbox's URL and its API URL.
+ * Starts the sandbox with the shipped shop fixtures; its webhooks go to
+ * http://127.0.0.1:<appPort>/webhooks, your app's handler. Resolves with the started sandbox:
+ * `url`, `apiUrl`, `credentials` (`direct`, `checkout`, each with ready `headers`),
+ * `settle(id)`, `fail(id)`, `refund(id, amount?)`, `deliveries()`, `report()`; `await
+ * sandbox.stop()` when done (it stops the listener too).
  */
-export async function startPaymentSandbox({ appPort = 3000, image = 'payment-sandbox', startupTimeoutMs = 60_000 } = {}) {
-  await TestContainers.exposeHostPorts(appPort);
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const container = await new GenericContainer(image)
-    .withExposedPorts({ container: 4010, host: port })
-    .withCommand(['--public-url', url, '--notification-url', `http://host.testcontainers.internal:${appPort}/webhooks`])
-    .withWaitStrategy(Wait.forHttp('/_sandbox/health', 4010).forStatusCode(200))
-    .withStartupTimeout(startupTimeoutMs)
-    .start();
-  return { container, url, apiUrl: `${url}/v4` };
+export async function startPaymentSandbox({ appPort = 3000, image = 'payment-sandbox' } = {}) {
+  const sandbox = await new PaymentSandboxContainer(image).withOptions({ fixtures: ['/app/fixtures/shop.json'] }).start();
+  await sandbox.forwardWebhooksTo(appPort);
+  return sandbox;
 }

@@ -7,7 +7,15 @@
 import { resolveOptions, type SandboxOptionsInput } from './core/config.js';
 import { startServer } from './server.js';
 import type { Delivery, SignatureExplanation } from './features/webhooks/index.js';
-import type { AccountCredentials as AccountCredentialsRecord, ApiKeyView, MintedApiKeyView } from './features/accounts/index.js';
+import type { ApiKeyView, MintedApiKeyView } from './features/accounts/index.js';
+import {
+  controlClient,
+  readCredentials,
+  readReport,
+  SandboxRequestError,
+  type ReportOptions,
+  type SandboxCredentials,
+} from './control-client.js';
 import type { ClockAdvanced } from './features/control/index.js';
 import type { ControlTransaction, Refund as RefundRecord } from './features/transactions/index.js';
 import type { Scope } from './core/http/auth.js';
@@ -54,23 +62,7 @@ import type { GoLiveReport } from './features/go-live/index.js';
 /** The options of `startSandbox`: the CLI's options (flags in camelCase); `port` defaults to 0 (a free port). */
 export type StartSandboxOptions = SandboxOptionsInput;
 
-/** One merchant account's credentials, as `GET /_sandbox/credentials` lists them, with the headers that use them. */
-export type AccountCredentials = AccountCredentialsRecord & {
-  /** `Authorization` and `X-MERCHANT-ACCOUNT-ID` headers for the /v4 API with this account. */
-  headers: { authorization: string; 'x-merchant-account-id': string };
-};
-
-/** The demo accounts and the key webhooks are signed with. */
-export interface SandboxCredentials {
-  /** The demo account in direct mode. */
-  direct: AccountCredentials;
-  /** The demo account in checkout mode (transactions get a `payment_url`). */
-  checkout: AccountCredentials;
-  /** Every account known when the sandbox started. */
-  accounts: AccountCredentials[];
-  /** PEM of the public key that verifies `rsa` webhook signatures (pass it to `verifyWebhook`). */
-  webhookPublicKeyPem: string;
-}
+export { SandboxRequestError, type AccountCredentials, type SandboxCredentials, type ReportOptions } from './control-client.js';
 
 /**
  * A scope of the /v4 API (README "Restricted keys"): what a restricted key (or a JWT) may do.
@@ -139,18 +131,6 @@ export interface AccountClockHandle {
   clock(): Promise<{ now: string; offset_seconds: number }>;
 }
 
-/** A control API call that did not answer 2xx; `body` holds the spec's error envelope. */
-export class SandboxRequestError extends Error {
-  constructor(
-    readonly status: number,
-    readonly body: unknown,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'SandboxRequestError';
-  }
-}
-
 /** A running in-process sandbox. */
 export interface RunningSandbox {
   /** Origin of the sandbox, e.g. http://127.0.0.1:41234 (panel at `/`, control API at `/_sandbox`). */
@@ -210,7 +190,7 @@ export interface RunningSandbox {
    * is a `coverage_missing` finding (error).
    * @throws SandboxRequestError (400) for an unknown scenario name.
    */
-  report(options?: { accountId?: string; requireCoverage?: string | readonly string[] }): Promise<GoLiveReport>;
+  report(options?: ReportOptions): Promise<GoLiveReport>;
   /** Empties all data, keeps the accounts and credentials; `rewindClock` also sends the sandbox clock back to real time. */
   reset(options?: { rewindClock?: boolean }): Promise<void>;
   /** Finishes in-flight requests and deliveries, closes the database. */
@@ -222,8 +202,6 @@ interface Page<T> {
   next_cursor: string | null;
 }
 
-type RawAccount = Omit<AccountCredentials, 'headers'>;
-
 /**
  * Starts the sandbox in this process on a free port of 127.0.0.1 (unless `port`/`host` say
  * otherwise), with the same options as the CLI.
@@ -232,35 +210,11 @@ type RawAccount = Omit<AccountCredentials, 'headers'>;
 export async function startSandbox(options: StartSandboxOptions = {}): Promise<RunningSandbox> {
   const running = await startServer(resolveOptions({ port: 0, ...options }));
   const control = `${running.url}/_sandbox`;
-
-  async function call<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
-    const res = await fetch(control + path, {
-      method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    const parsed: unknown = text === '' ? undefined : JSON.parse(text);
-    if (!res.ok) {
-      const message = (parsed as { message?: string } | undefined)?.message ?? text;
-      throw new SandboxRequestError(res.status, parsed, `${method} /_sandbox${path}: ${res.status} ${message}`);
-    }
-    return parsed as T;
-  }
+  const call = controlClient(running.url);
 
   let credentials: SandboxCredentials;
   try {
-    const raw = await call<{ accounts: RawAccount[]; webhook_public_key_pem: string }>('GET', '/credentials');
-    const accounts = raw.accounts.map((a): AccountCredentials => ({
-      ...a,
-      headers: { authorization: `Bearer ${a.api_key}`, 'x-merchant-account-id': a.account_id },
-    }));
-    const byName = (name: string): AccountCredentials => {
-      const found = accounts.find((a) => a.name === name);
-      if (!found) throw new Error(`the sandbox has no ${name} demo account`);
-      return found;
-    };
-    credentials = { direct: byName('direct'), checkout: byName('checkout'), accounts, webhookPublicKeyPem: raw.webhook_public_key_pem };
+    credentials = await readCredentials(call);
   } catch (err) {
     await running.stop();
     throw err;
@@ -323,13 +277,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
         throw new SandboxRequestError(res.status, await res.json().catch(() => undefined), `GET /_sandbox/snapshot: ${res.status}`);
       return Buffer.from(await res.arrayBuffer());
     },
-    report: (options = {}) => {
-      const query = new URLSearchParams();
-      if (options.accountId !== undefined) query.set('account_id', options.accountId);
-      const required = options.requireCoverage;
-      if (required !== undefined) query.set('require_coverage', typeof required === 'string' ? required : required.join(','));
-      return call('GET', query.size === 0 ? '/report' : `/report?${query.toString()}`);
-    },
+    report: (options) => readReport(call, options),
     async reset(options = {}) {
       await call('POST', '/reset', options.rewindClock ? { rewind_clock: true } : undefined);
     },
