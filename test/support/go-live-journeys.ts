@@ -43,7 +43,7 @@ async function json(res: Response): Promise<Json> {
 }
 
 /** A control call that must succeed. */
-export async function control(url: string, method: 'GET' | 'POST', path: string, payload?: unknown): Promise<Json> {
+export async function control(url: string, method: 'GET' | 'POST' | 'PATCH', path: string, payload?: unknown): Promise<Json> {
   const res = await fetch(`${url}/_sandbox${path}`, {
     method,
     headers: payload === undefined ? {} : { 'content-type': 'application/json' },
