@@ -51,6 +51,8 @@ class Merchant {
     const headers: Record<string, string> = {
       authorization: opts.auth ?? `Bearer ${this.account.api_key}`,
       'x-merchant-account-id': this.account.account_id,
+      // The customer's address, which subscription creates require.
+      'x-forwarded-for': '203.0.113.7',
     };
     if (payload !== undefined) headers['content-type'] = 'application/json';
     if (opts.key) headers['idempotency-key'] = opts.key;

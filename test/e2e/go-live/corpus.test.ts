@@ -28,7 +28,8 @@ describe('the go-live report over a generated corpus of merchant journeys', () =
   it(`has 100% precision and recall over ${SIZE} journeys (seed ${SEED})`, async () => {
     const journeys = generateCorpus(SIZE, SEED);
     const receiver = await per.receive();
-    const server = await per.serve({ deliveryTimeoutMs: CORPUS_DELIVERY_TIMEOUT_MS });
+    // One account per journey, beside the two demo accounts.
+    const server = await per.serve({ deliveryTimeoutMs: CORPUS_DELIVERY_TIMEOUT_MS, maxAccounts: SIZE + 2 });
     const verdicts = await runCorpus(server.url, receiver, journeys, FULL ? 12 : 10);
     const table = formatScores(verdicts, SEED);
     const disagreements = formatDisagreements(verdicts, SEED);
