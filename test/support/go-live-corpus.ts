@@ -60,7 +60,14 @@ export type Episode =
   | { do: 'retry_5xx_same_key'; mode: Mode; order: string; amount: number; currency: string }
   | { do: 'lost_answer_same_key'; mode: Mode; order: string | null; amount: number; currency: string; form: LostAnswerForm }
   | { do: 'wait_retry_after'; mode: Mode; order: string; amount: number; currency: string }
-  | { do: 'retry_failed_order'; mode: Mode; order: string; amount: number; currency: string; how: 'declined_card' | 'cancelled_page' | 'expired_link' }
+  | {
+      do: 'retry_failed_order';
+      mode: Mode;
+      order: string;
+      amount: number;
+      currency: string;
+      how: 'declined_card' | 'cancelled_page' | 'expired_link';
+    }
   | { do: 'equal_partial_refunds'; mode: Mode; order: string; amount: number; currency: string }
   | { do: 'refund_lost_answer_same_key'; mode: Mode; order: string; amount: number; currency: string; form: LostAnswerForm }
   | { do: 'basket_under_rate_limit'; mode: Mode; customers: number; amount: number; currency: string; rateLimit: number }
@@ -72,7 +79,15 @@ export type Episode =
   | { do: 'create_without_key'; mode: Mode; order: string; amount: number; currency: string }
   | { do: 'refund_without_key'; mode: Mode; order: string; amount: number; currency: string }
   | { do: 'subscription_without_key'; order: string; amount: number }
-  | { do: 'lost_answer_new_key'; mode: Mode; order: string | null; amount: number; currency: string; form: LostAnswerForm; retryKey: 'new' | 'none' }
+  | {
+      do: 'lost_answer_new_key';
+      mode: Mode;
+      order: string | null;
+      amount: number;
+      currency: string;
+      form: LostAnswerForm;
+      retryKey: 'new' | 'none';
+    }
   | { do: 'same_order_two_keys'; mode: Mode; order: string; amount: number; currency: string; first: 'leave' | 'settle' }
   | { do: 'identical_keyless_creates'; mode: Mode; amount: number; currency: string }
   | { do: 'refund_lost_answer_new_key'; mode: Mode; order: string; amount: number; currency: string; form: LostAnswerForm }
@@ -80,7 +95,14 @@ export type Episode =
   | { do: 'repeat_invalid'; mode: Mode; times: number }
   | { do: 'live_key'; withAccount: true }
   | { do: 'checkout_card_data'; form: 'payment_method' | 'card_object' | 'cvv_only'; order: string }
-  | { do: 'ignore_retry_after'; mode: Mode; form: 'create_fault' | 'read_fault' | 'rate_limit'; order: string; amount: number; currency: string }
+  | {
+      do: 'ignore_retry_after';
+      mode: Mode;
+      form: 'create_fault' | 'read_fault' | 'rate_limit';
+      order: string;
+      amount: number;
+      currency: string;
+    }
   | { do: 'poll_pending'; mode: Mode; order: string; amount: number; currency: string; reads: number }
   | { do: 'trigger_fault'; mode: Mode; order: string; amount: number; currency: string; fault: 'bad_signature' | 'duplicate' }
   | { do: 'settled_order'; mode: Mode; order: string; amount: number; currency: string }
@@ -190,8 +212,18 @@ export const DEFECTS: readonly Defect[] = [
     implies: [],
     what: 'a handler that fails a duplicate delivery (fault duplicate) it acknowledged the first time',
   },
-  { name: 'no_notification_url', code: 'no_webhook_target', implies: [], what: 'a payment settled with no notification_url and no default' },
-  { name: 'unreachable_url', code: 'webhook_unreachable', implies: [], what: 'a notification_url on a port nobody listens on, attempted twice' },
+  {
+    name: 'no_notification_url',
+    code: 'no_webhook_target',
+    implies: [],
+    what: 'a payment settled with no notification_url and no default',
+  },
+  {
+    name: 'unreachable_url',
+    code: 'webhook_unreachable',
+    implies: [],
+    what: 'a notification_url on a port nobody listens on, attempted twice',
+  },
   {
     name: 'subscription_top_level_url',
     code: 'ignored_webhook_field',
@@ -250,9 +282,9 @@ interface Draw {
 const drawArb: fc.Arbitrary<Draw> = fc.record({
   direct: fc.boolean(),
   money: fc.array(
-    fc.integer({ min: 0, max: CURRENCIES.length - 1 }).chain((c) =>
-      fc.constantFrom(...CURRENCIES[c]!.amounts).map((amount) => ({ currency: CURRENCIES[c]!.currency, amount })),
-    ),
+    fc
+      .integer({ min: 0, max: CURRENCIES.length - 1 })
+      .chain((c) => fc.constantFrom(...CURRENCIES[c]!.amounts).map((amount) => ({ currency: CURRENCIES[c]!.currency, amount }))),
     { minLength: 8, maxLength: 8 },
   ),
   careful: fc.array(fc.nat(), { minLength: 1, maxLength: 4 }),
@@ -275,7 +307,13 @@ const pick = <T>(list: readonly T[], n: number): T => list[n % list.length]!;
 
 const CAREFUL_MAKERS: Maker[] = [
   (c) => ({ do: 'retry_5xx_same_key', mode: c.mode, order: c.order(), ...c.money() }),
-  (c) => ({ do: 'lost_answer_same_key', mode: c.mode, order: c.flag ? c.order() : null, ...c.money(), form: pick(LOST_ANSWER_FORMS, c.form) }),
+  (c) => ({
+    do: 'lost_answer_same_key',
+    mode: c.mode,
+    order: c.flag ? c.order() : null,
+    ...c.money(),
+    form: pick(LOST_ANSWER_FORMS, c.form),
+  }),
   (c) => ({ do: 'wait_retry_after', mode: c.mode, order: c.order(), ...c.money() }),
   (c) => ({
     do: 'retry_failed_order',
@@ -334,7 +372,10 @@ function defectEpisodes(d: Defect, c: MakeContext): { episodes: Episode[]; handl
         handler: careful,
       };
     case 'same_order_two_keys':
-      return { episodes: [{ do: 'same_order_two_keys', mode: m, order: c.order(), ...c.money(), first: c.flag ? 'settle' : 'leave' }], handler: careful };
+      return {
+        episodes: [{ do: 'same_order_two_keys', mode: m, order: c.order(), ...c.money(), first: c.flag ? 'settle' : 'leave' }],
+        handler: careful,
+      };
     case 'identical_keyless_creates':
       return { episodes: [{ do: 'identical_keyless_creates', mode: m, ...c.money() }], handler: careful };
     case 'refund_lost_answer_new_key':
@@ -350,22 +391,36 @@ function defectEpisodes(d: Defect, c: MakeContext): { episodes: Episode[]; handl
       return { episodes: [{ do: 'live_key', withAccount: true }], handler: careful };
     case 'checkout_card_data':
       return {
-        episodes: [{ do: 'checkout_card_data', form: pick(['payment_method', 'card_object', 'cvv_only'] as const, c.form), order: c.order() }],
+        episodes: [
+          { do: 'checkout_card_data', form: pick(['payment_method', 'card_object', 'cvv_only'] as const, c.form), order: c.order() },
+        ],
         handler: careful,
       };
     case 'ignore_retry_after':
       return {
         episodes: [
-          { do: 'ignore_retry_after', mode: m, form: pick(['create_fault', 'read_fault', 'rate_limit'] as const, c.form), order: c.order(), ...c.money() },
+          {
+            do: 'ignore_retry_after',
+            mode: m,
+            form: pick(['create_fault', 'read_fault', 'rate_limit'] as const, c.form),
+            order: c.order(),
+            ...c.money(),
+          },
         ],
         handler: careful,
       };
     case 'poll_pending':
       return { episodes: [{ do: 'poll_pending', mode: m, order: c.order(), ...c.money(), reads: 11 + (c.form % 4) }], handler: careful };
     case 'handler_acks_bad_signature':
-      return { episodes: [{ do: 'trigger_fault', mode: m, order: c.order(), ...c.money(), fault: 'bad_signature' }], handler: { kind: 'acks_everything' } };
+      return {
+        episodes: [{ do: 'trigger_fault', mode: m, order: c.order(), ...c.money(), fault: 'bad_signature' }],
+        handler: { kind: 'acks_everything' },
+      };
     case 'handler_refuses_duplicate':
-      return { episodes: [{ do: 'trigger_fault', mode: m, order: c.order(), ...c.money(), fault: 'duplicate' }], handler: { kind: 'refuses_duplicates' } };
+      return {
+        episodes: [{ do: 'trigger_fault', mode: m, order: c.order(), ...c.money(), fault: 'duplicate' }],
+        handler: { kind: 'refuses_duplicates' },
+      };
     case 'handler_no_ack':
       return {
         episodes: [{ do: 'settled_order', mode: m, order: special, ...c.money() }],

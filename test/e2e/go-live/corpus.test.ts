@@ -10,21 +10,39 @@
  * handlers. One sandbox (short delivery timeout, so slow and hanging handlers cost seconds, not
  * tens of seconds) serves every journey, each in its own account with its own clock.
  *
- * Size and seed: `CORPUS_SIZE` (default 60 here, 500 under `npm run corpus`) and `CORPUS_SEED`.
+ * Size and seed: `CORPUS_SIZE` (default 50 here, 500 under `npm run corpus`) and `CORPUS_SEED`.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
-import { generateCorpus } from '../../support/go-live-corpus.js';
+import { CORPUS_CODES, DEFECTS, generateCorpus } from '../../support/go-live-corpus.js';
 import { CORPUS_DELIVERY_TIMEOUT_MS, formatDisagreements, formatScores, runCorpus, score } from '../../support/go-live-corpus-runner.js';
 import { perTest } from '../../support/servers.js';
 
 const FULL = process.env.npm_lifecycle_event === 'corpus';
-const SIZE = Number(process.env.CORPUS_SIZE ?? (FULL ? 500 : 60));
+const SIZE = Number(process.env.CORPUS_SIZE ?? (FULL ? 500 : 50));
 const SEED = Number(process.env.CORPUS_SEED ?? 20_261_122);
 vi.setConfig({ testTimeout: FULL || SIZE > 100 ? 3_600_000 : 120_000 });
 
 const per = perTest();
 
 describe('the go-live report over a generated corpus of merchant journeys', () => {
+  it('is reproducible from its seed, and every code and defect is in it at this size', () => {
+    const journeys = generateCorpus(SIZE, SEED);
+    expect(JSON.stringify(generateCorpus(SIZE, SEED))).toBe(JSON.stringify(journeys));
+    expect(new Set(journeys.flatMap((j) => j.expected))).toEqual(new Set(CORPUS_CODES));
+    expect(new Set(journeys.map((j) => j.defect?.name).filter(Boolean))).toEqual(new Set(DEFECTS.map((d) => d.name)));
+    expect(journeys.filter((j) => !j.defect).length).toBeGreaterThanOrEqual(SIZE / 3);
+  });
+
+  it('lists every defect, with its code, in the go-live guide', () => {
+    const guide = readFileSync(new URL('../../../docs/go-live.md', import.meta.url), 'utf8');
+    for (const d of DEFECTS) {
+      const row = guide.split('\n').find((line) => line.startsWith(`| \`${d.name}\``));
+      expect(row, d.name).toContain(`\`${d.code}\``);
+      for (const implied of d.implies) expect(row, d.name).toContain(`\`${implied}\``);
+    }
+  });
+
   it(`has 100% precision and recall over ${SIZE} journeys (seed ${SEED})`, async () => {
     const journeys = generateCorpus(SIZE, SEED);
     const receiver = await per.receive();
