@@ -102,11 +102,11 @@ class Merchant {
   /** A create whose answer never reaches the client, in one of the ways a real client meets it. */
   async loseAnswer(path: string, payload: unknown, key: string | null, form: LostAnswerForm): Promise<void> {
     if (form === 'latency') {
-      await control(this.url, 'PATCH', `/accounts/${this.account.account_id}`, { latency: 1200 });
+      await control(this.url, 'PATCH', `/accounts/${this.account.account_id}`, { latency: 900 });
       const a = await this.send('POST', path, payload, { key, giveUpMs: 300 });
       await control(this.url, 'PATCH', `/accounts/${this.account.account_id}`, { latency: 0 });
       if (a !== null) throw new Error(`latency: the answer arrived (${a.status})`);
-      await sleep(1100); // the held create completes
+      await sleep(800); // the held create completes
       return;
     }
     const a = await this.send('POST', path, payload, { key, fault: form, giveUpMs: form === 'timeout-after' ? 400 : undefined });
@@ -454,6 +454,8 @@ export interface Verdict {
   extra: CorpusCode[];
   /** The calls made, for a disagreement's report. */
   calls: string[];
+  /** How long it took, in ms. */
+  ms: number;
   error?: string;
 }
 
@@ -464,6 +466,7 @@ export async function runJourney(
   handlers: Map<string, ReturnType<typeof handlerOf>>,
   journey: Journey,
 ): Promise<Verdict> {
+  const started = Date.now();
   const account = await createAccount(url, journey.mode, `corpus-${journey.index}`);
   const path = `/corpus/j${journey.index}`;
   handlers.set(path, handlerOf(journey.handler));
@@ -494,6 +497,7 @@ export async function runJourney(
     missing: journey.expected.filter((c) => !got.includes(c)),
     extra: got.filter((c) => !expected.has(c)),
     calls: m.log,
+    ms: Date.now() - started,
     error,
   };
 }
@@ -566,6 +570,8 @@ export function formatScores(verdicts: Verdict[], seed: number): string {
       `${r.code.padEnd(width)}  ${String(r.expected).padStart(8)}  ${String(r.truePositives).padStart(4)}  ${String(r.falsePositives).padStart(4)}  ${String(r.falseNegatives).padStart(4)}  ${pct(r.precision).padStart(9)}  ${pct(r.recall).padStart(6)}`,
     );
   }
+  const slowest = [...verdicts].sort((a, b) => b.ms - a.ms).slice(0, 3);
+  lines.push(`slowest journeys: ${slowest.map((v) => `${v.journey.index} (${(v.ms / 1000).toFixed(1)} s)`).join(', ')}`);
   const careful = verdicts.filter((v) => !v.journey.defect);
   lines.push(
     `careful journeys: ${careful.length}, with no finding: ${careful.filter((v) => v.got.length === 0).length}; careless: ${verdicts.length - careful.length}, exactly right: ${verdicts.filter((v) => v.journey.defect && v.missing.length === 0 && v.extra.length === 0).length}`,
