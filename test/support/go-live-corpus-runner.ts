@@ -487,6 +487,14 @@ export async function runJourney(
         .map((f) => f.code),
     ),
   ];
+  // The generator's claim of what each episode exercises, checked against the report's coverage.
+  const unseen = (report.coverage as { scenario: string; account_id: string; seen: boolean }[])
+    .filter((c) => c.account_id === account.account_id && !c.seen && (journey.requireCoverage as readonly string[]).includes(c.scenario))
+    .map((c) => c.scenario);
+  const meantUnseen = journey.defect?.code === 'coverage_missing' ? journey.requireCoverage.slice(-1) : [];
+  if (!error && unseen.join() !== meantUnseen.join()) {
+    error = `required coverage unseen: [${unseen.join(', ')}], meant unseen: [${meantUnseen.join(', ')}]`;
+  }
   const known = new Set<string>(CORPUS_CODES);
   const got = codes.filter((c): c is CorpusCode => known.has(c)).sort();
   const expected = new Set(journey.expected);

@@ -518,10 +518,14 @@ export function generateCorpus(size: number, seed: number): Journey[] {
       handler = own.handler;
     }
     const exercised = [...new Set(episodes.flatMap(covers))];
-    const requireCoverage: CoverageScenario[] =
-      defect?.code === 'coverage_missing'
+    // Careful journeys require part of what they went through; the coverage defect adds a
+    // scenario never exercised; other careless journeys require nothing (a careless handler may
+    // leave a scenario unseen, which would be a second finding).
+    const requireCoverage: CoverageScenario[] = !defect
+      ? exercised.filter((_, i) => draw.flags[i % draw.flags.length])
+      : defect.code === 'coverage_missing'
         ? [...exercised.slice(0, 1), pick(NEVER_EXERCISED, index)]
-        : exercised.filter((_, i) => draw.flags[i % draw.flags.length]);
+        : [];
     return {
       index,
       mode,
