@@ -14,7 +14,7 @@ const services = [
   'src/core/clock/{clock,scheduler,timed-work}.ts',
   'src/features/accounts/{accounts,merchant-accounts}.ts',
   'src/features/buyers/{buyers,buyer-records}.ts',
-  'src/features/go-live/go-live{,-findings,-observations,-tracker}.ts',
+  'src/features/go-live/go-live{,-canary,-findings,-observations,-tracker}.ts',
   'src/features/payment-methods/{card,customer-step,payment-methods}.ts',
   'src/features/subscriptions/{subscriptions,subscription-terms,subscription-calendar,billing-schedule}.ts',
   'src/features/transactions/{transactions,transaction-input,refunds}.ts',

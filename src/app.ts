@@ -16,7 +16,7 @@ import type { Core } from './core/core.js';
 import type { SandboxOptions } from './core/config.js';
 import type { Db } from './core/db/database.js';
 import type { Repositories } from './core/domain/ports.js';
-import { apiAuth } from './core/http/auth.js';
+import { apiAuth, authenticatesAs, VerificationKeys } from './core/http/auth.js';
 import { jsonBody } from './core/http/body.js';
 import { DOCS_DIR, docsRoutes } from './core/http/docs.js';
 import type { ApiEnv, AppEnv } from './core/http/env.js';
@@ -88,8 +88,15 @@ function routeContext(core: Core, httpRecords: HttpRecords, services: PipelineSe
     clock,
     observers,
   });
-  // `--rate-limit` and `--latency`, each account's own settings first.
-  const rehearsal = loadRehearsal({ settingsOf: (accountId) => services.loadSettings.of(accountId) });
+  // The JWT keys parsed once for this app, shared by authentication and the rate limit's check.
+  const keys = new VerificationKeys();
+  // `--rate-limit` and `--latency`, each account's own settings first; a request spends an
+  // account's tokens only when its token authenticates as that account.
+  const rehearsal = loadRehearsal({
+    settingsOf: (accountId) => services.loadSettings.of(accountId),
+    authenticatesAs: (authorization, accountId) =>
+      authenticatesAs(authorization, accountId, queries.accounts, Date.now(), keys, (secret) => core.apiKeys.authenticate(secret)),
+  });
   // Each request runs on its account's own clock.
   const accountClock = onAccountClock(clock);
 
@@ -113,7 +120,7 @@ function routeContext(core: Core, httpRecords: HttpRecords, services: PipelineSe
     control: controlApi,
     pages: createRouter<AppEnv>(),
     pipeline: {
-      secured: apiAuth({ accounts: queries.accounts, apiKeys: core.apiKeys, bodyLimit: options.bodyLimit }),
+      secured: apiAuth({ accounts: queries.accounts, apiKeys: core.apiKeys, bodyLimit: options.bodyLimit, keys }),
       validRequest: requestValidation({ webhookTargetRefused: (url) => core.webhookTargetRefused(url) }),
       scenarioFault: faults.scenarioFault,
       idempotent: idempotency({ records: httpRecords.idempotency, clock, atomically: (work) => core.atomically(work) }),

@@ -9,20 +9,14 @@
  * subcommand (listed by --help, each with `payment-sandbox help <command>`); a mistyped one
  * is refused with the nearest name suggested.
  */
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
-import { OptionsError, envName, optionsFromEnv, packagePath, resolveOptions, type SandboxOptions } from './core/config.js';
+import { OptionsError, envName, optionsFromEnv, packageVersion, resolveOptions, type SandboxOptions } from './core/config.js';
 import { credentialsOf } from './features/accounts/index.js';
 import { createLogger, type Logger } from './core/log.js';
 import { startServer } from './server.js';
 import { tolerateClosedOutput } from './stdio.js';
 import { attachTerminal } from './terminal.js';
-
-/** The package's version. */
-function packageVersion(): string {
-  const pkg: unknown = JSON.parse(readFileSync(packagePath('package.json'), 'utf8'));
-  return typeof pkg === 'object' && pkg !== null && 'version' in pkg ? String(pkg.version) : '0.0.0';
-}
 
 const EXAMPLES = `
 Examples:
@@ -169,6 +163,14 @@ export function buildProgram(): Command {
     )
     .addOption(
       opt(
+        '--webhook-canary',
+        'after the first acknowledged webhook to a URL, send it once a copy with a broken signature (the go-live report checks it was refused; per account: PATCH /_sandbox/accounts/{id})',
+        'webhookCanary',
+        'off',
+      ),
+    )
+    .addOption(
+      opt(
         '--settlement-currency <code>',
         'ISO 4217 currency payments settle in, at fixed sandbox rates',
         'settlementCurrency',
@@ -188,7 +190,11 @@ export function buildProgram(): Command {
     .addOption(opt('-q, --quiet', 'print only the ready line, warnings and errors (no webhook lines)', 'quiet', 'off'))
     .addOption(opt('--port-file <path>', 'write the port to this file once listening (with --port 0)', 'portFile'))
     .addOption(
-      opt('--allowed-hosts <names>', 'comma-separated Host names the control API and panel also answer to (* for any)', 'allowedHosts'),
+      opt(
+        '--allowed-hosts <names>',
+        'comma-separated Host names the API, control API and panel also answer to (* for any)',
+        'allowedHosts',
+      ),
     )
     .addOption(opt('--admin-token <token>', 'token that protects /_sandbox, the panel and the credentials', 'adminToken'))
     .addOption(opt('--webhook-allow-hosts <names>', 'comma-separated hosts webhooks may be sent to (others refused)', 'webhookAllowHosts'))

@@ -2,8 +2,8 @@
  * The composition root. First the core: storage and the unit of work, the clock and the change
  * feed, the webhook dispatcher, the scheduler, API keys, the target checks (`Core`, `CoreParts`
  * in `core/core.ts`). Then each feature builds its own services once, in dependency order, from
- * the core and the public services of the features it depends on: scenarios, the go-live
- * report, transactions, subscriptions, accounts, webhooks, control, fixtures, buyers and the
+ * the core and the public services of the features it depends on: scenarios, accounts, the
+ * go-live report, transactions, subscriptions, webhooks, control, fixtures, buyers and the
  * payment page. Then the timed work on the scheduler, and the lifecycle (shutdown, the key pool,
  * start-up fixtures) the server drives. `createApp` registers the features' routes.
  */
@@ -12,12 +12,12 @@ import { createLifecycle, type Lifecycle } from './core/lifecycle.js';
 import { DEFAULT_RESTRICTED_CHANNEL_CODE, resolveOptions, servedHosts, type SandboxOptions } from './core/config.js';
 import { createApiKeyService } from './core/auth/api-keys.js';
 import { apiKeysStore } from './core/auth/api-keys-store.js';
-import { createClock } from './core/clock/clock.js';
+import { createClock, storedClockPastBound } from './core/clock/clock.js';
 import { createAccountClocks } from './core/clock/account-clocks.js';
 import { Scheduler } from './core/clock/scheduler.js';
 import type { Core, CoreParts } from './core/core.js';
 import { DEMO_WEBHOOK_PUBLIC_KEY_PEM } from './core/credentials/demo-credentials.js';
-import type { Db } from './core/db/database.js';
+import { DatabaseOpenError, type Db } from './core/db/database.js';
 import { readSnapshot } from './core/db/snapshot.js';
 import { SandboxEvents } from './core/domain/events.js';
 import type { RecordedAttempt, Repositories } from './core/domain/ports.js';
@@ -41,7 +41,7 @@ import { createSubscriptionsFeature, type SubscriptionsFeature } from './feature
 import { createTransactionsFeature, type TransactionsFeature } from './features/transactions/index.js';
 import { createWebhooksFeature, type WebhooksFeature } from './features/webhooks/index.js';
 import type { Feature } from './core/http/route-context.js';
-import { openStore } from './sqlite-store.js';
+import { openStore, storedClockOffsets } from './sqlite-store.js';
 
 /** The features of a sandbox, each with the services it offers and its `register`. */
 export interface Features {
@@ -99,8 +99,8 @@ export interface SandboxRuntime {
 /**
  * Builds a sandbox from options (defaults filled in by `resolveOptions`).
  * @throws ScenarioError (one line naming the file and the bad rule) for a bad `--scenario` file.
- * @throws DatabaseOpenError (one line) when the `--db` file cannot be opened or written.
- * @throws SnapshotError (one line) when the `--restore` file is not a snapshot.
+ * @throws DatabaseOpenError (one line) when the `--db` file cannot be opened or written, or holds a clock past 9999-12-31T23:59:59Z.
+ * @throws SnapshotError (one line) when the `--restore` file is not a snapshot, or holds such a clock.
  */
 export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = createLogger() }: SandboxRuntime = {}): ComposedSandbox {
   const options = resolveOptions({ restrictedChannelCode: DEFAULT_RESTRICTED_CHANNEL_CODE, ...input });
@@ -108,10 +108,10 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
   const core = composeCore(options, logger);
 
   const scenarios = createScenariosFeature(core, policy);
-  const goLive = createGoLiveFeature(core);
+  const accounts = createAccountsFeature(core);
+  const goLive = createGoLiveFeature(core, { webhookCanary: (accountId) => accounts.loadSettings.webhookCanary(accountId) });
   const transactions = createTransactionsFeature(core, { scenarios: policy, observer: goLive });
   const subscriptions = createSubscriptionsFeature(core, { transactions: transactions.service, scenarios: policy });
-  const accounts = createAccountsFeature(core);
   const webhooks = createWebhooksFeature(core, { outbox: transactions.outbox });
   const control = createControlFeature(core, {
     accounts: accounts.service,
@@ -145,6 +145,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
     stopTicker: () => clearInterval(ticker),
     accounts: accounts.service,
     persistent: options.db !== ':memory:',
+    logger,
     webhooks: dispatcher,
     report: goLive,
     store: core.store,
@@ -183,13 +184,20 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
 function composeCore(options: SandboxOptions, logger: Logger): CoreParts & { store: ReturnType<typeof openStore> } {
   const effectFailures = repeatedFailure(logger, 'feed.failed', 'an after-commit effect failed');
   const accountClocks = createAccountClocks();
+  // A file whose clock is past the latest time a clock may show is refused before it is used.
+  const pastBound = (db: Db): string | null => storedClockPastBound(storedClockOffsets(db), Date.now());
   const store = openStore(
     options.db,
     (err) => effectFailures.failed(err),
     { requestLogLimit: options.requestLogLimit, deliveryLogLimit: options.deliveryLogLimit },
-    options.restore === undefined ? undefined : readSnapshot(options.restore),
+    options.restore === undefined ? undefined : readSnapshot(options.restore, pastBound),
     accountClocks,
   );
+  const refused = pastBound(store.db);
+  if (refused !== null) {
+    store.close();
+    throw new DatabaseOpenError(`the database file ${options.db} holds ${refused}; start with another --db file`);
+  }
   const { repos, uow } = store;
   for (const [id, ms] of Object.entries(store.accountClockOffsets())) accountClocks.setOffset(id, ms);
   const clock = createClock(store.clockOffsetMs(), Date.now, accountClocks);

@@ -17,11 +17,12 @@ export type { SandboxOptionsInput } from './core/config.js';
 export {
   checkWebhooks,
   type CheckWebhooksOptions,
+  type WebhookCheckOutcome,
   type WebhookCheckReport,
   type WebhookCheckResult,
 } from './features/check-webhooks/index.js';
 export { runConformance, conformancePassed } from './features/conformance/index.js';
-export { ConformanceConnectionError } from './features/conformance/index.js';
+export { ConformanceConnectionError, ConformanceCredentialsError } from './features/conformance/index.js';
 export type {
   CheckFailure,
   CheckOutcome,
@@ -197,9 +198,12 @@ export interface RunningSandbox {
   snapshot(): Promise<Buffer>;
   /**
    * The go-live report (`GET /_sandbox/report`): findings with their evidence and fix, and the
-   * coverage of the scenarios; for one account with `accountId`.
+   * coverage of the scenarios; for one account with `accountId`. With `requireCoverage`
+   * (scenario names, or `'recommended'` for the documented set), each listed scenario not seen
+   * is a `coverage_missing` finding (error).
+   * @throws SandboxRequestError (400) for an unknown scenario name.
    */
-  report(options?: { accountId?: string }): Promise<GoLiveReport>;
+  report(options?: { accountId?: string; requireCoverage?: string | readonly string[] }): Promise<GoLiveReport>;
   /** Empties all data, keeps the accounts and credentials; `rewindClock` also sends the sandbox clock back to real time. */
   reset(options?: { rewindClock?: boolean }): Promise<void>;
   /** Finishes in-flight requests and deliveries, closes the database. */
@@ -312,8 +316,13 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
         throw new SandboxRequestError(res.status, await res.json().catch(() => undefined), `GET /_sandbox/snapshot: ${res.status}`);
       return Buffer.from(await res.arrayBuffer());
     },
-    report: (options = {}) =>
-      call('GET', options.accountId === undefined ? '/report' : `/report?account_id=${encodeURIComponent(options.accountId)}`),
+    report: (options = {}) => {
+      const query = new URLSearchParams();
+      if (options.accountId !== undefined) query.set('account_id', options.accountId);
+      const required = options.requireCoverage;
+      if (required !== undefined) query.set('require_coverage', typeof required === 'string' ? required : required.join(','));
+      return call('GET', query.size === 0 ? '/report' : `/report?${query.toString()}`);
+    },
     async reset(options = {}) {
       await call('POST', '/reset', options.rewindClock ? { rewind_clock: true } : undefined);
     },

@@ -21,6 +21,11 @@ const CLOCK_OFFSET = 'clock_offset_ms';
 /** Each account's own clock offset (JSON: account id → milliseconds). */
 const ACCOUNT_CLOCK_OFFSETS = 'account_clock_offsets';
 
+/** The clock offsets a database holds: the sandbox clock's and each account's own (as `openStore` reads them). */
+export function storedClockOffsets(db: Db): { offsetMs: number; accountOffsets: Record<string, number> } {
+  return { offsetMs: Number(getMeta(db, CLOCK_OFFSET) ?? 0), accountOffsets: parseAccountOffsets(getMeta(db, ACCOUNT_CLOCK_OFFSETS)) };
+}
+
 /** Every table a reset empties: all data but the accounts. */
 const DATA_TABLES = [
   'buyers',
@@ -93,9 +98,9 @@ export function openStore(
       deliveries: deliveriesStore(db, retention.deliveryLogLimit, clocks),
     },
     httpRecords: { idempotency: idempotencyStore(db, clocks), requestLog },
-    clockOffsetMs: () => Number(getMeta(db, CLOCK_OFFSET) ?? 0),
+    clockOffsetMs: () => storedClockOffsets(db).offsetMs,
     saveClockOffset: (ms) => void saveOffset.run(CLOCK_OFFSET, String(ms)),
-    accountClockOffsets: () => parseAccountOffsets(getMeta(db, ACCOUNT_CLOCK_OFFSETS)),
+    accountClockOffsets: () => storedClockOffsets(db).accountOffsets,
     saveAccountClockOffsets: (offsets) => void saveOffset.run(ACCOUNT_CLOCK_OFFSETS, JSON.stringify(offsets)),
     snapshot: () => takeSnapshot(db, () => requestLog.flush()),
     wipe: () =>

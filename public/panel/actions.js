@@ -215,13 +215,21 @@ export const ctx = {
 
   /**
    * Runs the check-webhooks battery against a merchant URL from the sandbox, with the state check
-   * when `stateUrl` is given; rejects with an ApiError.
+   * when `stateUrl` is given and the orders the shop created when `orders` names some; rejects
+   * with an ApiError.
    * @param {string} url
    * @param {string} [stateUrl]
+   * @param {string[]} [orders]
    * @returns {Promise<WebhookCheckReport>}
    */
-  checkWebhooks: (url, stateUrl) =>
-    /** @type {Promise<WebhookCheckReport>} */ (call('POST', '/check-webhooks', stateUrl ? { url, state_url: stateUrl } : { url })),
+  checkWebhooks: (url, stateUrl, orders) =>
+    /** @type {Promise<WebhookCheckReport>} */ (
+      call('POST', '/check-webhooks', {
+        url,
+        ...(stateUrl ? { state_url: stateUrl } : {}),
+        ...(orders && orders.length > 0 ? { orders } : {}),
+      })
+    ),
 
   /** Opens the refund form with the server's refundable amount. @param {Transaction} tx */
   openRefund(tx) {

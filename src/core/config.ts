@@ -35,6 +35,17 @@ export function packagePath(...segments: string[]): string {
   return join(packageRoot, ...segments);
 }
 
+let version: string | undefined;
+
+/** The package's version (its package.json's), read once. */
+export function packageVersion(): string {
+  if (version === undefined) {
+    const pkg: unknown = JSON.parse(readFileSync(packagePath('package.json'), 'utf8'));
+    version = typeof pkg === 'object' && pkg !== null && 'version' in pkg ? String(pkg.version) : '0.0.0';
+  }
+  return version;
+}
+
 /** The default scenario shipped in the package (`scenarios/default.json`), absolute path. */
 export function defaultScenarioPath(): string {
   return packagePath('scenarios', 'default.json');
@@ -42,6 +53,9 @@ export function defaultScenarioPath(): string {
 
 /** Default restricted wallet channel: billing_details and cart_items are required with it. */
 export const DEFAULT_RESTRICTED_CHANNEL_CODE = 'RESTRICTED_WALLET';
+
+/** The largest request body the sandbox accepts by default, in bytes (`--body-limit`). */
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 const port = z.coerce
   .number({ message: 'must be a number' })
@@ -110,6 +124,8 @@ export const optionsSchema = z
     webhookSecret: z.string().min(1).optional(),
     /** `spec`: the spec's webhook bodies (what production sends); `event`: the overview handler's event shape. */
     webhookFormat: z.enum(['spec', 'event'], { message: 'must be spec or event' }).default('spec'),
+    /** After the first acknowledged delivery to a URL, send it once a copy with a broken signature (per account: PATCH /_sandbox/accounts/{id}). */
+    webhookCanary: flag.default(false),
     /** ISO 4217 code payments settle in at the fixed sandbox rates; absent: each payment's own currency. */
     settlementCurrency: z
       .string()
@@ -121,11 +137,7 @@ export const optionsSchema = z
     /** How long a merchant has to answer one webhook attempt. */
     deliveryTimeoutMs: z.number().int().min(1).default(10_000),
     /** Largest accepted request body, in bytes. */
-    bodyLimit: z.coerce
-      .number()
-      .int()
-      .min(1024)
-      .default(1024 * 1024),
+    bodyLimit: z.coerce.number().int().min(1024).default(DEFAULT_BODY_LIMIT),
     /** Whether the real-time ticker runs due work on its own (tests may switch it off). */
     ticker: z.boolean().default(true),
     /** Print one line per API request. */
@@ -181,6 +193,7 @@ export const ENV_OPTIONS: ReadonlyArray<keyof SandboxOptionsInput> = [
   'webhookSigning',
   'webhookSecret',
   'webhookFormat',
+  'webhookCanary',
   'settlementCurrency',
   'restrictedChannelCode',
   'bodyLimit',

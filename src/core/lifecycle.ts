@@ -15,6 +15,8 @@ export interface LifecycleDeps {
   /** The go-live report's aggregates, written behind: flushed before the database closes. */
   report: { flush(): void };
   store: { close(): void };
+  /** Where a failure while closing is reported, as one line (the close goes on). */
+  logger: { warn(event: string, text: string, fields?: Record<string, unknown>): void };
 }
 
 export interface Lifecycle {
@@ -27,15 +29,28 @@ export interface Lifecycle {
   drainWebhooks(graceMs: number): Promise<void>;
 }
 
-export function createLifecycle({ stopTicker, accounts, persistent, webhooks, report, store }: LifecycleDeps): Lifecycle {
+export function createLifecycle({ stopTicker, accounts, persistent, webhooks, report, store, logger }: LifecycleDeps): Lifecycle {
   return {
     async close() {
       stopTicker();
       accounts.stopKeyPool();
       await webhooks.idle();
       webhooks.close();
-      if (persistent) accounts.seedOwedBuyers(); // the file keeps them for the next start
-      report.flush();
+      // What a full disk refuses at close is said in one line, and the database still closes.
+      const attempt = (event: string, what: string, work: () => void): void => {
+        try {
+          work();
+        } catch (err) {
+          logger.warn(event, `${what} at close: ${err instanceof Error ? err.message : String(err)}`);
+        }
+      };
+      // The file keeps the owed buyers for the next start; when it cannot, the next start seeds
+      // every account still without buyers.
+      if (persistent)
+        attempt('close.buyers_not_stored', "the accounts' buyers were not stored (made at the next start)", () =>
+          accounts.seedOwedBuyers(),
+        );
+      attempt('close.report_not_stored', "the go-live report's latest counts were not stored", () => report.flush());
       store.close();
     },
     drainWebhooks: (graceMs) => webhooks.drain(graceMs),

@@ -10,6 +10,7 @@
  */
 import { isSecurityCodeKey, maskCardNumbers, redactSecurityCodes } from './redaction/card-data.js';
 import { redactSecrets } from './redaction/secrets.js';
+import { isStorageFull } from './domain/errors.js';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export type LogFormat = 'text' | 'json';
@@ -24,7 +25,7 @@ export interface Logger {
   info(event: string, text: string, fields?: LogFields): void;
   /** Something went wrong but the sandbox goes on. */
   warn(event: string, text: string, fields?: LogFields): void;
-  /** An unexpected failure; `fields.err` (an Error) adds its stack in text, its message in JSON. */
+  /** An unexpected failure; `fields.err` (an Error) adds its stack in text (a full disk: its message), its message in JSON. */
   error(event: string, text: string, fields?: LogFields): void;
 }
 
@@ -98,7 +99,8 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     let line = redact(text);
     if (RANK[level] >= RANK.warn) line = `payment-sandbox: ${line}`;
     const cause = fields.err;
-    if (cause instanceof Error) line += `: ${redact(cause.stack ?? cause.message)}`;
+    // A full disk is the machine's state, not a bug: its message, never a stack trace.
+    if (cause instanceof Error) line += `: ${redact((isStorageFull(cause) ? undefined : cause.stack) ?? cause.message)}`;
     else if (cause !== undefined) line += `: ${redact(String(cause))}`;
     sink(line);
   };

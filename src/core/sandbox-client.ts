@@ -7,6 +7,14 @@
  */
 
 /** The origin of a sandbox started with the defaults. */
+/** The product of the conformance kit's `User-Agent` (`payment-sandbox-conformance/<version>`): the go-live report does not count its requests. */
+export const CONFORMANCE_USER_AGENT_PRODUCT = 'payment-sandbox-conformance';
+
+/** Whether a `User-Agent` header is the conformance kit's. */
+export function isConformanceUserAgent(userAgent: string | undefined): boolean {
+  return userAgent !== undefined && userAgent.startsWith(`${CONFORMANCE_USER_AGENT_PRODUCT}/`);
+}
+
 export const DEFAULT_SANDBOX_URL = 'http://127.0.0.1:4010';
 
 /** The sandbox's origin when `--url` is not given. An empty variable counts as unset. */

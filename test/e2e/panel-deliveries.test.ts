@@ -1,7 +1,8 @@
 /**
  * The panel's Webhooks view in a real browser against a handler that answers a 100 KB error
  * page: the list it downloads carries no attempt bodies, and opening a delivery fetches it
- * and shows the merchant's answer (its first 4 KiB, marked as cut).
+ * and shows the merchant's answer (its first 4 KiB, marked as cut). A webhook canary is
+ * marked as one.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,6 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { DIRECT, control, launchBrowser, merchantApi } from '../support/browser.js';
+import { startReceiver } from '../support/receiver.js';
 
 let sandbox: RunningServer;
 let browser: Browser;
@@ -84,5 +86,32 @@ describe('panel: the Webhooks view with large merchant answers', () => {
     expect(opened[0]).toMatch(/^\/_sandbox\/deliveries\/[^/]+$/);
     expect(await delivery.locator('table.headers tr', { hasText: 'signature' }).count()).toBe(1);
     expect(pageErrors).toEqual([]);
+  });
+});
+
+describe('panel: a webhook canary in the Webhooks view', () => {
+  it('is marked as a canary, beside the real delivery it copies', async () => {
+    const receiver = await startReceiver(); // acknowledges everything: the canary too
+    try {
+      await control(sandbox.url, `/accounts/${DIRECT.account_id}`, { method: 'PATCH', body: { webhook_canary: true } });
+      const tx = await merchantApi(sandbox.url, DIRECT).createTransaction({
+        amount: 2200,
+        currency: 'USD',
+        external_identifier: 'canary-1',
+        notification_url: receiver.url,
+      });
+      await control(sandbox.url, `/transactions/${tx.id}/settle`, { method: 'POST' });
+      await receiver.waitFor(2);
+      await page.goto(`${sandbox.url}/#webhooks`);
+      await page.locator('#live[data-state="live"]').waitFor();
+      const rows = page.locator('#view-webhooks tbody.item').filter({ hasText: 'canary-1' });
+      await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(2);
+      const marked = rows.filter({ has: page.locator('.badge', { hasText: 'canary' }) });
+      expect(await marked.count()).toBe(1);
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await control(sandbox.url, `/accounts/${DIRECT.account_id}`, { method: 'PATCH', body: { webhook_canary: 'option' } });
+      await receiver.close();
+    }
   });
 });

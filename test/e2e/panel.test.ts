@@ -245,13 +245,19 @@ describe('control panel', () => {
     expect(dialogs).toEqual([]);
   });
 
-  it('the request log shows method, path, status, idempotency key, replays and the validation details of a 400', async () => {
+  it('the request log shows method, path, status, idempotency key, replays, a lost answer and the validation details of a 400', async () => {
     const page = await show('requests');
     const api = direct();
     await api.post('/transactions', { amount: -5, currency: 'usd', payment_method: CARD, browser_info: BROWSER_INFO });
     const body = { amount: 700, currency: 'USD', payment_method: CARD, browser_info: BROWSER_INFO, external_identifier: 'order-idem-1' };
     await api.post('/transactions', body, { 'idempotency-key': 'idem-e2e-1' });
     await api.post('/transactions', body, { 'idempotency-key': 'idem-e2e-1' });
+    // The create runs, then a fault hides its answer: the row says the client never got it.
+    await api.post(
+      '/transactions',
+      { ...body, external_identifier: 'order-lost-1' },
+      { 'idempotency-key': 'idem-e2e-lost', 'x-sandbox-fault': '503-after' },
+    );
 
     const rows = page.locator('#view-requests tbody.item');
     const rejected = rows.filter({ hasText: '400' }).first();
@@ -266,6 +272,7 @@ describe('control panel', () => {
     await poll(() => keyed.count()).toBe(2);
     expect(await keyed.first().textContent()).toContain('replayed');
     expect(await keyed.last().textContent()).not.toContain('replayed');
+    await poll(() => rows.filter({ hasText: 'idem-e2e-lost' }).locator('.answer-lost[title]').count()).toBe(1);
     await screenshot(page, 'panel-requests-1280');
   });
 

@@ -23,6 +23,7 @@ export function fakeClock(startMs = Date.UTC(2026, 10, 22, 10)): Clock & { set(m
   let now = startMs;
   return {
     nowMs: () => now,
+    latestMs: () => now,
     now: () => new Date(now),
     offsetMs: () => 0,
     moveTo: (ms) => void (now = Math.max(now, ms)),

@@ -4,9 +4,9 @@
  *
  * - the careless one makes every mistake of every finding, in each form the report knows:
  *   creates (transactions, refunds, subscriptions) without keys; the same order created
- *   twice under a new key after a `timeout-after` fault, twice without a key, and the same
+ *   twice under a new key after a `timeout-after` fault, a refund made twice the same way, twice without a key, and the same
  *   body twice without a key or an external_identifier; polls; repeats an invalid request;
- *   retries a read and a create at once after a 429; leaks an sk_live_ key with and without
+ *   retries a read and a create (under the same key) at once after a 429; leaks an sk_live_ key with and without
  *   an account; sends card data from a checkout account under several field names, accepted
  *   and refused; points one payment's webhooks at a port nobody listens on; sends a
  *   subscription's webhook URL as a top-level notification_url; and runs a handler that
@@ -30,7 +30,7 @@ export interface CreatedAccount {
   api_key: string;
 }
 
-const merchantHeaders = (account: CreatedAccount, extra: Record<string, string> = {}): Record<string, string> => ({
+export const merchantHeaders = (account: CreatedAccount, extra: Record<string, string> = {}): Record<string, string> => ({
   authorization: `Bearer ${account.api_key}`,
   'x-merchant-account-id': account.account_id,
   'content-type': 'application/json',
@@ -58,8 +58,8 @@ export async function createAccount(url: string, mode: 'direct' | 'checkout', na
   return (await control(url, 'POST', '/accounts', { mode, name })) as unknown as CreatedAccount;
 }
 
-/** A /v4 call. */
-async function api(
+/** A /v4 call of `account` (its key and account header); `signal` aborts it. */
+export async function api(
   url: string,
   account: CreatedAccount,
   method: string,
@@ -75,6 +75,16 @@ async function api(
     signal,
   });
   return { status: res.status, body: await json(res) };
+}
+
+/** Waits until the request sent under `key` is in the request log (a request the client gave up on is logged once the sandbox gives up too). */
+async function loggedOnce(url: string, account: CreatedAccount, key: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    const page = await control(url, 'GET', `/requests?account_id=${account.account_id}&limit=20`);
+    if ((page.items as Json[]).some((entry) => entry.idempotency_key === key)) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no request logged under ${key}`);
 }
 
 /** Waits until every webhook under way has had its attempt (an advance of one second waits for them). */
@@ -180,6 +190,28 @@ export async function carelessJourney(url: string, receiver: Receiver): Promise<
   await settleWebhooks(url);
   const refund = await api(url, account, 'POST', `/v4/transactions/${retried}/refunds`, { amount: 500 });
   if (refund.status !== 201) throw new Error(`refund: ${refund.status}`);
+  // 5b. A refund whose answer never came (the client gave up), retried under a new key: refunded twice.
+  await api(
+    url,
+    account,
+    'POST',
+    `/v4/transactions/${retried}/refunds`,
+    { amount: 200 },
+    { 'idempotency-key': 'refund-7f1c-attempt-1', 'x-sandbox-fault': 'timeout=2s-after' },
+    AbortSignal.timeout(300),
+  ).catch(() => undefined);
+  await loggedOnce(url, account, 'refund-7f1c-attempt-1');
+  const refundAgain = await api(
+    url,
+    account,
+    'POST',
+    `/v4/transactions/${retried}/refunds`,
+    { amount: 200 },
+    {
+      'idempotency-key': 'refund-7f1c-attempt-2',
+    },
+  );
+  if (refundAgain.status !== 201) throw new Error(`refund again: ${refundAgain.status}`);
   const slow = await create(pay('order-slow'));
   await control(url, 'POST', `/transactions/${slow}/settle`);
   const hanging = await create(pay('order-hang'));
@@ -214,14 +246,14 @@ export async function carelessJourney(url: string, receiver: Receiver): Promise<
   for (let i = 0; i < 3; i++) await api(url, account, 'POST', '/v4/transactions', invalid);
   await api(url, account, 'GET', '/v4/transactions?limit=5', undefined, { 'x-sandbox-fault': '429=30' });
   await api(url, account, 'GET', '/v4/transactions?limit=5');
-  // A create refused 429, sent again at once under a new key (its body re-encoded with other spacing).
+  // A create refused 429, sent again at once under the same key (its body re-encoded with other spacing).
   const rateLimited = pay('order-429');
   await fetch(`${url}/v4/transactions`, {
     method: 'POST',
     headers: merchantHeaders(account, { 'idempotency-key': 'order-429-a', 'x-sandbox-fault': '429=30' }),
     body: JSON.stringify(rateLimited, null, 2),
   });
-  await create(rateLimited, { 'idempotency-key': 'order-429-b' });
+  await create(rateLimited, { 'idempotency-key': 'order-429-a' });
   const live = 'Bearer sk_live_51HxQpLkEy0ProductionKey';
   await fetch(`${url}/v4/transactions`, { headers: { authorization: live, 'x-merchant-account-id': account.account_id } });
   await fetch(`${url}/v4/transactions`, { headers: { authorization: live } });

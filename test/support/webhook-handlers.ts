@@ -5,7 +5,9 @@
  * one verifying re-serialized JSON instead of the raw body (`reserialize`), a bad one
  * (accepts anything, answers 500 to a delivery it has seen), and a slow one. The good one keeps
  * its orders and answers `GET /orders/<merchant_transaction_id>` as a merchant's test build does
- * for `--state-url`; a `flaw` makes it answer right but keep the wrong state.
+ * for `--state-url`; a `flaw` makes it answer right but keep the wrong state. A shop handler
+ * (`shopHandler`) is the good one for a shop that knows its own orders: it answers 404 for an
+ * order it never created, and acknowledges and ignores webhooks about one.
  */
 import { createHmac, timingSafeEqual, verify as cryptoVerify } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -57,7 +59,13 @@ function answer(res: ServerResponse, status: number, body: string): void {
 }
 
 /** A way a handler answers right yet keeps the wrong state. */
-export type StateFlaw = 'applies_forged' | 'counts_refund_twice' | 'processing_is_paid';
+export type StateFlaw = 'applies_forged' | 'counts_refund_twice' | 'processing_is_paid' | 'one_event_per_transaction';
+
+/** A handler of a shop that keeps only orders it created (`createOrder`). */
+export interface ShopHandler extends SampleHandler {
+  /** Creates a pending order, as the shop's checkout does. */
+  createOrder(id: string): void;
+}
 
 interface Order {
   payment_status: string | null;
@@ -67,12 +75,18 @@ interface Order {
 /**
  * The good handler. `secret` switches it to HMAC verification; `reserialize` breaks it (below);
  * `flaw` keeps a wrong state: applying a delivery before checking its signature, counting each
- * refund delivery (a repeat too), or taking any status but FAILED as paid.
+ * refund delivery (a repeat too), taking any status but FAILED as paid, or remembering a
+ * transaction as handled by its ll_transaction_id alone (so its second status is dropped).
+ * `knownOrdersOnly` keeps only orders created with `createOrder` (see `shopHandler`).
  */
-export async function goodHandler(opts: { secret?: string; reserialize?: boolean; flaw?: StateFlaw } = {}): Promise<SampleHandler> {
+export async function goodHandler(
+  opts: { secret?: string; reserialize?: boolean; flaw?: StateFlaw; knownOrdersOnly?: boolean } = {},
+): Promise<ShopHandler> {
   const seen = new Set<string>();
   const orders = new Map<string, Order>();
+  const ignored: Order = { payment_status: null, refunded_amount: 0 }; // an order the shop never created: nothing kept
   const order = (id: string): Order => {
+    if (opts.knownOrdersOnly && !orders.has(id)) return { ...ignored };
     if (!orders.has(id)) orders.set(id, { payment_status: null, refunded_amount: 0 });
     return orders.get(id)!;
   };
@@ -96,6 +110,7 @@ export async function goodHandler(opts: { secret?: string; reserialize?: boolean
   const h = await listen((received, req, res) => {
     if (req.method === 'GET' && req.url?.startsWith('/orders/')) {
       const id = decodeURIComponent(req.url.slice('/orders/'.length));
+      if (opts.knownOrdersOnly && !orders.has(id)) return answer(res, 404, '{"code":"404","message":"no such order"}');
       return answer(res, 200, JSON.stringify(orders.get(id) ?? { payment_status: null }));
     }
     if (opts.flaw === 'applies_forged') {
@@ -124,7 +139,9 @@ export async function goodHandler(opts: { secret?: string; reserialize?: boolean
     }
     const event = body.refund_data
       ? `refund:${body.ll_transaction_id}`
-      : `payment:${body.ll_transaction_id}:${body.payment_data?.payment_status}`;
+      : opts.flaw === 'one_event_per_transaction'
+        ? `payment:${body.ll_transaction_id}`
+        : `payment:${body.ll_transaction_id}:${body.payment_data?.payment_status}`;
     // Idempotent: an event seen before is acknowledged again without a second effect; a
     // refund whose payment is unknown is kept all the same (it is settled data).
     if (!seen.has(event)) {
@@ -134,7 +151,18 @@ export async function goodHandler(opts: { secret?: string; reserialize?: boolean
     } else if (opts.flaw === 'counts_refund_twice' && body.refund_data) apply(body);
     answer(res, 200, ACK);
   });
-  return h;
+  return {
+    ...h,
+    get requests() {
+      return h.requests;
+    },
+    createOrder: (id: string) => void orders.set(id, { payment_status: null, refunded_amount: 0 }),
+  };
+}
+
+/** The good handler of a shop that keeps only the orders it created: 404 for others, their webhooks acknowledged and ignored. */
+export function shopHandler(opts: { secret?: string } = {}): Promise<ShopHandler> {
+  return goodHandler({ ...opts, knownOrdersOnly: true });
 }
 
 /** The bad handler: never checks a signature, and answers 500 to a delivery it has seen. */

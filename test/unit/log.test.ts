@@ -30,6 +30,13 @@ describe('createLogger', () => {
     expect(err[1]).toMatch(/^payment-sandbox: it broke: Error: boom\n\s+at /);
   });
 
+  it('text: a full disk is one line with its message, no stack trace', () => {
+    const { err, logger } = capture();
+    const full = Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+    logger.error('e', 'saving failed', { err: full });
+    expect(err).toEqual(['payment-sandbox: saving failed: database or disk is full']);
+  });
+
   it('json: one JSON object a line with time, level, event, the fields and msg', () => {
     const { out, err, logger } = capture({ format: 'json', level: 'debug' });
     logger.debug('d', 'detail', { n: 1 });

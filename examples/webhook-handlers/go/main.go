@@ -23,8 +23,8 @@ var (
 	secret    = os.Getenv("PAYMENT_SANDBOX_WEBHOOK_SECRET") // only with --webhook-signing hmac
 	publicKey *rsa.PublicKey
 	mu        sync.Mutex
-	handled   = map[string]bool{}   // ll_transaction_id already processed: your database in production
-	orders    = map[string]*order{} // merchant_transaction_id -> what this build believes: your orders table
+	handled   = map[[2]string]bool{} // (ll_transaction_id, status) pairs already processed: your database in production
+	orders    = map[string]*order{}  // merchant_transaction_id -> what this build believes: your orders table
 )
 
 type order struct {
@@ -109,22 +109,24 @@ func webhooks(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
+	status := ""
+	if e.PaymentData != nil {
+		status = e.PaymentData.Status
+	} else if e.RefundData != nil {
+		status = e.RefundData.Status
+	}
+	// One transaction can move PROCESSING -> SUCCEEDED: a repeat is the same id with the same status.
+	key := [2]string{e.ID, status}
 	mu.Lock()
-	seen := handled[e.ID]
-	handled[e.ID] = true
+	seen := handled[key]
+	handled[key] = true
 	if !seen {
 		apply(e)
 	}
 	mu.Unlock()
 	if seen {
-		log.Printf("already handled: %s", e.ID)
+		log.Printf("already handled: %s %s", e.ID, status)
 	} else {
-		status := ""
-		if e.PaymentData != nil {
-			status = e.PaymentData.Status
-		} else if e.RefundData != nil {
-			status = e.RefundData.Status
-		}
 		log.Printf("webhook verified: %s %s (%s)", status, e.ID, e.MerchantID)
 	}
 	w.Header().Set("Content-Type", "application/json")

@@ -25,7 +25,7 @@ import javax.crypto.spec.SecretKeySpec;
 
 public class Handler {
     static final String SECRET = System.getenv("PAYMENT_SANDBOX_WEBHOOK_SECRET"); // only with --webhook-signing hmac
-    static final Set<String> HANDLED = ConcurrentHashMap.newKeySet(); // ll_transaction_id already processed: your database in production
+    static final Set<String> HANDLED = ConcurrentHashMap.newKeySet(); // (ll_transaction_id, status) pairs already processed: your database in production
     static final Pattern FIELD = Pattern.compile(
             "\"(ll_transaction_id|merchant_transaction_id|original_transaction_id|payment_status|refund_status)\"\\s*:\\s*\"((?:[^\"\\\\]|\\\\.)*)\"");
     static final Pattern REFUND_AMOUNT = Pattern.compile("\"refund_amount\"\\s*:\\s*(\\d+)");
@@ -94,11 +94,12 @@ public class Handler {
             Matcher m = FIELD.matcher(text);
             while (m.find()) fields.putIfAbsent(m.group(1), unescape(m.group(2)));
             String id = fields.get("ll_transaction_id");
-            if (!HANDLED.add(id)) {
-                System.out.println("already handled: " + id);
+            String status = fields.getOrDefault("payment_status", fields.get("refund_status"));
+            // One transaction can move PROCESSING -> SUCCEEDED: a repeat is the same id with the same status.
+            if (!HANDLED.add(id + " " + status)) {
+                System.out.println("already handled: " + id + " " + status);
             } else {
                 apply(fields, text);
-                String status = fields.getOrDefault("payment_status", fields.get("refund_status"));
                 System.out.println("webhook verified: " + status + " " + id + " (" + fields.get("merchant_transaction_id") + ")");
             }
             byte[] body = "{\"code\":\"200\",\"message\":\"SUCCESS\"}".getBytes(StandardCharsets.UTF_8);

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 const port = Number(process.env.PORT ?? 3000);
 const secret = process.env.PAYMENT_SANDBOX_WEBHOOK_SECRET; // only with --webhook-signing hmac
 const publicKey = secret ? null : readFileSync(process.env.PAYMENT_SANDBOX_PUBLIC_KEY, 'utf8');
-const handled = new Set(); // ll_transaction_id already processed: your database in production
+const handled = new Set(); // (ll_transaction_id, status) pairs already processed: your database in production
 const orders = new Map(); // merchant_transaction_id -> { payment_status, refunded_amount }: your orders table
 
 // What this build believes about an order, for check-webhooks --state-url http://127.0.0.1:$PORT/orders
@@ -53,12 +53,14 @@ createServer((req, res) => {
       return;
     }
     const event = JSON.parse(raw.toString('utf8'));
-    if (handled.has(event.ll_transaction_id)) {
-      console.log(`already handled: ${event.ll_transaction_id}`);
+    const status = event.payment_data?.payment_status ?? event.refund_data?.refund_status;
+    // One transaction can move PROCESSING -> SUCCEEDED: a repeat is the same id with the same status.
+    const key = `${event.ll_transaction_id} ${status}`;
+    if (handled.has(key)) {
+      console.log(`already handled: ${key}`);
     } else {
-      handled.add(event.ll_transaction_id);
+      handled.add(key);
       apply(event);
-      const status = event.payment_data?.payment_status ?? event.refund_data?.refund_status;
       console.log(`webhook verified: ${status} ${event.ll_transaction_id} (${event.merchant_transaction_id})`);
     }
     res.writeHead(200, { 'content-type': 'application/json' });

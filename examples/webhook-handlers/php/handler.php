@@ -52,13 +52,14 @@ if ($signature === '' || !$verified) {
 }
 $event = json_decode($raw, true, 512, JSON_THROW_ON_ERROR);
 $id = $event['ll_transaction_id'];
-// Each ll_transaction_id once: a marker file here, a unique key in your database in production.
-$marker = @fopen(sys_get_temp_dir() . '/webhook-handled-' . hash('sha256', $id), 'x');
+$status = $event['payment_data']['payment_status'] ?? $event['refund_data']['refund_status'];
+// Each (ll_transaction_id, status) pair once: one transaction can move PROCESSING -> SUCCEEDED.
+// A marker file here, a unique key in your database in production.
+$marker = @fopen(sys_get_temp_dir() . '/webhook-handled-' . hash('sha256', "$id $status"), 'x');
 if ($marker === false) {
-    error_log("already handled: $id");
+    error_log("already handled: $id $status");
 } else {
     apply_event($event);
-    $status = $event['payment_data']['payment_status'] ?? $event['refund_data']['refund_status'];
     error_log("webhook verified: $status $id ({$event['merchant_transaction_id']})");
 }
 header('Content-Type: application/json');

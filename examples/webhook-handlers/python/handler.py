@@ -10,7 +10,7 @@ SECRET = os.environ.get("PAYMENT_SANDBOX_WEBHOOK_SECRET")  # only with --webhook
 if not SECRET:
     with open(os.environ["PAYMENT_SANDBOX_PUBLIC_KEY"], "rb") as pem:
         PUBLIC_KEY = serialization.load_pem_public_key(pem.read())
-handled = set()  # ll_transaction_id already processed: your database in production
+handled = set()  # (ll_transaction_id, status) pairs already processed: your database in production
 orders = {}  # merchant_transaction_id -> {payment_status, refunded_amount}: your orders table
 
 
@@ -60,13 +60,15 @@ class Webhooks(BaseHTTPRequestHandler):
         if not signature or not verified(raw, signature):
             return self.send_error(401)
         event = json.loads(raw)
-        if event["ll_transaction_id"] in handled:
-            print("already handled:", event["ll_transaction_id"], flush=True)
+        data = event.get("payment_data") or event.get("refund_data")
+        status = data.get("payment_status") or data.get("refund_status")
+        # One transaction can move PROCESSING -> SUCCEEDED: a repeat is the same id with the same status.
+        key = (event["ll_transaction_id"], status)
+        if key in handled:
+            print("already handled:", *key, flush=True)
         else:
-            handled.add(event["ll_transaction_id"])
+            handled.add(key)
             apply(event)
-            data = event.get("payment_data") or event.get("refund_data")
-            status = data.get("payment_status") or data.get("refund_status")
             print(f"webhook verified: {status} {event['ll_transaction_id']} ({event['merchant_transaction_id']})", flush=True)
         self.answer(b'{"code":"200","message":"SUCCESS"}')
 

@@ -7,7 +7,7 @@ require "uri"
 PORT = Integer(ENV.fetch("PORT", "3000"))
 SECRET = ENV["PAYMENT_SANDBOX_WEBHOOK_SECRET"] # only with --webhook-signing hmac
 PUBLIC_KEY = OpenSSL::PKey.read(File.read(ENV.fetch("PAYMENT_SANDBOX_PUBLIC_KEY"))) unless SECRET
-HANDLED = {} # ll_transaction_id already processed: your database in production
+HANDLED = {} # [ll_transaction_id, status] pairs already processed: your database in production
 ORDERS = Hash.new { |h, id| h[id] = { "payment_status" => nil, "refunded_amount" => 0 } } # your orders table
 
 # Applies a verified event once: a known outcome sets the order's status, a refund adds its amount.
@@ -43,12 +43,13 @@ def handle(method, path, headers, raw)
   return [401, ""] unless signature && verified?(raw, signature)
   event = JSON.parse(raw)
   id = event["ll_transaction_id"]
-  if HANDLED[id]
-    puts "already handled: #{id}"
+  status = event.dig("payment_data", "payment_status") || event.dig("refund_data", "refund_status")
+  # One transaction can move PROCESSING -> SUCCEEDED: a repeat is the same id with the same status.
+  if HANDLED[[id, status]]
+    puts "already handled: #{id} #{status}"
   else
-    HANDLED[id] = true
+    HANDLED[[id, status]] = true
     apply(event)
-    status = event.dig("payment_data", "payment_status") || event.dig("refund_data", "refund_status")
     puts "webhook verified: #{status} #{id} (#{event["merchant_transaction_id"]})"
   end
   [200, ACK]

@@ -179,8 +179,8 @@ function editAndSend(d) {
 }
 
 /**
- * The check-webhooks form: a merchant URL, a Check button, and the report (each case passed
- * or failed with its reason). Its state is its own; the list's updates do not touch it.
+ * The check-webhooks form: a merchant URL, an optional state URL and orders the shop created, a
+ * Check button, and the report (each case passed, failed or needing orders, with its reason). Its state is its own; the list's updates do not touch it.
  * @param {PanelContext} ctx
  */
 function checkWebhooksForm(ctx) {
@@ -201,20 +201,33 @@ function checkWebhooksForm(ctx) {
     class: 'input mono',
     'aria-label': 'State URL of your test build (optional)',
   });
+  const ordersInput = h('input', {
+    type: 'text',
+    id: 'check-webhooks-orders',
+    name: 'orders',
+    placeholder: 'optional orders your shop created: order-1001,order-1002,…',
+    class: 'input mono',
+    'aria-label': 'Pending orders your shop created (optional, comma-separated; needs a state URL)',
+  });
   const button = h('button', { type: 'submit', class: 'btn btn-sm btn-primary' }, 'Check handler');
   const result = h('div', { class: 'check-report', 'aria-live': 'polite' });
 
   /** @param {WebhookCheckReport} report */
+  const summary = (report) => {
+    const total = report.checks.length;
+    const failed = report.checks.filter((c) => c.outcome === 'failed').length;
+    const needing = report.needsOrders.length;
+    if (failed === 0 && needing === 0) return `All ${total} checks passed for ${report.url}.`;
+    const needs = needing === 0 ? '' : ` ${needing} of ${total} need orders your shop created (not failures).`;
+    return `${failed} of ${total} checks failed for ${report.url}.${needs}`;
+  };
+  /** @type {Record<WebhookCheckReport['checks'][number]['outcome'], [string, import('../dom.js').Tone]>} */
+  const BADGES = { passed: ['passed', 'ok'], failed: ['failed', 'danger'], needs_orders: ['needs orders', 'warn'] };
+  /** @param {WebhookCheckReport} report */
   const showReport = (report) =>
     setChildren(
       result,
-      h(
-        'p',
-        { class: report.passed ? 'ok-text' : 'error-text' },
-        report.passed
-          ? `All ${report.checks.length} checks passed for ${report.url}.`
-          : `${report.checks.filter((c) => !c.passed).length} of ${report.checks.length} checks failed for ${report.url}.`,
-      ),
+      h('p', { class: !report.passed ? 'error-text' : report.needsOrders.length > 0 ? 'warn-text' : 'ok-text' }, summary(report)),
       h(
         'ul',
         { class: 'mini-list check-list' },
@@ -222,7 +235,7 @@ function checkWebhooksForm(ctx) {
           h(
             'li',
             { dataset: { check: c.id } },
-            badge(c.passed ? 'passed' : 'failed', c.passed ? 'ok' : 'danger'),
+            badge(...BADGES[c.outcome]),
             h('span', null, c.title),
             h('span', { class: 'muted small' }, c.reason),
           ),
@@ -240,11 +253,15 @@ function checkWebhooksForm(ctx) {
         event.preventDefault();
         const url = /** @type {HTMLInputElement} */ (input).value.trim();
         const stateUrl = /** @type {HTMLInputElement} */ (stateInput).value.trim();
+        const orders = /** @type {HTMLInputElement} */ (ordersInput).value
+          .split(',')
+          .map((o) => o.trim())
+          .filter((o) => o !== '');
         button.setAttribute('disabled', '');
         button.setAttribute('aria-busy', 'true');
         setChildren(result, h('p', { class: 'muted small' }, `Sending the battery to ${url}…`));
         try {
-          showReport(await ctx.checkWebhooks(url, stateUrl || undefined));
+          showReport(await ctx.checkWebhooks(url, stateUrl || undefined, orders));
         } catch (err) {
           setChildren(result, h('p', { class: 'form-error', role: 'alert' }, err instanceof Error ? err.message : String(err)));
         } finally {
@@ -256,11 +273,12 @@ function checkWebhooksForm(ctx) {
     h('label', { for: 'check-webhooks-url' }, 'Check your webhook handler'),
     input,
     stateInput,
+    ordersInput,
     button,
     h(
       'p',
       { class: 'hint small', id: 'check-webhooks-hint' },
-      'Sends valid, tampered, duplicate, out-of-order and next-version webhooks to the URL and reports whether it answers as a production-ready handler must (as payment-sandbox check-webhooks does). With a state URL it also checks what the handler did: GET <state URL>/<merchant_transaction_id> after each case.',
+      'Sends valid, tampered, duplicate, out-of-order and next-version webhooks to the URL and reports whether it answers as a production-ready handler must (as payment-sandbox check-webhooks does). With a state URL it also checks what the handler did: GET <state URL>/<merchant_transaction_id> after each case. A shop that answers 404 for orders it never created names pending orders it created (up to nine); without them those cases need orders, which is not a failure.',
     ),
     result,
   );
@@ -279,11 +297,15 @@ const COLUMNS = [
   ACTIONS_COLUMN,
 ];
 
-/** One attempt as a curl command that sends the same bytes with the same headers. @param {DeliveryAttempt} attempt */
-export function attemptCurl(attempt) {
+/**
+ * One attempt as a curl command that sends the same bytes with the same headers.
+ * @param {DeliveryAttempt} attempt
+ * @param {string} body the delivery's body, which every attempt sent
+ */
+export function attemptCurl(attempt, body) {
   const lines = [`curl -X POST ${shellQuote(attempt.url ?? '')}`];
   for (const [name, value] of Object.entries(attempt.request_headers)) lines.push(`  -H ${shellQuote(`${name}: ${value}`)}`);
-  lines.push(`  --data-binary ${shellQuote(attempt.request_body)}`);
+  lines.push(`  --data-binary ${shellQuote(body)}`);
   return lines.join(' \\\n');
 }
 
@@ -342,6 +364,14 @@ export function deliveriesView(ctx) {
           'div',
           { class: 'secondary-line' },
           `${d.kind} webhook`,
+          d.canary
+            ? h(
+                'span',
+                { title: 'A copy with a broken signature, sent once to this URL: the handler must refuse it' },
+                ' · ',
+                badge('canary', 'info'),
+              )
+            : null,
           state === 'retrying' && d.next_attempt_at
             ? h(
                 'span',
@@ -414,7 +444,7 @@ export function deliveriesView(ctx) {
           h(
             'ol',
             { class: 'attempts', reversed: true },
-            [...delivery.attempts].reverse().map((a) => attemptView(a)),
+            [...delivery.attempts].reverse().map((a) => attemptView(a, delivery.body)),
           ),
         );
       },
@@ -433,8 +463,11 @@ export function deliveriesView(ctx) {
     return h('div', { class: 'delivery-detail' }, head, attempts, editAndSend(d));
   }
 
-  /** @param {DeliveryAttempt} a */
-  function attemptView(a) {
+  /**
+   * @param {DeliveryAttempt} a
+   * @param {string} body the delivery's body, which every attempt sent (stored once)
+   */
+  function attemptView(a, body) {
     const headers = a.request_headers;
     return h(
       'li',
@@ -483,10 +516,10 @@ export function deliveriesView(ctx) {
             'div',
             { class: 'code-head' },
             h('h4', null, 'Request body'),
-            copyButton(() => a.request_body, `attempt ${a.number} request body`),
-            copyButton(() => attemptCurl(a), `attempt ${a.number} as a curl command`, { label: 'Copy as curl' }),
+            copyButton(() => body, `attempt ${a.number} request body`),
+            copyButton(() => attemptCurl(a, body), `attempt ${a.number} as a curl command`, { label: 'Copy as curl' }),
           ),
-          bodyView(a.request_body, `Attempt ${a.number} request body`),
+          bodyView(body, `Attempt ${a.number} request body`),
         ),
         h(
           'section',

@@ -43,7 +43,7 @@ export function webhookHandlerPicker() {
     h(
       'p',
       { class: 'muted small' },
-      'A complete handler in your language: it verifies the signature over the raw body, refuses a bad one (401), acknowledges, and handles a repeated ll_transaction_id once. The same code as the files in examples/webhook-handlers/ of the package; check it with payment-sandbox check-webhooks.',
+      'A complete handler in your language: it verifies the signature over the raw body, refuses a bad one (401), acknowledges, and handles each (ll_transaction_id, status) pair once. The same code as the files in examples/webhook-handlers/ of the package; check it with payment-sandbox check-webhooks.',
     ),
     buttons,
     body,

@@ -1,6 +1,7 @@
 /**
  * The API request log of the selected account: what the merchant's app actually sent to
- * /v4 (method, path, status, idempotency key, replayed, duration). Failed requests show the
+ * /v4 (method, path, status, idempotency key, replayed, duration), and which creates' answers
+ * never reached the client (a retry of one under a new key pays twice). Failed requests show the
  * error message and every validation detail without expanding; warnings (ignored unknown
  * fields) too. Expanding shows the request and response bodies.
  */
@@ -61,6 +62,17 @@ export function requestsView(ctx) {
         { class: 'col-status', 'data-label': 'Status' },
         h('span', { class: `status-code status-${tone}` }, String(entry.status)),
         entry.replayed ? badge('replayed', 'info') : null,
+        entry.answer_delivered === false
+          ? h(
+              'span',
+              {
+                class: 'badge badge-danger answer-lost',
+                title:
+                  'The client never got this answer (the connection closed first, or a fault hid it): the create ran. Retry it with the same Idempotency-Key, never a new one.',
+              },
+              'answer lost',
+            )
+          : null,
       ),
       h(
         'td',

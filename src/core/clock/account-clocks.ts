@@ -20,6 +20,8 @@ export interface AccountClocks {
   offsetOf(accountId: string): number;
   /** Sets `accountId`'s own offset (0 drops it). */
   setOffset(accountId: string, offsetMs: number): void;
+  /** The largest account's own offset, in milliseconds (0 when none is ahead). */
+  largest(): number;
   /** True when some account's clock is ahead of the sandbox clock (the timed work then reads each account's time). */
   any(): boolean;
   /** Every account's own offset, for saving. */
@@ -53,6 +55,11 @@ export function createAccountClocks(initial: Record<string, number> = {}): Accou
         offsets.set(accountId, offsetMs);
         inUse = true;
       }
+    },
+    largest() {
+      let most = 0;
+      for (const ms of offsets.values()) if (ms > most) most = ms;
+      return most;
     },
     any: () => offsets.size > 0,
     entries: () => Object.fromEntries(offsets),

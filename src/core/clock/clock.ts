@@ -7,9 +7,19 @@
  */
 import { createAccountClocks, type AccountClocks } from './account-clocks.js';
 
+/** The latest time any clock may show, 9999-12-31T23:59:59Z: the last second with a four-digit year. */
+export const LATEST_CLOCK_MS = Date.UTC(9999, 11, 31, 23, 59, 59);
+/** `LATEST_CLOCK_MS` as the messages write it. */
+export const LATEST_CLOCK_TEXT = '9999-12-31T23:59:59Z';
+
 export interface Clock {
   /** Current sandbox time in epoch milliseconds. */
   nowMs(): number;
+  /**
+   * The latest time a clock an advance here moves shows now: inside an account, that account's;
+   * outside, the latest of the sandbox clock and every account's (a global advance moves them all).
+   */
+  latestMs(): number;
   /** Current sandbox time. */
   now(): Date;
   /** How far the sandbox clock is ahead of real time, in milliseconds. */
@@ -36,7 +46,7 @@ export interface RewindableClock extends Clock {
 
 /**
  * A clock that follows real time (`realNow`, replaceable in tests) plus an offset, and inside
- * an account plus that account's own offset (`accounts`). Inside an account, `offsetMs` is the
+ * an account plus that account's own offset (`accounts`), never past `LATEST_CLOCK_MS`. Inside an account, `offsetMs` is the
  * sum and `moveTo`/`restoreOffset` move that account's own offset alone; `rewind` drops both.
  */
 export function createClock(
@@ -49,7 +59,9 @@ export function createClock(
     const id = accounts.scope();
     return id === null ? 0 : accounts.offsetOf(id);
   };
-  const nowMs = (): number => realNow() + offset + own();
+  // Real time keeps moving after an advance that ended just short of the bound: the clock stops there.
+  const nowMs = (): number => Math.min(realNow() + offset + own(), LATEST_CLOCK_MS);
+  const latestMs = (): number => (accounts.scope() === null ? Math.min(realNow() + offset + accounts.largest(), LATEST_CLOCK_MS) : nowMs());
   const setTotal = (total: number): void => {
     const id = accounts.scope();
     if (id === null) offset = total;
@@ -57,6 +69,7 @@ export function createClock(
   };
   return {
     nowMs,
+    latestMs,
     now: () => new Date(nowMs()),
     offsetMs: () => offset + own(),
     moveTo(targetMs) {
@@ -75,6 +88,25 @@ export function createClock(
       accounts.clear();
     },
   };
+}
+
+/**
+ * What is wrong with stored clock offsets (the sandbox clock's, and each account's own on top
+ * of it) at real time `realNowMs`: one phrase naming the clock that would show a time past
+ * `LATEST_CLOCK_MS` (or an offset that is not a number), or null when every clock is within it.
+ */
+export function storedClockPastBound(
+  stored: { offsetMs: number; accountOffsets: Record<string, number> },
+  realNowMs: number,
+): string | null {
+  const past = (offsetMs: number): boolean => !(realNowMs + offsetMs <= LATEST_CLOCK_MS);
+  const bound = `past ${LATEST_CLOCK_TEXT}, the latest time a clock may show`;
+  if (past(stored.offsetMs)) return `a sandbox clock ${bound} (stored offset ${stored.offsetMs / 1000} s)`;
+  for (const [id, ms] of Object.entries(stored.accountOffsets)) {
+    if (past(stored.offsetMs + Math.max(0, ms)))
+      return `a clock of account ${id} ${bound} (stored offset ${(stored.offsetMs + ms) / 1000} s)`;
+  }
+  return null;
 }
 
 /** Recently formatted timestamps: a read formats the same `created_at`/`updated_at` again and again. */

@@ -13,16 +13,26 @@
  *
  * An advance never freezes the server: it yields to the event loop between steps (at most
  * every `YIELD_EVERY_MS` of work), so other requests are answered while it runs. It is
- * bounded: an advance whose estimated steps exceed `MAX_ADVANCE_STEPS` is refused before the
- * clock moves. And it is atomic on disk: the steps of one slice of work (up to
+ * bounded: an advance that would move a clock past `LATEST_CLOCK_MS`, or whose estimated steps
+ * exceed `MAX_ADVANCE_STEPS`, is refused before the clock moves; one whose steps made more work
+ * than its estimate saw stops at the limit and says how far it moved (`AdvanceStoppedError`).
+ * And it is atomic on disk: the steps of one slice of work (up to
  * `YIELD_EVERY_MS`) and the clock offset of the last of them commit in one unit of work, each
  * step in its own savepoint, so a failure (or a crash) mid-advance leaves the clock at the last
  * step that committed, with exactly the data of the steps up to it.
  */
-import type { Clock } from './clock.js';
+import { LATEST_CLOCK_MS, type Clock } from './clock.js';
 import { SandboxError } from '../domain/errors.js';
 import type { UnitOfWork } from '../domain/ports.js';
-import { AdvanceTooLongError, MAX_ADVANCE_STEPS, estimateStepsOf, nextStep, type TimedWork } from './timed-work.js';
+import {
+  AdvanceStoppedError,
+  AdvanceTooLongError,
+  ClockBoundError,
+  MAX_ADVANCE_STEPS,
+  estimateStepsOf,
+  nextStep,
+  type TimedWork,
+} from './timed-work.js';
 
 /** An advance gives the event loop a turn after at most this much work. */
 export const YIELD_EVERY_MS = 10;
@@ -89,7 +99,9 @@ export class Scheduler {
    * Moves the clock forward by `seconds`, running every due item in time order (by default a
    * step's own I/O finished before the next; with `waitForIo: false` no I/O is waited for), and
    * returns how many steps ran. Calls are serialised.
+   * @throws ClockBoundError (400) before anything moves when a clock (an account's too) would pass the bound.
    * @throws AdvanceTooLongError (400) before anything moves when the estimate exceeds the limit.
+   * @throws AdvanceStoppedError (400) when the steps reach the limit part-way: the clock stays at the last step.
    * @throws SandboxError (500) when a step fails: the clock stays at the last committed step.
    */
   advance(seconds: number, { waitForIo = true }: { waitForIo?: boolean } = {}): Promise<number> {
@@ -102,7 +114,7 @@ export class Scheduler {
    * Moves `accountId`'s own clock forward by `seconds` (the sandbox clock and every other
    * account's stay), running only that account's due work, in time order, as `advance` does.
    * Serialised with every other advance. Returns how many steps ran.
-   * @throws AdvanceTooLongError (400) before anything moves when the estimate exceeds the limit.
+   * @throws ClockBoundError, AdvanceTooLongError, AdvanceStoppedError as `advance`.
    */
   advanceAccount(accountId: string, seconds: number, { waitForIo = true }: { waitForIo?: boolean } = {}): Promise<number> {
     const run = this.advancing.then(() => this.deps.clock.movingAccount(accountId, () => this.advanceNow(seconds, waitForIo)));
@@ -111,13 +123,31 @@ export class Scheduler {
   }
 
   /**
-   * Refuses an advance by `seconds` from now whose estimated steps exceed the limit, as
-   * `advance` would before moving (so a caller can refuse it inside its own unit of work).
-   * @throws AdvanceTooLongError (400).
+   * Refuses an advance by `seconds` from now that would pass the bound or whose estimated steps
+   * exceed the limit, as `advance` would before moving (so a caller can refuse it inside its own
+   * unit of work).
+   * @throws ClockBoundError or AdvanceTooLongError (400).
    */
   checkAdvance(seconds: number): void {
-    const estimate = this.estimateSteps(this.deps.clock.nowMs() + Math.round(seconds * 1000));
+    const ms = Math.round(seconds * 1000);
+    this.checkBound(ms);
+    const estimate = this.estimateSteps(this.deps.clock.nowMs() + ms);
     if (estimate > this.maxSteps) throw new AdvanceTooLongError(estimate, this.maxSteps);
+  }
+
+  /**
+   * How many milliseconds an advance here may still move before a clock passes
+   * `LATEST_CLOCK_MS`: inside an account, its clock's; outside, the clock furthest ahead (a
+   * global advance moves every account's clock).
+   */
+  roomMs(): number {
+    return LATEST_CLOCK_MS - this.deps.clock.latestMs();
+  }
+
+  /** @throws ClockBoundError when an advance by `ms` would move a clock past the bound. */
+  private checkBound(ms: number): void {
+    const room = this.roomMs();
+    if (!(ms <= room)) throw new ClockBoundError(ms, room);
   }
 
   /**
@@ -142,6 +172,7 @@ export class Scheduler {
     await yieldToEventLoop();
     const generation = this.generation;
     const ms = Math.round(seconds * 1000);
+    this.checkBound(ms);
     const startOffset = clock.offsetMs();
     const target = clock.nowMs() + ms;
     const estimate = this.estimateSteps(target);
@@ -153,6 +184,11 @@ export class Scheduler {
         const slice = this.slice(target, steps, waitForIo);
         steps = slice.steps;
         if (slice.failure) throw slice.failure;
+        if (slice.stopped) {
+          const offsetMs = clock.offsetMs();
+          const stop = { maxSteps: this.maxSteps, steps, askedMs: ms, movedMs: offsetMs - startOffset, nowMs: clock.nowMs(), offsetMs };
+          throw new AdvanceStoppedError(stop);
+        }
         if (slice.io) await slice.io;
         if (this.generation !== generation) return steps; // interrupted (a reset): the clock stays as it left it
         if (slice.done) break;
@@ -179,12 +215,13 @@ export class Scheduler {
     target: number,
     stepsBefore: number,
     waitForIo: boolean,
-  ): { steps: number; done: boolean; io?: Promise<void>; failure?: Error } {
+  ): { steps: number; done: boolean; stopped: boolean; io?: Promise<void>; failure?: Error } {
     const { clock, uow } = this.deps;
     const started = performance.now();
     const before = clock.offsetMs();
     let steps = stepsBefore;
     let done = false;
+    let stopped = false;
     // better-sqlite3 refuses a transaction function that returns a promise: keep it aside.
     let io: Promise<void> | undefined;
     let failure: Error | undefined;
@@ -197,7 +234,7 @@ export class Scheduler {
             break;
           }
           if (steps >= this.maxSteps) {
-            failure = new AdvanceTooLongError(steps + 1, this.maxSteps);
+            stopped = true; // the steps made more work than the estimate saw: the clock stays here
             break;
           }
           const stepBefore = clock.offsetMs();
@@ -227,7 +264,7 @@ export class Scheduler {
       clock.restoreOffset(before);
       throw err;
     }
-    return { steps, done, io, failure };
+    return { steps, done, stopped, io, failure };
   }
 
   /** A step that threw (rolled back alone): logged, and the 500 the advance answers. */

@@ -109,8 +109,10 @@ export function openDatabase(path: string, restore?: Buffer): Db {
 /**
  * One process per `--db` file, and no start on a damaged one. Two sandboxes on one file
  * delivered webhooks twice, ran diverging clocks and released each other's in-flight
- * idempotency keys. So a lock file beside the real file (`<db>.lock` after following symbolic
- * links, so a link to the file finds the same lock; a tiny SQLite file) is opened in
+ * idempotency keys. So the file itself is asked first (`refuseIfFileHeld`: the operating
+ * system's lock on its device and inode, which a hard link or a bind mount shares), and a lock
+ * file beside the real file (`<db>.lock` after following symbolic links, so a link to the file
+ * finds the same lock; a tiny SQLite file; it also covers a file not created yet) is opened in
  * `locking_mode = EXCLUSIVE` and written once: SQLite then holds its exclusive lock until the
  * connection closes (with the database). The lock is the operating system's: a process that
  * is killed (SIGKILL, a crash) drops it with its file descriptors, so nothing stale is ever
@@ -137,27 +139,45 @@ function takeLock(path: string, file: string): Db {
       `cannot open the database file ${path} (its lock file ${lockPath}: ${err instanceof Error ? err.message.split('\n')[0] : String(err)})`,
     );
   }
-  // A hard link is the same file under a second name, with a lock file of its own: a file with
-  // more than one name is refused (checked under the lock, so a link made since is seen).
-  const links = linkCount(file);
-  if (links > 1) {
+  // A hard link or a bind mount is the same file (device and inode) under a second path, with a
+  // lock file of its own: the file itself is asked whether a process holds it.
+  try {
+    refuseIfFileHeld(path, file);
+  } catch (err) {
     lock.close();
-    throw new DatabaseOpenError(
-      `the database file ${path} has ${links} names (hard links), so one process per file cannot be guaranteed; use a copy of it, not a link`,
-    );
+    throw err;
   }
   return lock;
 }
 
-/** How many names (hard links) the file has; 0 when it does not exist yet. */
-function linkCount(file: string): number {
+/**
+ * Refuses a database file another process holds, whatever path that process opened it by.
+ * Every open connection of a sandbox holds SQLite's shared lock on the file itself (WAL mode),
+ * and the operating system keeps that lock on the file's device and inode, not on a path; so
+ * a connection that asks for the exclusive lock (`locking_mode = EXCLUSIVE`, then a
+ * transaction) is answered SQLITE_BUSY at once while any other process has the file open, and
+ * is closed again before this process opens it. A file not created yet has nobody to hold it;
+ * another failure (not a database) is left to the open, which says what is wrong.
+ */
+function refuseIfFileHeld(path: string, file: string): void {
   try {
-    return statSync(file).nlink;
+    statSync(file);
+  } catch {
+    return;
+  }
+  let probe: Db | undefined;
+  try {
+    probe = new Database(file, { timeout: 0, fileMustExist: true });
+    probe.pragma('locking_mode = EXCLUSIVE');
+    probe.exec('BEGIN EXCLUSIVE; COMMIT');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 0;
-    throw new DatabaseOpenError(
-      `cannot open the database file ${file} (${err instanceof Error ? err.message.split('\n')[0] : String(err)})`,
-    );
+    if ((err as { code?: string }).code === 'SQLITE_BUSY') {
+      throw new DatabaseOpenError(
+        `the database file ${path}${file === path ? '' : ` (${file})`} is in use by another payment-sandbox process, under this or another path (a link or a bind mount of the same file); one process per --db file: stop the other one or choose another file`,
+      );
+    }
+  } finally {
+    if (probe?.open) probe.close();
   }
 }
 

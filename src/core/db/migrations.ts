@@ -199,6 +199,16 @@ export const MIGRATIONS: string[] = [
   DROP INDEX deliveries_order;
   CREATE INDEX deliveries_queue ON deliveries (order_key, seq) WHERE status = 'pending' AND order_key IS NOT NULL;
   `,
+  /* 9: whether a create's answer reached the client (null for a request that is not a create) */ `
+  ALTER TABLE request_log ADD COLUMN answer_delivered INTEGER;
+  `,
+  /* 10: the webhook canary: a bad-signature copy sent once per URL of an account, after its first acknowledged delivery */ `
+  ALTER TABLE deliveries ADD COLUMN canary INTEGER NOT NULL DEFAULT 0;
+  CREATE INDEX deliveries_canary ON deliveries (account_id, url) WHERE canary = 1;
+  `,
+  /* 11: a delivery's body stored once: every attempt sent the delivery's own body, so an attempt keeps only its headers and answer */ `
+  ALTER TABLE delivery_attempts DROP COLUMN request_body;
+  `,
 ];
 
 /** The go-live report's saved state, a table its store creates when it first opens (a snapshot may hold it). */

@@ -134,10 +134,12 @@ function foreignObject(db: Db, version: number): SchemaObject | undefined {
 }
 
 /**
- * Reads and checks the snapshot at `path`: its bytes, ready for `openDatabase`.
+ * Reads and checks the snapshot at `path`: its bytes, ready for `openDatabase`. `holds`, given
+ * the opened copy, names what it holds that no sandbox may start from (a clock past the bound),
+ * or null.
  * @throws SnapshotError with one line naming the file and what is wrong.
  */
-export function readSnapshot(path: string): Buffer {
+export function readSnapshot(path: string, holds: (db: Db) => string | null = () => null): Buffer {
   const notOne = (why: string): SnapshotError =>
     new SnapshotError(`${path} is not a payment-sandbox snapshot: ${why} (make one with GET /_sandbox/snapshot)`);
   let bytes = readRegularFile(path, notOne);
@@ -168,6 +170,8 @@ export function readSnapshot(path: string): Buffer {
       throw notOne(`it holds ${foreign.type === 'index' ? 'an' : 'a'} ${foreign.type} ${foreign.name} that payment-sandbox did not create`);
     const check = db.pragma('quick_check', { simple: true }) as string;
     if (check !== 'ok') throw notOne(`the database is damaged (${check})`);
+    const refused = holds(db);
+    if (refused !== null) throw new SnapshotError(`the snapshot ${path} holds ${refused}; start from another snapshot`);
   } catch (err) {
     if (err instanceof SnapshotError) throw err;
     throw notOne(((err as Error).message ?? String(err)).split('\n')[0]!);

@@ -106,8 +106,12 @@ export type SubscriptionStatus = 'failed' | 'active' | 'past_due' | 'cancelled';
 export const PLAN_INTERVALS = ['day', 'week', 'month', 'year'] as const;
 export type PlanInterval = (typeof PLAN_INTERVALS)[number];
 
-/** The kinds of payment method a request names. */
-export type PaymentMethodType = 'card' | 'wallet' | 'qr' | 'mobile_banking' | 'instant_payment';
+/**
+ * The kinds of payment method a request names (`payment_method.type`): exactly the types the
+ * channels of the catalogue take, one per channel (`GET /_sandbox/payment-methods`).
+ */
+export const PAYMENT_METHOD_TYPES = ['card', 'wallet', 'qr', 'mobile_banking'] as const;
+export type PaymentMethodType = (typeof PAYMENT_METHOD_TYPES)[number];
 
 /**
  * What a new subscription is made of: the domain's own input to `SubscriptionService.create`
@@ -238,6 +242,12 @@ export interface Delivery {
    * URL. Null (or absent): its transaction's own.
    */
   order_key?: string | null;
+  /**
+   * 1 for a webhook canary (`--webhook-canary`): a `bad_signature` copy the sandbox sent on its
+   * own, once per URL of an account, after the first delivery that URL acknowledged; 0 (or
+   * absent) for every other delivery.
+   */
+  canary?: 0 | 1;
   next_attempt_at: number | null;
   created_at: number;
   updated_at: number;
@@ -251,7 +261,7 @@ export interface DeliveryAttempt {
   at: number;
   url: string | null;
   request_headers: Record<string, string>;
-  request_body: string;
+  // The body every attempt sent is the delivery's own `body`, stored once.
   response_status: number | null;
   response_body: string | null;
   error: string | null;

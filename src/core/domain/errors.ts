@@ -52,10 +52,16 @@ export class SandboxError extends Error {
   readonly status: number;
   readonly code: ErrorCode;
   readonly details: ErrorDetail[];
-  /** Extra top-level envelope fields, e.g. `resource_id` on 409 duplicate_record. */
-  readonly extra: Record<string, string | null>;
+  /** Extra top-level envelope fields, e.g. `resource_id` on 409 duplicate_record, or how far a stopped clock advance moved. */
+  readonly extra: Record<string, string | number | null>;
 
-  constructor(status: number, code: ErrorCode, message: string, details: ErrorDetail[] = [], extra: Record<string, string | null> = {}) {
+  constructor(
+    status: number,
+    code: ErrorCode,
+    message: string,
+    details: ErrorDetail[] = [],
+    extra: Record<string, string | number | null> = {},
+  ) {
     super(message);
     this.name = 'SandboxError';
     this.status = status;
@@ -83,3 +89,11 @@ export const duplicateRecord = (message: string, resourceId: string): SandboxErr
  * outcome for a transaction that is already SUCCEEDED or FAILED. Nothing is changed or sent.
  */
 export const invalidState = (message: string): SandboxError => new SandboxError(409, 'invalid_state', message);
+
+/**
+ * Whether `err` is the database's "disk full" (SQLite's `SQLITE_FULL`, e.g. `database or disk
+ * is full`): a condition of the machine, not a bug, logged as one line without a stack.
+ */
+export function isStorageFull(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 'SQLITE_FULL';
+}

@@ -147,6 +147,8 @@ export type DueDelivery = Omit<Delivery, 'body' | 'signature'>;
 
 export interface DeliveriesRepo {
   insert(delivery: Omit<Delivery, 'seq'>): void;
+  /** Whether a webhook canary was ever sent to `url` for `accountId` (and is still in the delivery log). */
+  hasCanary(accountId: string, url: string): boolean;
   byId(id: string): Delivery | undefined;
   /** Pending deliveries due at or before `nowMs`, oldest first. */
   due(nowMs: number): DueDelivery[];

@@ -159,6 +159,25 @@ export function authenticate(
   return verifyJwt(token, accounts, nowMs, keys);
 }
 
+/**
+ * Whether `authorization` authenticates as the account `accountId` (no throw: a wrong, missing
+ * or another account's token is false). The rate limit asks it before counting a request.
+ */
+export function authenticatesAs(
+  authorization: string | undefined,
+  accountId: string,
+  accounts: AccountsStore,
+  nowMs: number,
+  keys: VerificationKeys,
+  restrictedKeys?: RestrictedKeyLookup,
+): boolean {
+  try {
+    return authenticate(authorization, accounts, nowMs, keys, restrictedKeys).account.id === accountId;
+  } catch {
+    return false;
+  }
+}
+
 /** True when `granted` holds `scope` itself or its `*.read` / `*.write` wildcard. */
 export function hasScope(granted: readonly string[], scope: Scope): boolean {
   const action = scope.slice(scope.indexOf('.') + 1);

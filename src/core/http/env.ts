@@ -37,11 +37,21 @@ export interface ApiEnv {
      * fault may still change the answer.
      */
     logInUnit: ((status: number) => void) | undefined;
+    /** When a create arrived, on its account's clock (ms; set by the request log for creates only): it may be logged long after. */
+    arrivedAt: number | undefined;
+    /** The idempotency fingerprint of a keyed request (method, path, canonical body, hashed), once made; undefined before or without a key. */
+    requestFingerprint: string | undefined;
     /** The canonical JSON of the parsed body, made once (`idempotency.ts` `canonicalBody`), or undefined until asked for. */
     canonicalBody: string | undefined;
     /** Whether the parsed body carries card data, found by the request log's one scan of it (undefined until then, or with no parsed body). */
     cardData: boolean | undefined;
     /** The value a create answered, as `idempotent` ran it (read by the go-live report); unset on a replay or a refusal. */
     answer: unknown;
+    /**
+     * The client never got this request's answer: a fault after execution replaced it
+     * (`503-after`, `timeout-after`, `reset-after`), or the connection closed before it was
+     * written (set by the request log, also after the fact).
+     */
+    answerLost: boolean;
   };
 }

@@ -7,7 +7,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ZodError } from 'zod';
-import { SandboxError, badRequest, jsonPointer, type ErrorDetail, type ErrorLocation } from '../domain/errors.js';
+import { SandboxError, badRequest, isStorageFull, jsonPointer, type ErrorDetail, type ErrorLocation } from '../domain/errors.js';
 import type { BodyEnv } from './env.js';
 import type { Logger } from '../log.js';
 
@@ -125,7 +125,10 @@ export function onError(err: Error, c: Context, logger: Pick<Logger, 'error'>): 
     const code = status === 401 ? 'unauthorized' : status === 404 ? 'not_found' : status === 413 ? 'request_too_large' : 'bad_request';
     return errorResponse(c, new SandboxError(status, code, err.message || 'Bad request'));
   }
-  logger.error('request.failed', `unexpected error on ${c.req.method} ${c.req.path}`, { err });
+  if (isStorageFull(err)) {
+    // The disk is full: one line per failed request, no stack trace (nothing here is a bug).
+    logger.error('request.failed', `${c.req.method} ${c.req.path} failed: ${err.message}`, { code: 'SQLITE_FULL' });
+  } else logger.error('request.failed', `unexpected error on ${c.req.method} ${c.req.path}`, { err });
   return errorResponse(c, new SandboxError(500, 'server_error', 'The sandbox hit an unexpected error; it has been logged.'));
 }
 

@@ -237,6 +237,7 @@ export function apiFaults({ scenarios }: ApiFaultsDeps): ApiFaults {
       // so the refusal stands rather than a 503 claiming a stored response.
       if (c.error !== undefined) return;
       played.set(c, { executed: c.res });
+      c.set('answerLost', true);
       const answer = await play(c, after, 'after execution: the response was stored under its idempotency key, then lost');
       if (answer) c.res = answer;
     }

@@ -17,6 +17,28 @@ import { redactText } from './redact.js';
 import { holdsSecret } from '../redaction/secrets.js';
 
 export const IDEMPOTENCY_KEY_MAX = 255;
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * How many characters an `Idempotency-Key` holds (spec, rule 1: "up to 255 characters").
+ * A header reaches the app as bytes, one character per byte: a key whose bytes are UTF-8 is
+ * counted once decoded, so 128 "é" (256 bytes) is 128 characters. Characters are code points.
+ */
+export function idempotencyKeyLength(key: string): number {
+  let widest = 0;
+  for (let i = 0; i < key.length; i++) widest = Math.max(widest, key.charCodeAt(i));
+  if (widest < 0x80) return key.length;
+  let text = key;
+  if (widest <= 0xff) {
+    try {
+      text = UTF8.decode(Buffer.from(key, 'latin1'));
+    } catch {
+      // bytes that are not UTF-8: each byte is a character
+    }
+  }
+  return [...text].length;
+}
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
 /**
@@ -97,7 +119,8 @@ export function idempotency({ records: store, clock, atomically }: IdempotencyDe
       c.set('answer', value);
       return c.json(value, status) as unknown as TypedResponse<T, S, 'json'>;
     }
-    if (key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX) {
+    const length = idempotencyKeyLength(key);
+    if (length === 0 || length > IDEMPOTENCY_KEY_MAX) {
       throw badRequest(`Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX} characters`, [
         {
           type: 'length_error',
@@ -114,6 +137,7 @@ export function idempotency({ records: store, clock, atomically }: IdempotencyDe
     const fingerprint = createHash('sha256')
       .update(`${c.req.method} ${c.req.path}\n${canonicalBody(c)}`)
       .digest('hex');
+    c.set('requestFingerprint', fingerprint);
     const now = clock.nowMs();
     // The stored response is the one the route declares; it is sent again byte for byte.
     const send = (code: number, json: string, replayed: boolean): TypedResponse<T, S, 'json'> => {

@@ -5,6 +5,8 @@
  * adds a fixed time (`MS`) or a log-normal distribution through two points
  * (`p50=MS,p99=MS`) to each /v4 call. Both can be set per account
  * (`PATCH /_sandbox/accounts/{id}`); an account without its own settings has the options'.
+ * A request spends an account's tokens only once it authenticates as that account: a client
+ * naming an account without its key never exhausts that account's budget.
  */
 import type { MiddlewareHandler } from 'hono';
 import { SandboxError } from '../domain/errors.js';
@@ -110,6 +112,11 @@ export interface LoadRehearsalDeps {
    * (authentication refuses it).
    */
   settingsOf(accountId: string | undefined): LoadSettings & { known: boolean };
+  /**
+   * Whether the `Authorization` header authenticates as `accountId` (a wrong, missing or
+   * another account's token: false). Asked only of an account with a rate limit.
+   */
+  authenticatesAs(authorization: string | undefined, accountId: string): boolean;
   /** Real time in milliseconds (a fake in tests). */
   now?: () => number;
   random?: () => number;
@@ -123,7 +130,8 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 /**
  * The rate limit (before the call runs: a refused call does nothing) and the latency (spent
  * while the call runs; the answer leaves once both are done, as `--latency` always did). The
- * account is the one `X-MERCHANT-ACCOUNT-ID` names; authentication later checks the token.
+ * account is the one `X-MERCHANT-ACCOUNT-ID` names, counted only when the request's token
+ * authenticates as it; a request that does not goes on uncounted, and authentication refuses it.
  */
 export function loadRehearsal(deps: LoadRehearsalDeps): { rateLimit: MiddlewareHandler<ApiEnv>; latency: MiddlewareHandler<ApiEnv> } {
   const now = deps.now ?? Date.now;
@@ -133,6 +141,7 @@ export function loadRehearsal(deps: LoadRehearsalDeps): { rateLimit: MiddlewareH
     const accountId = c.req.header('x-merchant-account-id');
     const settings = deps.settingsOf(accountId);
     if (!settings.known || settings.rateLimit <= 0 || accountId === undefined) return next();
+    if (!deps.authenticatesAs(c.req.header('authorization'), accountId)) return next();
     const at = now();
     let bucket = buckets.get(accountId);
     if (!bucket || bucket.rate !== settings.rateLimit) {

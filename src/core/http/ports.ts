@@ -19,6 +19,8 @@ export interface RequestLogEntry {
   /** e.g. unknown fields that were ignored. */
   warnings: string[];
   at: number;
+  /** For a create (transaction, refund, subscription): whether its answer reached the client; null for any other request. */
+  answer_delivered: boolean | null;
 }
 
 export interface IdempotencyRecord {
@@ -67,6 +69,12 @@ export interface RequestLogRepo {
    * left to the next batch, off the request's path.
    */
   insertNow(entry: Omit<RequestLogEntry, 'seq'>): number;
+  /**
+   * Notes that the answer of the create logged as `seq` did not reach the client, learnt after
+   * its entry was written (the connection closed before the answer was). Only an undelivered
+   * answer costs a write.
+   */
+  markUndelivered(seq: number): void;
   page(accountId: string, req: PageRequest): Page<RequestLogEntry>;
   /** Every request, including those no account could be found for (e.g. a 401). */
   pageAll(req: PageRequest): Page<RequestLogEntry>;

@@ -16,8 +16,10 @@ import type { Db } from '../db/database.js';
 import { keysetPage, type Pager } from '../db/keyset.js';
 
 /** A `request_log` row as SQLite holds it. */
-interface RequestLogRow extends Omit<RequestLogEntry, 'replayed' | 'warnings'> {
+interface RequestLogRow extends Omit<RequestLogEntry, 'replayed' | 'warnings' | 'answer_delivered'> {
   replayed: number;
+  /** 1, 0, or null for a request that is not a create. */
+  answer_delivered: number | null;
   /** JSON array of strings. */
   warnings: string | null;
   /** Generated: `path` without its query string. */
@@ -25,10 +27,15 @@ interface RequestLogRow extends Omit<RequestLogEntry, 'replayed' | 'warnings'> {
 }
 
 function toEntry({ bare_path: _bare, ...row }: RequestLogRow): RequestLogEntry {
-  return { ...row, replayed: row.replayed === 1, warnings: row.warnings === null ? [] : (JSON.parse(row.warnings) as string[]) };
+  return {
+    ...row,
+    replayed: row.replayed === 1,
+    warnings: row.warnings === null ? [] : (JSON.parse(row.warnings) as string[]),
+    answer_delivered: row.answer_delivered === null ? null : row.answer_delivered === 1,
+  };
 }
 
-/** A queued entry as the insert's parameters: seq, account_id, method, path, status, idempotency_key, replayed, duration_ms, request_body, response_body, warnings, at. */
+/** A queued entry as the insert's parameters: seq, account_id, method, path, status, idempotency_key, replayed, duration_ms, request_body, response_body, warnings, at, answer_delivered. */
 type QueuedRow = [
   number,
   string | null,
@@ -42,6 +49,7 @@ type QueuedRow = [
   string | null,
   string | null,
   number,
+  number | null,
 ];
 
 /** The WHERE clause and parameters of a search (the clause names only columns and parameters). */
@@ -92,8 +100,9 @@ export function requestLogStore(db: Db, limit?: number, onError: (err: unknown) 
   const prune = db.prepare('DELETE FROM request_log WHERE seq <= ?');
   // Positional parameters, in `QueuedRow`'s order: a third cheaper than named ones per row.
   const insert = db.prepare<QueuedRow>(`INSERT INTO request_log (seq, account_id, method, path, status, idempotency_key, replayed,
-      duration_ms, request_body, response_body, warnings, at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+      duration_ms, request_body, response_body, warnings, at, answer_delivered)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const undelivered = db.prepare('UPDATE request_log SET answer_delivered = 0 WHERE seq = ? AND answer_delivered IS NOT NULL');
   const page = keysetPage<RequestLogRow, RequestLogEntry>(db, 'request_log', 'account_id = @scope', toEntry);
   const pageAll = keysetPage<RequestLogRow, RequestLogEntry>(db, 'request_log', "@scope = ''", toEntry);
   // One pager per combination of conditions (at most 32), prepared when first used.
@@ -169,6 +178,7 @@ export function requestLogStore(db: Db, limit?: number, onError: (err: unknown) 
     entry.response_body,
     entry.warnings.length > 0 ? JSON.stringify(entry.warnings) : null,
     entry.at,
+    entry.answer_delivered === null ? null : entry.answer_delivered ? 1 : 0,
   ];
 
   return {
@@ -187,6 +197,22 @@ export function requestLogStore(db: Db, limit?: number, onError: (err: unknown) 
       if (queue.length >= FLUSH_AT) flushOrDrop();
       else flushSoon();
       return seq;
+    },
+    markUndelivered: (seq) => {
+      // Still queued (most entries, a few milliseconds after their answer): changed in place.
+      for (let i = queue.length - 1; i >= 0; i--) {
+        const row = queue[i]!;
+        if (row[0] === seq) {
+          if (row[12] !== null) row[12] = 0;
+          return;
+        }
+        if (row[0] < seq) break;
+      }
+      try {
+        if (db.open) undelivered.run(seq);
+      } catch (err) {
+        onError(err);
+      }
     },
     page: (accountId, req) => read(() => page(accountId, req)),
     pageAll: (req) => read(() => pageAll('', req)),

@@ -3,6 +3,8 @@
  * duration, bodies of failures, warnings such as ignored unknown fields), for the panel.
  * Card numbers are masked and security codes dropped before anything is stored (redact.ts).
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { ServerResponse } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { ChangeType } from '../domain/events.js';
 import type { ApiEnv } from './env.js';
@@ -11,6 +13,7 @@ import type { RequestLogRepo } from './ports.js';
 import { isSecurityCodeKey } from '../redaction/card-data.js';
 import { redactText, scannedBody } from './redact.js';
 import { holdsSecret, redactSecrets } from '../redaction/secrets.js';
+import { isConformanceUserAgent } from '../sandbox-client.js';
 
 const MAX_LOGGED_BODY = 16 * 1024;
 
@@ -89,15 +92,41 @@ function loggedParsedBody(c: Context<ApiEnv>): string | null {
   return redactSecrets(scanned.json).slice(0, MAX_LOGGED_BODY);
 }
 
+/** The creates of /v4: a transaction, a refund, a subscription (the request log notes whether their answer reached the client). */
+const CREATE_PATH = /^\/v4\/(?:transactions|subscriptions|transactions\/[^/]+\/refunds)\/?$/;
+
+/** The Node response under the Hono context, when served by @hono/node-server (absent in `app.request`). */
+function outgoingOf(c: Context<ApiEnv>): ServerResponse | undefined {
+  const env = c.env as { outgoing?: ServerResponse } | undefined;
+  return env?.outgoing;
+}
+
 /**
- * Hears each logged request once it is written: its request-log id, the logged path (query
- * secrets redacted) and the body as logged. The go-live report subscribes this way.
+ * Hears each logged request: `logged` once its entry is written (its request-log id, the
+ * logged path with query secrets redacted, the body as logged); `undelivered` when a create's
+ * answer turns out, after its entry was written and heard, not to have reached the client (the
+ * connection closed before the answer was written). The go-live report subscribes this way.
  */
-export type RequestObserver = (c: Context<ApiEnv>, requestId: number, path: string, loggedBody: string | null) => Promise<void> | void;
+export interface RequestObserver {
+  logged(c: Context<ApiEnv>, requestId: number, path: string, loggedBody: string | null): Promise<void> | void;
+  undelivered?(c: Context<ApiEnv>, requestId: number): void;
+}
+
+/** The scope of a /v4 request that is not the merchant's, open while it runs (closed after, for timers it armed). */
+const notTheMerchants = new AsyncLocalStorage<{ open: boolean }>();
+
+/**
+ * Whether the code running now is the work of a /v4 request that is not the merchant's (the
+ * conformance kit's, which names itself in its `User-Agent`), while that request runs: what
+ * it creates or moves (an outcome reached at once, a refund) is not the merchant's either.
+ */
+export function inRequestNotTheMerchants(): boolean {
+  return notTheMerchants.getStore()?.open === true;
+}
 
 /** What `requestLog` needs: the log it writes, the change feed it tells, the clock, and who hears each request. */
 export interface RequestLogDeps {
-  requestLog: Pick<RequestLogRepo, 'insert' | 'insertNow'>;
+  requestLog: Pick<RequestLogRepo, 'insert' | 'insertNow' | 'markUndelivered'>;
   clock: Pick<Clock, 'nowMs'>;
   /** Told of each logged request, after it is written. */
   observers?: readonly RequestObserver[];
@@ -116,6 +145,7 @@ export function requestLog(deps: RequestLogDeps): MiddlewareHandler<ApiEnv> {
     duration: number,
     requestBody: string | null,
     responseBody: string | null,
+    answerDelivered: boolean | null,
   ) => {
     const account = c.get('account') as ApiEnv['Variables']['account'] | undefined;
     return {
@@ -130,6 +160,7 @@ export function requestLog(deps: RequestLogDeps): MiddlewareHandler<ApiEnv> {
       response_body: responseBody,
       warnings: c.get('warnings').map(loggedText),
       at: clock.nowMs(),
+      answer_delivered: answerDelivered,
     };
   };
   return async (c, next) => {
@@ -139,37 +170,75 @@ export function requestLog(deps: RequestLogDeps): MiddlewareHandler<ApiEnv> {
     c.set('idempotencyKey', undefined);
     c.set('cardData', undefined);
     c.set('canonicalBody', undefined);
+    c.set('answerLost', false);
+    const create = c.req.method === 'POST' && CREATE_PATH.test(c.req.path);
+    // A create held by latency or a fault is logged long after it started; its observers order creates by arrival.
+    c.set('arrivedAt', create ? clock.nowMs() : undefined);
     /** The entry written in the create's unit of work: its id, the status it logged and the body as logged. */
     let written: { id: number; status: number; path: string; requestBody: string | null } | undefined;
     c.set('logInUnit', (status) => {
       // The answer is known here (a success: no response body is logged), and the body is parsed.
       const requestBody = loggedParsedBody(c);
       const path = loggedPath(c.req.path, c.req.url);
-      const id = log.insertNow(entryOf(c, path, status, performance.now() - started, requestBody, null));
+      // Delivered unless the connection closes first: noted after the fact (`markUndelivered`).
+      const id = log.insertNow(entryOf(c, path, status, performance.now() - started, requestBody, null, create ? true : null));
       written = { id, status, path, requestBody };
     });
-    await next();
+    if (isConformanceUserAgent(c.req.header('user-agent'))) {
+      const scope = { open: true };
+      try {
+        await notTheMerchants.run(scope, next);
+      } finally {
+        scope.open = false;
+      }
+    } else await next();
     const duration = performance.now() - started;
     const status = c.res.status;
     const account = c.get('account') as ApiEnv['Variables']['account'] | undefined;
     let path: string;
     let id: number;
     let requestBody: string | null;
+    // A create's answer is delivered unless a fault replaced it or the client is already gone.
+    const outgoing = create ? outgoingOf(c) : undefined;
+    if (outgoing?.destroyed === true) c.set('answerLost', true);
+    let delivered = create && !c.get('answerLost');
     if (written !== undefined && written.status === status && c.error === undefined) {
-      ({ id, path, requestBody } = written); // committed with the create
+      // Committed with the create (a fault after execution withdraws `logInUnit` before it runs).
+      ({ id, path, requestBody } = written);
+      if (create && !delivered) log.markUndelivered(id);
     } else {
       path = loggedPath(c.req.path, c.req.url);
       requestBody = await loggedRequestBody(c);
       const responseBody = status >= 400 ? loggedText(await c.res.clone().text()).slice(0, MAX_LOGGED_BODY) : null;
-      id = log.insert(entryOf(c, path, status, duration, requestBody, responseBody));
+      id = log.insert(entryOf(c, path, status, duration, requestBody, responseBody, create ? delivered : null));
     }
-    for (const observe of observers) {
+    for (const observer of observers) {
       try {
-        await observe(c, id, path, requestBody);
+        await observer.logged(c, id, path, requestBody);
       } catch {
         // An observer never changes the answer: a body it cannot read (nested too deep to
         // fingerprint) is left out of what it observes.
       }
+    }
+    if (delivered && outgoing !== undefined) {
+      // The answer is written after this middleware returns: a close before it is finished is an
+      // answer the client never got (an abort, a dropped connection). One listener, no write
+      // unless it was lost.
+      const lost = (): void => {
+        if (!delivered || outgoing.writableFinished) return;
+        delivered = false;
+        c.set('answerLost', true);
+        log.markUndelivered(id);
+        for (const observer of observers) {
+          try {
+            observer.undelivered?.(c, id);
+          } catch {
+            // as above: an observer never changes the answer
+          }
+        }
+      };
+      if (outgoing.destroyed) lost();
+      else outgoing.once('close', lost);
     }
     emit('request.logged', account?.id ?? null, {
       id,

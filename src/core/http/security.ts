@@ -1,9 +1,11 @@
 /**
  * What keeps the sandbox safe to share: it answers only `Host` values of the addresses it
- * serves and `--allowed-hosts` (DNS rebinding). On /v4 (which has its own bearer auth, and
- * whose callers are often containers that reach it by a service name) the Host rule holds
- * for browser-shaped requests only (an `Origin`, `Sec-Fetch-Site`, `-Dest` or `-User` header): the demo keys are
- * published, so a page on a rebound name could otherwise use them. Outside /v4 it refuses state-changing browser requests from other origins (`Origin`,
+ * serves and `--allowed-hosts` (DNS rebinding). The rule holds on every /v4 request, reads
+ * included, whatever its headers: the demo keys are published, so a page on a rebound name
+ * could otherwise use them, and its GETs need send no `Origin` (a container calling by a
+ * service name lists it in `--allowed-hosts`). On /buyers (its own auth) it holds for
+ * browser-shaped requests (an `Origin`, `Sec-Fetch-Site`, `-Dest` or `-User` header).
+ * Outside the APIs it refuses state-changing browser requests from other origins (`Origin`,
  * `Sec-Fetch-Site`) and browser POSTs to /_sandbox without a JSON content type or the
  * `X-Sandbox-Request` header (a "simple" cross-site request can carry neither), and, with
  * `--admin-token`, asks for the token on /_sandbox. Every answer gets `nosniff`.
@@ -21,7 +23,8 @@ export const SANDBOX_REQUEST_HEADER = 'x-sandbox-request';
 export const ADMIN_TOKEN_HEADER = 'x-sandbox-admin-token';
 
 /** Paths that carry their own authentication (the emulated API): the checks here skip them. */
-const isApiPath = (path: string): boolean => path === '/v4' || path.startsWith('/v4/') || path === '/buyers' || path.startsWith('/buyers/');
+const isV4Path = (path: string): boolean => path === '/v4' || path.startsWith('/v4/');
+const isApiPath = (path: string): boolean => isV4Path(path) || path === '/buyers' || path.startsWith('/buyers/');
 const isControlPath = (path: string): boolean => path === '/_sandbox' || path.startsWith('/_sandbox/');
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Control reads that hold no secret: open without the admin token. */
@@ -85,7 +88,7 @@ export function securityGuard(options: SecurityOptions): MiddlewareHandler<BodyE
     if (outgoing && !outgoing.headersSent) outgoing.setHeader(...NOSNIFF);
     const path = c.req.path;
     const api = isApiPath(path);
-    if (!anyHost && (!api || isBrowserShaped(c))) {
+    if (!anyHost && (!api || isV4Path(path) || isBrowserShaped(c))) {
       const host = requestHost(c);
       if (!hosts.has(bareHost(host))) {
         throw refuse(403, 'host_not_allowed', `The sandbox does not answer to the host "${host}"; add it with --allowed-hosts`, '/host');

@@ -4,8 +4,9 @@
  * or 19; Mastercard 51-55 and 2221-2720: 16; Amex 34, 37: 15; Discover 6011, 644-649, 65:
  * 16 to 19; JCB 3528-3589: 16 to 19; Diners 300-305, 36, 38: 14 to 19; UnionPay 62: 16 to
  * 19), written whole or in groups joined by one separator (a space, a dash, a dot, a slash,
- * a line break, `+`, `%20` or `%2D` of a form or a query string), in ASCII or full-width
- * digits, not joined to a letter or to other digits. Never a card number: digits of a UUID,
+ * an underscore, a comma, a line break, `+`, `%20` or `%2D` of a form or a query string) or
+ * by two spaces, in groups of up to five or digit by digit, in ASCII or full-width digits,
+ * not joined to a letter or to other digits. Never a card number: digits of a UUID,
  * of an IBAN-like reference (`DE89 3704 0044 0532 0130 00`), or of a phone number written
  * with its `+` (`+49 1512 3456789`). A security code is the value of any key that names one
  * (`cvv`, `cvc2`, `security_code`, `securityCode`, `card[cvc]`, `card_verification_value`, in
@@ -19,7 +20,10 @@
 
 const MIN_DIGITS = 13;
 const MAX_DIGITS = 19;
-/** A card number is written in at most five groups (4-4-4-4-3); a window of more is not tried. */
+/**
+ * A card number is written in at most five groups (4-4-4-4-3); a window of more groups is
+ * tried only when each of its groups is one digit (a number written digit by digit).
+ */
 const MAX_GROUPS = 6;
 
 /** The value of the digit at `i` (ASCII or full-width), or -1. */
@@ -34,13 +38,13 @@ const LETTER = /\p{L}/u;
 /** Whether the character at `i` is a letter (any script). */
 const letterAt = (text: string, i: number): boolean => i >= 0 && i < text.length && LETTER.test(text[i]!);
 
-/** Separators of one character between digit groups: space, no-break and ideographic space, tab, dashes, dot, slash, `+`, line breaks. */
-const SEPARATORS = new Set([32, 0xa0, 0x3000, 9, 45, 0x2010, 0x2011, 0x2012, 0x2013, 0x2014, 0xff0d, 46, 47, 43, 10, 13]);
+/** Separators of one character between digit groups: space, no-break and ideographic space, tab, dashes, dot, slash, underscore, comma, `+`, line breaks. */
+const SEPARATORS = new Set([32, 0xa0, 0x3000, 9, 45, 0x2010, 0x2011, 0x2012, 0x2013, 0x2014, 0xff0d, 46, 47, 95, 44, 43, 10, 13]);
 
-/** The length of a separator between digit groups at `i` (one character, `\r\n`, `%20`, `%2D`), or 0. */
+/** The length of a separator between digit groups at `i` (one character, two spaces, `\r\n`, `%20`, `%2D`), or 0. */
 function separatorAt(text: string, i: number): number {
   const c = text.charCodeAt(i);
-  if (c === 13 && text.charCodeAt(i + 1) === 10) return 2;
+  if ((c === 13 && text.charCodeAt(i + 1) === 10) || (c === 32 && text.charCodeAt(i + 1) === 32)) return 2;
   if (SEPARATORS.has(c)) return 1;
   if (c === 37 && text.charCodeAt(i + 1) === 50) {
     const d = text.charCodeAt(i + 2) | 0x20;
@@ -170,9 +174,12 @@ export function maskCardNumbers(text: string, mask: (digits: string) => string):
       const from = groups[g]!.from;
       let best = -1;
       if (g > 0 || !letterAt(text, found.index - 1)) {
-        for (let k = g; k < groups.length && k < g + MAX_GROUPS; k++) {
+        let singleDigits = true;
+        for (let k = g; k < groups.length; k++) {
           const to = groups[k]!.to;
           if (to - from > MAX_DIGITS) break;
+          singleDigits &&= groups[k]!.to - groups[k]!.from === 1;
+          if (k >= g + MAX_GROUPS && !singleDigits) break;
           if (to - from < MIN_DIGITS || (k === last && letterAt(text, groups[k]!.end))) continue;
           if (!schemeAt(digits, from, to) || !luhnAt(digits, from, to)) continue;
           reserved ??= reservedSpans(text);

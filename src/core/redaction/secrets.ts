@@ -3,9 +3,11 @@
  * by the request log (path, query, headers, bodies), the idempotency records and the process
  * log. It finds API keys of every form (`sk_test_…`, `sk_live_…`, restricted `sk_test_rk_…`
  * and `sk_live_rk_…`, the demo keys with their underscores), JWTs (`eyJ….….…`) and any
- * `Bearer` token, wherever they stand in a text.
+ * `Bearer` token, wherever they stand in a text. A key is a key after anything but a letter
+ * (a digit, punctuation, a percent-encoded byte such as `%2C` or `%2F`), so a word that
+ * merely ends in `sk` (`task_test_…`) is no key.
  */
-const SECRET_SOURCE = String.raw`\bBearer\s+[^\s"',;&]+|(?<![A-Za-z0-9])sk_(?:test|live)_[A-Za-z0-9_-]+|(?<![\w-])eyJ[\w-]*\.[\w-]+\.[\w-]*`;
+const SECRET_SOURCE = String.raw`\bBearer\s+[^\s"',;&]+|(?:(?<=%[0-9A-Fa-f]{2})|(?<![A-Za-z]))sk_(?:test|live)_[A-Za-z0-9_-]+|(?:(?<=%[0-9A-Fa-f]{2})|(?<![\w-]))eyJ[\w-]*\.[\w-]+\.[\w-]*`;
 
 /** Every secret in a text (global: for `replace`). */
 export const SECRET_PATTERN = new RegExp(SECRET_SOURCE, 'gi');

@@ -62,7 +62,6 @@ export async function attempt(deps: AttemptDeps, id: string, admittedOffset: num
       at,
       url: row.url,
       request_headers: headers,
-      request_body: row.body,
       response_status: outcome.status,
       response_body: outcome.body,
       error: outcome.error,

@@ -57,13 +57,13 @@ export function deliveriesStore(db: Db, limit?: number, clocks: AccountClocks = 
   let finishedSincePrune = 0;
   if (limit !== undefined) prune(limit); // a file kept with a larger limit
   const insert = db.prepare(`INSERT INTO deliveries (id, account_id, kind, resource_id, url, body, status, attempts,
-      simulated_failures, simulated_failure_status, fault, order_key, next_attempt_at, created_at, updated_at, delivered_at)
+      simulated_failures, simulated_failure_status, fault, order_key, canary, next_attempt_at, created_at, updated_at, delivered_at)
     VALUES (@id, @account_id, @kind, @resource_id, @url, @body, @status, @attempts, @simulated_failures,
-      @simulated_failure_status, @fault, @order_key, @next_attempt_at, @created_at, @updated_at, @delivered_at)`);
+      @simulated_failure_status, @fault, @order_key, @canary, @next_attempt_at, @created_at, @updated_at, @delivered_at)`);
   const byId = db.prepare<[string], Delivery>('SELECT * FROM deliveries WHERE id = ?');
   // A pass reads every due delivery but its body and signature: a large backlog (a year's renewals) is not copied whole.
   const dueColumns = `seq, id, account_id, kind, resource_id, url, status, attempts, simulated_failures,
-    simulated_failure_status, fault, order_key, next_attempt_at, created_at, updated_at, delivered_at`;
+    simulated_failure_status, fault, order_key, canary, next_attempt_at, created_at, updated_at, delivered_at`;
   const due = accountTimedQuery(
     db,
     clocks,
@@ -105,6 +105,9 @@ export function deliveriesStore(db: Db, limit?: number, clocks: AccountClocks = 
     (q) => `SELECT id, next_attempt_at, ${q.due('next_attempt_at')} AS due_on_clock FROM deliveries WHERE status = 'pending' AND ${q.scope}
       AND due_on_clock > ? ORDER BY due_on_clock, seq`,
   );
+  const canaryTo = db.prepare<[string, string], { id: string }>(
+    'SELECT id FROM deliveries WHERE account_id = ? AND url = ? AND canary = 1 LIMIT 1',
+  );
   const forResource = db.prepare<[string], Delivery>('SELECT * FROM deliveries WHERE resource_id = ? ORDER BY seq');
   const pendingInOrder = db.prepare<[string], DueDelivery>(
     `SELECT ${dueColumns} FROM deliveries WHERE order_key = ? AND status = 'pending' ORDER BY seq`,
@@ -113,9 +116,9 @@ export function deliveriesStore(db: Db, limit?: number, clocks: AccountClocks = 
     `SELECT ${dueColumns} FROM deliveries WHERE order_key = ? AND status = 'pending' AND next_attempt_at IS NOT NULL
       AND fault IS NOT 'bad_signature' ORDER BY seq LIMIT 1`,
   );
-  const insertAttempt = db.prepare(`INSERT INTO delivery_attempts (delivery_id, number, at, url, request_headers, request_body,
+  const insertAttempt = db.prepare(`INSERT INTO delivery_attempts (delivery_id, number, at, url, request_headers,
       response_status, response_body, error, duration_ms, ok)
-    VALUES (@delivery_id, @number, @at, @url, @request_headers, @request_body, @response_status, @response_body, @error, @duration_ms, @ok)`);
+    VALUES (@delivery_id, @number, @at, @url, @request_headers, @response_status, @response_body, @error, @duration_ms, @ok)`);
   const update = db.prepare(`UPDATE deliveries SET status = @status, attempts = @attempts, next_attempt_at = @next_attempt_at,
       delivered_at = @delivered_at, updated_at = @updated_at WHERE id = @id`);
   const requeue = db.prepare("UPDATE deliveries SET status = 'pending', next_attempt_at = ?, updated_at = ? WHERE id = ?");
@@ -133,7 +136,8 @@ export function deliveriesStore(db: Db, limit?: number, clocks: AccountClocks = 
     update.run({ ...u, id: attempt.delivery_id });
   });
   return {
-    insert: (row) => void insert.run({ ...row, order_key: row.order_key ?? null }),
+    insert: (row) => void insert.run({ ...row, order_key: row.order_key ?? null, canary: row.canary ?? 0 }),
+    hasCanary: (accountId, url) => canaryTo.get(accountId, url) !== undefined,
     byId: (id) => byId.get(id),
     due: (nowMs) => due.all<DueDelivery>(nowMs),
     dueHeadIds: (nowMs) => dueHeadIds.all<string>(nowMs, nowMs),

@@ -4,7 +4,8 @@
  * their refunds', renewals and retries alike; `Delivery.order_key`). A queue goes one at a time
  * in the order queued: a later one waits while an earlier one is under way, and is held
  * (postponed) to an earlier one's retry while that one waits for it, so only the head of a queue
- * can be attempted now. Queues never wait for each other. A scripted `bad_signature` copy goes
+ * can be attempted now. Queues never wait for each other. A hand-sent body that joins no
+ * transaction's queue has one of its own (`ownOrderKey`). A scripted `bad_signature` copy goes
  * outside this order; a parked `out_of_order` delivery waits for a refund webhook's attempt.
  */
 import type { Delivery } from '../domain/entities.js';
@@ -13,6 +14,14 @@ import { isBadSignature } from './faults.js';
 
 /** The prefix of a subscription's queue key. */
 const SUBSCRIPTION_QUEUE = 'subscription:';
+
+/** The prefix of a queue of one webhook alone (a hand-sent body that joins no transaction's queue). */
+const OWN_QUEUE = 'own:';
+
+/** A queue of its own for one webhook (`Delivery.order_key`), named by `unique`. */
+export function ownOrderKey(unique: string): string {
+  return `${OWN_QUEUE}${unique}`;
+}
 
 /** The queue (`Delivery.order_key`) of the webhooks of a subscription's charges to `url`. */
 export function subscriptionOrderKey(subscriptionId: string, url: string | null): string {
@@ -106,7 +115,7 @@ export class TransactionOrder {
   private pendingOf(key: string): DueDelivery[] {
     const { deliveries, transactions } = this.deps;
     let rows: DueDelivery[];
-    if (key.startsWith(SUBSCRIPTION_QUEUE)) rows = deliveries.pendingInOrder(key);
+    if (key.startsWith(SUBSCRIPTION_QUEUE) || key.startsWith(OWN_QUEUE)) rows = deliveries.pendingInOrder(key);
     else {
       rows = deliveries.forResource(key);
       for (const refund of transactions.refundsOf(key)) rows.push(...deliveries.forResource(refund.id));

@@ -1,8 +1,8 @@
 /**
  * Which URLs the sandbox may send webhooks to: http(s) only; never the
  * sandbox itself (a merchant URL of its own /_sandbox/reset must not wipe it); never a
- * link-local, cloud-metadata, unspecified, multicast or broadcast address; with
- * `--webhook-allow-hosts`, only the hosts listed. Every address is judged in its canonical
+ * link-local, site-local, cloud-metadata, local-use NAT64 (`64:ff9b:1::/48`), unspecified,
+ * multicast or broadcast address; with `--webhook-allow-hosts`, only the hosts listed. Every address is judged in its canonical
  * form: IPv4 written as IPv6 (`::ffff:169.254.169.254`, `::ffff:7f00:1`, IPv4-compatible
  * `::a.b.c.d`, NAT64 `64:ff9b::/96`, 6to4 `2002::/16`) is judged as the IPv4 address it
  * carries, and the WHATWG URL parser already turns `0x7f.1`, `0177.0.0.1` and `2130706433`
@@ -26,10 +26,14 @@ const FORBIDDEN = new BlockList();
 FORBIDDEN.addSubnet('0.0.0.0', 8, 'ipv4'); // "this network", 0.0.0.0
 FORBIDDEN.addSubnet('169.254.0.0', 16, 'ipv4'); // link-local, 169.254.169.254 metadata
 FORBIDDEN.addAddress('100.100.100.200', 'ipv4'); // Alibaba Cloud metadata
+FORBIDDEN.addAddress('168.63.129.16', 'ipv4'); // Azure's platform endpoint (wire server)
+FORBIDDEN.addAddress('192.0.0.192', 'ipv4'); // Oracle Cloud metadata
 FORBIDDEN.addSubnet('224.0.0.0', 4, 'ipv4'); // multicast
 FORBIDDEN.addSubnet('240.0.0.0', 4, 'ipv4'); // reserved, 255.255.255.255 broadcast
 FORBIDDEN.addAddress('::', 'ipv6'); // unspecified
 FORBIDDEN.addSubnet('fe80::', 10, 'ipv6'); // link-local
+FORBIDDEN.addSubnet('fec0::', 10, 'ipv6'); // site-local (deprecated, still routed by some stacks)
+FORBIDDEN.addSubnet('64:ff9b:1::', 48, 'ipv6'); // local-use NAT64: may translate to any IPv4 address
 FORBIDDEN.addAddress('fd00:ec2::254', 'ipv6'); // AWS metadata over IPv6
 FORBIDDEN.addSubnet('ff00::', 8, 'ipv6'); // multicast
 

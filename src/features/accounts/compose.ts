@@ -31,6 +31,7 @@ export function createAccountsFeature(core: CoreParts): AccountsFeature {
   });
   const loadSettings = createAccountLoadSettings({
     defaults: { rateLimit: options.rateLimit, latency: options.latency },
+    webhookCanary: options.webhookCanary,
     accounts: repos.accounts,
     load: () => getMeta(db, ACCOUNT_LOAD_SETTINGS),
     save: (text) => setMeta(db, ACCOUNT_LOAD_SETTINGS, text),

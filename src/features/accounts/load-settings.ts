@@ -1,7 +1,7 @@
 /**
- * Each account's load settings: its own rate limit and latency, set with
+ * Each account's own settings: its rate limit and latency, set with
  * `PATCH /_sandbox/accounts/{id}`, over the `--rate-limit` and `--latency` options an account
- * without its own has. Kept with the sandbox's state (a `--db` file, a snapshot); a reset
+ * without its own has; and whether its webhooks get a canary (`--webhook-canary`). Kept with the sandbox's state (a `--db` file, a snapshot); a reset
  * keeps them with the accounts.
  */
 import type { LatencyDistribution, LoadSettings } from '../../core/http/load-rehearsal.js';
@@ -10,12 +10,14 @@ import type { LatencyDistribution, LoadSettings } from '../../core/http/load-reh
 export interface OwnLoadSettings {
   rateLimit?: number;
   latency?: LatencyDistribution;
+  webhookCanary?: boolean;
 }
 
 /** A change: a value sets the account's own; null goes back to the option's. */
 export interface LoadSettingsChange {
   rateLimit?: number | null;
   latency?: LatencyDistribution | null;
+  webhookCanary?: boolean | null;
 }
 
 export interface AccountLoadSettings {
@@ -25,11 +27,15 @@ export interface AccountLoadSettings {
   own(accountId: string): OwnLoadSettings;
   /** Changes `accountId`'s own settings and saves them; answers the settings now in force. */
   change(accountId: string, change: LoadSettingsChange): LoadSettings;
+  /** Whether `accountId`'s webhooks get a canary: its own setting, else `--webhook-canary`. */
+  webhookCanary(accountId: string): boolean;
 }
 
 export interface AccountLoadSettingsDeps {
   /** The options' settings (`--rate-limit`, `--latency`). */
   defaults: LoadSettings;
+  /** `--webhook-canary`. */
+  webhookCanary?: boolean;
   accounts: { byId(id: string): unknown };
   /** The saved settings (JSON), and saving them. */
   load(): string | undefined;
@@ -76,12 +82,15 @@ export function createAccountLoadSettings(deps: AccountLoadSettingsDeps): Accoun
       return settings;
     },
     own: (accountId) => ({ ...owned.get(accountId) }),
+    webhookCanary: (accountId) => owned.get(accountId)?.webhookCanary ?? deps.webhookCanary ?? false,
     change(accountId, change) {
       const own: OwnLoadSettings = { ...owned.get(accountId) };
       if (change.rateLimit === null) delete own.rateLimit;
       else if (change.rateLimit !== undefined) own.rateLimit = change.rateLimit;
       if (change.latency === null) delete own.latency;
       else if (change.latency !== undefined) own.latency = change.latency;
+      if (change.webhookCanary === null) delete own.webhookCanary;
+      else if (change.webhookCanary !== undefined) own.webhookCanary = change.webhookCanary;
       if (Object.keys(own).length === 0) owned.delete(accountId);
       else owned.set(accountId, own);
       inForceOf.delete(accountId);

@@ -1,11 +1,11 @@
 /**
  * `checkWebhooks(url, options)`: the battery that tells a merchant whether their webhook
  * handler is production-ready. It sends the handler deliveries built and signed
- * exactly as the sandbox builds and signs them (src/webhooks/formats.ts for the bodies,
- * src/webhooks/signing.ts for the signature and headers) and judges each answer against
+ * exactly as the sandbox builds and signs them (the transactions feature's webhook bodies,
+ * src/core/webhooks/signing.ts for the signature and headers) and judges each answer against
  * the documented Webhooks section: delivered means 2xx with `{"code":"200","message":"SUCCESS"}`.
  * This module owns the cases, their verdicts and the typed report; the command line that
- * prints it is src/check-webhooks/command.ts.
+ * prints it is src/features/check-webhooks/command.ts.
  */
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { DEMO_WEBHOOK_PRIVATE_KEY_PEM } from '../../core/credentials/demo-credentials.js';
@@ -31,6 +31,7 @@ export const WEBHOOK_CHECK_IDS = [
   'refund_before_payment',
   'unknown_field',
   'unknown_status',
+  'intermediate_status',
   'large_body',
   'time_limit',
 ] as const;
@@ -65,18 +66,32 @@ export interface StateReading {
   error: string | null;
 }
 
+/**
+ * How a case ended: `passed`; `failed`; `needs_orders` when the handler answered as it must but
+ * its state URL does not know the order the case used (404), an order the battery made up
+ * because `orders` named none left for it: neither a pass nor a failure.
+ */
+export type WebhookCheckOutcome = 'passed' | 'failed' | 'needs_orders';
+
 /** The verdict on one case. */
 export interface WebhookCheckResult {
   id: WebhookCheckId;
   /** What a production-ready handler does, in one line. */
   title: string;
+  /** True only when the case passed (false when it failed or needs `orders`). */
   passed: boolean;
-  /** Why it passed or failed, in one line: which of the answer and the state failed. */
+  outcome: WebhookCheckOutcome;
+  /** Why it passed, failed or needs `orders`, in one line: which of the answer and the state failed. */
   reason: string;
   /** Whether the handler answered as it must. */
   answerPassed: boolean;
-  /** With a state URL: whether the handler's state was right after the case; null without one (or for a case with no order). */
+  /**
+   * With a state URL: whether the handler's state was right after the case; null without one,
+   * for a case with no order, or when the case needs `orders`.
+   */
   statePassed: boolean | null;
+  /** The merchant_transaction_id the case used when it came from `orders`, else null. */
+  order: string | null;
   exchanges: WebhookExchange[];
   /** With a state URL: what the state showed after the case. */
   state: StateReading[];
@@ -88,8 +103,12 @@ export interface WebhookCheckReport {
   signing: WebhookSigning['mode'];
   timeZone: string;
   timeoutMs: number;
-  /** True when every case passed. */
+  /** True when no case failed: every case passed or needs `orders` (see `needsOrders`). */
   passed: boolean;
+  /** The cases that need `orders` (the state URL did not know the order they made up); empty when none. */
+  needsOrders: WebhookCheckId[];
+  /** The orders named in `orders`, in the order the cases used them. */
+  orders: string[];
   startedAt: string;
   /** The state URL the handler's orders were read from, null without one. */
   stateUrl: string | null;
@@ -116,7 +135,18 @@ export interface CheckWebhooksOptions {
    * "refunded_amount"?: n}`, and requires the state a production-ready handler leaves.
    */
   stateUrl?: string;
+  /**
+   * Pending orders the merchant's shop created itself (their `external_identifier`s), for a shop
+   * that ignores webhooks about orders it does not know. Each case that requires an outcome to be
+   * applied uses the next one as its `merchant_transaction_id` (`ORDERS_USED` of them); without
+   * one left, such a case makes an order up, and a 404 for it from the state URL makes the case
+   * `needs_orders` instead of failed.
+   */
+  orders?: string[];
 }
+
+/** How many orders from `orders` a run uses at most: one per case that requires an outcome applied. */
+export const ORDERS_USED = 9;
 
 const MAX_KEPT_ANSWER = 4096;
 
@@ -137,12 +167,26 @@ interface StateExpectation {
   after: string;
   /** The failure for `state` (what it must have been), or null when it is right. */
   check(state: OrderState): string | null;
+  /**
+   * What a 404 from the state URL (the shop does not know the order) means: `nothing_applied`
+   * for a case that requires nothing applied (that is right); `needs_orders` for a case that
+   * requires an outcome applied to an order the battery made up; `unknown_supplied` for one named
+   * in `orders` (a failure).
+   */
+  unknown: 'nothing_applied' | 'needs_orders' | 'unknown_supplied';
 }
 
 interface Delivery {
   label: string;
   raw: string;
   headers: Record<string, string>;
+}
+
+/** A payment the battery sends webhooks about; `supplied` when its merchant id came from `orders`. */
+interface Payment {
+  id: string;
+  merchantId: string;
+  supplied: boolean;
 }
 
 /** The amount of every refund the battery sends (minor units). */
@@ -154,6 +198,10 @@ class Battery {
   private counter = 0;
   readonly exchanges: WebhookExchange[] = [];
 
+  private readonly orders: string[];
+  /** The orders from `orders` the cases used, in order. */
+  readonly used: string[] = [];
+
   constructor(
     private readonly poster: WebhookPoster,
     private readonly url: string,
@@ -161,12 +209,26 @@ class Battery {
     readonly timeZone: string,
     readonly timeoutMs: number,
     private readonly currency: string,
-  ) {}
+    orders: readonly string[],
+  ) {
+    this.orders = [...orders];
+  }
 
-  /** A fresh payment reference: sandbox id and merchant id. */
-  payment(): { id: string; merchantId: string } {
+  /** A fresh payment reference: sandbox id and a merchant id the battery makes up. */
+  payment(): Payment {
     this.counter += 1;
-    return { id: randomUUID(), merchantId: `check-${this.run}-order-${this.counter}` };
+    return { id: randomUUID(), merchantId: `check-${this.run}-order-${this.counter}`, supplied: false };
+  }
+
+  /**
+   * A payment of an order the shop must know, for a case that requires an outcome applied: the
+   * next of `orders`, or, with none left, one made up (its case then may need `orders`).
+   */
+  knownOrder(): Payment {
+    const supplied = this.orders.shift();
+    if (supplied === undefined) return this.payment();
+    this.used.push(supplied);
+    return { id: randomUUID(), merchantId: supplied, supplied: true };
   }
 
   /**
@@ -178,8 +240,8 @@ class Battery {
     status: PaymentWebhookStatus,
     signer: WebhookSigner = this.sign,
     change?: (body: Record<string, unknown> & { payment_data: Record<string, unknown> }) => string,
+    at: Date = new Date(),
   ): Delivery {
-    const at = new Date();
     const body = paymentWebhookBody({
       llTransactionId: p.id,
       merchantTransactionId: p.merchantId,
@@ -308,44 +370,57 @@ interface AnswerVerdict {
 }
 
 /** The state expectations of the battery: each is one order and what it must show. */
+/** An expectation that an outcome was applied to `p`: its order must be one the shop knows. */
+function applied(p: Payment, after: string, check: (state: OrderState) => string | null): StateExpectation {
+  return { order: p.merchantId, after, check, unknown: p.supplied ? 'unknown_supplied' : 'needs_orders' };
+}
+
 const requires = {
-  paid: (order: string, after: string): StateExpectation => ({
-    order,
+  paid: (p: Payment, after: string): StateExpectation =>
+    applied(p, after, (s) =>
+      s.payment_status === 'SUCCEEDED' ? null : 'a well-signed SUCCEEDED outcome must be applied (payment_status SUCCEEDED)',
+    ),
+  failed: (p: Payment, after: string): StateExpectation =>
+    applied(p, after, (s) =>
+      s.payment_status === 'FAILED' ? null : 'a well-signed FAILED outcome must be applied (payment_status FAILED)',
+    ),
+  endsPaid: (p: Payment, after: string): StateExpectation =>
+    applied(p, after, (s) =>
+      s.payment_status === 'SUCCEEDED'
+        ? null
+        : 'the terminal SUCCEEDED after an intermediate status must be applied (payment_status SUCCEEDED): remember each (transaction, status) pair, not the transaction alone',
+    ),
+  untouched: (p: Payment, after: string): StateExpectation => ({
+    order: p.merchantId,
     after,
-    check: (s) => (s.payment_status === 'SUCCEEDED' ? null : 'a well-signed SUCCEEDED outcome must be applied (payment_status SUCCEEDED)'),
-  }),
-  failed: (order: string, after: string): StateExpectation => ({
-    order,
-    after,
-    check: (s) => (s.payment_status === 'FAILED' ? null : 'a well-signed FAILED outcome must be applied (payment_status FAILED)'),
-  }),
-  untouched: (order: string, after: string): StateExpectation => ({
-    order,
-    after,
+    unknown: 'nothing_applied',
     check: (s) =>
       s.payment_status === null && s.refunded_amount === 0
         ? null
         : 'a forged or badly signed delivery must change nothing (payment_status null, nothing refunded)',
   }),
-  refundedOnce: (order: string, after: string): StateExpectation => ({
-    order,
-    after,
-    check: (s) =>
+  refundedOnce: (p: Payment, after: string): StateExpectation =>
+    applied(p, after, (s) =>
       s.payment_status !== 'SUCCEEDED'
         ? 'the payment must be applied (payment_status SUCCEEDED)'
         : s.refunded_amount === REFUND_AMOUNT
           ? null
           : `the refund must be counted once (refunded_amount ${REFUND_AMOUNT})`,
-  }),
-  notPaid: (order: string, after: string): StateExpectation => ({
-    order,
+    ),
+  notPaid: (p: Payment, after: string): StateExpectation => ({
+    order: p.merchantId,
     after,
+    unknown: 'nothing_applied',
     check: (s) => (s.payment_status === 'SUCCEEDED' ? 'a status the handler does not know must not be taken as paid' : null),
   }),
 };
 
 /** Reads one order from the merchant's state URL. */
-async function readState(b: Battery, stateUrl: string, order: string): Promise<{ reading: StateReading; state: OrderState | null }> {
+async function readState(
+  b: Battery,
+  stateUrl: string,
+  order: string,
+): Promise<{ reading: StateReading; state: OrderState | null; unknownOrder: boolean }> {
   const url = `${stateUrl.replace(/\/+$/, '')}/${encodeURIComponent(order)}`;
   try {
     const { status, text } = await b.get(url);
@@ -368,9 +443,14 @@ async function readState(b: Battery, stateUrl: string, order: string): Promise<{
     return {
       reading: { order, url, status, body, error },
       state: usable ? { payment_status: (paymentStatus as string | null | undefined) ?? null, refunded_amount: refunded as number } : null,
+      unknownOrder: status === 404,
     };
   } catch (err) {
-    return { reading: { order, url, status: null, body: null, error: describeError(err, b.timeoutMs) }, state: null };
+    return {
+      reading: { order, url, status: null, body: null, error: describeError(err, b.timeoutMs) },
+      state: null,
+      unknownOrder: false,
+    };
   }
 }
 
@@ -378,12 +458,24 @@ async function readState(b: Battery, stateUrl: string, order: string): Promise<{
 async function judge(b: Battery, stateUrl: string | undefined, v: AnswerVerdict): Promise<WebhookCheckResult> {
   const readings: StateReading[] = [];
   let stateFailure: string | null = null;
+  let needsOrders: string | null = null;
   let statePassed: boolean | null = null;
+  let unknownNote = '';
   if (stateUrl !== undefined && v.state && v.state.length > 0) {
     for (const expectation of v.state) {
-      const { reading, state } = await readState(b, stateUrl, expectation.order);
+      const { reading, state, unknownOrder } = await readState(b, stateUrl, expectation.order);
       readings.push(reading);
-      const failure = state === null ? reading.error : expectation.check(state);
+      const seen = `GET ${reading.url} answered 404 after ${expectation.after}`;
+      let failure: string | null;
+      if (unknownOrder && expectation.unknown === 'nothing_applied') {
+        failure = null; // the shop holds nothing about the order: nothing was applied
+        unknownNote = '; state: the order is unknown to the shop (404), so nothing was applied';
+      } else if (unknownOrder && expectation.unknown === 'needs_orders') {
+        failure = null;
+        needsOrders ??= `needs --orders: ${seen}, so the shop does not know the order the battery made up; name pending orders your shop created (--orders, "orders")`;
+      } else if (unknownOrder) {
+        failure = `the order ${expectation.order} named in --orders must be one the shop created and knows`;
+      } else failure = state === null ? reading.error : expectation.check(state);
       if (failure !== null && stateFailure === null)
         stateFailure = `state: GET ${reading.url} showed ${shown(reading)} after ${expectation.after}; ${failure}`;
     }
@@ -391,14 +483,22 @@ async function judge(b: Battery, stateUrl: string | undefined, v: AnswerVerdict)
   }
   const answerPassed = v.failure === null;
   const failures = [v.failure === null ? null : `answer: ${v.failure}`, stateFailure].filter((f): f is string => f !== null);
-  const stateNote = statePassed ? '; state as expected' : '';
+  const outcome: WebhookCheckOutcome = failures.length > 0 ? 'failed' : needsOrders !== null ? 'needs_orders' : 'passed';
+  const stateNote = statePassed ? unknownNote || '; state as expected' : '';
   return {
     id: v.id,
     title: v.title,
-    passed: failures.length === 0,
-    reason: failures.length > 0 ? failures.join('; ') : `${v.success}${stateNote}`,
+    passed: outcome === 'passed',
+    outcome,
+    reason:
+      outcome === 'failed'
+        ? failures.join('; ')
+        : outcome === 'needs_orders'
+          ? `${v.success}; ${needsOrders!}`
+          : `${v.success}${stateNote}`,
     answerPassed,
-    statePassed,
+    statePassed: outcome === 'needs_orders' ? null : statePassed,
+    order: v.state?.find((e) => e.unknown === 'unknown_supplied')?.order ?? null,
     exchanges: v.exchanges,
     state: readings,
   };
@@ -455,7 +555,8 @@ function otherKeySigner(signing: WebhookSigning): WebhookSigner {
 /**
  * Runs the battery against the merchant handler at `url` and returns a report, case by
  * case. Never throws for a misbehaving handler (that is a failed case).
- * @throws TypeError if `url` (or `stateUrl`) is not an http(s) URL; Error for a bad signing configuration.
+ * @throws TypeError if `url` (or `stateUrl`) is not an http(s) URL, or `orders` is not a list of
+ *   distinct ids of 1 to 64 characters; Error for a bad signing configuration.
  */
 export async function checkWebhooks(url: string, options: CheckWebhooksOptions = {}): Promise<WebhookCheckReport> {
   for (const u of [url, options.stateUrl]) {
@@ -463,13 +564,15 @@ export async function checkWebhooks(url: string, options: CheckWebhooksOptions =
     const parsed = new URL(u);
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new TypeError(`the merchant URL must be http(s), got ${u}`);
   }
+  const ordersProblem = options.orders === undefined ? null : problemWithOrders(options.orders);
+  if (ordersProblem !== null) throw new TypeError(`orders: ${ordersProblem}`);
   const signing: WebhookSigning = options.signing ?? { mode: 'rsa', privateKeyPem: DEMO_WEBHOOK_PRIVATE_KEY_PEM };
   const timeZone = options.timeZone ?? 'UTC';
   const timeoutMs = options.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
   const sign = createSigner(signing);
   const poster = createPoster({ timeoutMs, maxFreePerOrigin: 1, ...(options.guard ? { guard: options.guard } : {}) });
   try {
-    const b = new Battery(poster, url, sign, timeZone, timeoutMs, options.currency ?? 'USD');
+    const b = new Battery(poster, url, sign, timeZone, timeoutMs, options.currency ?? 'USD', options.orders ?? []);
     const startedAt = new Date().toISOString();
     const checks = await runBattery(b, signing, sign, options.stateUrl);
     return {
@@ -477,14 +580,35 @@ export async function checkWebhooks(url: string, options: CheckWebhooksOptions =
       signing: signing.mode,
       timeZone,
       timeoutMs,
-      passed: checks.every((c) => c.passed),
+      passed: checks.every((c) => c.outcome !== 'failed'),
+      needsOrders: checks.filter((c) => c.outcome === 'needs_orders').map((c) => c.id),
       startedAt,
       stateUrl: options.stateUrl ?? null,
+      orders: b.used,
       checks,
     };
   } finally {
     poster.close();
   }
+}
+
+/** The most orders `orders` may name. */
+export const MAX_ORDERS = 100;
+
+/**
+ * Why `orders` cannot be used, or null: each an `external_identifier` (1 to 64 characters, no
+ * comma, as the command line separates them with commas), all distinct, at most `MAX_ORDERS`.
+ */
+export function problemWithOrders(orders: readonly string[]): string | null {
+  if (orders.length > MAX_ORDERS) return `at most ${MAX_ORDERS} orders, got ${orders.length}`;
+  const seen = new Set<string>();
+  for (const order of orders) {
+    if (order.length < 1 || order.length > 64) return `each order is an external_identifier of 1 to 64 characters, got "${order}"`;
+    if (order.includes(',')) return `an order cannot contain a comma, got "${order}"`;
+    if (seen.has(order)) return `each order can be named once, "${order}" is named twice`;
+    seen.add(order);
+  }
+  return null;
 }
 
 /** About 256 KiB of well-formed padding: a list of line items, as a bigger body from a later version could carry. */
@@ -504,23 +628,23 @@ async function runBattery(
   const add = async (v: AnswerVerdict | Promise<AnswerVerdict>) => void checks.push(await judge(b, stateUrl, await v));
 
   {
-    const p = b.payment();
+    const p = b.knownOrder();
     await add(
       accepts(b, 'payment_succeeded', 'accepts a valid SUCCEEDED payment webhook', b.paymentDelivery(p, 'SUCCEEDED'), [
-        requires.paid(p.merchantId, 'a well-signed SUCCEEDED payment webhook'),
+        requires.paid(p, 'a well-signed SUCCEEDED payment webhook'),
       ]),
     );
   }
   {
-    const p = b.payment();
+    const p = b.knownOrder();
     await add(
       accepts(b, 'payment_failed', 'accepts a valid FAILED payment webhook', b.paymentDelivery(p, 'FAILED'), [
-        requires.failed(p.merchantId, 'a well-signed FAILED payment webhook'),
+        requires.failed(p, 'a well-signed FAILED payment webhook'),
       ]),
     );
   }
   {
-    const p = b.payment();
+    const p = b.knownOrder();
     const pay = await b.send(b.paymentDelivery(p, 'SUCCEEDED'));
     const refund = await b.send(b.refundDelivery(p));
     await add({
@@ -531,7 +655,7 @@ async function runBattery(
         ? `the payment before the refund was not acknowledged: ${answerOf(pay)}${refusedHint(pay)}`
         : notAcknowledged(refund),
       success: `acknowledged (${answerOf(refund)})`,
-      state: [requires.refundedOnce(p.merchantId, 'a payment and its refund')],
+      state: [requires.refundedOnce(p, 'a payment and its refund')],
     });
   }
   {
@@ -546,7 +670,7 @@ async function runBattery(
         'tampered_body',
         'rejects a body changed after signing',
         { label: `${d.label} with a changed amount`, raw: tampered, headers: d.headers },
-        [requires.untouched(p.merchantId, 'a forged delivery (a body changed after signing)')],
+        [requires.untouched(p, 'a forged delivery (a body changed after signing)')],
       ),
     );
   }
@@ -558,7 +682,7 @@ async function runBattery(
         'wrong_key',
         `rejects a signature made with another ${signing.mode === 'rsa' ? 'key' : 'secret'}`,
         b.paymentDelivery(p, 'SUCCEEDED', otherKeySigner(signing)),
-        [requires.untouched(p.merchantId, 'a forged delivery (signed with another key)')],
+        [requires.untouched(p, 'a forged delivery (signed with another key)')],
       ),
     );
   }
@@ -572,24 +696,24 @@ async function runBattery(
         'missing_signature',
         'rejects a delivery without a signature header',
         { label: `${d.label} without signature`, raw: d.raw, headers },
-        [requires.untouched(p.merchantId, 'a delivery without a signature')],
+        [requires.untouched(p, 'a delivery without a signature')],
       ),
     );
   }
   {
-    const p = b.payment();
+    const p = b.knownOrder();
     await add(
       accepts(
         b,
         'raw_body',
         'verifies the raw bytes received, not re-serialized JSON (indented, \\u escapes)',
         reformatted(b.paymentDelivery(p, 'SUCCEEDED'), sign, b.timeZone),
-        [requires.paid(p.merchantId, 'a well-signed payment webhook written with indents and \\u escapes')],
+        [requires.paid(p, 'a well-signed payment webhook written with indents and \\u escapes')],
       ),
     );
   }
   {
-    const p = b.payment();
+    const p = b.knownOrder();
     const d = b.paymentDelivery(p, 'SUCCEEDED');
     const first = await b.send(d);
     const second = await b.send(b.again(d));
@@ -611,11 +735,11 @@ async function runBattery(
       exchanges: [first, second, refund, refundAgain],
       failure,
       success: 'each delivery and its repeat acknowledged with the same answer',
-      state: [requires.refundedOnce(p.merchantId, 'a payment and a refund, each delivered twice')],
+      state: [requires.refundedOnce(p, 'a payment and a refund, each delivered twice')],
     });
   }
   {
-    const p = b.payment();
+    const p = b.knownOrder();
     const refund = b.refundDelivery(p);
     const early = await b.send(refund);
     const pay = await b.send(b.paymentDelivery(p, 'SUCCEEDED'));
@@ -631,12 +755,12 @@ async function runBattery(
       exchanges: [early, pay, late],
       failure,
       success: `${how}, then acknowledged the payment and the refund`,
-      state: [requires.refundedOnce(p.merchantId, 'a refund before its payment, the payment, the refund again')],
+      state: [requires.refundedOnce(p, 'a refund before its payment, the payment, the refund again')],
     });
   }
   {
     // A later version of the API adds fields: at the top level and inside payment_data / refund_data.
-    const p = b.payment();
+    const p = b.knownOrder();
     const pay = await b.send(
       b.paymentDelivery(p, 'SUCCEEDED', undefined, (body) =>
         JSON.stringify({ ...body, api_version: '2099-01-01', payment_data: { ...body.payment_data, risk_score: 12, installments: null } }),
@@ -654,7 +778,7 @@ async function runBattery(
       failure:
         notAcknowledged(pay, 'payment with an extra field: expected') ?? notAcknowledged(refund, 'refund with an extra field: expected'),
       success: 'both acknowledged',
-      state: [requires.refundedOnce(p.merchantId, 'a payment and a refund with extra fields')],
+      state: [requires.refundedOnce(p, 'a payment and a refund with extra fields')],
     });
   }
   {
@@ -671,12 +795,39 @@ async function runBattery(
           ...d,
           label: `PROCESSING payment webhook for ${p.merchantId}`,
         },
-        [requires.notPaid(p.merchantId, 'a PROCESSING payment webhook')],
+        [requires.notPaid(p, 'a PROCESSING payment webhook')],
       ),
     );
   }
   {
-    const p = b.payment();
+    // One transaction moves through an intermediate status to its outcome: two deliveries with
+    // the same ll_transaction_id, the second no duplicate of the first.
+    const p = b.knownOrder();
+    const processingAt = new Date(Date.now() - 1000); // its payment_time before the outcome's
+    const processing = await b.send({
+      ...b.paymentDelivery(
+        p,
+        'SUCCEEDED',
+        undefined,
+        (body) => JSON.stringify({ ...body, payment_data: { ...body.payment_data, payment_status: 'PROCESSING' } }),
+        processingAt,
+      ),
+      label: `PROCESSING payment webhook for ${p.merchantId}`,
+    });
+    const succeeded = await b.send(b.paymentDelivery(p, 'SUCCEEDED'));
+    await add({
+      id: 'intermediate_status',
+      title: 'applies the terminal SUCCEEDED that follows an intermediate PROCESSING of the same transaction',
+      exchanges: [processing, succeeded],
+      failure:
+        notAcknowledged(processing, 'the PROCESSING webhook: expected') ??
+        notAcknowledged(succeeded, 'the SUCCEEDED webhook after it: expected'),
+      success: 'both acknowledged',
+      state: [requires.endsPaid(p, 'a PROCESSING then a SUCCEEDED payment webhook of one transaction')],
+    });
+  }
+  {
+    const p = b.knownOrder();
     const d = b.paymentDelivery(p, 'SUCCEEDED', undefined, (body) => JSON.stringify({ ...body, line_items: padding() }));
     await add(
       accepts(
@@ -684,7 +835,7 @@ async function runBattery(
         'large_body',
         `accepts a well-signed body of about 256 KiB`,
         { ...d, label: `${d.label} (${Math.round(Buffer.byteLength(d.raw) / 1024)} KiB)` },
-        [requires.paid(p.merchantId, 'a well-signed 256 KiB payment webhook')],
+        [requires.paid(p, 'a well-signed 256 KiB payment webhook')],
       ),
     );
   }

@@ -44,6 +44,34 @@ export function cardPayment(overrides: Record<string, unknown> = {}): Record<str
   };
 }
 
+const escapePointer = (key: string): string => key.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** The first JSON pointer (relative to `pointer`) where two JSON values differ, or null when they are equal. */
+export function firstDifference(a: unknown, b: unknown, pointer = ''): string | null {
+  const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object';
+  if (!isObject(a) || !isObject(b) || Array.isArray(a) !== Array.isArray(b))
+    return JSON.stringify(a) === JSON.stringify(b) ? null : pointer;
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
+  for (const key of keys) {
+    const at = firstDifference(a[key], b[key], `${pointer}/${escapePointer(key)}`);
+    if (at !== null) return at;
+  }
+  return null;
+}
+
+/** A replay answers the stored first answer: the same status and every field of the body equal. */
+export function expectSameAnswer(replay: Exchange, first: Exchange): void {
+  expectStatus(replay, first.response.status);
+  const at = firstDifference(first.response.body, replay.response.body, '/body');
+  if (at !== null)
+    fail(
+      replay,
+      at,
+      JSON.stringify(valueAt(first.response, at)) ?? 'missing',
+      `${at} differs from the first answer for this key: a replay answers the stored first answer, every field equal`,
+    );
+}
+
 export const idOf = (ex: Exchange): string => String(valueAt(ex.response, '/body/id'));
 export const itemIds = (ex: Exchange): string[] =>
   ((valueAt(ex.response, '/body/items') as { id?: unknown }[] | undefined) ?? []).map((i) => String(i.id));
@@ -61,7 +89,11 @@ export async function createPayment(
 
 /** Creates a payment and waits (up to 10 s) until it is SUCCEEDED. */
 export async function succeededPayment(client: Client, amount = 1050): Promise<Exchange> {
-  const created = await createPayment(client, { amount });
+  return untilSucceeded(client, await createPayment(client, { amount }));
+}
+
+/** Reads the payment `created` answered until it is SUCCEEDED (up to 10 s); resolves with the last answer. */
+export async function untilSucceeded(client: Client, created: Exchange): Promise<Exchange> {
   let last = created;
   for (let i = 0; i < 50; i += 1) {
     if (valueAt(last.response, '/body/status') === 'SUCCEEDED') return last;

@@ -10,9 +10,11 @@ import {
   expectNoRepeats,
   expectPage,
   expectRecordFields,
+  expectSameAnswer,
   idOf,
   itemIds,
   succeededPayment,
+  untilSucceeded,
   type Check,
 } from './check-helpers.js';
 
@@ -186,7 +188,22 @@ export const FLOW_CHECKS: Check[] = [
       const again = await client.request('POST', '/transactions', { body, headers: { 'idempotency-key': key } });
       expectStatus(again, 201);
       expectValue(again, '/body/id', idOf(first));
-      expectValue(again, '/body/created_at', valueAt(first.response, '/body/created_at'));
+      expectSameAnswer(again, first);
+    },
+  },
+  {
+    name: 'idempotency.replay_after_change',
+    rule: 'a replay after the record changed (a partial refund in between) answers the stored first answer, every field equal',
+    async run(client) {
+      const key = randomUUID();
+      const body = cardPayment({ amount: 2200 });
+      const first = await client.request('POST', '/transactions', { body, headers: { 'idempotency-key': key } });
+      expectStatus(first, 201);
+      expectType(first, '/body/id', 'string');
+      await untilSucceeded(client, first);
+      expectStatus(await client.request('POST', `/transactions/${idOf(first)}/refunds`, { body: { amount: 200 } }), 201);
+      const again = await client.request('POST', '/transactions', { body, headers: { 'idempotency-key': key } });
+      expectSameAnswer(again, first);
     },
   },
   {
@@ -299,6 +316,7 @@ export const FLOW_CHECKS: Check[] = [
       });
       expectStatus(again, 201);
       expectValue(again, '/body/id', idOf(first));
+      expectSameAnswer(again, first);
       const read = await client.request('GET', `/transactions/${idOf(tx)}`);
       expectValue(read, '/body/refunded_amount', 100);
     },

@@ -3,6 +3,9 @@
  * recorded as an exchange; an assertion that does not hold throws `CheckFailed` naming the
  * JSON pointer into the answer document `{status, headers, body}`.
  */
+import { ANSWER_LIMIT_TEXT, readBoundedText } from './answer-body.js';
+import { packageVersion } from '../../core/config.js';
+import { CONFORMANCE_USER_AGENT_PRODUCT } from '../../core/sandbox-client.js';
 import type { ConformanceTarget, Exchange } from './report.js';
 
 /** The server could not be reached or did not answer HTTP: the run stops (exit 2). */
@@ -78,16 +81,22 @@ export class Client {
 
   async request(method: string, path: string, options: RequestOptions = {}): Promise<Exchange> {
     const base = this.target.url.replace(/\/+$/, '');
-    const headers: Record<string, string> = { accept: 'application/json', ...(options.auth ?? this.credentials()), ...options.headers };
+    // Every request names the kit, so a sandbox's go-live report does not count it as the merchant's.
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'user-agent': `${CONFORMANCE_USER_AGENT_PRODUCT}/${packageVersion()}`,
+      ...(options.auth ?? this.credentials()),
+      ...options.headers,
+    };
     let payload: string | undefined;
     if (options.rawBody !== undefined) payload = options.rawBody;
     else if (options.body !== undefined) payload = JSON.stringify(options.body);
     if (payload !== undefined) headers['content-type'] = 'application/json';
     let res: Response;
-    let text: string;
+    let text: string | null; // null: the answer is larger than the kit reads
     try {
       res = await fetch(base + path, { method, headers, body: payload, signal: AbortSignal.timeout(15_000) });
-      text = await res.text();
+      text = await readBoundedText(res);
     } catch (err) {
       const cause = (err as { cause?: { code?: string; message?: string } }).cause;
       throw new ConformanceConnectionError(
@@ -96,7 +105,7 @@ export class Client {
     }
     let body: unknown = text;
     try {
-      body = text === '' ? null : JSON.parse(text);
+      body = text === '' || text === null ? null : JSON.parse(text);
     } catch {
       // not JSON: kept as text, and the checks say so
     }
@@ -115,6 +124,13 @@ export class Client {
       response: { status: res.status, headers: responseHeaders, body },
     };
     this.exchanges.push(exchange);
+    if (text === null)
+      fail(
+        exchange,
+        '/body',
+        `at most ${ANSWER_LIMIT_TEXT}`,
+        `the answer is larger than ${ANSWER_LIMIT_TEXT}, all the kit reads of an answer`,
+      );
     return exchange;
   }
 }

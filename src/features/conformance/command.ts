@@ -5,11 +5,12 @@
  * --compare-checkout-… and --compare-restricted-api-key)] [--format text|json|junit]`:
  * runs the behaviour checks against any server through `/v4` and prints the report. Exit code:
  * 0 when every check passes (and the servers do not differ), 1 when one fails or they differ,
- * 2 for bad options or a server that cannot be reached.
+ * 2 for bad options, a server that cannot be reached, or a key it refuses (401 on its first call).
  */
 import { hostname } from 'node:os';
 import { Command, Option } from 'commander';
 import { ConformanceConnectionError } from './client.js';
+import { ConformanceCredentialsError } from './credentials.js';
 import { formatConformanceJunit, formatConformanceText } from './format.js';
 import { conformancePassed, runConformance } from './run.js';
 import type { ConformanceOptions } from './report.js';
@@ -114,6 +115,7 @@ export async function runConformanceCommand(argv: string[]): Promise<number> {
     report = await runConformance(options);
   } catch (err) {
     if (err instanceof ConformanceConnectionError) return usage(`cannot reach the server: ${err.message}`);
+    if (err instanceof ConformanceCredentialsError) return usage(err.message);
     throw err;
   }
   const out =

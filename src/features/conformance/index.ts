@@ -1,5 +1,6 @@
 /** The conformance feature: what other parts of the sandbox may use of it. */
 export { ConformanceConnectionError } from './client.js';
+export { ConformanceCredentialsError } from './credentials.js';
 export type {
   CheckFailure,
   CheckOutcome,

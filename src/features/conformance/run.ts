@@ -3,11 +3,13 @@
  * their answers differ. The comparison normalises what differs by nature (ids, timestamps,
  * cursors, URLs: every string becomes its JSON type, except the values that are the API's
  * vocabulary: `type`, `code`, `status`, `pointer`, `location`) and keeps statuses, error codes,
- * `details` pointers, field sets and JSON types, page sizes and which cursors are null.
+ * `details` pointers, field sets and JSON types, and of a page what its check controls: the
+ * records it created and, where it created more than a page, whether `next_cursor` is null.
  */
 import { CHECKS } from './checks.js';
 import { type Check, type CheckNeed } from './check-helpers.js';
-import { CheckFailed, Client, jsonType } from './client.js';
+import { CheckFailed, jsonType } from './client.js';
+import { CredentialsCheckingClient } from './credentials.js';
 import {
   conformanceOptionsSchema,
   type CheckOutcome,
@@ -68,10 +70,11 @@ async function runOne(
   check: Check,
   target: ConformanceTarget,
   side: 'url' | 'compare',
+  acceptedKeys: Set<string>,
 ): Promise<{ outcome: CheckOutcome; exchanges: Exchange[] }> {
   if (check.needs !== undefined && missing(check.needs, target))
     return { outcome: { outcome: 'skipped', duration_ms: 0, failure: null, skip_reason: skipReason(check.needs, side) }, exchanges: [] };
-  const client = new Client(target);
+  const client = new CredentialsCheckingClient(target, side === 'url' ? '--' : '--compare-', acceptedKeys);
   const started = Date.now();
   try {
     await check.run(client);
@@ -80,13 +83,50 @@ async function runOne(
       exchanges: client.exchanges,
     };
   } catch (err) {
-    if (!(err instanceof CheckFailed)) throw err; // a connection error stops the run
+    if (!(err instanceof CheckFailed)) throw err; // a connection error or a refused key stops the run
     const failure = { message: err.message, pointer: err.pointer, expected: err.expected, actual: err.actual, exchange: err.exchange };
     return { outcome: { outcome: 'failed', duration_ms: Date.now() - started, failure, skip_reason: null }, exchanges: client.exchanges };
   }
 }
 
 const requestLine = (ex: Exchange): string => `${ex.request.method} ${ex.request.path}`;
+
+const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** The ids of the records the check created before its exchange `upTo`: the ids its successful POSTs answered. */
+function createdBefore(exchanges: Exchange[], upTo: number): Set<string> {
+  const ids = new Set<string>();
+  for (const ex of exchanges.slice(0, upTo)) {
+    const body = ex.response.body;
+    if (
+      ex.request.method === 'POST' &&
+      ex.response.status >= 200 &&
+      ex.response.status < 300 &&
+      isRecord(body) &&
+      typeof body.id === 'string'
+    )
+      ids.add(body.id);
+  }
+  return ids;
+}
+
+/**
+ * What a check controls of its answer number `i`. A page (`items` and `next_cursor`) holds
+ * records of whoever used the account before: only the records the check itself created before
+ * asking are kept, so its size counts up to `min(size, limit)` over its own records; its
+ * `next_cursor` counts only when the check had created more records than the page's limit,
+ * otherwise a string and null are alike. Any other answer is kept whole.
+ */
+export function controlledBody(exchanges: Exchange[], i: number): unknown {
+  const body = exchanges[i]!.response.body;
+  if (!isRecord(body) || !Array.isArray(body.items) || !('next_cursor' in body)) return body;
+  const own = createdBefore(exchanges, i);
+  const items = body.items.filter((item) => isRecord(item) && typeof item.id === 'string' && own.has(item.id));
+  const cursorControlled = typeof body.limit === 'number' && own.size > body.limit;
+  const cursor = body.next_cursor;
+  const next_cursor = cursorControlled || (cursor !== null && typeof cursor !== 'string') ? cursor : 'string or null';
+  return { ...body, items, next_cursor };
+}
 
 function compareRuns(
   check: Check,
@@ -100,8 +140,8 @@ function compareRuns(
   for (let i = 0; i < n; i += 1) {
     const a = left.exchanges[i]!;
     const b = right.exchanges[i]!;
-    const shapeA = { status: a.response.status, body: normalise(a.response.body) };
-    const shapeB = { status: b.response.status, body: normalise(b.response.body) };
+    const shapeA = { status: a.response.status, body: normalise(controlledBody(left.exchanges, i)) };
+    const shapeB = { status: b.response.status, body: normalise(controlledBody(right.exchanges, i)) };
     for (const d of diffShapes(shapeA, shapeB))
       out.push({ check: check.name, request: requestLine(a), pointer: d.pointer, url_value: d.left, compare_value: d.right });
   }
@@ -129,15 +169,18 @@ function compareRuns(
 
 /**
  * Runs the checks against `url` (and `compare.url`). Resolves with the report.
- * @throws ZodError for bad options, ConformanceConnectionError when a server cannot be reached.
+ * @throws ZodError for bad options, ConformanceConnectionError when a server cannot be reached,
+ *   ConformanceCredentialsError when a server answers the first call with one of the keys 401.
  */
 export async function runConformance(options: ConformanceOptions, checks: Check[] = CHECKS): Promise<ConformanceReport> {
   const { compare, ...target } = conformanceOptionsSchema.parse(options);
   const results: ConformanceReport['checks'] = [];
   const differences: Difference[] = [];
+  // the options whose key each server has accepted once (a first answer 401 stops the run)
+  const accepted = { url: new Set<string>(), compare: new Set<string>() };
   for (const check of checks) {
-    const left = await runOne(check, target, 'url');
-    const right = compare ? await runOne(check, compare, 'compare') : null;
+    const left = await runOne(check, target, 'url', accepted.url);
+    const right = compare ? await runOne(check, compare, 'compare', accepted.compare) : null;
     results.push({ name: check.name, rule: check.rule, result: left.outcome, compare_result: right?.outcome ?? null });
     if (right) differences.push(...compareRuns(check, left, right));
   }

@@ -44,7 +44,7 @@ export function register(ctx: RouteContext, services: ControlFeatureServices): v
       views: controlViewsOf(ctx),
       webhookTargetRefused: (url) => core.webhookTargetRefused(url),
       // The battery signs as this sandbox's own deliveries do, and connects only where they may.
-      checkWebhooks: (url, stateUrl) => {
+      checkWebhooks: (url, stateUrl, orders) => {
         if (stateUrl !== undefined) services.rememberStateUrl(url, stateUrl);
         return checkWebhooks(url, {
           signing: webhookSigningOf(options),
@@ -52,6 +52,7 @@ export function register(ctx: RouteContext, services: ControlFeatureServices): v
           timeoutMs: options.deliveryTimeoutMs,
           guard: (address, port) => core.webhookConnectRefused(address, port),
           ...(stateUrl === undefined ? {} : { stateUrl }),
+          ...(orders === undefined ? {} : { orders }),
         });
       },
     }),

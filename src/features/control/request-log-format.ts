@@ -16,5 +16,6 @@ export function requestLogView(entry: RequestLogEntry) {
     response_body: entry.response_body,
     warnings: entry.warnings,
     at: isoTimestamp(entry.at),
+    answer_delivered: entry.answer_delivered,
   };
 }

@@ -14,8 +14,10 @@ export interface SandboxControlDeps {
     advance(seconds: number, options: { waitForIo: boolean }): Promise<number>;
     /** The same on one account's own clock, running that account's due work alone. */
     advanceAccount(accountId: string, seconds: number, options: { waitForIo: boolean }): Promise<number>;
-    /** Throws AdvanceTooLongError when an advance by `seconds` would run too many steps. */
+    /** Throws ClockBoundError or AdvanceTooLongError when an advance by `seconds` would pass the bound or run too many steps. */
     checkAdvance(seconds: number): void;
+    /** How many milliseconds the sandbox clock may still move before a clock (an account's too) passes the bound. */
+    roomMs(): number;
     /** Stops an advance under way at its next turn. */
     interrupt(): void;
   };
@@ -54,8 +56,10 @@ export interface SandboxControl {
   advanceAccountClock(accountId: string, seconds: number, options?: { waitForWebhooks?: boolean }): Promise<number>;
   /** `accountId`'s clock: its time, and how far it is ahead of real time (the sandbox clock's offset plus its own). */
   accountClock(accountId: string): { nowMs: number; offsetMs: number };
-  /** Refuses (throws the 400 AdvanceTooLongError) an advance by `seconds` that `advanceClock` would refuse for its length; moves nothing. */
+  /** Refuses (throws the 400 ClockBoundError or AdvanceTooLongError) an advance by `seconds` that `advanceClock` would refuse before moving; moves nothing. */
   checkAdvance(seconds: number): void;
+  /** How many milliseconds the sandbox clock may still move before a clock (an account's too) passes 9999-12-31T23:59:59Z. */
+  clockRoomMs(): number;
 }
 
 export function createSandboxControl({ scheduler, clock, uow, state, buyers, report, webhooks, feed }: SandboxControlDeps): SandboxControl {
@@ -97,5 +101,6 @@ export function createSandboxControl({ scheduler, clock, uow, state, buyers, rep
     },
     accountClock: (accountId) => clock.inAccount(accountId, () => ({ nowMs: clock.nowMs(), offsetMs: clock.offsetMs() })),
     checkAdvance: (seconds) => scheduler.checkAdvance(seconds),
+    clockRoomMs: () => scheduler.roomMs(),
   };
 }

@@ -7,10 +7,12 @@ import type { CoreParts } from '../../core/core.js';
 import { isoTimestamp } from '../../core/clock/clock.js';
 import type { Transaction } from '../../core/domain/entities.js';
 import type { Outbox } from '../../core/domain/ports.js';
+import { inRequestNotTheMerchants } from '../../core/http/request-log.js';
 import type { Feature } from '../../core/http/route-context.js';
 import { repeatedFailure } from '../../core/log.js';
 import { createPoster } from '../../core/webhooks/post.js';
 import { connectGuard } from '../../core/webhooks/targets.js';
+import { webhookCanary } from './go-live-canary.js';
 import { goLiveStore } from './go-live-store.js';
 import { GoLiveTracker } from './go-live-tracker.js';
 import { createGoLiveWiring } from './go-live-wiring.js';
@@ -30,8 +32,14 @@ export interface GoLiveFeature extends Feature {
   flush(): void;
 }
 
-export function createGoLiveFeature(core: CoreParts): GoLiveFeature {
-  const { options, clock, uow, repos, feed, db, logger, targets } = core;
+/** What the go-live feature uses of other features. */
+export interface GoLiveFeatureDeps {
+  /** Whether an account's URLs get a webhook canary (its own setting, else `--webhook-canary`). */
+  webhookCanary(accountId: string): boolean;
+}
+
+export function createGoLiveFeature(core: CoreParts, deps: GoLiveFeatureDeps): GoLiveFeature {
+  const { options, clock, uow, repos, feed, db, logger, targets, dispatcher } = core;
   const saves = repeatedFailure(logger, 'report.failed', 'saving the go-live report failed'); // each flush may fail (a full disk)
   const state = goLiveStore(db, (err) => saves.failed(err));
   const report = new GoLiveTracker({
@@ -48,6 +56,7 @@ export function createGoLiveFeature(core: CoreParts): GoLiveFeature {
     subscriptions: repos.subscriptions,
     deliveries: repos.deliveries,
     defaultNotificationUrl: options.notificationUrl,
+    inRequestNotTheMerchants,
   });
   // The state URLs given to check-webhooks, by webhook URL: the report reads them after each acknowledged payment webhook.
   const stateUrls = new Map<string, string>();
@@ -63,9 +72,20 @@ export function createGoLiveFeature(core: CoreParts): GoLiveFeature {
     },
     mismatch: (accountId, deliveryId, transactionId) => report.stateMismatch(accountId, deliveryId, transactionId),
   });
+  const canary = webhookCanary({
+    enabled: (accountId) => deps.webhookCanary(accountId),
+    deliveries: repos.deliveries,
+    uow,
+    clock,
+    queued: (id, at) => dispatcher.queued(id, at),
+    nudge: () => dispatcher.nudge(),
+  });
   core.observeAttempts((attempt) => {
+    // A delivery of what the conformance kit created: no finding, no coverage, no state read, no canary.
+    if (wiring.notTheMerchants(attempt)) return;
     wiring.onAttempt(attempt);
     void checkState(attempt);
+    canary(attempt);
   });
   return {
     report,

@@ -40,7 +40,17 @@ export const NO_ACCOUNT = '';
 export interface GoLiveAccountState {
   findings: Partial<Record<GoLiveFindingCode, FindingAggregate>>;
   coverage: CoverageScenario[];
+  /**
+   * The transactions and subscriptions that descend from requests the report skips (the
+   * conformance kit's), oldest first: their outcomes, refunds, renewals and deliveries are
+   * not the merchant's.
+   */
+  not_merchants?: string[];
 }
+
+/** Whether an account's state holds anything the report shows (a finding or a scenario seen). */
+const shown = (state: GoLiveAccountState): boolean =>
+  state.coverage.length > 0 || Object.values(state.findings).some((agg) => agg !== undefined && agg.count > 0);
 
 /** Where the aggregates are kept between starts (`store/go-live.ts`). */
 export interface GoLiveStateRepo {
@@ -62,15 +72,19 @@ export interface FindingWording {
 
 /**
  * The report: every account's findings (or only `accountId`'s), errors first; the coverage
- * of `accountId`, or of every account that has any finding or coverage.
+ * of `accountId`, or of every account that has any finding or coverage. Each scenario of
+ * `required` that an account of the report has not seen is a `coverage_missing` finding of
+ * that account; with no account in the report (no traffic yet), one without an account.
  */
 export function buildReport(
   states: ReadonlyMap<string, GoLiveAccountState>,
   accountId: string | undefined,
   generatedAt: string,
   wording: FindingWording,
+  required: readonly CoverageScenario[] = [],
 ): GoLiveReport {
-  const accounts = accountId !== undefined ? [accountId] : [...states.keys()].filter((id) => id !== NO_ACCOUNT);
+  const accounts =
+    accountId !== undefined ? [accountId] : [...states].filter(([id, state]) => id !== NO_ACCOUNT && shown(state)).map(([id]) => id);
   const findings: GoLiveFinding[] = [];
   const coverage: CoverageEntry[] = [];
   const withoutAccount = states.get(NO_ACCOUNT);
@@ -91,6 +105,13 @@ export function buildReport(
       coverage.push({ scenario, account_id: id, seen: state?.coverage.includes(scenario) ?? false, ...COVERAGE_HOW[scenario] });
     }
   }
+  const reported = [...new Set(coverage.map((c) => c.account_id))];
+  for (const account of reported.length > 0 ? reported : [null]) {
+    for (const scenario of required) {
+      const seen = account !== null && (states.get(account)?.coverage.includes(scenario) ?? false);
+      if (!seen) findings.push(coverageMissing(account, scenario));
+    }
+  }
   findings.sort(compareFindings);
   const count = (severity: GoLiveFinding['severity']) => findings.filter((f) => f.severity === severity).length;
   return {
@@ -98,6 +119,23 @@ export function buildReport(
     summary: { errors: count('error'), warnings: count('warning'), infos: count('info') },
     findings,
     coverage,
+  };
+}
+
+/** The finding of a required scenario that `accountId` (null: no account had traffic) has not seen. */
+function coverageMissing(accountId: string | null, scenario: CoverageScenario): GoLiveFinding {
+  const rule = RULES.coverage_missing;
+  const whose = accountId === null ? 'no account has traffic yet' : 'its tests never went through it';
+  return {
+    code: 'coverage_missing',
+    severity: rule.severity,
+    account_id: accountId,
+    title: rule.title,
+    detail: `The required scenario ${scenario} was not seen: ${whose}.`,
+    evidence: { count: 1 },
+    fix: COVERAGE_HOW[scenario].how,
+    docs: findingDocs('coverage_missing'),
+    scenario,
   };
 }
 
@@ -127,7 +165,9 @@ export function findingDetail(code: GoLiveFindingCode, n: number, wording: Findi
     case 'missing_idempotency_key':
       return `${n} create${s} (transaction, refund or subscription) ran without an Idempotency-Key: a retry after a timeout would create ${n === 1 ? 'it' : 'them'} again.`;
     case 'duplicate_charge_risk':
-      return `${n} transaction${s} repeated an earlier one of the last 10 minutes (same amount, currency and external_identifier) under a different or no Idempotency-Key: in production the customer is charged twice.`;
+      return `${n} transaction${s} repeated an earlier payment of the same order under a different or no Idempotency-Key: after a create whose answer never reached the client, or with the same amount, currency and external_identifier as one not failed (within 10 minutes), or the same body without any key (within 60 seconds). In production the customer is charged twice.`;
+    case 'duplicate_refund_risk':
+      return `${n} refund${s} repeated an earlier refund of the same transaction and amount under a different or no Idempotency-Key: after a refund whose answer never reached the client (within 10 minutes), or the same body without any key (within 60 seconds). In production the money goes back twice.`;
     case 'repeated_invalid_request':
       return `${n} request${s} repeated, unchanged, a request already refused with a 4xx twice before: the third sending of a refused request and each one after it.`;
     case 'live_key_used':
@@ -154,6 +194,8 @@ export function findingDetail(code: GoLiveFindingCode, n: number, wording: Findi
       return `${n} webhook${s} got no HTTP answer at all from ${n === 1 ? 'its' : 'their'} URL on two attempts or more (connection refused, name not resolved, or reset): the handler is not reachable from the sandbox.`;
     case 'webhook_state_mismatch':
       return `${n} payment webhook${s} ${n === 1 ? 'was' : 'were'} acknowledged, yet the state URL of the check-webhooks run then showed the order with another payment_status than the payment's outcome.`;
+    case 'coverage_missing':
+      return `${n} required scenario${s} ${n === 1 ? 'was' : 'were'} not seen.`;
     case 'ignored_webhook_field':
       return `${n} subscription create${s} carried a top-level notification_url, which subscriptions ignore: ${n === 1 ? 'its' : 'their'} webhooks go only to payment_method.webhooks_url.`;
   }

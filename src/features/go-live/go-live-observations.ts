@@ -34,13 +34,24 @@ export interface ObservedRequest {
   create: 'transaction' | 'refund' | 'subscription' | null;
   /** The transaction a create made (not a replay), with what identifies the order. */
   createdTransaction: { id: string; amount: number; currency: string; external_identifier: string | null } | null;
+  /** The refund a create made (not a replay): the refunded transaction and the amount. */
+  createdRefund: { id: string; transactionId: string; amount: number } | null;
+  /**
+   * Whether the answer reached the client, as known when the request was logged: false when a
+   * fault after execution hid it or the connection was already closed. A loss learnt later
+   * is told by `GoLiveTracker.undelivered`.
+   */
+  answerDelivered: boolean;
   /** The id of the transaction the request is about (refunds, reads), if any. */
   transactionId: string | null;
   /** It read one transaction that was PENDING. */
   readPending: boolean;
   /** Method, path and body (key order ignored), hashed; computed only when a rule needs it. */
   fingerprint: () => string;
-  /** The sandbox clock (ms). */
+  /**
+   * When the request arrived, on its account's clock (ms): creates are judged in the order they
+   * started, which a create held by a fault or latency does not log in.
+   */
   atMs: number;
   /** Real time (ms): Retry-After is in real seconds. */
   realMs: number;
@@ -64,6 +75,8 @@ export interface ObservedAttempt {
   durationMs: number;
   /** For a `duplicate` copy: whether the webhook it copies was acknowledged. */
   originalAcknowledged: boolean;
+  /** A webhook canary (a `bad_signature` copy the sandbox sent on its own): never the merchant's missed or failed delivery. */
+  canary: boolean;
 }
 
 /** An outcome the domain reached. */
@@ -79,12 +92,21 @@ export interface ObservedOutcome {
   linkExpired: boolean;
   /** A subscription's renewal charge (not its first). */
   renewal: boolean;
+  /** When it was reached, on its account's clock (ms). */
+  atMs: number;
 }
 
-/** How long two creates of one order count as a retry (sandbox clock). */
+/** How long two creates of one order (or a create after one whose answer was lost) count as a retry (sandbox clock). */
 export const DUPLICATE_WINDOW_MS = 10 * 60 * 1000;
-/** How long two identical keyless creates without an external_identifier count as a retry (sandbox clock). */
+/** How long two identical creates without any key count as a retry (sandbox clock). */
 export const IDENTICAL_BODY_WINDOW_MS = 60 * 1000;
+/**
+ * How long after it started a create may still be heard: longer than any hold before its entry
+ * is written (a `timeout=` fault holds at most 999 s, `--latency` at most 60 s).
+ */
+export const LATE_CREATE_MS = 20 * 60 * 1000;
+/** Creates each intent keeps for the duplicate rules (the earliest dropped first). */
+export const INTENT_CREATES_MAX = 16;
 /** Attempts of one delivery without any HTTP answer that make its URL unreachable. */
 export const UNREACHABLE_AT = 2;
 /** How many times the same request answered 4xx is a finding. */
@@ -93,3 +115,5 @@ export const REPEATED_INVALID_AT = 3;
 export const POLLING_MORE_THAN = 10;
 /** Entries each windowed tracker keeps per account (oldest dropped first). */
 export const TRACKER_ENTRIES_MAX = 1000;
+/** Transactions and subscriptions marked as not the merchant's kept per account (oldest dropped first). */
+export const NOT_MERCHANTS_MAX = 5000;

@@ -7,17 +7,29 @@
  * `EVIDENCE_IDS_MAX` ids of each kind; the trackers behind the windowed rules (duplicate
  * charges, repeated invalid requests, Retry-After, polling) are bounded per account.
  *
- * The rules are written not to cry wolf: only creates that ran count as creates; a replay
- * under the same Idempotency-Key is never a duplicate; refused bad-signature webhooks and
+ * The rules reason about money intents: a payment intent is an order (its
+ * external_identifier, or without one its create body), a refund intent a transaction and an
+ * amount; a duplicate is one intent that moved money twice. They are written not to cry wolf:
+ * only creates that ran count as creates; a replay under the same Idempotency-Key is never a
+ * duplicate; two identical bodies under two keys whose answers both reached the client are
+ * two orders; an order created again after it FAILED is a retry done right; creates are
+ * judged in the order they STARTED (their arrival on the account's clock), not the order they
+ * were logged or learnt lost in, so a retry sent while the first create is still held is paired
+ * with it all the same; refused bad-signature webhooks and
  * webhooks the sandbox failed on purpose (scenario `webhook_failures`) are not the
- * merchant's fault; requests that asked for a fault (`X-Sandbox-Fault`) are deliberate.
- * The control API, the panel and the check-webhooks battery never reach these hooks.
+ * merchant's fault; a webhook canary counts only for whether it was refused; requests that asked for a fault (`X-Sandbox-Fault`) are deliberate.
+ * The control API, the panel and the check-webhooks battery never reach these hooks; the
+ * conformance kit's requests are skipped, and what they create is marked (`notTheMerchants`)
+ * so that its outcomes, refunds and deliveries are not heard either.
  */
 import { EVIDENCE_IDS_MAX, type CoverageScenario, type GoLiveFindingCode, type GoLiveReport } from './go-live.js';
 import { NO_ACCOUNT, buildReport, type FindingAggregate, type GoLiveAccountState, type GoLiveStateRepo } from './go-live-findings.js';
 import {
   DUPLICATE_WINDOW_MS,
   IDENTICAL_BODY_WINDOW_MS,
+  INTENT_CREATES_MAX,
+  LATE_CREATE_MS,
+  NOT_MERCHANTS_MAX,
   POLLING_MORE_THAN,
   REPEATED_INVALID_AT,
   TRACKER_ENTRIES_MAX,
@@ -39,9 +51,36 @@ export interface GoLiveTrackerDeps {
   onChange?: (accountId: string) => void;
 }
 
+/** A create remembered by its intent, for the duplicate rules. */
+interface CreateEntry {
+  /** The transaction it created, or the refunded one. */
+  transactionId: string;
+  key: string | null;
+  /** When it started: its request's arrival on the account's clock (ms). */
+  at: number;
+  requestId: number;
+  /** Whether its answer reached the client (false may be learnt after the fact). */
+  delivered: boolean;
+  /** Sent without any key: its fingerprint (method, path, body), for two identical keyless creates. */
+  keyless: string | null;
+  /** Already counted as the repeat of an earlier create (each create is counted once). */
+  counted: boolean;
+}
+
+/** Whether a started before b (the request log's order breaks a tie). */
+const startedBefore = (a: CreateEntry, b: CreateEntry): boolean => a.at < b.at || (a.at === b.at && a.requestId < b.requestId);
+
 /** The windowed trackers of one account (memory only, bounded). */
 interface Windows {
-  creates: Map<string, { transactionId: string; key: string | null; at: number; requestId: number }>;
+  /**
+   * Payment creates by intent (`x amount currency external_identifier`, or `b fingerprint`
+   * without one), each intent's in the order they started, whatever order they were heard in.
+   */
+  creates: Map<string, CreateEntry[]>;
+  /** Refunds by intent (`transaction amount`), in the order they started. */
+  refunds: Map<string, CreateEntry[]>;
+  /** Transactions that reached FAILED, and when (the account's clock, ms): an order retried after it failed is no duplicate. */
+  failed: Map<string, number>;
   invalid: Map<string, { count: number; ids: number[] }>;
   retryAfter: Map<string, number>;
   polls: Map<string, number>;
@@ -60,9 +99,67 @@ const pushId = <T>(list: T[], id: T): void => {
   if (list.length < EVIDENCE_IDS_MAX && !list.includes(id)) list.push(id);
 };
 
+/** A payment intent: its order (amount, currency, external_identifier), or without one its create body. */
+const paymentIntent = (r: ObservedRequest): string => {
+  const tx = r.createdTransaction!;
+  return tx.external_identifier !== null ? `x ${tx.amount} ${tx.currency} ${tx.external_identifier}` : `b ${r.fingerprint()}`;
+};
+
+/** A refund intent: the refunded transaction and the amount. */
+const refundIntent = (r: ObservedRequest): string => `${r.createdRefund!.transactionId} ${r.createdRefund!.amount}`;
+
+/** What the duplicate rules remember of a create. */
+const entryOf = (r: ObservedRequest, transactionId: string, delivered: boolean): CreateEntry => ({
+  transactionId,
+  key: r.idempotencyKey,
+  at: r.atMs,
+  requestId: r.requestId,
+  delivered,
+  keyless: r.idempotencyKey === null ? r.fingerprint() : null,
+  counted: false,
+});
+
+/** Puts a create among its intent's, in the order they started (at most `INTENT_CREATES_MAX`, the earliest dropped); returns them. */
+function remember(map: Map<string, CreateEntry[]>, intent: string, entry: CreateEntry): CreateEntry[] {
+  const list = map.get(intent) ?? [];
+  let at = list.length;
+  while (at > 0 && startedBefore(entry, list[at - 1]!)) at -= 1;
+  list.splice(at, 0, entry);
+  if (list.length > INTENT_CREATES_MAX) list.shift();
+  boundedSet(map, intent, list);
+  return list;
+}
+
+/**
+ * Drops intents whose latest create started too long ago to pair with any create still to be
+ * heard: the window, plus the longest a create can be held before it is logged (oldest first).
+ */
+function dropExpired(map: Map<string, CreateEntry[]>, nowMs: number): void {
+  for (const [intent, list] of map) {
+    if (nowMs - list[list.length - 1]!.at <= DUPLICATE_WINDOW_MS + LATE_CREATE_MS) break;
+    map.delete(intent);
+  }
+}
+
+/** Whether `later` repeats `earlier` under another key or none (a replay under the same key is never a duplicate). */
+const anotherKey = (earlier: CreateEntry, later: CreateEntry): boolean => later.key === null || earlier.key !== later.key;
+
+/** Whether `later` refunds the refund intent of `earlier` twice (both of it, another key or none). */
+const refundRule = (earlier: CreateEntry, later: CreateEntry): boolean => {
+  const since = later.at - earlier.at;
+  if (since > DUPLICATE_WINDOW_MS) return false;
+  return !earlier.delivered || (earlier.keyless !== null && earlier.keyless === later.keyless && since <= IDENTICAL_BODY_WINDOW_MS);
+};
+
+/** The Retry-After identity of a request: method, path and body, and its Idempotency-Key (or none). */
+const retryKey = (r: ObservedRequest): string =>
+  r.idempotencyKey === null ? `${r.fingerprint()} -` : `${r.fingerprint()} k${r.idempotencyKey}`;
+
 export class GoLiveTracker {
   private readonly states: Map<string, GoLiveAccountState>;
   private readonly windows = new Map<string, Windows>();
+  /** Each account's `not_merchants`, as a set. */
+  private readonly marks = new Map<string, Set<string>>();
 
   constructor(private readonly deps: GoLiveTrackerDeps) {
     this.states = deps.repo.loadAll();
@@ -88,17 +185,19 @@ export class GoLiveTracker {
     }
     const w = this.windowsOf(accountId);
     if (r.createdTransaction && !r.replayed) this.checkDuplicate(accountId, w, r);
+    if (r.createdRefund && !r.replayed) this.checkDuplicateRefund(accountId, w, r);
 
-    // Retry-After: the same request again before the deadline of its 429.
+    // Retry-After: the same request (method, path, body) again before the deadline of its 429,
+    // under the same Idempotency-Key or, as before, none. Another key is another request.
     if (w.retryAfter.size > 0) {
-      const fingerprint = r.fingerprint();
-      const deadline = w.retryAfter.get(fingerprint);
+      const retry = retryKey(r);
+      const deadline = w.retryAfter.get(retry);
       if (deadline !== undefined) {
         if (r.realMs < deadline) this.raise(accountId, 'ignored_retry_after', ids);
-        w.retryAfter.delete(fingerprint);
+        w.retryAfter.delete(retry);
       }
     }
-    if (r.status === 429 && r.retryAfterS !== null) boundedSet(w.retryAfter, r.fingerprint(), r.realMs + r.retryAfterS * 1000);
+    if (r.status === 429 && r.retryAfterS !== null) boundedSet(w.retryAfter, retryKey(r), r.realMs + r.retryAfterS * 1000);
 
     // The same request refused again and again (faults, rate limits and concurrency are not refusals).
     if (r.status >= 400 && r.status < 500 && r.status !== 429 && r.status !== 409 && !r.fault && !r.liveKey) {
@@ -125,6 +224,12 @@ export class GoLiveTracker {
     const ids = { delivery: a.deliveryId, transaction: a.transactionId };
     if (!a.contacted) return;
     const answered = a.status !== null;
+    // A canary's answer says only whether the handler verifies signatures: no answer is not a missed delivery.
+    if (a.canary) {
+      if (answered) this.see(accountId, 'webhook_bad_signature');
+      if (a.ok) this.raise(accountId, 'webhook_signature_not_verified', ids);
+      return;
+    }
     if (!answered && !a.timedOut) {
       const w = this.windowsOf(accountId);
       const unanswered = (w.unanswered.get(a.deliveryId) ?? 0) + 1;
@@ -150,9 +255,36 @@ export class GoLiveTracker {
     }
   }
 
+  /**
+   * A create whose answer turned out, after it was observed, not to have reached the client
+   * (the connection closed before the answer was written): the same observation, heard again.
+   */
+  undelivered(r: ObservedRequest): void {
+    if (r.accountId === null || r.replayed) return;
+    const accountId = r.accountId;
+    const w = this.windowsOf(accountId);
+    // Learnt late: the creates that started after it within the window and were heard first are judged again.
+    const mark = (map: Map<string, CreateEntry[]>, intent: string, transactionId: string): CreateEntry[] | undefined => {
+      const list = map.get(intent);
+      const known = list?.find((e) => e.requestId === r.requestId);
+      if (known !== undefined) known.delivered = false;
+      return known !== undefined ? list : remember(map, intent, entryOf(r, transactionId, false));
+    };
+    if (r.createdTransaction) {
+      const intent = paymentIntent(r);
+      const list = mark(w.creates, intent, r.createdTransaction.id)!;
+      this.judge(accountId, 'duplicate_charge_risk', list, r.requestId, this.chargeRule(w, intent));
+    }
+    if (r.createdRefund) {
+      const list = mark(w.refunds, refundIntent(r), r.createdRefund.transactionId)!;
+      this.judge(accountId, 'duplicate_refund_risk', list, r.requestId, refundRule);
+    }
+  }
+
   /** A payment's outcome. */
   outcome(o: ObservedOutcome): void {
     const { accountId } = o;
+    if (o.status === 'FAILED') boundedSet(this.windowsOf(accountId).failed, o.transactionId, o.atMs);
     this.see(accountId, o.status === 'SUCCEEDED' ? 'payment_succeeded' : 'payment_failed');
     if (o.linkExpired) this.see(accountId, 'link_expired');
     if (o.renewal) this.see(accountId, o.status === 'SUCCEEDED' ? 'subscription_renewal' : 'subscription_past_due');
@@ -175,10 +307,33 @@ export class GoLiveTracker {
     this.see(accountId, 'customer_cancelled');
   }
 
+  /**
+   * Marks a transaction or a subscription as not the merchant's: it was created by a request
+   * the report skips (the conformance kit's), or descends from one. Its outcomes, refunds,
+   * renewals and deliveries are then not heard (`isNotTheMerchants`).
+   */
+  notTheMerchants(accountId: string, id: string): void {
+    const marks = this.marksOf(accountId);
+    if (marks.has(id)) return;
+    const state = this.stateOf(accountId);
+    const list = (state.not_merchants ??= []);
+    list.push(id);
+    marks.add(id);
+    if (list.length > NOT_MERCHANTS_MAX) marks.delete(list.shift()!);
+    this.deps.repo.save(accountId, state);
+  }
+
+  /** Whether a transaction or a subscription of the account is not the merchant's (`notTheMerchants`). */
+  isNotTheMerchants(accountId: string, id: string | null): boolean {
+    if (id === null) return false;
+    return this.marksOf(accountId).has(id);
+  }
+
   /** Forgets every finding and all coverage (`POST /_sandbox/reset`). */
   clear(): void {
     this.states.clear();
     this.windows.clear();
+    this.marks.clear();
     this.deps.repo.clear();
   }
 
@@ -186,51 +341,119 @@ export class GoLiveTracker {
 
   /**
    * The report: every account's findings (or only `accountId`'s), errors first; the coverage
-   * of `accountId`, or of every account that has any finding or coverage.
+   * of `accountId`, or of every account that has any finding or coverage; a `coverage_missing`
+   * finding for each scenario of `requireCoverage` such an account has not seen.
    */
-  report(accountId?: string): GoLiveReport {
-    return buildReport(this.states, accountId, this.deps.now(), this.deps);
+  report(accountId?: string, requireCoverage: readonly CoverageScenario[] = []): GoLiveReport {
+    return buildReport(this.states, accountId, this.deps.now(), this.deps, requireCoverage);
   }
 
   // ------------------------------------------------------------ internals
 
+  private marksOf(accountId: string): Set<string> {
+    let marks = this.marks.get(accountId);
+    if (!marks) {
+      marks = new Set(this.states.get(accountId)?.not_merchants);
+      this.marks.set(accountId, marks);
+    }
+    return marks;
+  }
+
   private windowsOf(accountId: string): Windows {
     let w = this.windows.get(accountId);
     if (!w) {
-      w = { creates: new Map(), invalid: new Map(), retryAfter: new Map(), polls: new Map(), unanswered: new Map() };
+      w = {
+        creates: new Map(),
+        refunds: new Map(),
+        failed: new Map(),
+        invalid: new Map(),
+        retryAfter: new Map(),
+        polls: new Map(),
+        unanswered: new Map(),
+      };
       this.windows.set(accountId, w);
     }
     return w;
   }
 
   /**
-   * Two creates of one order: with an external_identifier, the same amount, currency and
-   * identifier within 10 minutes under different or no keys; without one, the same body sent
-   * twice without any key within 60 seconds. Two keys on two identical bodies are two orders.
+   * One payment intent charged twice, under another key or none: (a) within 10 minutes after
+   * a create of the same intent whose answer never reached the client; (b) the same amount,
+   * currency and external_identifier within 10 minutes, unless the earlier payment had FAILED
+   * when the later one was created (a declined card, a cancelled payment page, an expired
+   * link: retrying is right); (c) the same body twice without any key within 60 seconds. Two
+   * identical bodies under two keys, both answered, are two orders. "Earlier" and "later" are
+   * the order the creates started in.
    */
   private checkDuplicate(accountId: string, w: Windows, r: ObservedRequest): void {
-    const tx = r.createdTransaction!;
-    const byOrder = tx.external_identifier !== null;
-    if (!byOrder && r.idempotencyKey !== null) return;
-    const order = byOrder ? `x ${tx.amount} ${tx.currency} ${tx.external_identifier}` : `b ${r.fingerprint()}`;
-    const window = byOrder ? DUPLICATE_WINDOW_MS : IDENTICAL_BODY_WINDOW_MS;
-    const earlier = w.creates.get(order);
-    if (earlier && r.atMs - earlier.at <= window && (r.idempotencyKey === null || earlier.key !== r.idempotencyKey)) {
-      const state = this.stateOf(accountId);
-      const agg = this.aggregate(state, 'duplicate_charge_risk');
-      agg.count += 1;
-      pushId(agg.request_ids, earlier.requestId);
-      pushId(agg.request_ids, r.requestId);
-      pushId(agg.transaction_ids, earlier.transactionId);
-      pushId(agg.transaction_ids, tx.id);
-      this.changed(accountId, state);
+    const intent = paymentIntent(r);
+    const list = remember(w.creates, intent, entryOf(r, r.createdTransaction!.id, r.answerDelivered));
+    this.judge(accountId, 'duplicate_charge_risk', list, r.requestId, this.chargeRule(w, intent));
+    dropExpired(w.creates, r.atMs);
+  }
+
+  /** Whether `later` charges the payment intent `intent` of `earlier` twice (both of it, another key or none). */
+  private chargeRule(w: Windows, intent: string): (earlier: CreateEntry, later: CreateEntry) => boolean {
+    const byOrder = intent.startsWith('x ');
+    return (earlier, later) => {
+      const since = later.at - earlier.at;
+      if (since > DUPLICATE_WINDOW_MS) return false;
+      if (!earlier.delivered) return true;
+      const failedAt = w.failed.get(earlier.transactionId);
+      if (byOrder && (failedAt === undefined || failedAt > later.at)) return true;
+      return earlier.keyless !== null && earlier.keyless === later.keyless && since <= IDENTICAL_BODY_WINDOW_MS;
+    };
+  }
+
+  /**
+   * One refund intent (a transaction and an amount) refunded twice, under another key or none:
+   * within 10 minutes after a refund whose answer never reached the client, or the same body
+   * twice without any key within 60 seconds. Two equal partial refunds, both answered, are two
+   * refunds. "After" is the order the refunds started in.
+   */
+  private checkDuplicateRefund(accountId: string, w: Windows, r: ObservedRequest): void {
+    const list = remember(w.refunds, refundIntent(r), entryOf(r, r.createdRefund!.transactionId, r.answerDelivered));
+    this.judge(accountId, 'duplicate_refund_risk', list, r.requestId, refundRule);
+    dropExpired(w.refunds, r.atMs);
+  }
+
+  /**
+   * Judges the create `requestId` among its intent's creates (`list`, in the order they
+   * started) both ways: as the repeat of the nearest earlier one, and as the earlier create of
+   * each later one already heard (logged first, or heard before its answer was known lost). Each
+   * create is counted once, as a repeat.
+   */
+  private judge(
+    accountId: string,
+    code: GoLiveFindingCode,
+    list: readonly CreateEntry[],
+    requestId: number,
+    repeats: (earlier: CreateEntry, later: CreateEntry) => boolean,
+  ): void {
+    const at = list.findIndex((e) => e.requestId === requestId);
+    if (at < 0) return;
+    const entry = list[at]!;
+    for (let i = at - 1; i >= 0 && !entry.counted; i -= 1) {
+      const earlier = list[i]!;
+      if (anotherKey(earlier, entry) && repeats(earlier, entry)) this.raisePair(accountId, code, earlier, entry);
     }
-    boundedSet(w.creates, order, { transactionId: tx.id, key: r.idempotencyKey, at: r.atMs, requestId: r.requestId });
-    // Drop what fell out of the window (oldest first).
-    for (const [key, entry] of w.creates) {
-      if (r.atMs - entry.at <= DUPLICATE_WINDOW_MS) break;
-      w.creates.delete(key);
+    for (let i = at + 1; i < list.length; i += 1) {
+      const later = list[i]!;
+      if (!later.counted && anotherKey(entry, later) && repeats(entry, later)) this.raisePair(accountId, code, entry, later);
     }
+  }
+
+  /** A duplicate: the earlier create and the later one, both in the evidence. */
+  private raisePair(accountId: string, code: GoLiveFindingCode, earlier: CreateEntry, later: CreateEntry): void {
+    later.counted = true;
+    const state = this.stateOf(accountId);
+    const agg = this.aggregate(state, code);
+    agg.count += 1;
+    pushId(agg.request_ids, earlier.requestId);
+    pushId(agg.request_ids, later.requestId);
+    pushId(agg.transaction_ids, earlier.transactionId);
+    pushId(agg.transaction_ids, later.transactionId);
+    this.changed(accountId, state);
   }
 
   private stateOf(accountId: string): GoLiveAccountState {

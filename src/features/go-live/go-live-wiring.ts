@@ -16,14 +16,19 @@ import type {
 } from '../../core/domain/ports.js';
 
 /** An attempt as the dispatcher reports it once recorded (only the delivery's fields the report reads). */
-export type RecordedAttempt = DomainRecordedAttempt<Pick<Delivery, 'id' | 'account_id' | 'kind' | 'resource_id' | 'fault'>>;
+export type RecordedAttempt = DomainRecordedAttempt<Pick<Delivery, 'id' | 'account_id' | 'kind' | 'resource_id' | 'fault' | 'canary'>>;
 
 export interface GoLiveWiringDeps {
   report: {
     attempt(attempt: ObservedAttempt): void;
     outcome(outcome: ObservedOutcome): void;
     refund(accountId: string, partial: boolean): void;
+    /** Marks a transaction or a subscription as not the merchant's. */
+    notTheMerchants(accountId: string, id: string): void;
+    isNotTheMerchants(accountId: string, id: string | null): boolean;
   };
+  /** Whether the code running now is the work of a request the report skips (the conformance kit's), while it runs. */
+  inRequestNotTheMerchants(): boolean;
   uow: Pick<UnitOfWork, 'afterCommit'>;
   transactions: Pick<TransactionsRepo, 'refundById'>;
   subscriptions: Pick<SubscriptionsRepo, 'byId'>;
@@ -33,7 +38,9 @@ export interface GoLiveWiringDeps {
 }
 
 export interface GoLiveWiring {
-  /** For the dispatcher's `onAttempt`. */
+  /** Whether an attempt's delivery is about a transaction that is not the merchant's. */
+  notTheMerchants(attempt: RecordedAttempt): boolean;
+  /** For the dispatcher's `onAttempt`: nothing of an attempt that is not the merchant's. */
   onAttempt(attempt: RecordedAttempt): void;
   /** For `transactions.onResolved`: the outcome, reported after the commit. */
   onResolved(tx: Transaction): void;
@@ -48,14 +55,22 @@ export function createGoLiveWiring({
   subscriptions,
   deliveries,
   defaultNotificationUrl,
+  inRequestNotTheMerchants,
 }: GoLiveWiringDeps): GoLiveWiring {
+  /** The transaction a delivery is about (a refund's: the refunded one). */
+  const transactionOf = (d: RecordedAttempt['delivery']): string =>
+    d.kind === 'payment' ? d.resource_id : (transactions.refundById(d.resource_id)?.transaction_id ?? d.resource_id);
+  const notTheMerchants = ({ delivery: d }: RecordedAttempt): boolean => report.isNotTheMerchants(d.account_id, transactionOf(d));
   return {
-    onAttempt({ delivery: d, number, ok, status, contacted, timedOut, durationMs }) {
+    notTheMerchants,
+    onAttempt(attempt) {
+      if (notTheMerchants(attempt)) return;
+      const { delivery: d, number, ok, status, contacted, timedOut, durationMs } = attempt;
       report.attempt({
         accountId: d.account_id,
         deliveryId: d.id,
         kind: d.kind,
-        transactionId: d.kind === 'payment' ? d.resource_id : (transactions.refundById(d.resource_id)?.transaction_id ?? d.resource_id),
+        transactionId: transactionOf(d),
         fault: d.fault,
         number,
         ok,
@@ -65,9 +80,12 @@ export function createGoLiveWiring({
         durationMs,
         originalAcknowledged:
           d.fault === 'duplicate' && deliveries.forResource(d.resource_id).some((o) => o.fault === null && o.status === 'delivered'),
+        canary: d.canary === 1,
       });
     },
     onResolved(tx) {
+      // Marked inside the unit of work, before the commit queues its webhook's first attempt.
+      if (!theMerchants(tx)) return;
       const outcome = outcomeOf(tx);
       uow.afterCommit(() => report.outcome(outcome));
     },
@@ -75,11 +93,26 @@ export function createGoLiveWiring({
       const refund = (...args: Parameters<Outbox['refund']>): void => {
         outbox.refund(...args);
         const [tx, made] = args;
+        if (inRequestNotTheMerchants() || report.isNotTheMerchants(tx.account_id, tx.id)) return;
         uow.afterCommit(() => report.refund(tx.account_id, made.amount < tx.amount));
       };
       return { ...outbox, refund };
     },
   };
+
+  /**
+   * Whether a transaction is the merchant's: not when it was created by a request the report
+   * skips, or belongs to a subscription that was, or moves now in such a request (then it is
+   * marked, with its subscription, so that its later outcomes and deliveries are not heard).
+   */
+  function theMerchants(tx: Transaction): boolean {
+    const inSkipped = inRequestNotTheMerchants();
+    if (!inSkipped && !report.isNotTheMerchants(tx.account_id, tx.id) && !report.isNotTheMerchants(tx.account_id, tx.subscription_id))
+      return true;
+    report.notTheMerchants(tx.account_id, tx.id);
+    if (inSkipped && tx.subscription_id !== null) report.notTheMerchants(tx.account_id, tx.subscription_id);
+    return false;
+  }
 
   /** What the report needs of an outcome, read when it is reached (inside its unit of work). */
   function outcomeOf(tx: Transaction): ObservedOutcome {
@@ -92,6 +125,7 @@ export function createGoLiveWiring({
       subscription: tx.subscription_id !== null,
       linkExpired: tx.status === 'FAILED' && tx.link_expires_at !== null && (tx.resolved_at ?? 0) >= tx.link_expires_at,
       renewal: sub !== undefined && sub.state.first_charge_id !== null && sub.state.first_charge_id !== tx.id,
+      atMs: tx.resolved_at ?? tx.updated_at,
     };
   }
 }

@@ -11,6 +11,7 @@ export type GoLiveSeverity = 'error' | 'warning' | 'info';
 export const FINDING_CODES = [
   'missing_idempotency_key',
   'duplicate_charge_risk',
+  'duplicate_refund_risk',
   'repeated_invalid_request',
   'live_key_used',
   'card_data_in_checkout_mode',
@@ -25,6 +26,7 @@ export const FINDING_CODES = [
   'webhook_unreachable',
   'ignored_webhook_field',
   'webhook_state_mismatch',
+  'coverage_missing',
 ] as const;
 
 /** A finding code of the go-live report. */
@@ -50,6 +52,43 @@ export const COVERAGE_SCENARIOS = [
 /** A coverage scenario of the go-live report. */
 export type CoverageScenario = (typeof COVERAGE_SCENARIOS)[number];
 
+/** The documented set `recommended` names: what every integration's tests should go through before go-live. */
+export const RECOMMENDED_COVERAGE: readonly CoverageScenario[] = [
+  'payment_succeeded',
+  'payment_failed',
+  'refund',
+  'webhook_retry',
+  'webhook_duplicate',
+  'webhook_bad_signature',
+];
+
+/** The name of the documented set in a list of required scenarios. */
+export const RECOMMENDED = 'recommended';
+
+/**
+ * The scenarios a `--require-coverage` list names (`a,b`; `recommended` names the documented
+ * set), without repeats, in the order named; or the message of a usage error naming the valid names.
+ */
+export function parseRequiredCoverage(list: string): { scenarios: CoverageScenario[] } | { error: string } {
+  const names = list
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  if (names.length === 0) return { error: `names no scenario: give ${RECOMMENDED} or scenario names separated by commas` };
+  const unknown = names.filter((name) => name !== RECOMMENDED && !(COVERAGE_SCENARIOS as readonly string[]).includes(name));
+  if (unknown.length > 0) {
+    return {
+      error: `unknown coverage scenario${unknown.length === 1 ? '' : 's'} ${unknown.map((n) => `"${n}"`).join(', ')}: valid names are ${RECOMMENDED}, ${COVERAGE_SCENARIOS.join(', ')}`,
+    };
+  }
+  const scenarios = new Set<CoverageScenario>();
+  for (const name of names) {
+    if (name === RECOMMENDED) for (const s of RECOMMENDED_COVERAGE) scenarios.add(s);
+    else scenarios.add(name as CoverageScenario);
+  }
+  return { scenarios: [...scenarios] };
+}
+
 /** What shows a finding: how many times it happened, and the first ids of what showed it. */
 export interface GoLiveEvidence {
   count: number;
@@ -73,6 +112,8 @@ export interface GoLiveFinding {
   fix: string;
   /** The docs entry (sandbox extension of the documented shape): `docs/go-live.md#<code>`. */
   docs: string;
+  /** For `coverage_missing`: the required scenario not seen (sandbox extension). */
+  scenario?: CoverageScenario;
 }
 
 export interface CoverageEntry {
@@ -123,6 +164,11 @@ export const RULES: Record<GoLiveFindingCode, Rule> = {
     severity: 'error',
     title: 'The same payment was created twice',
     fix: 'Derive the Idempotency-Key from your order and reuse it on every retry of the same create, so a retry after a timeout replays the first answer instead of charging again.',
+  },
+  duplicate_refund_risk: {
+    severity: 'error',
+    title: 'The same refund was made twice',
+    fix: "Derive the refund's Idempotency-Key from what you refund (the order and the amount, or your own refund id) and reuse it on every retry, so a retry after a timeout replays the first refund instead of refunding again.",
   },
   repeated_invalid_request: {
     severity: 'warning',
@@ -193,6 +239,11 @@ export const RULES: Record<GoLiveFindingCode, Rule> = {
     severity: 'error',
     title: "The merchant's state contradicts the payment it acknowledged",
     fix: 'Apply each acknowledged outcome to the order before answering: a SUCCEEDED payment webhook makes the order paid, a FAILED one failed, and nothing else does (see the state check in docs/webhooks.md).',
+  },
+  coverage_missing: {
+    severity: 'error',
+    title: 'A required scenario was never exercised',
+    fix: "Add a test that goes through the scenario (each finding's fix says how), or drop it from --require-coverage.",
   },
 };
 

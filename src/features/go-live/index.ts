@@ -14,4 +14,4 @@ export { runReport } from './report-command.js';
 export { formatJunitSuite } from './report-format.js';
 export type { JunitCase } from './report-format.js';
 export { createGoLiveFeature } from './compose.js';
-export type { GoLiveFeature } from './compose.js';
+export type { GoLiveFeature, GoLiveFeatureDeps } from './compose.js';

@@ -4,7 +4,7 @@ import { reportControlRoutes } from './control/report.index.js';
 import type { GoLiveTracker } from './go-live-tracker.js';
 import { goLiveObserver } from './request-observer.js';
 
-export function register(ctx: RouteContext, goLive: Pick<GoLiveTracker, 'request' | 'report'>): void {
+export function register(ctx: RouteContext, goLive: Pick<GoLiveTracker, 'request' | 'undelivered' | 'notTheMerchants' | 'report'>): void {
   const { queries, clock } = ctx.core;
   ctx.observe(
     goLiveObserver({ accounts: queries.accounts, transactions: queries.transactions, goLive, clock, faultPlayedOn: ctx.faultPlayedOn }),

@@ -1,6 +1,6 @@
 /**
  * `payment-sandbox report [--url URL] [--account ID] [--fail-on error|warning|never]
- * [--format text|json|junit]`: fetches `GET /_sandbox/report` from a running sandbox (a
+ * [--format text|json|junit] [--require-coverage SCENARIO[,SCENARIO...]]`: fetches `GET /_sandbox/report` from a running sandbox (a
  * container, a CI service, another terminal) and prints it for a CI log. Exit code: 0 when
  * no finding is at or above `--fail-on` (default error), 1 when one is, 2 for bad options,
  * an unreachable sandbox or a refused request.
@@ -14,7 +14,7 @@ import {
   sandboxOrigin,
   unreachableMessage,
 } from '../../core/sandbox-client.js';
-import type { GoLiveReport } from './go-live.js';
+import { RECOMMENDED, parseRequiredCoverage, type GoLiveReport } from './go-live.js';
 import { failingFindings, formatJunit, formatText, type FailOn } from './report-format.js';
 
 /** Exit codes of `report`. */
@@ -29,6 +29,7 @@ interface ReportFlags {
   failOn: string;
   format: string;
   adminToken?: string;
+  requireCoverage?: string;
 }
 
 function buildCommand(): Command {
@@ -54,8 +55,17 @@ function buildCommand(): Command {
         .choices(['text', 'json', 'junit'])
         .default('text'),
     )
+    .addOption(
+      new Option(
+        '--require-coverage <scenarios>',
+        `coverage scenarios (comma-separated) the tests must have gone through; each one not seen is a coverage_missing error (${RECOMMENDED}: the documented set)`,
+      ),
+    )
     .addOption(new Option('--admin-token <token>', "the sandbox's --admin-token, if it has one [env PAYMENT_SANDBOX_ADMIN_TOKEN]"))
-    .addHelpText('after', '\nIn CI, as the last step:\n  $ payment-sandbox report --fail-on error --format junit > go-live.xml\n');
+    .addHelpText(
+      'after',
+      '\nIn CI, as the last step:\n  $ payment-sandbox report --require-coverage recommended --format junit > go-live.xml\n',
+    );
 }
 
 /**
@@ -77,10 +87,17 @@ export async function runReport(argv: string[], env: NodeJS.ProcessEnv = process
     process.stderr.write(`payment-sandbox report: ${message}\n`);
     return REPORT_EXIT.usage;
   };
+  const query = new URLSearchParams();
+  if (flags.account !== undefined) query.set('account_id', flags.account);
+  if (flags.requireCoverage !== undefined) {
+    const required = parseRequiredCoverage(flags.requireCoverage);
+    if ('error' in required) return fail(`--require-coverage ${required.error}`);
+    query.set('require_coverage', required.scenarios.join(','));
+  }
   const resolved = sandboxOrigin(flags.url, env);
   if ('error' in resolved) return fail(resolved.error);
   const { origin } = resolved;
-  const url = `${origin}/_sandbox/report${flags.account === undefined ? '' : `?account_id=${encodeURIComponent(flags.account)}`}`;
+  const url = `${origin}/_sandbox/report${query.size === 0 ? '' : `?${query.toString().replace(/%2C/g, ',')}`}`;
   const token = flags.adminToken ?? env.PAYMENT_SANDBOX_ADMIN_TOKEN;
   let report: GoLiveReport;
   try {

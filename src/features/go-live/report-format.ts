@@ -105,17 +105,23 @@ export function formatJunit(report: GoLiveReport, source: string, hostname = 'pa
   const accounts = accountsOf(report);
   const suites = (accounts.length > 0 ? accounts : [null]).map((account, id) => {
     const findings = report.findings.filter((f) => f.account_id === account);
+    // One test case per rule: a code with several findings (coverage_missing, one per scenario) fails once, listing each.
     const cases = FINDING_CODES.map((code) => {
-      const f = findings.find((x) => x.code === code);
+      const of = findings.filter((x) => x.code === code);
       const classname = `go-live.${account ?? 'sandbox'}`;
+      const f = of[0];
       if (!f) return `    <testcase name="${code}" classname="${escapeXml(classname)}" time="0"/>`;
-      const body = [`${f.title}. ${f.detail}`, `evidence: ${evidenceLine(f)}`, `fix: ${f.fix}`, `docs: ${f.docs}`].join('\n');
+      const body = of
+        .map((x) => [`${x.title}. ${x.detail}`, `evidence: ${evidenceLine(x)}`, `fix: ${x.fix}`, `docs: ${x.docs}`].join('\n'))
+        .join('\n\n');
+      const count = of.reduce((sum, x) => sum + x.evidence.count, 0);
       return [
         `    <testcase name="${code}" classname="${escapeXml(classname)}" time="0">`,
-        `      <failure message="${escapeXml(`${f.severity}: ${f.title} (${f.evidence.count})`)}" type="${f.severity}">${escapeXml(body)}</failure>`,
+        `      <failure message="${escapeXml(`${f.severity}: ${f.title} (${count})`)}" type="${f.severity}">${escapeXml(body)}</failure>`,
         '    </testcase>',
       ].join('\n');
     });
+    const failures = new Set(findings.map((x) => x.code)).size;
     const coverage = report.coverage.filter((c) => c.account_id === account);
     const out =
       coverage.length > 0
@@ -123,7 +129,7 @@ export function formatJunit(report: GoLiveReport, source: string, hostname = 'pa
         : `Coverage: no merchant traffic seen yet (${COVERAGE_SCENARIOS.length} scenarios).`;
     const name = account === null ? 'go-live' : `go-live ${account}`;
     return [
-      `  <testsuite name="${escapeXml(name)}" package="payment-sandbox" id="${id}" timestamp="${timestamp}" hostname="${escapeXml(hostname)}" tests="${FINDING_CODES.length}" failures="${findings.length}" errors="0" time="0">`,
+      `  <testsuite name="${escapeXml(name)}" package="payment-sandbox" id="${id}" timestamp="${timestamp}" hostname="${escapeXml(hostname)}" tests="${FINDING_CODES.length}" failures="${failures}" errors="0" time="0">`,
       '    <properties>',
       `      <property name="source" value="${escapeXml(source)}"/>`,
       account === null ? '' : `      <property name="account_id" value="${escapeXml(account)}"/>`,

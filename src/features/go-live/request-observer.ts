@@ -1,6 +1,7 @@
 /**
- * What the go-live report hears of each /v4 request (`domain/go-live-tracker.ts`): the
- * request log calls `observeRequest` once the request is logged. It reads only what this
+ * What the go-live report hears of each /v4 request (`go-live-tracker.ts`): the request log
+ * calls `observeRequest` once the request is logged, and tells again a create whose answer
+ * turned out not to have reached the client. It reads only what this
  * request carried and what the route answered (before a fault lost the answer), plus one
  * cached read for a GET of a transaction; it never reads the request log.
  */
@@ -16,6 +17,7 @@ import { canonicalBody, canonicalJson } from '../../core/http/idempotency.js';
 import type { RequestObserver } from '../../core/http/request-log.js';
 import { carriesCardData as parsedCarriesCardData, holdsCardNumber } from '../../core/http/redact.js';
 import { redactSecurityCodes } from '../../core/redaction/card-data.js';
+import { isConformanceUserAgent } from '../../core/sandbox-client.js';
 
 const CREATE = /^\/v4\/(transactions|subscriptions)\/?$/;
 const REFUND = /^\/v4\/transactions\/([^/]+)\/refunds\/?$/;
@@ -54,6 +56,14 @@ export function warnIgnoredWebhookField(c: Context<ApiEnv>): void {
     c.get('warnings').push(IGNORED_SUBSCRIPTION_NOTIFICATION_URL);
 }
 
+/** The id of the record a create made, from the value it answered (not a replay, nor a create a fault stopped). */
+function createdId(c: Context<ApiEnv>): string | undefined {
+  const answered: unknown = c.get('answer');
+  if (c.get('replayed') || answered === null || typeof answered !== 'object') return undefined;
+  const { id } = answered as { id?: unknown };
+  return typeof id === 'string' ? id : undefined;
+}
+
 /** The order fields of a transaction create's body. */
 function orderOf(body: unknown): { amount: number; currency: string; external_identifier: string | null } | null {
   if (typeof body !== 'object' || body === null) return null;
@@ -67,15 +77,28 @@ export interface GoLiveDeps {
   accounts: Pick<AccountQueries, 'byId'>;
   transactions: Pick<TransactionQueries, 'byId'>;
   /** The go-live report's aggregates. */
-  goLive: Pick<GoLiveTracker, 'request'>;
+  goLive: Pick<GoLiveTracker, 'request' | 'undelivered' | 'notTheMerchants'>;
   clock: Pick<Clock, 'nowMs'>;
   /** The faults played on a request (`ApiFaults.playedOn` of the same app). */
   faultPlayedOn: ApiFaults['playedOn'];
 }
 
-/** The go-live report's observer of the request log: it hears each logged /v4 request. */
+/** The go-live report's observer of the request log: it hears each logged /v4 request, and each create whose answer was lost after. */
 export function goLiveObserver(deps: GoLiveDeps): RequestObserver {
-  return (c, requestId, path, loggedBody) => observeRequest(deps, c, requestId, path, loggedBody);
+  // The creates heard with their answer delivered, until the request is gone: told again if it was lost after all.
+  const answered = new WeakMap<Context<ApiEnv>, ObservedRequest>();
+  return {
+    logged: async (c, requestId, path, loggedBody) => {
+      const observed = await observeRequest(deps, c, requestId, path, loggedBody);
+      if (observed?.answerDelivered && (observed.createdTransaction !== null || observed.createdRefund !== null)) answered.set(c, observed);
+    },
+    undelivered: (c) => {
+      const observed = answered.get(c);
+      if (observed === undefined) return;
+      answered.delete(c);
+      deps.goLive.undelivered({ ...observed, answerDelivered: false });
+    },
+  };
 }
 
 /**
@@ -90,13 +113,20 @@ export async function observeRequest(
   requestId: number,
   path: string,
   loggedBody: string | null,
-): Promise<void> {
+): Promise<ObservedRequest | undefined> {
   const account = c.get('account') as ApiEnv['Variables']['account'] | undefined;
+  // The conformance kit's requests test the sandbox, not the merchant's integration: what they
+  // create is marked, so that its outcomes, refunds, renewals and deliveries are not heard either.
+  if (isConformanceUserAgent(c.req.header('user-agent'))) {
+    const created = account !== undefined && c.req.method === 'POST' && CREATE.test(c.req.path) ? createdId(c) : undefined;
+    if (created !== undefined) deps.goLive.notTheMerchants(account!.id, created);
+    return undefined;
+  }
   const named = c.req.header('x-merchant-account-id');
   const namedAccount = account === undefined && named !== undefined ? deps.accounts.byId(named) : undefined;
   const accountId = account?.id ?? namedAccount?.id ?? null;
   const liveKey = /^Bearer\s+sk_live_/i.test(c.req.header('authorization') ?? '');
-  if (accountId === null && !liveKey) return;
+  if (accountId === null && !liveKey) return undefined;
   const mode = account?.mode ?? namedAccount?.mode;
   const method = c.req.method;
   const bare = c.req.path;
@@ -140,6 +170,20 @@ export async function observeRequest(
       // not JSON: nothing to track
     }
   }
+  let createdRefund: ObservedRequest['createdRefund'] = null;
+  if (create === 'refund' && executed.status === 201 && !replayed && transactionId !== null) {
+    try {
+      const answered: unknown = c.get('answer');
+      const answer = (answered !== null && typeof answered === 'object' ? answered : await executed.clone().json()) as {
+        id?: unknown;
+        amount?: unknown;
+      };
+      if (typeof answer.id === 'string' && typeof answer.amount === 'number')
+        createdRefund = { id: answer.id, transactionId, amount: answer.amount };
+    } catch {
+      // not JSON: nothing to track
+    }
+  }
   let readPending = false;
   if (method === 'GET' && status === 200 && account) {
     const read = TRANSACTION.exec(bare);
@@ -150,7 +194,7 @@ export async function observeRequest(
   }
   let fingerprint: string | undefined;
   const retryAfter = status === 429 ? Number(c.res.headers.get('retry-after')) : NaN;
-  deps.goLive.request({
+  const observed: ObservedRequest = {
     requestId,
     accountId,
     method,
@@ -173,15 +217,23 @@ export async function observeRequest(
     retryAfterS: Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : null,
     create,
     createdTransaction,
+    createdRefund,
+    answerDelivered: !c.get('answerLost'),
     transactionId,
     readPending,
+    // A keyed request's idempotency fingerprint hashed the same text (bare path, canonical body): not hashed twice.
     fingerprint: () =>
-      (fingerprint ??= createHash('sha256')
-        .update(
-          `${method} ${path}\n${parsed !== undefined ? canonicalBody(c) : body !== undefined ? canonicalJson(body) : (rawText ?? loggedBody ?? '')}`,
-        )
-        .digest('hex')),
-    atMs: deps.clock.nowMs(),
+      (fingerprint ??=
+        parsed !== undefined && path === bare && c.get('requestFingerprint') !== undefined
+          ? c.get('requestFingerprint')!
+          : createHash('sha256')
+              .update(
+                `${method} ${path}\n${parsed !== undefined ? canonicalBody(c) : body !== undefined ? canonicalJson(body) : (rawText ?? loggedBody ?? '')}`,
+              )
+              .digest('hex')),
+    atMs: c.get('arrivedAt') ?? deps.clock.nowMs(),
     realMs: Date.now(),
-  });
+  };
+  deps.goLive.request(observed);
+  return observed;
 }

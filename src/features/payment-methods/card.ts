@@ -64,16 +64,28 @@ export function cardBrand(number: string): CardBrand {
 }
 
 /**
+ * The full year of a card's two-digit expiry year `yy` on a clock in `clockYear`: the year
+ * ending in `yy` from 20 years before the clock's year to 79 after it (a card is printed to
+ * expire a few years ahead, and one expired within 20 years reads as expired). In 2026 that is
+ * 2006 to 2105; in 9999, 9979 to 10078: the clock's year never makes every card expired.
+ */
+export function cardExpiryYear(yy: number, clockYear: number): number {
+  const earliest = clockYear - 20;
+  return earliest + ((((yy - earliest) % 100) + 100) % 100);
+}
+
+/**
  * Whether a card with expiry `mmYY` (MM/YY, e.g. "04/29") has expired at `nowMs` on the
  * sandbox clock: a card is good through the last day of its expiry month, so it is
- * expired from the first instant (UTC) of the month after. Two-digit years are 20YY.
+ * expired from the first instant (UTC) of the month after. The two-digit year is read around
+ * the clock's year (`cardExpiryYear`).
  * @throws RangeError if `mmYY` is not MM/YY.
  */
 export function isCardExpired(mmYY: string, nowMs: number): boolean {
   if (!isValidExpiry(mmYY)) throw new RangeError(`A card expiry is MM/YY, got ${JSON.stringify(mmYY)}`);
   const month = Number(mmYY.slice(0, 2));
-  const year = 2000 + Number(mmYY.slice(3));
   const now = new Date(nowMs);
+  const year = cardExpiryYear(Number(mmYY.slice(3)), now.getUTCFullYear());
   const nowIndex = now.getUTCFullYear() * 12 + now.getUTCMonth();
   const expiryIndex = year * 12 + (month - 1);
   return expiryIndex < nowIndex;

@@ -9,9 +9,10 @@
  */
 import type { ErrorDetail } from '../../core/domain/errors.js';
 import { isCurrency } from '../../core/domain/money.js';
+import type { PaymentMethodType } from '../../core/domain/entities.js';
 
-/** How the customer pays with a channel, which decides what the payment page acts out. */
-export type PaymentMethodType = 'card' | 'qr' | 'wallet' | 'mobile_banking';
+/** How the customer pays with a channel, which decides what the payment page acts out; the request's `payment_method.type`. */
+export type { PaymentMethodType };
 
 /** One `payment_channel_code` of the catalogue. */
 export interface PaymentChannel {
@@ -149,22 +150,12 @@ export function needsCustomerStep(code: string | null | undefined): boolean {
 }
 
 /**
- * The request's `payment_method.type` values a channel takes, the expected one first: a
- * card channel `card`, a QR channel `qr` (Pix also `instant_payment`, the request's word for
- * the Brazilian scheme), a wallet `wallet`, a banking app `mobile_banking`: the type the
- * catalogue lists is always the first one.
+ * The request's `payment_method.type` values a channel takes: the one type the catalogue
+ * lists for it (a card channel `card`, a QR channel `qr`, Pix included, a wallet `wallet`, a
+ * banking app `mobile_banking`).
  */
-export function requestTypesOf(channel: PaymentChannel): readonly string[] {
-  switch (channel.type) {
-    case 'card':
-      return ['card'];
-    case 'qr':
-      return channel.code === 'PIX' ? ['qr', 'instant_payment'] : ['qr'];
-    case 'wallet':
-      return ['wallet'];
-    case 'mobile_banking':
-      return ['mobile_banking'];
-  }
+export function requestTypesOf(channel: PaymentChannel): readonly PaymentMethodType[] {
+  return [channel.type];
 }
 
 /** Where the channel code and the currency sit in a request body (transactions: the defaults). */

@@ -4,7 +4,8 @@
  * place of the problem, so that a typo in a `--scenario` file stops start-up with a
  * message a person can act on.
  */
-import { readFileSync } from 'node:fs';
+import { BoundedReadError, readBoundedFile } from '../../core/bounded-file.js';
+import { DEFAULT_BODY_LIMIT } from '../../core/config.js';
 import { explainScenarioIssues, scenarioProblems, type ScenarioProblem } from './explain.js';
 import { JsonSyntaxProblem, parseJsonText } from './json-text.js';
 import { scenarioFileSchema, type ScenarioFile } from './schema.js';
@@ -29,14 +30,16 @@ export class ScenarioError extends Error {
 
 /**
  * Reads and validates one scenario file. `source` of the result is `path` as given.
- * @throws ScenarioError when the file is unreadable, not JSON, or not a valid scenario.
+ * @throws ScenarioError when the file is unreadable, not a regular file, larger than the
+ * default body limit, not JSON, or not a valid scenario.
  */
 export function loadScenarioFile(path: string): LoadedScenario {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readBoundedFile(path, DEFAULT_BODY_LIMIT).toString('utf8');
   } catch (error) {
-    throw new ScenarioError(path, `cannot read the file: ${describeFsError(error)}`);
+    const reason = error instanceof BoundedReadError ? error.reason : describeFsError(error);
+    throw new ScenarioError(path, `cannot read the file: ${reason}`);
   }
   return parseScenarioText(text, path);
 }

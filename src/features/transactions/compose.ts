@@ -27,7 +27,7 @@ export interface TransactionsFeatureDeps {
 export interface TransactionsFeature extends Feature {
   service: TransactionService;
   /** Queues any webhook body as a delivery (the workbench's send). */
-  outbox: Pick<FaultingOutbox, 'queue'>;
+  outbox: Pick<FaultingOutbox, 'queue' | 'webhookSubject'>;
   /** Scripted webhook faults on a transaction (control API, panel). */
   webhookFaults: {
     /**

@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../core/clock/clock.js';
 import type { Delivery, DeliveryFault, SimulatedFailures, Transaction, WebhookFault } from '../../core/domain/entities.js';
 import { invalidState, notFound } from '../../core/domain/errors.js';
-import { subscriptionOrderKey } from '../../core/webhooks/ordering.js';
+import { ownOrderKey, subscriptionOrderKey } from '../../core/webhooks/ordering.js';
 import type { DeliveriesRepo, Outbox, TransactionsRepo, UnitOfWork } from '../../core/domain/ports.js';
 import { paymentWebhookBody, refundEventBody, refundWebhookBody, transactionEventBody, type WebhookFormat } from './webhook-bodies.js';
 
@@ -21,7 +21,7 @@ export interface OutboxDeps {
   uow: UnitOfWork;
   deliveries: DeliveriesRepo;
   /** Reads a refunded transaction as it is after the refund (event format), and the webhooks a control-API fault copies. */
-  transactions: Pick<TransactionsRepo, 'byIdAnyAccount' | 'refundsOf'>;
+  transactions: Pick<TransactionsRepo, 'byIdAnyAccount' | 'refundsOf' | 'refundById'>;
   /** `--webhook-format`: the spec's bodies (default) or the overview's events. */
   format?: WebhookFormat;
   /** `--settlement-currency`; absent: each payment settles in its own currency. */
@@ -59,9 +59,22 @@ export interface FaultingOutbox extends Outbox {
   injectFault(transactionId: string, request: FaultRequest): Delivery[];
   /**
    * Queues a webhook whose body the caller chose (the webhook workbench's send), as an
-   * ordinary delivery due now: signed, attempted, retried and logged as every other one.
+   * ordinary delivery due now: signed, attempted, retried and logged as every other one. With
+   * `joinQueue` it joins the queue of the transaction `fields.resource_id` names (its
+   * subscription's, for a charge); without, it has a queue of its own.
    */
-  queue(fields: QueuedWebhook): Delivery;
+  queue(fields: QueuedWebhook, joinQueue: boolean): Delivery;
+  /**
+   * The transaction a payment's or a refund's id belongs to: its account and where its
+   * webhooks go (its notification_url, else `--notification-url`); undefined when unknown.
+   */
+  webhookSubject(id: string): WebhookSubject | undefined;
+}
+
+/** Whose transaction an id is, and the URL its webhooks go to. */
+export interface WebhookSubject {
+  accountId: string;
+  url: string | null;
 }
 
 /** A webhook the caller built: its account, what it is about, where it goes and its exact body. */
@@ -76,6 +89,14 @@ export function createOutbox(deps: OutboxDeps): FaultingOutbox {
   const urlOf = (tx: Transaction): string | null => tx.notification_url ?? deps.defaultNotificationUrl ?? null;
 
   type Fields = QueuedWebhook & Pick<Delivery, 'order_key'>;
+
+  /** The transaction of a payment's id, or of a refund's. */
+  const transactionOf = (id: string): Transaction | undefined => {
+    const payment = deps.transactions.byIdAnyAccount(id);
+    if (payment) return payment;
+    const refund = deps.transactions.refundById(id);
+    return refund ? deps.transactions.byIdAnyAccount(refund.transaction_id) : undefined;
+  };
 
   /** The queue of a transaction's webhooks: a subscription's charges share one per URL, others their transaction's own. */
   const orderKeyOf = (tx: Transaction): string | null =>
@@ -185,10 +206,17 @@ export function createOutbox(deps: OutboxDeps): FaultingOutbox {
       if (faults.length > 0) enqueueScripted(fields, faults, false, simulated);
       else enqueue(fields, simulated);
     },
-    queue(fields) {
-      // A body about a known transaction joins that transaction's queue (its subscription's, for a charge).
-      const tx = deps.transactions.byIdAnyAccount(fields.resource_id);
-      return uow.run(() => deliveries.byId(insert({ ...fields, order_key: tx ? orderKeyOf(tx) : null }, null, clock.nowMs()))!);
+    queue(fields, joinQueue) {
+      // Joining, a body about a known transaction waits in that transaction's queue (its
+      // subscription's, for a charge); otherwise in a queue of its own, so it never holds back
+      // (nor waits for) the transaction's own webhooks.
+      const tx = joinQueue ? transactionOf(fields.resource_id) : undefined;
+      const orderKey = tx ? orderKeyOf(tx) : ownOrderKey(randomUUID());
+      return uow.run(() => deliveries.byId(insert({ ...fields, order_key: orderKey }, null, clock.nowMs()))!);
+    },
+    webhookSubject(id) {
+      const tx = transactionOf(id);
+      return tx ? { accountId: tx.account_id, url: urlOf(tx) } : undefined;
     },
     injectFault(transactionId, request) {
       return uow.run(() => {

@@ -11,7 +11,7 @@ import { createWebhookSender, type WebhookSendDeps, type WebhookSender } from '.
 
 /** What the webhooks use of other features: the outbox a sent body is queued in. */
 export interface WebhooksFeatureDeps {
-  outbox: { queue: WebhookSendDeps['queue'] };
+  outbox: Pick<WebhookSendDeps, 'queue' | 'webhookSubject'>;
 }
 
 export interface WebhooksFeature extends Feature {
@@ -26,7 +26,8 @@ export function createWebhooksFeature(core: CoreParts, { outbox }: WebhooksFeatu
       accounts: repos.accounts,
       defaultUrl: options.notificationUrl,
       targetRefused: (url) => core.webhookTargetRefused(url),
-      queue: (fields) => outbox.queue(fields),
+      queue: (fields, joinQueue) => outbox.queue(fields, joinQueue),
+      webhookSubject: (id) => outbox.webhookSubject(id),
     }),
     explainer: createSignatureExplainer({ signing, publicKeyPem: webhookPublicKeyPem, deliveries: repos.deliveries }),
   };

@@ -9,6 +9,7 @@ import { createPublicKey, type KeyObject } from 'node:crypto';
 import type { Delivery } from '../../core/domain/entities.js';
 import { badRequest, notFound } from '../../core/domain/errors.js';
 import { createSigner, type WebhookSigning } from '../../core/webhooks/signing.js';
+import { MAX_JSON_DEPTH, tooDeep } from '../../core/http/body.js';
 
 export const EXPLAIN_CAUSES = [
   'valid',
@@ -97,16 +98,22 @@ function firstDifference(sent: Buffer, received: Buffer): FirstDifference {
   return { offset, sent: excerpt(sent), received: excerpt(received) };
 }
 
-/** Parses JSON, or undefined. */
+/**
+ * Parses JSON, or undefined: for text that is not JSON, and for JSON nested deeper than
+ * `MAX_JSON_DEPTH` levels, which is compared as text only (so no depth of input reaches the
+ * recursive comparison below).
+ */
 function parsed(text: string): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    value = JSON.parse(text) as unknown;
   } catch {
     return undefined;
   }
+  return tooDeep(value, MAX_JSON_DEPTH) === undefined ? value : undefined;
 }
 
-/** The same JSON value (object keys in any order). */
+/** The same JSON value (object keys in any order); both at most `MAX_JSON_DEPTH` deep. */
 function sameValue(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;

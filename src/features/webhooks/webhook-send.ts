@@ -24,8 +24,13 @@ export interface WebhookSendDeps {
   defaultUrl: string | undefined;
   /** Why `url` may not receive webhooks (the guard of a notification_url), or null. */
   targetRefused(url: string): string | null;
-  /** Queues the delivery in the outbox (in its own unit of work); answers the stored row. */
-  queue(fields: QueuedWebhookFields): Delivery;
+  /**
+   * Queues the delivery in the outbox (in its own unit of work), in the queue of the
+   * transaction it names (`joinQueue`) or in one of its own; answers the stored row.
+   */
+  queue(fields: QueuedWebhookFields, joinQueue: boolean): Delivery;
+  /** The account owning a payment's or refund's id and the URL its webhooks go to; undefined when unknown. */
+  webhookSubject(id: string): { accountId: string; url: string | null } | undefined;
 }
 
 /** A body to send: which account's webhook it is, where it goes (default `--notification-url`), and the body. */
@@ -42,19 +47,20 @@ const fieldError = (pointer: string, message: string) =>
 /**
  * What a body is about, as the delivery log files it: a refund webhook names the original
  * transaction, anything else is filed as a payment webhook; the transaction (or refund) id is
- * the body's `ll_transaction_id` when it has one, so the webhook joins that transaction's order.
+ * the body's `ll_transaction_id` when it has one (`named`), else a new id of its own.
  */
-function subjectOf(text: string): { kind: DeliveryKind; resourceId: string } {
+function subjectOf(text: string): { kind: DeliveryKind; resourceId: string; named: boolean } {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    return { kind: 'payment', resourceId: randomUUID() };
+    return { kind: 'payment', resourceId: randomUUID(), named: false };
   }
   const fields = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
   const kind: DeliveryKind = typeof fields.original_transaction_id === 'string' || 'refund_data' in fields ? 'refund' : 'payment';
   const id = fields.ll_transaction_id;
-  return { kind, resourceId: typeof id === 'string' && id !== '' && id.length <= 200 ? id : randomUUID() };
+  const named = typeof id === 'string' && id !== '' && id.length <= 200;
+  return { kind, resourceId: named ? id : randomUUID(), named };
 }
 
 /** The sender over `deps`. */
@@ -62,7 +68,11 @@ export function createWebhookSender(deps: WebhookSendDeps) {
   return {
     /**
      * Queues `request.body` as a delivery of `request.accountId`; answers it as stored.
-     * @throws 404 for an unknown account; 400 at `/url` without a URL or for one the guard refuses.
+     * It joins the queue of the transaction its `ll_transaction_id` names only when the
+     * account owns that transaction and the URL is the transaction's own; otherwise it has a
+     * queue of its own, so a dead URL never holds back the transaction's webhooks.
+     * @throws 404 for an unknown account; 400 at `/url` without a URL or for one the guard
+     * refuses; 400 at `/body/ll_transaction_id` for another account's transaction.
      */
     send(request: SendWebhookRequest): Delivery {
       if (!deps.accounts.byId(request.accountId)) throw notFound(`Merchant account ${request.accountId} not found`);
@@ -72,8 +82,12 @@ export function createWebhookSender(deps: WebhookSendDeps) {
       if (refused !== null) throw fieldError('/url', `Webhook target refused: ${refused}`);
       const body = typeof request.body === 'string' ? request.body : JSON.stringify(request.body);
       if (body === undefined) throw fieldError('/body', 'Required');
-      const { kind, resourceId } = subjectOf(body);
-      return deps.queue({ account_id: request.accountId, kind, resource_id: resourceId, url, body });
+      const { kind, resourceId, named } = subjectOf(body);
+      const subject = named ? deps.webhookSubject(resourceId) : undefined;
+      if (subject && subject.accountId !== request.accountId)
+        throw fieldError('/body/ll_transaction_id', `Transaction ${resourceId} belongs to another merchant account`);
+      const joinQueue = subject !== undefined && subject.url === url;
+      return deps.queue({ account_id: request.accountId, kind, resource_id: resourceId, url, body }, joinQueue);
     },
   };
 }

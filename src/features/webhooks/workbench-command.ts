@@ -11,9 +11,13 @@
  *   /_sandbox/signatures/explain`; prints the cause, the first differing byte and the fix.
  *   Exit 0 when the signature is valid, 1 when the answer names a failure cause, 2 for usage
  *   errors, an unreachable sandbox or a refused request.
+ * A file given by path (`--file`, `--body-file`, `--public-key-file`) must be a regular file of
+ * at most the sandbox's default body limit, and stdin is read up to it: anything else is a
+ * usage error (exit 2) before anything is sent.
  */
-import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
+import { BoundedReadError, readBoundedFile } from '../../core/bounded-file.js';
+import { DEFAULT_BODY_LIMIT } from '../../core/config.js';
 import { controlHeaders, DEFAULT_SANDBOX_URL, sandboxOrigin, unreachableMessage } from '../../core/sandbox-client.js';
 import type { Delivery } from './control/deliveries.schemas.js';
 import type { SignatureExplanation } from './control/workbench.schemas.js';
@@ -66,6 +70,16 @@ function parse<T>(program: Command, argv: string[]): { flags: T; operands: strin
   }
 }
 
+/** A file the user gave (or stdin, `0`), read up to the body limit; exit 2 with the reason otherwise. */
+function readGivenFile(path: string | 0): Buffer {
+  try {
+    return readBoundedFile(path, DEFAULT_BODY_LIMIT);
+  } catch (err) {
+    const reason = err instanceof BoundedReadError ? err.reason : (err as Error).message.split('\n')[0];
+    throw new CommandFailure(`cannot read ${path === 0 ? 'stdin' : path}: ${reason}`, WORKBENCH_EXIT.usage);
+  }
+}
+
 /** The bytes of the one body source given: `--body` text, a file, or `-` (stdin). */
 function bodyBytes(name: string, text: string | undefined, file: string | undefined, operands: string[]): Buffer {
   const stdin = operands.length === 1 && operands[0] === '-';
@@ -73,12 +87,7 @@ function bodyBytes(name: string, text: string | undefined, file: string | undefi
   const given = [text !== undefined, file !== undefined, stdin].filter(Boolean).length;
   if (given !== 1) throw new CommandFailure(`give the body once: --body <text>, ${name} <path> or - for stdin`, 2);
   if (text !== undefined) return Buffer.from(text, 'utf8');
-  const path = stdin || file === '-' ? 0 : file!;
-  try {
-    return readFileSync(path);
-  } catch (err) {
-    throw new CommandFailure(`cannot read ${path === 0 ? 'stdin' : path}: ${(err as Error).message.split('\n')[0]}`, 2);
-  }
+  return readGivenFile(stdin || file === '-' ? 0 : file!);
 }
 
 /** POSTs `body` to `path` of the sandbox; the status and the parsed answer (exit 2 when unreachable or not JSON). */
@@ -226,13 +235,7 @@ export async function runExplainSignature(argv: string[], env: NodeJS.ProcessEnv
     if ('error' in resolved) throw new CommandFailure(resolved.error, 2);
     const bytes = bodyBytes('--body-file', flags.body, flags.bodyFile, operands);
     let publicKey: string | undefined;
-    if (flags.publicKeyFile !== undefined) {
-      try {
-        publicKey = readFileSync(flags.publicKeyFile, 'utf8');
-      } catch (err) {
-        throw new CommandFailure(`cannot read ${flags.publicKeyFile}: ${(err as Error).message.split('\n')[0]}`, 2);
-      }
-    }
+    if (flags.publicKeyFile !== undefined) publicKey = readGivenFile(flags.publicKeyFile).toString('utf8');
     const request = {
       // a file's bytes go as base64, so that nothing (an encoding, a line end) changes them on the way
       ...(flags.body !== undefined ? { body: flags.body } : { body_base64: bytes.toString('base64') }),

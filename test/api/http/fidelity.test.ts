@@ -277,7 +277,7 @@ describe('payment_method.type agrees with payment_channel_code', () => {
     ['TRUEMONEY', 'qr', 'THB', '"wallet"'],
     ['KPLUS', 'wallet', 'THB', '"mobile_banking"'],
     ['ALIPAY', 'mobile_banking', 'CNY', '"wallet"'],
-    ['PIX', 'wallet', 'BRL', '"qr" or "instant_payment"'],
+    ['PIX', 'wallet', 'BRL', '"qr"'],
   ];
 
   it.each(mismatches)('%s with type %s (in %s) is 400 at /payment_method/type naming %s', async (code, type, currency, expected) => {
@@ -333,7 +333,6 @@ describe('payment_method.type agrees with payment_channel_code', () => {
       ['TRUEMONEY', 'wallet', 'THB'],
       ['SCB_EASY', 'mobile_banking', 'THB'],
       ['PIX', 'qr', 'BRL'],
-      ['PIX', 'instant_payment', 'BRL'],
       ['WECHATPAY', 'wallet', 'CNY'],
     ];
     for (const [code, type, currency] of pairs) {

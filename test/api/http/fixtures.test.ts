@@ -303,6 +303,26 @@ describe('POST /_sandbox/fixtures: a document with advances is applied in pieces
     );
     expect(await state(a)).toMatchObject({ direct: 1, subscriptions: 0, offset: 60 });
   });
+
+  it('advances that together would take the clock past 9999-12-31T23:59:59Z are refused before anything is applied', async () => {
+    const a = app();
+    const before = await state(a);
+    // 800 steps of 10 years each: the 798th would pass the bound (about 7,974 years ahead of now).
+    const fixtures = Array.from({ length: 800 }, (_, i) => ({
+      name: `b${i}`,
+      account: 'direct',
+      create: 'buyer',
+      body: { external_identifier: `far-${i}` },
+      then: 'advance:316224000',
+    }));
+    const res = await post(a, { fixtures });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ type: 'error', code: 'bad_request', status: 400 });
+    const firstPast = Math.floor((Date.UTC(9999, 11, 31, 23, 59, 59) - Date.now()) / 316_224_000_000);
+    expect((res.body.details as Json[])[0]).toMatchObject({ pointer: `/fixtures/${firstPast}/then`, location: 'body' });
+    expect(String(res.body.message)).toMatch(/9999-12-31T23:59:59Z.*Nothing moved/);
+    expect(await state(a)).toEqual(before);
+  });
 });
 
 describe('the fixtures JSON Schema', () => {

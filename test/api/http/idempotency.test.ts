@@ -151,6 +151,21 @@ describe('Idempotency-Key', () => {
     expect(await body(res)).toMatchObject({ details: [{ location: 'header', pointer: '/idempotency-key' }] });
   });
 
+  it('rule 1 counts characters, not bytes: 255 "é" sent as UTF-8 (510 bytes) is accepted, 256 are refused', async () => {
+    const { app } = testApp();
+    // A header reaches the app as its bytes, one character per byte, as node's HTTP server gives it.
+    const asSent = (key: string): string => Buffer.from(key, 'utf8').toString('latin1');
+    expect((await create(app, asSent('é'.repeat(128)))).status).toBe(201);
+    expect((await create(app, asSent('é'.repeat(255)))).status).toBe(201);
+    expect((await create(app, asSent('😀'.repeat(255)))).status).toBe(201);
+    const res = await create(app, asSent('é'.repeat(256)));
+    expect(res.status).toBe(400);
+    expect(await body(res)).toMatchObject({
+      message: 'Idempotency-Key must be 1 to 255 characters',
+      details: [{ location: 'header', pointer: '/idempotency-key', message: 'Must be 1 to 255 characters' }],
+    });
+  });
+
   it('rule 3: a key is valid for 24 hours on the sandbox clock, then free for another request', async () => {
     const { app, features } = testApp();
     await create(app, 'day', directPayment({ amount: 100 }));

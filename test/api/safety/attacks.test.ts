@@ -56,20 +56,36 @@ describe('DNS rebinding against /v4 with the published demo keys', () => {
     expect(buyers.status).toBe(403);
   });
 
-  it('server-to-server calls keep working with any Host (a container calling by service name, Node fetch included); --allowed-hosts lets browsers in', async () => {
+  it("a rebound page's plain GET (no Origin, no Sec-Fetch-*) cannot read /v4 either; nor can any caller under a Host not served", async () => {
     const { app } = testApp();
-    const res = await app.request('http://payment-sandbox:4010/v4/transactions', {
+    const variants: Record<string, string>[] = [{}, { 'sec-fetch-mode': 'cors', 'user-agent': 'node' }];
+    for (const extra of variants) {
+      const res = await app.request(`http://${REBOUND}:4010/v4/transactions`, {
+        headers: headers(DIRECT, { host: `${REBOUND}:4010`, ...extra }),
+      });
+      expect(res.status, JSON.stringify(extra)).toBe(403);
+      expect(await json(res)).toMatchObject({
+        type: 'error',
+        code: 'host_not_allowed',
+        details: [{ pointer: '/host', location: 'header' }],
+      });
+    }
+  });
+
+  it("--allowed-hosts lets a container calling by service name in, and browsers on that name; '*' lets any Host in", async () => {
+    const served = testApp({ allowedHosts: ['payment-sandbox'] }).app;
+    const res = await served.request('http://payment-sandbox:4010/v4/transactions', {
       method: 'POST',
       headers: headers(DIRECT, { host: 'payment-sandbox:4010' }),
       body: JSON.stringify(directPayment()),
     });
     expect(res.status).toBe(201);
-    // Node's fetch sends Sec-Fetch-Mode: cors and no other browser header: still a server's call
-    const nodeFetch = await app.request('http://payment-sandbox:4010/v4/transactions', {
+    // Node's fetch sends Sec-Fetch-Mode: cors and no other browser header
+    const nodeFetch = await served.request('http://payment-sandbox:4010/v4/transactions', {
       headers: headers(DIRECT, { host: 'payment-sandbox:4010', 'sec-fetch-mode': 'cors', 'user-agent': 'node' }),
     });
     expect(nodeFetch.status).toBe(200);
-    const local = await app.request('http://127.0.0.1:4010/v4/transactions', {
+    const local = await testApp().app.request('http://127.0.0.1:4010/v4/transactions', {
       headers: headers(DIRECT, { host: '127.0.0.1:4010', origin: 'http://127.0.0.1:4010', 'sec-fetch-site': 'same-origin' }),
     });
     expect(local.status).toBe(200);
@@ -78,6 +94,9 @@ describe('DNS rebinding against /v4 with the published demo keys', () => {
       headers: headers(DIRECT, { host: 'shop.test', origin: 'http://shop.test' }),
     });
     expect(browser.status).toBe(200);
+    const any = testApp({ allowedHosts: ['*'] }).app;
+    const anyHost = await any.request(`http://${REBOUND}/v4/transactions`, { headers: headers(DIRECT, { host: REBOUND }) });
+    expect(anyHost.status).toBe(200);
   });
 });
 

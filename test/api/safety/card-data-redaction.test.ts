@@ -31,7 +31,7 @@ describe('card data in any form never reaches the request log', () => {
     expect(text).not.toMatch(CODE_AS_VALUE);
     expect(text).toContain('•••• 1111');
 
-    // The transaction keeps no card data in its metadata either (it is echoed masked).
+    // The transaction keeps no card number in its metadata either (it is echoed masked).
     const list = await app.request('/v4/transactions?limit=10', { headers: headers(DIRECT) });
     const body = await list.text();
     expect(body).not.toContain(bareDigits(FORM_CARDS.metadata));

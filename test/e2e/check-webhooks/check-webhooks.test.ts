@@ -6,15 +6,24 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WEBHOOK_CHECK_IDS, checkWebhooks, type WebhookCheckReport } from '../../../src/features/check-webhooks/index.js';
-import { badHandler, goodHandler, slowHandler, strictHandler, type SampleHandler } from '../../support/webhook-handlers.js';
+import { ORDERS_USED, WEBHOOK_CHECK_IDS, checkWebhooks, type WebhookCheckReport } from '../../../src/features/check-webhooks/index.js';
+import { startSandbox } from '../../../src/index.js';
+import {
+  badHandler,
+  goodHandler,
+  shopHandler,
+  slowHandler,
+  strictHandler,
+  type SampleHandler,
+  type ShopHandler,
+} from '../../support/webhook-handlers.js';
 
 const BIN = fileURLToPath(new URL('../../../bin/payment-sandbox.js', import.meta.url));
 const open: SampleHandler[] = [];
 afterEach(async () => {
   await Promise.all(open.splice(0).map((h) => h.close()));
 });
-async function track(h: Promise<SampleHandler>): Promise<SampleHandler> {
+async function track<H extends SampleHandler>(h: Promise<H>): Promise<H> {
   const handler = await h;
   open.push(handler);
   return handler;
@@ -45,8 +54,8 @@ describe('checkWebhooks (programmatic API)', () => {
     expect(report.signing).toBe('rsa');
     // The duplicate and the refund sent again did not take effect twice.
     expect(new Set(good.effects).size).toBe(good.effects.length);
-    expect(good.requests).toBe(19);
-    expect(good.effects).toHaveLength(13);
+    expect(good.requests).toBe(21);
+    expect(good.effects).toHaveLength(15);
   });
 
   it('a bad handler (accepts anything, 500 on a repeat) fails the signature, duplicate and refund-before-payment checks and passes the rest', async () => {
@@ -65,6 +74,7 @@ describe('checkWebhooks (programmatic API)', () => {
       refund_before_payment: false,
       unknown_field: true,
       unknown_status: true,
+      intermediate_status: false,
       large_body: true,
       time_limit: true,
     });
@@ -72,6 +82,8 @@ describe('checkWebhooks (programmatic API)', () => {
     expect(byId.get('tampered_body')!.reason).toMatch(/^answer: accepted a forged delivery: HTTP 200/);
     expect(byId.get('duplicate_delivery')!.reason).toMatch(/repeated delivery was not acknowledged: HTTP 500/);
     expect(byId.get('duplicate_delivery')!.exchanges.map((e) => e.status)).toEqual([200, 500, 200, 500]);
+    // It takes the SUCCEEDED after a PROCESSING of the same transaction for a repeat.
+    expect(byId.get('intermediate_status')!.reason).toMatch(/the SUCCEEDED webhook after it: expected .* got HTTP 500/);
   });
 
   it('a handler that verifies re-serialized JSON (JSON.stringify(JSON.parse(raw))) instead of the raw bytes fails raw_body, and only it', async () => {
@@ -189,12 +201,153 @@ describe('the state check (stateUrl)', () => {
     );
   });
 
+  it('one transaction PROCESSING then SUCCEEDED must end SUCCEEDED: a handler that remembers the transaction alone fails intermediate_status, and only it', async () => {
+    const good = await track(goodHandler());
+    const passing = await checkWebhooks(good.url, { stateUrl: good.url.replace(/\/webhooks$/, '/orders') });
+    const ok = passing.checks.find((c) => c.id === 'intermediate_status')!;
+    expect([ok.passed, ok.statePassed]).toEqual([true, true]);
+    expect(ok.exchanges.map((e) => [e.label.split(' ')[0], e.acknowledged])).toEqual([
+      ['PROCESSING', true],
+      ['SUCCEEDED', true],
+    ]);
+    // The two deliveries are one transaction: the same ll_transaction_id and order, two statuses.
+    expect(ok.state[0]!.body).toEqual({ payment_status: 'SUCCEEDED', refunded_amount: 0 });
+
+    const flawed = await track(goodHandler({ flaw: 'one_event_per_transaction' }));
+    const report = await checkWebhooks(flawed.url, { stateUrl: flawed.url.replace(/\/webhooks$/, '/orders') });
+    expect(report.checks.filter((c) => !c.passed).map((c) => c.id)).toEqual(['intermediate_status']);
+    const c = report.checks.find((x) => x.id === 'intermediate_status')!;
+    expect([c.answerPassed, c.statePassed, c.outcome]).toEqual([true, false, 'failed']);
+    expect(c.reason).toMatch(
+      /showed \{"payment_status":null\S*\} after a PROCESSING then a SUCCEEDED payment webhook of one transaction; the terminal SUCCEEDED .* must be applied/,
+    );
+  });
+
   it('a state URL that answers nothing usable fails the cases with the answer it got', async () => {
     const good = await track(goodHandler());
     const report = await checkWebhooks(good.url, { stateUrl: good.url.replace(/\/webhooks$/, '/nothing-here') });
     expect(report.checks[0]!.passed).toBe(false);
     expect(report.checks[0]!.reason).toContain('state: GET');
     expect(report.checks[0]!.reason).toContain('expected 200 {"payment_status"');
+  });
+});
+
+describe('orders the shop created (orders, --orders)', () => {
+  /** The cases that require an outcome applied to an order the shop knows. */
+  const NEED_ORDERS = [
+    'payment_succeeded',
+    'payment_failed',
+    'refund',
+    'raw_body',
+    'duplicate_delivery',
+    'refund_before_payment',
+    'unknown_field',
+    'intermediate_status',
+    'large_body',
+  ];
+  const outcomes = (report: WebhookCheckReport) => Object.fromEntries(report.checks.map((c) => [c.id, c.outcome]));
+  /** A shop with `n` pending orders it created, and their ids. */
+  async function shopWithOrders(n: number): Promise<{ shop: ShopHandler; stateUrl: string; orders: string[] }> {
+    const shop = await track(shopHandler());
+    const orders = Array.from({ length: n }, (_, i) => `order-${1001 + i}`);
+    for (const o of orders) shop.createOrder(o);
+    return { shop, stateUrl: shop.url.replace(/\/webhooks$/, '/orders'), orders };
+  }
+
+  it('a shop that ignores orders it never created: without orders those cases need orders (not failures); with them every case passes', async () => {
+    expect(NEED_ORDERS).toHaveLength(ORDERS_USED);
+    const { shop, stateUrl, orders } = await shopWithOrders(ORDERS_USED);
+    const without = await checkWebhooks(shop.url, { stateUrl });
+    expect(outcomes(without)).toEqual(
+      Object.fromEntries(WEBHOOK_CHECK_IDS.map((id) => [id, NEED_ORDERS.includes(id) ? 'needs_orders' : 'passed'])),
+    );
+    expect(without.passed).toBe(true); // nothing failed
+    expect(without.needsOrders).toEqual(NEED_ORDERS);
+    expect(without.orders).toEqual([]);
+    const needing = without.checks.find((c) => c.id === 'payment_succeeded')!;
+    expect([needing.passed, needing.answerPassed, needing.statePassed]).toEqual([false, true, null]);
+    expect(needing.reason).toMatch(
+      /^acknowledged \(HTTP 200 .*\); needs --orders: GET http:\/\/127\.0\.0\.1:\d+\/orders\/check-\S+ answered 404/,
+    );
+    // A forged delivery about an order the shop does not know changed nothing it holds.
+    expect(without.checks.find((c) => c.id === 'tampered_body')!.reason).toContain('the order is unknown to the shop (404)');
+
+    const withOrders = await checkWebhooks(shop.url, { stateUrl, orders });
+    expect(withOrders.checks.filter((c) => !c.passed)).toEqual([]);
+    expect(withOrders.needsOrders).toEqual([]);
+    expect(withOrders.orders).toEqual(orders);
+    expect(withOrders.checks.filter((c) => c.order !== null).map((c) => [c.id, c.order])).toEqual(
+      NEED_ORDERS.map((id, i) => [id, orders[i]]),
+    );
+    expect(withOrders.checks.find((c) => c.id === 'refund')!.state[0]!.body).toEqual({ payment_status: 'SUCCEEDED', refunded_amount: 500 });
+  });
+
+  it('too few orders: the cases after the last one need orders; an order the shop does not know fails its case', async () => {
+    const { shop, stateUrl, orders } = await shopWithOrders(3);
+    const report = await checkWebhooks(shop.url, { stateUrl, orders });
+    expect(report.needsOrders).toEqual(NEED_ORDERS.slice(3));
+    expect(report.checks.filter((c) => c.outcome === 'failed')).toEqual([]);
+
+    const unknown = await checkWebhooks(shop.url, { stateUrl, orders: ['never-created'] });
+    const c = unknown.checks.find((x) => x.id === 'payment_succeeded')!;
+    expect([c.outcome, c.answerPassed, c.statePassed]).toEqual(['failed', true, false]);
+    expect(c.reason).toContain('HTTP 404');
+    expect(c.reason).toContain('the order never-created named in --orders must be one the shop created and knows');
+    expect(unknown.passed).toBe(false);
+  });
+
+  it('refuses orders that are not distinct ids of 1 to 64 characters', async () => {
+    await expect(checkWebhooks('http://127.0.0.1:9/webhooks', { orders: ['a', 'a'] })).rejects.toThrow(/named twice/);
+    await expect(checkWebhooks('http://127.0.0.1:9/webhooks', { orders: ['x'.repeat(65)] })).rejects.toThrow(TypeError);
+  });
+
+  it('the control API takes "orders": a running sandbox checks the shop with the orders it created', async () => {
+    const { shop, stateUrl, orders } = await shopWithOrders(ORDERS_USED);
+    const sandbox = await startSandbox();
+    try {
+      const run = async (extra: Record<string, unknown>) => {
+        const res = await fetch(`${sandbox.url}/_sandbox/check-webhooks`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ url: shop.url, state_url: stateUrl, ...extra }),
+        });
+        expect(res.status).toBe(200);
+        return (await res.json()) as WebhookCheckReport;
+      };
+      const without = await run({});
+      expect([without.passed, without.needsOrders]).toEqual([true, NEED_ORDERS]);
+      const withOrders = await run({ orders });
+      expect([withOrders.passed, withOrders.needsOrders, withOrders.orders]).toEqual([true, [], orders]);
+      expect(withOrders.checks.every((c) => c.outcome === 'passed')).toBe(true);
+    } finally {
+      await sandbox.stop();
+    }
+  });
+
+  it('the bin: NEED lines and exit 0 without --orders, all PASS with them, exit 2 for bad --orders', async () => {
+    const { shop, stateUrl, orders } = await shopWithOrders(ORDERS_USED);
+    const without = await runBin([shop.url, '--state-url', stateUrl]);
+    expect(without.code).toBe(0);
+    const lines = without.out.trim().split('\n');
+    expect(lines.filter((l) => l.startsWith('NEED '))).toHaveLength(ORDERS_USED);
+    expect(without.out).toMatch(/^NEED\s+intermediate_status\s.*needs --orders/m);
+    expect(lines.at(-1)).toBe(
+      `0 of ${WEBHOOK_CHECK_IDS.length} checks failed; ${ORDERS_USED} of ${WEBHOOK_CHECK_IDS.length} need --orders (not failures)`,
+    );
+
+    const withOrders = await runBin([shop.url, '--state-url', stateUrl, '--orders', orders.join(',')]);
+    expect(withOrders.code).toBe(0);
+    expect(withOrders.out.split('\n')[0]).toContain(`, orders ${orders.join(',')})`);
+    expect(withOrders.out.trim().split('\n').at(-1)).toBe(`all ${WEBHOOK_CHECK_IDS.length} checks passed`);
+
+    const noState = await runBin([shop.url, '--orders', 'a,b']);
+    expect([noState.code, noState.err]).toEqual([
+      2,
+      'payment-sandbox check-webhooks: --orders needs --state-url: the orders are read back through it\n',
+    ]);
+    const twice = await runBin([shop.url, '--state-url', stateUrl, '--orders', 'a,a']);
+    expect(twice.code).toBe(2);
+    expect(twice.err).toContain('invalid --orders "a,a"');
   });
 });
 
@@ -230,7 +383,7 @@ describe('payment-sandbox check-webhooks (the real bin)', () => {
     expect(r.out).toMatch(/^FAIL\s+tampered_body\s.*accepted a forged delivery/m);
     expect(r.out).toMatch(/^FAIL\s+duplicate_delivery\s.*HTTP 500/m);
     expect(r.out).toMatch(/^PASS\s+payment_succeeded\s/m);
-    expect(r.out.trim().split('\n').at(-1)).toBe(`5 of ${WEBHOOK_CHECK_IDS.length} checks failed`);
+    expect(r.out.trim().split('\n').at(-1)).toBe(`6 of ${WEBHOOK_CHECK_IDS.length} checks failed`);
   });
 
   it('--json prints the typed report; hmac signing and timezone come from the main CLI flags or their variables', async () => {

@@ -10,6 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { openStore } from '../../../src/sqlite-store.js';
 import { DIRECT, directPayment, headers } from '../../support/app.js';
 
 const BIN = fileURLToPath(new URL('../../../bin/payment-sandbox.js', import.meta.url));
@@ -87,6 +89,33 @@ describe('payment-sandbox CLI', () => {
     expect(got.status).toBe(200);
     b.child.kill('SIGTERM');
     expect(await b.exit).toBe(0);
+  });
+
+  it('a --db file or a snapshot whose clock is past 9999-12-31T23:59:59Z is refused at start, naming the file', async () => {
+    // A year past the bound, as 800 ten-year advances once left it: stored offsets edited in the file.
+    const beyondMs = Date.UTC(10043, 0, 1) - Date.now();
+    const fileWith = (name: string, key: string, value: string): string => {
+      const file = join(dir, name);
+      openStore(file, () => undefined).close();
+      const db = new Database(file);
+      db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
+      db.close();
+      return file;
+    };
+    const sandboxClock = fileWith('far-sandbox-clock.db', 'clock_offset_ms', String(beyondMs));
+    const accountClock = fileWith('far-account-clock.db', 'account_clock_offsets', JSON.stringify({ [DIRECT.account_id]: beyondMs }));
+    for (const args of [
+      ['--db', sandboxClock],
+      ['--db', accountClock],
+      ['--restore', sandboxClock],
+    ]) {
+      const r = run(['--port', '0', ...args]);
+      expect(await r.exit).toBe(1);
+      expect(r.err()).toMatch(/^payment-sandbox: .*9999-12-31T23:59:59Z/);
+      expect(r.err()).toContain(args[1]!);
+      expect(r.err().trim().split('\n')).toHaveLength(1);
+      expect(r.out()).not.toMatch(/API\s+http/);
+    }
   });
 
   it('options come from PAYMENT_SANDBOX_* variables, and flags win', async () => {

@@ -39,6 +39,7 @@ afterAll(async () => {
 });
 
 const creds = (s: RunningSandbox): string[] => ['--api-key', s.credentials.direct.api_key, '--account-id', s.credentials.direct.account_id];
+const compareCreds = (s: RunningSandbox): string[] => creds(s).map((a) => a.replace(/^--/, '--compare-'));
 /** The checkout demo account and a read-only key, with `prefix` (`--` or `--compare-`). */
 const moreCreds = (s: RunningSandbox, prefix = '--'): string[] => [
   `${prefix}checkout-api-key`,
@@ -85,13 +86,7 @@ describe('payment-sandbox conformance (CLI)', () => {
 
   it('--compare-url with checkout accounts: exit 1 naming the checkout drift, the check and the pointer', async () => {
     const args = ['--url', sandbox.apiUrl, ...creds(sandbox), ...moreCreds(sandbox)];
-    const r = await run([
-      ...args,
-      '--compare-url',
-      proxy.apiUrl,
-      ...creds(drifting).map((a) => a.replace(/^--/, '--compare-')),
-      ...moreCreds(drifting, '--compare-'),
-    ]);
+    const r = await run([...args, '--compare-url', proxy.apiUrl, ...compareCreds(drifting), ...moreCreds(drifting, '--compare-')]);
     expect(r.err).toBe('');
     expect(r.code).toBe(1);
     expect(r.out).toContain('FAIL  checkout.create');
@@ -105,6 +100,42 @@ describe('payment-sandbox conformance (CLI)', () => {
     expect(junitProblems(r.out)).toEqual([]);
     expect(r.out).toMatch(/<testcase name="transactions.method_not_allowed"[^>]*>\s*<failure message="\/status: /);
     expect(r.out).toMatch(/<testcase name="auth.missing_bearer"[^>]*>\s*<failure message="\/body\/code: /);
+  });
+
+  it('--compare-url: a sandbox compared with itself on a fresh start exits 0', async () => {
+    const fresh = await startSandbox({ quiet: true });
+    try {
+      const r = await run(['--url', fresh.apiUrl, ...creds(fresh), '--compare-url', fresh.apiUrl, ...compareCreds(fresh)]);
+      expect(r.err).toBe('');
+      expect(r.out).toContain('DIFFERENCES: none');
+      expect(r.code).toBe(0);
+    } finally {
+      await fresh.stop();
+    }
+  });
+
+  it('a key the server refuses on its first call stops the run with exit 2, naming --api-key or --compare-api-key', async () => {
+    const account = sandbox.credentials.direct.account_id;
+    const minted = await sandbox.apiKeys.create(account, {
+      scopes: ['transactions.read', 'transactions.write', 'buyers.read', 'refunds.write'],
+    });
+    await sandbox.apiKeys.revoke(account, minted.id);
+    const revoked = ['--api-key', minted.secret, '--account-id', account];
+    const own = await run(['--url', sandbox.apiUrl, ...revoked]);
+    expect(own.code).toBe(2);
+    expect(own.err).toContain('refused the key given as --api-key: 401');
+    expect(own.out).toBe('');
+    const compared = await run([
+      '--url',
+      sandbox.apiUrl,
+      ...creds(sandbox),
+      '--compare-url',
+      sandbox.apiUrl,
+      ...revoked.map((a) => a.replace(/^--/, '--compare-')),
+    ]);
+    expect(compared.code).toBe(2);
+    expect(compared.err).toContain('refused the key given as --compare-api-key: 401');
+    expect(compared.out).toBe('');
   });
 
   it('exits 2 for missing options, a base URL without /v4 and a server that cannot be reached', async () => {

@@ -128,4 +128,22 @@ describe('payment-sandbox send-webhook and explain-signature', () => {
     expect(down.code).toBe(2);
     expect(down.err).toContain(`cannot reach the sandbox at http://127.0.0.1:${closed}`);
   });
+
+  it('refuses /dev/zero, a file and stdin larger than the body limit with exit 2, sending nothing', async () => {
+    const env = { PAYMENT_SANDBOX_URL: sandbox.url };
+    const zero = await cli(['explain-signature', '--signature', 'c2ln', '--body-file', '/dev/zero'], env);
+    expect(zero).toMatchObject({
+      code: 2,
+      err: 'payment-sandbox explain-signature: cannot read /dev/zero: not a regular file (a device, a pipe or a socket)\n',
+    });
+    const large = join(dir, 'large.json');
+    writeFileSync(large, ' '.repeat(1024 * 1024 + 1));
+    const sent = await cli(['send-webhook', '--account', DIRECT.account_id, '--url', receiver.url, '--file', large], env);
+    expect(sent).toMatchObject({
+      code: 2,
+      err: expect.stringContaining(`cannot read ${large}: larger than the body limit (1048576 bytes)`),
+    });
+    const piped = await cli(['explain-signature', '--signature', 'c2ln', '-'], env, ' '.repeat(1024 * 1024 + 1));
+    expect(piped).toMatchObject({ code: 2, err: expect.stringContaining('cannot read stdin: larger than the body limit (1048576 bytes)') });
+  });
 });

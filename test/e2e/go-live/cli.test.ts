@@ -114,7 +114,7 @@ describe('payment-sandbox report', () => {
       ['live_key_used', 'error'],
     ]);
     expect(failed[1]!.children[0]!.text).toContain('fix: Keep production keys');
-    expect(suite.attributes).toMatchObject({ tests: '16', failures: '2', errors: '0' });
+    expect(suite.attributes).toMatchObject({ tests: String(FINDING_CODES.length), failures: '2', errors: '0' });
     expect(suite.children.find((c) => c.name === 'system-out')!.text).toContain('[ ] payment_succeeded');
     expect(suiteOf(sloppy.account_id).attributes.failures).toBe('1');
   });

@@ -49,8 +49,10 @@ describe('the go-live report of a careless merchant', () => {
     const report = await sandbox.report();
 
     // Every finding code, errors first; live_key_used for the account and for no known account.
-    // Every code but the state check's, which needs a state URL (test/e2e/go-live/state-check.test.ts).
-    expect(new Set(report.findings.map((f) => f.code))).toEqual(new Set(FINDING_CODES.filter((c) => c !== 'webhook_state_mismatch')));
+    // Every code but the state check's, which needs a state URL (test/e2e/go-live/state-check.test.ts),
+    // and the coverage gate's, which needs a list of required scenarios (test/e2e/go-live/coverage-gate.test.ts).
+    const raised = FINDING_CODES.filter((c) => c !== 'webhook_state_mismatch' && c !== 'coverage_missing');
+    expect(new Set(report.findings.map((f) => f.code))).toEqual(new Set(raised));
     const severities = report.findings.map((f) => f.severity);
     expect(severities).toEqual(
       [...severities].sort((a, b) => ['error', 'warning', 'info'].indexOf(a) - ['error', 'warning', 'info'].indexOf(b)),
@@ -75,6 +77,11 @@ describe('the go-live report of a careless merchant', () => {
       new Set([run.lostAnswer, run.retried, ...run.keylessTwice, ...run.sameBodyTwice]),
     );
     expect(`${duplicate.fix}`).not.toMatch(/external_identifier|sandbox/i);
+    // A refund whose answer never came, made again under a new key.
+    expect(byCode(report, 'duplicate_refund_risk')).toMatchObject({
+      severity: 'error',
+      evidence: { count: 1, transaction_ids: [run.retried] },
+    });
     // Polling the transaction whose answer was lost.
     expect(byCode(report, 'polling_instead_of_webhooks')).toMatchObject({
       severity: 'info',
@@ -108,7 +115,7 @@ describe('the go-live report of a careless merchant', () => {
     expect(byCode(report, 'ignored_webhook_field')).toMatchObject({ severity: 'warning', evidence: { count: 1 } });
     // Three identical invalid requests: the third repeated one refused twice.
     expect(byCode(report, 'repeated_invalid_request').evidence).toMatchObject({ count: 1 });
-    // A read and a create sent again at once after their 429.
+    // A read and a create (under the same key) sent again at once after their 429.
     expect(byCode(report, 'ignored_retry_after').evidence).toMatchObject({ count: 2 });
     expect(report.findings.find((f) => f.code === 'live_key_used' && f.account_id === run.account.account_id)).toMatchObject({
       severity: 'error',
@@ -194,6 +201,9 @@ describe('the go-live report of a careful merchant', () => {
     expect(report.summary).toEqual({ errors: 0, warnings: 0, infos: 0 });
     expect(report.coverage.filter((c) => !c.seen).map((c) => c.scenario)).toEqual([]);
     expect(report.coverage.map((c) => c.scenario)).toEqual([...COVERAGE_SCENARIOS]);
+    // The coverage gate passes: every recommended scenario, and every other one, was seen.
+    const gated = await sandbox.report({ accountId: account.account_id, requireCoverage: ['recommended', ...COVERAGE_SCENARIOS] });
+    expect(gated.findings).toEqual([]);
     // The sandbox-wide report holds nothing else either: the control API, the panel's reads
     // and the check-webhooks battery never count.
     await control(sandbox.url, 'POST', '/check-webhooks', { url: receiver.url });

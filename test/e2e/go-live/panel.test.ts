@@ -67,10 +67,11 @@ describe('the Go-live view', () => {
     await page.locator('#account').selectOption(run.account.account_id);
     const view = page.locator('#view-go-live');
     // Card data was the checkout account's; a live key without an account is in every account's report.
-    await poll(() => view.locator('.finding').count()).toBe(15);
+    await poll(() => view.locator('.finding').count()).toBe(16);
     const codes = await view.locator('.finding').evaluateAll((els) => els.map((el) => (el as HTMLElement).dataset.code));
-    expect(codes.slice(0, 6)).toEqual([
+    expect(codes.slice(0, 7)).toEqual([
       'duplicate_charge_risk',
+      'duplicate_refund_risk',
       'live_key_used',
       'live_key_used',
       'webhook_signature_not_verified',
@@ -78,12 +79,12 @@ describe('the Go-live view', () => {
       'webhook_unreachable',
     ]);
     expect(codes.at(-1)).toBe('polling_instead_of_webhooks');
-    await expect(view.locator('[data-count="errors"] strong').textContent()).resolves.toBe('6');
+    await expect(view.locator('[data-count="errors"] strong').textContent()).resolves.toBe('7');
     await expect(view.locator('.go-live-verdict').textContent()).resolves.toContain('Not ready');
     const duplicate = view.locator('[data-code="duplicate_charge_risk"]');
     await expect(duplicate.locator('.finding-fix').textContent()).resolves.toContain('reuse it on every retry');
     await expect(duplicate.locator('[data-evidence^="transactions:"]').count()).resolves.toBe(6);
-    await expect(page.locator('[data-nav="go-live"] .count-alert').textContent()).resolves.toBe('6 errors');
+    await expect(page.locator('[data-nav="go-live"] .count-alert').textContent()).resolves.toBe('7 errors');
     // Coverage: a checklist; what is missing says how, with a link to where it is done.
     const seen = await view.locator('.coverage-item.seen').evaluateAll((els) => els.map((el) => (el as HTMLElement).dataset.scenario));
     expect(seen.sort()).toEqual(['api_fault', 'partial_refund', 'payment_succeeded', 'refund', 'webhook_bad_signature']);

@@ -156,7 +156,13 @@ async function startHandler(
 
 interface CheckReport {
   passed: boolean;
-  checks: Array<{ id: string; passed: boolean; reason: string; statePassed: boolean | null }>;
+  checks: Array<{
+    id: string;
+    passed: boolean;
+    reason: string;
+    statePassed: boolean | null;
+    state: Array<{ order: string; body: unknown }>;
+  }>;
 }
 
 /** The battery through the control API; with `stateUrl`, the state check too. */
@@ -245,6 +251,11 @@ for (const { mode, options, env } of modes) {
           ).toEqual([]);
           expect(report.passed).toBe(true);
           for (const c of report.checks) expect([c.id, c.statePassed]).toEqual([c.id, c.id === 'time_limit' ? null : true]);
+          // One transaction PROCESSING, then SUCCEEDED: both processed (each (transaction, status) pair once), the order paid.
+          const intermediate = report.checks.find((c) => c.id === 'intermediate_status')!.state[0]!;
+          expect(intermediate.body).toMatchObject({ payment_status: 'SUCCEEDED' });
+          const transaction = new RegExp(`webhook verified: PROCESSING (\\S+) \\(${intermediate.order}\\)`).exec(running.output())?.[1];
+          expect(running.output()).toContain(`webhook verified: SUCCEEDED ${transaction} (${intermediate.order})`);
 
           const reference = `handler-${language}-${mode}`;
           const id = await settleRealPayment(sandbox, running.url, reference);

@@ -55,6 +55,29 @@ describe('load rehearsal', () => {
     expect((await list(sandbox, 'direct')).status).toBe(200);
   });
 
+  it("--rate-limit counts a request only once it authenticates: a flood naming an account without its key spends none of that account's tokens", async () => {
+    const sandbox = await start({ rateLimit: 5 });
+    const victim = sandbox.credentials.direct.headers;
+    const other = sandbox.credentials.checkout.headers;
+    // No key, a wrong key, and another account's own key, each naming the victim's account.
+    const flood: Record<string, string>[] = [
+      { 'x-merchant-account-id': victim['x-merchant-account-id'] },
+      { 'x-merchant-account-id': victim['x-merchant-account-id'], authorization: 'Bearer sk_test_not-a-key' },
+      { 'x-merchant-account-id': victim['x-merchant-account-id'], authorization: other.authorization },
+    ];
+    const refused = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => fetch(`${sandbox.apiUrl}/transactions?limit=1`, { headers: flood[i % flood.length]! })),
+    );
+    expect(new Set(refused.map((r) => r.status))).toEqual(new Set([401, 403]));
+    // The victim's own burst of 5 is whole.
+    const own = await Promise.all(Array.from({ length: 5 }, () => list(sandbox, 'direct')));
+    expect(own.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    // Its own calls still count: a burst beyond the budget is 429 with Retry-After.
+    const more = await Promise.all(Array.from({ length: 10 }, () => list(sandbox, 'direct')));
+    const over = more.find((r) => r.status === 429);
+    expect(over?.headers.get('retry-after')).toBe('1');
+  });
+
   it('PATCH /_sandbox/accounts/{id} sets an account its own rate limit and latency; "option" goes back to the options', async () => {
     const sandbox = await start({ rateLimit: 0, latency: 0 });
     const id = sandbox.credentials.checkout.account_id;

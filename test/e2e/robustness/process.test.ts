@@ -112,14 +112,51 @@ describe('one process per --db file', () => {
       expect(await second.exit).toBe(1);
       const lines = second.err().trim().split('\n');
       expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatch(/in use by another payment-sandbox process|2 names \(hard links\)/);
+      expect(lines[0]).toMatch(/in use by another payment-sandbox process/);
       expect(second.out()).not.toContain('ready');
     }
     expect(readFileSync(db).equals(live)).toBe(true);
     expect(await createPayment(first.url)).toBe(201);
     first.child.kill('SIGTERM');
     expect(await first.exit).toBe(0);
+    // The lock is on the file, not a refusal of its names: once free, the hard link opens it.
+    const byLink = await start(['--db', join(dir, 'linked-hard.db')]);
+    const list = (await (await fetch(`${byLink.url}/v4/transactions`, { headers: headers() })).json()) as { items: unknown[] };
+    expect(list.items.length).toBe(2);
+    byLink.child.kill('SIGTERM');
+    expect(await byLink.exit).toBe(0);
   });
+
+  // A bind mount of the single file gives it a second path that no link reveals; a user and
+  // mount namespace (unshare, no root needed where user namespaces are allowed) makes one.
+  const bindMount = spawnSync('unshare', ['--user', '--map-root-user', '--mount', 'true']).status === 0;
+  it.skipIf(!bindMount)(
+    'a bind mount of the file of a running sandbox is refused at start (the lock is on its device and inode)',
+    async () => {
+      const db = join(dir, 'bound.db');
+      const first = await start(['--db', db]);
+      expect(await createPayment(first.url)).toBe(201);
+      const mountPoint = join(dir, 'bound-elsewhere.db');
+      writeFileSync(mountPoint, '');
+      const script = `mount --bind "$1" "$2" && exec "$3" "$4" --port 0 --db "$2"`;
+      const second = spawnSync(
+        'unshare',
+        ['--user', '--map-root-user', '--mount', 'sh', '-c', script, 'sh', db, mountPoint, process.execPath, BIN],
+        {
+          encoding: 'utf8',
+          timeout: 20_000,
+        },
+      );
+      expect(second.status).toBe(1);
+      const lines = second.stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/bound-elsewhere\.db .*in use by another payment-sandbox process/);
+      expect(second.stdout).not.toContain('ready');
+      expect(await createPayment(first.url)).toBe(201);
+      first.child.kill('SIGTERM');
+      expect(await first.exit).toBe(0);
+    },
+  );
 
   it('a second sandbox on the same --db exits 1 with one line naming the file; the first keeps serving', async () => {
     const db = join(dir, 'shared.db');

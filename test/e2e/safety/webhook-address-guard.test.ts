@@ -84,6 +84,10 @@ describe('the sandbox never delivers to itself, whatever form its address takes'
       'http://[::ffff:0:0]/',
       'http://[64:ff9b::a9fe:a9fe]/',
       'http://0251.0376.0251.0376/',
+      'http://168.63.129.16/machine',
+      'http://192.0.0.192/opc/v2/instance/',
+      'http://[64:ff9b:1::a9fe:a9fe]/',
+      'http://[fec0::1]/',
     ]) {
       const res = await fetch(`${server.url}/v4/transactions`, {
         method: 'POST',
@@ -157,6 +161,17 @@ describe('POST /_sandbox/check-webhooks', () => {
       });
     }
     expect(server.core.queries.transactions.byIdAnyAccount(id)).toBeDefined(); // not wiped
+
+    // The state URL is guarded as the delivery URL is.
+    for (const stateUrl of ['http://168.63.129.16/', 'http://192.0.0.192/', 'http://[64:ff9b:1::a9fe:a9fe]/', 'http://[fec0::1]/']) {
+      const res = await fetch(`${server.url}/_sandbox/check-webhooks`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ url: 'http://hooks.example/', state_url: stateUrl }),
+      });
+      expect(res.status, stateUrl).toBe(400);
+      expect(((await res.json()) as { details: Json[] }).details[0]).toMatchObject({ pointer: '/state_url', location: 'body' });
+    }
 
     const receiver = await startReceiver();
     defer(() => receiver.close());

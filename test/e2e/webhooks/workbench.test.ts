@@ -7,7 +7,16 @@ import { createHmac, generateKeyPairSync } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox, SandboxRequestError } from '../../../src/index.js';
-import { DIRECT, directPayment, headers, startReceiver, verifySignature, type Receiver, type ReceivedWebhook } from '../../support/app.js';
+import {
+  CHECKOUT,
+  DIRECT,
+  directPayment,
+  headers,
+  startReceiver,
+  verifySignature,
+  type Receiver,
+  type ReceivedWebhook,
+} from '../../support/app.js';
 
 const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -92,6 +101,41 @@ describe('POST /_sandbox/webhooks/send', () => {
     expect(noBody.status).toBe(400);
     expect(noBody.body.code).toBe('bad_request');
     await expect(sandbox.sendWebhook({ accountId: DIRECT.account_id, body: {} })).rejects.toBeInstanceOf(SandboxRequestError);
+  });
+
+  it("never holds back a transaction's webhooks: another account's transaction is 400, a URL not the transaction's has a queue of its own", async () => {
+    const { sandbox, receiver } = await setup();
+    const hook = await settledWebhook(sandbox, receiver);
+    const txId = (hook.body as { ll_transaction_id: string }).ll_transaction_id;
+    const dead = 'http://127.0.0.1:9/dead'; // nothing listens: every attempt fails and is retried
+
+    // Another account naming this transaction: 400 at the body's ll_transaction_id, nothing queued.
+    const foreign = await control(sandbox, '/webhooks/send', {
+      account_id: CHECKOUT.account_id,
+      url: dead,
+      body: { ll_transaction_id: txId, original_transaction_id: txId, payment_status: 'REFUNDED' },
+    });
+    expect(foreign.status).toBe(400);
+    expect(foreign.body).toMatchObject({
+      type: 'error',
+      code: 'bad_request',
+      details: [expect.objectContaining({ pointer: '/body/ll_transaction_id', location: 'body' })],
+    });
+
+    // The owner sending to a dead URL: its own queue, failing and retrying on its own.
+    const stuck = await sandbox.sendWebhook({
+      accountId: DIRECT.account_id,
+      url: dead,
+      body: { ll_transaction_id: txId, original_transaction_id: txId, payment_status: 'REFUNDED' },
+    });
+    await sandbox.waitForDelivery((d) => d.id === stuck.id && d.state === 'retrying');
+    // The transaction's own refund webhook goes out at once, not after the dead URL's retries.
+    const refund = await fetch(`${sandbox.apiUrl}/transactions/${txId}/refunds`, { method: 'POST', headers: headers(DIRECT) });
+    expect(refund.status).toBe(201);
+    const refundHook = await receiver.waitForMatch((h) => 'refund_data' in (h.body as object), 5_000);
+    expect(refundHook.verified).toBe(true);
+    const still = await sandbox.waitForDelivery((d) => d.id === stuck.id);
+    expect(still.state).toBe('retrying');
   });
 });
 

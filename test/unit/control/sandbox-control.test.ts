@@ -18,6 +18,7 @@ function setup(steps = 3) {
       },
       advanceAccount: async (accountId, seconds) => (calls.push(`advanceAccount ${accountId} ${seconds}`), steps),
       checkAdvance: (seconds) => void calls.push(`checkAdvance ${seconds}`),
+      roomMs: () => 1000,
       interrupt: () => void calls.push('interrupt'),
     },
     clock: {
@@ -66,7 +67,13 @@ describe('createSandboxControl', () => {
   it('a reset whose wipe throws tells nobody (no report clear, no feed event)', () => {
     const calls: string[] = [];
     const failing = createSandboxControl({
-      scheduler: { advance: async () => 0, advanceAccount: async () => 0, checkAdvance: () => undefined, interrupt: () => undefined },
+      scheduler: {
+        advance: async () => 0,
+        advanceAccount: async () => 0,
+        checkAdvance: () => undefined,
+        roomMs: () => 0,
+        interrupt: () => undefined,
+      },
       clock: { nowMs: () => 0, offsetMs: () => 0, rewind: () => undefined, inAccount: (_accountId, work) => work() },
       uow: fakeUnitOfWork(),
       state: {

@@ -15,6 +15,7 @@ function setup(persistent: boolean) {
     },
     report: { flush: () => void calls.push('report.flush') },
     store: { close: () => void calls.push('store.close') },
+    logger: { warn: (event) => void calls.push(`warn ${event}`) },
   };
   return { lifecycle: createLifecycle(deps), calls };
 }
@@ -44,5 +45,34 @@ describe('createLifecycle', () => {
     const { lifecycle, calls } = setup(true);
     await lifecycle.drainWebhooks(1500);
     expect(calls).toEqual(['webhooks.drain 1500']);
+  });
+
+  it('a full disk at close is one warning per step: the database still closes, nothing is thrown', async () => {
+    const full = Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+    const lines: string[] = [];
+    const failing = createLifecycle({
+      stopTicker: () => undefined,
+      accounts: {
+        stopKeyPool: () => undefined,
+        seedOwedBuyers: () => {
+          throw full;
+        },
+      },
+      persistent: true,
+      webhooks: { idle: async () => undefined, close: () => undefined, drain: async () => undefined },
+      report: {
+        flush: () => {
+          throw full;
+        },
+      },
+      store: { close: () => void lines.push('store.close') },
+      logger: { warn: (event, text) => void lines.push(`${event}: ${text}`) },
+    });
+    await expect(failing.close()).resolves.toBeUndefined();
+    expect(lines).toEqual([
+      expect.stringMatching(/^close\.buyers_not_stored: .*database or disk is full$/),
+      expect.stringMatching(/^close\.report_not_stored: .*database or disk is full$/),
+      'store.close',
+    ]);
   });
 });

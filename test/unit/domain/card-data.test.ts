@@ -91,8 +91,25 @@ describe('maskCardNumbers recognises a card number by its shape', () => {
     expect(mask(`card ${fullWidth(card)}`)).toBe('card •••• 4444');
     expect(mask(`card ${grouped(fullWidth(card), ' ')}`)).toBe('card •••• 4444');
     expect(mask('Amex 3782 822463 10005')).toBe('Amex •••• 0005');
-    // Two separators in a row end the number: the groups are not one card.
-    expect(mask('5555  5555  5555  4444')).toBe('5555  5555  5555  4444');
+    // A comma and a space, or three spaces, end the number: the groups are not one card.
+    expect(mask('5555, 5555, 5555, 4444')).toBe('5555, 5555, 5555, 4444');
+    expect(mask('5555   5555   5555   4444')).toBe('5555   5555   5555   4444');
+  });
+
+  it('finds the groups joined by underscores, commas or two spaces, and a number written digit by digit', () => {
+    const card = '4242424242424242';
+    for (const sep of ['_', ',', '  ']) {
+      expect(mask(`card ${grouped(card, sep)} ok`), JSON.stringify(sep)).toBe('card •••• 4242 ok');
+    }
+    expect(mask(`card ${card.split('').join(' ')} ok`)).toBe('card •••• 4242 ok');
+    expect(mask(`card ${card.split('').join('  ')} ok`)).toBe('card •••• 4242 ok');
+    expect(mask(`card ${'378282246310005'.split('').join('-')}`)).toBe('card •••• 0005');
+    expect(withoutCardNumbers({ note: '4242_4242_4242_4242' })).toEqual({ note: '•••• 4242' });
+    expect(redactText('{"note":"4242,4242,4242,4242"}')).toBe('{"note":"•••• 4242"}');
+    // More than five groups are one number only when each is one digit.
+    expect(mask('42 42 42 42 42 42 42 42')).toBe('42 42 42 42 42 42 42 42');
+    // Digits written one by one that are no card number stay as they are.
+    expect(mask('1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6')).toBe('1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6');
   });
 
   it('keeps the exported helpers working for their callers (the logger keeps its own mask)', () => {
@@ -152,7 +169,7 @@ const cardText: fc.Arbitrary<{ text: string; masked: string }> = fc
     fc.nat(),
     fc.nat(),
     digitString(19, 19),
-    fc.constantFrom('', ' ', '-', '.', '/', '\n', '\r\n', '+', '%20'),
+    fc.constantFrom('', ' ', '-', '.', '/', '\n', '\r\n', '+', '%20', '_', ',', '  ', 'each digit'),
     fc.boolean(),
   )
   .map(([scheme, p, l, fill, sep, wide]) => {
@@ -160,7 +177,8 @@ const cardText: fc.Arbitrary<{ text: string; masked: string }> = fc
     const length = scheme.lengths[l % scheme.lengths.length]!;
     const card = withCheckDigit(prefix + fill.slice(0, length - prefix.length - 1));
     const digits = wide ? fullWidth(card) : card;
-    return { text: sep === '' ? digits : grouped(digits, sep), masked: cardNumberMask(card) };
+    const text = sep === '' ? digits : sep === 'each digit' ? [...digits].join(' ') : grouped(digits, sep);
+    return { text, masked: cardNumberMask(card) };
   });
 
 /** Merchant text and card numbers, each piece with what it should become, joined by `, `. */

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { isCardExpired, isValidSecurityCode, securityCodeLength } from '../../../src/features/payment-methods/card.js';
+import {
+  defaultTestCardExpiry,
+  isCardExpired,
+  isValidSecurityCode,
+  securityCodeLength,
+} from '../../../src/features/payment-methods/card.js';
 
 const at = (iso: string) => Date.parse(iso);
 
@@ -18,6 +23,21 @@ describe('isCardExpired (against a given clock)', () => {
     expect(isCardExpired('10/26', at('2026-11-22T00:00:00Z'))).toBe(true);
     expect(isCardExpired('11/26', at('2026-11-22T00:00:00Z'))).toBe(false);
     expect(isCardExpired('01/27', at('2026-11-22T00:00:00Z'))).toBe(false);
+  });
+  it("reads the two-digit year around the clock's year, so a far year never makes every card expired", () => {
+    // 20 years back to 79 ahead of the clock's year.
+    expect(isCardExpired('12/99', at('2026-11-22T00:00:00Z'))).toBe(false);
+    expect(isCardExpired('12/06', at('2026-11-22T00:00:00Z'))).toBe(true);
+    expect(isCardExpired('12/30', at('2500-06-01T00:00:00Z'))).toBe(false);
+    expect(isCardExpired('12/90', at('2500-06-01T00:00:00Z'))).toBe(true);
+    expect(isCardExpired('12/30', at('9999-12-31T23:59:59Z'))).toBe(false);
+    expect(isCardExpired('11/99', at('9999-12-31T23:59:59Z'))).toBe(true);
+    expect(isCardExpired('12/99', at('9999-12-31T23:59:59Z'))).toBe(false);
+  });
+  it('the default test card put on file near 9999 is not expired, its expiry past the four-digit years included', () => {
+    for (const iso of ['2098-03-01T00:00:00Z', '9998-12-31T00:00:00Z', '9999-12-31T23:59:59Z']) {
+      expect(isCardExpired(defaultTestCardExpiry(at(iso)), at(iso))).toBe(false);
+    }
   });
   it('refuses what is not MM/YY', () => {
     expect(() => isCardExpired('13/29', 0)).toThrow(RangeError);

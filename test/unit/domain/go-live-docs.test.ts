@@ -75,6 +75,7 @@ describe('the coverage scenarios', () => {
     // After the report, only the sandbox's stop and the report's upload.
     expect(steps.slice(report + 1).every((s) => s.uses?.startsWith('actions/upload-artifact') || s.run?.startsWith('kill '))).toBe(true);
     expect(read('compose.yaml')).toContain('report --fail-on error --format junit > go-live.xml');
-    expect(readme).toContain('payment-sandbox report --fail-on error --format junit > go-live.xml');
+    // The guide's recipe also gates on the recommended coverage.
+    expect(readme).toContain('payment-sandbox report --fail-on error --require-coverage recommended --format junit > go-live.xml');
   });
 });

@@ -40,6 +40,8 @@ const request = (over: Partial<ObservedRequest> = {}): ObservedRequest => ({
   retryAfterS: null,
   create: null,
   createdTransaction: null,
+  createdRefund: null,
+  answerDelivered: true,
   transactionId: null,
   readPending: false,
   fingerprint: () => `${over.method ?? 'GET'} ${over.path ?? '/v4/transactions'}`,
@@ -69,6 +71,7 @@ const attempt = (over: Partial<ObservedAttempt> = {}): ObservedAttempt => ({
   timedOut: false,
   durationMs: 20,
   originalAcknowledged: false,
+  canary: false,
   ...over,
 });
 const codes = (t: GoLiveTracker) => t.report().findings.map((f) => f.code);
@@ -140,6 +143,201 @@ describe('duplicate_charge_risk', () => {
   });
 });
 
+describe('duplicate_charge_risk: money intents', () => {
+  const lost = (id: string, over: Partial<ObservedRequest> = {}) => create(id, { answerDelivered: false, ...over }, null);
+
+  it('is a create of the same body under a new key within 10 minutes after one whose answer never reached the client', () => {
+    const { t } = tracker();
+    t.request(lost('tx1', { idempotencyKey: 'k1', fingerprint: () => 'body-a' }));
+    t.request(create('tx2', { idempotencyKey: 'k2', fingerprint: () => 'body-a', atMs: 5 * 60_000 }, null));
+    expect(t.report().findings.find((f) => f.code === 'duplicate_charge_risk')?.evidence).toMatchObject({
+      count: 1,
+      transaction_ids: ['tx1', 'tx2'],
+    });
+    // Another body, or more than 10 minutes later: another order.
+    t.request(lost('tx3', { idempotencyKey: 'k3', fingerprint: () => 'body-b', atMs: 6 * 60_000 }));
+    t.request(create('tx4', { idempotencyKey: 'k4', fingerprint: () => 'body-c', atMs: 6 * 60_000 }, null));
+    t.request(create('tx5', { idempotencyKey: 'k5', fingerprint: () => 'body-b', atMs: 16 * 60_000 + 1 }, null));
+    expect(t.report().findings.find((f) => f.code === 'duplicate_charge_risk')?.evidence.count).toBe(1);
+  });
+
+  it('hears a lost answer learnt after the create was observed', () => {
+    const { t } = tracker();
+    const first = create('tx1', { idempotencyKey: 'k1', fingerprint: () => 'body-a' }, null);
+    t.request(first);
+    t.undelivered({ ...first, answerDelivered: false });
+    t.request(create('tx2', { idempotencyKey: 'k2', fingerprint: () => 'body-a', atMs: 1000 }, null));
+    expect(codes(t)).toContain('duplicate_charge_risk');
+  });
+
+  it('is no duplicate when the earlier payment of the order had FAILED when the later one was created', () => {
+    const { t } = tracker();
+    t.request(create('tx1', { idempotencyKey: 'k1' }));
+    t.outcome({
+      accountId: 'acc_a',
+      transactionId: 'tx1',
+      status: 'FAILED',
+      noTarget: false,
+      subscription: false,
+      linkExpired: false,
+      renewal: false,
+      atMs: 0,
+    });
+    t.request(create('tx2', { idempotencyKey: 'k2', atMs: 1000 }));
+    expect(codes(t)).not.toContain('duplicate_charge_risk');
+    // Once the order is paid for again (tx2 not failed), a third payment is a duplicate.
+    t.request(create('tx3', { idempotencyKey: 'k3', atMs: 2000 }));
+    expect(t.report().findings.find((f) => f.code === 'duplicate_charge_risk')?.evidence.transaction_ids).toEqual(['tx2', 'tx3']);
+  });
+});
+
+describe('duplicate rules: creates judged in the order they started, whatever order they were logged in', () => {
+  const failed = (transactionId: string, atMs: number) => ({
+    accountId: 'acc_a',
+    transactionId,
+    status: 'FAILED' as const,
+    noTarget: false,
+    subscription: false,
+    linkExpired: false,
+    renewal: false,
+    atMs,
+  });
+  const body = (id: string, over: Partial<ObservedRequest>) => create(id, { fingerprint: () => 'body-a', ...over }, null);
+
+  it('pairs a lost create logged after the retry that started after it', () => {
+    const { t } = tracker();
+    const retry = body('tx2', { idempotencyKey: 'k2', atMs: 300 });
+    const first = body('tx1', { idempotencyKey: 'k1', atMs: 0, answerDelivered: false });
+    t.request(retry);
+    t.request(first);
+    expect(t.report().findings.find((f) => f.code === 'duplicate_charge_risk')?.evidence).toMatchObject({
+      count: 1,
+      request_ids: [first.requestId, retry.requestId],
+      transaction_ids: ['tx1', 'tx2'],
+    });
+  });
+
+  it('pairs a create learnt lost after the retry that started after it was logged', () => {
+    const { t } = tracker();
+    const first = body('tx1', { idempotencyKey: 'k1', atMs: 0 });
+    t.request(first);
+    t.request(body('tx2', { idempotencyKey: 'k2', atMs: 300 }));
+    expect(codes(t)).not.toContain('duplicate_charge_risk');
+    t.undelivered({ ...first, answerDelivered: false });
+    expect(t.report().findings.find((f) => f.code === 'duplicate_charge_risk')?.evidence).toMatchObject({
+      count: 1,
+      transaction_ids: ['tx1', 'tx2'],
+    });
+  });
+
+  it('never pairs a create with one that started after it, or more than 10 minutes after it', () => {
+    const { t } = tracker();
+    // A lost create that started after the other: the other is no retry of it.
+    t.request(body('tx1', { idempotencyKey: 'k1', atMs: 1000, answerDelivered: false }));
+    t.request(body('tx2', { idempotencyKey: 'k2', atMs: 0 }));
+    // A lost create logged after one that started more than 10 minutes after it.
+    t.request(create('tx4', { idempotencyKey: 'k4', atMs: 10 * 60_000 + 1 }, null));
+    t.request(create('tx3', { idempotencyKey: 'k3', atMs: 0, answerDelivered: false }, null));
+    expect(codes(t)).not.toContain('duplicate_charge_risk');
+  });
+
+  it('judges one order by its FAILED status when the later payment started, whichever was logged first', () => {
+    const { t } = tracker();
+    // Declined at once, logged after the retry: no duplicate.
+    t.outcome(failed('tx1', 10));
+    t.request(create('tx2', { idempotencyKey: 'k2', atMs: 1000 }));
+    t.request(create('tx1', { idempotencyKey: 'k1', atMs: 0 }));
+    expect(codes(t)).not.toContain('duplicate_charge_risk');
+    // Failed only after the later payment started: both charge the order.
+    t.request(create('tx4', { idempotencyKey: 'k4', atMs: 20 * 60_000 + 1000 }, 'order-2'));
+    t.outcome(failed('tx3', 20 * 60_000 + 5000));
+    t.request(create('tx3', { idempotencyKey: 'k3', atMs: 20 * 60_000 }, 'order-2'));
+    expect(t.report().findings.find((f) => f.code === 'duplicate_charge_risk')?.evidence).toMatchObject({
+      count: 1,
+      transaction_ids: ['tx3', 'tx4'],
+    });
+  });
+
+  it('pairs two keyless bodies within 60 seconds in the order they started', () => {
+    const { t } = tracker();
+    t.request(body('tx2', { atMs: 30_000 }));
+    t.request(body('tx1', { atMs: 0 }));
+    expect(t.report().findings.find((f) => f.code === 'duplicate_charge_risk')?.evidence.transaction_ids).toEqual(['tx1', 'tx2']);
+  });
+
+  it('pairs a lost refund logged, or learnt lost, after the retry that started after it', () => {
+    const refund = (id: string, over: Partial<ObservedRequest>) =>
+      request({
+        method: 'POST',
+        path: '/v4/transactions/tx1/refunds',
+        status: 201,
+        executedStatus: 201,
+        create: 'refund',
+        transactionId: 'tx1',
+        createdRefund: { id, transactionId: 'tx1', amount: 500 },
+        fingerprint: () => 'refund 500',
+        ...over,
+      });
+    const { t } = tracker();
+    t.request(refund('rf2', { idempotencyKey: 'r2', atMs: 300 }));
+    t.request(refund('rf1', { idempotencyKey: 'r1', atMs: 0, answerDelivered: false }));
+    expect(t.report().findings.find((f) => f.code === 'duplicate_refund_risk')?.evidence.count).toBe(1);
+    const first = refund('rf3', { idempotencyKey: 'r3', atMs: 60 * 60_000 });
+    t.request(first);
+    t.request(refund('rf4', { idempotencyKey: 'r4', atMs: 60 * 60_000 + 300 }));
+    t.undelivered({ ...first, answerDelivered: false });
+    expect(t.report().findings.find((f) => f.code === 'duplicate_refund_risk')?.evidence.count).toBe(2);
+  });
+});
+
+describe('duplicate_refund_risk', () => {
+  const refund = (id: string, over: Partial<ObservedRequest> = {}, amount = 500) =>
+    request({
+      method: 'POST',
+      path: '/v4/transactions/tx1/refunds',
+      status: 201,
+      executedStatus: 201,
+      create: 'refund',
+      transactionId: 'tx1',
+      createdRefund: { id, transactionId: 'tx1', amount },
+      fingerprint: () => `refund ${amount}`,
+      ...over,
+    });
+
+  it('is a refund of the same transaction and amount under a new key after one whose answer never reached the client', () => {
+    const { t } = tracker();
+    t.request(refund('rf1', { idempotencyKey: 'r1', answerDelivered: false }));
+    t.request(refund('rf2', { idempotencyKey: 'r2', atMs: 30_000 }));
+    const finding = t.report().findings.find((f) => f.code === 'duplicate_refund_risk');
+    expect(finding).toMatchObject({ severity: 'error', evidence: { count: 1, transaction_ids: ['tx1'] } });
+    expect(finding!.evidence.request_ids).toHaveLength(2);
+    expect(finding!.docs).toBe('docs/go-live.md#duplicate_refund_risk');
+  });
+
+  it('takes two equal partial refunds whose answers both arrived for two refunds; two keyless ones within 60 s for one', () => {
+    const { t } = tracker();
+    t.request(refund('rf1', { idempotencyKey: 'r1' }));
+    t.request(refund('rf2', { idempotencyKey: 'r2', atMs: 1000 }));
+    // Another amount, or a lost answer of another amount: another intent.
+    t.request(refund('rf3', { idempotencyKey: 'r3', answerDelivered: false, atMs: 2000 }, 200));
+    t.request(refund('rf4', { idempotencyKey: 'r4', atMs: 3000 }, 300));
+    t.request(refund('rf5', { atMs: 10_000 }, 100));
+    t.request(refund('rf6', { atMs: 71_000 }, 100));
+    expect(codes(t)).not.toContain('duplicate_refund_risk');
+    t.request(refund('rf7', { atMs: 100_000 }, 100));
+    expect(t.report().findings.find((f) => f.code === 'duplicate_refund_risk')?.evidence.count).toBe(1);
+  });
+
+  it('hears a lost answer learnt after the refund was observed', () => {
+    const { t } = tracker();
+    const first = refund('rf1', { idempotencyKey: 'r1' });
+    t.request(first);
+    t.undelivered({ ...first, answerDelivered: false });
+    t.request(refund('rf2', { idempotencyKey: 'r2', atMs: 1000 }));
+    expect(codes(t)).toContain('duplicate_refund_risk');
+  });
+});
+
 describe('repeated_invalid_request', () => {
   it('needs the same request refused three times', () => {
     const { t } = tracker();
@@ -186,6 +384,20 @@ describe('ignored_retry_after and polling', () => {
     t.request(request({ status: 429, retryAfterS: 5, fault: true, realMs: 10_000 }));
     t.request(request({ realMs: 10_500 }));
     expect(codes(t)).toEqual(['ignored_retry_after']);
+  });
+
+  it('is a repeat of a 429 under the same key or, as it, none; another key is another request', () => {
+    const { t } = tracker();
+    const basket = { method: 'POST', path: '/v4/transactions', fingerprint: () => 'basket' };
+    t.request(request({ ...basket, status: 429, retryAfterS: 5, idempotencyKey: 'customer-1', realMs: 0 }));
+    t.request(request({ ...basket, status: 201, idempotencyKey: 'customer-2', realMs: 100 }));
+    t.request(request({ ...basket, status: 429, retryAfterS: 5, realMs: 200 }));
+    t.request(request({ ...basket, status: 201, idempotencyKey: 'customer-3', realMs: 300 }));
+    expect(codes(t)).toEqual([]);
+    t.request(request({ ...basket, status: 201, idempotencyKey: 'customer-1', realMs: 400 }));
+    expect(codes(t)).toEqual(['ignored_retry_after']);
+    t.request(request({ ...basket, status: 201, realMs: 500 }));
+    expect(t.report().findings[0]!.evidence.count).toBe(2);
   });
 
   it('is more than ten reads of one pending transaction, counted once per transaction', () => {
@@ -273,6 +485,7 @@ describe('no_webhook_target and ignored_webhook_field', () => {
       noTarget: true,
       linkExpired: false,
       renewal: false,
+      atMs: 0,
       subscription: true,
     });
     const subFix = one.report().findings[0]!.fix;
@@ -286,6 +499,7 @@ describe('no_webhook_target and ignored_webhook_field', () => {
       noTarget: true,
       linkExpired: false,
       renewal: false,
+      atMs: 0,
       subscription: false,
     });
     const txFix = two.report().findings[0]!.fix;
@@ -329,6 +543,7 @@ describe('the report', () => {
       noTarget: false,
       linkExpired: false,
       renewal: false,
+      atMs: 0,
       subscription: false,
     });
     const again = tracker(saved).t;

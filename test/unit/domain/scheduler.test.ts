@@ -12,7 +12,9 @@ import { createClock } from '../../../src/core/clock/clock.js';
 import { SandboxError } from '../../../src/core/domain/errors.js';
 import type { UnitOfWork } from '../../../src/core/domain/ports.js';
 import { Scheduler } from '../../../src/core/clock/scheduler.js';
-import { AdvanceTooLongError, type TimedWork } from '../../../src/core/clock/timed-work.js';
+import { AdvanceStoppedError, AdvanceTooLongError, ClockBoundError, type TimedWork } from '../../../src/core/clock/timed-work.js';
+import { LATEST_CLOCK_MS, storedClockPastBound } from '../../../src/core/clock/clock.js';
+import { createAccountClocks } from '../../../src/core/clock/account-clocks.js';
 import { openStore, type SqliteStore } from '../../../src/sqlite-store.js';
 
 const REAL_NOW = Date.UTC(2026, 10, 22, 10);
@@ -190,6 +192,108 @@ describe('clock advance: bounded and never freezing', () => {
     await advance;
     expect(work.runs).toBe(40);
     store.close();
+  });
+});
+
+describe('clock advance: says what it did', () => {
+  it('steps that make more work than the estimate saw stop at the limit: the answer says how far it moved and how many ran', async () => {
+    const store = openStore(':memory:', () => undefined);
+    const { clock, scheduler } = schedulerOn(store, 100);
+    const work = hourlyWork(store, { count: 1 }); // estimates one step: every run makes the next
+    scheduler.register(work);
+    const failure = await scheduler.advance(200 * 3600).catch((err: unknown) => err);
+    expect(failure).toBeInstanceOf(AdvanceStoppedError);
+    const stopped = failure as AdvanceStoppedError;
+    expect(stopped.status).toBe(400);
+    expect(work.runs).toBe(100);
+    expect(clock.offsetMs()).toBe(100 * HOUR);
+    expect(store.clockOffsetMs()).toBe(100 * HOUR);
+    expect(stopped.extra).toEqual({
+      now: '2026-11-26T14:00:00.000+00:00',
+      offset_seconds: 100 * 3600,
+      moved_seconds: 100 * 3600,
+      remaining_seconds: 100 * 3600,
+      steps: 100,
+    });
+    expect(stopped.message).toMatch(/stopped at its limit of 100 steps: the clock moved 360000 s of the 720000 s asked/);
+    expect(stopped.message).not.toMatch(/Nothing moved/);
+    store.close();
+  });
+
+  it('a refusal before anything moves says so, with nothing moved', async () => {
+    const store = openStore(':memory:', () => undefined);
+    const { scheduler } = schedulerOn(store, 100);
+    scheduler.register(hourlyWork(store));
+    const failure = (await scheduler.advance(200 * 3600).catch((err: unknown) => err)) as AdvanceTooLongError;
+    expect(failure.extra).toEqual({ moved_seconds: 0, steps: 0 });
+    store.close();
+  });
+});
+
+describe('clock advance: never past 9999-12-31T23:59:59Z', () => {
+  const nearTheBound = (accountOffsets: Record<string, number> = {}) => {
+    const accounts = createAccountClocks(accountOffsets);
+    const clock = createClock(LATEST_CLOCK_MS - 10 * HOUR - REAL_NOW, () => REAL_NOW, accounts);
+    const store = openStore(':memory:', () => undefined);
+    const scheduler = new Scheduler({ clock, uow: store.uow, saveOffset: () => undefined, onError: () => undefined });
+    // Due every hour of the clock, from an hour after where it starts.
+    let next = clock.nowMs() + HOUR;
+    const work = {
+      name: 'hourly',
+      runs: 0,
+      nextDueMs: () => next,
+      runDue: (nowMs: number) => void ((work.runs += 1), (next = nowMs + HOUR)),
+    };
+    scheduler.register(work);
+    return { clock, store, scheduler, work };
+  };
+
+  it('an advance past it is refused before anything moves; up to it is allowed', async () => {
+    const { clock, store, scheduler, work } = nearTheBound();
+    const before = clock.offsetMs();
+    const failure = await scheduler.advance(10 * 3600 + 1).catch((err: unknown) => err);
+    expect(failure).toBeInstanceOf(ClockBoundError);
+    expect((failure as ClockBoundError).status).toBe(400);
+    expect((failure as ClockBoundError).leftSeconds).toBe(10 * 3600);
+    expect(() => scheduler.checkAdvance(10 * 3600 + 1)).toThrow(ClockBoundError);
+    expect(clock.offsetMs()).toBe(before);
+    expect(work.runs).toBe(0);
+    await scheduler.advance(10 * 3600);
+    expect(clock.nowMs()).toBe(LATEST_CLOCK_MS);
+    expect(scheduler.roomMs()).toBe(0);
+    store.close();
+  });
+
+  it("a global advance counts every account's own offset; an account's advance counts its own clock", async () => {
+    const { clock, store, scheduler } = nearTheBound({ acc_ahead: 6 * HOUR });
+    expect(scheduler.roomMs()).toBe(4 * HOUR);
+    await expect(scheduler.advance(5 * 3600)).rejects.toBeInstanceOf(ClockBoundError);
+    await expect(scheduler.advanceAccount('acc_ahead', 5 * 3600)).rejects.toBeInstanceOf(ClockBoundError);
+    // Another account's clock has the sandbox clock's room.
+    await scheduler.advanceAccount('acc_behind', 9 * 3600);
+    expect(clock.inAccount('acc_behind', () => LATEST_CLOCK_MS - clock.nowMs())).toBe(HOUR);
+    expect(scheduler.roomMs()).toBe(HOUR);
+    store.close();
+  });
+
+  it('stored offsets past it are named (the sandbox clock, or an account clock on top of it); within it, none', () => {
+    const within = LATEST_CLOCK_MS - REAL_NOW;
+    expect(storedClockPastBound({ offsetMs: within, accountOffsets: { acc_a: 0 } }, REAL_NOW)).toBeNull();
+    expect(storedClockPastBound({ offsetMs: within + 1, accountOffsets: {} }, REAL_NOW)).toMatch(
+      /^a sandbox clock past 9999-12-31T23:59:59Z/,
+    );
+    expect(storedClockPastBound({ offsetMs: within - HOUR, accountOffsets: { acc_a: HOUR + 1 } }, REAL_NOW)).toMatch(
+      /^a clock of account acc_a past 9999-12-31T23:59:59Z/,
+    );
+    expect(storedClockPastBound({ offsetMs: Number.NaN, accountOffsets: {} }, REAL_NOW)).not.toBeNull();
+  });
+
+  it('real time moving on after an advance to the bound never takes a clock past it', () => {
+    let real = REAL_NOW;
+    const clock = createClock(LATEST_CLOCK_MS - REAL_NOW, () => real);
+    real += 60_000;
+    expect(clock.nowMs()).toBe(LATEST_CLOCK_MS);
+    expect(clock.now().toISOString()).toBe('9999-12-31T23:59:59.000Z');
   });
 });
 

@@ -10,22 +10,29 @@ function setup({
   deliveries = [] as Pick<Delivery, 'fault' | 'status'>[],
   subscription = undefined as Subscription | undefined,
   defaultNotificationUrl = undefined as string | undefined,
+  marked = [] as string[],
 } = {}) {
   const heard = { attempts: [] as ObservedAttempt[], outcomes: [] as ObservedOutcome[], refunds: [] as [string, boolean][] };
   const uow = fakeUnitOfWork();
+  // The ids marked as not the merchant's (`acc_a` only), and whether a skipped request is running.
+  const marks = new Set(marked);
+  const skipped = { running: false };
   const wiring = createGoLiveWiring({
     report: {
       attempt: (a) => void heard.attempts.push(a),
       outcome: (o) => void heard.outcomes.push(o),
       refund: (accountId, partial) => void heard.refunds.push([accountId, partial]),
+      notTheMerchants: (accountId, id) => void marks.add(`${accountId} ${id}`),
+      isNotTheMerchants: (accountId, id) => id !== null && (marks.has(id) || marks.has(`${accountId} ${id}`)),
     },
+    inRequestNotTheMerchants: () => skipped.running,
     uow,
     transactions: { refundById: (id) => refunds.find((r) => r.id === id) as Refund | undefined },
     subscriptions: { byId: () => subscription },
     deliveries: { forResource: () => deliveries as Delivery[] },
     defaultNotificationUrl,
   });
-  return { wiring, heard, uow };
+  return { wiring, heard, uow, marks, skipped };
 }
 
 const attempt = (delivery: Partial<RecordedAttempt['delivery']> = {}): RecordedAttempt => ({
@@ -56,6 +63,7 @@ describe('createGoLiveWiring', () => {
         timedOut: false,
         durationMs: 12,
         originalAcknowledged: false,
+        canary: false,
       },
     ]);
   });
@@ -95,6 +103,7 @@ describe('createGoLiveWiring', () => {
         linkExpired: false,
         renewal: false,
         subscription: false,
+        atMs: 5,
       },
     ]);
     expect(() =>
@@ -106,7 +115,7 @@ describe('createGoLiveWiring', () => {
     expect(heard.outcomes).toHaveLength(1);
   });
 
-  it('an outcome says: no webhook target, an expired link, a renewal, a subscription charge', () => {
+  it('an outcome says: no webhook target, an expired link, a renewal, a subscription charge, and when it was reached', () => {
     const subscription = { state: { first_charge_id: 'tx_first' } } as Subscription;
     const { wiring, heard } = setup({ subscription });
     wiring.onResolved(
@@ -123,7 +132,16 @@ describe('createGoLiveWiring', () => {
       }),
     );
     expect(heard.outcomes).toEqual([
-      { accountId: 'acc_a', transactionId: 'tx_2', status: 'FAILED', noTarget: true, linkExpired: true, renewal: true, subscription: true },
+      {
+        accountId: 'acc_a',
+        transactionId: 'tx_2',
+        status: 'FAILED',
+        noTarget: true,
+        linkExpired: true,
+        renewal: true,
+        subscription: true,
+        atMs: 100,
+      },
       {
         accountId: 'acc_a',
         transactionId: 'tx_first',
@@ -132,6 +150,7 @@ describe('createGoLiveWiring', () => {
         linkExpired: false,
         renewal: false,
         subscription: true,
+        atMs: 99,
       },
     ]);
   });
@@ -153,5 +172,54 @@ describe('createGoLiveWiring', () => {
     ]);
     reporting.paymentOutcome(tx);
     expect(outbox.queued).toHaveLength(3);
+  });
+
+  describe('what descends from a request the report skips (the conformance kit’s)', () => {
+    it('an outcome reached while such a request runs is not heard, and marks the transaction and its subscription', () => {
+      const { wiring, heard, uow, marks, skipped } = setup();
+      skipped.running = true;
+      uow.run(() => wiring.onResolved(transactionEntity({ id: 'tx_kit', status: 'SUCCEEDED', subscription_id: 'sub_kit' })));
+      skipped.running = false;
+      expect(heard.outcomes).toEqual([]);
+      expect([...marks]).toEqual(['acc_a tx_kit', 'acc_a sub_kit']);
+    });
+
+    it('a marked transaction’s later outcome, its refunds and its webhooks’ attempts are not heard', () => {
+      const { wiring, heard, uow } = setup({ marked: ['tx_kit'], refunds: [{ id: 're_kit', transaction_id: 'tx_kit' }] });
+      const tx = transactionEntity({ id: 'tx_kit', status: 'SUCCEEDED', amount: 1000 });
+      const outbox = fakeOutbox();
+      uow.run(() => {
+        wiring.onResolved(tx);
+        wiring.reportingRefunds(outbox).refund(tx, { id: 're_kit', amount: 400 } as Refund);
+      });
+      const payment = attempt({ resource_id: 'tx_kit', fault: 'bad_signature' });
+      const refund = attempt({ kind: 'refund', resource_id: 're_kit' });
+      expect([wiring.notTheMerchants(payment), wiring.notTheMerchants(refund)]).toEqual([true, true]);
+      wiring.onAttempt(payment);
+      wiring.onAttempt(refund);
+      expect(heard).toEqual({ attempts: [], outcomes: [], refunds: [] });
+      // The refund's webhook is still queued: only the report does not hear it.
+      expect(outbox.queued.map((q) => q.id)).toEqual(['re_kit']);
+    });
+
+    it('a renewal of a marked subscription is not heard, and is marked itself (its webhooks with it)', () => {
+      const subscription = { state: { first_charge_id: 'tx_first' } } as Subscription;
+      const { wiring, heard, marks } = setup({ subscription, marked: ['sub_kit'] });
+      wiring.onResolved(transactionEntity({ id: 'tx_renewal', status: 'FAILED', subscription_id: 'sub_kit' }));
+      expect(heard.outcomes).toEqual([]);
+      expect(marks.has('acc_a tx_renewal')).toBe(true);
+    });
+
+    it('while the merchant’s own payments, refunds and attempts are heard as before', () => {
+      const { wiring, heard, uow, marks } = setup({ marked: ['tx_kit', 'sub_kit'] });
+      const tx = transactionEntity({ id: 'tx_shop', status: 'SUCCEEDED', amount: 1000 });
+      uow.run(() => {
+        wiring.onResolved(tx);
+        wiring.reportingRefunds(fakeOutbox()).refund(tx, { id: 're_shop', amount: 1000 } as Refund);
+      });
+      wiring.onAttempt(attempt({ resource_id: 'tx_shop' }));
+      expect([heard.outcomes.length, heard.refunds.length, heard.attempts.length]).toEqual([1, 1, 1]);
+      expect(marks.size).toBe(2);
+    });
   });
 });

@@ -210,6 +210,7 @@ describe('requestLogControlRoutes on a fake request log', () => {
       status: 422,
       idempotency_key: null,
       replayed: false,
+      answer_delivered: null,
       duration_ms: 1,
       request_body: null,
       response_body: '{"code":"x","message":"m","details":[]}',

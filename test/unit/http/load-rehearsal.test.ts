@@ -1,6 +1,8 @@
 /** The load rehearsal's parts: reading `--latency`, the log-normal draw through p50 and p99, the token bucket. */
 import { describe, expect, it } from 'vitest';
-import { TokenBucket, latencyText, parseLatency, sampleLatency } from '../../../src/core/http/load-rehearsal.js';
+import { Hono } from 'hono';
+import { TokenBucket, latencyText, loadRehearsal, parseLatency, sampleLatency } from '../../../src/core/http/load-rehearsal.js';
+import type { ApiEnv } from '../../../src/core/http/env.js';
 import { resolveOptions } from '../../../src/core/config.js';
 
 /** A seeded uniform generator (mulberry32), so the draws are the same each run. */
@@ -54,5 +56,27 @@ describe('the token bucket of --rate-limit', () => {
     expect(bucket.take(10_000)).toBe(0); // refilled, never beyond the burst
     expect([1, 2, 3].map(() => bucket.take(10_000))).toEqual([0, 0, 0]);
     expect(bucket.take(10_000)).toBeGreaterThan(0);
+  });
+});
+
+describe('the rate limit counts authenticated requests only', () => {
+  it("a request whose token does not authenticate as the named account passes uncounted; the account's own calls are counted", async () => {
+    const asked: string[] = [];
+    const { rateLimit } = loadRehearsal({
+      settingsOf: () => ({ known: true, rateLimit: 2, latency: { p50Ms: 0, p99Ms: 0 } }),
+      authenticatesAs: (authorization, accountId) => {
+        asked.push(accountId);
+        return authorization === 'Bearer own-key';
+      },
+      now: () => 0,
+    });
+    const app = new Hono<ApiEnv>();
+    app.use('*', rateLimit);
+    app.get('/v4/x', (c) => c.text('ok', 200));
+    const call = async (authorization?: string): Promise<number> =>
+      (await app.request('/v4/x', { headers: { 'x-merchant-account-id': 'V', ...(authorization ? { authorization } : {}) } })).status;
+    for (let i = 0; i < 10; i++) expect(await call(i % 2 === 0 ? undefined : 'Bearer stolen')).toBe(200);
+    expect([await call('Bearer own-key'), await call('Bearer own-key'), await call('Bearer own-key')]).toEqual([200, 200, 429]);
+    expect(asked.every((id) => id === 'V')).toBe(true);
   });
 });

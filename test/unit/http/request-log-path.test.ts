@@ -45,3 +45,21 @@ describe('loggedPath', () => {
     expect(loggedPath('/v4/transactions/4111111111111111', 'http://h/v4/transactions/4111111111111111')).toBe('/v4/transactions/•••• 1111');
   });
 });
+
+describe('loggedPath redacts an API key wherever it starts in a path', () => {
+  it('after a percent-encoded comma or slash, and after a digit', () => {
+    const key = 'sk_test_rk_9f3a8c2b7d1e';
+    for (const before of ['%2C', '%2c', '%2F', '%2f', '7', 'abc%2C', 'a%2F1']) {
+      const path = `/v4/transactions/${before}${key}`;
+      expect(loggedPath(path, `http://h${path}`), before).toBe(`/v4/transactions/${before}sk_test_[redacted]`);
+    }
+    const live = '/v4/buyers/0sk_live_rk_abc';
+    expect(loggedPath(live, `http://h${live}`)).toBe('/v4/buyers/0sk_live_[redacted]');
+    const jwt = '/v4/x/%2CeyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln';
+    expect(loggedPath(jwt, `http://h${jwt}`)).toBe('/v4/x/%2C[redacted JWT]');
+  });
+
+  it('leaves a word that merely ends in "sk" alone', () => {
+    expect(loggedPath('/v4/x/task_test_runner', 'http://h/v4/x/task_test_runner')).toBe('/v4/x/task_test_runner');
+  });
+});

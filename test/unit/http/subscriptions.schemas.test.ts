@@ -177,7 +177,7 @@ describe('subscriptionCreateSchema: field rules and issue paths', () => {
   });
 
   it('accepts every documented payment method type', () => {
-    for (const type of ['card', 'wallet', 'qr', 'mobile_banking', 'instant_payment']) {
+    for (const type of ['card', 'wallet', 'qr', 'mobile_banking']) {
       expect(issuePaths(checkout, withPath(validBody(), ['payment_method'], { type }))).toEqual([]);
     }
   });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ScenarioError, loadScenarioFile, loadScenarios } from '../../../src/features/scenarios/load.js';
-import { defaultScenarioPath } from '../../../src/core/config.js';
+import { DEFAULT_BODY_LIMIT, defaultScenarioPath } from '../../../src/core/config.js';
 
 const DEFAULT_SCENARIO_PATH = defaultScenarioPath();
 
@@ -118,6 +118,16 @@ describe('loadScenarioFile', () => {
 
   it('reports a directory', () => {
     expect(errorOf(() => loadScenarioFile(dir)).message).toBe(`${dir}: cannot read the file: it is a directory`);
+  });
+
+  it('refuses a device and a file larger than the body limit, without reading them', () => {
+    const large = file('large.json', ' '.repeat(DEFAULT_BODY_LIMIT + 1));
+    expect(errorOf(() => loadScenarioFile(large)).message).toBe(
+      `${large}: cannot read the file: larger than the body limit (${DEFAULT_BODY_LIMIT} bytes)`,
+    );
+    expect(errorOf(() => loadScenarioFile('/dev/zero')).message).toBe(
+      '/dev/zero: cannot read the file: not a regular file (a device, a pipe or a socket)',
+    );
   });
 });
 

@@ -1,6 +1,7 @@
 /**
  * One process per database file, whatever name it is opened by: a symbolic link or a hard
- * link to the file of a running sandbox is refused with one line, and `--restore` onto such a
+ * link (or a bind mount: the same device and inode) to the file of a running sandbox is
+ * refused with one line, and `--restore` onto such a
  * link is refused before anything is written (the live file stays as it was). SQLite's locks
  * are shared by the connections of one process, so a second open here stands for a second
  * process (the CLI test in test/e2e/robustness/process.test.ts shows it across processes).
@@ -45,13 +46,18 @@ describe('the one-process lock, by any name of the file', () => {
     first.close();
   });
 
-  it('a hard link to a running sandbox database is refused with one line', () => {
+  it('a hard link to a running sandbox database is refused with one line: the lock is on the file (device and inode)', () => {
     const live = openDatabase(join(dir, 'hard-live.db'));
+    setMeta(live, 'from', 'live');
     linkSync(join(dir, 'hard-live.db'), join(dir, 'hard-link.db'));
     const message = refusal(() => openDatabase(join(dir, 'hard-link.db')));
-    expect(message).toMatch(/hard-link\.db has 2 names \(hard links\)/);
+    expect(message).toMatch(/hard-link\.db .*in use by another payment-sandbox process/);
     expect(message).not.toContain('\n');
     live.close();
+    // freed with the first: the link opens the same database
+    const again = openDatabase(join(dir, 'hard-link.db'));
+    expect((again.prepare("SELECT value FROM meta WHERE key = 'from'").get() as { value: string }).value).toBe('live');
+    again.close();
   });
 
   it('a restore onto a link to a running sandbox database is refused and the live file is unchanged', async () => {
@@ -69,7 +75,7 @@ describe('the one-process lock, by any name of the file', () => {
     symlinkSync(join(dir, 'restore-live.db'), join(dir, 'restore-sym.db'));
     linkSync(join(dir, 'restore-live.db'), join(dir, 'restore-hard.db'));
     expect(refusal(() => openDatabase(join(dir, 'restore-sym.db'), bytes))).toMatch(/in use by another payment-sandbox process/);
-    expect(refusal(() => openDatabase(join(dir, 'restore-hard.db'), bytes))).toMatch(/2 names \(hard links\)/);
+    expect(refusal(() => openDatabase(join(dir, 'restore-hard.db'), bytes))).toMatch(/in use by another payment-sandbox process/);
     expect(readFileSync(join(dir, 'restore-live.db')).equals(before)).toBe(true);
     expect((live.prepare("SELECT value FROM meta WHERE key = 'from'").get() as { value: string }).value).toBe('live');
     live.close();

@@ -46,7 +46,6 @@ describe('due heads of delivery queues', () => {
         at: 1_000,
         url: null,
         request_headers: {},
-        request_body: '{}',
         response_status: 200,
         response_body: '',
         error: null,

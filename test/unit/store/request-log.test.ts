@@ -24,6 +24,7 @@ const entry = (path: string, extra: Partial<RequestLogEntry> = {}): Omit<Request
   response_body: null,
   warnings: [],
   at: 1_000,
+  answer_delivered: null,
   ...extra,
 });
 
@@ -66,6 +67,23 @@ describe('the request log, written in batches', () => {
     expect(s.httpRecords.requestLog.page('acc_1', { limit: 1 }).rows[0]!.path).toBe('/v4/buyers');
     s.httpRecords.requestLog.insert(entry('/v4/refunds'));
     expect(s.httpRecords.requestLog.find({ path: '/v4/refunds' }, { limit: 5 }).rows).toHaveLength(1);
+  });
+
+  it("marks a create's answer undelivered, queued or written, and leaves a request that is no create alone", () => {
+    const s = store();
+    const log = s.httpRecords.requestLog;
+    const written = log.insertNow(entry('/v4/transactions', { method: 'POST', answer_delivered: true }));
+    const queued = log.insert(entry('/v4/transactions', { method: 'POST', answer_delivered: true }));
+    const read = log.insert(entry('/v4/transactions'));
+    log.markUndelivered(written);
+    log.markUndelivered(queued);
+    log.markUndelivered(read);
+    const rows = log.pageAll({ limit: 10 }).rows;
+    expect(rows.map((r) => [r.seq, r.answer_delivered])).toEqual([
+      [read, null],
+      [queued, false],
+      [written, false],
+    ]);
   });
 
   it('writes the queue when it is full, and a few milliseconds after its first entry otherwise', () => {

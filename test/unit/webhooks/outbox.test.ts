@@ -31,6 +31,7 @@ function fakeDeliveries(): DeliveriesRepo & { rows: Delivery[] } {
     setSignature: none,
     attemptsOf: none,
     matching: none,
+    hasCanary: (accountId, url) => rows.some((d) => d.account_id === accountId && d.url === url && d.canary === 1),
   };
 }
 

@@ -87,4 +87,22 @@ describe('the webhook target guard', () => {
     expect(isForbiddenAddress('fd00:ec2::254')).toBe(true);
     expect(isForbiddenAddress('192.168.1.1')).toBe(false);
   });
+
+  it('refuses the Azure and Oracle metadata addresses, local-use NAT64 and site-local IPv6, in any form', () => {
+    for (const address of [
+      '168.63.129.16',
+      '::ffff:168.63.129.16',
+      '192.0.0.192',
+      '64:ff9b:1::a9fe:a9fe',
+      '64:ff9b:1:ffff::1',
+      'fec0::1',
+      'feff:ffff::1',
+    ]) {
+      expect(isForbiddenAddress(address), address).toBe(true);
+      expect(refusedTarget(`http://${address.includes(':') ? `[${address}]` : address}/`, policy), address).toMatch(/link-local/);
+    }
+    for (const address of ['168.63.129.15', '192.0.0.193', '64:ff9b:2::1', 'fc00::1']) {
+      expect(isForbiddenAddress(address), address).toBe(false);
+    }
+  });
 });

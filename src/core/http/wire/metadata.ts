@@ -1,23 +1,15 @@
 /**
  * metadata: free key-value pairs echoed back (sandbox limits, as common payment APIs): at
  * most 50 keys, keys 1 to 40 characters, values strings of at most 500 characters. It is
- * echoed exactly as sent, except card data, never kept in it: a card number in a value is
- * masked (`•••• 1111`) and the value of a security-code key (`cvv`, `securityCode`...)
- * becomes `[redacted]`, before the transaction or subscription is stored.
+ * echoed exactly as sent, wherever it is stored and returned (records, lists, webhooks),
+ * except a value holding a card number by shape, masked (`•••• 1111`) before the
+ * transaction or subscription is stored. A key that looks like a security code (`cvc`,
+ * `cid`, `csc`, `card_code`...) keeps its value in the record; only the request log leaves
+ * it out.
  */
 import { z } from '@hono/zod-openapi';
-import { isSecurityCodeKey, withoutCardNumbers } from '../../redaction/card-data.js';
+import { withoutCardNumbers } from '../../redaction/card-data.js';
 import { isRecord } from './issues.js';
-
-/** `metadata` without card data (see the module comment); the same object when it holds none. */
-function withoutCardData(metadata: Record<string, string>): Record<string, string> {
-  let out: Record<string, string> | undefined;
-  for (const [key, value] of Object.entries(metadata)) {
-    const safe = isSecurityCodeKey(key) ? '[redacted]' : withoutCardNumbers(value);
-    if (safe !== value) (out ??= { ...metadata })[key] = safe;
-  }
-  return out ?? metadata;
-}
 
 export const metadataSchema = z
   .record(z.string().min(1).max(40), z.string().max(500))
@@ -36,5 +28,5 @@ export const metadataSchema = z
     },
     { when: (payload) => isRecord(payload.value) },
   )
-  .overwrite(withoutCardData)
+  .overwrite(withoutCardNumbers)
   .openapi('Metadata', { example: { order_ref: 'A-1001' } });

@@ -36,9 +36,13 @@ export const accountSettingsSchema = z
     mode: z.enum(['direct', 'checkout']),
     rate_limit: z.number().int().openapi({ description: '/v4 requests per second allowed (burst of as many); 0: no limit.' }),
     latency: latencySchema,
+    webhook_canary: z.boolean().openapi({
+      description:
+        'Whether a URL of this account gets a webhook canary: after its first acknowledged delivery, one copy with a broken signature, which it must refuse (sandbox extension).',
+    }),
     own: z
-      .object({ rate_limit: z.boolean(), latency: z.boolean() })
-      .openapi({ description: "Which settings are the account's own (false: the --rate-limit / --latency option's)." }),
+      .object({ rate_limit: z.boolean(), latency: z.boolean(), webhook_canary: z.boolean() })
+      .openapi({ description: "Which settings are the account's own (false: the --rate-limit / --latency / --webhook-canary option's)." }),
   })
   .openapi('AccountSettings');
 
@@ -72,6 +76,12 @@ export const accountSettingsChangeSchema = z
         description: `Requests per second (a token bucket with a burst of as many; 0: no limit); "${OPTION_VALUE}": the --rate-limit option's.`,
       }),
     latency: latencyInput.optional(),
+    webhook_canary: z
+      .union([z.boolean(), z.literal(OPTION_VALUE).transform(() => null)])
+      .optional()
+      .openapi({
+        description: `Send this account's webhook URLs a canary (true) or not (false); "${OPTION_VALUE}": the --webhook-canary option's.`,
+      }),
   })
   .openapi('AccountSettingsChange');
 
@@ -80,7 +90,7 @@ export const get = createRoute({
   path: '/accounts/{account_id}',
   ...controlOperation,
   operationId: 'getAccount',
-  summary: 'One account and its load settings (rate limit, latency)',
+  summary: 'One account and its settings (rate limit, latency, webhook canary)',
   request: { params: accountParam },
   responses: { 200: json(accountSettingsSchema), 404: errors[404] },
 });
@@ -90,7 +100,7 @@ export const patch = createRoute({
   path: '/accounts/{account_id}',
   ...controlOperation,
   operationId: 'updateAccount',
-  summary: "Set an account's own rate limit and latency, to rehearse load against it",
+  summary: "Set an account's own rate limit and latency, to rehearse load against it, and its webhook canary",
   description:
     'Over `--rate-limit`, the account is answered 429 in the error envelope with `Retry-After`, as a provider throttles; the go-live report sees whether the merchant waited.',
   request: { params: accountParam, body: { required: true, content: { 'application/json': { schema: accountSettingsChangeSchema } } } },
@@ -116,7 +126,8 @@ export function accountSettingsRoutes({ accounts, loadSettings, emit }: AccountS
       mode: account.mode,
       rate_limit: settings.rateLimit,
       latency: { p50_ms: settings.latency.p50Ms, p99_ms: settings.latency.p99Ms },
-      own: { rate_limit: own.rateLimit !== undefined, latency: own.latency !== undefined },
+      webhook_canary: loadSettings.webhookCanary(accountId),
+      own: { rate_limit: own.rateLimit !== undefined, latency: own.latency !== undefined, webhook_canary: own.webhookCanary !== undefined },
     };
   };
   const read: ControlHandler<typeof get> = (c) => c.json(view(c.req.valid('param').account_id), 200);
@@ -127,9 +138,10 @@ export function accountSettingsRoutes({ accounts, loadSettings, emit }: AccountS
     const inForce = loadSettings.change(accountId, {
       ...(body.rate_limit !== undefined ? { rateLimit: body.rate_limit } : {}),
       ...(body.latency !== undefined ? { latency: body.latency } : {}),
+      ...(body.webhook_canary !== undefined ? { webhookCanary: body.webhook_canary } : {}),
     });
     const answer = view(accountId, inForce);
-    emit('account.updated', accountId, { rate_limit: answer.rate_limit, latency: answer.latency });
+    emit('account.updated', accountId, { rate_limit: answer.rate_limit, latency: answer.latency, webhook_canary: answer.webhook_canary });
     return c.json(answer, 200);
   };
   return createRouter<AppEnv>().openapi(get, read).openapi(patch, change);

@@ -1,8 +1,8 @@
 /** Handlers of the sandbox clock and of each account's own clock. The advances themselves are the application's (`ClockControl`). */
 import { addInterval } from '../../subscriptions/index.js';
 import { isoTimestamp, type Clock } from '../../../core/clock/clock.js';
-import { badRequest, notFound } from '../../../core/domain/errors.js';
-import { AdvanceTooLongError, MAX_ADVANCE_STEPS } from '../../../core/clock/timed-work.js';
+import { SandboxError, notFound } from '../../../core/domain/errors.js';
+import { AdvanceRefusal } from '../../../core/clock/timed-work.js';
 import type { ControlHandler } from '../../../core/http/control-route-parts.js';
 import type { AdvanceAccountRoute, AdvanceRoute, GetAccountRoute, GetRoute } from './clock.routes.js';
 import type { clockAdvanceSchema } from './clock.routes.js';
@@ -33,7 +33,11 @@ export interface AccountClockControlDeps {
 
 type AdvanceBody = z.output<typeof clockAdvanceSchema>;
 
-/** Runs one advance of `body` from `nowMs` (seconds, or calendar months on that clock); a refusal names the field. */
+/**
+ * Runs one advance of `body` from `nowMs` (seconds, or calendar months on that clock); a
+ * refusal (too long, past the latest time a clock may show) or a stop at the step limit names
+ * the field, and keeps how far the clock moved in its envelope.
+ */
 async function advanceBy(
   body: AdvanceBody,
   nowMs: number,
@@ -45,17 +49,15 @@ async function advanceBy(
       waitForWebhooks,
     });
   } catch (err) {
-    // Refused before anything moved: name the field that asked for too much.
-    if (!(err instanceof AdvanceTooLongError)) throw err;
+    if (!(err instanceof AdvanceRefusal)) throw err;
     const pointer = months === undefined ? '/seconds' : '/months';
-    throw badRequest(err.message, [
-      {
-        type: 'value_error',
-        pointer,
-        location: 'body',
-        message: `would run about ${err.estimatedSteps} steps; at most ${MAX_ADVANCE_STEPS} per advance`,
-      },
-    ]);
+    throw new SandboxError(
+      err.status,
+      err.code,
+      err.message,
+      [{ type: 'value_error', pointer, location: 'body', message: err.detail }],
+      err.extra,
+    );
   }
 }
 

@@ -42,6 +42,10 @@ export const advance = createRoute({
   ...controlOperation,
   operationId: 'advanceClock',
   summary: 'Move the clock forward by seconds or calendar months, running all that falls due, in time order',
+  description:
+    "No clock passes 9999-12-31T23:59:59Z: an advance whose end would take the sandbox clock or any account's clock past it is 400 and moves nothing. " +
+    'An advance estimated at more than 100,000 steps is 400 before anything moves (`moved_seconds`: 0); one that reaches the limit part-way stops there, ' +
+    'keeps what ran and answers 400 with `now`, `offset_seconds`, `moved_seconds`, `remaining_seconds` and `steps` in the error envelope.',
   request: { body: { required: true, content: { 'application/json': { schema: clockAdvanceSchema } } } },
   responses: { 200: json(clockAdvancedSchema), 400: errors[400] },
 });

@@ -17,7 +17,7 @@ export interface FaultControlDeps {
   /** Why `url` may not receive webhooks, or null (the guard of a notification_url). */
   webhookTargetRefused(url: string): string | null;
   /** Runs the check-webhooks battery against `url`, signing as this sandbox does. */
-  checkWebhooks(url: string, stateUrl?: string): Promise<WebhookCheckReportLike>;
+  checkWebhooks(url: string, stateUrl?: string, orders?: string[]): Promise<WebhookCheckReportLike>;
 }
 
 export function faultHandlers(deps: FaultControlDeps) {
@@ -28,7 +28,7 @@ export function faultHandlers(deps: FaultControlDeps) {
   };
 
   const checkWebhooks: ControlHandler<CheckWebhooksRoute> = async (c) => {
-    const { url, state_url: stateUrl } = c.req.valid('json');
+    const { url, state_url: stateUrl, orders } = c.req.valid('json');
     // The webhook target guard, as for a notification_url; checked again at connect time.
     for (const [pointer, target] of [['/url', url] as const, ['/state_url', stateUrl] as const]) {
       const refused = target === undefined ? null : deps.webhookTargetRefused(target);
@@ -37,7 +37,7 @@ export function faultHandlers(deps: FaultControlDeps) {
           { type: 'value_error', pointer, message: `Webhook target refused: ${refused}`, location: 'body' },
         ]);
     }
-    return c.json(await deps.checkWebhooks(url, stateUrl), 200);
+    return c.json(await deps.checkWebhooks(url, stateUrl, orders), 200);
   };
 
   return { injectFault, checkWebhooks };

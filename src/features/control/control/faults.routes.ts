@@ -4,6 +4,7 @@ import { DELIVERY_FAULTS } from '../../../core/domain/entities.js';
 import { controlOperation } from '../../../core/http/openapi/document.js';
 import { errorSchema, httpUrlSchema } from '../../../core/http/schemas.js';
 import { idParam, json } from '../../../core/http/control-route-parts.js';
+import { problemWithOrders } from '../../check-webhooks/index.js';
 import { deliverySchema } from '../../webhooks/index.js';
 
 /** `{ "fault": "duplicate" | "out_of_order" | "delayed" | "bad_signature", "seconds"?: n }`. */
@@ -30,13 +31,21 @@ export const webhookFaultResultSchema = z.object({ deliveries: z.array(deliveryS
 export const webhookCheckReportSchema = z
   .looseObject({
     url: z.string(),
-    passed: z.boolean(),
+    passed: z.boolean().openapi({ description: 'True when no case failed (a case that needs orders is not a failure).' }),
     stateUrl: z.string().nullable().optional().openapi({ description: 'The state URL read after each case, null without one.' }),
+    needsOrders: z
+      .array(z.string())
+      .openapi({ description: 'The cases that need orders: the state URL answered 404 for the order the battery made up.' }),
+    orders: z.array(z.string()).openapi({ description: 'The orders named in the request, in the order the cases used them.' }),
     checks: z.array(
       z.looseObject({
         id: z.string(),
         title: z.string(),
         passed: z.boolean(),
+        outcome: z.enum(['passed', 'failed', 'needs_orders']).openapi({
+          description:
+            'needs_orders: the handler answered as it must, but the state URL does not know the order the case made up (404); neither a pass nor a failure.',
+        }),
         reason: z.string(),
         answerPassed: z.boolean().optional(),
         statePassed: z
@@ -58,7 +67,9 @@ export type WebhookFaultRequest = z.infer<typeof webhookFaultRequestSchema>;
 export interface WebhookCheckReportLike {
   url: string;
   passed: boolean;
-  checks: { id: string; title: string; passed: boolean; reason: string }[];
+  needsOrders: string[];
+  orders: string[];
+  checks: { id: string; title: string; passed: boolean; outcome: 'passed' | 'failed' | 'needs_orders'; reason: string }[];
 }
 
 export const injectFault = createRoute({
@@ -94,6 +105,22 @@ export const checkWebhooks = createRoute({
                 description:
                   "The merchant test build's order state: after each case GET <state_url>/<merchant_transaction_id> answers {payment_status, refunded_amount?}.",
               }),
+              orders: z
+                .array(z.string())
+                // The battery's own rule (checked when the request is validated, not when this module loads).
+                .superRefine((orders, ctx) => {
+                  const problem = problemWithOrders(orders);
+                  if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
+                })
+                .optional()
+                .openapi({
+                  description:
+                    'With state_url: pending orders the shop created (their external_identifiers); each case that requires an outcome applied uses the next one. Without one left, a 404 from the state URL for the order a case made up makes it needs_orders instead of failed.',
+                }),
+            })
+            .refine((body) => body.orders === undefined || body.state_url !== undefined, {
+              message: 'orders needs state_url: the orders are read back through it',
+              path: ['orders'],
             })
             .openapi('CheckWebhooksRequest'),
         },

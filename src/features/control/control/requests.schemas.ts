@@ -29,6 +29,10 @@ export const requestLogEntrySchema = z
     error: loggedErrorSchema.nullable().openapi({ description: 'The error envelope of a 4xx/5xx answer, parsed; null otherwise.' }),
     warnings: z.array(z.string()),
     at: timestamp,
+    answer_delivered: z.boolean().nullable().openapi({
+      description:
+        'For a create (transaction, refund, subscription): whether its answer reached the client. False when the client closed the connection first, or a fault after execution (503-after, timeout-after, reset-after) hid the completed create. Null for any other request.',
+    }),
   })
   .openapi('RequestLogEntry');
 

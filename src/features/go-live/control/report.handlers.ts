@@ -12,9 +12,9 @@ export interface ReportControlDeps {
 
 export function reportHandlers({ accounts, goLive }: ReportControlDeps) {
   const get: ControlHandler<GetRoute> = (c) => {
-    const { account_id: accountId } = c.req.valid('query');
+    const { account_id: accountId, require_coverage: required } = c.req.valid('query');
     accountOr404(accounts, accountId);
-    return c.json(goLive.report(accountId), 200);
+    return c.json(goLive.report(accountId, required), 200);
   };
   return { get };
 }

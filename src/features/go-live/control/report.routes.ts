@@ -1,6 +1,13 @@
 /** Route definition of the go-live report, with its schemas. */
 import { createRoute, z } from '@hono/zod-openapi';
-import { COVERAGE_SCENARIOS, FINDING_CODES } from '../go-live.js';
+import {
+  COVERAGE_SCENARIOS,
+  FINDING_CODES,
+  RECOMMENDED,
+  RECOMMENDED_COVERAGE,
+  parseRequiredCoverage,
+  type CoverageScenario,
+} from '../go-live.js';
 import { controlOperation } from '../../../core/http/openapi/document.js';
 import { errorSchema } from '../../../core/http/schemas.js';
 
@@ -30,6 +37,10 @@ export const goLiveFindingSchema = z
     }),
     fix: z.string().openapi({ description: "What to change in the merchant's code." }),
     docs: z.string().openapi({ description: 'Sandbox extension: the docs entry of the code (docs/go-live.md#<code>).' }),
+    scenario: z
+      .enum(COVERAGE_SCENARIOS)
+      .optional()
+      .openapi({ description: 'Sandbox extension, for coverage_missing: the required scenario not seen.' }),
   })
   .openapi('GoLiveFinding');
 
@@ -55,6 +66,24 @@ export const goLiveReportSchema = z
 /** The report as the panel reads it. */
 export type GoLiveReportView = z.infer<typeof goLiveReportSchema>;
 
+/** `require_coverage`: scenario names separated by commas (`recommended`: the documented set); an unknown name is a 400 at its pointer. */
+export const requireCoverageSchema = z
+  .string()
+  .transform((list, ctx): CoverageScenario[] => {
+    const parsed = parseRequiredCoverage(list);
+    if ('error' in parsed) {
+      ctx.addIssue({ code: 'custom', message: `require_coverage ${parsed.error}` });
+      return z.NEVER;
+    }
+    return parsed.scenarios;
+  })
+  .optional()
+  .openapi({
+    type: 'string',
+    description: `Sandbox extension: coverage scenarios separated by commas (${RECOMMENDED}: ${RECOMMENDED_COVERAGE.join(', ')}); each one the report's accounts have not seen is a coverage_missing finding (error).`,
+    example: RECOMMENDED,
+  });
+
 export const get = createRoute({
   method: 'get',
   path: '/report',
@@ -62,8 +91,8 @@ export const get = createRoute({
   operationId: 'getGoLiveReport',
   summary: 'The go-live report: what in the integration would hurt in production, and which scenarios its tests went through',
   description:
-    'Findings (errors first) with their evidence (exact count, the first ids of the requests, deliveries and transactions that show it), a fix and the docs entry; coverage per account. Without account_id: every account with findings or coverage. Cleared by POST /_sandbox/reset.',
-  request: { query: z.object({ account_id: z.string().optional() }) },
+    'Findings (errors first) with their evidence (exact count, the first ids of the requests, deliveries and transactions that show it), a fix and the docs entry; coverage per account. Without account_id: every account with findings or coverage. With require_coverage, each listed scenario not seen is a coverage_missing finding. Cleared by POST /_sandbox/reset.',
+  request: { query: z.object({ account_id: z.string().optional(), require_coverage: requireCoverageSchema }) },
   responses: {
     200: { description: 'The report', content: { 'application/json': { schema: goLiveReportSchema } } },
     400: { description: 'Bad request', content: { 'application/json': { schema: errorSchema } } },

@@ -1,8 +1,9 @@
 /** Route definition of the payment-method catalogue, with its schemas. */
 import { createRoute, z } from '@hono/zod-openapi';
 import { controlOperation } from '../../../core/http/openapi/document.js';
+import { PAYMENT_METHOD_TYPES } from '../../../core/domain/entities.js';
 
-const methodType = z.enum(['card', 'qr', 'wallet', 'mobile_banking']);
+const methodType = z.enum(PAYMENT_METHOD_TYPES);
 
 export const paymentChannelSchema = z
   .object({

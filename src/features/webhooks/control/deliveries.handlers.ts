@@ -23,7 +23,7 @@ export interface DeliveryControlDeps {
 
 /** A delivery as a list shows it: each attempt without its request and response bodies. */
 export function deliverySummary(delivery: DeliveryView): DeliverySummary {
-  return { ...delivery, attempts: delivery.attempts.map(({ request_body: _request, response_body: _response, ...attempt }) => attempt) };
+  return { ...delivery, attempts: delivery.attempts.map(({ response_body: _response, ...attempt }) => attempt) };
 }
 
 export function deliveryHandlers(deps: DeliveryControlDeps) {

@@ -8,14 +8,16 @@ import { DELIVERY_FAULTS } from '../../../core/domain/entities.js';
 /** A timestamp as the API writes it. */
 const timestamp = z.string().openapi({ format: 'date-time', example: '2026-11-22T10:00:00.000+00:00' });
 
-/** One attempt to deliver a webhook: the exact request and the merchant's answer. */
+/**
+ * One attempt to deliver a webhook: the exact request (its headers; the body every attempt
+ * sends is the delivery's `body`, stored and shown once) and the merchant's answer.
+ */
 export const deliveryAttemptSchema = z
   .object({
     number: z.number().int().min(1),
     at: timestamp,
     url: z.string().nullable(),
     request_headers: z.record(z.string(), z.string()),
-    request_body: z.string(),
     response_status: z.number().int().nullable(),
     response_body: z.string().nullable(),
     error: z.string().nullable(),
@@ -44,22 +46,24 @@ export const deliverySchema = z
       description:
         'A scripted webhook fault this delivery plays (scenario webhook_fault step, control API or panel), null for an ordinary one.',
     }),
+    canary: z.boolean().openapi({
+      description:
+        'A webhook canary (--webhook-canary; sandbox extension): a copy with a broken signature the sandbox sent on its own after the first delivery this URL acknowledged. The handler must refuse it; it is never retried and never counted as a missed delivery.',
+    }),
     state: deliveryStateSchema.openapi({
       description: 'queued (no attempt yet), retrying (an attempt failed, another is scheduled), delivered, failed (gave up).',
     }),
     attempts_count: z.number().int().min(0),
     next_attempt_at: timestamp.nullable(),
-    body: z.string(),
+    body: z.string().openapi({ description: 'The exact bytes every attempt sent (stored once, not per attempt).' }),
     created_at: timestamp,
     delivered_at: timestamp.nullable(),
     attempts: z.array(deliveryAttemptSchema),
   })
   .openapi('Delivery');
 
-/** An attempt as a list shows it: without the request and response bodies (`GET /_sandbox/deliveries/{id}` has them). */
-export const deliveryAttemptSummarySchema = deliveryAttemptSchema
-  .omit({ request_body: true, response_body: true })
-  .openapi('DeliveryAttemptSummary');
+/** An attempt as a list shows it: without the response body (`GET /_sandbox/deliveries/{id}` has it). */
+export const deliveryAttemptSummarySchema = deliveryAttemptSchema.omit({ response_body: true }).openapi('DeliveryAttemptSummary');
 
 /** A delivery as a list shows it: its attempts without their bodies, so a page stays small whatever the merchant answered. */
 export const deliverySummarySchema = deliverySchema
