@@ -37,6 +37,7 @@ interface Answer {
 /** One merchant: its account, its webhook URL, and a client that can be careful or careless. */
 class Merchant {
   private keys = 0;
+  private carts = 0;
   readonly log: string[] = [];
   constructor(
     readonly url: string,
@@ -113,8 +114,13 @@ class Merchant {
     if (a !== null && a.status !== 503) throw new Error(`${form}: got ${a.status}`);
   }
 
+  /**
+   * A create body. Without an order id, each call is another cart (its own description): two
+   * orders of one shop differ in what they buy. Episodes that mean identical bodies (a basket,
+   * a retry) say so with their own `description` or by sending the same body again.
+   */
   payment(order: string | null, amount: number, currency: string, mode: Mode, extra: Json = {}): Json {
-    const description = `Order ${order ?? `j${this.journey.index}-${amount}${currency}`}`;
+    const description = `Order ${order ?? `j${this.journey.index}-cart${++this.carts}`}`;
     const base: Json =
       mode === 'direct'
         ? directPayment({ amount, currency, description, notification_url: this.webhookUrl })
