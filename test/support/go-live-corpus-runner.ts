@@ -5,6 +5,8 @@
  * precision and recall over the corpus, per code and in all, and every disagreement with
  * what it needs to be replayed (the seed, the journey, its episodes, expected and got).
  */
+import { CONFORMANCE_USER_AGENT_PRODUCT } from '../../src/core/sandbox-client.js';
+import { packageVersion } from '../../src/core/config.js';
 import { ACK, directPayment, type Receiver, type ReceivedWebhook } from './app.js';
 import { control, createAccount, type CreatedAccount } from './go-live-journeys.js';
 import { freePort } from './ports.js';
@@ -25,6 +27,9 @@ type Json = Record<string, unknown>;
 export const CORPUS_DELIVERY_TIMEOUT_MS = 3000;
 const SLOW_MS = CORPUS_DELIVERY_TIMEOUT_MS / 2 + 600;
 const HANG_MS = CORPUS_DELIVERY_TIMEOUT_MS + 800;
+
+/** The `User-Agent` the conformance kit sends: the report skips its requests. */
+const CONFORMANCE_KIT_USER_AGENT = `${CONFORMANCE_USER_AGENT_PRODUCT}/${packageVersion()}`;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -55,7 +60,7 @@ class Merchant {
     method: string,
     path: string,
     payload?: unknown,
-    opts: { key?: string | null; fault?: string; giveUpMs?: number; auth?: string } = {},
+    opts: { key?: string | null; fault?: string; giveUpMs?: number; auth?: string; userAgent?: string } = {},
   ): Promise<Answer | null> {
     const headers: Record<string, string> = {
       authorization: opts.auth ?? `Bearer ${this.account.api_key}`,
@@ -66,6 +71,7 @@ class Merchant {
     if (payload !== undefined) headers['content-type'] = 'application/json';
     if (opts.key) headers['idempotency-key'] = opts.key;
     if (opts.fault) headers['x-sandbox-fault'] = opts.fault;
+    if (opts.userAgent) headers['user-agent'] = opts.userAgent;
     try {
       const res = await fetch(`${this.url}${path}`, {
         method,
@@ -292,6 +298,40 @@ async function play(m: Merchant, e: Episode): Promise<void> {
         ...(e.do === 'subscription_top_level_url' ? { notification_url: m.webhookUrl } : {}),
       });
       await m.careful('POST', '/v4/subscriptions', body, e.do === 'subscription_without_key' ? null : m.key());
+      await m.webhooksDone();
+      return;
+    }
+    case 'canary': {
+      await control(m.url, 'PATCH', `/accounts/${m.account.account_id}`, { webhook_canary: true });
+      await m.settledPayment(e.order, e.amount, e.currency, e.mode);
+      // The canary is queued once the settlement's webhook was acknowledged: wait for its attempt too.
+      await m.webhooksDone();
+      return;
+    }
+    case 'conformance_traffic': {
+      const kit = { userAgent: CONFORMANCE_KIT_USER_AGENT };
+      const expect = async (a: Promise<Answer | null>, status: number, what: string): Promise<Json> => {
+        const got = await a;
+        if (got?.status !== status) throw new Error(`conformance ${what}: ${got?.status}`);
+        return got.body;
+      };
+      const body = m.payment(null, e.amount, e.currency, e.mode, { description: `Conformance j${m.journey.index}` });
+      const tx = await expect(m.send('POST', '/v4/transactions', body, kit), 201, 'create');
+      await expect(m.send('POST', '/v4/transactions', body, kit), 201, 'create again');
+      const untargeted = { ...body, description: `Conformance j${m.journey.index} no target` };
+      delete untargeted.notification_url;
+      await m.settle((await expect(m.send('POST', '/v4/transactions', untargeted, kit), 201, 'create without a target')).id);
+      for (let i = 0; i < 3; i++) await expect(m.send('POST', '/v4/transactions', { ...body, currency: undefined }, kit), 400, 'invalid');
+      await expect(m.send('GET', '/v4/transactions', undefined, { ...kit, auth: 'Bearer sk_live_51HxQpLkEy0ProductionKey' }), 401, 'live key');
+      for (let i = 0; i < 12; i++) await expect(m.send('GET', `/v4/transactions/${String(tx.id)}`, undefined, kit), 200, 'read');
+      if (e.mode === 'checkout') {
+        const card = { ...body, payment_method: { type: 'card', number: '4111111111111111', expiration_date: '12/30', security_code: '123' } };
+        await expect(m.send('POST', '/v4/transactions', card, kit), 400, 'card data');
+      }
+      await m.settle(tx.id);
+      const refund = { amount: Math.floor(e.amount / 2) };
+      await expect(m.send('POST', `/v4/transactions/${String(tx.id)}/refunds`, refund, kit), 201, 'refund');
+      await expect(m.send('POST', `/v4/transactions/${String(tx.id)}/refunds`, refund, kit), 201, 'refund again');
       await m.webhooksDone();
       return;
     }

@@ -75,6 +75,15 @@ export type Episode =
   | { do: 'webhook_fault'; mode: Mode; order: string; amount: number; currency: string; fault: 'bad_signature' | 'duplicate' }
   | { do: 'subscription'; order: string; amount: number }
   | { do: 'reads'; lists: number; buyers: boolean }
+  /** The account's webhook canary turned on, then an order settled: its handler answers the canary (careless if it acknowledges it). */
+  | { do: 'canary'; mode: Mode; order: string; amount: number; currency: string }
+  /**
+   * The conformance kit's traffic (its `User-Agent`) in the merchant's account: creates and a
+   * refund without a key, twice each, a live key, an invalid create three times, card data
+   * from a checkout account, a payment settled with no notification URL. The merchant's report
+   * must not count any of it.
+   */
+  | { do: 'conformance_traffic'; mode: Mode; amount: number; currency: string }
   // ---- defects
   | { do: 'create_without_key'; mode: Mode; order: string; amount: number; currency: string }
   | { do: 'refund_without_key'; mode: Mode; order: string; amount: number; currency: string }
@@ -197,6 +206,12 @@ export const DEFECTS: readonly Defect[] = [
     code: 'webhook_signature_not_verified',
     implies: [],
     what: 'a handler that acknowledges a badly signed webhook (fault bad_signature)',
+  },
+  {
+    name: 'handler_ignores_canary',
+    code: 'webhook_signature_not_verified',
+    implies: [],
+    what: 'a handler that never verifies signatures and never asks for bad_signature, with the webhook canary on: it acknowledges the canary',
   },
   {
     name: 'handler_no_ack',
@@ -328,6 +343,8 @@ const CAREFUL_MAKERS: Maker[] = [
   (c) => ({ do: 'two_orders_two_keys', mode: c.mode, ...c.money() }),
   (c) => ({ do: 'webhook_fault', mode: c.mode, order: c.order(), ...c.money(), fault: c.flag ? 'bad_signature' : 'duplicate' }),
   (c) => (c.mode === 'direct' ? { do: 'subscription', order: c.order(), amount: c.money().amount } : null),
+  (c) => ({ do: 'canary', mode: c.mode, order: c.order(), ...c.money() }),
+  (c) => ({ do: 'conformance_traffic', mode: c.mode, ...c.money() }),
 ];
 
 const NOISE_MAKERS: Maker[] = [
@@ -416,6 +433,8 @@ function defectEpisodes(d: Defect, c: MakeContext): { episodes: Episode[]; handl
         episodes: [{ do: 'trigger_fault', mode: m, order: c.order(), ...c.money(), fault: 'bad_signature' }],
         handler: { kind: 'acks_everything' },
       };
+    case 'handler_ignores_canary':
+      return { episodes: [{ do: 'canary', mode: m, order: c.order(), ...c.money() }], handler: { kind: 'acks_everything' } };
     case 'handler_refuses_duplicate':
       return {
         episodes: [{ do: 'trigger_fault', mode: m, order: c.order(), ...c.money(), fault: 'duplicate' }],
@@ -470,6 +489,8 @@ export function covers(e: Episode): CoverageScenario[] {
       return ['payment_succeeded', e.fault === 'bad_signature' ? 'webhook_bad_signature' : 'webhook_duplicate'];
     case 'subscription':
       return ['payment_succeeded'];
+    case 'canary':
+      return ['payment_succeeded', 'webhook_bad_signature'];
     default:
       return [];
   }
