@@ -318,14 +318,21 @@ async function play(m: Merchant, e: Episode): Promise<void> {
       const body = m.payment(null, e.amount, e.currency, e.mode, { description: `Conformance j${m.journey.index}` });
       const tx = await expect(m.send('POST', '/v4/transactions', body, kit), 201, 'create');
       await expect(m.send('POST', '/v4/transactions', body, kit), 201, 'create again');
-      const untargeted = { ...body, description: `Conformance j${m.journey.index} no target` };
+      const untargeted: Json = { ...body, description: `Conformance j${m.journey.index} no target` };
       delete untargeted.notification_url;
       await m.settle((await expect(m.send('POST', '/v4/transactions', untargeted, kit), 201, 'create without a target')).id);
       for (let i = 0; i < 3; i++) await expect(m.send('POST', '/v4/transactions', { ...body, currency: undefined }, kit), 400, 'invalid');
-      await expect(m.send('GET', '/v4/transactions', undefined, { ...kit, auth: 'Bearer sk_live_51HxQpLkEy0ProductionKey' }), 401, 'live key');
+      await expect(
+        m.send('GET', '/v4/transactions', undefined, { ...kit, auth: 'Bearer sk_live_51HxQpLkEy0ProductionKey' }),
+        401,
+        'live key',
+      );
       for (let i = 0; i < 12; i++) await expect(m.send('GET', `/v4/transactions/${String(tx.id)}`, undefined, kit), 200, 'read');
       if (e.mode === 'checkout') {
-        const card = { ...body, payment_method: { type: 'card', number: '4111111111111111', expiration_date: '12/30', security_code: '123' } };
+        const card = {
+          ...body,
+          payment_method: { type: 'card', number: '4111111111111111', expiration_date: '12/30', security_code: '123' },
+        };
         await expect(m.send('POST', '/v4/transactions', card, kit), 400, 'card data');
       }
       await m.settle(tx.id);
