@@ -224,10 +224,11 @@ export class GoLiveTracker {
     const ids = { delivery: a.deliveryId, transaction: a.transactionId };
     if (!a.contacted) return;
     const answered = a.status !== null;
-    // A canary's answer says only whether the handler verifies signatures: no answer is not a missed delivery.
+    // A canary's answer says only whether the handler verifies signatures: no answer is not a
+    // missed delivery. Only a refusal (4xx) shows the bad signature handled; an acknowledgement is the finding.
     if (a.canary) {
-      if (answered) this.see(accountId, 'webhook_bad_signature');
       if (a.ok) this.raise(accountId, 'webhook_signature_not_verified', ids);
+      else if (a.status !== null && a.status >= 400 && a.status < 500) this.see(accountId, 'webhook_bad_signature');
       return;
     }
     if (!answered && !a.timedOut) {

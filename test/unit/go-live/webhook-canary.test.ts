@@ -156,6 +156,16 @@ describe("the report's reading of a canary", () => {
     expect(t.report('acc_a').findings.map((f) => f.code)).toEqual(['webhook_signature_not_verified']);
   });
 
+  it('only a refusal (4xx) marks webhook_bad_signature seen: not an acknowledgement, a 5xx or a silence', () => {
+    const t = tracker();
+    t.attempt(canaryAttempt({ ok: true, status: 200 }));
+    t.attempt(canaryAttempt({ deliveryId: 'c2', status: 500 }));
+    t.attempt(canaryAttempt({ deliveryId: 'c3', status: null, timedOut: true }));
+    const required = t.report('acc_a', ['webhook_bad_signature']);
+    expect(required.coverage.find((c) => c.scenario === 'webhook_bad_signature')?.seen).toBe(false);
+    expect(required.findings.map((f) => f.code).sort()).toEqual(['coverage_missing', 'webhook_signature_not_verified']);
+  });
+
   it('unanswered or slow: never a missed or failed delivery of the merchant', () => {
     const t = tracker();
     t.attempt(canaryAttempt({ status: null, timedOut: true, durationMs: 10_000 }));
