@@ -42,6 +42,11 @@ export const SUBCOMMANDS: Readonly<Record<string, { args?: string; summary: stri
     args: '--url <base>/v4 --api-key <key> --account-id <id>',
     summary: 'run the behaviour checks against any server of the API, or diff two',
   },
+  shadow: {
+    args: '--upstream <base>/v4 --api-key <key> --account-id <id>',
+    summary: "a proxy to the provider's test environment that compares each answer with the sandbox's (shadow report: the differences)",
+  },
+  fixtures: { args: 'from-recording <file>', summary: 'turn a shadow recording into a fixtures document' },
 };
 
 /** The nearest subcommand names within a small edit distance of `typed` (a transposition counts once): those at the smallest distance. */
@@ -266,6 +271,14 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   if (argv[0] === 'send-webhook') return (await import('./features/webhooks/index.js')).runSendWebhook(argv.slice(1), env); // the webhook workbench
   if (argv[0] === 'explain-signature') return (await import('./features/webhooks/index.js')).runExplainSignature(argv.slice(1), env);
   if (argv[0] === 'conformance') return (await import('./features/conformance/index.js')).runConformanceCommand(argv.slice(1));
+  if (argv[0] === 'shadow') {
+    const [{ runShadowCommand }, { startInProcessSandbox }] = await Promise.all([
+      import('./features/shadow/index.js'),
+      import('./in-process-sandbox.js'),
+    ]);
+    return runShadowCommand(argv.slice(1), env, startInProcessSandbox);
+  }
+  if (argv[0] === 'fixtures') return (await import('./features/shadow/index.js')).runFixturesCommand(argv.slice(1));
   if (argv[0] === 'help') {
     const topic = argv[1];
     if (topic === undefined) return main(['--help'], env);
