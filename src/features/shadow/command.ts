@@ -171,6 +171,8 @@ export async function runShadowCommand(
 
 /** `fixtures from-recording FILE [--out FILE]`. */
 export async function runFixturesCommand(argv: string[]): Promise<number> {
+  // `fixtures --help` (and `help fixtures`) show the help of its one command
+  if (argv[0] === '--help' || argv[0] === '-h') return runFixturesCommand(['from-recording', '--help']);
   if (argv[0] !== 'from-recording')
     return usage('fixtures', `unknown command '${argv[0] ?? ''}' (fixtures from-recording FILE [--out FILE])`);
   const command = program(
