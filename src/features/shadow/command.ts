@@ -1,7 +1,7 @@
 /**
  * The shadow commands:
  * - `payment-sandbox shadow --upstream URL --api-key KEY --account-id ID [--port P]
- *   [--record FILE] [--webhook-port P]`: runs the proxy until SIGINT or SIGTERM;
+ *   [--record FILE] [--webhook-port P [--forward-webhooks-to URL]]`: runs the proxy until SIGINT or SIGTERM;
  * - `payment-sandbox shadow report [--sandbox-url URL] [--format text|json|junit]`: prints the
  *   report of a running proxy; exit 0 without differences, 1 with any, 2 for usage or an
  *   unreachable proxy;
@@ -14,7 +14,7 @@ import { Command, Option, type OptionValues } from 'commander';
 import { controlHeaders, sandboxOrigin, unreachableMessage } from '../../core/sandbox-client.js';
 import { formatShadowJunit, formatShadowText } from './format.js';
 import { fixturesFromRecording, parseRecording, RecordingError } from './from-recording.js';
-import { ShadowStartError, startShadow, type InProcessSandbox } from './proxy.js';
+import { ShadowStartError, startShadow } from './proxy.js';
 import { shadowReportSchema } from './shadow-report.js';
 
 export const SHADOW_EXIT = { ok: 0, differences: 1, usage: 2 } as const;
@@ -90,7 +90,7 @@ async function runShadowReport(argv: string[], env: NodeJS.ProcessEnv): Promise<
 export async function runShadowCommand(
   argv: string[],
   env: NodeJS.ProcessEnv,
-  startSandbox: () => Promise<InProcessSandbox>,
+  startSandbox: Parameters<typeof startShadow>[1],
 ): Promise<number> {
   if (argv[0] === 'report') return runShadowReport(argv.slice(1), env);
   const parsed = parse<{
@@ -101,6 +101,7 @@ export async function runShadowCommand(
     host?: string;
     record?: string;
     webhookPort?: string;
+    forwardWebhooksTo?: string;
   }>(
     program(
       'payment-sandbox shadow',
@@ -115,8 +116,11 @@ export async function runShadowCommand(
       .addOption(
         new Option(
           '--webhook-port <port>',
-          "a port for the upstream's webhooks: each is compared with the sandbox's and forwarded to the app",
+          "a port for the upstream's webhooks (point the provider's webhook URL at it): each is compared with the sandbox's",
         ),
+      )
+      .addOption(
+        new Option('--forward-webhooks-to <url>', "the app's webhook handler: each upstream webhook is forwarded there once compared"),
       ),
     argv,
   );
@@ -133,6 +137,9 @@ export async function runShadowCommand(
   const webhookPort = portOf(flags.webhookPort);
   if (port === null || port === undefined) return usage('shadow', `invalid --port "${flags.port}": must be 0 to 65535`);
   if (webhookPort === null) return usage('shadow', `invalid --webhook-port "${flags.webhookPort}": must be 0 to 65535`);
+  const forward = flags.forwardWebhooksTo;
+  if (forward !== undefined && (webhookPort === undefined || !URL.canParse(forward) || !/^https?:$/.test(new URL(forward).protocol)))
+    return usage('shadow', '--forward-webhooks-to takes an http(s) URL, with --webhook-port');
   let running;
   try {
     running = await startShadow(
@@ -144,6 +151,7 @@ export async function runShadowCommand(
         host: flags.host ?? '127.0.0.1',
         ...(flags.record ? { record: flags.record } : {}),
         ...(webhookPort === undefined ? {} : { webhookPort }),
+        ...(forward === undefined ? {} : { forwardWebhooksTo: forward }),
       },
       startSandbox,
     );

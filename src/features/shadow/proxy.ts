@@ -53,6 +53,8 @@ export interface ShadowOptions {
   record?: string;
   /** Listen for the upstream's webhooks on this port (0: a free one). */
   webhookPort?: number;
+  /** Where an upstream webhook goes once compared, unless the app gave its payment a `notification_url` (the app's webhook handler). */
+  forwardWebhooksTo?: string;
 }
 
 export interface RunningShadow {
@@ -138,13 +140,20 @@ async function probeUpstream(base: string, apiKey: string, accountId: string): P
 }
 
 /** Starts the proxy in front of `options.upstream`, with the sandbox `startSandbox` starts in this process. */
-export async function startShadow(options: ShadowOptions, startSandbox: () => Promise<InProcessSandbox>): Promise<RunningShadow> {
+export async function startShadow(
+  options: ShadowOptions,
+  startSandbox: (options: { notificationUrl: string }) => Promise<InProcessSandbox>,
+): Promise<RunningShadow> {
   const upstreamBase = new URL(options.upstream.replace(/\/+$/, ''));
   const base = upstreamBase.toString().replace(/\/+$/, '');
   await probeUpstream(base, options.apiKey, options.accountId);
   const secure = upstreamBase.protocol === 'https:';
   const agent = secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
-  const sandbox = await startSandbox();
+  // The sandbox starts once the proxy listens (its webhooks go to the proxy); requests wait for it.
+  let sandbox!: InProcessSandbox;
+  let started = false;
+  let sandboxStarted!: () => void;
+  const gate = new Promise<void>((resolve) => (sandboxStarted = resolve));
   const host = options.host ?? '127.0.0.1';
   let recording: WriteStream | null = null;
   if (options.record !== undefined) recording = createWriteStream(options.record, { flags: 'a' });
@@ -272,6 +281,11 @@ export async function startShadow(options: ShadowOptions, startSandbox: () => Pr
   };
 
   const server: Server = createServer((req, res) => {
+    if (started) handle(req, res);
+    else void gate.then(() => handle(req, res));
+  });
+
+  function handle(req: IncomingMessage, res: ServerResponse): void {
     const path = (req.url ?? '/').split('?')[0]!.replace(/\/+$/, '');
     const done = (p: Promise<void>): void =>
       void p.catch((err: unknown) => sendEnvelope(res, new SandboxError(500, 'server_error', (err as Error).message)));
@@ -285,14 +299,15 @@ export async function startShadow(options: ShadowOptions, startSandbox: () => Pr
         }),
       );
     passThrough(req, res);
-  });
+  }
 
   let webhookServer: Server | null = null;
   let webhookPort: number | null = null;
   if (options.webhookPort !== undefined) {
     webhookServer = createServer((req, res) => {
       void collect(req).then(async (bytes) => {
-        const appUrl = req.method === 'POST' ? session.webhook('upstream', parseBody(bytes.toString('utf8'))) : undefined;
+        const appTarget = req.method === 'POST' ? session.webhook('upstream', parseBody(bytes.toString('utf8'))) : undefined;
+        const appUrl = appTarget ?? options.forwardWebhooksTo;
         // the app's notification_url may be this endpoint itself: then there is nowhere further to send it
         if (appUrl === undefined || isOwnEndpoint(appUrl)) return reply(res, 200, ACK);
         const headers = Object.fromEntries(
@@ -329,12 +344,22 @@ export async function startShadow(options: ShadowOptions, startSandbox: () => Pr
     if (webhookServer) webhookPort = await listen(webhookServer, options.webhookPort ?? 0);
   } catch (err) {
     server.close();
-    await sandbox.stop();
+    webhookServer?.close();
     throw err;
   }
   const shown = host.includes(':') ? `[${host}]` : host;
   proxyUrl = `http://${shown}:${port}`;
-  session.setSandboxWebhookUrl(`${proxyUrl}/_sandbox/shadow/webhooks`);
+  const sandboxWebhooks = `${proxyUrl}/_sandbox/shadow/webhooks`;
+  session.setSandboxWebhookUrl(sandboxWebhooks);
+  try {
+    sandbox = await startSandbox({ notificationUrl: sandboxWebhooks });
+  } catch (err) {
+    server.close();
+    webhookServer?.close();
+    throw err;
+  }
+  started = true;
+  sandboxStarted();
 
   const close = (s: Server | null): Promise<void> =>
     new Promise((resolve) => {

@@ -19,6 +19,7 @@ import {
   type RunningSandbox,
   type ShadowReport,
 } from '../../../src/index.js';
+import { freePort } from '../../support/ports.js';
 import { perTest } from '../../support/servers.js';
 import { until } from '../../support/until.js';
 import { startDriftProxy } from '../conformance/drift-proxy.js';
@@ -120,6 +121,8 @@ describe('shadow', () => {
     );
     expect(report.differences).toEqual([]);
     expect(report.errors).toEqual([]);
+    // the upstream's webhook reached the proxy and was acknowledged (the app's notification_url was the proxy itself)
+    await upstream.waitForDelivery((d) => d.url === `${shadow.webhookUrl}/webhooks` && d.status === 'delivered', 10_000);
     expect(report.summary.compared).toBe(report.summary.exchanges);
     expect(report.summary.exchanges).toBe(19);
 
@@ -192,5 +195,57 @@ describe('shadow', () => {
     expect(code).toBe(1);
     expect(out).toContain('GET /v4/transactions/{transaction_id}  /body/refunded_amount: upstream "string", sandbox "integer"');
     expect(out).toContain(`shadow: ${report.summary.differences} differences`);
+
+    // an upstream that no longer answers: the app gets the error envelope, not a hang or a 500
+    await drifting.close();
+    const gone = await appClient(`${shadow.url}/v4`, upstream.credentials.direct)('GET', '/transactions');
+    expect(gone.status).toBe(502);
+    expect(gone.body).toMatchObject({ type: 'error', status: 502, code: 'server_error' });
+  });
+
+  it("compares the upstream's webhook that reaches the proxy with the sandbox's, and forwards it to the app", async () => {
+    const port = await freePort();
+    const app = await each.receive();
+    const upstream = await startSandbox({ quiet: true, notificationUrl: `http://127.0.0.1:${port}/hooks` });
+    each.defer(() => upstream.stop());
+    const shadow = await startShadow({
+      upstream: upstream.apiUrl,
+      apiKey: upstream.credentials.direct.api_key,
+      accountId: upstream.credentials.direct.account_id,
+      webhookPort: port,
+      forwardWebhooksTo: app.url,
+    });
+    each.defer(() => shadow.stop());
+    const call = appClient(`${shadow.url}/v4`, upstream.credentials.direct);
+    const paid = await call('POST', '/transactions', payment(1200));
+    // the app gets the upstream's webhook, its bytes and signature as they were sent
+    const [hook] = await app.waitFor(1);
+    expect(hook!.verified).toBe(true);
+    const sent = await upstream.waitForDelivery((d) => d.resource_id === paid.body.id && d.status === 'delivered');
+    expect(hook!.raw).toBe(sent.body);
+    const report = await until('the webhook pair compared', async () => {
+      const r = await shadowReport(shadow.url);
+      return r.summary.webhooks_compared === 1 ? r : undefined;
+    });
+    expect(report.differences).toEqual([]);
+
+    // a payment whose notification_url is the proxy itself: its webhook is acknowledged there, not sent round again
+    const pending = await call(
+      'POST',
+      '/transactions',
+      payment(700, '4111111111111111', { notification_url: `http://127.0.0.1:${port}/hooks` }),
+    );
+    await shadowReport(shadow.url); // its sandbox side ran: the proxy knows the app's notification_url
+    await upstream.settle(String(pending.body.id));
+    await upstream.waitForDelivery((d) => d.resource_id === pending.body.id && d.status === 'delivered', 5_000);
+    expect(app.received).toHaveLength(1);
+  });
+
+  it('does not start against an upstream that refuses the credentials', async () => {
+    const upstream = await startSandbox({ quiet: true });
+    each.defer(() => upstream.stop());
+    await expect(startShadow({ upstream: upstream.apiUrl, apiKey: 'sk_test_wrong', accountId: 'acc_demo_direct' })).rejects.toThrow(
+      /refused the credentials \(401\): check --api-key and --account-id/,
+    );
   });
 });

@@ -7,6 +7,7 @@ import { IdMap, routeOf } from '../../../src/features/shadow/id-map.js';
 import { recordingLine } from '../../../src/features/shadow/recording.js';
 import { fixturesFromRecording, parseRecording, RecordingError } from '../../../src/features/shadow/from-recording.js';
 import type { RecordingLine } from '../../../src/features/shadow/recording.js';
+import { ShadowSession, type ShadowAnswer, type ShadowRequest } from '../../../src/features/shadow/shadow.js';
 
 describe('the id map', () => {
   it('pairs ids and cursors of two answers, not a page of records by position, and translates paths, queries and bodies', () => {
@@ -105,5 +106,67 @@ describe('fixtures from a recording', () => {
     expect(checkout.fixtures[0]!.account).toBe('checkout');
     expect(() => parseRecording('{"exchange":1}\n')).toThrow(RecordingError);
     expect(() => parseRecording('not json')).toThrow('line 1 is not JSON');
+  });
+});
+
+describe('the session', () => {
+  const UP = { apiKey: 'sk_test_upstream', accountId: 'acc_up' };
+  const ACCOUNTS = {
+    direct: { apiKey: 'sk_test_direct', accountId: 'acc_direct' },
+    checkout: { apiKey: 'sk_test_checkout', accountId: 'acc_checkout' },
+  };
+  function session() {
+    const sent: ShadowRequest[] = [];
+    const answers: ShadowAnswer[] = [];
+    const shadow = new ShadowSession({
+      upstream: 'http://upstream/v4',
+      ...UP,
+      sandboxWebhookUrl: 'http://proxy/_sandbox/shadow/webhooks',
+      sandbox: {
+        account: (mode) => ACCOUNTS[mode],
+        send: (request) => {
+          sent.push(request);
+          return Promise.resolve(answers.shift() ?? { status: 200, headers: {}, body: {} });
+        },
+      },
+    });
+    return { shadow, sent, answers };
+  }
+  const headers = { authorization: `Bearer ${UP.apiKey}`, 'x-merchant-account-id': UP.accountId, 'idempotency-key': 'k1' };
+  const answer = (status: number, body: unknown): Promise<ShadowAnswer> => Promise.resolve({ status, headers: {}, body });
+
+  it("signs the app's requests as the sandbox account of the upstream's mode, with the ids and notification_url of the sandbox", async () => {
+    const { shadow, sent, answers } = session();
+    answers.push({ status: 201, headers: {}, body: { id: 'sb-1', payment_url: 'http://sandbox/pay/sb-1' } });
+    const body = JSON.stringify({ amount: 10, notification_url: 'https://shop.example/hooks' });
+    shadow.observe(
+      { method: 'POST', path: '/v4/transactions', headers, body },
+      answer(201, { id: 'up-1', payment_url: 'https://pay/up-1' }),
+    );
+    shadow.observe({ method: 'GET', path: '/v4/transactions/up-1', headers, body: undefined }, answer(200, { id: 'up-1' }));
+    shadow.observe(
+      { method: 'GET', path: '/v4/transactions', headers: { ...headers, authorization: 'Bearer sk_test_other' }, body: undefined },
+      answer(401, {}),
+    );
+    await shadow.idle();
+    expect(shadow.accountMode).toBe('checkout');
+    expect(sent[0]!.headers).toMatchObject({
+      authorization: 'Bearer sk_test_checkout',
+      'x-merchant-account-id': 'acc_checkout',
+      'idempotency-key': 'k1',
+    });
+    expect(JSON.parse(sent[0]!.body!)).toEqual({ amount: 10, notification_url: 'http://proxy/_sandbox/shadow/webhooks' });
+    expect(sent[1]!.path).toBe('/v4/transactions/sb-1');
+    // credentials other than the upstream's are sent as they are: the sandbox refuses them too
+    expect(sent[2]!.headers.authorization).toBe('Bearer sk_test_other');
+    expect(shadow.report().summary).toMatchObject({ exchanges: 3, compared: 3 });
+  });
+
+  it('uses the direct account when the first created payment has no payment_url', async () => {
+    const { shadow, sent } = session();
+    shadow.observe({ method: 'POST', path: '/v4/transactions', headers, body: '{}' }, answer(201, { id: 'up-1', payment_url: null }));
+    await shadow.idle();
+    expect(shadow.accountMode).toBe('direct');
+    expect(sent[0]!.headers.authorization).toBe('Bearer sk_test_direct');
   });
 });
