@@ -7,7 +7,7 @@
  * takes the upstream's webhooks, compares each with the sandbox's and forwards it to the app's
  * own `notification_url` for that payment.
  */
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { appendFileSync, createWriteStream, type WriteStream } from 'node:fs';
 import {
   Agent as HttpAgent,
   createServer,
@@ -156,7 +156,16 @@ export async function startShadow(
   const gate = new Promise<void>((resolve) => (sandboxStarted = resolve));
   const host = options.host ?? '127.0.0.1';
   let recording: WriteStream | null = null;
-  if (options.record !== undefined) recording = createWriteStream(options.record, { flags: 'a' });
+  if (options.record !== undefined) {
+    // a file that cannot be written stops the start, not the proxy later
+    try {
+      appendFileSync(options.record, '');
+    } catch (err) {
+      throw new ShadowStartError(`cannot write --record ${options.record}: ${(err as Error).message.split('\n')[0]}`);
+    }
+    recording = createWriteStream(options.record, { flags: 'a' });
+    recording.on('error', () => undefined); // a disk that fills up later loses lines, not the app's answers
+  }
   let proxyUrl = '';
 
   const accountOf = (mode: ShadowMode): { apiKey: string; accountId: string } => {

@@ -241,11 +241,14 @@ describe('shadow', () => {
     expect(app.received).toHaveLength(1);
   });
 
-  it('does not start against an upstream that refuses the credentials', async () => {
+  it('does not start against an upstream that refuses the credentials, nor with a recording it cannot write', async () => {
     const upstream = await startSandbox({ quiet: true });
     each.defer(() => upstream.stop());
     await expect(startShadow({ upstream: upstream.apiUrl, apiKey: 'sk_test_wrong', accountId: 'acc_demo_direct' })).rejects.toThrow(
       /refused the credentials \(401\): check --api-key and --account-id/,
     );
+    const { api_key: apiKey, account_id: accountId } = upstream.credentials.direct;
+    const record = join(mkdtempSync(join(tmpdir(), 'shadow-')), 'missing-folder', 'run.jsonl');
+    await expect(startShadow({ upstream: upstream.apiUrl, apiKey, accountId, record })).rejects.toThrow(/cannot write --record/);
   });
 });
