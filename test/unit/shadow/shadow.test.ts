@@ -8,6 +8,9 @@ import { recordingLine } from '../../../src/features/shadow/recording.js';
 import { fixturesFromRecording, parseRecording, RecordingError } from '../../../src/features/shadow/from-recording.js';
 import type { RecordingLine } from '../../../src/features/shadow/recording.js';
 import { ShadowSession, type ShadowAnswer, type ShadowRequest } from '../../../src/features/shadow/shadow.js';
+import { formatShadowJunit, formatShadowText } from '../../../src/features/shadow/format.js';
+import type { ShadowReport } from '../../../src/features/shadow/shadow-report.js';
+import { junitProblems } from '../../support/junit-schema.js';
 
 describe('the id map', () => {
   it('pairs ids and cursors of two answers, not a page of records by position, and translates paths, queries and bodies', () => {
@@ -168,5 +171,41 @@ describe('the session', () => {
     await shadow.idle();
     expect(shadow.accountMode).toBe('direct');
     expect(sent[0]!.headers.authorization).toBe('Bearer sk_test_direct');
+  });
+});
+
+describe('the report formats', () => {
+  const difference = {
+    kind: 'type' as const,
+    route: 'GET /v4/transactions/{transaction_id}',
+    request: 'GET /v4/transactions/tx_1',
+    exchange: 3,
+    pointer: '/body/refunded_amount',
+    upstream: 'string',
+    sandbox: 'integer',
+  };
+  const report: ShadowReport = {
+    upstream: 'https://test-api.example.com/v4',
+    generated_at: '2026-01-01T00:00:00.000Z',
+    summary: { exchanges: 4, compared: 4, webhooks_compared: 1, differences: 1 },
+    by_kind: { type: [difference] },
+    differences: [difference],
+    errors: [],
+  };
+
+  it('text: each difference under its kind with its route, pointer and both values, and the count compared', () => {
+    const text = formatShadowText(report);
+    expect(text).toContain('4 of 4 exchanges compared, 1 webhooks compared');
+    expect(text).toContain(
+      'type (1):\n  GET /v4/transactions/{transaction_id}  /body/refunded_amount: upstream "string", sandbox "integer"',
+    );
+    expect(text.trim().split('\n').at(-1)).toBe('shadow: 1 difference');
+  });
+
+  it('junit: a valid document with one failed case per kind that differs', () => {
+    const xml = formatShadowJunit(report, 'ci');
+    expect(junitProblems(xml)).toEqual([]);
+    expect(xml).toContain('<testcase name="type" classname="shadow" time="0.000">');
+    expect(xml).toContain('failures="1"');
   });
 });
