@@ -105,7 +105,7 @@ export async function runShadowCommand(
   }>(
     program(
       'payment-sandbox shadow',
-      'A proxy for the app: each /v4 request goes to the upstream and is replayed against a sandbox; the answers are compared.',
+      'A proxy for the app: each /v4 request goes to the upstream and is replayed against a sandbox; the answers are compared. `payment-sandbox shadow report` prints the differences.',
     )
       .addOption(new Option('--upstream <url>', "the provider's test environment, ending in /v4"))
       .addOption(new Option('--api-key <key>', 'the upstream API key the app uses'))
@@ -185,7 +185,7 @@ export async function runFixturesCommand(argv: string[]): Promise<number> {
     return usage('fixtures', `unknown command '${argv[0] ?? ''}' (fixtures from-recording FILE [--out FILE])`);
   const command = program(
     'payment-sandbox fixtures from-recording',
-    'Writes the fixtures document that recreates a recording’s payments, refunds and outcomes.',
+    "Writes the fixtures document that recreates a recording's payments, refunds and outcomes.",
   )
     .argument('<file>', 'a recording (shadow --record)')
     .addOption(new Option('--out <file>', 'write the document here instead of stdout'));
