@@ -19,6 +19,7 @@ const services = [
   'src/features/payment-methods/{card,customer-step,payment-methods}.ts',
   'src/features/subscriptions/{subscriptions,subscription-terms,subscription-calendar,billing-schedule}.ts',
   'src/features/transactions/{transactions,transaction-input,refunds}.ts',
+  'src/features/shadow/{shadow,compare,id-map,from-recording,shadow-report}.ts',
 ];
 
 export default tseslint.config(

@@ -49,6 +49,11 @@ export const SUBCOMMANDS: Readonly<Record<string, { args?: string; summary: stri
     summary: 'run the behaviour checks against any server of the API, or diff two',
   },
   mcp: { summary: "a Model Context Protocol server on stdio: a coding agent's tools over a running sandbox" },
+  shadow: {
+    args: '--upstream <base>/v4 --api-key <key> --account-id <id>',
+    summary: "a proxy to the provider's test environment that compares each answer with the sandbox's (shadow report: the differences)",
+  },
+  fixtures: { args: 'from-recording <file>', summary: 'turn a shadow recording into a fixtures document' },
 };
 
 /** The nearest subcommand names within a small edit distance of `typed` (a transposition counts once): those at the smallest distance. */
@@ -289,6 +294,14 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   if (argv[0] === 'mcp') return (await import('./features/mcp/index.js')).runMcp(argv.slice(1), env); // an agent's tools, on stdio
   if (isVerb(argv[0])) return runVerb(argv[0], argv.slice(1), env); // the verbs on a running sandbox
   if (argv[0] === 'conformance') return (await import('./features/conformance/index.js')).runConformanceCommand(argv.slice(1));
+  if (argv[0] === 'shadow') {
+    const [{ runShadowCommand }, { startInProcessSandbox }] = await Promise.all([
+      import('./features/shadow/index.js'),
+      import('./in-process-sandbox.js'),
+    ]);
+    return runShadowCommand(argv.slice(1), env, startInProcessSandbox);
+  }
+  if (argv[0] === 'fixtures') return (await import('./features/shadow/index.js')).runFixturesCommand(argv.slice(1));
   if (argv[0] === 'help') {
     const topic = argv[1];
     if (topic === undefined) return main(['--help'], env);

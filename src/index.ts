@@ -37,6 +37,19 @@ export {
   type WebhookForwarder,
 } from './features/forwarder/index.js';
 export { runConformance, conformancePassed } from './features/conformance/index.js';
+export { fixturesFromRecording, parseRecording, ShadowStartError } from './features/shadow/index.js';
+export type { RecordingLine, RunningShadow, ShadowDifference, ShadowOptions, ShadowReport } from './features/shadow/index.js';
+import { startShadow as startShadowProxy, type RunningShadow, type ShadowOptions } from './features/shadow/index.js';
+import { startInProcessSandbox } from './in-process-sandbox.js';
+
+/**
+ * Starts the shadow proxy in this process (as `payment-sandbox shadow`, on a free port unless
+ * `port` says otherwise): the app calls `${url}/v4` instead of `upstream`.
+ * @throws ShadowStartError when the upstream cannot be reached or refuses the credentials.
+ */
+export function startShadow(options: ShadowOptions): Promise<RunningShadow> {
+  return startShadowProxy(options, startInProcessSandbox);
+}
 export { ConformanceConnectionError, ConformanceCredentialsError } from './features/conformance/index.js';
 export type {
   CheckFailure,

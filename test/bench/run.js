@@ -17,6 +17,10 @@
 //   startup   `node bin/payment-sandbox.js` to the first healthy answer, and idle RSS
 //   memory    RSS at start, after BENCH_REQUESTS (default 1,000,000) requests, and after 30 s idle:
 //             a mix of gets, lists, 404s and 400s (all in the request log) and 1% creates
+//   shadow    the shadow proxy's added latency: one request at a time over one keep-alive
+//             connection, a get by id and a keyed create straight to a sandbox and through
+//             `payment-sandbox shadow` in front of it, interleaved (BENCH_LATENCY_REQUESTS each,
+//             default 500): p50 through the proxy minus p50 straight (target: at most 2 ms)
 //   report    GET /_sandbox/report after BENCH_REPORT_REQUESTS (default 100,000) requests that
 //             feed every go-live tracker (creates without keys, duplicates, polling, repeated 400s):
 //             its latency, and the findings' counts (exact, beyond the request log's 10,000)
@@ -81,7 +85,7 @@ const PAYMENT = {
   payment_method: { type: 'card', number: '4111111111111111', expiration_date: '12/30', security_code: '123' },
   browser_info: { user_agent: 'bench' },
 };
-const PARTS = ['api', 'pages', 'webhooks', 'clock', 'accounts', 'startup', 'memory', 'report', 'load'];
+const PARTS = ['api', 'pages', 'webhooks', 'clock', 'accounts', 'startup', 'memory', 'report', 'load', 'shadow'];
 const REPORT_REQUESTS = Number(process.env.BENCH_REPORT_REQUESTS ?? 100_000);
 const MEMORY_REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1_000_000);
 const EXTRA_PARTS = ['profile', 'first-start', 'create-memory', 'peers', 'latency', 'caches', 'clock-accounts'];
@@ -672,6 +676,103 @@ async function latency() {
   else console.log(`  blocked: ${peer.error}`);
   for (const compare of runs.filter((r) => r.name.startsWith('sandbox of ') && r.step === create))
     figure('latency', `keyed create p50: sandbox / ${compare.server.name}`, `${(sandbox.p50 / compare.p50).toFixed(2)}x`, '-', null);
+}
+
+/**
+ * The shadow proxy's added latency: `payment-sandbox shadow` of ROOT in front of a sandbox (its
+ * upstream), and the same requests straight to that sandbox and through the proxy, one at a time
+ * over one keep-alive connection each, interleaved request by request so both see the same load.
+ */
+async function shadow() {
+  const upstream = await startProcess(['sandbox']);
+  const port = await freePort();
+  const child = spawn(
+    process.execPath,
+    [
+      join(ROOT, 'bin/payment-sandbox.js'),
+      'shadow',
+      '--upstream',
+      `${upstream.url}/v4`,
+      '--api-key',
+      KEY,
+      '--account-id',
+      'acc_demo_direct',
+      '--port',
+      String(port),
+    ],
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  const proxy = `http://127.0.0.1:${port}`;
+  const t = performance.now();
+  for (;;) {
+    const healthy = await fetch(`${proxy}/_sandbox/health`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
+    if (healthy) break;
+    if (performance.now() - t > 20_000) throw new Error('the shadow proxy did not become healthy in 20 s');
+    await sleep(20);
+  }
+  const sides = [
+    { name: 'straight', base: upstream.url, agent: new HttpAgent({ keepAlive: true, maxSockets: 1 }) },
+    { name: 'through the proxy', base: proxy, agent: new HttpAgent({ keepAlive: true, maxSockets: 1 }) },
+  ];
+  // made through the proxy, so that its sandbox side knows the record too
+  const made = await timedRequest(
+    sides[1].agent,
+    `${proxy}/v4/transactions`,
+    'POST',
+    { ...HEADERS, 'idempotency-key': randomUUID() },
+    JSON.stringify(PAYMENT),
+  );
+  const id = JSON.parse(made.text).id;
+  const steps = {
+    'get by id': (side) => timedRequest(side.agent, `${side.base}/v4/transactions/${id}`, 'GET', HEADERS, ''),
+    'keyed create': (side) =>
+      timedRequest(
+        side.agent,
+        `${side.base}/v4/transactions`,
+        'POST',
+        { ...HEADERS, 'idempotency-key': randomUUID() },
+        JSON.stringify(PAYMENT),
+      ),
+  };
+  const n = LATENCY_REQUESTS;
+  for (const [name, step] of Object.entries(steps)) {
+    const times = { straight: [], 'through the proxy': [] };
+    let badAnswers = 0;
+    for (let i = 0; i < n + Math.ceil(n / 10); i++) {
+      for (const side of sides) {
+        const r = await step(side);
+        if (r.status >= 300) badAnswers++;
+        if (i >= Math.ceil(n / 10)) times[side.name].push(r.ms);
+      }
+    }
+    const straight = percentile(times.straight, 0.5);
+    const proxied = percentile(times['through the proxy'], 0.5);
+    const us = (v) => `${(v * 1000).toFixed(0)} us`;
+    figure(
+      'shadow',
+      `${name} p50: straight / through the proxy`,
+      `${us(straight)} / ${us(proxied)}${badAnswers ? ` (${badAnswers} bad!)` : ''}`,
+      '-',
+      null,
+    );
+    figure('shadow', `${name}: the proxy's added p50`, ms(proxied - straight), '<= 2.0 ms', proxied - straight <= 2);
+  }
+  const report = await (await fetch(`${proxy}/_sandbox/shadow`)).json();
+  figure(
+    'shadow',
+    'exchanges compared / differences',
+    `${report.summary.compared} / ${report.summary.differences}`,
+    '- / 0',
+    report.summary.differences === 0,
+  );
+  for (const side of sides) side.agent.destroy();
+  await stopChild(child);
+  await upstream.stop();
 }
 
 /** A --db file with `size` transactions of the direct demo account, made once and kept in TMP. */
@@ -1447,6 +1548,7 @@ async function main() {
     load: loadRehearsal,
     memory,
     report,
+    shadow,
     profile,
     peers,
     latency,

@@ -11,5 +11,5 @@ export type {
   Difference,
   Exchange,
 } from './report.js';
-export { conformancePassed, runConformance } from './run.js';
+export { conformancePassed, controlledBody, diffShapes, normalise, runConformance } from './run.js';
 export { runConformanceCommand } from './command.js';

@@ -21,7 +21,11 @@ export type Drift =
   /** `GET /v4/buyers` answers a body without end (JSON whitespace, stopped at 64 MiB). */
   | 'endless_body'
   /** `DELETE /v4/transactions` answers a gzip body that inflates without end (stopped at 256 MiB inflated). */
-  | 'gzip_bomb';
+  | 'gzip_bomb'
+  /** A 400 to `POST /v4/transactions`: its first `details` entry points one level deeper (`/value` appended). */
+  | 'error_pointer'
+  /** `GET /v4/transactions` answers its page's records in reverse order. */
+  | 'page_order';
 
 /** A body streamed by `endless_body` or `gzip_bomb`: how much of it was produced, and whether the client hung up first. */
 export interface StreamedBody {
@@ -141,6 +145,20 @@ export async function startDriftProxy(origin: string, drifts: Drift[]): Promise<
               typeof json.payment_url === 'string'
             )
               delete json.payment_url;
+            // the first detail of a validation error points one level deeper
+            if (
+              drifts.includes('error_pointer') &&
+              status === 400 &&
+              path === '/v4/transactions' &&
+              Array.isArray(json.details) &&
+              json.details.length > 0
+            ) {
+              const first = json.details[0] as Json;
+              first.pointer = `${String(first.pointer)}/value`;
+            }
+            // a page of transactions in reverse order
+            if (drifts.includes('page_order') && req.method === 'GET' && path === '/v4/transactions' && Array.isArray(json.items))
+              json.items = [...(json.items as unknown[])].reverse();
             // another error code for 401
             if (drifts.includes('error_code') && json.code === 'unauthorized') json.code = 'invalid_token';
             // 404 instead of 405
