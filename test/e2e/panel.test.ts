@@ -223,7 +223,7 @@ describe('control panel', () => {
     expect(sent[1]!.rawBody.equals(sent[0]!.rawBody)).toBe(true);
 
     await button(delivery, 'Details').click();
-    expect(await delivery.locator('.attempt').count()).toBe(2);
+    await poll(() => delivery.locator('.attempt').count()).toBe(2);
     expect(await delivery.locator('.attempt-failed .attempt-error').textContent()).toBe('merchant answered HTTP 503');
     await screenshot(page, 'panel-webhooks-1280', true);
   });

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { SUBCOMMANDS, similarCommands } from '../../../src/cli.js';
+import { VERB_SUMMARIES } from '../../../src/features/verbs/index.js';
 
 const BIN = fileURLToPath(new URL('../../../bin/payment-sandbox.js', import.meta.url));
 
@@ -20,6 +21,9 @@ describe('payment-sandbox subcommands', () => {
   it('every command the CLI dispatches is listed for --help', () => {
     const source = readFileSync(fileURLToPath(new URL('../../../src/cli.ts', import.meta.url)), 'utf8');
     const dispatched = [...source.matchAll(/argv\[0\] === '([\w-]+)'/g)].map((m) => m[1]!).filter((name) => name !== 'help');
+    // The verbs on a running sandbox are dispatched by one test of their own names.
+    expect(source).toMatch(/if \(isVerb\(argv\[0\]\)\) return runVerb\(/);
+    dispatched.push(...Object.keys(VERB_SUMMARIES));
     expect(dispatched.length).toBeGreaterThanOrEqual(2);
     expect(Object.keys(SUBCOMMANDS).sort()).toEqual([...new Set(dispatched)].sort());
   });

@@ -103,15 +103,13 @@ describe("a fixture's advance yields like the control API's", () => {
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
     })();
-    const started = performance.now();
     const applied = await request(server, 'POST', '/_sandbox/fixtures', document(`advance:${ADVANCE_SECONDS}`));
-    const took = performance.now() - started;
     running = false;
     await probe;
     expect(applied.status).toBe(201);
-    // The advance ran long enough to matter, and health kept answering throughout.
-    expect(took).toBeGreaterThan(1000);
-    expect(latencies.length).toBeGreaterThan(10); // a frozen server answers one or two, after the advance
+    // The advance ran long enough to matter (a probe every 5 ms: a frozen server answers one or
+    // two, after the advance), and health kept answering throughout.
+    expect(latencies.length).toBeGreaterThan(10);
     expect(Math.max(...latencies)).toBeLessThan(1000);
     const byFixture = await endState(server);
     expect(byFixture.transactions).toBeGreaterThanOrEqual(SUBSCRIPTIONS * DAYS);
