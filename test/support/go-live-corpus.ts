@@ -9,7 +9,7 @@
  * `go-live-corpus-runner.ts`; the test is `test/e2e/go-live/corpus.test.ts`.
  */
 import fc from 'fast-check';
-import type { CoverageScenario } from '../../src/features/go-live/go-live.js';
+import { FINDING_CODES, type CoverageScenario, type GoLiveFindingCode } from '../../src/features/go-live/go-live.js';
 
 /**
  * The codes the corpus measures: the report's finding codes, with the codes of the fourth
@@ -17,26 +17,8 @@ import type { CoverageScenario } from '../../src/features/go-live/go-live.js';
  * left out: it is raised only by the check-webhooks battery against a state URL, not by a
  * merchant's own traffic.
  */
-export const CORPUS_CODES = [
-  'missing_idempotency_key',
-  'duplicate_charge_risk',
-  'duplicate_refund_risk',
-  'repeated_invalid_request',
-  'live_key_used',
-  'card_data_in_checkout_mode',
-  'ignored_retry_after',
-  'polling_instead_of_webhooks',
-  'webhook_signature_not_verified',
-  'webhook_not_acknowledged',
-  'webhook_slow_handler',
-  'webhook_timeout',
-  'webhook_duplicate_not_tolerated',
-  'no_webhook_target',
-  'webhook_unreachable',
-  'ignored_webhook_field',
-  'coverage_missing',
-] as const;
-export type CorpusCode = (typeof CORPUS_CODES)[number];
+export type CorpusCode = Exclude<GoLiveFindingCode, 'webhook_state_mismatch'>;
+export const CORPUS_CODES = FINDING_CODES.filter((code): code is CorpusCode => code !== 'webhook_state_mismatch');
 
 /** How an answer never reaches the client: the client gives up on a held create, or a fault hides a completed one. */
 export const LOST_ANSWER_FORMS = ['timeout-after', '503-after', 'reset-after', 'latency'] as const;

@@ -93,15 +93,19 @@ function bodyBytes(name: string, text: string | undefined, file: string | undefi
   return readGivenFile(stdin || file === '-' ? 0 : file!);
 }
 
-/** POSTs `body` to `path` of the sandbox; the status and the parsed answer (exit 2 when unreachable or not JSON). */
-async function post(origin: string, path: string, body: unknown, token: string | undefined): Promise<{ status: number; answer: unknown }> {
+/**
+ * Calls `path` of the sandbox (a POST when `body` is given, else a GET); the status and the
+ * parsed answer (exit 2 when unreachable or not JSON).
+ */
+async function call(origin: string, path: string, token: string | undefined, body?: unknown): Promise<{ status: number; answer: unknown }> {
+  const method = body === undefined ? 'GET' : 'POST';
   let res: Response;
   let text: string;
   try {
     res = await fetch(`${origin}${path}`, {
-      method: 'POST',
-      headers: controlHeaders(token, true),
-      body: JSON.stringify(body),
+      method,
+      headers: controlHeaders(token, body !== undefined),
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       signal: AbortSignal.timeout(30_000),
     });
     text = await res.text();
@@ -111,24 +115,7 @@ async function post(origin: string, path: string, body: unknown, token: string |
   try {
     return { status: res.status, answer: JSON.parse(text) };
   } catch {
-    throw new CommandFailure(`POST ${origin}${path} answered ${res.status}: ${text.slice(0, 300)}`, 2);
-  }
-}
-
-/** GETs `path` of the sandbox; the status and the parsed answer (exit 2 when unreachable or not JSON). */
-async function get(origin: string, path: string, token: string | undefined): Promise<{ status: number; answer: unknown }> {
-  let res: Response;
-  let text: string;
-  try {
-    res = await fetch(`${origin}${path}`, { headers: controlHeaders(token), signal: AbortSignal.timeout(30_000) });
-    text = await res.text();
-  } catch (err) {
-    throw new CommandFailure(unreachableMessage(origin, err, SANDBOX_FLAG), 2);
-  }
-  try {
-    return { status: res.status, answer: JSON.parse(text) };
-  } catch {
-    throw new CommandFailure(`GET ${origin}${path} answered ${res.status}: ${text.slice(0, 300)}`, 2);
+    throw new CommandFailure(`${method} ${origin}${path} answered ${res.status}: ${text.slice(0, 300)}`, 2);
   }
 }
 
@@ -149,7 +136,7 @@ async function awaitDelivery(
 ): Promise<{ delivery: Delivery; reached: boolean }> {
   const deadline = Date.now() + seconds * 1000;
   for (;;) {
-    const { status, answer } = await get(origin, `/_sandbox/deliveries/${encodeURIComponent(id)}`, token);
+    const { status, answer } = await call(origin, `/_sandbox/deliveries/${encodeURIComponent(id)}`, token);
     if (status !== 200) throw new CommandFailure(refusal(status, answer), WORKBENCH_EXIT.failed);
     const delivery = answer as Delivery;
     const reached = final ? delivery.state === 'delivered' || delivery.state === 'failed' : delivery.attempts.length > 0;
@@ -250,7 +237,7 @@ export async function runSendWebhook(argv: string[], env: NodeJS.ProcessEnv = pr
     const body = bodyBytes('--file', flags.body, flags.file, operands).toString('utf8');
     const request = { account_id: flags.account, ...(flags.url === undefined ? {} : { url: flags.url }), body };
     const token = flags.adminToken ?? env.PAYMENT_SANDBOX_ADMIN_TOKEN;
-    const { status, answer } = await post(resolved.origin, '/_sandbox/webhooks/send', request, token);
+    const { status, answer } = await call(resolved.origin, '/_sandbox/webhooks/send', token, request);
     if (status !== 201) {
       if (flags.json) return { out: JSON.stringify(answer, null, 2), code: WORKBENCH_EXIT.failed };
       throw new CommandFailure(refusal(status, answer), WORKBENCH_EXIT.failed);
@@ -329,11 +316,11 @@ export async function runExplainSignature(argv: string[], env: NodeJS.ProcessEnv
       ...(flags.delivery === undefined ? {} : { delivery_id: flags.delivery }),
       ...(publicKey === undefined ? {} : { public_key: publicKey }),
     };
-    const { status, answer } = await post(
+    const { status, answer } = await call(
       resolved.origin,
       '/_sandbox/signatures/explain',
-      request,
       flags.adminToken ?? env.PAYMENT_SANDBOX_ADMIN_TOKEN,
+      request,
     );
     if (status !== 200) throw new CommandFailure(refusal(status, answer), WORKBENCH_EXIT.usage);
     const explanation = answer as SignatureExplanation;
