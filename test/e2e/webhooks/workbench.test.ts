@@ -86,6 +86,16 @@ describe('POST /_sandbox/webhooks/send', () => {
     }
   });
 
+  it("is sent for an account whose own clock has moved ahead, timed on that clock like the account's own webhooks", async () => {
+    const { sandbox, receiver } = await setup({ ticker: true });
+    await sandbox.account(DIRECT.account_id).advanceClock(30 * 86_400);
+    const delivery = await sandbox.sendWebhook({ accountId: DIRECT.account_id, body: { payment_status: 'SUCCEEDED' } });
+    expect(Date.parse(delivery.created_at)).toBeGreaterThan(Date.now() + 29 * 86_400_000);
+    const done = await sandbox.waitForDelivery((d) => d.id === delivery.id && d.state === 'delivered');
+    expect(done.attempts_count).toBe(1);
+    await receiver.waitFor(1);
+  });
+
   it('answers the error envelope: no URL (400 at /url), a refused URL, an unknown account, no body', async () => {
     const sandbox = await startSandbox({ ticker: false });
     cleanup.push(() => sandbox.stop());
