@@ -123,9 +123,14 @@ describe(`the container image (${engine})`, () => {
   });
 
   it('serves the guides: GET /docs and every /docs/<page> answer HTML, with their stylesheet', async () => {
+    // The merchants' guides: the contributor pages stay in the repository and are not served.
+    const { CONTRIBUTOR_PAGES } = (await import(new URL('../../scripts/build-docs.mjs', import.meta.url).href)) as {
+      CONTRIBUTOR_PAGES: string[];
+    };
     const pages = readdirSync(join(root, 'docs'))
       .filter((f) => f.endsWith('.md'))
-      .map((f) => f.slice(0, -'.md'.length));
+      .map((f) => f.slice(0, -'.md'.length))
+      .filter((page) => !CONTRIBUTOR_PAGES.includes(page));
     expect(pages.length).toBeGreaterThan(10);
     for (const path of ['/docs', ...pages.map((page) => `/docs/${page}`)]) {
       const res = await fetch(`${origin}${path}`);
