@@ -6,6 +6,7 @@ import type { RouteContext } from '../../core/http/route-context.js';
 import { webhookSigningOf } from '../../core/webhooks/signing.js';
 import type { MerchantAccounts } from '../accounts/index.js';
 import { checkWebhooks } from '../check-webhooks/index.js';
+import { deliveryViews } from '../webhooks/index.js';
 import { accountClockControlRoutes, clockControlRoutes } from './control/clock.index.js';
 import { currencyControlRoutes } from './control/currencies.index.js';
 import { eventControlRoutes } from './control/events.index.js';
@@ -15,7 +16,6 @@ import { healthControlRoutes } from './control/health.index.js';
 import { requestLogControlRoutes } from './control/requests.index.js';
 import { resetControlRoutes } from './control/reset.index.js';
 import type { SandboxControl } from './sandbox-control.js';
-import { controlViewsOf } from './views-of.js';
 
 /** The services the control routes use. */
 export interface ControlFeatureServices {
@@ -41,7 +41,7 @@ export function register(ctx: RouteContext, services: ControlFeatureServices): v
     '/',
     faultControlRoutes({
       webhookFaults: services.webhookFaults,
-      views: controlViewsOf(ctx),
+      views: deliveryViews({ deliveries: queries.deliveries }),
       webhookTargetRefused: (url) => core.webhookTargetRefused(url),
       // The battery signs as this sandbox's own deliveries do, and connects only where they may.
       checkWebhooks: (url, stateUrl, orders) => {

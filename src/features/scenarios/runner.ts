@@ -4,19 +4,24 @@
  * reaches it. A step whose transaction changed meanwhile (settled by hand, refunded in full)
  * is skipped.
  */
-import type { ScheduledStep } from '../../core/domain/entities.js';
+import type { ScheduledStep, SimulatedFailures, TransactionOutcome } from '../../core/domain/entities.js';
 import { SandboxError } from '../../core/domain/errors.js';
 import type { ScheduledStepsRepo, UnitOfWork } from '../../core/domain/ports.js';
 import type { TimedWork } from '../../core/clock/timed-work.js';
-import type { TransactionService } from '../transactions/index.js';
 
 /** At most this many scheduled steps are applied in one step of an advance (or tick). */
 export const STEP_BATCH = 25;
 
+/** What a step acts through: the transaction service, handed in by the feature that owns it. */
+export interface ScenarioStepTarget {
+  resolve(id: string, outcome: TransactionOutcome, simulated?: SimulatedFailures): unknown;
+  refund(transactionId: string, input: { amount?: number; reason?: string }, simulated?: SimulatedFailures): unknown;
+}
+
 export interface ScenarioRunnerDeps {
   uow: UnitOfWork;
   scheduledSteps: ScheduledStepsRepo;
-  transactions: TransactionService;
+  transactions: ScenarioStepTarget;
   /** Hears of a step that failed for a reason other than the transaction's state. */
   onStepError: (step: ScheduledStep, err: unknown) => void;
   /** Runs a step on its account's clock (`Clock.inAccount`); default: as it is. */

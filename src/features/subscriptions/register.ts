@@ -1,7 +1,7 @@
 /** Mounts subscriptions: their /v4 routes and their /_sandbox routes. */
 import type { RouteContext } from '../../core/http/route-context.js';
-import { controlViewsOf } from '../control/index.js';
 import { subscriptionControlRoutes } from './control/subscriptions.index.js';
+import { subscriptionViews } from './control-views.js';
 import type { SubscriptionService } from './subscriptions.js';
 import { subscriptionRoutes } from './subscriptions.api.js';
 
@@ -24,7 +24,12 @@ export function register(ctx: RouteContext, subscriptions: Pick<SubscriptionServ
       accounts: queries.accounts,
       subscriptions: queries.subscriptions,
       service: subscriptions,
-      views: controlViewsOf(ctx),
+      views: subscriptionViews({
+        baseUrl: () => ctx.core.baseUrl,
+        accounts: queries.accounts,
+        transactions: queries.transactions,
+        deliveries: queries.deliveries,
+      }),
     }),
   );
 }

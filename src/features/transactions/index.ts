@@ -23,3 +23,5 @@ export type { PaymentWebhookStatus } from './webhook-bodies.js';
 export type { Refund } from './control/transactions.schemas.js';
 export { createTransactionsFeature } from './compose.js';
 export type { TransactionsFeature } from './compose.js';
+export { transactionViews } from './control-views.js';
+export type { TransactionViewPorts } from './control-views.js';

@@ -1,7 +1,7 @@
 /** Mounts payments and refunds: their /v4 routes and their /_sandbox routes. */
 import type { RouteContext } from '../../core/http/route-context.js';
-import { controlViewsOf } from '../control/index.js';
 import { transactionControlRoutes } from './control/transactions.index.js';
+import { transactionViews } from './control-views.js';
 import type { TransactionService } from './transactions.js';
 import { transactionRoutes } from './transactions.api.js';
 
@@ -14,7 +14,12 @@ export function register(ctx: RouteContext, transactions: Pick<TransactionServic
       accounts: queries.accounts,
       transactions: queries.transactions,
       service: transactions,
-      views: controlViewsOf(ctx),
+      views: transactionViews({
+        baseUrl: () => ctx.core.baseUrl,
+        accounts: queries.accounts,
+        transactions: queries.transactions,
+        deliveries: queries.deliveries,
+      }),
     }),
   );
 }

@@ -16,3 +16,5 @@ export { EXPLAIN_CAUSES, type ExplainCause, type Explanation } from './signature
 export { explainRequestSchema, sendWebhookRequestSchema } from './control/workbench.schemas.js';
 export type { SignatureExplanation } from './control/workbench.schemas.js';
 export { runExplainSignature, runSendWebhook, WORKBENCH_EXIT } from './workbench-command.js';
+export { deliveryViews } from './delivery-views.js';
+export type { DeliveryViews } from './delivery-views.js';

@@ -2,7 +2,7 @@
 import type { Delivery, DeliveryFault } from '../../../core/domain/entities.js';
 import { badRequest } from '../../../core/domain/errors.js';
 import type { ControlHandler } from '../../../core/http/control-route-parts.js';
-import type { ControlViews } from '../views.js';
+import type { DeliveryViews } from '../../webhooks/index.js';
 import type { CheckWebhooksRoute, InjectFaultRoute, WebhookCheckReportLike } from './faults.routes.js';
 
 /** Scripted webhook faults on a transaction (404 unknown transaction; 409 no webhook or refund yet). */
@@ -13,7 +13,7 @@ export interface WebhookFaults {
 /** What the fault routes use. */
 export interface FaultControlDeps {
   webhookFaults: WebhookFaults;
-  views: Pick<ControlViews, 'delivery'>;
+  views: DeliveryViews;
   /** Why `url` may not receive webhooks, or null (the guard of a notification_url). */
   webhookTargetRefused(url: string): string | null;
   /** Runs the check-webhooks battery against `url`, signing as this sandbox does. */

@@ -3,7 +3,7 @@ import type { AccountQueries, SubscriptionQueries } from '../../../core/domain/q
 import type { SubscriptionService } from '../subscriptions.js';
 import { pageEnvelope, pageRequest } from '../../../core/http/pagination.js';
 import { accountOr404, type ControlHandler } from '../../../core/http/control-route-parts.js';
-import type { ControlViews } from '../../control/index.js';
+import type { SubscriptionViews } from '../control-views.js';
 import type { CancelRoute, ListRoute } from './subscriptions.routes.js';
 
 /** What the subscription routes use. */
@@ -11,7 +11,7 @@ export interface SubscriptionControlDeps {
   accounts: Pick<AccountQueries, 'byId'>;
   subscriptions: Pick<SubscriptionQueries, 'page' | 'pageAll'>;
   service: Pick<SubscriptionService, 'cancel'>;
-  views: Pick<ControlViews, 'subscription'>;
+  views: SubscriptionViews;
 }
 
 export function subscriptionHandlers(deps: SubscriptionControlDeps) {

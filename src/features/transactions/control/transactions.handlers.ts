@@ -9,7 +9,7 @@ import type { TransactionService } from '../transactions.js';
 import { refundView } from '../refund-format.js';
 import { pageEnvelope, pageRequest } from '../../../core/http/pagination.js';
 import { accountOr404, type ControlHandler } from '../../../core/http/control-route-parts.js';
-import type { ControlViews } from '../../control/index.js';
+import type { TransactionViews } from '../control-views.js';
 import type { GetOneRoute, ListRoute, OutcomeRoute, RefundRoute } from './transactions.routes.js';
 
 /** What the transaction routes use. */
@@ -17,7 +17,7 @@ export interface TransactionControlDeps {
   accounts: Pick<AccountQueries, 'byId'>;
   transactions: Pick<TransactionQueries, 'page' | 'byIdAnyAccount'>;
   service: Pick<TransactionService, 'resolve' | 'refund'>;
-  views: Pick<ControlViews, 'transaction' | 'transactionOf' | 'transactionDetail'>;
+  views: TransactionViews;
 }
 
 export function transactionHandlers(deps: TransactionControlDeps) {

@@ -4,7 +4,7 @@ import { notFound } from '../../../core/domain/errors.js';
 import type { AccountQueries, DeliveryQueries } from '../../../core/domain/queries.js';
 import { pageEnvelope, pageRequest } from '../../../core/http/pagination.js';
 import { accountOr404, type ControlHandler } from '../../../core/http/control-route-parts.js';
-import type { ControlViews } from '../../control/index.js';
+import type { DeliveryViews } from '../delivery-views.js';
 import type { Delivery as DeliveryView, DeliverySummary } from './deliveries.schemas.js';
 import type { GetRoute, ListRoute, ResendRoute } from './deliveries.routes.js';
 
@@ -18,7 +18,7 @@ export interface DeliveryControlDeps {
   accounts: Pick<AccountQueries, 'byId'>;
   deliveries: Pick<DeliveryQueries, 'byId' | 'page' | 'pageAll'>;
   dispatcher: DeliveryResender;
-  views: Pick<ControlViews, 'delivery'>;
+  views: DeliveryViews;
 }
 
 /** A delivery as a list shows it: each attempt without its request and response bodies. */

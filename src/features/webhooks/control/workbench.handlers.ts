@@ -1,6 +1,6 @@
 /** Handlers of the webhook workbench: they hand the request to the sender and the explainer. */
 import type { ControlHandler } from '../../../core/http/control-route-parts.js';
-import type { ControlViews } from '../../control/index.js';
+import type { DeliveryViews } from '../delivery-views.js';
 import type { SignatureExplainer } from '../signature-explain.js';
 import type { WebhookSender } from '../webhook-send.js';
 import type { ExplainRoute, SendRoute } from './workbench.routes.js';
@@ -9,7 +9,7 @@ import type { ExplainRoute, SendRoute } from './workbench.routes.js';
 export interface WorkbenchControlDeps {
   sender: WebhookSender;
   explainer: SignatureExplainer;
-  views: Pick<ControlViews, 'delivery'>;
+  views: DeliveryViews;
 }
 
 export function workbenchHandlers(deps: WorkbenchControlDeps) {
