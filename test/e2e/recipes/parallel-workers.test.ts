@@ -36,7 +36,12 @@ afterAll(() => {
   }
 });
 
-function run(cmd: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<{ code: number | null; out: string; pid: number }> {
+function run(
+  cmd: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; out: string; pid: number }> {
   const child = spawn(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
@@ -107,7 +112,14 @@ describe('docs/ci.md: parallel workers on one sandbox', () => {
         const script = step.replaceAll('${{ matrix.shard }}', String(shard)).replaceAll('http://localhost:4010', sandbox.url);
         const res = await run('bash', ['--noprofile', '--norc', '-e', '-o', 'pipefail', '-c', script], dir, { GITHUB_ENV: envFile });
         expect(res.code, res.out).toBe(0);
-        got.push(Object.fromEntries(readFileSync(envFile, 'utf8').trim().split('\n').map((l) => l.split('=', 2) as [string, string])));
+        got.push(
+          Object.fromEntries(
+            readFileSync(envFile, 'utf8')
+              .trim()
+              .split('\n')
+              .map((l) => l.split('=', 2) as [string, string]),
+          ),
+        );
       }
       for (const env of got) {
         expect(env.SANDBOX_ACCOUNT_ID).toMatch(/^acc_/);
