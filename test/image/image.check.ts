@@ -5,13 +5,16 @@
  * would: health from the host, HEALTHCHECK with a changed port, a non-root process, payment
  * links on --public-url, SIGTERM exits 0, and --db on the data volume survives a restart.
  */
-import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync, type ChildProcess, type SpawnSyncReturns } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { directPayment } from '../support/app.js';
+import { createServer } from 'node:net';
+import { directPayment, startReceiver } from '../support/app.js';
+import { merchantCheckout } from '../support/checkout.js';
+import { alive, runningIn } from '../support/processes.js';
 import { freePort } from '../support/ports.js';
 import { until } from '../support/until.js';
 
@@ -172,6 +175,117 @@ describe(`the container image (${engine})`, () => {
     });
     expect(got.status).toBe(200);
     expect(((await got.json()) as { id: string }).id).toBe(tx.id);
+  });
+});
+
+/** Whether 127.0.0.1:`port` is free now. */
+const portFree = (port: number): Promise<boolean> =>
+  new Promise((resolve) => {
+    const s = createServer();
+    s.once('error', () => resolve(false));
+    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
+  });
+
+/** Whether a child process has ended (by its exit or a signal). */
+const exited = (child: ChildProcess): boolean => child.exitCode !== null || child.signalCode !== null;
+
+/** The containers of `tag` published on host `port`. */
+const publishedOn = (port: number): string[] =>
+  run(['ps', '-a', '--filter', `ancestor=${tag}`, '--format', '{{.ID}} {{.Ports}}'])
+    .stdout.split('\n')
+    .filter((l) => l.includes(`:${port}->`));
+
+describe(`the CI guide's "In a container" recipes (${engine})`, () => {
+  const guide = readFileSync(join(root, 'docs', 'ci.md'), 'utf8');
+
+  // Substituted, and only these: the engine's name, the image's tag (the one this file built),
+  // 4010 when taken here, and the app's 3000 by the receiver's own port (3000 is shared by every
+  // test on this machine); `npx` runs the project's node_modules/.bin command, so its pid is the listener.
+  it("docker run plus `payment-sandbox listen` on the host: a settled payment's webhook reaches the host receiver", async () => {
+    const m = /```sh\n\s*(docker run --rm -p 4010:4010 payment-sandbox)\n\s*(npx payment-sandbox listen [^\n]*)\n\s*```/.exec(guide);
+    expect(m, 'docs/ci.md: the run and listen block under "Webhooks to a server on the host"').not.toBeNull();
+    const port = (await portFree(4010)) ? 4010 : await freePort();
+    const receiver = await startReceiver();
+    const dir = merchantCheckout();
+    const [cmd, ...args] = m![1]!.replace('-p 4010:4010', `-p ${port}:4010`).split(' ');
+    expect(cmd).toBe('docker');
+    args[args.length - 1] = tag;
+    const container = spawn(engine, args, { stdio: 'ignore' });
+    const listenLine = m![2]!
+      .replace('http://127.0.0.1:3000', receiver.origin)
+      .replace('http://127.0.0.1:4010', `http://127.0.0.1:${port}`);
+    let listenOut = '';
+    let listener: ChildProcess | undefined;
+    try {
+      const sandboxOrigin = `http://127.0.0.1:${port}`;
+      await until('the container to answer /_sandbox/health', () => health(sandboxOrigin));
+      listener = spawn(
+        'bash',
+        ['--noprofile', '--norc', '-c', `npx() { local c="$1"; shift; exec "node_modules/.bin/$c" "$@"; }\n${listenLine}`],
+        {
+          cwd: dir,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      listener.stdout!.on('data', (c: Buffer) => (listenOut += c.toString()));
+      listener.stderr!.on('data', (c: Buffer) => (listenOut += c.toString()));
+      await until('the listener to connect', () => (listenOut.includes('listening to') ? true : undefined), 30_000);
+      const accounts = ((await (await fetch(`${sandboxOrigin}/_sandbox/credentials`)).json()) as { accounts: typeof credentials }).accounts;
+      const direct = accounts.find((a) => a.name === 'direct')!;
+      const created = await fetch(`${sandboxOrigin}/v4/transactions`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${direct.api_key}`,
+          'x-merchant-account-id': direct.account_id,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify(directPayment({ external_identifier: 'in-a-container' })),
+      });
+      expect(created.status).toBe(201);
+      const tx = (await created.json()) as { id: string };
+      expect((await fetch(`${sandboxOrigin}/_sandbox/transactions/${tx.id}/settle`, { method: 'POST' })).status).toBe(200);
+      const hook = await receiver.waitForMatch((h) => h.raw.includes(tx.id), 30_000);
+      expect(hook.path).toBe('/webhooks');
+      expect(hook.verified, 'signed, bytes intact').toBe(true);
+    } finally {
+      listener?.kill('SIGTERM');
+      container.kill('SIGTERM'); // the engine's client passes it on: the container stops, and --rm removes it
+      await until(
+        'the listener and the container to exit',
+        () => (exited(container) && (!listener || exited(listener)) ? true : undefined),
+        60_000,
+      );
+      await receiver.close();
+    }
+    expect(alive(listener.pid!), 'the listener by its pid').toBe(false);
+    expect(alive(container.pid!), `the ${engine} run client by its pid`).toBe(false);
+    expect(runningIn(dir)).toEqual([]);
+    expect(publishedOn(port), 'no container left on the port').toEqual([]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('the podman health wait: `run -d`, then the bounded loop returns once the sandbox answers', async () => {
+    const m = /```sh\n\s*(podman run -d --name payment-sandbox -p 4010:4010 payment-sandbox)\n\s*(for i in [^\n]*)\n\s*```/.exec(guide);
+    expect(m, 'docs/ci.md: the podman block').not.toBeNull();
+    const port = (await portFree(4010)) ? 4010 : await freePort();
+    const container = `${name}-podman-wait`;
+    // The container's name too: `payment-sandbox` may be another run's on a shared engine.
+    const script = [
+      m![1]!
+        .replace(/^podman/, engine)
+        .replace('--name payment-sandbox', `--name ${container}`)
+        .replace('-p 4010:4010', `-p ${port}:4010`)
+        .replace(/payment-sandbox$/, tag),
+      m![2]!.replace('127.0.0.1:4010', `127.0.0.1:${port}`),
+      `curl -fsS http://127.0.0.1:${port}/_sandbox/health`,
+    ].join('\n');
+    try {
+      const res = spawnSync('bash', ['--noprofile', '--norc', '-e', '-c', script], { encoding: 'utf8', timeout: 120_000 });
+      expect(res.status, res.stderr).toBe(0);
+    } finally {
+      run(['rm', '-f', container]);
+    }
+    expect(publishedOn(port)).toEqual([]);
   });
 });
 

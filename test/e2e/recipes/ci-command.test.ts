@@ -5,11 +5,12 @@
  * process behind: the pid the recipe stopped is gone, and no process still runs in the project.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { merchantCheckout } from '../../support/checkout.js';
+import { alive, runningIn } from '../../support/processes.js';
 import { until } from '../../support/until.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
@@ -21,35 +22,6 @@ function recipe(): string {
   const block = /```sh\n([\s\S]*?)\n```/.exec(section)?.[1];
   if (block === undefined) throw new Error('docs/ci.md: no shell block under "The command in a CI job"');
   return block;
-}
-
-/** Whether a process `pid` still exists (a zombie counts as gone: it holds no port and runs nothing). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
-
-/** The pids of processes whose working directory is `dir` (Linux: /proc). */
-function runningIn(dir: string): number[] {
-  if (!existsSync('/proc')) return [];
-  return readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .filter((pid) => {
-      try {
-        return readlinkSync(`/proc/${pid}/cwd`) === dir && alive(Number(pid));
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
 }
 
 const dirs: string[] = [];
