@@ -85,6 +85,14 @@ export function createOutbox(deps: OutboxDeps): FaultingOutbox {
   const { clock, uow, deliveries, settlementCurrency } = deps;
   const events = deps.format === 'event';
 
+  /**
+   * Runs `work` on the clock of the account whose webhook it queues: a delivery is timed on
+   * its account's clock (as a transition's are, inside its request or step), so a copy or a
+   * hand-sent body is due when the dispatcher looks at that account, however far its clock has
+   * moved from the sandbox clock.
+   */
+  const onAccountClock = <T>(accountId: string, work: () => T): T => clock.inAccount(accountId, work);
+
   /** Where a transaction's webhooks go: its own notification_url, else the sandbox default. */
   const urlOf = (tx: Transaction): string | null => tx.notification_url ?? deps.defaultNotificationUrl ?? null;
 
@@ -212,56 +220,61 @@ export function createOutbox(deps: OutboxDeps): FaultingOutbox {
       // (nor waits for) the transaction's own webhooks.
       const tx = joinQueue ? transactionOf(fields.resource_id) : undefined;
       const orderKey = tx ? orderKeyOf(tx) : ownOrderKey(randomUUID());
-      return uow.run(() => deliveries.byId(insert({ ...fields, order_key: orderKey }, null, clock.nowMs()))!);
+      return onAccountClock(fields.account_id, () =>
+        uow.run(() => deliveries.byId(insert({ ...fields, order_key: orderKey }, null, clock.nowMs()))!),
+      );
     },
     webhookSubject(id) {
       const tx = transactionOf(id);
       return tx ? { accountId: tx.account_id, url: urlOf(tx) } : undefined;
     },
     injectFault(transactionId, request) {
-      return uow.run(() => {
-        const tx = deps.transactions.byIdAnyAccount(transactionId);
-        if (!tx) throw notFound(`Transaction ${transactionId} not found`);
-        /** The first ordinary (or scripted, but not bad-signature) webhook about a resource. */
-        const original = (resourceId: string): Delivery | undefined =>
-          deliveries.forResource(resourceId).find((d) => d.fault !== 'bad_signature');
-        const payment = original(tx.id);
-        if (!payment) throw invalidState(`Transaction ${tx.id} is ${tx.status} and has no webhook yet: set its outcome first`);
-        /** A copy of `d` with `fault`, first attempted at `at`, as stored. */
-        const copy = (d: Delivery, fault: DeliveryFault, at: number): Delivery =>
-          deliveries.byId(
-            insert(
-              {
-                account_id: d.account_id,
-                kind: d.kind,
-                resource_id: d.resource_id,
-                url: d.url,
-                body: d.body,
-                order_key: d.order_key ?? null,
-              },
-              fault,
-              at,
-            ),
-          )!;
-        const now = clock.nowMs();
-        switch (request.kind) {
-          case 'duplicate':
-            return [copy(payment, 'duplicate', now)];
-          case 'delayed':
-            return [copy(payment, 'delayed', now + (request.seconds ?? 0) * 1000)];
-          case 'bad_signature':
-            return [copy(payment, 'bad_signature', now)];
-          case 'out_of_order': {
-            const refund = deps.transactions
-              .refundsOf(tx.id)
-              .map((r) => original(r.id))
-              .find((d) => d !== undefined); // refundsOf: newest first
-            if (!refund) throw invalidState(`Transaction ${tx.id} has no refund webhook yet: refund it first`);
-            // Queued in this order, the transaction's order sends the refund's copy first.
-            return [copy(refund, 'out_of_order', now), copy(payment, 'out_of_order', now)];
+      const owner = deps.transactions.byIdAnyAccount(transactionId)?.account_id;
+      const inject = (): Delivery[] =>
+        uow.run(() => {
+          const tx = deps.transactions.byIdAnyAccount(transactionId);
+          if (!tx) throw notFound(`Transaction ${transactionId} not found`);
+          /** The first ordinary (or scripted, but not bad-signature) webhook about a resource. */
+          const original = (resourceId: string): Delivery | undefined =>
+            deliveries.forResource(resourceId).find((d) => d.fault !== 'bad_signature');
+          const payment = original(tx.id);
+          if (!payment) throw invalidState(`Transaction ${tx.id} is ${tx.status} and has no webhook yet: set its outcome first`);
+          /** A copy of `d` with `fault`, first attempted at `at`, as stored. */
+          const copy = (d: Delivery, fault: DeliveryFault, at: number): Delivery =>
+            deliveries.byId(
+              insert(
+                {
+                  account_id: d.account_id,
+                  kind: d.kind,
+                  resource_id: d.resource_id,
+                  url: d.url,
+                  body: d.body,
+                  order_key: d.order_key ?? null,
+                },
+                fault,
+                at,
+              ),
+            )!;
+          const now = clock.nowMs();
+          switch (request.kind) {
+            case 'duplicate':
+              return [copy(payment, 'duplicate', now)];
+            case 'delayed':
+              return [copy(payment, 'delayed', now + (request.seconds ?? 0) * 1000)];
+            case 'bad_signature':
+              return [copy(payment, 'bad_signature', now)];
+            case 'out_of_order': {
+              const refund = deps.transactions
+                .refundsOf(tx.id)
+                .map((r) => original(r.id))
+                .find((d) => d !== undefined); // refundsOf: newest first
+              if (!refund) throw invalidState(`Transaction ${tx.id} has no refund webhook yet: refund it first`);
+              // Queued in this order, the transaction's order sends the refund's copy first.
+              return [copy(refund, 'out_of_order', now), copy(payment, 'out_of_order', now)];
+            }
           }
-        }
-      });
+        });
+      return owner === undefined ? inject() : onAccountClock(owner, inject);
     },
   };
 }

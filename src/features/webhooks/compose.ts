@@ -26,9 +26,7 @@ export function createWebhooksFeature(core: CoreParts, { outbox }: WebhooksFeatu
       accounts: repos.accounts,
       defaultUrl: options.notificationUrl,
       targetRefused: (url) => core.webhookTargetRefused(url),
-      // Queued on its account's clock, as the account's own webhooks are: timed there, it is
-      // due when the dispatcher looks at that account, however far its clock has moved.
-      queue: (fields, joinQueue) => core.clock.inAccount(fields.account_id, () => outbox.queue(fields, joinQueue)),
+      queue: (fields, joinQueue) => outbox.queue(fields, joinQueue),
       webhookSubject: (id) => outbox.webhookSubject(id),
     }),
     explainer: createSignatureExplainer({ signing, publicKeyPem: webhookPublicKeyPem, deliveries: repos.deliveries }),

@@ -96,6 +96,20 @@ describe('POST /_sandbox/webhooks/send', () => {
     await receiver.waitFor(1);
   });
 
+  it('a webhook fault asked from the control API is sent too for an account whose clock has moved ahead', async () => {
+    const { sandbox, receiver } = await setup();
+    await sandbox.account(DIRECT.account_id).advanceClock(86_400);
+    const hook = await settledWebhook(sandbox, receiver);
+    const id = (hook.body as { ll_transaction_id: string }).ll_transaction_id;
+    const fault = await control(sandbox, `/transactions/${id}/webhook-faults`, { fault: 'bad_signature' });
+    expect(fault.status).toBe(201);
+    const copy = (fault.body.deliveries as { id: string }[])[0]!;
+    // Attempted once (the receiver verifies, so it refuses the broken signature), not left queued.
+    const done = await sandbox.waitForDelivery((d) => d.id === copy.id && d.state !== 'queued');
+    expect(done.fault).toBe('bad_signature');
+    expect(done.attempts_count).toBe(1);
+  });
+
   it('answers the error envelope: no URL (400 at /url), a refused URL, an unknown account, no body', async () => {
     const sandbox = await startSandbox({ ticker: false });
     cleanup.push(() => sandbox.stop());
