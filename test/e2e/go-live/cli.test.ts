@@ -4,31 +4,17 @@
  * connection). The JUnit document is checked against the Ant/Jenkins JUnit schema's rules
  * (test/support/junit-schema.ts).
  */
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 // Each run of the CLI is a process start: slow on a loaded machine.
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
 import { FINDING_CODES, type GoLiveReport } from '../../../src/features/go-live/go-live.js';
 import { startServer, type RunningServer } from '../../../src/server.js';
+import { runReport } from '../../support/processes.js';
 import { createAccount, type CreatedAccount } from '../../support/go-live-journeys.js';
 import { directPayment } from '../../support/app.js';
 import { junitProblems, parseXml } from '../../support/junit-schema.js';
 import { freePort } from '../../support/ports.js';
-
-const BIN = fileURLToPath(new URL('../../../bin/payment-sandbox.js', import.meta.url));
-
-function report(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, 'report', ...args], { env: { ...process.env, PAYMENT_SANDBOX_URL: '', ...env } });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('close', (code) => resolve({ code, out, err }));
-  });
-}
 
 /** A port nothing listens on. */
 let server: RunningServer;
@@ -62,7 +48,7 @@ afterAll(() => server.stop());
 
 describe('payment-sandbox report', () => {
   it('text: findings by severity, then the coverage checklist; exit 1 on an error', async () => {
-    const run = await report(['--sandbox-url', server.url]);
+    const run = await runReport(['--sandbox-url', server.url]);
     expect(run.code).toBe(1);
     const out = run.out;
     expect(out).toContain(`payment-sandbox go-live report for ${server.url}`);
@@ -78,20 +64,20 @@ describe('payment-sandbox report', () => {
   });
 
   it('--fail-on: warning fails on a warning, never always passes, error passes on warnings only', async () => {
-    expect((await report(['--sandbox-url', server.url, '--fail-on', 'never'])).code).toBe(0);
-    expect((await report(['--sandbox-url', server.url, '--account', sloppy.account_id])).code).toBe(0);
-    const warning = await report(['--sandbox-url', server.url, '--account', sloppy.account_id, '--fail-on', 'warning']);
+    expect((await runReport(['--sandbox-url', server.url, '--fail-on', 'never'])).code).toBe(0);
+    expect((await runReport(['--sandbox-url', server.url, '--account', sloppy.account_id])).code).toBe(0);
+    const warning = await runReport(['--sandbox-url', server.url, '--account', sloppy.account_id, '--fail-on', 'warning']);
     expect(warning.code).toBe(1);
     expect(warning.out).toContain('go-live: FAILED (1 finding at or above --fail-on warning)');
-    const cleanRun = await report(['--sandbox-url', server.url, '--account', clean.account_id, '--fail-on', 'warning']);
+    const cleanRun = await runReport(['--sandbox-url', server.url, '--account', clean.account_id, '--fail-on', 'warning']);
     expect(cleanRun.code).toBe(0);
     expect(cleanRun.out).toContain('No findings.');
     // The URL can come from the environment.
-    expect((await report(['--account', clean.account_id], { PAYMENT_SANDBOX_URL: server.url })).code).toBe(0);
+    expect((await runReport(['--account', clean.account_id], { PAYMENT_SANDBOX_URL: server.url })).code).toBe(0);
   });
 
   it("json: the endpoint's document", async () => {
-    const run = await report(['--sandbox-url', server.url, '--format', 'json', '--account', careless.account_id]);
+    const run = await runReport(['--sandbox-url', server.url, '--format', 'json', '--account', careless.account_id]);
     expect(run.code).toBe(1);
     const printed = JSON.parse(run.out) as GoLiveReport;
     const served = (await (await fetch(`${server.url}/_sandbox/report?account_id=${careless.account_id}`)).json()) as GoLiveReport;
@@ -100,7 +86,7 @@ describe('payment-sandbox report', () => {
   });
 
   it('junit: valid against the Ant/Jenkins JUnit schema, one test case per code, a failure where it has findings', async () => {
-    const run = await report(['--sandbox-url', server.url, '--format', 'junit']);
+    const run = await runReport(['--sandbox-url', server.url, '--format', 'junit']);
     expect(run.code).toBe(1);
     expect(junitProblems(run.out)).toEqual([]);
     const root = parseXml(run.out);
@@ -131,15 +117,15 @@ describe('payment-sandbox report', () => {
   });
 
   it('exit 2 for a bad option, an unknown account or an unreachable sandbox', async () => {
-    const badFormat = await report(['--sandbox-url', server.url, '--format', 'xml']);
+    const badFormat = await runReport(['--sandbox-url', server.url, '--format', 'xml']);
     expect(badFormat.code).toBe(2);
     expect(badFormat.err).toMatch(/xml/);
-    expect((await report(['--sandbox-url', 'ftp://example.com'])).code).toBe(2);
-    const unknown = await report(['--sandbox-url', server.url, '--account', 'acc_nobody']);
+    expect((await runReport(['--sandbox-url', 'ftp://example.com'])).code).toBe(2);
+    const unknown = await runReport(['--sandbox-url', server.url, '--account', 'acc_nobody']);
     expect(unknown.code).toBe(2);
     expect(unknown.err).toContain('404');
     const closed = await freePort();
-    const down = await report(['--sandbox-url', `http://127.0.0.1:${closed}`]);
+    const down = await runReport(['--sandbox-url', `http://127.0.0.1:${closed}`]);
     expect(down.code).toBe(2);
     expect(down.err).toContain(`cannot reach the sandbox at http://127.0.0.1:${closed} (ECONNREFUSED)`);
   });

@@ -3,29 +3,15 @@
  * listing each required scenario not seen, 0 once a careful merchant's tests went through them
  * all, 2 with the valid names for an unknown one.
  */
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 // Each run of the CLI is a process start, and the careful journey many requests: slow on a loaded machine.
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 import { startServer, type RunningServer } from '../../../src/server.js';
+import { runReport } from '../../support/processes.js';
 import { carefulJourney, createAccount, type CreatedAccount } from '../../support/go-live-journeys.js';
 import { startReceiver, type Receiver } from '../../support/receiver.js';
 import { directPayment } from '../../support/app.js';
-
-const BIN = fileURLToPath(new URL('../../../bin/payment-sandbox.js', import.meta.url));
-
-function report(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, 'report', ...args], { env: { ...process.env, PAYMENT_SANDBOX_URL: '' } });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('close', (code) => resolve({ code, out, err }));
-  });
-}
 
 let server: RunningServer;
 let receiver: Receiver;
@@ -59,7 +45,7 @@ afterAll(async () => {
 
 describe('payment-sandbox report --require-coverage', () => {
   it('exits 1 listing each recommended scenario the account never went through', async () => {
-    const run = await report(['--sandbox-url', server.url, '--account', fresh.account_id, '--require-coverage', 'recommended']);
+    const run = await runReport(['--sandbox-url', server.url, '--account', fresh.account_id, '--require-coverage', 'recommended']);
     expect(run.code, run.err).toBe(1);
     const missing = [...run.out.matchAll(/ERROR\s+coverage_missing\s+\[account [^\]]+\]\n\s+.*required scenario (\w+) was not seen/g)].map(
       (m) => m[1],
@@ -69,13 +55,20 @@ describe('payment-sandbox report --require-coverage', () => {
   });
 
   it('exits 0 when every required scenario was seen', async () => {
-    const run = await report(['--sandbox-url', server.url, '--account', careful.account_id, '--require-coverage', 'recommended,api_fault']);
+    const run = await runReport([
+      '--sandbox-url',
+      server.url,
+      '--account',
+      careful.account_id,
+      '--require-coverage',
+      'recommended,api_fault',
+    ]);
     expect(run.code, run.out).toBe(0);
     expect(run.out).not.toContain('coverage_missing');
   });
 
   it('exits 2 for an unknown scenario, listing the valid names', async () => {
-    const run = await report(['--sandbox-url', server.url, '--require-coverage', 'payment_succeeded,webhook_badsig']);
+    const run = await runReport(['--sandbox-url', server.url, '--require-coverage', 'payment_succeeded,webhook_badsig']);
     expect(run.code).toBe(2);
     expect(run.out).toBe('');
     expect(run.err).toContain('"webhook_badsig"');

@@ -10,7 +10,6 @@
  *   sandbox of this test on a free port instead (4010 is shared by every test running here), and
  *   `$GITHUB_ENV` a file; each shard gets its own account and key.
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,7 +18,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { startSandbox } from '../../../src/index.js';
 import { merchantCheckout } from '../../support/checkout.js';
-import { alive, runningIn } from '../../support/processes.js';
+import { alive, runningIn, runToExit } from '../../support/processes.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const guide = readFileSync(join(root, 'docs/ci.md'), 'utf8');
@@ -35,25 +34,6 @@ afterAll(() => {
     rmSync(dir, { recursive: true, force: true });
   }
 });
-
-function run(
-  cmd: string,
-  args: string[],
-  cwd: string,
-  env: Record<string, string> = {},
-): Promise<{ code: number | null; out: string; pid: number }> {
-  const child = spawn(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
-  let out = '';
-  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (out += c.toString()));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 50_000);
-  return new Promise((resolve) =>
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, out, pid: child.pid! });
-    }),
-  );
-}
 
 /** A test file of one worker: advances its own clock by `seconds`, then reads it. */
 const workerTest = (seconds: number): string => `
@@ -85,7 +65,7 @@ describe('docs/ci.md: parallel workers on one sandbox', () => {
     );
     writeFileSync(join(dir, 'test', 'month.test.ts'), workerTest(30 * 86_400));
     writeFileSync(join(dir, 'test', 'hour.test.ts'), workerTest(3_600));
-    const res = await run(process.execPath, [join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run'], dir, { CI: '1' });
+    const res = await runToExit(process.execPath, [join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run'], dir, { CI: '1' });
     expect(res.code, res.out).toBe(0);
     expect(res.out).toMatch(/2 passed/);
     const accounts = [...res.out.matchAll(/worker-account=(\S+) offset=(\d+)/g)].map((m) => m[1]);
@@ -110,7 +90,7 @@ describe('docs/ci.md: parallel workers on one sandbox', () => {
         const envFile = join(dir, `env-${shard}`);
         writeFileSync(envFile, '');
         const script = step.replaceAll('${{ matrix.shard }}', String(shard)).replaceAll('http://localhost:4010', sandbox.url);
-        const res = await run('bash', ['--noprofile', '--norc', '-e', '-o', 'pipefail', '-c', script], dir, { GITHUB_ENV: envFile });
+        const res = await runToExit('bash', ['--noprofile', '--norc', '-e', '-o', 'pipefail', '-c', script], dir, { GITHUB_ENV: envFile });
         expect(res.code, res.out).toBe(0);
         got.push(
           Object.fromEntries(

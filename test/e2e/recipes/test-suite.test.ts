@@ -13,7 +13,6 @@
  *
  * Each run's process is gone afterwards (checked by pid), and nothing runs in the project.
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
@@ -23,7 +22,7 @@ import { startSandbox } from '../../../src/index.js';
 import { verifyWebhook } from '../../../src/verify-webhook.js';
 import { directPayment } from '../../support/app.js';
 import { merchantCheckout } from '../../support/checkout.js';
-import { alive, runningIn } from '../../support/processes.js';
+import { alive, runningIn, runToExit, type FinishedProcess } from '../../support/processes.js';
 import { startReceiver, type Receiver } from '../../support/receiver.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
@@ -56,19 +55,8 @@ function project(): string {
 }
 
 /** Runs `node args` in `dir`; resolves with its exit code, output and pid once it has exited. */
-function node(dir: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; out: string; pid: number }> {
-  const child = spawn(process.execPath, args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
-  let out = '';
-  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (out += c.toString()));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 50_000);
-  return new Promise((resolve) =>
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, out, pid: child.pid! });
-    }),
-  );
-}
+const node = (dir: string, args: string[], env: Record<string, string> = {}): Promise<FinishedProcess> =>
+  runToExit(process.execPath, args, dir, env);
 
 function expectNothingLeft(dir: string, pid: number): void {
   expect(alive(pid), `pid ${pid} still runs`).toBe(false);
