@@ -124,7 +124,10 @@ export interface RepeatedFailure {
  * Logs a failure that repeats once, not once per occurrence: a full disk made the dispatcher
  * log "delivery failed unexpectedly" 431,000 times (268 MB) in 5 minutes. The first failure of
  * a run is logged with its error; while it goes on, one summary line at most every `everyMs`;
- * `recovered()` (or `everyMs` without a failure) ends the run.
+ * `recovered()` says once that it works again. A run ends only after `everyMs` without a
+ * failure: on a nearly full disk some writes fit and others do not, and a recovery followed by
+ * a failure within the period is the same run (no new first line, no second "working again"
+ * until a failure line has been written since the last one).
  */
 export function repeatedFailure(
   logger: Logger,
@@ -133,9 +136,12 @@ export function repeatedFailure(
   everyMs = 60_000,
   now: () => number = () => performance.now(),
 ): RepeatedFailure {
+  /** Failures in this run. */
   let count = 0;
   let lastLine = 0;
   let lastFailure = 0;
+  /** A failure line was written and no recovery line since. */
+  let unrecovered = false;
   return {
     failed(err) {
       const at = now();
@@ -145,15 +151,17 @@ export function repeatedFailure(
       if (count === 1) {
         logger.error(event, text, { err });
         lastLine = at;
+        unrecovered = true;
       } else if (at - lastLine >= everyMs) {
         logger.error(event, `${text} (${count} times since the first; still failing)`, { err });
         lastLine = at;
+        unrecovered = true;
       }
     },
     recovered() {
-      if (count === 0) return;
+      if (!unrecovered) return;
       logger.warn(`${event}.recovered`, `${text}: working again after ${count} failure${count === 1 ? '' : 's'}`, { failures: count });
-      count = 0;
+      unrecovered = false;
     },
   };
 }

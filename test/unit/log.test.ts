@@ -114,6 +114,30 @@ describe('repeatedFailure', () => {
     expect(err[2]).toMatch(/working again after 3 failures/);
   });
 
+  it('a run that flips between working and failing is one run: one first line, one recovery, then a count', () => {
+    const { err, logger } = capture();
+    let now = 0;
+    const failures = repeatedFailure(logger, 'delivery.crashed', 'delivery failed', 60_000, () => now);
+    for (let i = 0; i < 20; i++) {
+      now += 250;
+      failures.failed(new Error('disk full'));
+      failures.recovered();
+    }
+    expect(err.map((l) => l.split(':').slice(0, 2).join(':'))).toEqual(['payment-sandbox: delivery failed', 'payment-sandbox: delivery failed']);
+    expect(err[1]).toMatch(/working again after 1 failure$/);
+    now = 60_250; // a minute after the first line, still within a minute of the last failure
+    failures.failed(new Error('disk full'));
+    failures.recovered();
+    expect(err.slice(2).map((l) => l.split(':').slice(0, 2).join(':'))).toEqual([
+      'payment-sandbox: delivery failed (21 times since the first; still failing)',
+      'payment-sandbox: delivery failed',
+    ]);
+    expect(err[3]).toMatch(/working again after 21 failures$/);
+    now += 120_000; // a quiet while: the next failure starts a new run
+    failures.failed(new Error('disk full'));
+    expect(err[4]).toMatch(/^payment-sandbox: delivery failed: Error: disk full/);
+  });
+
   it('repeatedFailures keeps one run per key: each key is logged the first time', () => {
     const { err, logger } = capture();
     const failures = repeatedFailures(logger, 'scheduler.failed', (work) => `${work} failed`);
