@@ -1,31 +1,16 @@
-/** Route definitions of webhook faults and the check-webhooks battery, with their schemas. */
-import { createRoute, z } from '@hono/zod-openapi';
-import { DELIVERY_FAULTS } from '../../../core/domain/entities.js';
-import { controlOperation } from '../../../core/http/openapi/document.js';
-import { errorSchema, httpUrlSchema } from '../../../core/http/schemas.js';
-import { idParam, json } from '../../../core/http/control-route-parts.js';
-import { problemWithOrders } from '../../check-webhooks/index.js';
-import { deliverySchema } from '../../webhooks/index.js';
-
-/** `{ "fault": "duplicate" | "out_of_order" | "delayed" | "bad_signature", "seconds"?: n }`. */
-export const webhookFaultRequestSchema = z
-  .object({
-    fault: z.enum(DELIVERY_FAULTS).openapi({
-      description:
-        'duplicate: the payment webhook once more; delayed: once more, `seconds` from now on the sandbox clock; bad_signature: once more with a signature that does not match the body (attempted once); out_of_order: the latest refund webhook, then the payment webhook, in that order.',
-    }),
-    seconds: z
-      .number()
-      .int()
-      .min(1)
-      .max(30 * 24 * 60 * 60)
-      .optional()
-      .openapi({ description: 'For delayed: sandbox-clock seconds until it is sent.' }),
-  })
-  .refine((body) => body.fault !== 'delayed' || body.seconds !== undefined, { message: 'A delayed fault needs seconds', path: ['seconds'] })
-  .openapi('WebhookFaultRequest');
-
-export const webhookFaultResultSchema = z.object({ deliveries: z.array(deliverySchema) }).openapi('WebhookFaultResult');
+/**
+ * `POST /_sandbox/check-webhooks`, its definition, schemas and handler: runs the battery
+ * against a merchant's webhook URL, signing as this sandbox's own deliveries do and connecting
+ * only where they may, and answers its report case by case.
+ */
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { badRequest } from '../../core/domain/errors.js';
+import { json, type ControlHandler } from '../../core/http/control-route-parts.js';
+import type { AppEnv } from '../../core/http/env.js';
+import { controlOperation } from '../../core/http/openapi/document.js';
+import { createRouter } from '../../core/http/router.js';
+import { errorSchema, httpUrlSchema } from '../../core/http/schemas.js';
+import { problemWithOrders, type WebhookCheckReport } from './battery.js';
 
 /** The check-webhooks report (see `payment-sandbox check-webhooks --json`). */
 export const webhookCheckReportSchema = z
@@ -59,35 +44,9 @@ export const webhookCheckReportSchema = z
   .openapi('WebhookCheckReport');
 
 /** The report as the panel reads it. */
-export type WebhookCheckReport = z.infer<typeof webhookCheckReportSchema>;
-/** A webhook fault the control API takes. */
-export type WebhookFaultRequest = z.infer<typeof webhookFaultRequestSchema>;
+export type WebhookCheckReportView = z.infer<typeof webhookCheckReportSchema>;
 
-/** A report as the battery returns it (only what the route shows is named). */
-export interface WebhookCheckReportLike {
-  url: string;
-  passed: boolean;
-  needsOrders: string[];
-  orders: string[];
-  checks: { id: string; title: string; passed: boolean; outcome: 'passed' | 'failed' | 'needs_orders'; reason: string }[];
-}
-
-export const injectFault = createRoute({
-  method: 'post',
-  path: '/transactions/{id}/webhook-faults',
-  operationId: 'injectWebhookFault',
-  ...controlOperation,
-  summary: 'Script a webhook fault on a transaction: a duplicate, delayed, bad-signature or out-of-order copy of its webhooks',
-  request: { params: idParam, body: { required: true, content: { 'application/json': { schema: webhookFaultRequestSchema } } } },
-  responses: {
-    201: json(webhookFaultResultSchema, 'Queued'),
-    400: json(errorSchema, 'Bad request'),
-    404: json(errorSchema, 'Not found'),
-    409: json(errorSchema, 'No webhook (or no refund) yet'),
-  },
-});
-
-export const checkWebhooks = createRoute({
+const checkWebhooksRoute = createRoute({
   method: 'post',
   path: '/check-webhooks',
   operationId: 'checkWebhooks',
@@ -136,5 +95,26 @@ export const checkWebhooks = createRoute({
   },
 });
 
-export type InjectFaultRoute = typeof injectFault;
-export type CheckWebhooksRoute = typeof checkWebhooks;
+/** What the route uses. */
+export interface CheckWebhooksControlDeps {
+  /** Why `url` may not receive webhooks, or null (the guard of a notification_url). */
+  webhookTargetRefused(url: string): string | null;
+  /** Runs the battery against `url`, signing as this sandbox does. */
+  checkWebhooks(url: string, stateUrl?: string, orders?: string[]): Promise<WebhookCheckReport>;
+}
+
+export function checkWebhooksControlRoutes(deps: CheckWebhooksControlDeps): OpenAPIHono<AppEnv> {
+  const check: ControlHandler<typeof checkWebhooksRoute> = async (c) => {
+    const { url, state_url: stateUrl, orders } = c.req.valid('json');
+    // The webhook target guard, as for a notification_url; checked again at connect time.
+    for (const [pointer, target] of [['/url', url] as const, ['/state_url', stateUrl] as const]) {
+      const refused = target === undefined ? null : deps.webhookTargetRefused(target);
+      if (refused !== null)
+        throw badRequest('Request failed validation', [
+          { type: 'value_error', pointer, message: `Webhook target refused: ${refused}`, location: 'body' },
+        ]);
+    }
+    return c.json(await deps.checkWebhooks(url, stateUrl, orders), 200);
+  };
+  return createRouter<AppEnv>().openapi(checkWebhooksRoute, check);
+}

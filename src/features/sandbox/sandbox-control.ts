@@ -1,7 +1,7 @@
 /**
  * The sandbox's own controls (`POST /_sandbox/reset`, `POST /_sandbox/clock/advance`, which the
  * fixtures' `advance:<seconds>` uses too): what they change, in which order, and what they tell the change feed.
- * Each takes only the parts it drives; `compose.ts` hands them in.
+ * Each takes only the parts it drives; the feature's `index.ts` hands them in.
  */
 import { isoTimestamp } from '../../core/clock/clock.js';
 import type { RewindableClock } from '../../core/clock/clock.js';

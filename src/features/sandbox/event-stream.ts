@@ -10,9 +10,9 @@
  */
 import type { Context } from 'hono';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
-import type { SandboxEvent, SandboxEvents } from '../../../core/domain/events.js';
-import type { AppEnv } from '../../../core/http/env.js';
-import { nodeBindings } from '../../../core/http/node-env.js';
+import type { SandboxEvent, SandboxEvents } from '../../core/domain/events.js';
+import type { AppEnv } from '../../core/http/env.js';
+import { nodeBindings } from '../../core/http/node-env.js';
 
 /** How far (bytes) one stream may fall behind before it is dropped. */
 export const MAX_BUFFERED_BYTES = 1024 * 1024;
@@ -46,7 +46,7 @@ interface Client {
   lastWrite: number;
 }
 
-/** The streams of one sandbox's feed (one per router: `events.index.ts` makes it). */
+/** The streams of one sandbox's feed (one per router: `control.ts` makes it). */
 export class FanOut {
   private readonly clients = new Set<Client>();
   private unsubscribe: (() => void) | undefined;

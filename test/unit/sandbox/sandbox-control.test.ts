@@ -1,6 +1,6 @@
 /** Reset and the clock advance, on fakes: what they drive, in which order, and what the change feed hears. */
 import { describe, expect, it } from 'vitest';
-import { createSandboxControl, type SandboxControlDeps } from '../../../src/features/control/sandbox-control.js';
+import { createSandboxControl, type SandboxControlDeps } from '../../../src/features/sandbox/sandbox-control.js';
 import { fakeUnitOfWork } from '../../support/fakes.js';
 
 function setup(steps = 3) {

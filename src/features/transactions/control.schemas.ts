@@ -1,12 +1,14 @@
 /**
  * Response schemas of the control API's transactions: the /v4 record with its refunds, the
- * actions legal now, and (in detail) its scenario rule and webhook deliveries.
+ * actions legal now, and (in detail) its scenario rule and webhook deliveries; the webhook
+ * faults a merchant scripts on one.
  */
 import { z } from '@hono/zod-openapi';
-import { amountSchema } from '../../../core/http/schemas.js';
-import { pageQuerySchema } from '../../../core/http/pagination.js';
-import { refundSchema, transactionSchema } from '../transactions.schemas.js';
-import { deliverySchema } from '../../webhooks/index.js';
+import { DELIVERY_FAULTS } from '../../core/domain/entities.js';
+import { amountSchema } from '../../core/http/schemas.js';
+import { pageQuerySchema } from '../../core/http/pagination.js';
+import { refundSchema, transactionSchema } from './transactions.schemas.js';
+import { deliverySchema } from '../webhooks/index.js';
 
 /** The query of `GET /_sandbox/transactions`: the account, and the page. */
 export const controlTransactionListQuerySchema = pageQuerySchema.extend({ account_id: z.string() });
@@ -44,3 +46,26 @@ export type TransactionAction = z.infer<typeof transactionActionSchema>;
 export type ControlTransaction = z.infer<typeof controlTransactionSchema>;
 export type TransactionDetail = z.infer<typeof transactionDetailSchema>;
 export type Refund = z.infer<typeof refundSchema>;
+
+/** `{ "fault": "duplicate" | "out_of_order" | "delayed" | "bad_signature", "seconds"?: n }`. */
+export const webhookFaultRequestSchema = z
+  .object({
+    fault: z.enum(DELIVERY_FAULTS).openapi({
+      description:
+        'duplicate: the payment webhook once more; delayed: once more, `seconds` from now on the sandbox clock; bad_signature: once more with a signature that does not match the body (attempted once); out_of_order: the latest refund webhook, then the payment webhook, in that order.',
+    }),
+    seconds: z
+      .number()
+      .int()
+      .min(1)
+      .max(30 * 24 * 60 * 60)
+      .optional()
+      .openapi({ description: 'For delayed: sandbox-clock seconds until it is sent.' }),
+  })
+  .refine((body) => body.fault !== 'delayed' || body.seconds !== undefined, { message: 'A delayed fault needs seconds', path: ['seconds'] })
+  .openapi('WebhookFaultRequest');
+
+export const webhookFaultResultSchema = z.object({ deliveries: z.array(deliverySchema) }).openapi('WebhookFaultResult');
+
+/** A webhook fault the control API takes. */
+export type WebhookFaultRequest = z.infer<typeof webhookFaultRequestSchema>;
