@@ -7,7 +7,7 @@
 /** @typedef {import('../../src/features/transactions/control.schemas.js').ControlTransaction} Transaction */
 /** @typedef {import('../../src/features/transactions/control.schemas.js').Refund} Refund */
 /** @typedef {import('../../src/features/transactions/control.schemas.js').TransactionAction} TransactionAction */
-/** @typedef {import('../../src/features/subscriptions/control/subscriptions.schemas.js').ControlSubscription} Subscription */
+/** @typedef {import('../../src/features/subscriptions/control.schemas.js').ControlSubscription} Subscription */
 /** @typedef {import('../../src/features/webhooks/control/deliveries.schemas.js').Delivery} Delivery */
 /** @typedef {import('../../src/features/webhooks/control/deliveries.schemas.js').DeliveryAttempt} DeliveryAttempt */
 /** @typedef {import('../../src/features/webhooks/control/deliveries.schemas.js').DeliverySummary} DeliverySummary */

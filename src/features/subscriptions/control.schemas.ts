@@ -3,8 +3,8 @@
  * actions legal now and its next charge time.
  */
 import { z } from '@hono/zod-openapi';
-import { subscriptionResponseSchema } from '../subscription-response-schema.js';
-import { controlTransactionSchema } from '../../transactions/index.js';
+import { subscriptionResponseSchema } from './subscription-response-schema.js';
+import { controlTransactionSchema } from '../transactions/index.js';
 
 /** A timestamp as the API writes it. */
 const timestamp = z.string().openapi({ format: 'date-time', example: '2026-11-22T10:00:00.000+00:00' });
