@@ -117,7 +117,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
   const goLive = createGoLiveFeature(core, { webhookCanary: (accountId) => accounts.loadSettings.webhookCanary(accountId) });
   const transactions = createTransactionsFeature(core, { scenarios: policy, observer: goLive });
   const subscriptions = createSubscriptionsFeature(core, { transactions: transactions.service, scenarios: policy });
-  const webhooks = createWebhooksFeature(core, { outbox: transactions.outbox });
+  const webhooks = createWebhooksFeature(core, transactions.outbox);
   const sandbox = createSandboxFeature(core, { accounts: accounts.service, report: goLive.report });
   const checkWebhooks = createCheckWebhooksFeature(goLive);
   const fixtures = createFixturesFeature(core, {

@@ -7,8 +7,8 @@
  * serial, and RSA PKCS#1 v1.5 signatures are deterministic), so they are built once.
  */
 import { createHash, createPublicKey } from 'node:crypto';
-import { DEMO_WEBHOOK_PRIVATE_KEY_PEM, DEMO_WEBHOOK_PUBLIC_KEY_PEM } from '../../../core/credentials/demo-credentials.js';
-import type { WebhookJwk, WebhookKeyForms } from './webhook-key.schemas.js';
+import { DEMO_WEBHOOK_PRIVATE_KEY_PEM, DEMO_WEBHOOK_PUBLIC_KEY_PEM } from '../../core/credentials/demo-credentials.js';
+import type { WebhookJwk, WebhookKeyForms } from './control.schemas.js';
 
 /** The `format` values of `GET /_sandbox/webhook-public-key`. */
 export const WEBHOOK_KEY_FORMATS = ['pem', 'der', 'jwk', 'x509'] as const;
