@@ -15,11 +15,11 @@
 /** @typedef {import('../../src/features/webhooks/control.schemas.js').DeliveryState} DeliveryState */
 /** @typedef {import('../../src/features/webhooks/control.schemas.js').SignatureExplanation} SignatureExplanation */
 /** @typedef {import('../../src/features/sandbox/control.schemas.js').RequestLogEntry} RequestLogEntry */
-/** @typedef {import('../../src/features/accounts/control/accounts.schemas.js').AccountCredentials} Account */
-/** @typedef {import('../../src/features/accounts/control/accounts.schemas.js').Credentials} Credentials */
+/** @typedef {import('../../src/features/accounts/control.schemas.js').AccountCredentials} Account */
+/** @typedef {import('../../src/features/accounts/control.schemas.js').Credentials} Credentials */
 /** @typedef {import('../../src/features/webhooks/control.schemas.js').WebhookKeyForms} WebhookKeyForms */
 /** @typedef {import('../../src/features/sandbox/control.schemas.js').Clock} Clock */
-/** @typedef {import('../../src/features/accounts/control/account-settings.js').AccountSettings} AccountSettings */
+/** @typedef {import('../../src/features/accounts/control.js').AccountSettings} AccountSettings */
 /** @typedef {import('../../src/features/sandbox/control.schemas.js').ClockAdvanced} ClockAdvanced */
 /** @typedef {import('../../src/features/scenarios/control/scenarios.schemas.js').ScenarioSummary} ScenarioSummary */
 /** @typedef {import('../../src/features/check-webhooks/control.js').WebhookCheckReportView} WebhookCheckReport */

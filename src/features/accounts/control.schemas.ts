@@ -3,7 +3,7 @@
  * account's with the webhook key (the published demo credentials).
  */
 import { z } from '@hono/zod-openapi';
-import { webhookKeyFormsSchema } from '../../webhooks/index.js';
+import { webhookKeyFormsSchema } from '../webhooks/index.js';
 
 /** An account's credentials. */
 export const accountCredentialsSchema = z
