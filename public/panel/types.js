@@ -21,7 +21,7 @@
 /** @typedef {import('../../src/features/sandbox/control.schemas.js').Clock} Clock */
 /** @typedef {import('../../src/features/accounts/control.js').AccountSettings} AccountSettings */
 /** @typedef {import('../../src/features/sandbox/control.schemas.js').ClockAdvanced} ClockAdvanced */
-/** @typedef {import('../../src/features/scenarios/control/scenarios.schemas.js').ScenarioSummary} ScenarioSummary */
+/** @typedef {import('../../src/features/scenarios/control.schemas.js').ScenarioSummary} ScenarioSummary */
 /** @typedef {import('../../src/features/check-webhooks/control.js').WebhookCheckReportView} WebhookCheckReport */
 /** @typedef {import('../../src/features/transactions/control.schemas.js').WebhookFaultRequest['fault']} WebhookFault */
 /** @typedef {import('../../src/features/go-live/control/report.routes.js').GoLiveReportView} GoLiveReport */

@@ -2,8 +2,8 @@
  * Response schema of a loaded scenario as the control API lists it.
  */
 import { z } from '@hono/zod-openapi';
-import { scenarioMatchSchema } from '../schema.js';
-import { scenarioStepSchema } from '../step-schema.js';
+import { scenarioMatchSchema } from './schema.js';
+import { scenarioStepSchema } from './step-schema.js';
 
 export const scenarioSummarySchema = z
   .object({
