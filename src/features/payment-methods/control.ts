@@ -1,7 +1,16 @@
-/** Route definition of the payment-method catalogue, with its schemas. */
-import { createRoute, z } from '@hono/zod-openapi';
-import { controlOperation } from '../../../core/http/openapi/document.js';
-import { PAYMENT_METHOD_TYPES } from '../../../core/domain/entities.js';
+/**
+ * The control route of the payment-method catalogue, its definition and handler (sandbox
+ * extension, for the panel, the README and CI): `GET /_sandbox/payment-methods` lists the
+ * spec's groups with their channel codes, currencies, country, type and whether a payment
+ * waits for the customer's step, as `payment-methods.ts` holds them. It needs no port.
+ */
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { controlOperation } from '../../core/http/openapi/document.js';
+import { PAYMENT_METHOD_TYPES } from '../../core/domain/entities.js';
+import { PAYMENT_METHOD_GROUPS } from './payment-methods.js';
+import type { ControlHandler } from '../../core/http/control-route-parts.js';
+import type { AppEnv } from '../../core/http/env.js';
+import { createRouter } from '../../core/http/router.js';
 
 const methodType = z.enum(PAYMENT_METHOD_TYPES);
 
@@ -45,3 +54,14 @@ export const list = createRoute({
 });
 
 export type ListRoute = typeof list;
+
+/** The catalogue as the control API answers it (plain JSON copies of the frozen data). */
+export function paymentMethodsView(): z.infer<typeof paymentMethodsResponseSchema> {
+  return paymentMethodsResponseSchema.parse({ groups: PAYMENT_METHOD_GROUPS });
+}
+
+const listHandler: ControlHandler<ListRoute> = (c) => c.json(paymentMethodsView(), 200);
+
+export function paymentMethodControlRoutes(): OpenAPIHono<AppEnv> {
+  return createRouter<AppEnv>().openapi(list, listHandler);
+}
