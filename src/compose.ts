@@ -114,7 +114,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
 
   const scenarios = createScenariosFeature(core, policy);
   const accounts = createAccountsFeature(core);
-  const goLive = createGoLiveFeature(core, { webhookCanary: (accountId) => accounts.loadSettings.webhookCanary(accountId) });
+  const goLive = createGoLiveFeature(core, (accountId) => accounts.loadSettings.webhookCanary(accountId));
   const transactions = createTransactionsFeature(core, { scenarios: policy, observer: goLive });
   const subscriptions = createSubscriptionsFeature(core, { transactions: transactions.service, scenarios: policy });
   const webhooks = createWebhooksFeature(core, transactions.outbox);

@@ -1,5 +1,9 @@
-/** Route definition of the go-live report, with its schemas. */
-import { createRoute, z } from '@hono/zod-openapi';
+/**
+ * The control route of the go-live report, its definition, schemas and handler:
+ * `GET /_sandbox/report`, the findings and coverage the sandbox has gathered from the
+ * merchant's traffic, for one account or all.
+ */
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import {
   COVERAGE_SCENARIOS,
   FINDING_CODES,
@@ -7,9 +11,14 @@ import {
   RECOMMENDED_COVERAGE,
   parseRequiredCoverage,
   type CoverageScenario,
-} from '../go-live.js';
-import { controlOperation } from '../../../core/http/openapi/document.js';
-import { errorSchema } from '../../../core/http/schemas.js';
+} from './go-live.js';
+import { controlOperation } from '../../core/http/openapi/document.js';
+import { errorSchema } from '../../core/http/schemas.js';
+import type { GoLiveTracker } from './go-live-tracker.js';
+import type { AccountQueries } from '../../core/domain/queries.js';
+import { accountOr404, type ControlHandler } from '../../core/http/control-route-parts.js';
+import type { AppEnv } from '../../core/http/env.js';
+import { createRouter } from '../../core/http/router.js';
 
 const severitySchema = z.enum(['error', 'warning', 'info']);
 
@@ -104,3 +113,22 @@ export const get = createRoute({
 });
 
 export type GetRoute = typeof get;
+
+/** What the report route uses. */
+export interface ReportControlDeps {
+  accounts: Pick<AccountQueries, 'byId'>;
+  goLive: Pick<GoLiveTracker, 'report'>;
+}
+
+export function reportHandlers({ accounts, goLive }: ReportControlDeps) {
+  const get: ControlHandler<GetRoute> = (c) => {
+    const { account_id: accountId, require_coverage: required } = c.req.valid('query');
+    accountOr404(accounts, accountId);
+    return c.json(goLive.report(accountId, required), 200);
+  };
+  return { get };
+}
+
+export function reportControlRoutes(deps: ReportControlDeps): OpenAPIHono<AppEnv> {
+  return createRouter<AppEnv>().openapi(get, reportHandlers(deps).get);
+}
