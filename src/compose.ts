@@ -124,7 +124,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
     transactions: transactions.service,
     subscriptions: subscriptions.service,
     accounts: accounts.service,
-    control: sandbox.service,
+    sandbox: sandbox.service,
   });
   const forwarder = createForwarderFeature(core);
   const buyers = createBuyersFeature({ buyers: accounts.service.buyers }); // seeded on their first read
