@@ -1,19 +1,60 @@
 /**
- * Handlers of the listener's control API: `GET /_sandbox/listen` holds the stream a listener
- * takes attempts from (over a Node server written straight to the response; in process, a
- * `ReadableStream` body), `POST /_sandbox/listen/attempts/{id}` takes its report.
+ * The control routes of the forwarder, their definitions and handlers:
+ * `GET /_sandbox/listen` streams each webhook attempt of an account to its listener
+ * (`payment-sandbox listen`), and `POST /_sandbox/listen/attempts/{id}` takes the listener's
+ * report of what the local handler answered.
  */
+import { createRoute, type OpenAPIHono, type RouteConfig } from '@hono/zod-openapi';
+import { errors, idParam, json, accountOr404, type ControlHandler } from '../../core/http/control-route-parts.js';
+import { controlOperation } from '../../core/http/openapi/document.js';
+import {
+  attemptReportedSchema,
+  attemptReportSchema,
+  listenQuerySchema,
+  type AttemptMessage,
+  type AttemptReport,
+} from './listen.schemas.js';
 import type { Context } from 'hono';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
-import { accountOr404, type ControlHandler } from '../../core/http/control-route-parts.js';
 import type { AccountQueries } from '../../core/domain/queries.js';
 import { notFound } from '../../core/domain/errors.js';
 import type { AppEnv } from '../../core/http/env.js';
 import { nodeBindings } from '../../core/http/node-env.js';
+import { createRouter } from '../../core/http/router.js';
 import type { ForwardedAnswer } from '../../core/webhooks/forwarding.js';
 import type { Listeners } from './listeners.js';
-import type { AttemptMessage, AttemptReport } from './listen.schemas.js';
-import type { ReportRoute } from './listen.routes.js';
+
+export const stream = {
+  method: 'get',
+  path: '/listen',
+  ...controlOperation,
+  operationId: 'listenForDeliveries',
+  summary: 'Take webhook attempts over a stream instead of the sandbox posting them (sandbox extension; `payment-sandbox listen`)',
+  description:
+    "While this stream is open, each webhook attempt of its account (`account_id`; default every account) is sent on it as an `attempt` event (`ListenerAttempt`) instead of being POSTed by the sandbox. The listener posts it where it chooses and reports the handler's answer with `POST /_sandbox/listen/attempts/{id}`; the answer is judged and recorded as a direct POST's (retries, order, the go-live report). No report within the delivery timeout (and 2 s), or a stream closed before its report, counts as a network failure and is retried. The stream opens with a `ready` event and sends a `: keep-alive` comment every 15 s.",
+  request: { query: listenQuerySchema },
+  responses: {
+    200: {
+      description: 'The attempt stream',
+      content: {
+        'text/event-stream': { schema: { type: 'string', description: 'Server-sent events (event: ready | attempt; data: JSON)' } },
+      },
+    },
+    404: errors[404],
+  },
+} satisfies RouteConfig;
+
+export const report = createRoute({
+  method: 'post',
+  path: '/listen/attempts/{id}',
+  ...controlOperation,
+  operationId: 'reportListenerAttempt',
+  summary: "Report the handler's answer to an attempt taken by a listener (sandbox extension)",
+  request: { params: idParam, body: { required: true, content: { 'application/json': { schema: attemptReportSchema } } } },
+  responses: { 200: json(attemptReportedSchema), 400: errors[400], 404: errors[404] },
+});
+
+export type ReportRoute = typeof report;
 
 /** A `: keep-alive` comment after this long without an attempt. */
 const KEEP_ALIVE_MS = 15_000;
@@ -81,4 +122,14 @@ export function listenHandlers({ accounts, listeners, timeoutMs }: ListenDeps) {
     return c.json({ recorded: true as const }, 200);
   };
   return { stream, report };
+}
+
+/** The listener's routes: the stream (documented in OpenAPI, served by a plain handler) and the report. */
+export function listenControlRoutes(deps: ListenDeps): OpenAPIHono<AppEnv> {
+  const handlers = listenHandlers(deps);
+  const app = createRouter<AppEnv>();
+  app.openAPIRegistry.registerPath(stream);
+  app.get(stream.path, handlers.stream);
+  app.openapi(report, handlers.report);
+  return app;
 }
