@@ -127,7 +127,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
     sandbox: sandbox.service,
   });
   const forwarder = createForwarderFeature(core);
-  const buyers = createBuyersFeature({ buyers: accounts.service.buyers }); // seeded on their first read
+  const buyers = createBuyersFeature(accounts.service.buyers); // seeded on their first read
   const paymentPage = createPaymentPageFeature({
     transactions: transactions.service,
     subscriptions: subscriptions.service,
