@@ -129,10 +129,10 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
   const forwarder = createForwarderFeature(core);
   const buyers = createBuyersFeature(accounts.service.buyers); // seeded on their first read
   const paymentPage = createPaymentPageFeature({
-    transactions: transactions.service,
-    subscriptions: subscriptions.service,
+    payments: transactions.service,
+    trials: subscriptions.service,
     scenarios: policy,
-    report: goLive.report,
+    customerCancelled: (accountId) => goLive.report.customerCancelled(accountId),
   });
 
   // The timed work on the sandbox clock, in this order: webhook retries, scenario steps, renewals, payment links.

@@ -1,7 +1,7 @@
 /**
  * What the payment page reads and calls, and nothing more: read-only query ports, the domain
  * commands a customer's step performs, and the loaded scenario rules (for the test-card hint).
- * Its feature builds it from the core and the services it calls; a test hands in fakes.
+ * The feature's `index.ts` builds it from the core and the services it calls; a test hands in fakes.
  */
 import type { AccountQueries, ScheduledStepQueries, SubscriptionQueries, TransactionQueries } from '../../core/domain/queries.js';
 import type { SubscriptionService } from '../subscriptions/index.js';
