@@ -13,6 +13,7 @@ import { notFound } from '../../core/domain/errors.js';
 import { scenarioSummarySchema, type ScenarioSummary } from './control.schemas.js';
 import type { AppEnv } from '../../core/http/env.js';
 import { createRouter } from '../../core/http/router.js';
+import type { ScenarioControl } from './scenario-control.js';
 
 /**
  * The scenario file's schema as the document's `ScenarioFile` component. A copy: the scenario
@@ -79,25 +80,12 @@ export type LoadRoute = typeof load;
 export type RemoveRoute = typeof remove;
 export type ClearRoute = typeof clear;
 
-/** The loaded scenarios, in matching order. */
-export interface ScenarioCatalogue {
-  describe(): ScenarioSummary[];
-}
-
-/** Scenarios loaded and removed at run time (not persisted; a reset keeps them). */
-export interface ScenarioControl {
-  /** @throws SandboxError 400 with the loader's message and a detail per problem. */
-  loadScenario(json: unknown): { scenario: ScenarioSummary; replaced: boolean };
-  /** False when no scenario of that name was loaded at run time. */
-  removeScenario(name: string): boolean;
-  /** How many run-time scenarios there were. */
-  clearScenarios(): number;
-}
-
 /** What the scenario routes use. */
 export interface ScenarioControlDeps {
-  scenarios: ScenarioCatalogue;
-  control: ScenarioControl;
+  /** The loaded scenarios, in matching order. */
+  scenarios: { describe(): ScenarioSummary[] };
+  /** Scenarios loaded and removed at run time (not persisted; a reset keeps them). */
+  control: ScenarioControl<ScenarioSummary>;
 }
 
 export function scenarioHandlers({ scenarios, control }: ScenarioControlDeps) {
