@@ -1,12 +1,13 @@
 /**
  * The composition root. First the core: storage and the unit of work, the clock and the change
  * feed, the webhook dispatcher, the scheduler, API keys, the target checks (`Core`, `CoreParts`
- * in `core/core.ts`). Then each feature builds its own services once, in dependency order, from
- * the core and the public services of the features it depends on: scenarios, accounts, the
- * go-live report, transactions, subscriptions, webhooks, the sandbox's own controls (reset and the clock), the webhook
- * checker, fixtures, buyers and the
- * payment page. Then the timed work on the scheduler, and the lifecycle (shutdown, the key pool,
- * start-up fixtures) the server drives. `createApp` registers the features' routes.
+ * in `core/core.ts`). Then each feature builds its own services once, in dependency order, with
+ * the factory its `index.ts` exports, from the core and the public services of the features it
+ * depends on: scenarios, accounts, the go-live report, transactions, subscriptions, webhooks,
+ * the sandbox's own controls (reset and the clock), the webhook checker, fixtures, the
+ * forwarder, buyers and the payment page. Then the timed work on the scheduler, and the
+ * lifecycle (shutdown, the key pool, start-up fixtures) the server drives. `createApp`
+ * registers the features' routes.
  */
 import { createChangeFeed } from './core/domain/change-feed.js';
 import { createLifecycle, type Lifecycle } from './core/lifecycle.js';
