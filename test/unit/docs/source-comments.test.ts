@@ -48,9 +48,7 @@ export function named(file: string, name: string): boolean {
 /** Paths of a comment: what `PATH` finds, less URLs' paths, packages' paths and node: modules. */
 export function pathsIn(comment: string): string[] {
   const text = comment.replace(/\b[a-z][\w+.-]*:\/\/\S+/gi, ' '); // URLs
-  return [...text.matchAll(PATH)]
-    .map((m) => m[1]!)
-    .filter((p) => !/^(node_modules|hono|@|node:|dist\/|https?)/.test(p));
+  return [...text.matchAll(PATH)].map((m) => m[1]!).filter((p) => !/^(node_modules|hono|@|node:|dist\/|https?)/.test(p));
 }
 
 describe('comments in src/', () => {
