@@ -20,6 +20,7 @@ const services = [
   'src/features/subscriptions/{subscriptions,subscription-terms,subscription-calendar,billing-schedule}.ts',
   'src/features/transactions/{transactions,transaction-input,refunds}.ts',
   'src/features/shadow/{shadow,compare,id-map,from-recording,shadow-report}.ts',
+  'src/features/sandbox/sandbox-control.ts',
 ];
 
 export default tseslint.config(

@@ -1,11 +1,13 @@
 /**
  * The composition root. First the core: storage and the unit of work, the clock and the change
  * feed, the webhook dispatcher, the scheduler, API keys, the target checks (`Core`, `CoreParts`
- * in `core/core.ts`). Then each feature builds its own services once, in dependency order, from
- * the core and the public services of the features it depends on: scenarios, accounts, the
- * go-live report, transactions, subscriptions, webhooks, control, fixtures, buyers and the
- * payment page. Then the timed work on the scheduler, and the lifecycle (shutdown, the key pool,
- * start-up fixtures) the server drives. `createApp` registers the features' routes.
+ * in `core/core.ts`). Then each feature builds its own services once, in dependency order, with
+ * the factory its `index.ts` exports, from the core and the public services of the features it
+ * depends on: scenarios, accounts, the go-live report, transactions, subscriptions, webhooks,
+ * the sandbox's own controls (reset and the clock), the webhook checker, fixtures, the
+ * forwarder, buyers and the payment page. Then the timed work on the scheduler, and the
+ * lifecycle (shutdown, the key pool, start-up fixtures) the server drives. `createApp`
+ * registers the features' routes.
  */
 import { createChangeFeed } from './core/domain/change-feed.js';
 import { createLifecycle, type Lifecycle } from './core/lifecycle.js';
@@ -29,7 +31,7 @@ import { createAsyncSigner, createSigner, webhookSigningOf } from './core/webhoo
 import { connectGuard, refusedDelivery, refusedTarget, type TargetPolicy } from './core/webhooks/targets.js';
 import { createAccountsFeature, type AccountsFeature } from './features/accounts/index.js';
 import { createBuyersFeature } from './features/buyers/index.js';
-import { createControlFeature, type ControlFeature } from './features/control/index.js';
+import { createCheckWebhooksFeature } from './features/check-webhooks/index.js';
 import { createForwarderFeature, type ForwarderFeature } from './features/forwarder/index.js';
 import { createFixturesFeature, type FixturesFeature, type PreparedStartupFixtures } from './features/fixtures/index.js';
 import type { FixtureObjects } from './features/fixtures/index.js';
@@ -37,6 +39,7 @@ import { createGoLiveFeature, type GoLiveFeature } from './features/go-live/inde
 import * as panel from './features/panel/index.js';
 import * as paymentMethods from './features/payment-methods/index.js';
 import { createPaymentPageFeature } from './features/payment-page/index.js';
+import { createSandboxFeature, type SandboxFeature } from './features/sandbox/index.js';
 import { createScenariosFeature, loadScenarioPolicy, type ScenariosFeature } from './features/scenarios/index.js';
 import { createSubscriptionsFeature, type SubscriptionsFeature } from './features/subscriptions/index.js';
 import { createTransactionsFeature, type TransactionsFeature } from './features/transactions/index.js';
@@ -52,7 +55,8 @@ export interface Features {
   subscriptions: SubscriptionsFeature;
   accounts: AccountsFeature;
   webhooks: WebhooksFeature;
-  control: ControlFeature;
+  sandbox: SandboxFeature;
+  checkWebhooks: Feature;
   fixtures: FixturesFeature;
   forwarder: ForwarderFeature;
   buyers: Feature;
@@ -111,28 +115,25 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
 
   const scenarios = createScenariosFeature(core, policy);
   const accounts = createAccountsFeature(core);
-  const goLive = createGoLiveFeature(core, { webhookCanary: (accountId) => accounts.loadSettings.webhookCanary(accountId) });
+  const goLive = createGoLiveFeature(core, (accountId) => accounts.loadSettings.webhookCanary(accountId));
   const transactions = createTransactionsFeature(core, { scenarios: policy, observer: goLive });
   const subscriptions = createSubscriptionsFeature(core, { transactions: transactions.service, scenarios: policy });
-  const webhooks = createWebhooksFeature(core, { outbox: transactions.outbox });
-  const control = createControlFeature(core, {
-    accounts: accounts.service,
-    report: { clear: () => goLive.report.clear(), rememberStateUrl: (url, stateUrl) => goLive.rememberStateUrl(url, stateUrl) },
-    webhookFaults: transactions.webhookFaults,
-  });
+  const webhooks = createWebhooksFeature(core, transactions.outbox);
+  const sandbox = createSandboxFeature(core, { accounts: accounts.service, report: goLive.report });
+  const checkWebhooks = createCheckWebhooksFeature(goLive);
   const fixtures = createFixturesFeature(core, {
     transactions: transactions.service,
     subscriptions: subscriptions.service,
     accounts: accounts.service,
-    control: control.service,
+    sandbox: sandbox.service,
   });
   const forwarder = createForwarderFeature(core);
-  const buyers = createBuyersFeature({ buyers: accounts.service.buyers }); // seeded on their first read
+  const buyers = createBuyersFeature(accounts.service.buyers); // seeded on their first read
   const paymentPage = createPaymentPageFeature({
-    transactions: transactions.service,
-    subscriptions: subscriptions.service,
+    payments: transactions.service,
+    trials: subscriptions.service,
     scenarios: policy,
-    report: goLive.report,
+    customerCancelled: (accountId) => goLive.report.customerCancelled(accountId),
   });
 
   // The timed work on the sandbox clock, in this order: webhook retries, scenario steps, renewals, payment links.
@@ -162,7 +163,8 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
       subscriptions,
       accounts,
       webhooks,
-      control,
+      sandbox,
+      checkWebhooks,
       fixtures,
       forwarder,
       buyers,

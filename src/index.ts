@@ -16,7 +16,7 @@ import {
   type ReportOptions,
   type SandboxCredentials,
 } from './control-client.js';
-import type { ClockAdvanced } from './features/control/index.js';
+import type { ClockAdvanced } from './features/sandbox/index.js';
 import type { ControlTransaction, Refund as RefundRecord } from './features/transactions/index.js';
 import type { Scope } from './core/http/auth.js';
 

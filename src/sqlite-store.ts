@@ -58,7 +58,7 @@ export interface SqliteStore {
   /** Each account's own clock offset as last persisted (none for a new database). */
   accountClockOffsets(): Record<string, number>;
   saveAccountClockOffsets(offsets: Record<string, number>): void;
-  /** A consistent copy of the whole database as an SQLite file's bytes, taken while serving (store/snapshot.ts). */
+  /** A consistent copy of the whole database as an SQLite file's bytes, taken while serving (core/db/snapshot.ts). */
   snapshot(): Promise<Buffer>;
   /** Deletes all data but the accounts (inside the caller's unit of work, if any). */
   wipe(): void;

@@ -1,30 +1,30 @@
 /**
  * The panel's data types: the control API's records, exactly as its response schemas
- * describe them (src/http/control/schemas.ts, `z.infer`), so the panel is type-checked
+ * describe them (each feature's control schemas, `z.infer`), so the panel is type-checked
  * against what the server sends. Types only: nothing here runs in the browser.
  */
 
-/** @typedef {import('../../src/features/transactions/control/transactions.schemas.js').ControlTransaction} Transaction */
-/** @typedef {import('../../src/features/transactions/control/transactions.schemas.js').Refund} Refund */
-/** @typedef {import('../../src/features/transactions/control/transactions.schemas.js').TransactionAction} TransactionAction */
-/** @typedef {import('../../src/features/subscriptions/control/subscriptions.schemas.js').ControlSubscription} Subscription */
-/** @typedef {import('../../src/features/webhooks/control/deliveries.schemas.js').Delivery} Delivery */
-/** @typedef {import('../../src/features/webhooks/control/deliveries.schemas.js').DeliveryAttempt} DeliveryAttempt */
-/** @typedef {import('../../src/features/webhooks/control/deliveries.schemas.js').DeliverySummary} DeliverySummary */
-/** @typedef {import('../../src/features/webhooks/control/deliveries.schemas.js').DeliveryAttemptSummary} DeliveryAttemptSummary */
-/** @typedef {import('../../src/features/webhooks/control/deliveries.schemas.js').DeliveryState} DeliveryState */
-/** @typedef {import('../../src/features/webhooks/control/workbench.schemas.js').SignatureExplanation} SignatureExplanation */
-/** @typedef {import('../../src/features/control/control/requests.schemas.js').RequestLogEntry} RequestLogEntry */
-/** @typedef {import('../../src/features/accounts/control/accounts.schemas.js').AccountCredentials} Account */
-/** @typedef {import('../../src/features/accounts/control/accounts.schemas.js').Credentials} Credentials */
-/** @typedef {import('../../src/features/webhooks/control/webhook-key.schemas.js').WebhookKeyForms} WebhookKeyForms */
-/** @typedef {import('../../src/features/control/control/clock.schemas.js').Clock} Clock */
-/** @typedef {import('../../src/features/accounts/control/account-settings.js').AccountSettings} AccountSettings */
-/** @typedef {import('../../src/features/control/control/clock.schemas.js').ClockAdvanced} ClockAdvanced */
-/** @typedef {import('../../src/features/scenarios/control/scenarios.schemas.js').ScenarioSummary} ScenarioSummary */
-/** @typedef {import('../../src/features/control/control/faults.routes.js').WebhookCheckReport} WebhookCheckReport */
-/** @typedef {import('../../src/features/control/control/faults.routes.js').WebhookFaultRequest['fault']} WebhookFault */
-/** @typedef {import('../../src/features/go-live/control/report.routes.js').GoLiveReportView} GoLiveReport */
+/** @typedef {import('../../src/features/transactions/control.schemas.js').ControlTransaction} Transaction */
+/** @typedef {import('../../src/features/transactions/control.schemas.js').Refund} Refund */
+/** @typedef {import('../../src/features/transactions/control.schemas.js').TransactionAction} TransactionAction */
+/** @typedef {import('../../src/features/subscriptions/control.schemas.js').ControlSubscription} Subscription */
+/** @typedef {import('../../src/features/webhooks/control.schemas.js').Delivery} Delivery */
+/** @typedef {import('../../src/features/webhooks/control.schemas.js').DeliveryAttempt} DeliveryAttempt */
+/** @typedef {import('../../src/features/webhooks/control.schemas.js').DeliverySummary} DeliverySummary */
+/** @typedef {import('../../src/features/webhooks/control.schemas.js').DeliveryAttemptSummary} DeliveryAttemptSummary */
+/** @typedef {import('../../src/features/webhooks/control.schemas.js').DeliveryState} DeliveryState */
+/** @typedef {import('../../src/features/webhooks/control.schemas.js').SignatureExplanation} SignatureExplanation */
+/** @typedef {import('../../src/features/sandbox/control.schemas.js').RequestLogEntry} RequestLogEntry */
+/** @typedef {import('../../src/features/accounts/control.schemas.js').AccountCredentials} Account */
+/** @typedef {import('../../src/features/accounts/control.schemas.js').Credentials} Credentials */
+/** @typedef {import('../../src/features/webhooks/control.schemas.js').WebhookKeyForms} WebhookKeyForms */
+/** @typedef {import('../../src/features/sandbox/control.schemas.js').Clock} Clock */
+/** @typedef {import('../../src/features/accounts/control.js').AccountSettings} AccountSettings */
+/** @typedef {import('../../src/features/sandbox/control.schemas.js').ClockAdvanced} ClockAdvanced */
+/** @typedef {import('../../src/features/scenarios/control.schemas.js').ScenarioSummary} ScenarioSummary */
+/** @typedef {import('../../src/features/check-webhooks/control.js').WebhookCheckReportView} WebhookCheckReport */
+/** @typedef {import('../../src/features/transactions/control.schemas.js').WebhookFaultRequest['fault']} WebhookFault */
+/** @typedef {import('../../src/features/go-live/control.js').GoLiveReportView} GoLiveReport */
 /** @typedef {GoLiveReport['findings'][number]} GoLiveFinding */
 /** @typedef {GoLiveReport['coverage'][number]} CoverageEntry */
 

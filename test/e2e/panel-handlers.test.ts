@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { handlerFiles } from '../../src/features/webhooks/control/webhook-handlers.files.js';
+import { handlerFiles } from '../../src/features/webhooks/webhook-handler-files.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { launchBrowser, screenshot } from '../support/browser.js';
 

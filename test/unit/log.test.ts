@@ -123,7 +123,10 @@ describe('repeatedFailure', () => {
       failures.failed(new Error('disk full'));
       failures.recovered();
     }
-    expect(err.map((l) => l.split(':').slice(0, 2).join(':'))).toEqual(['payment-sandbox: delivery failed', 'payment-sandbox: delivery failed']);
+    expect(err.map((l) => l.split(':').slice(0, 2).join(':'))).toEqual([
+      'payment-sandbox: delivery failed',
+      'payment-sandbox: delivery failed',
+    ]);
     expect(err[1]).toMatch(/working again after 1 failure$/);
     now = 60_250; // a minute after the first line, still within a minute of the last failure
     failures.failed(new Error('disk full'));

@@ -7,7 +7,7 @@
 import { call } from '../api.js';
 import { copyButton, h, setChildren } from '../dom.js';
 
-/** @typedef {import('../../../src/features/webhooks/control/webhook-handlers.files.js').WebhookHandlerExample} WebhookHandler */
+/** @typedef {import('../../../src/features/webhooks/webhook-handler-files.js').WebhookHandlerExample} WebhookHandler */
 
 const STORAGE_KEY = 'payment-sandbox.handler-language';
 

@@ -1,4 +1,4 @@
-/** The `api_keys` table: restricted API keys (`domain/api-keys.ts` → `ApiKeysRepo`); `scopes` is JSON text. */
+/** The `api_keys` table: restricted API keys (`api-keys.ts` → `ApiKeysRepo`); `scopes` is JSON text. */
 import type { ApiKey, ApiKeysRepo } from './api-keys.js';
 import type { Db } from '../db/database.js';
 

@@ -28,7 +28,7 @@ export interface ApiKey {
   created_at: number;
 }
 
-/** The `api_keys` table (implemented in `store/api-keys.ts`). */
+/** The `api_keys` table (implemented in `api-keys-store.ts`). */
 export interface ApiKeysRepo {
   insert(key: ApiKey): void;
   /** An account's keys, oldest first. */

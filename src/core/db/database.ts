@@ -59,7 +59,7 @@ export function openDatabase(path: string, restore?: Buffer): Db {
     // must not touch it (nor restore over it).
     const file = path === ':memory:' ? path : realFile(path);
     if (file !== ':memory:') lock = takeLock(path, file);
-    // `--restore`: the snapshot's bytes (checked by store/snapshot.ts) become the database,
+    // `--restore`: the snapshot's bytes (checked by snapshot.ts) become the database,
     // in memory or as the --db file (replacing it, and its write-ahead log).
     if (restore && file !== ':memory:') {
       for (const suffix of ['-wal', '-shm', '-journal']) rmSync(file + suffix, { force: true });

@@ -1,7 +1,7 @@
 /**
  * The API's error vocabulary, shared by every layer (spec: Errors). The domain throws
  * `SandboxError`; the HTTP layer turns it into the spec's envelope in one place
- * (`src/http/errors.ts`). Nothing here knows about HTTP frameworks.
+ * (`src/core/http/errors.ts`). Nothing here knows about HTTP frameworks.
  */
 
 /** RFC 6901 JSON pointer to a place in a document (`details[].pointer`; a scenario or request body). */

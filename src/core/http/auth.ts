@@ -6,7 +6,7 @@
  * account or a missing scope. A JWT without a `scopes` claim is a valid token that grants
  * nothing (403 on every operation). JWT times (`iat`, `nbf`, `exp`) are checked against the
  * real wall clock with `JWT_LEEWAY_S` of leeway, never the sandbox clock: the merchant mints tokens with real time, and advancing the sandbox clock must
- * not turn them into 401s. A restricted key (`domain/api-keys.ts`) is an `sk_test_` key that
+ * not turn them into 401s. A restricted key (`core/auth/api-keys.ts`) is an `sk_test_` key that
  * grants only its scopes: an operation outside them is 403 naming the missing scope; a revoked
  * one is an unknown key (401).
  */

@@ -2,7 +2,7 @@
  * The guides, served by the sandbox itself, offline and of its own version: `GET /docs` (the
  * index of the pages) and `GET /docs/<page>` (`<page>` is a `docs/*.md` file name without
  * `.md`; the contributor pages are not served). `npm run build` renders the Markdown to HTML
- * under `dist/docs/` (scripts/build-docs.mjs), with `search-index.json`, the sections the
+ * under `dist/docs/` (scripts/build-docs.mjs), with `dist/docs/search-index.json`, the sections the
  * pages' search box (the panel's `/docs.js`) looks through; this router only reads those
  * files, never Markdown. An unknown page is a 404 in the spec's envelope.
  */

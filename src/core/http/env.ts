@@ -25,7 +25,7 @@ export interface ApiEnv {
     account: Account;
     /** Scopes the bearer token grants. */
     scopes: readonly string[];
-    /** The `--latency` wait of this request, when one is configured (see latency.ts). */
+    /** The `--latency` wait of this request, when one is configured (see load-rehearsal.ts). */
     latency: Promise<void> | undefined;
     /** Request-log annotations. The Idempotency-Key when `idempotent` found it free of card data and secrets (logged as it is). */
     idempotencyKey: string | undefined;

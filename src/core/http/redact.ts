@@ -4,7 +4,7 @@
  * four digits (`•••• 1111`) and security codes are dropped. `redactBody` works on a parsed
  * body; `redactText` on text that may not be valid JSON (a malformed body, a form or
  * multipart body, a query string, a header, an error answer). Both find card data by
- * content (domain/card-data.ts), not only under the spec's own keys.
+ * content (core/redaction/card-data.ts), not only under the spec's own keys.
  */
 import { isSecurityCodeKey, maskCardNumbers, redactSecurityCodes } from '../redaction/card-data.js';
 

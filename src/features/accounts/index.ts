@@ -1,11 +1,74 @@
-/** The accounts feature: what other parts of the sandbox may use of it. */
+/**
+ * The accounts feature: merchant accounts and their keys. It builds, from the core, the
+ * merchant accounts (the demo accounts present on every start, their buyers, the key pool) and
+ * each account's load settings, and mounts its /_sandbox routes (`control.ts`). This file is
+ * its public surface too.
+ */
+import type { CoreParts } from '../../core/core.js';
+import { getMeta, setMeta } from '../../core/db/database.js';
+import type { Feature } from '../../core/http/route-context.js';
+import { accountControlRoutes, accountSettingsRoutes, apiKeyControlRoutes } from './control.js';
+import { createAccountLoadSettings, type AccountLoadSettings } from './load-settings.js';
+import { createMerchantAccounts, type MerchantAccounts } from './merchant-accounts.js';
+
 export { accountsStore } from './accounts-store.js';
 export { credentialsOf } from './accounts.js';
-export { accountControlRoutes } from './control/accounts.index.js';
-export { apiKeyControlRoutes } from './control/api-keys.index.js';
+export type { ApiKeyView, MintedApiKeyView } from './control.js';
+export { credentialsSchema } from './control.schemas.js';
+export type { AccountCredentials, Credentials } from './control.schemas.js';
 export type { MerchantAccounts } from './merchant-accounts.js';
-export { credentialsSchema } from './control/accounts.schemas.js';
-export type { AccountCredentials, Credentials } from './control/accounts.schemas.js';
-export type { ApiKeyView, MintedApiKeyView } from './control/api-keys.routes.js';
-export { createAccountsFeature } from './compose.js';
-export type { AccountsFeature } from './compose.js';
+
+/** Where each account's own rate limit and latency are kept. */
+const ACCOUNT_LOAD_SETTINGS = 'account_load_settings';
+
+export interface AccountsFeature extends Feature {
+  service: MerchantAccounts;
+  /** Each account's rate limit and latency (its own, or the options'), for the load rehearsal. */
+  loadSettings: AccountLoadSettings;
+}
+
+export function createAccountsFeature(core: CoreParts): AccountsFeature {
+  const { options, clock, uow, repos, feed, db } = core;
+  const service = createMerchantAccounts({
+    clock,
+    uow,
+    accounts: repos.accounts,
+    buyers: repos.buyers,
+    feed,
+    seed: options.seed,
+    keyPool: options.keyPool,
+  });
+  const loadSettings = createAccountLoadSettings({
+    defaults: { rateLimit: options.rateLimit, latency: options.latency },
+    webhookCanary: options.webhookCanary,
+    accounts: repos.accounts,
+    load: () => getMeta(db, ACCOUNT_LOAD_SETTINGS),
+    save: (text) => setMeta(db, ACCOUNT_LOAD_SETTINGS, text),
+  });
+  service.ensureDemo();
+  return {
+    service,
+    loadSettings,
+    register(ctx) {
+      const { queries, apiKeys, webhookPublicKeyPem, options } = ctx.core;
+      ctx.control.route(
+        '/',
+        accountControlRoutes({
+          accounts: queries.accounts,
+          merchantAccounts: service,
+          webhookPublicKeyPem,
+          notificationUrl: options.notificationUrl,
+        }),
+      );
+      ctx.control.route('/', apiKeyControlRoutes({ apiKeys }));
+      ctx.control.route(
+        '/',
+        accountSettingsRoutes({
+          accounts: queries.accounts,
+          loadSettings,
+          emit: (type, accountId, data) => ctx.core.emit(type, accountId, data),
+        }),
+      );
+    },
+  };
+}

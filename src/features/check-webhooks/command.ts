@@ -1,6 +1,6 @@
 /**
  * `payment-sandbox check-webhooks <merchant URL>`: runs the battery of
- * src/check-webhooks/battery.ts against a merchant's webhook handler and prints one line
+ * `battery.ts` against a merchant's webhook handler and prints one line
  * per case (PASS/FAIL and why), or the whole report with `--json`. Signing options are the
  * main command's (`--webhook-signing`, `--webhook-secret`, `--webhook-timezone`, and their
  * `PAYMENT_SANDBOX_*` variables; flags win); `--state-url` also checks what the handler did, and

@@ -1,5 +1,14 @@
-/** The forwarder: `payment-sandbox listen` and `forwardWebhooks`, and the listeners the dispatcher hands attempts to. */
-export { createForwarderFeature, type ForwarderFeature } from './compose.js';
+/**
+ * The forwarder: `payment-sandbox listen` and `forwardWebhooks`. It builds the listeners from
+ * the core and hands them to the core's dispatcher as its forwarding port, and mounts the
+ * listener's /_sandbox routes (`control.ts`). This file is its public surface too.
+ */
+import { randomUUID } from 'node:crypto';
+import type { CoreParts } from '../../core/core.js';
+import type { Feature } from '../../core/http/route-context.js';
+import { listenControlRoutes } from './control.js';
+import { Listeners } from './listeners.js';
+
 export {
   forwardWebhooks,
   ForwardWebhooksError,
@@ -8,3 +17,21 @@ export {
   type WebhookForwarder,
 } from './forward-webhooks.js';
 export { runListen, LISTEN_EXIT } from './listen-command.js';
+
+export interface ForwarderFeature extends Feature {
+  /** The connected listeners (`payment-sandbox listen`). */
+  readonly listeners: Listeners;
+}
+
+export function createForwarderFeature(core: CoreParts): ForwarderFeature {
+  const listeners = new Listeners({ timeoutMs: core.options.deliveryTimeoutMs, newId: randomUUID });
+  core.dispatcher.useForwarding(listeners);
+  return {
+    listeners,
+    register: (ctx) =>
+      ctx.control.route(
+        '/',
+        listenControlRoutes({ accounts: ctx.core.queries.accounts, listeners, timeoutMs: ctx.core.options.deliveryTimeoutMs }),
+      ),
+  };
+}

@@ -52,7 +52,7 @@ export interface GoLiveAccountState {
 const shown = (state: GoLiveAccountState): boolean =>
   state.coverage.length > 0 || Object.values(state.findings).some((agg) => agg !== undefined && agg.count > 0);
 
-/** Where the aggregates are kept between starts (`store/go-live.ts`). */
+/** Where the aggregates are kept between starts (`go-live-store.ts`). */
 export interface GoLiveStateRepo {
   /** Every account's state as last saved. */
   loadAll(): Map<string, GoLiveAccountState>;

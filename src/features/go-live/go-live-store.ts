@@ -1,5 +1,5 @@
 /**
- * The go-live report's aggregates on disk (`domain/go-live-tracker.ts` → `GoLiveStateRepo`):
+ * The go-live report's aggregates on disk (`go-live-tracker.ts` → `GoLiveStateRepo`):
  * one JSON row per account in `go_live_state`, so findings and coverage survive a restart
  * with `--db` as the rest of the state does (and travel in a snapshot). The tracker keeps
  * them in memory; a save is written a few milliseconds later, once per account however many
@@ -19,7 +19,7 @@ export interface BatchedGoLiveStore extends GoLiveStateRepo {
   flush(): void;
 }
 
-/** The table's definition (a snapshot may hold it: see store/snapshot.ts). */
+/** The table's definition (a snapshot may hold it: see core/db/snapshot.ts). */
 
 export function goLiveStore(db: Db, onError: (err: unknown) => void = () => {}): BatchedGoLiveStore {
   db.exec(GO_LIVE_STATE_TABLE);

@@ -1,7 +1,7 @@
 /**
  * What the go-live report hears, and from where: each webhook attempt the dispatcher records,
  * each outcome the transactions reach, and each refund's webhook. This module turns those
- * into the report's observations (`domain/go-live-tracker.ts`); the report hears of an
+ * into the report's observations (`go-live-tracker.ts`); the report hears of an
  * outcome or a refund only after its unit of work commits.
  */
 import type { Delivery, Transaction } from '../../core/domain/entities.js';

@@ -10,7 +10,7 @@ import type { AnyObjectSchema, SchemaOutput } from '@modelcontextprotocol/sdk/se
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from '@hono/zod-openapi';
 import { idParam } from '../../core/http/control-route-parts.js';
-import { accountClockParam, clockAdvanceSchema } from '../control/index.js';
+import { accountClockParam, clockAdvanceSchema } from '../sandbox/index.js';
 import { reportQuerySchema } from '../go-live/index.js';
 import { controlTransactionListQuerySchema, refundCreateSchema, transactionCreateDocument } from '../transactions/index.js';
 import { deliveryListQuerySchema, explainRequestSchema, sendWebhookRequestSchema } from '../webhooks/index.js';

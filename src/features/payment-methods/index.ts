@@ -1,4 +1,11 @@
-/** The payment-methods feature: what other parts of the sandbox may use of it. */
+/**
+ * The payment-methods feature: the catalogue of channels, cards, QR payloads (EMVCo) and the
+ * customer's step. It mounts `GET /_sandbox/payment-methods` (`control.ts`); this file is its
+ * public surface too.
+ */
+import type { RouteContext } from '../../core/http/route-context.js';
+import { paymentMethodControlRoutes } from './control.js';
+
 export {
   DEFAULT_TEST_CARD,
   cardBrand,
@@ -9,7 +16,6 @@ export {
   luhnValid,
   securityCodeLength,
 } from './card.js';
-export { paymentMethodControlRoutes } from './control/payment-methods.index.js';
 export { awaitsCustomer, failedByExpiredLink, hasPaymentUrl, linkExpiredWhilePending } from './customer-step.js';
 export { qrPayloadFor } from './emvco/payment-payload.js';
 export {
@@ -25,4 +31,8 @@ export {
 } from './payment-method-schema.js';
 export { groupOf, paymentChannel, paymentLinkExpiresAt } from './payment-methods.js';
 export type { PaymentChannel } from './payment-methods.js';
-export { register } from './register.js';
+
+/** Mounts the catalogue (it needs no service). */
+export function register(ctx: RouteContext): void {
+  ctx.control.route('/', paymentMethodControlRoutes());
+}

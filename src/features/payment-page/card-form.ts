@@ -6,7 +6,7 @@ import { toMajorUnits } from '../../core/domain/money.js';
 import { type PaymentChannel } from '../payment-methods/index.js';
 import type { Account as AccountRow, Transaction as TransactionRow } from '../../core/domain/entities.js';
 import type { AppEnv } from '../../core/http/env.js';
-import type { ScenarioRules } from './deps.js';
+import type { ScenarioRules } from './ports.js';
 import { Html, PageStatus, send, facts, header, cancelForm, outcomeHelp } from './page.js';
 
 /** What the customer typed into the card form (the security code is never echoed back). */

@@ -20,7 +20,7 @@
  * link 24 hours of sandbox clock after the payment's creation is expired: the page says so,
  * cannot be paid (410); the domain (`expireLinkIfDue`) fails an expired payment still PENDING, with
  * its webhook, before the page answers.
- * The router gets its ports in `PaymentPageDeps` (`deps.ts`), never the sandbox.
+ * The router gets its ports in `PaymentPageDeps` (`ports.ts`), never the sandbox.
  *
  * A page exists for every payment of a checkout account and for direct-mode payments whose
  * channel needs the customer (QR, wallet, banking app); a direct-mode card payment has none.
@@ -38,7 +38,7 @@ import type { Account as AccountRow, Transaction as TransactionRow } from '../..
 import type { AppEnv } from '../../core/http/env.js';
 import { pageOperation } from '../../core/http/openapi/document.js';
 import { lowerCaseUuid } from '../../core/http/schemas.js';
-import type { PaymentPageDeps } from './deps.js';
+import type { PaymentPageDeps } from './ports.js';
 import { returnTarget, cancelTarget, channelOf, SECURITY_HEADERS } from './page.js';
 import { notFoundPage, finishedPage, expiredPage, processingPage } from './status-pages.js';
 import { cardPage, readForm, cardForm, cardFormErrors } from './card-form.js';

@@ -21,7 +21,7 @@ import { paymentChannel, type PaymentChannel } from '../payment-methods/index.js
 import { subscriptionCalendar } from '../subscriptions/index.js';
 import { collectsMethodDuringTrial } from '../subscriptions/index.js';
 import type { AppEnv } from '../../core/http/env.js';
-import type { PaymentPageDeps } from './deps.js';
+import type { PaymentPageDeps } from './ports.js';
 import { cardForm, cardFormErrors, cardFormFields, readForm, type CardErrors, type CardForm } from './card-form.js';
 import { CARD_CHANNEL, methodLine, safeUrl, send, type Html, type PageStatus } from './page.js';
 

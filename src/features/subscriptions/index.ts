@@ -1,7 +1,21 @@
-/** The subscriptions feature: what other parts of the sandbox may use of it. */
+/**
+ * The subscriptions feature: plans, the billing schedule, renewals and retries. It builds the
+ * subscription service (its billing a `TimedWork` on the clock) from the core, the transaction
+ * service its charges go through and the scenario rules, and mounts its /v4 routes
+ * (`subscriptions.api.ts`) and its /_sandbox routes (`control.ts`). This file is its public
+ * surface too.
+ */
+import type { CoreParts } from '../../core/core.js';
+import type { ScenarioPolicy } from '../../core/domain/ports.js';
+import type { Feature } from '../../core/http/route-context.js';
+import type { TransactionService } from '../transactions/index.js';
+import { subscriptionControlRoutes } from './control.js';
+import { subscriptionViews } from './control-views.js';
+import { subscriptionRoutes } from './subscriptions.api.js';
+import { createSubscriptionService, type SubscriptionService } from './subscriptions.js';
+
 export { addInterval } from './billing-schedule.js';
-export { subscriptionControlRoutes } from './control/subscriptions.index.js';
-export type { ControlSubscription } from './control/subscriptions.schemas.js';
+export type { ControlSubscription } from './control.schemas.js';
 export { subscriptionCalendar } from './subscription-calendar.js';
 export { subscriptionView } from './subscription-format.js';
 export { subscriptionsStore } from './subscriptions-store.js';
@@ -10,5 +24,59 @@ export { subscriptionCreateDocument, subscriptionCreateSchema } from './subscrip
 export { subscriptionResponseSchema } from './subscription-response-schema.js';
 export { collectsMethodDuringTrial, subscriptionActions } from './subscription-terms.js';
 export type { SubscriptionService } from './subscriptions.js';
-export { createSubscriptionsFeature } from './compose.js';
-export type { SubscriptionsFeature } from './compose.js';
+
+export interface SubscriptionsFeature extends Feature {
+  service: SubscriptionService;
+}
+
+export function createSubscriptionsFeature(
+  core: CoreParts,
+  deps: {
+    /** Each charge is a transaction. */
+    transactions: TransactionService;
+    /** The scenario rules of a subscription and its renewals. */
+    scenarios: ScenarioPolicy;
+  },
+): SubscriptionsFeature {
+  const { clock, uow, repos, feed, logger } = core;
+  const service = createSubscriptionService({
+    clock,
+    uow,
+    accounts: repos.accounts,
+    subscriptions: repos.subscriptions,
+    transactions: repos.transactions,
+    transactionService: deps.transactions,
+    policy: deps.scenarios,
+    feed,
+    startPageUrl: () => `${core.baseUrl}/`,
+    onChargeError: (id, err) =>
+      logger.error('subscription.charge.failed', `charge of subscription ${id} failed; no further charges`, { err }),
+  });
+  return {
+    service,
+    register(ctx) {
+      const { queries, clock, options } = ctx.core;
+      ctx.api.route(
+        '/',
+        subscriptionRoutes({
+          queries: queries.subscriptions,
+          subscriptions: service,
+          pipeline: ctx.pipeline,
+          clock,
+          restrictedChannelCode: options.restrictedChannelCode,
+          baseUrl: ctx.baseUrl,
+        }),
+      );
+      const views = subscriptionViews({
+        baseUrl: () => ctx.core.baseUrl,
+        accounts: queries.accounts,
+        transactions: queries.transactions,
+        deliveries: queries.deliveries,
+      });
+      ctx.control.route(
+        '/',
+        subscriptionControlRoutes({ accounts: queries.accounts, subscriptions: queries.subscriptions, service, views }),
+      );
+    },
+  };
+}

@@ -29,7 +29,7 @@ export const planSchema = z
      * Renewals align to this instant's day of month and time of day (UTC; a bare date means
      * 00:00 UTC). An anchor after the start ends the first period at the anchor, then full
      * periods follow from it; an anchor in the past aligns the first renewal to the next
-     * anchor-aligned instant after the start (see `domain/billing-schedule.ts`).
+     * anchor-aligned instant after the start (see `billing-schedule.ts`).
      */
     billing_cycle_anchor: z
       .string()

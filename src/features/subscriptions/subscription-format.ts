@@ -1,7 +1,7 @@
 /**
  * The wire format of a subscription (spec: Subscription (response body)): a stored subscription in,
  * the spec's Subscription object out. The dates come from the subscription's billing
- * calendar (`domain/subscriptions.ts`); card data is never shown beyond `last4` and
+ * calendar (`subscriptions.ts`); card data is never shown beyond `last4` and
  * `expiration_date`.
  */
 import { isoTimestamp } from '../../core/clock/clock.js';

@@ -6,7 +6,7 @@
 import type { Transaction as TransactionRow } from '../../core/domain/entities.js';
 import type { AccountQueries, DeliveryQueries, TransactionQueries } from '../../core/domain/queries.js';
 import { deliveryViews } from '../webhooks/index.js';
-import type { ControlTransaction, TransactionDetail } from './control/transactions.schemas.js';
+import type { ControlTransaction, TransactionDetail } from './control.schemas.js';
 import { refundView } from './refund-format.js';
 import { refundableAmount } from './refunds.js';
 import { allowedActions } from './transaction-input.js';

@@ -1,12 +1,34 @@
-/** The transactions feature: what other parts of the sandbox may use of it. */
-export { transactionControlRoutes } from './control/transactions.index.js';
-export { controlRefundRequestSchema, controlTransactionListQuerySchema, controlTransactionSchema } from './control/transactions.schemas.js';
-export type { ControlTransaction, TransactionDetail } from './control/transactions.schemas.js';
+/**
+ * The transactions feature: payments and refunds. It builds, from the core, the scenario rules
+ * and the go-live report's observer, the webhook outbox (with the rules' webhook faults), the
+ * transaction service over it and the scenario steps it plays on the clock, and mounts its
+ * /v4 routes (`transactions.api.ts`) and its /_sandbox routes (`control.ts`). This file is its
+ * public surface too.
+ */
+import type { TimedWork } from '../../core/clock/timed-work.js';
+import type { CoreParts } from '../../core/core.js';
+import type { Transaction, WebhookFault } from '../../core/domain/entities.js';
+import type { Outbox, ScenarioPolicy } from '../../core/domain/ports.js';
+import type { Feature } from '../../core/http/route-context.js';
+import { createScenarioRunner } from '../scenarios/index.js';
+import { deliveryViews } from '../webhooks/index.js';
+import { transactionControlRoutes, webhookFaultControlRoutes } from './control.js';
+import { transactionViews } from './control-views.js';
+import { createOutbox, type FaultingOutbox } from './outbox.js';
+import { transactionRoutes } from './transactions.api.js';
+import { createTransactionService, type TransactionService } from './transactions.js';
+
+export { controlRefundRequestSchema, controlTransactionListQuerySchema, controlTransactionSchema } from './control.schemas.js';
+export type { ControlTransaction, Refund, TransactionDetail } from './control.schemas.js';
+export { transactionViews } from './control-views.js';
+export type { TransactionViewPorts } from './control-views.js';
 export { refundView } from './refund-format.js';
+export { refundableAmount } from './refunds.js';
 export { transactionView } from './transaction-format.js';
-export { storedPaymentMethod } from './transaction-input.js';
+export { allowedActions, storedPaymentMethod } from './transaction-input.js';
 export type { NewTransaction } from './transaction-input.js';
 export { transactionsStore } from './transactions-store.js';
+export type { TransactionService } from './transactions.js';
 export { transactionRoutes } from './transactions.api.js';
 export {
   refundCreateSchema,
@@ -15,13 +37,80 @@ export {
   transactionCreateSchema,
   transactionSchema,
 } from './transactions.schemas.js';
-export { allowedActions } from './transaction-input.js';
-export { refundableAmount } from './refunds.js';
-export type { TransactionService } from './transactions.js';
 export { paymentWebhookBody, refundWebhookBody } from './webhook-bodies.js';
 export type { PaymentWebhookStatus } from './webhook-bodies.js';
-export type { Refund } from './control/transactions.schemas.js';
-export { createTransactionsFeature } from './compose.js';
-export type { TransactionsFeature } from './compose.js';
-export { transactionViews } from './control-views.js';
-export type { TransactionViewPorts } from './control-views.js';
+
+export interface TransactionsFeature extends Feature {
+  service: TransactionService;
+  /** Queues any webhook body as a delivery (the workbench's send). */
+  outbox: Pick<FaultingOutbox, 'queue' | 'webhookSubject'>;
+  /** Scenario steps scheduled on the clock (a `then` of a rule). */
+  scenarioSteps: TimedWork;
+}
+
+export function createTransactionsFeature(
+  core: CoreParts,
+  deps: {
+    /** The loaded scenario rules: outcomes, scripts, and the webhook faults of a rule. */
+    scenarios: ScenarioPolicy & { webhookFaults(ruleLabel: string | null): readonly WebhookFault[] };
+    /** Hears each outcome reached, and wraps the outbox to hear each refund's webhook (the go-live report). */
+    observer: {
+      onResolved(tx: Transaction): void;
+      reportingRefunds<O extends Pick<Outbox, 'refund'>>(outbox: O): O;
+    };
+  },
+): TransactionsFeature {
+  const { options, clock, uow, repos, feed, dispatcher, logger } = core;
+  const { scenarios, observer } = deps;
+  const outbox = createOutbox({
+    clock,
+    uow,
+    deliveries: repos.deliveries,
+    transactions: repos.transactions,
+    format: options.webhookFormat,
+    settlementCurrency: options.settlementCurrency,
+    defaultNotificationUrl: options.notificationUrl,
+    timeZone: options.webhookTimezone,
+    onQueued: () => dispatcher.nudge(),
+    onInserted: (id, at) => dispatcher.queued(id, at),
+    webhookFaults: (label) => scenarios.webhookFaults(label),
+  });
+  const service = createTransactionService({
+    clock,
+    uow,
+    transactions: repos.transactions,
+    scheduledSteps: repos.scheduledSteps,
+    outbox: observer.reportingRefunds(outbox),
+    feed,
+    policy: scenarios,
+  });
+  service.onResolved((tx) => observer.onResolved(tx));
+  const scenarioSteps = createScenarioRunner({
+    uow,
+    scheduledSteps: repos.scheduledSteps,
+    transactions: service,
+    inAccount: (accountId, work) => clock.inAccount(accountId, work),
+    onStepError: (step, err) =>
+      logger.error('scenario.step.failed', `scenario step ${step.action.kind} on ${step.resource_id} failed`, { err }),
+  });
+  return {
+    service,
+    outbox,
+    scenarioSteps,
+    register(ctx) {
+      const { queries } = ctx.core;
+      ctx.api.route(
+        '/',
+        transactionRoutes({ queries: queries.transactions, transactions: service, pipeline: ctx.pipeline, baseUrl: ctx.baseUrl }),
+      );
+      const views = transactionViews({
+        baseUrl: () => ctx.core.baseUrl,
+        accounts: queries.accounts,
+        transactions: queries.transactions,
+        deliveries: queries.deliveries,
+      });
+      ctx.control.route('/', transactionControlRoutes({ accounts: queries.accounts, transactions: queries.transactions, service, views }));
+      ctx.control.route('/', webhookFaultControlRoutes({ outbox, views: deliveryViews({ deliveries: queries.deliveries }) }));
+    },
+  };
+}

@@ -2,7 +2,7 @@
  * The durable webhook outbox (`domain/ports.ts` → `Outbox`): a domain transition queues its
  * webhook inside its own unit of work, so no outcome is ever stored without its webhook;
  * once that work commits, `onQueued` nudges the dispatcher (`dispatcher.ts`), which drains it.
- * The body is built once, here, in the configured format (`formats.ts`: the spec's bodies or
+ * The body is built once, here, in the configured format (`webhook-bodies.ts`: the spec's bodies or
  * the overview's events) and with the configured settlement currency; retries send it as is.
  * It also queues the scripted webhook faults: those of the transaction's scenario rule with
  * each webhook (`webhook_fault` steps), and those asked for a transaction from the control

@@ -7,7 +7,7 @@
 import type { z } from '@hono/zod-openapi';
 import { controlHeaders, unreachableMessage } from '../../core/sandbox-client.js';
 import type { AccountCredentials, Credentials } from '../accounts/index.js';
-import type { ClockAdvanced } from '../control/index.js';
+import type { ClockAdvanced } from '../sandbox/index.js';
 import type { ControlSubscription } from '../subscriptions/index.js';
 import type { ControlTransaction, Refund, TransactionDetail, transactionSchema } from '../transactions/index.js';
 import type { Delivery, DeliverySummary } from '../webhooks/index.js';

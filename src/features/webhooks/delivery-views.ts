@@ -5,7 +5,7 @@
  */
 import type { Delivery as DeliveryRow } from '../../core/domain/entities.js';
 import type { DeliveryQueries } from '../../core/domain/queries.js';
-import type { Delivery, DeliveryState } from './control/deliveries.schemas.js';
+import type { Delivery, DeliveryState } from './control.schemas.js';
 import { deliveryView } from './delivery-format.js';
 
 /** A delivery's state as shown: a pending one is queued until its first attempt, then retrying. */

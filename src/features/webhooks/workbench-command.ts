@@ -22,8 +22,8 @@ import { Command, Option } from 'commander';
 import { BoundedReadError, readBoundedFile } from '../../core/bounded-file.js';
 import { DEFAULT_BODY_LIMIT } from '../../core/config.js';
 import { controlHeaders, DEFAULT_SANDBOX_URL, sandboxOrigin, unreachableMessage } from '../../core/sandbox-client.js';
-import type { Delivery } from './control/deliveries.schemas.js';
-import type { SignatureExplanation } from './control/workbench.schemas.js';
+import type { Delivery } from './control.schemas.js';
+import type { SignatureExplanation } from './control.schemas.js';
 
 /** Exit codes of `send-webhook` and `explain-signature`. */
 export const WORKBENCH_EXIT = { ok: 0, failed: 1, usage: 2 } as const;

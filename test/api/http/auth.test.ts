@@ -105,7 +105,7 @@ describe('authentication', () => {
     it('JWT times are real time: a token minted now still works after the sandbox clock is advanced hours', async () => {
       const token = jwt({ ...valid, exp: now() + 300 });
       expect((await get(bearer(token))).status).toBe(200);
-      await features.control.service.advanceClock(6 * 3600);
+      await features.sandbox.service.advanceClock(6 * 3600);
       expect((await get(bearer(token))).status).toBe(200);
     });
 

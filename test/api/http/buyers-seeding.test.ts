@@ -64,7 +64,7 @@ describe('buyers seeded on first read', () => {
     const creds = { api_key: created.api_key, account_id: created.account_id };
     const before = await allBuyers(app, creds);
     expect(before).toHaveLength(45);
-    features.control.service.reset();
+    features.sandbox.service.reset();
     const after = await allBuyers(app, creds);
     expect(after.map((x) => x.id)).toEqual(before.map((x) => x.id));
     expect(await allBuyers(app)).toHaveLength(45);

@@ -88,7 +88,7 @@ describe('JWT claims and the 401 challenge', () => {
     const res = await app.request('/v4/transactions', { headers: bearer(future) });
     expect(res.status).toBe(401);
     expect((await body<ErrorBody>(res)).message).toMatch(/future/);
-    await features.control.service.advanceClock(3601);
+    await features.sandbox.service.advanceClock(3601);
     expect((await app.request('/v4/transactions', { headers: bearer(future) })).status).toBe(401);
   });
 

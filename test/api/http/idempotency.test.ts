@@ -38,7 +38,7 @@ describe('Idempotency-Key', () => {
   it('rule 2: a failed first response (after execution started) is stored and replayed too', async () => {
     const { app, features } = testApp();
     const tx = await body(await create(app, undefined));
-    await features.control.service.advanceClock(0.001);
+    await features.sandbox.service.advanceClock(0.001);
     const refund = (amount: number) =>
       app.request(`/v4/transactions/${String(tx.id)}/refunds`, {
         method: 'POST',
@@ -169,10 +169,10 @@ describe('Idempotency-Key', () => {
   it('rule 3: a key is valid for 24 hours on the sandbox clock, then free for another request', async () => {
     const { app, features } = testApp();
     await create(app, 'day', directPayment({ amount: 100 }));
-    await features.control.service.advanceClock(23 * 3600);
+    await features.sandbox.service.advanceClock(23 * 3600);
     expect((await create(app, 'day', directPayment({ amount: 100 }))).headers.get('idempotent-replayed')).toBe('true');
     expect((await create(app, 'day', directPayment({ amount: 200 }))).status).toBe(400);
-    await features.control.service.advanceClock(3600);
+    await features.sandbox.service.advanceClock(3600);
     const reused = await create(app, 'day', directPayment({ amount: 200 }));
     expect(reused.status).toBe(201);
     expect(reused.headers.get('idempotent-replayed')).toBeNull();

@@ -62,7 +62,7 @@ describe('checkout subscription with a trial: the page collects the card without
     expect(await (await app.request(`/pay/${String(sub.id)}`)).text()).toContain('Payment method saved');
     expect((await saveCard(app, sub)).status).toBe(409);
 
-    await features.control.service.advanceClock(15 * DAY);
+    await features.sandbox.service.advanceClock(15 * DAY);
     let charges = (await withCharges(app, sub.id, CHECKOUT)).charges;
     expect(charges.map((c) => [c.status, (c.payment_method as Json | null)?.card])).toEqual([
       ['SUCCEEDED', { last4: '4242', expiration_date: '11/31', brand: 'visa', holder_name: 'Jane Doe' }],
@@ -71,7 +71,7 @@ describe('checkout subscription with a trial: the page collects the card without
     expect(first.type).toBe('transaction.completed');
     expect((first.data as { transaction: { payment_method: Json } }).transaction.payment_method).toMatchObject({ type: 'card', card });
 
-    await features.control.service.advanceClock(31 * DAY);
+    await features.sandbox.service.advanceClock(31 * DAY);
     charges = (await withCharges(app, sub.id, CHECKOUT)).charges;
     expect(charges.map((c) => c.status)).toEqual(['SUCCEEDED', 'SUCCEEDED']);
     const renewal = webhookBodies(core, charges[1]!.id)[0]!;
@@ -84,7 +84,7 @@ describe('checkout subscription with a trial: the page collects the card without
     const sub = await createSubscription(app, checkoutSubscription({ plan: trialPlan }), CHECKOUT);
     // Leaving the page registers nothing.
     expect((await submit(app, `/pay/${String(sub.id)}/cancel`)).status).toBe(303);
-    await features.control.service.advanceClock(15 * DAY);
+    await features.sandbox.service.advanceClock(15 * DAY);
     const { charges } = await withCharges(app, sub.id, CHECKOUT);
     expect(charges.map((c) => [c.status, c.decline_reason])).toEqual([['FAILED', 'no_payment_method']]);
     const [hook] = webhookBodies(core, charges[0]!.id);
@@ -107,7 +107,7 @@ describe('checkout subscription with a trial: the page collects the card without
     const { app, features } = testApp();
     const sub = await createSubscription(app, checkoutSubscription({ plan: trialPlan }), CHECKOUT);
     expect((await saveCard(app, sub, '4000 0000 0000 0002')).status).toBe(303);
-    await features.control.service.advanceClock(15 * DAY);
+    await features.sandbox.service.advanceClock(15 * DAY);
     expect((await withCharges(app, sub.id, CHECKOUT)).charges.map((c) => c.status)).toEqual(['FAILED']);
     expect((await getSubscription(app, sub.id, CHECKOUT)).status).toBe('failed');
   });
@@ -125,7 +125,7 @@ describe('checkout subscription with a trial: the page collects the card without
     expect(sub.payment_url_link).toBe(`${core.baseUrl}/pay/${String(sub.id)}`);
     expect(await (await app.request(`/pay/${String(sub.id)}`)).text()).toContain('Authorise recurring payments with TrueMoney');
     expect((await submit(app, `/pay/${String(sub.id)}/pay`)).status).toBe(200);
-    await features.control.service.advanceClock(15 * DAY);
+    await features.sandbox.service.advanceClock(15 * DAY);
     expect((await withCharges(app, sub.id)).charges.map((c) => c.status)).toEqual(['SUCCEEDED']);
   });
 });
@@ -147,7 +147,7 @@ describe('checkout subscription without a trial: the card paid with on the page 
     const hook = webhookBodies(core, first.id)[0]!;
     expect((hook.data as { transaction: { payment_method: Json } }).transaction.payment_method).toMatchObject({ type: 'card', card });
 
-    await features.control.service.advanceClock(32 * DAY);
+    await features.sandbox.service.advanceClock(32 * DAY);
     const { charges } = await withCharges(app, sub.id, CHECKOUT);
     expect(charges.map((c) => [c.status, (c.payment_method as { card?: Json } | null)?.card?.last4])).toEqual([
       ['SUCCEEDED', '4444'],

@@ -76,7 +76,7 @@ describe('POST /v4/subscriptions: the Subscription object', () => {
   it('never stores the card number or security code: the masked card is on file for renewals', async () => {
     const { app, features, db } = testApp();
     const sub = await createSubscription(app, directSubscription());
-    await features.control.service.advanceClock(40 * 24 * 3600); // a renewal charges the card on file
+    await features.sandbox.service.advanceClock(40 * 24 * 3600); // a renewal charges the card on file
     const dump = JSON.stringify([db.prepare('SELECT * FROM subscriptions').all(), db.prepare('SELECT * FROM transactions').all()]);
     expect(dump).not.toContain('4111111111111111');
     expect(dump).not.toContain('security_code');
@@ -215,7 +215,7 @@ describe('GET /v4/subscriptions and cancel', () => {
     const res = await app.request(`/v4/subscriptions/${String(sub.id)}/cancel`, { method: 'POST', headers: headers() });
     expect(res.status).toBe(200);
     expect(await body(res)).toMatchObject({ id: sub.id, object: 'subscription', status: 'cancelled' });
-    await features.control.service.advanceClock(90 * 86_400);
+    await features.sandbox.service.advanceClock(90 * 86_400);
     expect((await withCharges(app, sub.id)).charges).toHaveLength(1);
     const again = await app.request(`/v4/subscriptions/${String(sub.id)}/cancel`, { method: 'POST', headers: headers() });
     expect(again.status).toBe(409);

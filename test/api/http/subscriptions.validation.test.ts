@@ -69,7 +69,7 @@ describe('POST /v4/subscriptions: validation, each failure at its pointer', () =
   it('trial_end "in the past" follows the sandbox clock', async () => {
     const { app, core, features } = testApp();
     const inTwoDays = new Date(core.clock.nowMs() + 2 * 86_400_000).toISOString();
-    await features.control.service.advanceClock(3 * 86_400);
+    await features.sandbox.service.advanceClock(3 * 86_400);
     const details = await detailsOf(app, directSubscription({ trial_end: inTwoDays }));
     expect(details).toEqual([expect.objectContaining({ pointer: '/trial_end', type: 'value_error', location: 'body' })]);
   });

@@ -8,8 +8,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createRouter } from '../../../src/core/http/router.js';
 import { errorHandler } from '../../../src/core/http/errors.js';
-import { webhookHandlerRoutes } from '../../../src/features/webhooks/control/webhook-handlers.index.js';
-import { handlerFiles, type WebhookHandlerExample } from '../../../src/features/webhooks/control/webhook-handlers.files.js';
+import { webhookHandlerRoutes } from '../../../src/features/webhooks/control.js';
+import { handlerFiles, type WebhookHandlerExample } from '../../../src/features/webhooks/webhook-handler-files.js';
 import { describe, expect, it } from 'vitest';
 import { testApp } from '../../support/app.js';
 

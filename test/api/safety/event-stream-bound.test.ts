@@ -5,7 +5,7 @@
  * and its queue grew with every event).
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_BUFFERED_BYTES } from '../../../src/features/control/control/events.stream.js';
+import { MAX_BUFFERED_BYTES } from '../../../src/features/sandbox/event-stream.js';
 import { testApp } from '../../support/app.js';
 
 /** Reads a body to its end, or gives up after `ms` (a stream that never ends). */

@@ -138,7 +138,7 @@ describe('trials', () => {
     const { app, features } = testApp();
     const sub = await createSubscription(app, directSubscription({ plan: plan({ trial_period_days: 7 }) }));
     await app.request(`/_sandbox/subscriptions/${String(sub.id)}/cancel`, { method: 'POST' });
-    await features.control.service.advanceClock(60 * DAY);
+    await features.sandbox.service.advanceClock(60 * DAY);
     expect((await withCharges(app, sub.id)).charges).toEqual([]);
   });
 });

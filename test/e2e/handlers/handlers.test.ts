@@ -25,7 +25,7 @@ import {
   handlerFiles,
   type HandlerLanguage,
   type WebhookHandlerExample,
-} from '../../../src/features/webhooks/control/webhook-handlers.files.js';
+} from '../../../src/features/webhooks/webhook-handler-files.js';
 import { startSandbox, type RunningSandbox } from '../../../src/index.js';
 import { freePort } from '../../support/ports.js';
 

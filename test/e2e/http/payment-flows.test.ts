@@ -196,10 +196,10 @@ describe('the payment link expires after 24 hours on the sandbox clock', () => {
     const tx = await body<{ id: string }>(
       await postTx(app, { ...channelPayment('KPLUS', 'THB', 'mobile_banking'), notification_url: hooks.url }),
     );
-    await features.control.service.advanceClock(DAY - 1);
+    await features.sandbox.service.advanceClock(DAY - 1);
     expect((await controlTx(app, tx.id)).status).toBe('PENDING');
     expect(hooks.received).toHaveLength(0);
-    await features.control.service.advanceClock(1);
+    await features.sandbox.service.advanceClock(1);
     expect((await controlTx(app, tx.id)).status).toBe('FAILED');
     const [hook] = await hooks.waitFor(1);
     expect(paymentStatus(hook!)).toBe('FAILED');
@@ -213,7 +213,7 @@ describe('the payment link expires after 24 hours on the sandbox clock', () => {
     const paid = await body<{ id: string }>(await postTx(app, channelPayment('TRUEMONEY', 'THB')));
     const card = await body<{ id: string }>(await postTx(app, directPayment()));
     expect((await app.request(`/pay/${paid.id}/pay`, { method: 'POST' })).status).toBe(200);
-    await features.control.service.advanceClock(2 * DAY);
+    await features.sandbox.service.advanceClock(2 * DAY);
     expect((await controlTx(app, paid.id)).status).toBe('SUCCEEDED');
     expect((await controlTx(app, card.id)).status).toBe('PENDING');
   });
@@ -368,7 +368,7 @@ describe('subscriptions as docs/subscriptions.md describes them', () => {
     expect((await getSub(app, cancelled.id, CHECKOUT)).status).toBe('failed');
 
     const expiring = await body<Json>(await postSubscription(app, checkoutSubscription({ external_identifier: 'sub-expire' }), CHECKOUT));
-    await features.control.service.advanceClock(DAY);
+    await features.sandbox.service.advanceClock(DAY);
     expect((await getSub(app, expiring.id, CHECKOUT)).status).toBe('failed');
     const { charges } = await withCharges(app, expiring.id, CHECKOUT);
     expect(charges.map((c) => c.status)).toEqual(['FAILED']);
@@ -393,7 +393,7 @@ describe('subscriptions as docs/subscriptions.md describes them', () => {
     expect((first.payment_method as Json).qr_payload).toMatch(/^000201/);
     expect((await app.request(`/pay/${String(first.id)}/pay`, { method: 'POST' })).status).toBe(200);
     expect((await getSub(app, sub.id)).status).toBe('active');
-    await features.control.service.advanceClock(32 * DAY);
+    await features.sandbox.service.advanceClock(32 * DAY);
     const { charges } = await withCharges(app, sub.id);
     expect(charges.map((c) => c.status)).toEqual(['SUCCEEDED', 'SUCCEEDED']);
     expect((await getSub(app, sub.id)).status).toBe('active');
@@ -423,7 +423,7 @@ describe('subscriptions as docs/subscriptions.md describes them', () => {
     expect((await getSub(app, sub.id)).status).toBe('active');
     await advanceTo(app, core, new Date(plusMonths(start, 4).getTime() + 60_000));
     expect((await getSub(app, sub.id)).status).toBe('past_due');
-    await features.control.service.advanceClock(2 * DAY + 60);
+    await features.sandbox.service.advanceClock(2 * DAY + 60);
     expect((await getSub(app, sub.id)).status).toBe('cancelled');
     const { charges } = await withCharges(app, sub.id);
     expect(charges.map((c) => [c.status, c.decline_reason])).toEqual([

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAYMENT_CHANNEL_CODES } from '../../../src/features/payment-methods/payment-methods.js';
-import { paymentMethodsResponseSchema } from '../../../src/features/payment-methods/control/payment-methods.routes.js';
+import { paymentMethodsResponseSchema } from '../../../src/features/payment-methods/control.js';
 import { startServer, type RunningServer } from '../../../src/server.js';
 import { testApp } from '../../support/app.js';
 

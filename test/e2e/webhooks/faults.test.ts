@@ -102,7 +102,7 @@ describe('webhook faults from a scenario rule', () => {
     const hooks = await receiver.waitFor(2);
     expect(hooks.map((h) => h.verified).sort()).toEqual([false, true]);
     expect(hooks[0]!.raw).toBe(hooks[1]!.raw);
-    await server.features.control.service.advanceClock(3600);
+    await server.features.sandbox.service.advanceClock(3600);
     const deliveries = await deliveriesOf(server, String(tx.id));
     const bad = deliveries.find((d) => d.fault === 'bad_signature')!;
     expect(bad).toMatchObject({ status: 'failed', attempts_count: 1 });

@@ -9,12 +9,9 @@ import type { Account, Transaction } from '../../../src/core/domain/entities.js'
 import { invalidState, notFound } from '../../../src/core/domain/errors.js';
 import type { Page, PageRequest } from '../../../src/core/domain/ports.js';
 import { AdvanceTooLongError } from '../../../src/core/clock/timed-work.js';
-import { clockControlRoutes } from '../../../src/features/control/control/clock.index.js';
-import { type ClockControlDeps } from '../../../src/features/control/control/clock.handlers.js';
-import { requestLogControlRoutes } from '../../../src/features/control/control/requests.index.js';
-import { transactionControlRoutes } from '../../../src/features/transactions/control/transactions.index.js';
-import { type TransactionControlDeps } from '../../../src/features/transactions/control/transactions.handlers.js';
-import type { ControlTransaction } from '../../../src/features/transactions/control/transactions.schemas.js';
+import { clockControlRoutes, requestLogControlRoutes, type ClockControlDeps } from '../../../src/features/sandbox/control.js';
+import { transactionControlRoutes, type TransactionControlDeps } from '../../../src/features/transactions/control.js';
+import type { ControlTransaction } from '../../../src/features/transactions/control.schemas.js';
 import type { AppEnv } from '../../../src/core/http/env.js';
 import { errorHandler } from '../../../src/core/http/errors.js';
 import { jsonBody } from '../../../src/core/http/body.js';

@@ -12,7 +12,7 @@ import { packagePath } from '../../config.js';
 import type { AppEnv } from '../env.js';
 import { pageOperation } from './document.js';
 
-/** Where the build puts Redoc's bundle (this file is src/http/openapi/ or dist/http/openapi/). */
+/** Where the build puts Redoc's bundle (this file is in src/core/http/openapi/ or dist/core/http/openapi/). */
 export const REDOC_BUNDLE_FILE = packagePath('dist', 'reference', 'redoc.standalone.js');
 
 /** Redoc styles itself with inline <style> elements and runs its search in a blob: worker. */

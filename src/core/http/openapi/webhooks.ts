@@ -1,7 +1,7 @@
 /**
  * The payment and refund webhooks as OpenAPI 3.1 `webhooks` (spec "Events"
  * "Webhooks"): their bodies, the `timestamp`, `timezone` and `signature` headers, and the
- * acknowledgement the merchant must answer. The bodies are built by `webhooks/formats.ts`;
+ * acknowledgement the merchant must answer. The bodies are built by `features/transactions/webhook-bodies.ts`;
  * these schemas describe the default (spec) format for the document (a test checks real
  * bodies against them); the event format (`--webhook-format event`) is named, not described.
  */
