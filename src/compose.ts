@@ -192,7 +192,11 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, runtime: San
 }
 
 /** The core: storage, the clock, the change feed, the dispatcher, the scheduler, API keys, the target checks. */
-function composeCore(options: SandboxOptions, logger: Logger, poster: WebhookPoster | undefined): CoreParts & { store: ReturnType<typeof openStore> } {
+function composeCore(
+  options: SandboxOptions,
+  logger: Logger,
+  poster: WebhookPoster | undefined,
+): CoreParts & { store: ReturnType<typeof openStore> } {
   const effectFailures = repeatedFailure(logger, 'feed.failed', 'an after-commit effect failed');
   const accountClocks = createAccountClocks();
   // A file whose clock is past the latest time a clock may show is refused before it is used.

@@ -38,7 +38,12 @@ export function memoryWebhooks(): MemoryWebhooks {
         throw Object.assign(new Error(`connect ECONNREFUSED ${target.host}`), { code: 'ECONNREFUSED' });
       }
       const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
-      const hook = receivedWebhook(body, { ...lower, 'content-length': String(Buffer.byteLength(body)) }, target.pathname + target.search, at.publicKeyPem);
+      const hook = receivedWebhook(
+        body,
+        { ...lower, 'content-length': String(Buffer.byteLength(body)) },
+        target.pathname + target.search,
+        at.publicKeyPem,
+      );
       const answer = at.arrived.arrive(hook);
       if (answer.delayMs) {
         await new Promise<void>((resolve, reject) => {

@@ -133,11 +133,13 @@ export async function startReceiver(publicKeyPem = DEMO_WEBHOOK_PUBLIC_KEY_PEM):
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const arrived = arrivals(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+  const arrived = arrivals(
+    `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   );
   return arrived.receiver;
 }

@@ -60,7 +60,6 @@ describe('X-Sandbox-Fault before execution', () => {
     await expect(gaveUp).rejects.toThrow();
     expect(await count(s)).toBe(0);
   });
-
 });
 
 describe('X-Sandbox-Fault after execution', () => {
@@ -73,7 +72,6 @@ describe('X-Sandbox-Fault after execution', () => {
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
     expect(await count(s)).toBe(1);
   });
-
 });
 
 describe('api_fault scenario steps', () => {
