@@ -399,6 +399,8 @@ try {
   if ((r3.afterKb - r3.beforeKb) / 1024 >= 80 || r3.afterKb / 1024 >= 400)
     failures.push(`RSS ${mb(r3.beforeKb)} -> ${mb(r3.afterKb)} with stalled event streams (at most +80 MB, under 400 MB)`);
   if (r3.health !== 200 || sandbox.exited) failures.push('the sandbox did not answer after the stalled event streams');
+  if (r3.statuses[201] !== r3.total / 10 || r3.statuses[401] !== (r3.total * 9) / 10)
+    failures.push(`round 3 answered ${JSON.stringify(r3.statuses)}: expected only 401s and 1 create in 10 (201)`);
   await stopSandbox(sandbox);
 } finally {
   receiver.close();
