@@ -14,6 +14,7 @@
 import type { SandboxApp } from '../../src/app.js';
 import type { SandboxRuntime } from '../../src/compose.js';
 import type { SandboxOptions } from '../../src/core/config.js';
+import type { Core } from '../../src/core/core.js';
 import { DEMO_WEBHOOK_PUBLIC_KEY_PEM } from '../../src/core/credentials/demo-credentials.js';
 import { PostAbortedError, type PostAnswer, type WebhookPoster } from '../../src/core/webhooks/post.js';
 import { testApp } from './app.js';
@@ -85,4 +86,30 @@ export function appWithReceiver(
   const net = memoryWebhooks();
   const hooks = net.receiver();
   return { ...testApp(options, { ...runtime, webhookPoster: net.poster }), hooks, net };
+}
+
+/** The webhook attempts the sandbox has recorded (each once its answer is judged and stored), and a wait for the n-th. */
+export function recordedAttempts(core: Pick<Core, 'observeAttempts'>): {
+  count(): number;
+  waitFor(n: number, timeoutMs?: number): Promise<void>;
+} {
+  let count = 0;
+  const waiters: { n: number; resolve: () => void }[] = [];
+  core.observeAttempts(() => {
+    count += 1;
+    for (const w of waiters.splice(0)) {
+      if (count >= w.n) w.resolve();
+      else waiters.push(w);
+    }
+  });
+  return {
+    count: () => count,
+    waitFor(n, timeoutMs = 10_000) {
+      if (count >= n) return Promise.resolve();
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`expected ${n} recorded attempts, got ${count}`)), timeoutMs);
+        waiters.push({ n, resolve: () => (clearTimeout(timer), resolve()) });
+      });
+    },
+  };
 }
