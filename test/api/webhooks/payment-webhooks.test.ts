@@ -158,6 +158,22 @@ describe('delivery retries', () => {
     expect((d!.attempts as Json[])[0]!.error).toMatch(/code.*200.*SUCCESS/);
   });
 
+  it('a URL no receiver answers is refused as a closed port: the attempt is recorded as failed and retried on the clock', async () => {
+    const { app, attempts } = setup();
+    const nobody = 'http://127.0.0.200:9/webhooks';
+    const tx = await createTx(app, { notification_url: nobody });
+    await control(app, 'POST', `/transactions/${String(tx.id)}/settle`);
+    await attempts.waitFor(1);
+    await control(app, 'POST', '/clock/advance', { seconds: 10 });
+    const [d] = await deliveriesOf(app);
+    expect(d).toMatchObject({ url: nobody, status: 'pending', attempts_count: 2 });
+    expect((d!.attempts as Json[]).map((a) => [a.ok, a.response_status ?? null])).toEqual([
+      [false, null],
+      [false, null],
+    ]);
+    expect(String((d!.attempts as Json[])[0]!.error)).toMatch(/ECONNREFUSED/);
+  });
+
   it('resend delivers the same body again with a fresh timestamp and a valid signature', async () => {
     const { app, receiver, attempts } = setup();
     const tx = await createTx(app);
