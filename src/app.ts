@@ -136,7 +136,7 @@ function routeContext(core: Core, httpRecords: HttpRecords, services: PipelineSe
   };
 }
 
-/** Builds the sandbox and its app (`runtime.logger`: where it logs; default a new text logger). */
+/** Builds the sandbox and its app (`runtime`: where it logs, how it POSTs webhooks; defaults: a new text logger, node:http). */
 export function createApp(options: Partial<SandboxOptions> = {}, runtime: SandboxRuntime = {}): SandboxApp {
   const { core, features, lifecycle, pipeline, httpRecords, repos, db, logger } = composeSandbox(options, runtime);
   // `GET /v4/transactions/` is answered like `GET /v4/transactions`.

@@ -27,6 +27,7 @@ import { idempotencyExpiry } from './core/http/idempotency.js';
 import type { HttpRecords } from './core/http/ports.js';
 import { createLogger, repeatedFailure, repeatedFailures, type Logger } from './core/log.js';
 import { Dispatcher } from './core/webhooks/dispatcher.js';
+import type { WebhookPoster } from './core/webhooks/post.js';
 import { createAsyncSigner, createSigner, webhookSigningOf } from './core/webhooks/signing.js';
 import { connectGuard, refusedDelivery, refusedTarget, type TargetPolicy } from './core/webhooks/targets.js';
 import { createAccountsFeature, type AccountsFeature } from './features/accounts/index.js';
@@ -100,6 +101,11 @@ export interface ComposedSandbox {
 export interface SandboxRuntime {
   /** Where it logs (default: a new text logger at level info, to stdout and stderr). */
   logger?: Logger;
+  /**
+   * How webhooks are POSTed to merchants (default: node:http(s) with kept-alive connections per
+   * origin, under the target guard); tests hand one that delivers in memory.
+   */
+  webhookPoster?: WebhookPoster;
 }
 
 /**
@@ -108,10 +114,11 @@ export interface SandboxRuntime {
  * @throws DatabaseOpenError (one line) when the `--db` file cannot be opened or written, or holds a clock past 9999-12-31T23:59:59Z.
  * @throws SnapshotError (one line) when the `--restore` file is not a snapshot, or holds such a clock.
  */
-export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = createLogger() }: SandboxRuntime = {}): ComposedSandbox {
+export function composeSandbox(input: Partial<SandboxOptions> = {}, runtime: SandboxRuntime = {}): ComposedSandbox {
+  const { logger = createLogger() } = runtime;
   const options = resolveOptions({ restrictedChannelCode: DEFAULT_RESTRICTED_CHANNEL_CODE, ...input });
   const policy = loadScenarioPolicy(options);
-  const core = composeCore(options, logger);
+  const core = composeCore(options, logger, runtime.webhookPoster);
 
   const scenarios = createScenariosFeature(core, policy);
   const accounts = createAccountsFeature(core);
@@ -187,7 +194,11 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
 }
 
 /** The core: storage, the clock, the change feed, the dispatcher, the scheduler, API keys, the target checks. */
-function composeCore(options: SandboxOptions, logger: Logger): CoreParts & { store: ReturnType<typeof openStore> } {
+function composeCore(
+  options: SandboxOptions,
+  logger: Logger,
+  poster: WebhookPoster | undefined,
+): CoreParts & { store: ReturnType<typeof openStore> } {
   const effectFailures = repeatedFailure(logger, 'feed.failed', 'an after-commit effect failed');
   const accountClocks = createAccountClocks();
   // A file whose clock is past the latest time a clock may show is refused before it is used.
@@ -240,6 +251,7 @@ function composeCore(options: SandboxOptions, logger: Logger): CoreParts & { sto
     onRecovered: () => deliveryCrashes.recovered(),
     refuseTarget: (url) => refusedDelivery(url, targets),
     connectGuard: connectGuard(targets),
+    ...(poster ? { poster } : {}),
     onAttempt: (attempt) => {
       for (const observe of attemptObservers) observe(attempt);
     },

@@ -12,10 +12,15 @@
 //    restart, every acknowledged (2xx) create still there, the in-flight keys retried (a 409
 //    concurrent_request means the crash left the key held: not released at start-up), and
 //    every outcome's webhook delivered after the restart.
+//  Round 3: event streams whose clients never read: 30 paused sockets on /_sandbox/events,
+//    then 3,000 requests to warm up and 20,000 more (401s with 15 KB paths, and creates) at 8
+//    connections; the sandbox's RSS grows by less than 80 MB and stays under 400 MB (streams
+//    that queued every event grew it by gigabytes until the heap ran out).
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { Agent, createServer, request } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -242,6 +247,60 @@ const statusLine = (s) =>
     .map(([k, v]) => `${k}:${v}`)
     .join(' ');
 
+/** Round 3: 30 clients that ask for the event stream and never read it, then load; RSS before and after. */
+async function stalledStreams(sandbox) {
+  const { hostname, port } = new URL(sandbox.url);
+  const stalled = [];
+  for (let i = 0; i < 30; i++) {
+    const socket = connect({ host: hostname, port: Number(port) });
+    socket.on('error', () => {});
+    await new Promise((r) => socket.once('connect', r));
+    socket.write(`GET /_sandbox/events HTTP/1.1\r\nHost: ${hostname}:${port}\r\n\r\n`);
+    socket.pause();
+    stalled.push(socket);
+  }
+  const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+  const send = (method, path, body) =>
+    new Promise((resolve, reject) => {
+      const req = request({ agent, host: hostname, port, method, path, headers: body === undefined ? {} : HEADERS }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  const long = `/v4/transactions/${'x'.repeat(15_000)}`;
+  const create = JSON.stringify({
+    amount: 1050,
+    currency: 'USD',
+    payment_method: { type: 'card', number: '4111111111111111', expiration_date: '12/30', security_code: '123' },
+    browser_info: { javascript_enabled: true, language: 'en-US', user_agent: 'soak', user_device: 'desktop' },
+  });
+  const statuses = {};
+  let sent = 0;
+  const load = async (total) => {
+    const worker = async () => {
+      while (sent < total) {
+        const n = sent++;
+        const status = n % 10 === 0 ? await send('POST', '/v4/transactions', create) : await send('GET', `${long}${n}`);
+        statuses[status] = (statuses[status] ?? 0) + 1;
+      }
+    };
+    await Promise.all(Array.from({ length: 8 }, worker));
+  };
+  try {
+    await load(3_000); // warm-up: the stalled streams fill and are dropped, the heap settles
+    const beforeKb = rssKb(sandbox);
+    await load(23_000);
+    const afterKb = rssKb(sandbox);
+    const health = await send('GET', '/_sandbox/health');
+    return { total: sent, statuses, beforeKb, afterKb, health };
+  } finally {
+    agent.destroy();
+    for (const s of stalled) s.destroy();
+  }
+}
+
 const failures = [];
 const report = [];
 try {
@@ -326,6 +385,22 @@ try {
     failures.push(
       `BUG: ${processingAfterStart} idempotency keys left 'processing' by the crash were not released at start-up (${retried.held} retries got 409 concurrent_request)`,
     );
+  await stopSandbox(sandbox);
+
+  // ---- round 3: stalled event streams under load ----
+  sandbox = await startSandbox(['--request-log-limit', '1000']);
+  const r3 = await stalledStreams(sandbox);
+  report.push(
+    `round 3: 30 event streams never read, ${r3.total} requests (401s with 15 KB paths, 1 in 10 a create) at 8 connections`,
+    `  statuses ${Object.entries(r3.statuses)
+      .map(([k, v]) => `${k}:${v}`)
+      .join(' ')}  RSS after warm-up ${mb(r3.beforeKb)}, after the load ${mb(r3.afterKb)}  health ${r3.health}`,
+  );
+  if ((r3.afterKb - r3.beforeKb) / 1024 >= 80 || r3.afterKb / 1024 >= 400)
+    failures.push(`RSS ${mb(r3.beforeKb)} -> ${mb(r3.afterKb)} with stalled event streams (at most +80 MB, under 400 MB)`);
+  if (r3.health !== 200 || sandbox.exited) failures.push('the sandbox did not answer after the stalled event streams');
+  if (r3.statuses[201] !== r3.total / 10 || r3.statuses[401] !== (r3.total * 9) / 10)
+    failures.push(`round 3 answered ${JSON.stringify(r3.statuses)}: expected only 401s and 1 create in 10 (201)`);
   await stopSandbox(sandbox);
 } finally {
   receiver.close();

@@ -6,7 +6,7 @@
  * merchant's return_url or cancel_url, while the merchant's server receives the signed
  * payment webhook. Also: no-JavaScript form posts, the 24-hour expiry on the sandbox clock,
  * pages for unknown, direct-mode card and finished transactions, and screenshots of every
- * method at 1280 and 420 px (light and dark) in /tmp/shots/.
+ * method at 1280 and 420 px (light and dark) in `SHOTS_DIR` when it is set.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
@@ -17,14 +17,15 @@ import { startServer, type RunningServer } from '../../src/server.js';
 import { decodePayload, tlvMap } from '../support/emvco-decoder.js';
 import { CHECKOUT, DIRECT, control, launchBrowser, merchantApi, startMerchant, type MerchantServer } from '../support/browser.js';
 
-const SHOTS = process.env.SHOTS_DIR ?? '/tmp/shots/';
+/** Where the screenshots go, when asked (`SHOTS_DIR=/tmp/shots/`). */
+const SHOTS = process.env.SHOTS_DIR;
 
 let sandbox: RunningServer;
 let merchant: MerchantServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
+  if (SHOTS) mkdirSync(SHOTS, { recursive: true });
   [sandbox, merchant, browser] = await Promise.all([startServer({ port: 0 }), startMerchant(), launchBrowser()]);
 });
 
@@ -102,18 +103,20 @@ async function newPage(width = 1280, height = 900, context?: BrowserContext): Pr
   return page;
 }
 
-/** Full-page screenshots of the page at 1280 and 420 px, and at 420 px in dark mode. */
+/**
+ * Nothing overflows sideways on a phone (420 px). With `SHOTS_DIR` set, also full-page
+ * screenshots of the page at 1280 and 420 px, and at 420 px in dark mode, to be looked at.
+ */
 async function shots(page: Page, name: string): Promise<void> {
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await page.screenshot({ path: `${SHOTS}${name}-1280.png`, fullPage: true });
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}${name}-1280.png`, fullPage: true });
   await page.setViewportSize({ width: 420, height: 860 });
-  await page.screenshot({ path: `${SHOTS}${name}-420.png`, fullPage: true });
-  // Nothing overflows sideways on a phone.
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}${name}-420.png`, fullPage: true });
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(420);
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await page.screenshot({ path: `${SHOTS}${name}-420-dark.png`, fullPage: true });
-  await page.emulateMedia({ colorScheme: 'light' });
+  if (SHOTS) {
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.screenshot({ path: `${SHOTS}${name}-420-dark.png`, fullPage: true });
+    await page.emulateMedia({ colorScheme: 'light' });
+  }
   await page.setViewportSize({ width: 1280, height: 900 });
 }
 
@@ -196,7 +199,7 @@ describe('card form (checkout payments without a channel)', () => {
     expect(await page.locator('#expiry-error').textContent()).toContain('MM/YY');
     expect(await page.getByLabel('Card number').inputValue()).toBe('4242424242424241');
     expect(await page.getByLabel('Security code').inputValue()).toBe('');
-    await page.screenshot({ path: `${SHOTS}pay-card-errors-420.png`, fullPage: true });
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}pay-card-errors-420.png`, fullPage: true });
 
     await fillCard(page, { number: '3782 822463 10005', expiry: '12/30', code: '123' });
     await page.getByRole('button', { name: 'Pay 49.90 EUR' }).click();

@@ -6,8 +6,8 @@
  * with node's crypto and the published public key. The advance answers without waiting for
  * the merchant: the webhooks it queued go out after each step's commit, so they are awaited
  * here; one subscription's webhooks arrive one at a time, in the order of its charges. Then a
- * renewal that fails until cancelled, and the e-mail and amount magic values on a spec-shaped
- * direct subscription (the default card on file triggers no rule; a card named explicitly does).
+ * renewal that fails until cancelled. The e-mail and amount magic values on a spec-shaped
+ * direct subscription run through the app in api/subscriptions/magic-values-on-subscriptions.
  */
 import { describe, expect, it } from 'vitest';
 import { perTest } from '../support/servers.js';
@@ -114,79 +114,5 @@ describe('subscriptions over a socket with a real webhook receiver', () => {
       ['sub-0001.period-1.attempt-2', 'FAILED', true],
       ['sub-0001.period-1.attempt-3', 'FAILED', true],
     ]);
-  });
-});
-
-/** A spec-shaped direct body: `payment_method` without card fields, so the default test card goes on file. */
-function specShaped(receiverUrl: string, overrides: Json = {}): Json {
-  return directSubscription({
-    payment_method: { type: 'card', payment_channel_code: 'CARD', webhooks_url: receiverUrl },
-    ...overrides,
-  });
-}
-
-const subscribe = (server: RunningServer, payload: Json) =>
-  call(server, 'POST', '/v4/subscriptions', payload, { 'x-forwarded-for': '203.0.113.7' });
-
-describe('scenario magic values on a spec-shaped direct subscription (the default card on file triggers no rule)', () => {
-  it('a customer e-mail @decline.test declines the first charge: the subscription is failed, with the FAILED webhook', async () => {
-    const { server, receiver } = await setup();
-    const customer = { email_address: 'lee@decline.test', first_name: 'Lee' };
-    const created = await subscribe(server, specShaped(receiver.url, { customer }));
-    expect(created.status).toBe(201);
-    expect(created.body.status).toBe('failed');
-    expect((created.body.payment_method as Json).card).toMatchObject({ last4: '4242' });
-    const [hook] = await receiver.waitFor(1);
-    expect(hook!.verified).toBe(true);
-    expect((hook!.body as Json).merchant_transaction_id).toBe('sub-0001.period-0');
-    expect(paymentData(hook!).payment_status).toBe('FAILED');
-    const charges = (await call(server, 'GET', '/v4/transactions?limit=10')).body.items as Json[];
-    expect(charges.map((t) => t.status)).toEqual(['FAILED']);
-  });
-
-  it('the amount 100002 declines the first charge the same way', async () => {
-    const { server, receiver } = await setup();
-    const created = await subscribe(server, specShaped(receiver.url, { amount: 100002 }));
-    expect(created.status).toBe(201);
-    expect(created.body.status).toBe('failed');
-    const [hook] = await receiver.waitFor(1);
-    expect(paymentData(hook!)).toMatchObject({ payment_status: 'FAILED', payment_amount: '1000.02' });
-  });
-
-  it('the rule the e-mail chose stays with the renewals: every charge is decided by it', async () => {
-    const { server, receiver } = await setup();
-    const customer = { email_address: 'kim@succeed.test', first_name: 'Kim' };
-    const plan = { name: 'Gold', currency: 'USD', amount: 900, interval: 'week' };
-    const created = await subscribe(server, specShaped(receiver.url, { customer, plan }));
-    expect(created.body.status).toBe('active');
-    await call(server, 'POST', '/_sandbox/clock/advance', { seconds: 7 * 86_400 + 60 });
-    const hooks = await receiver.waitFor(2);
-    expect(hooks.map((h) => paymentData(h).payment_status)).toEqual(['SUCCEEDED', 'SUCCEEDED']);
-    const charges = (await call(server, 'GET', '/v4/transactions?limit=10')).body.items as Json[];
-    expect(charges).toHaveLength(2);
-    for (const charge of charges) {
-      const detail = await call(server, 'GET', `/_sandbox/transactions/${String(charge.id)}`);
-      expect(detail.body.scenario_rule).toBe('default/email @succeed.test');
-    }
-  });
-
-  it('the e-mail decides whatever card is on file, even a magic card given explicitly', async () => {
-    const { server, receiver } = await setup();
-    const explicit = directSubscription({
-      amount: 100002,
-      customer: { email_address: 'lee@decline.test', first_name: 'Lee' },
-      payment_method: {
-        type: 'card',
-        number: '4242424242424242',
-        expiration_date: '12/30',
-        security_code: '123',
-        webhooks_url: receiver.url,
-      },
-    });
-    const created = await subscribe(server, explicit);
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
-    expect(created.body.status).toBe('failed');
-    const [hook] = await receiver.waitFor(1);
-    expect(paymentData(hook!).payment_status).toBe('FAILED');
   });
 });

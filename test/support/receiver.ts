@@ -34,19 +34,21 @@ export function verifySignature(raw: string, signature: string | undefined, publ
   return cryptoVerify('sha256', Buffer.from(raw, 'utf8'), publicKeyPem, Buffer.from(signature, 'base64'));
 }
 
-/**
- * The merchant's server on 127.0.0.1, the one webhook receiver of the tests: every POST is a
- * webhook, its signature verified with node's own `crypto.verify` and the published key
- * (never with the sandbox's signing code), answered as `respond` decides; a GET is a page the
- * customer lands on after the payment page (`/return`, `/cancel`).
- */
-export async function startReceiver(publicKeyPem = DEMO_WEBHOOK_PUBLIC_KEY_PEM): Promise<Receiver> {
+/** What a receiver does with a webhook, however it arrived: record it, answer it, wake the waiters. */
+export interface Arrivals {
+  receiver: Receiver;
+  /** Records `hook` and returns the answer `respond` decides for it. */
+  arrive(hook: ReceivedWebhook): { status: number; body: string; delayMs?: number };
+}
+
+/** The recording and waiting both receivers share; `close` is how the receiver stops. */
+export function arrivals(origin: string, close: () => Promise<void>): Arrivals {
   const received: ReceivedWebhook[] = [];
   const waiters: { count: number; resolve: () => void }[] = [];
   const matchers: { match: (hook: ReceivedWebhook) => boolean; resolve: (hook: ReceivedWebhook) => void }[] = [];
   const receiver: Receiver = {
-    url: '',
-    origin: '',
+    url: `${origin}/webhooks`,
+    origin,
     received,
     respond: () => ACK,
     waitForMatch(match, timeoutMs = 10_000) {
@@ -70,12 +72,45 @@ export async function startReceiver(publicKeyPem = DEMO_WEBHOOK_PUBLIC_KEY_PEM):
         });
       });
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
   };
+  return {
+    receiver,
+    arrive(hook) {
+      received.push(hook);
+      const answer = receiver.respond(received.length, hook);
+      for (const m of matchers.splice(0)) {
+        if (m.match(hook)) m.resolve(hook);
+        else matchers.push(m);
+      }
+      for (const w of waiters.splice(0)) {
+        if (received.length >= w.count) w.resolve();
+        else waiters.push(w);
+      }
+      return answer;
+    },
+  };
+}
+
+/** Parses a webhook's raw body and checks its signature as a merchant would. */
+export function receivedWebhook(raw: string, headers: IncomingHttpHeaders, path: string, publicKeyPem: string): ReceivedWebhook {
+  let body: unknown = null;
+  try {
+    body = JSON.parse(raw);
+  } catch {
+    body = null;
+  }
+  return { raw, body, headers, verified: verifySignature(raw, headers.signature as string | undefined, publicKeyPem), path };
+}
+
+/**
+ * The merchant's server on 127.0.0.1, the webhook receiver of the socket tier: every POST is a
+ * webhook, its signature verified with node's own `crypto.verify` and the published key
+ * (never with the sandbox's signing code), answered as `respond` decides; a GET is a page the
+ * customer lands on after the payment page (`/return`, `/cancel`). Without a socket, the same
+ * receiver is `memory-receiver.ts`.
+ */
+export async function startReceiver(publicKeyPem = DEMO_WEBHOOK_PUBLIC_KEY_PEM): Promise<Receiver> {
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -87,22 +122,7 @@ export async function startReceiver(publicKeyPem = DEMO_WEBHOOK_PUBLIC_KEY_PEM):
         res.end(`<!doctype html><title>${title}</title><h1>${title}</h1><p id="query">${url.search.replace(/[<>&"]/g, '')}</p>`);
         return;
       }
-      const raw = Buffer.concat(chunks).toString('utf8');
-      let body: unknown = null;
-      try {
-        body = JSON.parse(raw);
-      } catch {
-        body = null;
-      }
-      const hook: ReceivedWebhook = {
-        raw,
-        body,
-        headers: req.headers,
-        verified: verifySignature(raw, req.headers.signature as string | undefined, publicKeyPem),
-        path: req.url ?? '/',
-      };
-      received.push(hook);
-      const answer = receiver.respond(received.length, hook);
+      const answer = arrived.arrive(receivedWebhook(Buffer.concat(chunks).toString('utf8'), req.headers, req.url ?? '/', publicKeyPem));
       const send = (): void => {
         if (res.destroyed) return;
         res.writeHead(answer.status, { 'content-type': 'application/json' });
@@ -110,20 +130,18 @@ export async function startReceiver(publicKeyPem = DEMO_WEBHOOK_PUBLIC_KEY_PEM):
       };
       if (answer.delayMs) setTimeout(send, answer.delayMs);
       else send();
-      for (const m of matchers.splice(0)) {
-        if (m.match(hook)) m.resolve(hook);
-        else matchers.push(m);
-      }
-      for (const w of waiters.splice(0)) {
-        if (received.length >= w.count) w.resolve();
-        else waiters.push(w);
-      }
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  receiver.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  receiver.url = `${receiver.origin}/webhooks`;
-  return receiver;
+  const arrived = arrivals(
+    `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
+  return arrived.receiver;
 }
 
 /** JSON body of a response, typed loosely for assertions. */

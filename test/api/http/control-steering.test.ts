@@ -4,6 +4,9 @@
  * the start-up files), and a request log filtered by method, path, status and account with
  * keyset pages that keep the filters.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CHECKOUT, DIRECT, body, directPayment, headers, testApp, type PageBody } from '../../support/app.js';
 
@@ -68,6 +71,25 @@ describe('POST /_sandbox/reset with rewind_clock', () => {
       expect(await body(await app.request('/_sandbox/clock'))).toMatchObject({ offset_seconds: 0 });
     } finally {
       await lifecycle.close();
+    }
+  });
+
+  it('persists the rewound clock with --db across a restart', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sandbox-rewind-'));
+    const db = join(dir, 'sandbox.db');
+    try {
+      const first = testApp({ db });
+      await first.app.request('/_sandbox/clock/advance', jsonPost({ seconds: 3600 * 24 * 30 }));
+      await first.lifecycle.close();
+      const second = testApp({ db });
+      expect(second.core.clock.offsetMs()).toBeGreaterThan(0); // the offset survived the restart
+      expect((await second.app.request('/_sandbox/reset', jsonPost({ rewind_clock: true }))).status).toBe(200);
+      await second.lifecycle.close();
+      const third = testApp({ db });
+      expect(await body(await third.app.request('/_sandbox/clock'))).toMatchObject({ offset_seconds: 0 });
+      await third.lifecycle.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -98,9 +98,9 @@ describe('the webhook canary', () => {
     const second = await pay(sandbox.url, shop, 'order-2');
     await receiver.waitFor(3);
     await settled(sandbox.url, shop);
-    // Advancing the clock past every retry sends nothing more: the refused canary is not retried.
+    // Advancing the clock past every retry sends nothing more: the refused canary is not retried
+    // (the advance answers once every webhook it made due had its attempt).
     await sandbox.advanceClock(3600);
-    await new Promise((resolve) => setTimeout(resolve, 200));
     expect(receiver.received.map((h) => h.verified)).toEqual([true, false, true]);
 
     const log = await deliveries(sandbox.url, shop);

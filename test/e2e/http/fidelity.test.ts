@@ -2,8 +2,9 @@
  * The fidelity decisions over a real socket, as a merchant's code meets them: a JWT minted
  * with real time survives time travel, nulls from a serializer, a malformed path id, an
  * IDR 100,000,000 payment and its exact webhook amount, a method type that contradicts its
- * channel, a body-less refund sent with a JSON content type, and the same idempotency key
- * with another body while the first request is still running (held by --latency).
+ * channel, and a body-less refund sent with a JSON content type. The same idempotency key
+ * with another body while the first request is still running is checked through the app
+ * (api/http/fidelity).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../../src/server.js';
@@ -122,31 +123,5 @@ describe('the fidelity decisions over HTTP', () => {
     const refund = await call(`/v4/transactions/${String(tx.json.id)}/refunds`, { method: 'POST', headers: headers() });
     expect(refund.status).toBe(201);
     expect(refund.json).toMatchObject({ amount: 2000, status: 'SUCCESS' });
-  });
-});
-
-describe('the same idempotency key with another body while the first request runs', () => {
-  let slow: RunningServer;
-  beforeAll(async () => {
-    slow = await startServer({ port: 0, host: '127.0.0.1', ticker: false, latency: { p50Ms: 1500, p99Ms: 1500 } });
-  });
-  afterAll(() => slow?.stop());
-
-  it('is 409 concurrent_request (rule 5 wins); after the first answered, 400 already in use (rule 6)', async () => {
-    const send = (amount: number) =>
-      fetch(`${slow.url}/v4/transactions`, {
-        method: 'POST',
-        headers: headers(DIRECT, { 'idempotency-key': 'overlap-http' }),
-        body: JSON.stringify(directPayment({ amount })),
-      });
-    const first = send(1050);
-    await new Promise((resolve) => setTimeout(resolve, 400));
-    const concurrent = await send(2000);
-    expect(concurrent.status).toBe(409);
-    expect(await concurrent.json()).toMatchObject({ code: 'concurrent_request' });
-    expect((await first).status).toBe(201);
-    const later = await send(2000);
-    expect(later.status).toBe(400);
-    expect(((await later.json()) as { message: string }).message).toMatch(/already in use/);
   });
 });

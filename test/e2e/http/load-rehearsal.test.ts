@@ -50,9 +50,6 @@ describe('load rehearsal', () => {
     expect(String(envelope.message)).toContain('3 requests per second');
     // The other account has its own budget.
     expect((await list(sandbox, 'checkout')).status).toBe(200);
-    // After Retry-After the account is served again.
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    expect((await list(sandbox, 'direct')).status).toBe(200);
   });
 
   it("--rate-limit counts a request only once it authenticates: a flood naming an account without its key spends none of that account's tokens", async () => {

@@ -59,6 +59,29 @@ describe('the token bucket of --rate-limit', () => {
   });
 });
 
+describe('the rate limit over a request', () => {
+  it('answers a call over the budget 429 with Retry-After: 1, and serves the account again once that second has passed', async () => {
+    let nowMs = 0;
+    const { rateLimit } = loadRehearsal({
+      settingsOf: () => ({ known: true, rateLimit: 1, latency: { p50Ms: 0, p99Ms: 0 } }),
+      authenticatesAs: () => true,
+      now: () => nowMs,
+    });
+    const app = new Hono<ApiEnv>();
+    app.use('*', rateLimit);
+    app.get('/v4/x', (c) => c.text('ok', 200));
+    const call = () => app.request('/v4/x', { headers: { 'x-merchant-account-id': 'V', authorization: 'Bearer own-key' } });
+    expect((await call()).status).toBe(200);
+    const refused = await call();
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    nowMs += 999;
+    expect((await call()).status).toBe(429);
+    nowMs += 1;
+    expect((await call()).status).toBe(200);
+  });
+});
+
 describe('the rate limit counts authenticated requests only', () => {
   it("a request whose token does not authenticate as the named account passes uncounted; the account's own calls are counted", async () => {
     const asked: string[] = [];

@@ -1,5 +1,5 @@
 /**
- * Payment methods enforced and the customer's step, over HTTP without a socket (webhooks go to a loopback receiver):
+ * Payment methods enforced and the customer's step, through the app (webhooks reach an in-memory receiver):
  * the catalogue on POST /v4/transactions and /v4/subscriptions, direct-mode QR, wallet and
  * banking-app payments that wait with a payment_url (and the EMVCo payload for PromptPay and
  * Pix), checkout mode keeping the channel, the 24-hour link expiry on the sandbox clock,
@@ -7,9 +7,10 @@
  * spec-shaped subscriptions with the default test card, first charges that wait for the
  * customer, and a card on file that expires in month 4.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { decodePayload } from '../../support/emvco-decoder.js';
-import { CHECKOUT, DIRECT, body, directPayment, headers, startReceiver, testApp, type Receiver } from '../../support/app.js';
+import { CHECKOUT, DIRECT, body, directPayment, headers, testApp } from '../../support/app.js';
+import { appWithReceiver } from '../../support/memory-receiver.js';
 import {
   DAY,
   advanceTo,
@@ -23,16 +24,6 @@ import {
 } from '../../support/subscriptions.js';
 
 type Detail = { type: string; pointer: string; message: string; location: string };
-
-const receivers: Receiver[] = [];
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
-});
-async function receiver(): Promise<Receiver> {
-  const r = await startReceiver();
-  receivers.push(r);
-  return r;
-}
 
 const postTx = async (app: App, payload: Json, creds = DIRECT) =>
   app.request('/v4/transactions', { method: 'POST', headers: headers(creds), body: JSON.stringify(payload) });
@@ -191,8 +182,7 @@ describe("direct-mode payments that need the customer's step", () => {
 
 describe('the payment link expires after 24 hours on the sandbox clock', () => {
   it('an unpaid link becomes FAILED with its webhook when the clock passes 24 h, without anyone opening the page', async () => {
-    const hooks = await receiver();
-    const { app, features } = testApp();
+    const { app, features, hooks } = appWithReceiver();
     const tx = await body<{ id: string }>(
       await postTx(app, { ...channelPayment('KPLUS', 'THB', 'mobile_banking'), notification_url: hooks.url }),
     );
@@ -221,8 +211,7 @@ describe('the payment link expires after 24 hours on the sandbox clock', () => {
 
 describe('cards', () => {
   it('a card expired before the sandbox clock month is created FAILED with decline_reason expired_card, and its FAILED webhook', async () => {
-    const hooks = await receiver();
-    const { app, core } = testApp();
+    const { app, core, hooks } = appWithReceiver();
     const expired = expiryIn(core.clock.nowMs(), -1);
     const res = await postTx(
       app,
@@ -330,8 +319,7 @@ describe('subscriptions as docs/subscriptions.md describes them', () => {
   });
 
   it('a spec-shaped checkout body: active with payment_url_link, first charge PENDING; paid on the page -> active, one SUCCEEDED webhook at webhooks_url', async () => {
-    const hooks = await receiver();
-    const { app } = testApp();
+    const { app, hooks } = appWithReceiver();
     const res = await postSubscription(
       app,
       checkoutSubscription({ payment_method: { ...SPEC_METHOD, webhooks_url: hooks.url } }),
@@ -400,8 +388,7 @@ describe('subscriptions as docs/subscriptions.md describes them', () => {
   });
 
   it('a monthly subscription whose card expires in month 4: renewals 1-3 paid, renewal 4 declined expired_card -> past_due, then cancelled; one FAILED webhook per attempt', async () => {
-    const hooks = await receiver();
-    const { app, core, features } = testApp();
+    const { app, core, features, hooks } = appWithReceiver();
     const start = new Date(core.clock.nowMs());
     const expiry = expiryIn(start.getTime(), 3);
     const sub = await body<Json>(

@@ -1,20 +1,22 @@
 /**
  * The scenario engine at work: the default scenario's magic values end to end (outcome in
  * the create response, delays on the sandbox clock, refunds, simulated webhook failures,
- * each webhook checked at a real receiver), `--scenario` files tried before the default
+ * each webhook checked at a verifying in-memory receiver), `--scenario` files tried before the default
  * one, renewal rules, steps that survive a restart, and a bad file stopping start-up with a
  * message that names the rule.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../../src/app.js';
 import { main } from '../../../src/cli.js';
 import { ScenarioError, loadScenarioFile } from '../../../src/features/scenarios/load.js';
 import { defaultScenarioPath } from '../../../src/core/config.js';
 import type { ScenarioFileInput } from '../../../src/features/scenarios/schema.js';
-import { CHECKOUT, DIRECT, body, directPayment, headers, startReceiver, testApp, type Receiver } from '../../support/app.js';
+import type { SandboxOptions } from '../../../src/core/config.js';
+import { ACK, CHECKOUT, DIRECT, body, directPayment, headers, testApp as sandboxApp } from '../../support/app.js';
+import { memoryWebhooks } from '../../support/memory-receiver.js';
 import {
   advance,
   createSubscription,
@@ -30,15 +32,15 @@ const DEFAULT_SCENARIO_PATH = defaultScenarioPath();
 const dir = mkdtempSync(join(tmpdir(), 'payment-sandbox-scenarios-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-let receiver: Receiver;
-beforeAll(async () => {
-  receiver = await startReceiver();
-});
-afterAll(() => receiver.close());
+const net = memoryWebhooks();
+const receiver = net.receiver();
 afterEach(() => {
   receiver.received.length = 0;
-  receiver.respond = () => ({ status: 200, body: JSON.stringify({ code: '200', message: 'SUCCESS' }) });
+  receiver.respond = () => ACK;
 });
+
+/** A sandbox app whose webhooks reach `receiver`. */
+const testApp = (options: Partial<SandboxOptions> = {}) => sandboxApp(options, { webhookPoster: net.poster });
 
 let fileCount = 0;
 /** Writes a scenario file and returns its path. */

@@ -3,9 +3,10 @@
  * trials, past_due → cancelled after plan.payment_attempts, recovery, failed first charges,
  * month ends and billing_cycle_anchor, other intervals, free renewals.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RENEWAL_RETRY_SECONDS } from '../../../src/features/subscriptions/subscriptions.js';
-import { startReceiver, testApp as baseTestApp, type Receiver } from '../../support/app.js';
+import { testApp as baseTestApp } from '../../support/app.js';
+import { memoryWebhooks } from '../../support/memory-receiver.js';
 import {
   DAY,
   advance,
@@ -22,14 +23,11 @@ import {
 
 const plan = (overrides: Json = {}): Json => ({ name: 'Gold', currency: 'USD', amount: 900, interval: 'month', ...overrides });
 
-// Webhooks are checked in test/e2e; here they go to one acknowledging receiver (the
+// Webhooks are checked elsewhere; here they go to one acknowledging in-memory receiver (the
 // sandbox's default notification URL), so no delivery retries slow the clock down.
-let receiver: Receiver;
-beforeAll(async () => {
-  receiver = await startReceiver();
-});
-afterAll(() => receiver.close());
-const testApp = () => baseTestApp({ notificationUrl: receiver.url });
+const net = memoryWebhooks();
+const receiver = net.receiver();
+const testApp = () => baseTestApp({ notificationUrl: receiver.url }, { webhookPoster: net.poster });
 const directSubscription = (overrides: Json = {}): Json =>
   withPath(baseSubscription(overrides), ['payment_method', 'webhooks_url'], undefined);
 const summary = (charges: Json[]) => charges.map((c) => [day(c.created_at), c.status, c.amount, c.external_identifier]);
