@@ -18,7 +18,7 @@ interface Step {
   env?: Record<string, string>;
 }
 interface Job {
-  container?: string;
+  container?: string | { image: string };
   strategy?: { matrix: Record<string, number[]> };
   steps: Step[];
 }
@@ -71,7 +71,7 @@ describe('.github/workflows/ci.yml', () => {
     const local = [...script.matchAll(/packages\+=\(([\w-]+)\)/g)].map((m) => m[1]!).sort();
     expect(local).toEqual(['chromium', 'default-jdk-headless', 'golang-go', 'php-cli', 'python3-cryptography', 'ruby']);
     const e2e = workflow.jobs.e2e!;
-    expect(e2e.container).toMatch(/bookworm/);
+    expect(typeof e2e.container === 'string' ? e2e.container : e2e.container?.image).toMatch(/bookworm/);
     const install = /apt-get install -y ([\w -]+)$/m.exec(runs(e2e))?.[1]?.trim().split(/\s+/).sort();
     expect(install).toEqual(local);
   });
