@@ -14,7 +14,8 @@
  *
  * `npm run coverage` runs every tier with `--coverage`: V8's line, statement and branch coverage
  * of `src/**` (code run in the test processes; not the CLI processes the e2e tier starts), a
- * text summary, and the full report in coverage/ (HTML, and coverage-summary.json).
+ * text summary, and the full report in coverage/ (HTML, and coverage-summary.json), also when a
+ * test failed.
  */
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
@@ -36,6 +37,7 @@ export default defineConfig({
       include: ['src/**'],
       reporter: ['text-summary', 'html', 'json-summary'],
       reportsDirectory: 'coverage',
+      reportOnFailure: true,
     },
     projects: [tier('unit', { pool: 'threads', isolate: false }), tier('api'), tier('e2e'), tier('architecture')],
   },
