@@ -3,7 +3,8 @@
  * answers, else `podman-compose` (Debian's package; scripts/container-engine.sh installs it),
  * with one more file that adds the merchant's app as the service `app`: a webhook receiver on
  * 0.0.0.0:3000 that records each POST and answers the spec's acknowledgement. compose builds
- * the image from `build: .`, publishes the sandbox on PAYMENT_SANDBOX_HOST_PORT (a free port
+ * the image from `build: .` (or, with `PAYMENT_SANDBOX_IMAGE` built ahead from the same
+ * Dockerfile, runs that image as `payment-sandbox` without building), publishes the sandbox on PAYMENT_SANDBOX_HOST_PORT (a free port
  * here), and the check shows: the app reaches the sandbox by its service name; a checkout
  * payment's `payment_url` opens from the host; settling it delivers a signed webhook to the
  * app over the compose network; the go-live report runs with `exec -T` as the file says.
@@ -15,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { prepareImage } from '../support/container-image.js';
 import { freePort } from '../support/ports.js';
 import { until } from '../support/until.js';
 
@@ -92,7 +94,9 @@ beforeAll(async () => {
     },
   };
   writeFileSync(join(dir, 'app.yaml'), JSON.stringify(app, null, 2));
-  ok(compose(['up', '-d', '--build'], 900_000), `${tool.join(' ')} up -d --build`);
+  if (process.env.PAYMENT_SANDBOX_IMAGE) prepareImage(engine, [], 'payment-sandbox', root);
+  const up = process.env.PAYMENT_SANDBOX_IMAGE ? ['up', '-d', '--no-build'] : ['up', '-d', '--build'];
+  ok(compose(up, 900_000), `${tool.join(' ')} ${up.join(' ')}`);
   await until('the sandbox on the published port', async () => ((await get(`${origin}/_sandbox/health`))?.ok ? true : undefined));
   await until('the app on its port', async () => ((await get(`http://127.0.0.1:${appPort}/`))?.ok ? true : undefined));
 }, 960_000);

@@ -1,7 +1,8 @@
 /**
  * The container image (`npm run test:image`): builds ./Dockerfile unchanged with `docker`
  * where an engine answers, else `podman` (set up by scripts/container-engine.sh,
- * whose CONTAINER_BUILD_ARGS are passed to podman builds), then runs it as a merchant's CI
+ * whose CONTAINER_BUILD_ARGS are passed to podman builds), or takes the image built ahead from
+ * it (`PAYMENT_SANDBOX_IMAGE`, test/support/container-image.ts), then runs it as a merchant's CI
  * would: health from the host, HEALTHCHECK with a changed port, a non-root process, payment
  * links on --public-url, SIGTERM exits 0, and --db on the data volume survives a restart.
  */
@@ -14,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from 'node:net';
 import { directPayment, startReceiver } from '../support/app.js';
 import { merchantCheckout } from '../support/checkout.js';
+import { prepareImage } from '../support/container-image.js';
 import { alive, runningIn } from '../support/processes.js';
 import { freePort } from '../support/ports.js';
 import { until } from '../support/until.js';
@@ -61,7 +63,7 @@ let origin = '';
 let credentials: { account_id: string; api_key: string; name: string }[] = [];
 
 beforeAll(async () => {
-  ok(['build', ...buildArgs, '-t', tag, '.'], 900_000);
+  prepareImage(engine, buildArgs, tag, root);
   hostPort = await freePort();
   origin = `http://127.0.0.1:${hostPort}`;
   run(['rm', '-f', name]);

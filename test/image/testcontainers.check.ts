@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PaymentSandboxContainer, type StartedPaymentSandboxContainer } from '../../src/testcontainers.js';
 import { directPayment, headers, startReceiver } from '../support/app.js';
+import { prepareImage } from '../support/container-image.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const engine = spawnSync('docker', ['info'], { stdio: 'ignore', timeout: 20_000 }).status === 0 ? 'docker' : 'podman';
@@ -51,8 +52,7 @@ let service: ChildProcess | undefined;
 let socketDir: string | undefined;
 
 beforeAll(async () => {
-  const build = spawnSync(engine, ['build', ...buildArgs, '-t', tag, '.'], { cwd: root, encoding: 'utf8', timeout: 900_000 });
-  if (build.status !== 0) throw new Error(`${engine} build: ${build.stderr || build.stdout}`);
+  prepareImage(engine, buildArgs, tag, root);
   if (engine === 'podman') {
     // podman's Docker-compatible API on a socket of this test's own; Testcontainers finds it by DOCKER_HOST.
     socketDir = mkdtempSync(join(tmpdir(), 'podman-api-'));

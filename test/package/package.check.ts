@@ -5,14 +5,20 @@
  * dependencies only (from the local npm cache where it can), and there runs `npx
  * payment-sandbox` plus a create over HTTP, a merchant's `node --test` file using
  * `startSandbox` and `verifyWebhook`, and a type check of a TypeScript consumer.
+ *
+ * The project's dependencies (better-sqlite3 compiled) are kept in the CI cache
+ * (test/support/ci-cache.ts), keyed by the lockfile, the package's dependencies and the Node
+ * version and platform: with an entry, the project starts from it and `npm install` adds the
+ * packed package to it, compiling nothing; a changed lockfile or Node makes a new entry.
  */
 import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { directPayment } from '../support/app.js';
+import { cacheEntry, cacheKey } from '../support/ci-cache.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -38,6 +44,17 @@ function sh(cmd: string, args: string[], cwd: string, timeoutMs: number): SpawnS
   return res;
 }
 
+/** What the project's installed dependencies depend on: the lockfile, the package's dependencies, Node and the platform. */
+function dependenciesKey(): string {
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies?: unknown; peerDependencies?: unknown };
+  return cacheKey([
+    readFileSync(join(root, 'package-lock.json')),
+    JSON.stringify([manifest.dependencies, manifest.peerDependencies]),
+    process.version,
+    `${process.platform}-${process.arch}`,
+  ]);
+}
+
 beforeAll(() => {
   // `prepare` builds dist/ (with .d.ts) before packing.
   const out = sh('npm', ['pack', '--json', '--pack-destination', work], root, 300_000).stdout;
@@ -45,13 +62,28 @@ beforeAll(() => {
   mkdirSync(project);
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'merchant-app', private: true, type: 'module' }));
   const started = Date.now();
-  sh('npm', ['install', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund', join(work, packed.filename)], project, 600_000);
+  const install = (): void => {
+    sh('npm', ['install', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund', join(work, packed.filename)], project, 600_000);
+  };
+  // The dependencies as a fresh install left them (without the package itself): the cache entry.
+  const { folder, hit } = cacheEntry('package-consumer', dependenciesKey(), (entry) => {
+    install();
+    cpSync(join(project, 'node_modules'), join(entry, 'node_modules'), {
+      recursive: true,
+      verbatimSymlinks: true,
+      filter: (source) => !/[\\/]node_modules[\\/](payment-sandbox|\.bin[\\/]payment-sandbox)$/.test(source),
+    });
+  });
+  if (hit) {
+    cpSync(join(folder, 'node_modules'), join(project, 'node_modules'), { recursive: true, verbatimSymlinks: true });
+    install();
+  }
   const installSeconds = (Date.now() - started) / 1000;
   const installKb = Number(sh('du', ['-sk', 'node_modules'], project, 60_000).stdout.split('\t')[0]);
   // Figures for the record (never asserted): sizes and the install time on this machine.
   console.log(
     `packed ${(packed.size / 1024).toFixed(0)} kB (${(packed.unpackedSize / 1024).toFixed(0)} kB unpacked, ${packed.files.length} files); ` +
-      `npm install --omit=dev ${installSeconds.toFixed(0)} s; node_modules ${(installKb / 1024).toFixed(1)} MB`,
+      `npm install --omit=dev ${installSeconds.toFixed(0)} s (dependencies ${hit ? 'from the CI cache' : 'installed, now cached'}); node_modules ${(installKb / 1024).toFixed(1)} MB`,
   );
   copyFileSync(join(here, 'consumer', 'merchant.test.mjs'), join(project, 'merchant.test.mjs'));
   copyFileSync(join(here, 'consumer', 'consumer.mts'), join(project, 'consumer.mts'));

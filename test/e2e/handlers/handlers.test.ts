@@ -11,9 +11,17 @@
  * python3 that has the `cryptography` package (`PYTHON`, `python3` or Debian's /usr/bin/python3,
  * the first that imports it). `.ci/run` installs them from Debian's packages. A missing one
  * fails the test when CI=true; elsewhere its tests are skipped, saying what is missing.
+ *
+ * The compiled languages are compiled once per content: `go run main.go` runs the binary `go
+ * build` made of the same file, and `java Handler.java` the class `javac` made of it (the class
+ * the source launcher would run: the file's first class), each kept in the CI cache
+ * (test/support/ci-cache.ts) under the hash of the source and the toolchain's version. Both
+ * signing modes, and later runs, use the same build; a changed file or toolchain builds anew.
+ * The Run: line is still what bash runs: a `go` or `java` first on PATH takes those two
+ * commands and hands every other to the real toolchain.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
@@ -27,6 +35,7 @@ import {
   type WebhookHandlerExample,
 } from '../../../src/features/webhooks/webhook-handler-files.js';
 import { startSandbox, type RunningSandbox } from '../../../src/index.js';
+import { cacheEntry, cacheKey } from '../../support/ci-cache.js';
 import { freePort } from '../../support/ports.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
@@ -104,6 +113,80 @@ const shared = {
   GOFLAGS: '',
   GO111MODULE: 'on',
 };
+
+/** The absolute path of the program `name` on PATH. */
+function which(name: string): string {
+  const r = spawnSync('bash', ['-c', `command -v ${name}`], { encoding: 'utf8', timeout: 60_000 });
+  if (r.status !== 0 || !r.stdout.trim()) throw new Error(`no ${name} on PATH`);
+  return r.stdout.trim();
+}
+
+/** What `cmd args` prints (stdout and stderr), to tell a toolchain's version. */
+function printed(cmd: string, args: string[]): string {
+  const r = spawnSync(cmd, args, { encoding: 'utf8', timeout: 60_000 });
+  return `${r.stdout ?? ''}${r.stderr ?? ''}`;
+}
+
+/** Runs `cmd args` in `cwd` with the shared Go settings, or throws with its output. */
+function compile(cmd: string, args: string[], cwd: string): void {
+  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', timeout: 300_000, env: { ...process.env, ...shared } });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}:\n${r.stdout}${r.stderr}`);
+}
+
+const quote = (s: string): string => `'${s.replaceAll("'", "'\\''")}'`;
+
+/**
+ * Writes the program `name` into the cache entry `folder`: for exactly `args` it runs `cached`
+ * (a command line in which `$here` is the entry's folder, wherever it was moved and linked
+ * from), for anything else the real toolchain program `real`.
+ */
+function wrapper(folder: string, name: string, args: string, cached: string, real: string): void {
+  const path = join(folder, name);
+  const script = [
+    '#!/usr/bin/env bash',
+    'here=$(dirname "$(readlink -f "$0")")',
+    `if [ "$*" = ${quote(args)} ]; then exec ${cached}; fi`,
+    `exec ${quote(real)} "$@"`,
+    '',
+  ];
+  writeFileSync(path, script.join('\n'));
+  chmodSync(path, 0o755);
+}
+
+/**
+ * For Go and Java, the program to put first on PATH that runs the handler's build, made once per
+ * hash of its source and the toolchain's version (the CI cache); nothing for the other languages.
+ */
+function compiled(handler: WebhookHandlerExample): Record<string, string> {
+  if (handler.language === 'go') {
+    const go = which('go');
+    const key = cacheKey([handler.code, go, printed(go, ['version']), printed(go, ['env', 'GOOS', 'GOARCH'])]);
+    const { folder } = cacheEntry('webhook-handlers', `go-${key}`, (entry) => {
+      writeFileSync(join(entry, handler.file), handler.code);
+      compile(go, ['build', '-o', 'handler', handler.file], entry);
+      rmSync(join(entry, handler.file));
+      wrapper(entry, 'go', `run ${handler.file}`, '"$here/handler"', go);
+    });
+    return { go: join(folder, 'go') };
+  }
+  if (handler.language === 'java') {
+    const java = which('java');
+    const javac = which('javac');
+    // The source launcher runs the first class the file declares.
+    const main = /^(?:public\s+)?(?:final\s+)?class\s+(\w+)/m.exec(handler.code)?.[1];
+    if (!main) throw new Error(`${handler.file} declares no class`);
+    const key = cacheKey([handler.code, java, javac, printed(java, ['-version']), printed(javac, ['-version'])]);
+    const { folder } = cacheEntry('webhook-handlers', `java-${key}`, (entry) => {
+      mkdirSync(join(entry, 'src'));
+      writeFileSync(join(entry, 'src', handler.file), handler.code);
+      compile(javac, ['-d', 'classes', join('src', handler.file)], entry);
+      rmSync(join(entry, 'src'), { recursive: true });
+      wrapper(entry, 'java', handler.file, `${quote(java)} -cp "$here/classes" ${main}`, java);
+    });
+    return { java: join(folder, 'java') };
+  }
+  return {};
+}
 
 /** Starts `handler` as its `Run:` line says, in a folder of its own, with the key file beside it. */
 async function startHandler(
@@ -240,7 +323,7 @@ for (const { mode, options, env } of modes) {
       }
       it(title, { timeout: 300_000 }, async () => {
         const handler = HANDLERS.find((h) => h.language === language)!;
-        const running = await startHandler(handler, tools.path, sandbox.credentials.webhookPublicKeyPem, env);
+        const running = await startHandler(handler, { ...tools.path, ...compiled(handler) }, sandbox.credentials.webhookPublicKeyPem, env);
         try {
           // The handler answers GET /orders/<merchant_transaction_id> with what it applied.
           const report = await runBattery(sandbox, running.url, running.url.replace(/\/webhooks$/, '/orders'));

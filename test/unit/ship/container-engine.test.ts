@@ -66,8 +66,9 @@ describe('.ci/run', () => {
   it("sets up the engine with the project's own script, and keeps its other steps", () => {
     const run = readFileSync(join(root, '.ci/run'), 'utf8');
     expect(run).toContain('bash scripts/container-engine.sh setup');
+    // Each step a command of its own: a line, a stage's command, or a line that sets a variable for it.
     for (const step of ['npm ci', 'npm test', 'npm run test:package', 'npm run test:image'])
-      expect(run).toMatch(new RegExp(`^${step}$`, 'm'));
+      expect(run).toMatch(new RegExp(`^\\s*(stage [\\w-]+ |\\w+=\\S+ )?${step}$`, 'm'));
   });
 
   it('no CI, build, recipe or test file names a path outside the repository', () => {
