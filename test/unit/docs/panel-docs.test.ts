@@ -23,14 +23,20 @@ describe('the panel and the docs', () => {
   });
 
   it('shows create commands that send an Idempotency-Key', async () => {
-    Object.assign(globalThis, { window: { location: { origin: 'http://127.0.0.1:4010' } } });
-    const { examples } = (await panelModule('examples.js')) as {
-      examples: Record<'createTransaction' | 'createSubscription', (account: object) => string>;
-    };
-    for (const mode of ['direct', 'checkout']) {
-      const account = { mode, account_id: `acc_demo_${mode}`, api_key: 'sk_test_x' };
-      expect(examples.createTransaction(account)).toContain("-H 'Idempotency-Key: order-1001'");
-      expect(examples.createSubscription(account)).toContain("-H 'Idempotency-Key: sub-1001'");
+    // The unit tier shares one module graph: the page's `window` is gone once this test ends, so
+    // no module loaded later (node-forge reads `window.location.href` when it loads) sees it.
+    Object.assign(globalThis, { window: { location: { origin: 'http://127.0.0.1:4010', href: 'http://127.0.0.1:4010/' } } });
+    try {
+      const { examples } = (await panelModule('examples.js')) as {
+        examples: Record<'createTransaction' | 'createSubscription', (account: object) => string>;
+      };
+      for (const mode of ['direct', 'checkout']) {
+        const account = { mode, account_id: `acc_demo_${mode}`, api_key: 'sk_test_x' };
+        expect(examples.createTransaction(account)).toContain("-H 'Idempotency-Key: order-1001'");
+        expect(examples.createSubscription(account)).toContain("-H 'Idempotency-Key: sub-1001'");
+      }
+    } finally {
+      delete (globalThis as { window?: unknown }).window;
     }
   });
 });
