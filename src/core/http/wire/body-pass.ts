@@ -117,7 +117,8 @@ const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typ
 
 /** Sets an own key (`__proto__` included, as JSON.parse makes it) without touching the prototype. */
 const put = (target: Record<string, unknown>, key: string, value: unknown): void => {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
 };
 
 /** One walk's state: the pointers found, whether the plan saw through everywhere, the canonical text of the value last walked. */
