@@ -524,6 +524,8 @@ async function peers() {
       '-',
       null,
     );
+    // A create refused (a 400 is cheap) would flatter the figure: every answer's status is counted.
+    console.log(`    status counts: ${JSON.stringify(statusCounts(server.results))}`);
   }
   const [sandbox, bare] = servers;
   const ratio = (a, b) => `${(a.rps / b.rps).toFixed(2)}x (CPU ${(b.cpu / a.cpu).toFixed(2)}x)`;
@@ -551,6 +553,14 @@ async function peers() {
   figure('peers', 'sandbox / framework floor (req/s; CPU per request)', ratio(sandbox, floor), '-', null);
   for (const compare of servers.filter((x) => x.name.startsWith('sandbox of ')))
     figure('peers', `sandbox / ${compare.name} (req/s; CPU per request)`, ratio(sandbox, compare), '-', null);
+}
+
+/** The answers of several load runs by status (`{"201": n}`), from autocannon's counts. */
+function statusCounts(results) {
+  const counts = {};
+  for (const r of results)
+    for (const [code, { count }] of Object.entries(r.statusCodeStats ?? {})) counts[code] = (counts[code] ?? 0) + count;
+  return counts;
 }
 
 /** stripe-stateful-mock from its folder, checked with one charge. */
@@ -1487,7 +1497,7 @@ async function profile() {
       });
       const refused = bad(r);
       if (refused) console.log(`  ${refused} creates were not answered 201: the body measured is not the one accepted!`);
-      console.log(`  status counts: ${JSON.stringify(r.statusCodeStats ?? {})}`);
+      console.log(`  status counts: ${JSON.stringify(statusCounts([r]))}`);
     } else {
       await createLoad(s.url, 1);
       const id = (await (await fetch(`${s.url}/v4/transactions?limit=1`, { headers: HEADERS })).json()).items[0].id;
