@@ -56,7 +56,8 @@
 // Every server runs in its own process. BENCH_ROOT measures another checkout's build (e.g. main
 // before a change); BENCH_SECONDS sets each load run's length (default 3); BENCH_CPU_PROF_DIR
 // makes every sandbox server write a CPU profile there (`node test/bench/run.js top FILE`
-// prints the top 10 self-time items of one). In `api`, each load runs BENCH_WARMUP_SECONDS
+// prints the top 10 self-time items of one; `parts FILE CREATES` a create's CPU by part, in us,
+// for a profile of CREATES creates). In `api`, each load runs BENCH_WARMUP_SECONDS
 // (default 1) unmeasured first, bare Hono and the sandbox alike, and notes the server's CPU time
 // per request (from /proc: steadier than req/s on a shared machine).
 import { spawn, spawnSync } from 'node:child_process';
@@ -1618,6 +1619,12 @@ function topSelfTime(prof, n) {
 
 async function main() {
   const named = process.argv.slice(2);
+  if (named[0] === 'parts') {
+    // `parts FILE CREATES`: the attribution of a create's CPU in a profile of CREATES creates.
+    for (const [part, us] of attribution(JSON.parse(readFileSync(named[1], 'utf8')), Number(named[2])))
+      console.log(`  ${us.toFixed(0).padStart(6)} us  ${part}`);
+    return;
+  }
   if (named[0] === 'top') {
     for (const [name, share] of topSelfTime(JSON.parse(readFileSync(named[1], 'utf8')), 10))
       console.log(`  ${share.toFixed(1).padStart(5)}%  ${name}`);
