@@ -52,7 +52,10 @@
 //             get and list with each taken out of a copy of the build, interleaved in one
 //             process (caches.js)
 //   profile   (only when named) a CPU profile (--cpu-prof) of the server under create, get and
-//             list load: the top 10 self-time items of each
+//             list load: the top 10 self-time items of each, and for create the status counts of
+//             its answers and its CPU by part in us per create (the body gate, the null and
+//             unknown-field walk or the pass compiled from the schema, zod, the card-data scan,
+//             canonical JSON and its hash, SQLite, garbage collection, the rest)
 // Every server runs in its own process. BENCH_ROOT measures another checkout's build (e.g. main
 // before a change); BENCH_SECONDS sets each load run's length (default 3); BENCH_CPU_PROF_DIR
 // makes every sandbox server write a CPU profile there (`node test/bench/run.js top FILE`
