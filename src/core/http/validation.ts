@@ -13,7 +13,8 @@ import { badRequest, type ErrorDetail } from '../domain/errors.js';
 import type { ApiEnv, BodyEnv } from './env.js';
 import { zodDetails } from './errors.js';
 import { unknownFields, warnUnknownFields } from './unknown-fields.js';
-import { bodyPass } from './wire/body-pass.js';
+import { preparedBody } from './wire/absent-nulls.js';
+import { compiledBodyPass } from './wire/body-pass.js';
 
 export interface RequestSchemas<T> {
   /** The body schema for this request. */
@@ -66,10 +67,13 @@ function validated<T, E extends BodyEnv>(c: Context<E>, schemas: RequestSchemas<
   // One walk, compiled from the schema: `null` on an optional field is the field left out (the
   // idempotency fingerprint, the request log and the go-live report read the same body), the
   // unknown fields found, and the body's canonical text.
-  const { value: raw, unknown, canonical } = bodyPass(schemas.body)(sent);
+  // A schema made for this request alone is not compiled: the walk beside it gives the same
+  // body and unknown fields, and the canonical text is made when first asked for.
+  const pass = compiledBodyPass(schemas.body);
+  const { value: raw, unknown, canonical } = pass ? pass(sent) : { ...preparedBody(schemas.body, sent), canonical: undefined };
   if (c.get('body') !== undefined) {
     c.set('body', raw);
-    (c as unknown as Context<ApiEnv>).set('canonicalBody', canonical);
+    if (canonical !== undefined) (c as unknown as Context<ApiEnv>).set('canonicalBody', canonical);
   }
   const result = schemas.body.safeParse(raw);
   if (!result.success) details.push(...zodDetails(result.error, 'body', raw));

@@ -195,7 +195,16 @@ function step(node: Plan, value: unknown, walk: Walk, path: (string | number)[])
 /** The compiled passes, one per schema. */
 const compiled = new WeakMap<z.ZodType, BodyPass>();
 
-/** The pass of `schema`, compiled on its first use (a route compiles its own when it is built). */
+/** The pass of `schema` if it was compiled (`bodyPass`), else undefined. */
+export function compiledBodyPass(schema: z.ZodType): BodyPass | undefined {
+  return compiled.get(schema);
+}
+
+/**
+ * The pass of `schema`, compiled and kept on its first call: a route calls it for its schemas
+ * when it is built. A schema made for one request (one that depends on the sandbox clock) is
+ * not compiled: its body takes the walk beside the schema (`absent-nulls.ts`) instead.
+ */
 export function bodyPass(schema: z.ZodType): BodyPass {
   let pass = compiled.get(schema);
   if (pass === undefined) {
