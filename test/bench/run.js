@@ -52,11 +52,15 @@
 //             get and list with each taken out of a copy of the build, interleaved in one
 //             process (caches.js)
 //   profile   (only when named) a CPU profile (--cpu-prof) of the server under create, get and
-//             list load: the top 10 self-time items of each
+//             list load: the top 10 self-time items of each, and for create the status counts of
+//             its answers and its CPU by part in us per create (the body gate, the null and
+//             unknown-field walk or the pass compiled from the schema, zod, the card-data scan,
+//             canonical JSON and its hash, SQLite, garbage collection, the rest)
 // Every server runs in its own process. BENCH_ROOT measures another checkout's build (e.g. main
 // before a change); BENCH_SECONDS sets each load run's length (default 3); BENCH_CPU_PROF_DIR
 // makes every sandbox server write a CPU profile there (`node test/bench/run.js top FILE`
-// prints the top 10 self-time items of one). In `api`, each load runs BENCH_WARMUP_SECONDS
+// prints the top 10 self-time items of one; `parts FILE CREATES` a create's CPU by part, in us,
+// for a profile of CREATES creates). In `api`, each load runs BENCH_WARMUP_SECONDS
 // (default 1) unmeasured first, bare Hono and the sandbox alike, and notes the server's CPU time
 // per request (from /proc: steadier than req/s on a shared machine).
 import { spawn, spawnSync } from 'node:child_process';
@@ -524,6 +528,8 @@ async function peers() {
       '-',
       null,
     );
+    // A create refused (a 400 is cheap) would flatter the figure: every answer's status is counted.
+    console.log(`    status counts: ${JSON.stringify(statusCounts(server.results))}`);
   }
   const [sandbox, bare] = servers;
   const ratio = (a, b) => `${(a.rps / b.rps).toFixed(2)}x (CPU ${(b.cpu / a.cpu).toFixed(2)}x)`;
@@ -551,6 +557,14 @@ async function peers() {
   figure('peers', 'sandbox / framework floor (req/s; CPU per request)', ratio(sandbox, floor), '-', null);
   for (const compare of servers.filter((x) => x.name.startsWith('sandbox of ')))
     figure('peers', `sandbox / ${compare.name} (req/s; CPU per request)`, ratio(sandbox, compare), '-', null);
+}
+
+/** The answers of several load runs by status (`{"201": n}`), from autocannon's counts. */
+function statusCounts(results) {
+  const counts = {};
+  for (const r of results)
+    for (const [code, { count }] of Object.entries(r.statusCodeStats ?? {})) counts[code] = (counts[code] ?? 0) + count;
+  return counts;
 }
 
 /** stripe-stateful-mock from its folder, checked with one charge. */
@@ -1477,8 +1491,18 @@ async function profile() {
     const dir = mkdtempSync(join(tmpdir(), 'payment-sandbox-prof-'));
     const s = await startProcess(['sandbox'], ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
     let r;
-    if (kind === 'create') r = await warmed((duration) => createLoad(s.url, duration));
-    else {
+    /** Every create the profile holds (the warm-up's too), each answered 201 or counted as refused. */
+    let creates = 0;
+    if (kind === 'create') {
+      r = await warmed(async (duration) => {
+        const run = await createLoad(s.url, duration);
+        creates += run.requests.total;
+        return run;
+      });
+      const refused = bad(r);
+      if (refused) console.log(`  ${refused} creates were not answered 201: the body measured is not the one accepted!`);
+      console.log(`  status counts: ${JSON.stringify(statusCounts([r]))}`);
+    } else {
       await createLoad(s.url, 1);
       const id = (await (await fetch(`${s.url}/v4/transactions?limit=1`, { headers: HEADERS })).json()).items[0].id;
       const url = kind === 'get by id' ? `${s.url}/v4/transactions/${id}` : `${s.url}/v4/transactions?limit=20`;
@@ -1488,10 +1512,84 @@ async function profile() {
     const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
     if (!file) throw new Error(`no CPU profile written in ${dir}`);
     console.log(`  ${kind} load under --cpu-prof: ${r.requests.average.toFixed(0)} req/s; profile ${join(dir, file)}`);
-    for (const [name, share] of topSelfTime(JSON.parse(readFileSync(join(dir, file), 'utf8')), 10)) {
+    const prof = JSON.parse(readFileSync(join(dir, file), 'utf8'));
+    for (const [name, share] of topSelfTime(prof, 10)) {
       console.log(`  ${share.toFixed(1).padStart(5)}%  ${name}`);
     }
+    if (kind === 'create') {
+      console.log(`  where a create's CPU goes (us per create, over ${creates} creates under the profiler):`);
+      for (const [part, us] of attribution(prof, creates)) console.log(`  ${us.toFixed(0).padStart(6)} us  ${part}`);
+    }
   }
+}
+
+/**
+ * The parts of a create's work, each a rule on a call frame: a sample belongs to the first
+ * part whose rule matches a frame of its stack, from the innermost frame out (so a
+ * `JSON.parse` called by the body gate is the gate's). Frames are matched on the built file's
+ * name and the function's; the rest is the framework, the service and the answer.
+ */
+const CREATE_PARTS = [
+  [
+    'SQLite (statements, BEGIN/COMMIT, savepoints, row values)',
+    (file) => file === 'better-sqlite3' || /-store$|^unit-of-work$|^database$/.test(file),
+  ],
+  ['card-data scan (request log, key, record)', (file) => /^(card-data|redact|secrets)$/.test(file)],
+  [
+    'canonical JSON and its SHA-256',
+    (file, fn) =>
+      (file === 'idempotency' && /^canonical/.test(fn)) ||
+      file === 'hash' ||
+      (/^(body-pass|compiled-body)$/.test(file) && /anonical|ingerprint/.test(fn)),
+  ],
+  ['null and unknown-field walk', (file) => /^(absent-nulls|unknown-fields)$/.test(file)],
+  ['zod validation', (file) => file === 'zod' || file.startsWith('zod/')],
+  ['the body pass compiled from the schema', (file) => /^(body-pass|compiled-body)$/.test(file)],
+  ['body gate: parse and depth walk', (file) => file === 'body'],
+  ['garbage collection', (file, fn) => fn === '(garbage collector)'],
+];
+
+/** µs per create of each part of `CREATE_PARTS` (and the rest) in a .cpuprofile of `creates` creates. */
+function attribution(prof, creates) {
+  const byId = new Map(prof.nodes.map((node) => [node.id, node]));
+  const parent = new Map();
+  for (const node of prof.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const frameName = (url) => {
+    if (url.includes('/node_modules/zod/')) return 'zod';
+    if (url.includes('/node_modules/better-sqlite3/')) return 'better-sqlite3';
+    if (url.startsWith('node:internal/crypto/hash')) return 'hash';
+    const base = url.replace(/^.*\//, '').replace(/\.(js|ts|mjs|cjs)$/, '');
+    return url.includes('/node_modules/') ? `npm:${base}` : base;
+  };
+  const totals = new Map(CREATE_PARTS.map(([name]) => [name, 0]));
+  let rest = 0;
+  // Start-up is not a create's: samples count from the first one inside the create's route.
+  const inRoute = (id) => {
+    for (; id !== undefined; id = parent.get(id)) if (frameName(byId.get(id).callFrame.url) === 'transactions.api') return true;
+    return false;
+  };
+  let first = prof.samples.findIndex(inRoute);
+  if (first < 0) first = 0;
+  for (let i = first; i < prof.samples.length; i++) {
+    const dt = prof.timeDeltas[i] ?? 0;
+    let id = prof.samples[i];
+    const leaf = byId.get(id)?.callFrame.functionName;
+    if (leaf === '(idle)' || leaf === '(program)') continue;
+    let part;
+    // A native call (a statement's run, JSON.stringify) is its caller's: walk out to the first frame with a file.
+    while (id !== undefined && part === undefined) {
+      const frame = byId.get(id).callFrame;
+      const file = frameName(frame.url);
+      part = CREATE_PARTS.find(([, rule]) => rule(file, frame.functionName))?.[0];
+      id = parent.get(id);
+    }
+    if (part === undefined) rest += dt;
+    else totals.set(part, totals.get(part) + dt);
+  }
+  const out = [...totals.entries()].map(([name, t]) => [name, t / creates]);
+  out.push(['the rest: HTTP, routing, auth, the service, the answer, the log', rest / creates]);
+  out.push(['total', [...totals.values()].reduce((a, b) => a + b, rest) / creates]);
+  return out;
 }
 
 /** The `n` call frames (file:line function) with the most self time in a .cpuprofile. */
@@ -1524,6 +1622,12 @@ function topSelfTime(prof, n) {
 
 async function main() {
   const named = process.argv.slice(2);
+  if (named[0] === 'parts') {
+    // `parts FILE CREATES`: the attribution of a create's CPU in a profile of CREATES creates.
+    for (const [part, us] of attribution(JSON.parse(readFileSync(named[1], 'utf8')), Number(named[2])))
+      console.log(`  ${us.toFixed(0).padStart(6)} us  ${part}`);
+    return;
+  }
   if (named[0] === 'top') {
     for (const [name, share] of topSelfTime(JSON.parse(readFileSync(named[1], 'utf8')), 10))
       console.log(`  ${share.toFixed(1).padStart(5)}%  ${name}`);

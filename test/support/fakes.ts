@@ -38,7 +38,7 @@ export function fakeClock(startMs = Date.UTC(2026, 10, 22, 10)): Clock & { set(m
 
 export function fakeUnitOfWork(): UnitOfWork & { depth(): number } {
   const levels: (() => void)[][] = [];
-  return {
+  const uow: UnitOfWork & { depth(): number } = {
     depth: () => levels.length,
     run(work) {
       levels.push([]);
@@ -53,11 +53,15 @@ export function fakeUnitOfWork(): UnitOfWork & { depth(): number } {
       else for (const effect of effects) effect();
       return result;
     },
+    join(work) {
+      return levels.length > 0 ? work() : uow.run(work);
+    },
     afterCommit(effect) {
       if (levels.length === 0) effect();
       else levels[levels.length - 1]!.push(effect);
     },
   };
+  return uow;
 }
 
 export function fakeTransactions(): TransactionsRepo & { rows: Transaction[]; refunds: Refund[] } {

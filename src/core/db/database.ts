@@ -18,11 +18,14 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
 /**
  * The page cache (KiB) of the database used without `--db`: what it keeps in memory. SQLite
  * writes a temporary database's dirty pages to its file at the commit that finds a quarter of
- * the cache dirty, all at once: with 32 MB that was an 8 MB write inside one commit, and a
- * request waiting behind a clock advance's slice waited about 70 ms for it (`npm run bench --
- * clock`); with 8 MB the flushes are a quarter of that, and the stall stays near 50 ms.
+ * the cache dirty, all at once, and a commit's own cost grows with the dirty pages its cache
+ * holds: the median COMMIT of a create was 10 to 15 us with 8 MB and 2 to 3 us with 1 MB, and a
+ * create's whole storage cost 0.84 of the 8 MB figure (32 MB: 2.72). With 32 MB a flush was an
+ * 8 MB write inside one commit (a request behind a clock advance's slice waited about 70 ms);
+ * with 1 MB each flush is 256 KB. The pages written out stay in the OS's file cache, and reads
+ * of a known transaction come from the read cache (`read-cache.ts`) before SQLite.
  */
-export const TEMP_CACHE_KIB = 8000;
+export const TEMP_CACHE_KIB = 1024;
 
 /**
  * What `:memory:` (no `--db`) opens: SQLite's private temporary database (`''`), which keeps

@@ -1,6 +1,6 @@
 /**
  * The unit of work over the SQLite database (`domain/ports.ts` → `UnitOfWork`): nested
- * `run`s become savepoints of one transaction, and effects registered with `afterCommit`
+ * `run`s become savepoints of one transaction (a `join` inside one adds none), and effects registered with `afterCommit`
  * (change-feed events, the dispatcher's nudge) run after the outermost commit, in order, or
  * not at all when their part of the work rolls back.
  */
@@ -32,7 +32,7 @@ export function createUnitOfWork(db: Db, onEffectError: (err: unknown) => void):
     }
   };
 
-  return {
+  const uow: UnitOfWork = {
     run<T>(work: () => T): T {
       const level: Level = { effects: [], keys: new Set() };
       levels.push(level);
@@ -51,6 +51,9 @@ export function createUnitOfWork(db: Db, onEffectError: (err: unknown) => void):
       }
       return result;
     },
+    join<T>(work: () => T): T {
+      return levels.length > 0 ? work() : uow.run(work);
+    },
     afterCommit(effect, key) {
       const level = levels[levels.length - 1];
       if (!level) {
@@ -64,4 +67,5 @@ export function createUnitOfWork(db: Db, onEffectError: (err: unknown) => void):
       level.effects.push(effect);
     },
   };
+  return uow;
 }

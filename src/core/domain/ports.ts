@@ -32,6 +32,12 @@ import type { ChangeType } from './events.js';
  */
 export interface UnitOfWork {
   run<T>(work: () => T): T;
+  /**
+   * Runs `work` as part of the unit of work already open, with no savepoint of its own (a
+   * throw rolls the whole unit back), or as `run` when none is open. For work whose caller
+   * never catches its failure to carry on in the same unit.
+   */
+  join<T>(work: () => T): T;
   /** `key`: an effect already queued under the same key is not queued again. */
   afterCommit(effect: () => void, key?: string): void;
 }

@@ -103,6 +103,17 @@ function tooDeepPath(node: unknown, max: number, depth: number): (string | numbe
   return undefined;
 }
 
+/**
+ * Whether JSON `text` has more than `max` opening brackets (`{` or `[`, inside strings too):
+ * without that many, no value in it can be nested deeper than `max`.
+ */
+export function mayNestDeeperThan(text: string, max: number): boolean {
+  let openings = 0;
+  for (let i = text.indexOf('{'); i !== -1 && openings <= max; i = text.indexOf('{', i + 1)) openings++;
+  for (let i = text.indexOf('['); i !== -1 && openings <= max; i = text.indexOf('[', i + 1)) openings++;
+  return openings > max;
+}
+
 /** The body gate's options, as Hono's `bodyLimit({ maxSize })` takes them. */
 export interface JsonBodyOptions {
   /** The largest body in bytes (`--body-limit`, default 1 MiB). */
@@ -145,7 +156,8 @@ async function gate(c: Context<BodyEnv>, next: () => Promise<void>, limit: numbe
       { type: 'type_error', pointer: '', message: 'Expected a JSON object', location: 'body' },
     ]);
   }
-  const deep = tooDeep(parsed);
+  // A value is nested no deeper than the text has `{` and `[`: most bodies need no walk.
+  const deep = mayNestDeeperThan(text, MAX_JSON_DEPTH) ? tooDeep(parsed) : undefined;
   if (deep !== undefined) {
     throw badRequest(`The request body is nested deeper than ${MAX_JSON_DEPTH} levels`, [
       { type: 'value_error', pointer: deep, message: `Nested deeper than ${MAX_JSON_DEPTH} levels`, location: 'body' },

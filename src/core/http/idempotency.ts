@@ -11,7 +11,7 @@ import type { Clock } from '../clock/clock.js';
 import type { TimedWork } from '../clock/timed-work.js';
 import { SandboxError, badRequest } from '../domain/errors.js';
 import type { ApiEnv } from './env.js';
-import type { IdempotencyRepo } from './ports.js';
+import type { IdempotencyRecord, IdempotencyRepo } from './ports.js';
 import { errorBody } from './errors.js';
 import { redactText } from './redact.js';
 import { holdsSecret } from '../redaction/secrets.js';
@@ -147,8 +147,13 @@ export function idempotency({ records: store, clock, atomically }: IdempotencyDe
       }) as unknown as TypedResponse<T, S, 'json'>;
     };
 
-    const existing = store.get(accountId, stored);
-    if (existing && existing.created_at + IDEMPOTENCY_TTL_MS > now) {
+    /** The key's record when it is in force (a record past its 24 h is absent). */
+    const inForce = (): IdempotencyRecord | undefined => {
+      const found = store.get(accountId, stored);
+      return found && found.created_at + IDEMPOTENCY_TTL_MS > now ? found : undefined;
+    };
+    /** The answer to a request whose key is in force: a replay, or the refusal its rules give. */
+    const answerOf = (existing: IdempotencyRecord): TypedResponse<T, S, 'json'> => {
       // Rules 5 and 6 overlap when another request arrives while the first still runs: rule 5
       // wins, whatever the body (README "Where the spec is silent or ambiguous"). Until the
       // first has an answer, the key is not yet "used": a first request that ends in a 5xx
@@ -167,7 +172,7 @@ export function idempotency({ records: store, clock, atomically }: IdempotencyDe
       }
       c.set('replayed', true);
       return send(existing.response_status ?? 200, existing.response_body ?? 'null', true);
-    }
+    };
 
     // Execution started: a failure is the stored first response (rule 2), unless it is a 5xx or
     // not the sandbox's own error (nothing was stored: a retry runs again).
@@ -183,9 +188,14 @@ export function idempotency({ records: store, clock, atomically }: IdempotencyDe
       // does) is stored with its answer in one write, in the same unit of work as what it
       // created: both commit together (a crash never keeps a resource without its key, whose
       // retry would create it twice), and no other request ran in between to see a claim.
+      // The key is looked up in the same transaction: one BEGIN…COMMIT for the lookup, the
+      // create, its record and its log entry.
       let done: { status: number; json: string } | undefined;
+      let existing: IdempotencyRecord | undefined;
       try {
         done = atomically(() => {
+          existing = inForce();
+          if (existing) return undefined;
           const value = run();
           if (isPromise(value)) {
             running = value;
@@ -203,7 +213,11 @@ export function idempotency({ records: store, clock, atomically }: IdempotencyDe
         done = failure(err); // rolled back; the refusal is the stored first response
         store.record(accountId, stored, fingerprint, now, done.status, done.json);
       }
+      if (existing) return answerOf(existing);
       if (done) return send(done.status, done.json, false);
+    } else {
+      const existing = inForce();
+      if (existing) return answerOf(existing);
     }
 
     store.claim(accountId, stored, fingerprint, now);

@@ -14,6 +14,7 @@ import type { ApiEnv, BodyEnv } from './env.js';
 import { zodDetails } from './errors.js';
 import { unknownFields, warnUnknownFields } from './unknown-fields.js';
 import { preparedBody } from './wire/absent-nulls.js';
+import { compiledBodyPass } from './wire/body-pass.js';
 
 export interface RequestSchemas<T> {
   /** The body schema for this request. */
@@ -63,10 +64,17 @@ function validated<T, E extends BodyEnv>(c: Context<E>, schemas: RequestSchemas<
     details.push({ type: 'missing', pointer: '', message: 'A JSON body is required', location: 'body' });
     throw badRequest('A JSON body is required', details);
   }
-  // One walk: `null` on an optional field is the field left out (the idempotency fingerprint,
-  // the request log and the go-live report read the same body), and the unknown fields found.
-  const { value: raw, unknown } = preparedBody(schemas.body, sent);
-  if (c.get('body') !== undefined) c.set('body', raw);
+  // One walk, compiled from the schema: `null` on an optional field is the field left out (the
+  // idempotency fingerprint, the request log and the go-live report read the same body), the
+  // unknown fields found, and the body's canonical text.
+  // A schema made for this request alone is not compiled: the walk beside it gives the same
+  // body and unknown fields, and the canonical text is made when first asked for.
+  const pass = compiledBodyPass(schemas.body);
+  const { value: raw, unknown, canonical } = pass ? pass(sent) : { ...preparedBody(schemas.body, sent), canonical: undefined };
+  if (c.get('body') !== undefined) {
+    c.set('body', raw);
+    if (canonical !== undefined) (c as unknown as Context<ApiEnv>).set('canonicalBody', canonical);
+  }
   const result = schemas.body.safeParse(raw);
   if (!result.success) details.push(...zodDetails(result.error, 'body', raw));
   else details.push(...furtherDetails(result.data));

@@ -253,11 +253,26 @@ const CODE_KEYS = new Set([
  * form key (`card[cvc]`, `payment_method.security_code`) its last part decides.
  */
 export function isSecurityCodeKey(key: string): boolean {
+  // Keys repeat from request to request (a schema's field names): a short key's answer is kept.
+  // Only keys too short to hold a card number are kept, so no card data stays in memory.
+  const short = key.length < KEPT_KEY_LENGTH;
+  const known = short ? securityCodeKeys.get(key) : undefined;
+  if (known !== undefined) return known;
   const parts = key.split(/[[\].]+/).filter(Boolean);
   const last = parts.length > 0 ? parts[parts.length - 1]! : key;
   const words = keyWords(last);
-  return CODE_KEYS.has(words) || words.endsWith('securitycode') || words.startsWith('cardverification');
+  const answer = CODE_KEYS.has(words) || words.endsWith('securitycode') || words.startsWith('cardverification');
+  if (short) {
+    if (securityCodeKeys.size >= KEPT_KEYS) securityCodeKeys.clear();
+    securityCodeKeys.set(key, answer);
+  }
+  return answer;
 }
+
+/** Keys shorter than a card number's fewest digits, and at most this many of them, are kept by `isSecurityCodeKey`. */
+const KEPT_KEY_LENGTH = 13;
+const KEPT_KEYS = 2048;
+const securityCodeKeys = new Map<string, boolean>();
 
 /** A key as written in text, decoded: JSON escapes (`\u005f`) and percent-encoding (`%5F`, `+`). */
 function decodedKey(raw: string): string {

@@ -27,6 +27,7 @@ import {
   uuidPathParams,
 } from '../../core/http/schemas.js';
 import { documentedBody } from '../../core/http/validation.js';
+import { bodyPass } from '../../core/http/wire/body-pass.js';
 import type { ApiPipeline } from '../../core/http/pipeline.js';
 import {
   refundCreateSchema,
@@ -143,6 +144,8 @@ export function transactionRoutes({ queries, transactions, pipeline, baseUrl }: 
   const app = createRouter<ApiEnv>();
   app.openAPIRegistry.register('TransactionCreate', transactionCreateDocument);
   app.openAPIRegistry.register('RefundCreate', refundCreateSchema);
+  // The body passes of the creates are compiled now, not on the first request.
+  for (const schema of [transactionCreateSchema('direct'), transactionCreateSchema('checkout'), refundCreateSchema]) bodyPass(schema);
 
   /**
    * The one precondition of the routes on one transaction: it is the caller's account's (the

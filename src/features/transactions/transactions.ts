@@ -124,6 +124,29 @@ export function createTransactionService(deps: TransactionServiceDeps): Transact
       return updated;
     });
 
+  /**
+   * A new transaction whose scenario rule decides its outcome at once: stored once, in its
+   * final state (what the create, the rule and the outcome each wrote before), and its webhook
+   * queued from the row in hand, stamped on its account's clock as `resolve` stamps it. The
+   * change feed hears of the create, then of the outcome, as for any other transaction.
+   */
+  const createResolved = (
+    row: Omit<Transaction, 'seq'>,
+    rule: string,
+    outcome: TransactionOutcome,
+    simulated: SimulatedFailures | undefined,
+  ): Transaction =>
+    clock.inAccount(row.account_id, () => {
+      const at = clock.nowMs();
+      const stored = { ...row, scenario_rule: rule, status: outcome, updated_at: at, resolved_at: at };
+      const tx: Transaction = { ...stored, seq: transactions.insert(stored) };
+      feed.emit('transaction.created', tx.account_id, { id: tx.id });
+      outbox.paymentOutcome(tx, simulated ?? policy.simulatedFailures(rule));
+      feed.emit('transaction.updated', tx.account_id, { id: tx.id, status: tx.status });
+      for (const listener of resolvedListeners) listener(tx);
+      return tx;
+    });
+
   const refundOnClock = refundService({ clock, uow, transactions, outbox, feed, policy });
   /** A refund is stamped, and its webhook timed, on the transaction's account's clock, whoever asks (the API, the panel, a step). */
   const refund: typeof refundOnClock = (transactionId, input, simulated) => {
@@ -223,7 +246,17 @@ export function createTransactionService(deps: TransactionServiceDeps): Transact
         updated_at: now,
         resolved_at: null,
       };
-      return uow.run(() => {
+      // Part of the unit of work of the request when one is open (its idempotency record and
+      // log entry commit with it): no savepoint of its own, as nothing catches its failure.
+      return uow.join(() => {
+        const decided =
+          declined === null && charge.subscriptionId === undefined
+            ? policy.forTransaction(charge.match ?? transactionMatchInput(input))
+            : null;
+        const script = decided?.script;
+        if (decided && script && script.outcome !== null && script.afterSeconds === 0 && script.refunds.length === 0) {
+          return createResolved(row, decided.rule, script.outcome, script.webhookFailures);
+        }
         const seq = transactions.insert(row);
         feed.emit('transaction.created', account.id, { id: row.id });
         if (declined !== null) {
@@ -232,13 +265,10 @@ export function createTransactionService(deps: TransactionServiceDeps): Transact
           transactions.setDeclineReason(row.id, declined);
           return resolve(row.id, 'FAILED');
         }
-        if (charge.subscriptionId === undefined) {
-          const decided = policy.forTransaction(charge.match ?? transactionMatchInput(input));
-          if (decided) {
-            transactions.setScenarioRule(row.id, decided.rule);
-            play(transactions.byIdAnyAccount(row.id)!, decided.script);
-            return transactions.byIdAnyAccount(row.id)!;
-          }
+        if (decided) {
+          transactions.setScenarioRule(row.id, decided.rule);
+          play(transactions.byIdAnyAccount(row.id)!, decided.script);
+          return transactions.byIdAnyAccount(row.id)!;
         }
         return { ...row, seq }; // stored as it is: no need to read it back
       });

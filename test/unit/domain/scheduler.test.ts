@@ -127,6 +127,7 @@ describe('clock advance: slices of steps, each committed with its offset', () =>
           if (depth === 0) commits.push({ offset: store.clockOffsetMs(), lastRow: probeRows(store).at(-1) });
         }
       },
+      join: (work) => store.uow.join(work),
       afterCommit: (effect, key) => store.uow.afterCommit(effect, key),
     };
     const scheduler = new Scheduler({ clock, uow, saveOffset: (ms) => store.saveClockOffset(ms), onError: () => undefined });

@@ -97,6 +97,46 @@ describe('transaction service', () => {
     expect(outbox.queued.filter((w) => w.kind === 'refund')).toHaveLength(2);
   });
 
+  it('a create decided at once is stored once in its final state, its webhook queued from the row in hand, no savepoint', () => {
+    const uow = fakeUnitOfWork();
+    const transactions = fakeTransactions();
+    const calls: string[] = [];
+    const counted = new Proxy(transactions, {
+      get: (target, name) => {
+        const value = Reflect.get(target, name);
+        return typeof value === 'function' ? (...args: unknown[]) => (calls.push(String(name)), value(...args)) : value;
+      },
+    });
+    const queued = fakeOutbox();
+    const depths: number[] = [];
+    const outbox = {
+      ...queued,
+      paymentOutcome: (...args: Parameters<typeof queued.paymentOutcome>) => (depths.push(uow.depth()), queued.paymentOutcome(...args)),
+    };
+    const feed = fakeFeed(uow);
+    const txs = createTransactionService({
+      clock: fakeClock(),
+      uow,
+      transactions: counted,
+      scheduledSteps: fakeScheduledSteps(),
+      outbox,
+      feed,
+      policy: fakePolicy({ outcome: 'SUCCEEDED', afterSeconds: 0, refunds: [] }),
+    });
+    const heard: string[] = [];
+    txs.onResolved((tx) => heard.push(tx.status));
+    // Inside the request's unit of work, as the idempotent create runs it.
+    const tx = uow.run(() => txs.create(account, payment));
+    expect(calls).toEqual(['insert']);
+    expect(depths).toEqual([1]);
+    expect(tx).toEqual(transactions.rows[0]);
+    expect(tx).toMatchObject({ status: 'SUCCEEDED', scenario_rule: 'fake/rule', seq: 1 });
+    expect(tx.resolved_at).toBe(tx.updated_at);
+    expect(queued.queued).toEqual([{ kind: 'payment', id: tx.id, status: 'SUCCEEDED', simulated: undefined }]);
+    expect(feed.published.map((e) => e.type)).toEqual(['transaction.created', 'transaction.updated']);
+    expect(heard).toEqual(['SUCCEEDED']);
+  });
+
   it('tells its listeners of every outcome inside the work (subscription billing)', () => {
     const { txs } = service();
     const heard: string[] = [];

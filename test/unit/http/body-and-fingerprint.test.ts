@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { tooDeep } from '../../../src/core/http/body.js';
+import { mayNestDeeperThan, tooDeep } from '../../../src/core/http/body.js';
 import { canonicalJson } from '../../../src/core/http/idempotency.js';
 
 const nest = (levels: number, wrap: (inner: unknown, level: number) => unknown): unknown => {
@@ -62,5 +62,17 @@ describe('tooDeep (body gate)', () => {
   it('walks no deeper than the limit: 20,000 levels are no stack overflow', () => {
     const text = '['.repeat(20_000) + ']'.repeat(20_000);
     expect(tooDeep(JSON.parse(text))).toBe('/0'.repeat(64));
+  });
+});
+
+describe('mayNestDeeperThan (body gate): the nesting walk only where the text could need it', () => {
+  it('counts the opening brackets of the text, strings too: no more than the limit, no value is too deep', () => {
+    const objects = (n: number) => JSON.stringify(nest(n, (inner) => ({ a: inner })));
+    expect(mayNestDeeperThan(objects(64), 64)).toBe(false);
+    expect(mayNestDeeperThan(objects(65), 64)).toBe(true);
+    expect(mayNestDeeperThan('['.repeat(65) + ']'.repeat(65), 64)).toBe(true);
+    expect(mayNestDeeperThan(JSON.stringify({ a: [{}, { b: [] }] }), 3)).toBe(true); // 4 openings, 3 deep: a walk decides
+    expect(mayNestDeeperThan(JSON.stringify({ note: '{'.repeat(70) }), 64)).toBe(true); // an upper bound, never low
+    expect(mayNestDeeperThan(JSON.stringify({ amount: 1050, payment_method: { type: 'card' }, list: [1, 2] }), 64)).toBe(false);
   });
 });

@@ -18,6 +18,11 @@ describe('the database without --db', () => {
     expect(String(db.pragma('journal_mode', { simple: true })).toLowerCase()).toBe('memory');
   });
 
+  it("keeps a 1 MiB page cache: a commit's cost grows with the dirty pages its cache holds", () => {
+    db = openDatabase(':memory:');
+    expect(db.pragma('cache_size', { simple: true })).toBe(-1024);
+  });
+
   it('keeps every row when the data outgrows the page cache, and starts empty each time', () => {
     db = openDatabase(':memory:');
     db.pragma('cache_size = -256'); // 256 KiB: a few MB of rows spill to the file

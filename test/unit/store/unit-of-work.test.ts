@@ -73,6 +73,30 @@ describe('the unit of work', () => {
     expect(seen).toEqual([]);
   });
 
+  it("a join inside a run is part of it, with no savepoint: its failure is the whole unit's; alone, a join is a run", () => {
+    const { db, uow, put, keys } = setUp();
+    const seen: string[] = [];
+    uow.run(() => {
+      put.run('outer', '1');
+      expect(() =>
+        uow.join(() => {
+          put.run('joined', '1');
+          uow.afterCommit(() => seen.push('joined'));
+          throw new Error('joined fails');
+        }),
+      ).toThrow('joined fails');
+    });
+    // No savepoint was taken for the join, so nothing of it was rolled back alone.
+    expect(keys()).toEqual(['joined', 'outer']);
+    expect(seen).toEqual(['joined']);
+    uow.join(() => {
+      expect(db.inTransaction).toBe(true);
+      put.run('alone', '1');
+    });
+    expect(db.inTransaction).toBe(false);
+    expect(keys()).toEqual(['alone', 'joined', 'outer']);
+  });
+
   it('refuses work that returns a promise (a transaction cannot span an await)', () => {
     const { db, uow } = setUp();
     expect(() => uow.run(() => Promise.resolve(1))).toThrow(/promise/);

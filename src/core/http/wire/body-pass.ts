@@ -1,0 +1,220 @@
+/**
+ * The pass over a request body compiled from its zod schema, once per schema (`bodyPass`; a
+ * route compiles its schemas when it is built): the schema's shape is read once into a plan
+ * (which keys each object knows, whether it drops the others, which values are leaves), so a
+ * request's walk asks no `instanceof` of zod and unwraps no wrapper. One walk beside the plan
+ * gives what the layers after it read:
+ *
+ * - the body without `null` on a field of an object of the schema (`absent-nulls.ts` says why);
+ * - the pointers of its unknown fields, in the body's order (or undefined where the schema holds
+ *   a part the plan cannot see through: a union, a transform, a record of objects);
+ * - its canonical JSON (`idempotency.ts` `canonicalJson` of that body: keys sorted at every
+ *   depth), the text the idempotency fingerprint and the go-live report hash.
+ *
+ * zod stays the source of the schema, of the OpenAPI document and of the validation's answers:
+ * the validated value, and each refusal's details, come from the schema itself.
+ */
+import { z } from '@hono/zod-openapi';
+import { jsonPointer } from '../../domain/errors.js';
+import { canonicalJson } from '../idempotency.js';
+import { withoutNullOptionals } from './absent-nulls.js';
+
+/** What one walk gives (see the module's comment). */
+export interface PassedBody {
+  value: unknown;
+  unknown: string[] | undefined;
+  canonical: string;
+}
+
+/** A request body's pass over one schema. */
+export type BodyPass = (body: unknown) => PassedBody;
+
+/** Schema types whose output is the input itself (no key of an object inside them is dropped). */
+const LEAVES = new Set(['string', 'number', 'boolean', 'bigint', 'enum', 'literal', 'unknown', 'any', 'null']);
+
+/** One node of a plan: what the walk does with a value under this part of the schema. */
+type Plan = ObjectPlan | ArrayPlan | UnionPlan | OtherPlan;
+
+interface Common {
+  /** A transform or preprocess under the wrappers: what it keeps is not known beforehand. */
+  piped: boolean;
+}
+interface ObjectPlan extends Common {
+  kind: 'object';
+  /** Each known key's plan (a Map: `__proto__` and `constructor` are keys like any other). */
+  fields: Map<string, Plan>;
+  /** A strip object drops the keys it does not know (a loose one keeps them, a strict one refuses them). */
+  strips: boolean;
+}
+interface ArrayPlan extends Common {
+  kind: 'array';
+  element: Plan;
+}
+interface UnionPlan extends Common {
+  kind: 'union';
+  options: z.ZodType[];
+}
+interface OtherPlan extends Common {
+  kind: 'other';
+  /** A leaf type, or a record of leaves: a value under it is kept whole, and seen through. */
+  leaf: boolean;
+  /** A record whose values are leaves: an object under it is kept whole, and seen through. */
+  leafRecord: boolean;
+  /** A record (of anything): a primitive under it is a type error zod reports, not a blind spot. */
+  record: boolean;
+}
+
+const typeOf = (s: z.ZodType): string => (s as unknown as { _zod: { def: { type: string } } })._zod.def.type;
+
+/** The schema under optional, default, nullable and readonly wrappers (and a pipe's output), and whether a pipe was met before any other type. */
+function unwrapped(schema: z.ZodType): { s: z.ZodType; piped: boolean } {
+  let s: z.ZodType = schema;
+  let piped: boolean | undefined;
+  for (;;) {
+    if (s instanceof z.ZodOptional || s instanceof z.ZodNullable || s instanceof z.ZodDefault || s instanceof z.ZodReadonly)
+      s = s.unwrap() as z.ZodType;
+    else if (s instanceof z.ZodPipe) {
+      piped ??= true;
+      s = s.out as z.ZodType;
+    } else return { s, piped: piped ?? false };
+  }
+}
+
+/** The plan of `schema`, each sub-schema planned once (a schema met again reuses its plan). */
+function plan(schema: z.ZodType, seen: Map<z.ZodType, Plan>): Plan {
+  const known = seen.get(schema);
+  if (known) return known;
+  const { s, piped } = unwrapped(schema);
+  if (s instanceof z.ZodObject) {
+    const node: ObjectPlan = {
+      kind: 'object',
+      piped,
+      fields: new Map(),
+      strips: (s as unknown as { _zod: { def: { catchall?: unknown } } })._zod.def.catchall === undefined,
+    };
+    seen.set(schema, node);
+    for (const [key, field] of Object.entries(s.shape as Record<string, z.ZodType>)) node.fields.set(key, plan(field, seen));
+    return node;
+  }
+  if (s instanceof z.ZodArray) {
+    const node = { kind: 'array', piped } as ArrayPlan;
+    seen.set(schema, node);
+    node.element = plan(s.element as z.ZodType, seen);
+    return node;
+  }
+  if (s instanceof z.ZodUnion) return { kind: 'union', piped, options: s.options as z.ZodType[] };
+  const record = s instanceof z.ZodRecord;
+  return {
+    kind: 'other',
+    piped,
+    leaf: LEAVES.has(typeOf(s)),
+    leafRecord: record && LEAVES.has(typeOf(s.valueType as z.ZodType)),
+    record,
+  };
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** Sets an own key (`__proto__` included, as JSON.parse makes it) without touching the prototype. */
+const put = (target: Record<string, unknown>, key: string, value: unknown): void => {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+};
+
+/** One walk's state: the pointers found, whether the plan saw through everywhere, the canonical text of the value last walked. */
+interface Walk {
+  unknown: string[];
+  exact: boolean;
+  text: string;
+}
+
+/** The canonical JSON of a primitive (what `canonicalJson` writes for it). */
+const primitiveText = (value: unknown): string => JSON.stringify(value) ?? 'null';
+
+/** One step: the value as the schema will see it; its canonical text is left in `walk.text`. `path` is changed in place and restored. */
+function step(node: Plan, value: unknown, walk: Walk, path: (string | number)[]): unknown {
+  if (node.piped) walk.exact = false;
+  if (node.kind === 'object' && isRecord(value)) {
+    const out: Record<string, unknown> = {};
+    const texts = new Map<string, string>();
+    for (const key of Object.keys(value)) {
+      const field = node.fields.get(key);
+      const item = value[key];
+      if (field === undefined) {
+        put(out, key, item);
+        texts.set(key, canonicalJson(item));
+        if (node.strips) walk.unknown.push(jsonPointer([...path, key]));
+      } else if (item === null) continue;
+      else {
+        path.push(key);
+        put(out, key, step(field, item, walk, path));
+        path.pop();
+        texts.set(key, walk.text);
+      }
+    }
+    const keys = [...texts.keys()].sort();
+    let text = '{';
+    for (let i = 0; i < keys.length; i++) text += (i === 0 ? '' : ',') + JSON.stringify(keys[i]) + ':' + texts.get(keys[i]!)!;
+    walk.text = text + '}';
+    return out;
+  }
+  if (node.kind === 'array' && Array.isArray(value)) {
+    const out = new Array<unknown>(value.length);
+    let text = '[';
+    for (let i = 0; i < value.length; i++) {
+      path.push(i);
+      out[i] = step(node.element, value[i], walk, path);
+      path.pop();
+      text += (i === 0 ? '' : ',') + walk.text;
+    }
+    walk.text = text + ']';
+    return out;
+  }
+  if (node.kind === 'union' && isRecord(value)) {
+    walk.exact = false;
+    // A union of objects (none in request bodies today): the first option the value fits after the pass.
+    for (const option of node.options) {
+      const candidate = withoutNullOptionals(option, value);
+      if (option.safeParse(candidate).success) return ((walk.text = canonicalJson(candidate)), candidate);
+    }
+    walk.text = canonicalJson(value);
+    return value;
+  }
+  if (value !== null && typeof value === 'object') {
+    // A record of leaves keeps every key and value; anything else inside is not seen through.
+    if (!(node.kind === 'other' && (node.leaf || node.leafRecord))) walk.exact = false;
+    walk.text = canonicalJson(value);
+  } else {
+    // A primitive where an object, an array, a record or a leaf is expected is a type error zod reports.
+    if (node.kind === 'union' || (node.kind === 'other' && !node.leaf && !node.record)) walk.exact = false;
+    walk.text = primitiveText(value);
+  }
+  return value;
+}
+
+/** The compiled passes, one per schema. */
+const compiled = new WeakMap<z.ZodType, BodyPass>();
+
+/** The pass of `schema` if it was compiled (`bodyPass`), else undefined. */
+export function compiledBodyPass(schema: z.ZodType): BodyPass | undefined {
+  return compiled.get(schema);
+}
+
+/**
+ * The pass of `schema`, compiled and kept on its first call: a route calls it for its schemas
+ * when it is built. A schema made for one request (one that depends on the sandbox clock) is
+ * not compiled: its body takes the walk beside the schema (`absent-nulls.ts`) instead.
+ */
+export function bodyPass(schema: z.ZodType): BodyPass {
+  let pass = compiled.get(schema);
+  if (pass === undefined) {
+    const root = plan(schema, new Map());
+    pass = (body) => {
+      const walk: Walk = { unknown: [], exact: true, text: '' };
+      const value = step(root, body, walk, []);
+      return { value, unknown: walk.exact ? walk.unknown : undefined, canonical: walk.text };
+    };
+    compiled.set(schema, pass);
+  }
+  return pass;
+}
