@@ -39,7 +39,7 @@ import * as paymentMethods from './features/payment-methods/index.js';
 import { createPaymentPageFeature } from './features/payment-page/index.js';
 import { createScenariosFeature, loadScenarioPolicy, type ScenariosFeature } from './features/scenarios/index.js';
 import { createSubscriptionsFeature, type SubscriptionsFeature } from './features/subscriptions/index.js';
-import { createTransactionsFeature, type TransactionsFeature } from './features/transactions/index.js';
+import { createTransactionsFeature, deliveryResources, type TransactionsFeature } from './features/transactions/index.js';
 import { createWebhooksFeature, type WebhooksFeature } from './features/webhooks/index.js';
 import type { Feature } from './core/http/route-context.js';
 import { openStore, storedClockOffsets } from './sqlite-store.js';
@@ -228,7 +228,7 @@ function composeCore(options: SandboxOptions, logger: Logger): CoreParts & { sto
   const dispatcher = new Dispatcher({
     clock,
     deliveries: repos.deliveries,
-    transactions: repos.transactions,
+    resources: deliveryResources(repos.transactions),
     feed,
     sign: createSigner(signing),
     signAsync: createAsyncSigner(signing),

@@ -10,7 +10,7 @@ import { getMeta, openDatabase, type Db } from './core/db/database.js';
 import { deliveriesStore } from './core/webhooks/deliveries-store.js';
 import { idempotencyStore } from './core/http/idempotency-store.js';
 import { requestLogStore } from './core/http/request-log-store.js';
-import { scheduledStepsStore } from './core/clock/scheduled-steps-store.js';
+import { scheduledStepsStore } from './features/scenarios/index.js';
 import { takeSnapshot } from './core/db/snapshot.js';
 import { subscriptionsStore } from './features/subscriptions/index.js';
 import { transactionsStore } from './features/transactions/index.js';

@@ -5,19 +5,12 @@
  * dropped when the work throws (the fake repositories do not roll back).
  */
 import type { Clock } from '../../src/core/clock/clock.js';
-import type { Account, Refund, ScheduledStep, SimulatedFailures, Subscription, Transaction } from '../../src/core/domain/entities.js';
-import type {
-  AccountsRepo,
-  ChangeFeed,
-  ChargeScript,
-  Outbox,
-  ScenarioPolicy,
-  ScheduledStepsRepo,
-  StepResult,
-  SubscriptionsRepo,
-  TransactionsRepo,
-  UnitOfWork,
-} from '../../src/core/domain/ports.js';
+import type { Account, SimulatedFailures, Subscription } from '../../src/core/domain/entities.js';
+import type { Refund, Transaction } from '../../src/features/transactions/entities.js';
+import type { ScheduledStep } from '../../src/features/scenarios/vocabulary.js';
+import type { AccountsRepo, ChangeFeed, SubscriptionsRepo, UnitOfWork } from '../../src/core/domain/ports.js';
+import type { ChargeScript, ScenarioPolicy, ScheduledStepsRepo, StepResult } from '../../src/features/scenarios/vocabulary.js';
+import type { Outbox, TransactionsRepo } from '../../src/features/transactions/ports.js';
 
 export function fakeClock(startMs = Date.UTC(2026, 10, 22, 10)): Clock & { set(ms: number): void } {
   let now = startMs;

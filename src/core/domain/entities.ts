@@ -4,6 +4,9 @@
  * the sandbox clock; `seq` is the insertion order that cursor pages run on.
  */
 
+import type { PaymentMethodType, StoredPaymentMethod } from '../../features/payment-methods/index.js';
+import type { PlanInterval, RuleSnapshot } from '../../features/scenarios/index.js';
+
 export type AccountMode = 'direct' | 'checkout';
 
 export interface Account {
@@ -27,91 +30,8 @@ export interface Buyer {
   updated_at: number;
 }
 
-export type TransactionStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED';
-/** The terminal statuses: a transaction's outcome. */
-export type TransactionOutcome = Exclude<TransactionStatus, 'PENDING'>;
-
-/** What is stored and echoed of a payment method: never the full number or the security code. */
-export interface StoredPaymentMethod {
-  type: string;
-  payment_channel_code?: string;
-  card?: { last4: string; expiration_date: string; brand: string; holder_name?: string };
-  /** PromptPay and Pix: the EMVCo merchant-presented QR payload the customer scans. */
-  qr_payload?: string;
-}
-
-/** Why a payment was declined (sandbox extension; the spec's webhook has no room for it). */
-/**
- * Why a payment was declined (sandbox extension; the spec's webhook has no room for it):
- * `expired_card`, or `no_payment_method` for the first charge of a trial subscription whose
- * customer never completed the payment page before the trial ended.
- */
-export type DeclineReason = 'expired_card' | 'no_payment_method';
-
-export interface TransactionCustomer {
-  email?: string;
-  name?: string;
-}
-
-export interface Transaction {
-  seq: number;
-  id: string;
-  account_id: string;
-  status: TransactionStatus;
-  amount: number;
-  currency: string;
-  description: string | null;
-  customer: TransactionCustomer | null;
-  return_url: string | null;
-  cancel_url: string | null;
-  external_identifier: string | null;
-  notification_url: string | null;
-  metadata: Record<string, string> | null;
-  payment_method: StoredPaymentMethod | null;
-  browser_info: Record<string, unknown> | null;
-  refunded_amount: number;
-  subscription_id: string | null;
-  /** `scenario/rule` that decides the transaction, or null. */
-  scenario_rule: string | null;
-  /** Why the payment was declined, when the sandbox knows (`expired_card`), else null. */
-  decline_reason: DeclineReason | null;
-  /**
-   * When its payment link expires (sandbox clock), for a payment that waits for the
-   * customer's step; null for one that needs no step (a direct card, a renewal).
-   */
-  link_expires_at: number | null;
-  created_at: number;
-  updated_at: number;
-  resolved_at: number | null;
-}
-
-export interface Refund {
-  seq: number;
-  id: string;
-  account_id: string;
-  transaction_id: string;
-  amount: number;
-  currency: string;
-  reason: string | null;
-  external_identifier: string | null;
-  status: 'SUCCESS';
-  created_at: number;
-  updated_at: number;
-}
-
 /** The spec's subscription statuses. */
 export type SubscriptionStatus = 'failed' | 'active' | 'past_due' | 'cancelled';
-
-/** A plan's billing intervals (the request schemas, the scenario format and the billing schedule use this list). */
-export const PLAN_INTERVALS = ['day', 'week', 'month', 'year'] as const;
-export type PlanInterval = (typeof PLAN_INTERVALS)[number];
-
-/**
- * The kinds of payment method a request names (`payment_method.type`): exactly the types the
- * channels of the catalogue take, one per channel (`GET /_sandbox/payment-methods`).
- */
-export const PAYMENT_METHOD_TYPES = ['card', 'wallet', 'qr', 'mobile_banking'] as const;
-export type PaymentMethodType = (typeof PAYMENT_METHOD_TYPES)[number];
 
 /**
  * What a new subscription is made of: the domain's own input to `SubscriptionService.create`
@@ -158,16 +78,6 @@ export interface SubscriptionDraft {
   browser_info?: Record<string, unknown>;
   billing_details?: Record<string, unknown>;
   cart_items?: Record<string, unknown>[];
-}
-
-/**
- * The rule a scenario matched for a subscription at creation, kept with it so renewals are
- * decided by the rule as it was: its label and its steps, opaque to the domain (the
- * scenario policy reads them).
- */
-export interface RuleSnapshot {
-  label: string;
-  steps: readonly unknown[];
 }
 
 /** The billing progress of a subscription. */
@@ -282,18 +192,4 @@ export interface WebhookFault {
 export interface SimulatedFailures {
   count: number;
   status: number;
-}
-
-/** A scenario step waiting for its instant on the sandbox clock. */
-export type ScheduledAction =
-  | { kind: 'outcome'; outcome: TransactionOutcome; webhook_failures?: SimulatedFailures }
-  | { kind: 'refund'; amount?: number; reason?: string; webhook_failures?: SimulatedFailures };
-
-export interface ScheduledStep {
-  seq: number;
-  account_id: string;
-  due_at: number;
-  /** The transaction the step acts on. */
-  resource_id: string;
-  action: ScheduledAction;
 }

@@ -4,17 +4,14 @@
  * given one cannot write; writes go through the domain's services, which check their own
  * preconditions.
  */
-import type { AccountsRepo, BuyersRepo, DeliveriesRepo, ScheduledStepsRepo, SubscriptionsRepo, TransactionsRepo } from './ports.js';
+import type { AccountsRepo, BuyersRepo, DeliveriesRepo, SubscriptionsRepo } from './ports.js';
+import type { ScheduledStepQueries } from '../../features/scenarios/index.js';
+import type { TransactionQueries } from '../../features/transactions/index.js';
 
-export type TransactionQueries = Pick<
-  TransactionsRepo,
-  'byId' | 'byIdAnyAccount' | 'page' | 'forSubscription' | 'refundById' | 'refundsOf' | 'refundsPage'
->;
 export type SubscriptionQueries = Pick<SubscriptionsRepo, 'byId' | 'byIdAnyAccount' | 'byExternalIdentifier' | 'page' | 'pageAll'>;
 export type BuyerQueries = Pick<BuyersRepo, 'page' | 'count'>;
 export type AccountQueries = Pick<AccountsRepo, 'byId' | 'byApiKey' | 'byKid' | 'all' | 'count'>;
 export type DeliveryQueries = Pick<DeliveriesRepo, 'byId' | 'page' | 'pageAll' | 'forResource' | 'attemptsOf' | 'matching'>;
-export type ScheduledStepQueries = Pick<ScheduledStepsRepo, 'forResource'>;
 
 /**
  * Every query port the core hands out. The buyers are read through the accounts feature, which

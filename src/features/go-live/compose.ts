@@ -5,8 +5,8 @@
  */
 import type { CoreParts } from '../../core/core.js';
 import { isoTimestamp } from '../../core/clock/clock.js';
-import type { Transaction } from '../../core/domain/entities.js';
-import type { Outbox } from '../../core/domain/ports.js';
+import type { Transaction } from '../transactions/index.js';
+import type { Outbox } from '../transactions/index.js';
 import { inRequestNotTheMerchants } from '../../core/http/request-log.js';
 import type { Feature } from '../../core/http/route-context.js';
 import { repeatedFailure } from '../../core/log.js';

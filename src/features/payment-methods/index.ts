@@ -26,3 +26,5 @@ export {
 export { groupOf, paymentChannel, paymentLinkExpiresAt } from './payment-methods.js';
 export type { PaymentChannel } from './payment-methods.js';
 export { register } from './register.js';
+export { PAYMENT_METHOD_TYPES } from './entities.js';
+export type { PaymentMethodType, StoredPaymentMethod } from './entities.js';

@@ -3,7 +3,7 @@
  * through: the subscription service (its billing a `TimedWork` on the clock) and its routes.
  */
 import type { CoreParts } from '../../core/core.js';
-import type { ScenarioPolicy } from '../../core/domain/ports.js';
+import type { ScenarioPolicy } from '../scenarios/index.js';
 import type { Feature } from '../../core/http/route-context.js';
 import type { TransactionService } from '../transactions/index.js';
 import { register } from './register.js';

@@ -7,8 +7,9 @@ import type { PlanInterval } from './billing-schedule.js';
 import { DEFAULT_TEST_CARD, defaultTestCardExpiry } from '../payment-methods/index.js';
 import { withoutCardNumbers } from '../../core/redaction/card-data.js';
 import { awaitsCustomer } from '../payment-methods/index.js';
-import type { Account, AccountMode, StoredPaymentMethod, Subscription, SubscriptionDraft } from '../../core/domain/entities.js';
-import type { MatchInput } from '../../core/domain/ports.js';
+import type { Account, AccountMode, Subscription, SubscriptionDraft } from '../../core/domain/entities.js';
+import type { StoredPaymentMethod } from '../payment-methods/index.js';
+import type { MatchInput } from '../scenarios/index.js';
 import { chargeReference, scheduleOf } from './subscription-calendar.js';
 import { storedPaymentMethod, type NewTransaction } from '../transactions/index.js';
 

@@ -3,7 +3,8 @@
  * creation body as stored) and `state` (the billing progress) are JSON text, parsed and
  * written here only; `next_charge_at` is the sandbox-clock instant of the next charge.
  */
-import type { RuleSnapshot, Subscription, SubscriptionState } from '../../core/domain/entities.js';
+import type { RuleSnapshot } from '../scenarios/index.js';
+import type { Subscription, SubscriptionState } from '../../core/domain/entities.js';
 import type { SubscriptionsRepo } from '../../core/domain/ports.js';
 import type { Db } from '../../core/db/database.js';
 import { accountTimedQuery } from '../../core/db/account-time.js';

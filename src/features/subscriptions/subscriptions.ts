@@ -38,25 +38,12 @@ import { nthPeriod } from './billing-schedule.js';
 import type { Clock } from '../../core/clock/clock.js';
 import { isCardExpired } from '../payment-methods/index.js';
 import { awaitsCustomer } from '../payment-methods/index.js';
-import type {
-  Account,
-  Subscription,
-  SubscriptionDraft,
-  SubscriptionState,
-  SubscriptionStatus,
-  Transaction,
-} from '../../core/domain/entities.js';
+import type { Account, Subscription, SubscriptionDraft, SubscriptionState, SubscriptionStatus } from '../../core/domain/entities.js';
+import type { Transaction } from '../transactions/index.js';
 import { badRequest, duplicateRecord, invalidState, notFound } from '../../core/domain/errors.js';
-import type {
-  AccountsRepo,
-  ChangeFeed,
-  ChargeScript,
-  MatchInput,
-  ScenarioPolicy,
-  SubscriptionsRepo,
-  TransactionsRepo,
-  UnitOfWork,
-} from '../../core/domain/ports.js';
+import type { AccountsRepo, ChangeFeed, SubscriptionsRepo, UnitOfWork } from '../../core/domain/ports.js';
+import type { ChargeScript, MatchInput, ScenarioPolicy } from '../scenarios/index.js';
+import type { TransactionsRepo } from '../transactions/index.js';
 import type { TimedWork } from '../../core/clock/timed-work.js';
 import { scheduleOf } from './subscription-calendar.js';
 import {

@@ -4,8 +4,10 @@
  * plays on the clock, and its routes.
  */
 import type { CoreParts } from '../../core/core.js';
-import type { Delivery, Transaction, WebhookFault } from '../../core/domain/entities.js';
-import type { Outbox, ScenarioPolicy } from '../../core/domain/ports.js';
+import type { Delivery, WebhookFault } from '../../core/domain/entities.js';
+import type { Transaction } from './entities.js';
+import type { Outbox } from './ports.js';
+import type { ScenarioPolicy } from '../scenarios/index.js';
 import type { TimedWork } from '../../core/clock/timed-work.js';
 import type { Feature } from '../../core/http/route-context.js';
 import { createScenarioRunner } from '../scenarios/index.js';

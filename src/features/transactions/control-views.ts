@@ -3,8 +3,9 @@
  * refundable amount and the actions legal now (the domain's own rules), and in detail its
  * scenario rule and deliveries. Built over read-only query ports (`transactionViews(ports)`).
  */
-import type { Transaction as TransactionRow } from '../../core/domain/entities.js';
-import type { AccountQueries, DeliveryQueries, TransactionQueries } from '../../core/domain/queries.js';
+import type { Transaction as TransactionRow } from './entities.js';
+import type { AccountQueries, DeliveryQueries } from '../../core/domain/queries.js';
+import type { TransactionQueries } from './ports.js';
 import { deliveryViews } from '../webhooks/index.js';
 import type { ControlTransaction, TransactionDetail } from './control/transactions.schemas.js';
 import { refundView } from './refund-format.js';

@@ -25,3 +25,6 @@ export { createTransactionsFeature } from './compose.js';
 export type { TransactionsFeature } from './compose.js';
 export { transactionViews } from './control-views.js';
 export type { TransactionViewPorts } from './control-views.js';
+export type { DeclineReason, Transaction, TransactionOutcome, TransactionStatus } from './entities.js';
+export type { Outbox, TransactionQueries, TransactionsRepo } from './ports.js';
+export { deliveryResources } from './delivery-resources.js';

@@ -6,9 +6,11 @@
 import { cardBrand, cardLast4, isCardExpired, isValidExpiry } from '../payment-methods/index.js';
 import { withoutCardNumbers } from '../../core/redaction/card-data.js';
 import { qrPayloadFor } from '../payment-methods/index.js';
-import type { Account, DeclineReason, StoredPaymentMethod, Transaction, TransactionCustomer } from '../../core/domain/entities.js';
+import type { Account } from '../../core/domain/entities.js';
+import type { DeclineReason, Transaction, TransactionCustomer } from './entities.js';
+import type { StoredPaymentMethod } from '../payment-methods/index.js';
 import { paymentChannel } from '../payment-methods/index.js';
-import type { MatchInput } from '../../core/domain/ports.js';
+import type { MatchInput } from '../scenarios/index.js';
 import { refundableAmount } from './refunds.js';
 
 /** A payment method as the request carries it (card fields in direct mode). */

@@ -21,17 +21,12 @@ import type { Clock } from '../../core/clock/clock.js';
 import { awaitsCustomer, linkExpiredWhilePending } from '../payment-methods/index.js';
 import { paymentLinkExpiresAt } from '../payment-methods/index.js';
 import type { TimedWork } from '../../core/clock/timed-work.js';
-import type { Account, DeclineReason, Refund, SimulatedFailures, Transaction, TransactionOutcome } from '../../core/domain/entities.js';
+import type { Account, SimulatedFailures } from '../../core/domain/entities.js';
+import type { DeclineReason, Refund, Transaction, TransactionOutcome } from './entities.js';
 import { SandboxError, invalidState, notFound } from '../../core/domain/errors.js';
-import type {
-  ChangeFeed,
-  ChargeScript,
-  Outbox,
-  ScenarioPolicy,
-  ScheduledStepsRepo,
-  TransactionsRepo,
-  UnitOfWork,
-} from '../../core/domain/ports.js';
+import type { ChangeFeed, UnitOfWork } from '../../core/domain/ports.js';
+import type { ChargeScript, ScenarioPolicy, ScheduledStepsRepo } from '../scenarios/index.js';
+import type { Outbox, TransactionsRepo } from './ports.js';
 import { type NewRefund, refundService } from './refunds.js';
 import {
   type ChargeContext,

@@ -4,8 +4,9 @@
  * by request, and a first charge that waits for the customer.
  */
 import { describe, expect, it } from 'vitest';
-import type { Account, AccountMode, SubscriptionDraft, TransactionOutcome } from '../../../src/core/domain/entities.js';
-import type { ChargeScript, ScenarioPolicy } from '../../../src/core/domain/ports.js';
+import type { Account, AccountMode, SubscriptionDraft } from '../../../src/core/domain/entities.js';
+import type { TransactionOutcome } from '../../../src/features/transactions/entities.js';
+import type { ChargeScript, ScenarioPolicy } from '../../../src/features/scenarios/vocabulary.js';
 import { RENEWAL_RETRY_SECONDS, createSubscriptionService } from '../../../src/features/subscriptions/subscriptions.js';
 import { createTransactionService } from '../../../src/features/transactions/transactions.js';
 import {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Account } from '../../../src/core/domain/entities.js';
 import { SandboxError } from '../../../src/core/domain/errors.js';
-import type { ChargeScript, MatchInput } from '../../../src/core/domain/ports.js';
+import type { ChargeScript, MatchInput } from '../../../src/features/scenarios/vocabulary.js';
 import { createTransactionService } from '../../../src/features/transactions/transactions.js';
 import { transactionMatchInput } from '../../../src/features/transactions/transaction-input.js';
 import { fakeClock, fakeFeed, fakeOutbox, fakePolicy, fakeScheduledSteps, fakeTransactions, fakeUnitOfWork } from '../../support/fakes.js';

@@ -4,7 +4,7 @@
  * write that rolls back leaves nothing behind, a wipe empties it, and it is bounded.
  */
 import { describe, expect, it } from 'vitest';
-import type { Transaction } from '../../../src/core/domain/entities.js';
+import type { Transaction } from '../../../src/features/transactions/entities.js';
 import { openDatabase } from '../../../src/core/db/database.js';
 import { ReadCache } from '../../../src/core/db/read-cache.js';
 import { transactionEntity } from '../../support/fakes.js';

@@ -1,7 +1,7 @@
 /** Route definition of the payment-method catalogue, with its schemas. */
 import { createRoute, z } from '@hono/zod-openapi';
 import { controlOperation } from '../../../core/http/openapi/document.js';
-import { PAYMENT_METHOD_TYPES } from '../../../core/domain/entities.js';
+import { PAYMENT_METHOD_TYPES } from '../entities.js';
 
 const methodType = z.enum(PAYMENT_METHOD_TYPES);
 

@@ -3,7 +3,8 @@
  * and refund go to the domain's service, whose SandboxError (404 unknown transaction, 409
  * illegal transition, 400 nothing to refund) is the answer.
  */
-import type { AccountQueries, TransactionQueries } from '../../../core/domain/queries.js';
+import type { AccountQueries } from '../../../core/domain/queries.js';
+import type { TransactionQueries } from '../ports.js';
 import { notFound } from '../../../core/domain/errors.js';
 import type { TransactionService } from '../transactions.js';
 import { refundView } from '../refund-format.js';
