@@ -4,7 +4,8 @@
  * work and the change feed. The composition root (`compose.ts`) plugs the implementations in;
  * the domain imports none of them.
  */
-import type { Account, Buyer, Delivery, DeliveryAttempt, Subscription } from './entities.js';
+import type { Account, Buyer, Delivery, DeliveryAttempt } from './entities.js';
+import type { SubscriptionsRepo } from '../../features/subscriptions/index.js';
 import type { TransactionsRepo } from '../../features/transactions/index.js';
 import type { ScheduledStepsRepo } from '../../features/scenarios/index.js';
 import type { ChangeType } from './events.js';
@@ -69,20 +70,6 @@ export interface BuyersRepo {
   insert(buyer: Omit<Buyer, 'seq'>): void;
   page(accountId: string, req: PageRequest, filters?: BuyerFilters): Page<Buyer>;
   count(accountId: string): number;
-}
-
-export interface SubscriptionsRepo {
-  insert(subscription: Omit<Subscription, 'seq'>): void;
-  byId(accountId: string, id: string): Subscription | undefined;
-  byIdAnyAccount(id: string): Subscription | undefined;
-  byExternalIdentifier(accountId: string, externalIdentifier: string): Subscription | undefined;
-  page(accountId: string, req: PageRequest): Page<Subscription>;
-  pageAll(req: PageRequest): Page<Subscription>;
-  /** Active or past_due subscriptions whose next charge is due at or before `nowMs`, earliest first. */
-  due(nowMs: number): Subscription[];
-  /** The earliest `next_charge_at` of an active or past_due subscription. */
-  nextDue(): number | null;
-  update(id: string, fields: Pick<Subscription, 'status' | 'state' | 'next_charge_at' | 'updated_at'>): void;
 }
 
 export type DeliveryProgress = Pick<Delivery, 'status' | 'attempts' | 'next_attempt_at' | 'delivered_at' | 'updated_at'>;

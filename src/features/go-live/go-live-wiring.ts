@@ -7,7 +7,7 @@
 import type { Delivery } from '../../core/domain/entities.js';
 import type { Transaction } from '../transactions/index.js';
 import type { ObservedAttempt, ObservedOutcome } from './go-live-observations.js';
-import type { DeliveriesRepo, RecordedAttempt as DomainRecordedAttempt, SubscriptionsRepo, UnitOfWork } from '../../core/domain/ports.js';
+import type { DeliveriesRepo, RecordedAttempt as DomainRecordedAttempt, UnitOfWork } from '../../core/domain/ports.js';
 import type { Outbox, TransactionsRepo } from '../transactions/index.js';
 
 /** An attempt as the dispatcher reports it once recorded (only the delivery's fields the report reads). */
@@ -26,7 +26,8 @@ export interface GoLiveWiringDeps {
   inRequestNotTheMerchants(): boolean;
   uow: Pick<UnitOfWork, 'afterCommit'>;
   transactions: Pick<TransactionsRepo, 'refundById'>;
-  subscriptions: Pick<SubscriptionsRepo, 'byId'>;
+  /** A subscription's first charge (its later charges are renewals); subscriptions answer it, handed in. */
+  subscriptions: { byId(accountId: string, id: string): { state: { first_charge_id: string | null } } | undefined };
   deliveries: Pick<DeliveriesRepo, 'forResource'>;
   /** `--notification-url`: where a transaction without its own URL sends its webhooks. */
   defaultNotificationUrl: string | undefined;

@@ -3,7 +3,8 @@
  * commands a customer's step performs, and the loaded scenario rules (for the test-card hint).
  * Its feature builds it from the core and the services it calls; a test hands in fakes.
  */
-import type { AccountQueries, SubscriptionQueries } from '../../core/domain/queries.js';
+import type { AccountQueries } from '../../core/domain/queries.js';
+import type { SubscriptionQueries } from '../subscriptions/index.js';
 import type { ScheduledStepQueries } from '../scenarios/index.js';
 import type { TransactionQueries } from '../transactions/index.js';
 import type { SubscriptionService } from '../subscriptions/index.js';

@@ -28,7 +28,6 @@ export function createSubscriptionsFeature(core: CoreParts, { transactions, scen
     uow,
     accounts: repos.accounts,
     subscriptions: repos.subscriptions,
-    transactions: repos.transactions,
     transactionService: transactions,
     policy: scenarios,
     feed,

@@ -12,3 +12,5 @@ export { collectsMethodDuringTrial, subscriptionActions } from './subscription-t
 export type { SubscriptionService } from './subscriptions.js';
 export { createSubscriptionsFeature } from './compose.js';
 export type { SubscriptionsFeature } from './compose.js';
+export type { Subscription } from './entities.js';
+export type { SubscriptionQueries, SubscriptionsRepo } from './ports.js';

@@ -38,12 +38,13 @@ import { nthPeriod } from './billing-schedule.js';
 import type { Clock } from '../../core/clock/clock.js';
 import { isCardExpired } from '../payment-methods/index.js';
 import { awaitsCustomer } from '../payment-methods/index.js';
-import type { Account, Subscription, SubscriptionDraft, SubscriptionState, SubscriptionStatus } from '../../core/domain/entities.js';
+import type { Account } from '../../core/domain/entities.js';
+import type { Subscription, SubscriptionDraft, SubscriptionState, SubscriptionStatus } from './entities.js';
 import type { Transaction } from '../transactions/index.js';
 import { badRequest, duplicateRecord, invalidState, notFound } from '../../core/domain/errors.js';
-import type { AccountsRepo, ChangeFeed, SubscriptionsRepo, UnitOfWork } from '../../core/domain/ports.js';
+import type { AccountsRepo, ChangeFeed, UnitOfWork } from '../../core/domain/ports.js';
+import type { SubscriptionsRepo } from './ports.js';
 import type { ChargeScript, MatchInput, ScenarioPolicy } from '../scenarios/index.js';
-import type { TransactionsRepo } from '../transactions/index.js';
 import type { TimedWork } from '../../core/clock/timed-work.js';
 import { scheduleOf } from './subscription-calendar.js';
 import {
@@ -70,7 +71,6 @@ export interface SubscriptionServiceDeps {
   uow: UnitOfWork;
   accounts: AccountsRepo;
   subscriptions: SubscriptionsRepo;
-  transactions: TransactionsRepo;
   transactionService: TransactionService;
   policy: ScenarioPolicy;
   feed: ChangeFeed;
@@ -107,7 +107,7 @@ export interface SubscriptionService {
 }
 
 export function createSubscriptionService(deps: SubscriptionServiceDeps): SubscriptionService {
-  const { clock, uow, accounts, subscriptions, transactions, transactionService, policy, feed } = deps;
+  const { clock, uow, accounts, subscriptions, transactionService, policy, feed } = deps;
 
   const save = (sub: Subscription, status: SubscriptionStatus, state: SubscriptionState, nextChargeAt: number | null): void => {
     subscriptions.update(sub.id, { status, state, next_charge_at: nextChargeAt, updated_at: clock.nowMs() });
@@ -179,7 +179,7 @@ export function createSubscriptionService(deps: SubscriptionServiceDeps): Subscr
         awaitCustomer,
         ...(afterTrial && (state.payment_method_registered_at ?? null) === null ? { declineReason: 'no_payment_method' as const } : {}),
       });
-      if (state.rule !== null) transactions.setScenarioRule(tx.id, state.rule.label);
+      if (state.rule !== null) transactionService.setScenarioRule(tx.id, state.rule.label);
       next.pending_charge_id = tx.id;
       next.first_charge_id ??= tx.id;
       save(sub, sub.status, next, null);

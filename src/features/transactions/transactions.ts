@@ -87,6 +87,8 @@ export interface TransactionService {
    * visit; `linkExpiry` asks it for each link the clock has passed. 404 for an unknown id.
    */
   expireLinkIfDue(id: string, nowMs?: number): Transaction;
+  /** Records the scenario rule (`scenario/rule`) that decides a transaction: a subscription's charge is decided by its subscription's rule. */
+  setScenarioRule(id: string, rule: string): void;
   /** Registers a listener told of every outcome inside its unit of work (subscription billing). */
   onResolved(listener: (tx: Transaction) => void): void;
   /** Sets FAILED (with its webhook) every PENDING payment whose link expired, on the sandbox clock. */
@@ -280,6 +282,7 @@ export function createTransactionService(deps: TransactionServiceDeps): Transact
       });
     },
     expireLinkIfDue,
+    setScenarioRule: (id, rule) => transactions.setScenarioRule(id, rule),
     onResolved(listener) {
       resolvedListeners.push(listener);
     },

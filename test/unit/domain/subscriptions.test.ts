@@ -4,7 +4,8 @@
  * by request, and a first charge that waits for the customer.
  */
 import { describe, expect, it } from 'vitest';
-import type { Account, AccountMode, SubscriptionDraft } from '../../../src/core/domain/entities.js';
+import type { Account, AccountMode } from '../../../src/core/domain/entities.js';
+import type { SubscriptionDraft } from '../../../src/features/subscriptions/entities.js';
 import type { TransactionOutcome } from '../../../src/features/transactions/entities.js';
 import type { ChargeScript, ScenarioPolicy } from '../../../src/features/scenarios/vocabulary.js';
 import { RENEWAL_RETRY_SECONDS, createSubscriptionService } from '../../../src/features/subscriptions/subscriptions.js';
@@ -74,7 +75,6 @@ function service(renewals: TransactionOutcome[] = []) {
     uow,
     accounts: fakeAccounts(direct, checkout),
     subscriptions,
-    transactions,
     transactionService,
     policy,
     feed,

@@ -1,5 +1,6 @@
 /** Handlers of the control API's subscriptions: a page with their charges, and cancel now. */
-import type { AccountQueries, SubscriptionQueries } from '../../../core/domain/queries.js';
+import type { AccountQueries } from '../../../core/domain/queries.js';
+import type { SubscriptionQueries } from '../ports.js';
 import type { SubscriptionService } from '../subscriptions.js';
 import { pageEnvelope, pageRequest } from '../../../core/http/pagination.js';
 import { accountOr404, type ControlHandler } from '../../../core/http/control-route-parts.js';
