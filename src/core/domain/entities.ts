@@ -17,16 +17,6 @@ export interface Account {
   created_at: number;
 }
 
-export interface Buyer {
-  seq: number;
-  id: string;
-  account_id: string;
-  display_name: string | null;
-  external_identifier: string | null;
-  created_at: number;
-  updated_at: number;
-}
-
 export type DeliveryKind = 'payment' | 'refund';
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 

@@ -4,7 +4,8 @@
  * work and the change feed. The composition root (`compose.ts`) plugs the implementations in;
  * the domain imports none of them.
  */
-import type { Account, Buyer, Delivery, DeliveryAttempt } from './entities.js';
+import type { Account, Delivery, DeliveryAttempt } from './entities.js';
+import type { BuyersRepo } from '../../features/buyers/index.js';
 import type { SubscriptionsRepo } from '../../features/subscriptions/index.js';
 import type { TransactionsRepo } from '../../features/transactions/index.js';
 import type { ScheduledStepsRepo } from '../../features/scenarios/index.js';
@@ -56,20 +57,6 @@ export interface AccountsRepo {
   all(): Account[];
   /** How many accounts there are. */
   count(): number;
-}
-
-/** Filters of the buyer list, as the borrowed API has them (both optional, both must hold). */
-export interface BuyerFilters {
-  /** Buyers whose display_name or external_identifier contains this, ignoring letter case. */
-  search?: string;
-  /** Buyers with exactly this external_identifier. */
-  external_identifier?: string;
-}
-
-export interface BuyersRepo {
-  insert(buyer: Omit<Buyer, 'seq'>): void;
-  page(accountId: string, req: PageRequest, filters?: BuyerFilters): Page<Buyer>;
-  count(accountId: string): number;
 }
 
 export type DeliveryProgress = Pick<Delivery, 'status' | 'attempts' | 'next_attempt_at' | 'delivered_at' | 'updated_at'>;

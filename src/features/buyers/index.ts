@@ -7,3 +7,5 @@ export { buyerRoutes } from './buyers.api.js';
 export { buyerSchema } from './buyers.schemas.js';
 export { seedBuyers } from './buyers.js';
 export { createBuyersFeature } from './register.js';
+export type { Buyer } from './entities.js';
+export type { BuyersRepo } from './ports.js';

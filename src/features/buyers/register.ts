@@ -1,5 +1,5 @@
 /** Mounts the buyers' page: at /v4/buyers, and at /buyers as the spec's pagination example has it. */
-import type { BuyerQueries } from '../../core/domain/queries.js';
+import type { BuyerQueries } from './ports.js';
 import type { Feature, RouteContext } from '../../core/http/route-context.js';
 import { buyerRoutes } from './buyers.api.js';
 
