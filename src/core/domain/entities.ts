@@ -4,19 +4,6 @@
  * the sandbox clock; `seq` is the insertion order that cursor pages run on.
  */
 
-export type AccountMode = 'direct' | 'checkout';
-
-export interface Account {
-  id: string;
-  name: string;
-  mode: AccountMode;
-  api_key: string;
-  jwt_kid: string;
-  jwt_private_key_pem: string;
-  jwt_public_key_pem: string;
-  created_at: number;
-}
-
 export type DeliveryKind = 'payment' | 'refund';
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 

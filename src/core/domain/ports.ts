@@ -4,7 +4,8 @@
  * work and the change feed. The composition root (`compose.ts`) plugs the implementations in;
  * the domain imports none of them.
  */
-import type { Account, Delivery, DeliveryAttempt } from './entities.js';
+import type { Delivery, DeliveryAttempt } from './entities.js';
+import type { AccountsRepo } from '../../features/accounts/index.js';
 import type { BuyersRepo } from '../../features/buyers/index.js';
 import type { SubscriptionsRepo } from '../../features/subscriptions/index.js';
 import type { TransactionsRepo } from '../../features/transactions/index.js';
@@ -48,16 +49,6 @@ export interface Page<T> {
 }
 
 // --- storage ---
-
-export interface AccountsRepo {
-  insert(account: Account): void;
-  byId(id: string): Account | undefined;
-  byApiKey(key: string): Account | undefined;
-  byKid(kid: string): Account | undefined;
-  all(): Account[];
-  /** How many accounts there are. */
-  count(): number;
-}
 
 export type DeliveryProgress = Pick<Delivery, 'status' | 'attempts' | 'next_attempt_at' | 'delivered_at' | 'updated_at'>;
 

@@ -4,12 +4,12 @@
  * given one cannot write; writes go through the domain's services, which check their own
  * preconditions.
  */
-import type { AccountsRepo, DeliveriesRepo } from './ports.js';
+import type { DeliveriesRepo } from './ports.js';
+import type { AccountQueries } from '../../features/accounts/index.js';
 import type { SubscriptionQueries } from '../../features/subscriptions/index.js';
 import type { ScheduledStepQueries } from '../../features/scenarios/index.js';
 import type { TransactionQueries } from '../../features/transactions/index.js';
 
-export type AccountQueries = Pick<AccountsRepo, 'byId' | 'byApiKey' | 'byKid' | 'all' | 'count'>;
 export type DeliveryQueries = Pick<DeliveriesRepo, 'byId' | 'page' | 'pageAll' | 'forResource' | 'attemptsOf' | 'matching'>;
 
 /**

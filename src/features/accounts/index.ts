@@ -9,3 +9,5 @@ export type { AccountCredentials, Credentials } from './control/accounts.schemas
 export type { ApiKeyView, MintedApiKeyView } from './control/api-keys.routes.js';
 export { createAccountsFeature } from './compose.js';
 export type { AccountsFeature } from './compose.js';
+export type { Account } from './entities.js';
+export type { AccountQueries, AccountsRepo } from './ports.js';

@@ -6,7 +6,7 @@
 import type { Context } from 'hono';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { accountOr404, type ControlHandler } from '../../core/http/control-route-parts.js';
-import type { AccountQueries } from '../../core/domain/queries.js';
+import type { AccountDirectory } from '../../core/auth/account.js';
 import { notFound } from '../../core/domain/errors.js';
 import type { AppEnv } from '../../core/http/env.js';
 import { nodeBindings } from '../../core/http/node-env.js';
@@ -20,7 +20,7 @@ const KEEP_ALIVE_MS = 15_000;
 const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' } as const;
 
 export interface ListenDeps {
-  accounts: Pick<AccountQueries, 'byId'>;
+  accounts: Pick<AccountDirectory, 'byId'>;
   listeners: Listeners;
   /** `--delivery-timeout` in milliseconds, told to the listener (it posts under the same limit). */
   timeoutMs: number;

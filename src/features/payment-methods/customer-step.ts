@@ -3,7 +3,7 @@
  * and nowhere else: which payments wait for the customer on the payment page, which show a
  * `payment_url`, and when their link has expired.
  */
-import type { AccountMode } from '../../core/domain/entities.js';
+import type { AccountMode } from '../../core/auth/account.js';
 import { isPaymentLinkExpired, needsCustomerStep } from './payment-methods.js';
 
 /** What the customer's step reads of a payment (the transactions' record has these fields). */

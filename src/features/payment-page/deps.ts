@@ -3,7 +3,7 @@
  * commands a customer's step performs, and the loaded scenario rules (for the test-card hint).
  * Its feature builds it from the core and the services it calls; a test hands in fakes.
  */
-import type { AccountQueries } from '../../core/domain/queries.js';
+import type { AccountDirectory } from '../../core/auth/account.js';
 import type { SubscriptionQueries } from '../subscriptions/index.js';
 import type { ScheduledStepQueries } from '../scenarios/index.js';
 import type { TransactionQueries } from '../transactions/index.js';
@@ -21,7 +21,7 @@ export interface ScenarioRules {
 export interface PaymentPageDeps {
   transactions: Pick<TransactionQueries, 'byIdAnyAccount'>;
   subscriptions: Pick<SubscriptionQueries, 'byIdAnyAccount'>;
-  accounts: Pick<AccountQueries, 'byId'>;
+  accounts: Pick<AccountDirectory, 'byId'>;
   /** Whether a scenario step is to decide a payment on the clock (the page then waits). */
   scheduledSteps: ScheduledStepQueries;
   /** Outcomes set by the customer (Pay, card or not, and Cancel), and a link past its 24 hours failed by the domain. */

@@ -34,7 +34,7 @@ import type { Context } from 'hono';
 import { awaitsCustomer, failedByExpiredLink } from '../payment-methods/index.js';
 import { SandboxError } from '../../core/domain/errors.js';
 import type { PaymentChannel } from '../payment-methods/index.js';
-import type { Account as AccountRow } from '../../core/domain/entities.js';
+import type { AccountIdentity as AccountRow } from '../../core/auth/account.js';
 import type { Transaction as TransactionRow } from '../transactions/index.js';
 import type { AppEnv } from '../../core/http/env.js';
 import { pageOperation } from '../../core/http/openapi/document.js';

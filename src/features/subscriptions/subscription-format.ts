@@ -5,7 +5,7 @@
  * `expiration_date`.
  */
 import { isoTimestamp } from '../../core/clock/clock.js';
-import type { AccountMode } from '../../core/domain/entities.js';
+import type { AccountMode } from '../../core/auth/account.js';
 import type { Subscription } from './entities.js';
 import { subscriptionCalendar } from './subscription-calendar.js';
 import { awaitsCustomer } from '../payment-methods/index.js';

@@ -38,11 +38,12 @@ import { nthPeriod } from './billing-schedule.js';
 import type { Clock } from '../../core/clock/clock.js';
 import { isCardExpired } from '../payment-methods/index.js';
 import { awaitsCustomer } from '../payment-methods/index.js';
-import type { Account } from '../../core/domain/entities.js';
+import type { AccountIdentity } from '../../core/auth/account.js';
 import type { Subscription, SubscriptionDraft, SubscriptionState, SubscriptionStatus } from './entities.js';
 import type { Transaction } from '../transactions/index.js';
 import { badRequest, duplicateRecord, invalidState, notFound } from '../../core/domain/errors.js';
-import type { AccountsRepo, ChangeFeed, UnitOfWork } from '../../core/domain/ports.js';
+import type { AccountDirectory } from '../../core/auth/account.js';
+import type { ChangeFeed, UnitOfWork } from '../../core/domain/ports.js';
 import type { SubscriptionsRepo } from './ports.js';
 import type { ChargeScript, MatchInput, ScenarioPolicy } from '../scenarios/index.js';
 import type { TimedWork } from '../../core/clock/timed-work.js';
@@ -69,7 +70,7 @@ export const RENEWAL_RETRY_SECONDS = 86_400;
 export interface SubscriptionServiceDeps {
   clock: Clock;
   uow: UnitOfWork;
-  accounts: AccountsRepo;
+  accounts: AccountDirectory;
   subscriptions: SubscriptionsRepo;
   transactionService: TransactionService;
   policy: ScenarioPolicy;
@@ -89,7 +90,7 @@ export interface SubscriptionService {
    * (`subscriptionMatchInput(request)`, which the caller may have built already for its own
    * check, e.g. the API's `api_fault` steps).
    */
-  create(account: Account, request: SubscriptionDraft, match?: MatchInput): Subscription;
+  create(account: AccountIdentity, request: SubscriptionDraft, match?: MatchInput): Subscription;
   /**
    * Cancels a subscription now: no further charges (a charge already waiting for its outcome
    * still gets it). 409 `invalid_state` when it is already `cancelled` or `failed`.

@@ -21,7 +21,8 @@ import type { Clock } from '../../core/clock/clock.js';
 import { awaitsCustomer, linkExpiredWhilePending } from '../payment-methods/index.js';
 import { paymentLinkExpiresAt } from '../payment-methods/index.js';
 import type { TimedWork } from '../../core/clock/timed-work.js';
-import type { Account, SimulatedFailures } from '../../core/domain/entities.js';
+import type { AccountIdentity } from '../../core/auth/account.js';
+import type { SimulatedFailures } from '../../core/domain/entities.js';
 import type { DeclineReason, Refund, Transaction, TransactionOutcome } from './entities.js';
 import { SandboxError, invalidState, notFound } from '../../core/domain/errors.js';
 import type { ChangeFeed, UnitOfWork } from '../../core/domain/ports.js';
@@ -56,7 +57,7 @@ export interface TransactionService {
    * subscription's charge: billing plays its own script). The request has passed its
    * account's schema (mode rules included) in the HTTP layer.
    */
-  create(account: Account, input: NewTransaction, charge?: ChargeContext): Transaction;
+  create(account: AccountIdentity, input: NewTransaction, charge?: ChargeContext): Transaction;
   /**
    * Sets the outcome of a PENDING transaction and queues its payment webhook (with the
    * simulated failures its scenario rule asks for, unless `simulated` is given). 409

@@ -4,7 +4,8 @@
  * by request, and a first charge that waits for the customer.
  */
 import { describe, expect, it } from 'vitest';
-import type { Account, AccountMode } from '../../../src/core/domain/entities.js';
+import type { Account } from '../../../src/features/accounts/entities.js';
+import type { AccountMode } from '../../../src/core/auth/account.js';
 import type { SubscriptionDraft } from '../../../src/features/subscriptions/entities.js';
 import type { TransactionOutcome } from '../../../src/features/transactions/entities.js';
 import type { ChargeScript, ScenarioPolicy } from '../../../src/features/scenarios/vocabulary.js';

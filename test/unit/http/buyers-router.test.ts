@@ -6,7 +6,7 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import type { ApiKey } from '../../../src/core/auth/api-keys.js';
-import type { Account } from '../../../src/core/domain/entities.js';
+import type { Account } from '../../../src/features/accounts/entities.js';
 import type { Buyer } from '../../../src/features/buyers/entities.js';
 import type { BuyerFilters } from '../../../src/features/buyers/ports.js';
 import { apiAuth } from '../../../src/core/http/auth.js';

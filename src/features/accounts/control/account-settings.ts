@@ -10,7 +10,7 @@ import type { ControlHandler } from '../../../core/http/control-route-parts.js';
 import type { AppEnv } from '../../../core/http/env.js';
 import { createRouter } from '../../../core/http/router.js';
 import { notFound } from '../../../core/domain/errors.js';
-import type { AccountQueries } from '../../../core/domain/queries.js';
+import type { AccountQueries } from '../ports.js';
 import { MAX_LATENCY_MS, parseLatency, type LoadSettings } from '../../../core/http/load-rehearsal.js';
 import type { AccountLoadSettings } from '../load-settings.js';
 

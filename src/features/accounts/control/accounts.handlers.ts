@@ -1,7 +1,7 @@
 /** Handlers of accounts: credentials (with the webhook key in every form) and new isolated accounts. */
 import { credentialsOf } from '../accounts.js';
 import type { MerchantAccounts } from '../merchant-accounts.js';
-import type { AccountQueries } from '../../../core/domain/queries.js';
+import type { AccountQueries } from '../ports.js';
 import type { ControlHandler } from '../../../core/http/control-route-parts.js';
 import { webhookKeyForms } from '../../webhooks/index.js';
 import type { CreateRoute, CredentialsRoute } from './accounts.routes.js';

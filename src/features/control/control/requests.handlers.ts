@@ -1,6 +1,6 @@
 /** Handler of the API request log: one account's requests or all, filtered, in keyset pages. */
 import type { z } from '@hono/zod-openapi';
-import type { AccountQueries } from '../../../core/domain/queries.js';
+import type { AccountDirectory } from '../../../core/auth/account.js';
 import { pageEnvelope, pageRequest } from '../../../core/http/pagination.js';
 import type { RequestLogFilter, RequestLogRepo } from '../../../core/http/ports.js';
 import { accountOr404, type ControlHandler } from '../../../core/http/control-route-parts.js';
@@ -22,7 +22,7 @@ export function requestLogFilter(accountId: string | undefined, query: z.infer<t
 
 /** What the request-log route uses: the log's read side only. */
 export interface RequestLogControlDeps {
-  accounts: Pick<AccountQueries, 'byId'>;
+  accounts: Pick<AccountDirectory, 'byId'>;
   requestLog: Pick<RequestLogRepo, 'page' | 'pageAll' | 'find'>;
 }
 

@@ -1,12 +1,12 @@
 /** Handler of the go-live report: answered from the tracker's aggregates, never from the logs. */
 import type { GoLiveTracker } from '../go-live-tracker.js';
-import type { AccountQueries } from '../../../core/domain/queries.js';
+import type { AccountDirectory } from '../../../core/auth/account.js';
 import { accountOr404, type ControlHandler } from '../../../core/http/control-route-parts.js';
 import type { GetRoute } from './report.routes.js';
 
 /** What the report route uses. */
 export interface ReportControlDeps {
-  accounts: Pick<AccountQueries, 'byId'>;
+  accounts: Pick<AccountDirectory, 'byId'>;
   goLive: Pick<GoLiveTracker, 'report'>;
 }
 

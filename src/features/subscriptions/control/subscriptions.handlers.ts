@@ -1,5 +1,5 @@
 /** Handlers of the control API's subscriptions: a page with their charges, and cancel now. */
-import type { AccountQueries } from '../../../core/domain/queries.js';
+import type { AccountDirectory } from '../../../core/auth/account.js';
 import type { SubscriptionQueries } from '../ports.js';
 import type { SubscriptionService } from '../subscriptions.js';
 import { pageEnvelope, pageRequest } from '../../../core/http/pagination.js';
@@ -9,7 +9,7 @@ import type { CancelRoute, ListRoute } from './subscriptions.routes.js';
 
 /** What the subscription routes use. */
 export interface SubscriptionControlDeps {
-  accounts: Pick<AccountQueries, 'byId'>;
+  accounts: Pick<AccountDirectory, 'byId'>;
   subscriptions: Pick<SubscriptionQueries, 'page' | 'pageAll'>;
   service: Pick<SubscriptionService, 'cancel'>;
   views: SubscriptionViews;

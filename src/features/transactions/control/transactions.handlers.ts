@@ -3,7 +3,7 @@
  * and refund go to the domain's service, whose SandboxError (404 unknown transaction, 409
  * illegal transition, 400 nothing to refund) is the answer.
  */
-import type { AccountQueries } from '../../../core/domain/queries.js';
+import type { AccountDirectory } from '../../../core/auth/account.js';
 import type { TransactionQueries } from '../ports.js';
 import { notFound } from '../../../core/domain/errors.js';
 import type { TransactionService } from '../transactions.js';
@@ -15,7 +15,7 @@ import type { GetOneRoute, ListRoute, OutcomeRoute, RefundRoute } from './transa
 
 /** What the transaction routes use. */
 export interface TransactionControlDeps {
-  accounts: Pick<AccountQueries, 'byId'>;
+  accounts: Pick<AccountDirectory, 'byId'>;
   transactions: Pick<TransactionQueries, 'page' | 'byIdAnyAccount'>;
   service: Pick<TransactionService, 'resolve' | 'refund'>;
   views: TransactionViews;

@@ -1,7 +1,8 @@
 /** Handlers of the webhook delivery log: a page of deliveries (one account's or all, attempts without bodies), one delivery, and a resend. */
 import type { Delivery } from '../../../core/domain/entities.js';
 import { notFound } from '../../../core/domain/errors.js';
-import type { AccountQueries, DeliveryQueries } from '../../../core/domain/queries.js';
+import type { AccountDirectory } from '../../../core/auth/account.js';
+import type { DeliveryQueries } from '../../../core/domain/queries.js';
 import { pageEnvelope, pageRequest } from '../../../core/http/pagination.js';
 import { accountOr404, type ControlHandler } from '../../../core/http/control-route-parts.js';
 import type { DeliveryViews } from '../delivery-views.js';
@@ -15,7 +16,7 @@ export interface DeliveryResender {
 
 /** What the delivery routes use. */
 export interface DeliveryControlDeps {
-  accounts: Pick<AccountQueries, 'byId'>;
+  accounts: Pick<AccountDirectory, 'byId'>;
   deliveries: Pick<DeliveryQueries, 'byId' | 'page' | 'pageAll'>;
   dispatcher: DeliveryResender;
   views: DeliveryViews;
