@@ -20,7 +20,7 @@ import { DEMO_WEBHOOK_PUBLIC_KEY_PEM } from './core/credentials/demo-credentials
 import { DatabaseOpenError, type Db } from './core/db/database.js';
 import { readSnapshot } from './core/db/snapshot.js';
 import { SandboxEvents } from './core/domain/events.js';
-import type { RecordedAttempt, Repositories } from './core/domain/ports.js';
+import type { RecordedAttempt } from './core/domain/ports.js';
 import { idempotencyExpiry } from './core/http/idempotency.js';
 import type { HttpRecords } from './core/http/ports.js';
 import { createLogger, repeatedFailure, repeatedFailures, type Logger } from './core/log.js';
@@ -42,7 +42,7 @@ import { createSubscriptionsFeature, type SubscriptionsFeature } from './feature
 import { createTransactionsFeature, deliveryResources, type TransactionsFeature } from './features/transactions/index.js';
 import { createWebhooksFeature, type WebhooksFeature } from './features/webhooks/index.js';
 import type { Feature } from './core/http/route-context.js';
-import { openStore, storedClockOffsets } from './sqlite-store.js';
+import { openStore, storedClockOffsets, type FeatureStores } from './sqlite-store.js';
 
 /** The features of a sandbox, each with the services it offers and its `register`. */
 export interface Features {
@@ -85,8 +85,8 @@ export interface ComposedSandbox {
   pipeline: PipelineServices;
   /** The HTTP layer's own records (idempotency keys, the request log), for `createApp`. */
   httpRecords: HttpRecords;
-  /** The repositories, for tests and benchmarks that seed or inspect records (no router gets them). */
-  repos: Repositories;
+  /** Each feature's storage, for tests and benchmarks that seed or inspect records (no router gets them). */
+  stores: FeatureStores;
   /** The logger everything of this sandbox writes to (the one handed in, or a new text logger). */
   logger: Logger;
   db: Db;
@@ -108,12 +108,28 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
   const options = resolveOptions({ restrictedChannelCode: DEFAULT_RESTRICTED_CHANNEL_CODE, ...input });
   const policy = loadScenarioPolicy(options);
   const core = composeCore(options, logger);
+  const { stores } = core.store;
 
   const scenarios = createScenariosFeature(core, policy);
-  const accounts = createAccountsFeature(core);
-  const goLive = createGoLiveFeature(core, { webhookCanary: (accountId) => accounts.loadSettings.webhookCanary(accountId) });
-  const transactions = createTransactionsFeature(core, { scenarios: policy, observer: goLive });
-  const subscriptions = createSubscriptionsFeature(core, { transactions: transactions.service, scenarios: policy });
+  const accounts = createAccountsFeature(core, { store: stores.accounts, buyers: stores.buyers });
+  const goLive = createGoLiveFeature(core, {
+    webhookCanary: (accountId) => accounts.loadSettings.webhookCanary(accountId),
+    // The report sits below the transactions and subscriptions: it is handed read ports of their records.
+    transactions: stores.transactions,
+    subscriptions: stores.subscriptions,
+  });
+  const transactions = createTransactionsFeature(core, {
+    scenarios: policy,
+    observer: goLive,
+    store: stores.transactions,
+    scheduledSteps: stores.scheduledSteps,
+  });
+  const subscriptions = createSubscriptionsFeature(core, {
+    transactions: transactions.service,
+    transactionQueries: transactions.queries,
+    scenarios: policy,
+    store: stores.subscriptions,
+  });
   const webhooks = createWebhooksFeature(core, { outbox: transactions.outbox });
   const control = createControlFeature(core, {
     accounts: accounts.service,
@@ -125,6 +141,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
     subscriptions: subscriptions.service,
     accounts: accounts.service,
     control: control.service,
+    queries: { accounts: accounts.queries, transactions: transactions.queries, subscriptions: subscriptions.queries },
   });
   const forwarder = createForwarderFeature(core);
   const buyers = createBuyersFeature({ buyers: accounts.service.buyers }); // seeded on their first read
@@ -133,6 +150,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
     subscriptions: subscriptions.service,
     scenarios: policy,
     report: goLive.report,
+    queries: { transactions: transactions.queries, subscriptions: subscriptions.queries, scheduledSteps: stores.scheduledSteps },
   });
 
   // The timed work on the sandbox clock, in this order: webhook retries, scenario steps, renewals, payment links.
@@ -178,7 +196,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
     },
     pipeline: { scenarios: policy, loadSettings: accounts.loadSettings },
     httpRecords: core.store.httpRecords,
-    repos: core.repos,
+    stores,
     logger,
     db: core.db,
   };
@@ -202,7 +220,7 @@ function composeCore(options: SandboxOptions, logger: Logger): CoreParts & { sto
     store.close();
     throw new DatabaseOpenError(`the database file ${options.db} holds ${refused}; start with another --db file`);
   }
-  const { repos, uow } = store;
+  const { stores, uow } = store;
   for (const [id, ms] of Object.entries(store.accountClockOffsets())) accountClocks.setOffset(id, ms);
   const clock = createClock(store.clockOffsetMs(), Date.now, accountClocks);
   const events = new SandboxEvents();
@@ -227,8 +245,8 @@ function composeCore(options: SandboxOptions, logger: Logger): CoreParts & { sto
   const attemptObservers: ((attempt: RecordedAttempt) => void)[] = [];
   const dispatcher = new Dispatcher({
     clock,
-    deliveries: repos.deliveries,
-    resources: deliveryResources(repos.transactions),
+    deliveries: store.deliveries,
+    resources: deliveryResources(stores.transactions),
     feed,
     sign: createSigner(signing),
     signAsync: createAsyncSigner(signing),
@@ -250,12 +268,18 @@ function composeCore(options: SandboxOptions, logger: Logger): CoreParts & { sto
     saveOffset: (ms) => (clock.account() === null ? store.saveClockOffset(ms) : store.saveAccountClockOffsets(accountClocks.entries())),
     onError: (work, err) => schedulerFailures.failed(work, err),
   });
-  const apiKeys = createApiKeyService({ nowMs: () => clock.nowMs(), uow, apiKeys: apiKeysStore(store.db), accounts: repos.accounts, feed });
+  const apiKeys = createApiKeyService({
+    nowMs: () => clock.nowMs(),
+    uow,
+    apiKeys: apiKeysStore(store.db),
+    accounts: stores.accounts,
+    feed,
+  });
 
   return {
     options,
     clock,
-    queries: repos,
+    queries: { accounts: stores.accounts, deliveries: store.deliveries },
     events,
     emit: (type, accountId, data) => feed.emit(type, accountId, data),
     atomically: (work) => uow.run(work),
@@ -274,7 +298,7 @@ function composeCore(options: SandboxOptions, logger: Logger): CoreParts & { sto
     snapshot: () => store.snapshot(),
     uow,
     feed,
-    repos,
+    deliveries: store.deliveries,
     db: store.db,
     scheduler,
     signing,

@@ -2,18 +2,18 @@
  * The sandbox's storage in one piece: the SQLite database (`database.ts`), a repository per
  * table, the unit of work over them, the persisted clock offset, and the wipe a reset does.
  */
-import type { Repositories, UnitOfWork } from './core/domain/ports.js';
+import type { DeliveriesRepo, UnitOfWork } from './core/domain/ports.js';
 import type { HttpRecords } from './core/http/ports.js';
-import { accountsStore } from './features/accounts/index.js';
-import { buyersStore } from './features/buyers/index.js';
+import { accountsStore, type AccountsRepo } from './features/accounts/index.js';
+import { buyersStore, type BuyersRepo } from './features/buyers/index.js';
 import { getMeta, openDatabase, type Db } from './core/db/database.js';
 import { deliveriesStore } from './core/webhooks/deliveries-store.js';
 import { idempotencyStore } from './core/http/idempotency-store.js';
 import { requestLogStore } from './core/http/request-log-store.js';
-import { scheduledStepsStore } from './features/scenarios/index.js';
+import { scheduledStepsStore, type ScheduledStepsRepo } from './features/scenarios/index.js';
 import { takeSnapshot } from './core/db/snapshot.js';
-import { subscriptionsStore } from './features/subscriptions/index.js';
-import { transactionsStore } from './features/transactions/index.js';
+import { subscriptionsStore, type SubscriptionsRepo } from './features/subscriptions/index.js';
+import { transactionsStore, type TransactionsRepo } from './features/transactions/index.js';
 import { createUnitOfWork } from './core/db/unit-of-work.js';
 import { createAccountClocks, parseAccountOffsets, type AccountClocks } from './core/clock/account-clocks.js';
 
@@ -46,9 +46,25 @@ export interface Retention {
   deliveryLogLimit?: number;
 }
 
+/**
+ * Each feature's storage over the one database, built once here: the composition hands each
+ * feature its own (and a feature below another the read ports it is given), never all of them.
+ */
+export interface FeatureStores {
+  accounts: AccountsRepo;
+  buyers: BuyersRepo;
+  transactions: TransactionsRepo;
+  subscriptions: SubscriptionsRepo;
+  /** The scenario runner's steps. */
+  scheduledSteps: ScheduledStepsRepo;
+}
+
 export interface SqliteStore {
   db: Db;
-  repos: Repositories;
+  /** The features' storage. */
+  stores: FeatureStores;
+  /** The webhook dispatcher's deliveries (the core's). */
+  deliveries: DeliveriesRepo;
   /** The HTTP layer's own records (idempotency keys, the request log). */
   httpRecords: HttpRecords;
   uow: UnitOfWork;
@@ -89,14 +105,14 @@ export function openStore(
   return {
     db,
     uow,
-    repos: {
+    stores: {
       accounts: accountsStore(db),
       buyers: buyersStore(db),
       transactions,
       subscriptions: subscriptionsStore(db, clocks),
       scheduledSteps: scheduledStepsStore(db, clocks),
-      deliveries: deliveriesStore(db, retention.deliveryLogLimit, clocks),
     },
+    deliveries: deliveriesStore(db, retention.deliveryLogLimit, clocks),
     httpRecords: { idempotency: idempotencyStore(db, clocks), requestLog },
     clockOffsetMs: () => storedClockOffsets(db).offsetMs,
     saveClockOffset: (ms) => void saveOffset.run(CLOCK_OFFSET, String(ms)),

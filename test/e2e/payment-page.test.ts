@@ -89,7 +89,7 @@ function channelTransaction(
     updated_at: now,
     resolved_at: null,
   };
-  server.repos.transactions.insert(row);
+  server.stores.transactions.insert(row);
   return { id: row.id, url: `${server.url}/pay/${row.id}` };
 }
 

@@ -1,15 +1,9 @@
 /**
- * What the domain needs from the outside, as small interfaces: storage (implemented in
- * `store/`), the webhook outbox (`webhooks/`), the scenario policy (`scenarios/`), the unit of
- * work and the change feed. The composition root (`compose.ts`) plugs the implementations in;
- * the domain imports none of them.
+ * The core's ports, as small interfaces: the unit of work and the change feed, keyset pages,
+ * and the webhook deliveries the dispatcher works through (`webhooks/deliveries-store.ts`).
+ * Each feature declares the ports of its own records in its own folder.
  */
 import type { Delivery, DeliveryAttempt } from './entities.js';
-import type { AccountsRepo } from '../../features/accounts/index.js';
-import type { BuyersRepo } from '../../features/buyers/index.js';
-import type { SubscriptionsRepo } from '../../features/subscriptions/index.js';
-import type { TransactionsRepo } from '../../features/transactions/index.js';
-import type { ScheduledStepsRepo } from '../../features/scenarios/index.js';
 import type { ChangeType } from './events.js';
 
 // --- units of work and the change feed ---
@@ -87,16 +81,6 @@ export interface DeliveriesRepo {
   attemptsOf(deliveryId: string): DeliveryAttempt[];
   /** The newest delivery signed with one of `signatures`, else the newest whose body is `body` (explaining a failed check). */
   matching(signatures: string[], body: string): Delivery | undefined;
-}
-
-/** Every repository, as the composition root builds them over one database. */
-export interface Repositories {
-  accounts: AccountsRepo;
-  buyers: BuyersRepo;
-  transactions: TransactionsRepo;
-  subscriptions: SubscriptionsRepo;
-  scheduledSteps: ScheduledStepsRepo;
-  deliveries: DeliveriesRepo;
 }
 
 // --- webhooks ---

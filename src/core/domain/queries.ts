@@ -1,25 +1,16 @@
 /**
- * Read-only query ports: what the outer layers (the HTTP routes, the panel's views) may read
- * of the sandbox's records. Each is the read half of a repository of `ports.ts`, so a router
- * given one cannot write; writes go through the domain's services, which check their own
- * preconditions.
+ * Read-only query ports of the core's own records: what the outer layers (the HTTP routes, the
+ * panel's views) may read of them. Each is the read half of a port of `ports.ts` (or of
+ * `auth/account.ts`), so a router given one cannot write. A feature's own records are read
+ * through that feature.
  */
+import type { AccountDirectory } from '../auth/account.js';
 import type { DeliveriesRepo } from './ports.js';
-import type { AccountQueries } from '../../features/accounts/index.js';
-import type { SubscriptionQueries } from '../../features/subscriptions/index.js';
-import type { ScheduledStepQueries } from '../../features/scenarios/index.js';
-import type { TransactionQueries } from '../../features/transactions/index.js';
 
 export type DeliveryQueries = Pick<DeliveriesRepo, 'byId' | 'page' | 'pageAll' | 'forResource' | 'attemptsOf' | 'matching'>;
 
-/**
- * Every query port the core hands out. The buyers are read through the accounts feature, which
- * seeds an account's buyers on their first read.
- */
+/** Every query port the core hands out: the accounts as the core looks them up, and the webhook deliveries. */
 export interface Queries {
-  accounts: AccountQueries;
-  transactions: TransactionQueries;
-  subscriptions: SubscriptionQueries;
-  scheduledSteps: ScheduledStepQueries;
+  accounts: AccountDirectory;
   deliveries: DeliveryQueries;
 }

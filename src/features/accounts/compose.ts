@@ -7,6 +7,8 @@ import { getMeta, setMeta } from '../../core/db/database.js';
 import type { Feature } from '../../core/http/route-context.js';
 import { createAccountLoadSettings, type AccountLoadSettings } from './load-settings.js';
 import { createMerchantAccounts, type MerchantAccounts } from './merchant-accounts.js';
+import type { AccountQueries, AccountsRepo } from './ports.js';
+import type { BuyersRepo } from '../buyers/index.js';
 import { register } from './register.js';
 
 /** Where each account's own rate limit and latency are kept. */
@@ -16,15 +18,23 @@ export interface AccountsFeature extends Feature {
   service: MerchantAccounts;
   /** Each account's rate limit and latency (its own, or the options'), for the load rehearsal. */
   loadSettings: AccountLoadSettings;
+  /** The accounts' records, read-only. */
+  queries: AccountQueries;
 }
 
-export function createAccountsFeature(core: CoreParts): AccountsFeature {
-  const { options, clock, uow, repos, feed, db } = core;
+/** The accounts' storage, and the buyers' (seeded with each account). */
+export interface AccountsFeatureDeps {
+  store: AccountsRepo;
+  buyers: BuyersRepo;
+}
+
+export function createAccountsFeature(core: CoreParts, { store, buyers }: AccountsFeatureDeps): AccountsFeature {
+  const { options, clock, uow, feed, db } = core;
   const service = createMerchantAccounts({
     clock,
     uow,
-    accounts: repos.accounts,
-    buyers: repos.buyers,
+    accounts: store,
+    buyers,
     feed,
     seed: options.seed,
     keyPool: options.keyPool,
@@ -32,10 +42,10 @@ export function createAccountsFeature(core: CoreParts): AccountsFeature {
   const loadSettings = createAccountLoadSettings({
     defaults: { rateLimit: options.rateLimit, latency: options.latency },
     webhookCanary: options.webhookCanary,
-    accounts: repos.accounts,
+    accounts: store,
     load: () => getMeta(db, ACCOUNT_LOAD_SETTINGS),
     save: (text) => setMeta(db, ACCOUNT_LOAD_SETTINGS, text),
   });
   service.ensureDemo();
-  return { service, loadSettings, register: (ctx) => register(ctx, { accounts: service, loadSettings }) };
+  return { service, loadSettings, queries: store, register: (ctx) => register(ctx, { accounts: service, loadSettings, queries: store }) };
 }

@@ -5,20 +5,23 @@ import { apiKeyControlRoutes } from './control/api-keys.index.js';
 import { accountSettingsRoutes } from './control/account-settings.js';
 import type { AccountLoadSettings } from './load-settings.js';
 import type { MerchantAccounts } from './merchant-accounts.js';
+import type { AccountQueries } from './ports.js';
 
 /** The services accounts and keys use. */
 export interface AccountFeatureServices {
   accounts: Pick<MerchantAccounts, 'create'>;
   /** Each account's rate limit and latency (the load rehearsal). */
   loadSettings: AccountLoadSettings;
+  /** The accounts' records. */
+  queries: AccountQueries;
 }
 
-export function register(ctx: RouteContext, { accounts, loadSettings }: AccountFeatureServices): void {
-  const { queries, apiKeys, webhookPublicKeyPem } = ctx.core;
+export function register(ctx: RouteContext, { accounts, loadSettings, queries }: AccountFeatureServices): void {
+  const { apiKeys, webhookPublicKeyPem } = ctx.core;
   ctx.control.route(
     '/',
     accountControlRoutes({
-      accounts: queries.accounts,
+      accounts: queries,
       merchantAccounts: accounts,
       webhookPublicKeyPem,
       notificationUrl: ctx.core.options.notificationUrl,
@@ -28,7 +31,7 @@ export function register(ctx: RouteContext, { accounts, loadSettings }: AccountF
   ctx.control.route(
     '/',
     accountSettingsRoutes({
-      accounts: queries.accounts,
+      accounts: queries,
       loadSettings,
       emit: (type, accountId, data) => ctx.core.emit(type, accountId, data),
     }),

@@ -6,7 +6,7 @@
 import type { CoreParts } from '../../core/core.js';
 import { isoTimestamp } from '../../core/clock/clock.js';
 import type { Transaction } from '../transactions/index.js';
-import type { Outbox } from '../transactions/index.js';
+import type { Outbox, TransactionQueries } from '../transactions/index.js';
 import { inRequestNotTheMerchants } from '../../core/http/request-log.js';
 import type { Feature } from '../../core/http/route-context.js';
 import { repeatedFailure } from '../../core/log.js';
@@ -15,7 +15,7 @@ import { connectGuard } from '../../core/webhooks/targets.js';
 import { webhookCanary } from './go-live-canary.js';
 import { goLiveStore } from './go-live-store.js';
 import { GoLiveTracker } from './go-live-tracker.js';
-import { createGoLiveWiring } from './go-live-wiring.js';
+import { createGoLiveWiring, type GoLiveWiringDeps } from './go-live-wiring.js';
 import { register } from './register.js';
 import { stateCheck } from './state-check.js';
 
@@ -36,10 +36,15 @@ export interface GoLiveFeature extends Feature {
 export interface GoLiveFeatureDeps {
   /** Whether an account's URLs get a webhook canary (its own setting, else `--webhook-canary`). */
   webhookCanary(accountId: string): boolean;
+  /** The transactions' records the report reads (a refund's payment, a payment's status). */
+  transactions: Pick<TransactionQueries, 'byId' | 'byIdAnyAccount' | 'refundById'>;
+  /** The subscriptions' records the report reads (whether a charge is a renewal). */
+  subscriptions: GoLiveWiringDeps['subscriptions'];
 }
 
 export function createGoLiveFeature(core: CoreParts, deps: GoLiveFeatureDeps): GoLiveFeature {
-  const { options, clock, uow, repos, feed, db, logger, targets, dispatcher } = core;
+  const { options, clock, uow, deliveries, feed, db, logger, targets, dispatcher } = core;
+  const { transactions, subscriptions } = deps;
   const saves = repeatedFailure(logger, 'report.failed', 'saving the go-live report failed'); // each flush may fail (a full disk)
   const state = goLiveStore(db, (err) => saves.failed(err));
   const report = new GoLiveTracker({
@@ -52,9 +57,9 @@ export function createGoLiveFeature(core: CoreParts, deps: GoLiveFeatureDeps): G
   const wiring = createGoLiveWiring({
     report,
     uow,
-    transactions: repos.transactions,
-    subscriptions: repos.subscriptions,
-    deliveries: repos.deliveries,
+    transactions,
+    subscriptions,
+    deliveries,
     defaultNotificationUrl: options.notificationUrl,
     inRequestNotTheMerchants,
   });
@@ -63,8 +68,8 @@ export function createGoLiveFeature(core: CoreParts, deps: GoLiveFeatureDeps): G
   const stateReader = createPoster({ timeoutMs: options.deliveryTimeoutMs, maxFreePerOrigin: 1, guard: connectGuard(targets) });
   const checkState = stateCheck({
     stateUrlFor: (url) => stateUrls.get(url),
-    deliveries: repos.deliveries,
-    transactions: repos.transactions,
+    deliveries,
+    transactions,
     // Read under the same connect-time guard as every delivery (no redirects followed).
     read: async (url) => {
       const { status, text } = await stateReader.post(url, { accept: 'application/json' }, '', 'GET');
@@ -74,7 +79,7 @@ export function createGoLiveFeature(core: CoreParts, deps: GoLiveFeatureDeps): G
   });
   const canary = webhookCanary({
     enabled: (accountId) => deps.webhookCanary(accountId),
-    deliveries: repos.deliveries,
+    deliveries,
     uow,
     clock,
     queued: (id, at) => dispatcher.queued(id, at),
@@ -93,6 +98,6 @@ export function createGoLiveFeature(core: CoreParts, deps: GoLiveFeatureDeps): G
     reportingRefunds: (outbox) => wiring.reportingRefunds(outbox),
     rememberStateUrl: (webhookUrl, stateUrl) => void stateUrls.set(webhookUrl, stateUrl),
     flush: () => state.flush(),
-    register: (ctx) => register(ctx, report),
+    register: (ctx) => register(ctx, report, transactions),
   };
 }

@@ -2,7 +2,7 @@
 import type { Feature, RouteContext } from '../../core/http/route-context.js';
 import type { SubscriptionService } from '../subscriptions/index.js';
 import type { TransactionService } from '../transactions/index.js';
-import type { ScenarioRules } from './deps.js';
+import type { PaymentPageDeps, ScenarioRules } from './deps.js';
 import { paymentPageRoutes } from './routes.js';
 
 /** The services the payment page uses. */
@@ -12,17 +12,22 @@ export interface PaymentPageFeatureServices {
   scenarios: ScenarioRules;
   /** The go-live report, told of each customer's Cancel. */
   report: { customerCancelled(accountId: string): void };
+  /** The payments, subscriptions and scenario steps the page reads, through their features. */
+  queries: Pick<PaymentPageDeps, 'transactions' | 'subscriptions' | 'scheduledSteps'>;
 }
 
-export function register(ctx: RouteContext, { transactions, subscriptions, scenarios, report }: PaymentPageFeatureServices): void {
+export function register(
+  ctx: RouteContext,
+  { transactions, subscriptions, scenarios, report, queries: records }: PaymentPageFeatureServices,
+): void {
   const { queries } = ctx.core;
   ctx.pages.route(
     '/pay',
     paymentPageRoutes({
-      transactions: queries.transactions,
-      subscriptions: queries.subscriptions,
+      transactions: records.transactions,
+      subscriptions: records.subscriptions,
       accounts: queries.accounts,
-      scheduledSteps: queries.scheduledSteps,
+      scheduledSteps: records.scheduledSteps,
       payments: transactions,
       trials: subscriptions,
       scenarios,

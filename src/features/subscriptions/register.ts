@@ -2,15 +2,21 @@
 import type { RouteContext } from '../../core/http/route-context.js';
 import { subscriptionControlRoutes } from './control/subscriptions.index.js';
 import { subscriptionViews } from './control-views.js';
+import type { TransactionQueries } from '../transactions/index.js';
+import type { SubscriptionQueries } from './ports.js';
 import type { SubscriptionService } from './subscriptions.js';
 import { subscriptionRoutes } from './subscriptions.api.js';
 
-export function register(ctx: RouteContext, subscriptions: Pick<SubscriptionService, 'create' | 'cancel'>): void {
+export function register(
+  ctx: RouteContext,
+  subscriptions: Pick<SubscriptionService, 'create' | 'cancel'>,
+  records: { subscriptions: SubscriptionQueries; transactions: Pick<TransactionQueries, 'forSubscription' | 'refundsOf'> },
+): void {
   const { queries, clock, options } = ctx.core;
   ctx.api.route(
     '/',
     subscriptionRoutes({
-      queries: queries.subscriptions,
+      queries: records.subscriptions,
       subscriptions,
       pipeline: ctx.pipeline,
       clock,
@@ -22,12 +28,12 @@ export function register(ctx: RouteContext, subscriptions: Pick<SubscriptionServ
     '/',
     subscriptionControlRoutes({
       accounts: queries.accounts,
-      subscriptions: queries.subscriptions,
+      subscriptions: records.subscriptions,
       service: subscriptions,
       views: subscriptionViews({
         baseUrl: () => ctx.core.baseUrl,
         accounts: queries.accounts,
-        transactions: queries.transactions,
+        transactions: records.transactions,
         deliveries: queries.deliveries,
       }),
     }),

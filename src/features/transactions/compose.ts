@@ -6,8 +6,8 @@
 import type { CoreParts } from '../../core/core.js';
 import type { Delivery, WebhookFault } from '../../core/domain/entities.js';
 import type { Transaction } from './entities.js';
-import type { Outbox } from './ports.js';
-import type { ScenarioPolicy } from '../scenarios/index.js';
+import type { Outbox, TransactionQueries, TransactionsRepo } from './ports.js';
+import type { ScenarioPolicy, ScheduledStepsRepo } from '../scenarios/index.js';
 import type { TimedWork } from '../../core/clock/timed-work.js';
 import type { Feature } from '../../core/http/route-context.js';
 import { createScenarioRunner } from '../scenarios/index.js';
@@ -24,10 +24,16 @@ export interface TransactionsFeatureDeps {
     onResolved(tx: Transaction): void;
     reportingRefunds<O extends Pick<Outbox, 'refund'>>(outbox: O): O;
   };
+  /** The transactions' storage. */
+  store: TransactionsRepo;
+  /** The scenario steps' storage (the scenario runner's), where a script's later steps wait. */
+  scheduledSteps: ScheduledStepsRepo;
 }
 
 export interface TransactionsFeature extends Feature {
   service: TransactionService;
+  /** The payments and refunds, read-only. */
+  queries: TransactionQueries;
   /** Queues any webhook body as a delivery (the workbench's send). */
   outbox: Pick<FaultingOutbox, 'queue' | 'webhookSubject'>;
   /** Scripted webhook faults on a transaction (control API, panel). */
@@ -42,13 +48,16 @@ export interface TransactionsFeature extends Feature {
   scenarioSteps: TimedWork;
 }
 
-export function createTransactionsFeature(core: CoreParts, { scenarios, observer }: TransactionsFeatureDeps): TransactionsFeature {
-  const { options, clock, uow, repos, feed, dispatcher, logger } = core;
+export function createTransactionsFeature(
+  core: CoreParts,
+  { scenarios, observer, store, scheduledSteps }: TransactionsFeatureDeps,
+): TransactionsFeature {
+  const { options, clock, uow, deliveries, feed, dispatcher, logger } = core;
   const outbox = createOutbox({
     clock,
     uow,
-    deliveries: repos.deliveries,
-    transactions: repos.transactions,
+    deliveries,
+    transactions: store,
     format: options.webhookFormat,
     settlementCurrency: options.settlementCurrency,
     defaultNotificationUrl: options.notificationUrl,
@@ -60,8 +69,8 @@ export function createTransactionsFeature(core: CoreParts, { scenarios, observer
   const service = createTransactionService({
     clock,
     uow,
-    transactions: repos.transactions,
-    scheduledSteps: repos.scheduledSteps,
+    transactions: store,
+    scheduledSteps,
     outbox: observer.reportingRefunds(outbox),
     feed,
     policy: scenarios,
@@ -69,7 +78,7 @@ export function createTransactionsFeature(core: CoreParts, { scenarios, observer
   service.onResolved((tx) => observer.onResolved(tx));
   const scenarioSteps = createScenarioRunner({
     uow,
-    scheduledSteps: repos.scheduledSteps,
+    scheduledSteps,
     transactions: service,
     inAccount: (accountId, work) => clock.inAccount(accountId, work),
     onStepError: (step, err) =>
@@ -77,9 +86,10 @@ export function createTransactionsFeature(core: CoreParts, { scenarios, observer
   });
   return {
     service,
+    queries: store,
     outbox,
     webhookFaults: { inject: (transactionId, request) => outbox.injectFault(transactionId, request) },
     scenarioSteps,
-    register: (ctx) => register(ctx, service),
+    register: (ctx) => register(ctx, service, store),
   };
 }

@@ -20,16 +20,16 @@ export interface WebhooksFeature extends Feature {
 }
 
 export function createWebhooksFeature(core: CoreParts, { outbox }: WebhooksFeatureDeps): WebhooksFeature {
-  const { options, repos, signing, webhookPublicKeyPem } = core;
+  const { options, queries, deliveries, signing, webhookPublicKeyPem } = core;
   const workbench = {
     sender: createWebhookSender({
-      accounts: repos.accounts,
+      accounts: queries.accounts,
       defaultUrl: options.notificationUrl,
       targetRefused: (url) => core.webhookTargetRefused(url),
       queue: (fields, joinQueue) => outbox.queue(fields, joinQueue),
       webhookSubject: (id) => outbox.webhookSubject(id),
     }),
-    explainer: createSignatureExplainer({ signing, publicKeyPem: webhookPublicKeyPem, deliveries: repos.deliveries }),
+    explainer: createSignatureExplainer({ signing, publicKeyPem: webhookPublicKeyPem, deliveries }),
   };
   return { workbench, register: (ctx) => register(ctx, workbench) };
 }

@@ -25,7 +25,7 @@ function setUp() {
   const store = openStore(':memory:', (err) => {
     throw err;
   });
-  const { transactions } = store.repos;
+  const { transactions } = store.stores;
   transactions.insert(payment('tx_1'));
   transactions.insert(payment('tx_2', 'acc_b'));
   // The row as SQLite holds it, behind the repository's back (to see what the cache answers).

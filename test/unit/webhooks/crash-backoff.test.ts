@@ -73,7 +73,7 @@ describe('the dispatcher on a full disk', () => {
     const time = fakeRealTime();
     const poster = fakePoster();
     let full = false;
-    const real = store.repos.deliveries;
+    const real = store.deliveries;
     const deliveries: DeliveriesRepo = Object.assign(Object.create(real) as DeliveriesRepo, {
       recordAttempt: (...args: Parameters<DeliveriesRepo['recordAttempt']>) => {
         if (full) throw new Error('SQLITE_FULL: database or disk is full');
@@ -84,7 +84,7 @@ describe('the dispatcher on a full disk', () => {
     const dispatcher = new Dispatcher({
       clock,
       deliveries,
-      resources: deliveryResources(store.repos.transactions),
+      resources: deliveryResources(store.stores.transactions),
       feed: { emit: () => undefined },
       sign: () => 'sig',
       timeZone: 'UTC',
@@ -122,7 +122,7 @@ describe('the dispatcher on a full disk', () => {
     const time = fakeRealTime();
     const poster = fakePoster();
     let full = false;
-    const real = store.repos.deliveries;
+    const real = store.deliveries;
     const deliveries: DeliveriesRepo = Object.assign(Object.create(real) as DeliveriesRepo, {
       postpone: (id: string, atMs: number) => {
         if (full) throw new Error('SQLITE_FULL: database or disk is full');
@@ -133,7 +133,7 @@ describe('the dispatcher on a full disk', () => {
     const dispatcher = new Dispatcher({
       clock,
       deliveries,
-      resources: deliveryResources(store.repos.transactions),
+      resources: deliveryResources(store.stores.transactions),
       feed: { emit: () => undefined },
       sign: () => 'sig',
       timeZone: 'UTC',

@@ -59,7 +59,9 @@ function setUp(poster: WebhookPoster, notificationUrl: string | undefined = 'htt
     throw err;
   });
   stores.push(store);
-  const { repos, uow } = store;
+  const { uow } = store;
+  // The records the tests read and seed: the deliveries and the transactions.
+  const repos = { deliveries: store.deliveries, transactions: store.stores.transactions };
   const clock = fakeClock();
   const feed: ChangeFeed = { emit: () => undefined };
   const errors: unknown[] = [];
