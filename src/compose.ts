@@ -42,6 +42,7 @@ import { createSubscriptionsFeature, type SubscriptionsFeature } from './feature
 import { createTransactionsFeature, deliveryResources, type TransactionsFeature } from './features/transactions/index.js';
 import { createWebhooksFeature, type WebhooksFeature } from './features/webhooks/index.js';
 import type { Feature } from './core/http/route-context.js';
+import { SANDBOX_SCHEMA } from './sandbox-schema.js';
 import { openStore, storedClockOffsets, type FeatureStores } from './sqlite-store.js';
 
 /** The features of a sandbox, each with the services it offers and its `register`. */
@@ -212,7 +213,7 @@ function composeCore(options: SandboxOptions, logger: Logger): CoreParts & { sto
     options.db,
     (err) => effectFailures.failed(err),
     { requestLogLimit: options.requestLogLimit, deliveryLogLimit: options.deliveryLogLimit },
-    options.restore === undefined ? undefined : readSnapshot(options.restore, pastBound),
+    options.restore === undefined ? undefined : readSnapshot(options.restore, SANDBOX_SCHEMA, pastBound),
     accountClocks,
   );
   const refused = pastBound(store.db);

@@ -12,6 +12,7 @@ import { idempotencyStore } from './core/http/idempotency-store.js';
 import { requestLogStore } from './core/http/request-log-store.js';
 import { scheduledStepsStore, type ScheduledStepsRepo } from './features/scenarios/index.js';
 import { takeSnapshot } from './core/db/snapshot.js';
+import { SANDBOX_SCHEMA } from './sandbox-schema.js';
 import { subscriptionsStore, type SubscriptionsRepo } from './features/subscriptions/index.js';
 import { transactionsStore, type TransactionsRepo } from './features/transactions/index.js';
 import { createUnitOfWork } from './core/db/unit-of-work.js';
@@ -93,7 +94,7 @@ export function openStore(
   restore?: Buffer,
   clocks: AccountClocks = createAccountClocks(),
 ): SqliteStore {
-  const db = openDatabase(path, restore);
+  const db = openDatabase(path, SANDBOX_SCHEMA, restore);
   // Start-up: no request is in flight, so a key still `processing` was left by a crash. A
   // retry must run again (nothing was stored for it) rather than meet 409 for 24 hours.
   db.exec("DELETE FROM idempotency_keys WHERE state = 'processing'");

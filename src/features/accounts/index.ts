@@ -11,3 +11,4 @@ export { createAccountsFeature } from './compose.js';
 export type { AccountsFeature } from './compose.js';
 export type { Account } from './entities.js';
 export type { AccountQueries, AccountsRepo } from './ports.js';
+export { accountsMigrations } from './migrations.js';

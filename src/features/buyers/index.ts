@@ -9,3 +9,4 @@ export { seedBuyers } from './buyers.js';
 export { createBuyersFeature } from './register.js';
 export type { Buyer } from './entities.js';
 export type { BuyersRepo } from './ports.js';
+export { buyersMigrations } from './migrations.js';

@@ -16,3 +16,4 @@ export { formatJunitSuite } from './report-format.js';
 export type { JunitCase } from './report-format.js';
 export { createGoLiveFeature } from './compose.js';
 export type { GoLiveFeature, GoLiveFeatureDeps } from './compose.js';
+export { GO_LIVE_STATE_TABLE } from './go-live-store.js';

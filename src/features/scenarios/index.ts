@@ -17,3 +17,4 @@ export type {
   ScheduledStepQueries,
   ScheduledStepsRepo,
 } from './vocabulary.js';
+export { scenariosMigrations } from './migrations.js';

@@ -14,3 +14,4 @@ export { createSubscriptionsFeature } from './compose.js';
 export type { SubscriptionsFeature } from './compose.js';
 export type { Subscription } from './entities.js';
 export type { SubscriptionQueries, SubscriptionsRepo } from './ports.js';
+export { subscriptionsMigrations } from './migrations.js';

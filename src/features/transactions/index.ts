@@ -28,3 +28,4 @@ export type { TransactionViewPorts } from './control-views.js';
 export type { DeclineReason, Transaction, TransactionOutcome, TransactionStatus } from './entities.js';
 export type { Outbox, TransactionQueries, TransactionsRepo } from './ports.js';
 export { deliveryResources } from './delivery-resources.js';
+export { transactionsMigrations } from './migrations.js';

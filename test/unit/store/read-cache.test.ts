@@ -4,6 +4,7 @@
  * write that rolls back leaves nothing behind, a wipe empties it, and it is bounded.
  */
 import { describe, expect, it } from 'vitest';
+import { SANDBOX_SCHEMA } from '../../../src/sandbox-schema.js';
 import type { Transaction } from '../../../src/features/transactions/entities.js';
 import { openDatabase } from '../../../src/core/db/database.js';
 import { ReadCache } from '../../../src/core/db/read-cache.js';
@@ -103,7 +104,7 @@ describe('the transactions read cache', () => {
   });
 
   it('is bounded: past its size the oldest entry goes, and nothing is kept inside a transaction', () => {
-    const db = openDatabase(':memory:');
+    const db = openDatabase(':memory:', SANDBOX_SCHEMA);
     const cache = new ReadCache<{ n: number }>(db, 2);
     cache.remember('a', { n: 1 });
     cache.remember('b', { n: 2 });
