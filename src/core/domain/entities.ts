@@ -1,7 +1,9 @@
 /**
- * The sandbox's records as the domain sees them: typed, with every JSON column already
- * parsed by the store (`store/*` reads and writes them). Times are epoch milliseconds on
- * the sandbox clock; `seq` is the insertion order that cursor pages run on.
+ * The core's own records: the webhook deliveries the dispatcher works through, their
+ * attempts, and the faults and simulated failures a delivery can play (each feature keeps its
+ * own records in its folder). Typed, with every JSON column already parsed by the store
+ * (`webhooks/deliveries-store.ts`). Times are epoch milliseconds on the sandbox clock; `seq` is
+ * the insertion order that cursor pages run on.
  */
 
 export type DeliveryKind = 'payment' | 'refund';

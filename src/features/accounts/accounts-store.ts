@@ -1,4 +1,4 @@
-/** The `accounts` table: merchant accounts and their credentials (`domain/ports.ts` → `AccountsRepo`). */
+/** The `accounts` table: merchant accounts and their credentials (`ports.ts` → `AccountsRepo`). */
 import type { Account } from './entities.js';
 import type { AccountsRepo } from './ports.js';
 import type { Db } from '../../core/db/database.js';

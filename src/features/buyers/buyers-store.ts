@@ -1,5 +1,5 @@
 /**
- * The `buyers` table (`domain/ports.ts` → `BuyersRepo`), with the borrowed API's filters:
+ * The `buyers` table (`ports.ts` → `BuyersRepo`), with the borrowed API's filters:
  * `search` (display_name or external_identifier contains it, ignoring letter case) and
  * `external_identifier` (exactly). Each combination of filters has its own keyset pager.
  */

@@ -1,5 +1,5 @@
 /**
- * The scenario rules as a policy the domain asks (`domain/ports.ts` → `ScenarioPolicy`):
+ * The scenario rules as a policy the domain asks (`vocabulary.ts` → `ScenarioPolicy`):
  * which rule decides a new transaction or subscription (`match.ts`), and the script of
  * outcome, refunds and webhook failures its steps make. Pure decisions over the loaded
  * scenario files: no clock, no storage. The steps that wait for the clock are played by

@@ -1,5 +1,5 @@
 /**
- * The `subscriptions` table (`domain/ports.ts` → `SubscriptionsRepo`). `request` (the
+ * The `subscriptions` table (`ports.ts` → `SubscriptionsRepo`). `request` (the
  * creation body as stored) and `state` (the billing progress) are JSON text, parsed and
  * written here only; `next_charge_at` is the sandbox-clock instant of the next charge.
  */

@@ -1,5 +1,5 @@
 /**
- * The durable webhook outbox (`domain/ports.ts` → `Outbox`): a domain transition queues its
+ * The durable webhook outbox (`ports.ts` → `Outbox`): a domain transition queues its
  * webhook inside its own unit of work, so no outcome is ever stored without its webhook;
  * once that work commits, `onQueued` nudges the dispatcher (`dispatcher.ts`), which drains it.
  * The body is built once, here, in the configured format (`formats.ts`: the spec's bodies or
