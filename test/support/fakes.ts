@@ -9,11 +9,16 @@ import type { Account } from '../../src/features/accounts/entities.js';
 import type { SimulatedFailures } from '../../src/core/domain/entities.js';
 import type { Subscription } from '../../src/features/subscriptions/entities.js';
 import type { Refund, Transaction } from '../../src/features/transactions/entities.js';
-import type { ScheduledStep } from '../../src/features/scenarios/vocabulary.js';
+import type {
+  ChargeScript,
+  ScenarioPolicy,
+  ScheduledStep,
+  ScheduledStepsRepo,
+  StepResult,
+} from '../../src/features/scenarios/vocabulary.js';
 import type { AccountsRepo } from '../../src/features/accounts/ports.js';
 import type { ChangeFeed, UnitOfWork } from '../../src/core/domain/ports.js';
 import type { SubscriptionsRepo } from '../../src/features/subscriptions/ports.js';
-import type { ChargeScript, ScenarioPolicy, ScheduledStepsRepo, StepResult } from '../../src/features/scenarios/vocabulary.js';
 import type { Outbox, TransactionsRepo } from '../../src/features/transactions/ports.js';
 
 export function fakeClock(startMs = Date.UTC(2026, 10, 22, 10)): Clock & { set(ms: number): void } {

@@ -12,10 +12,9 @@ import { newBuyer, type NewBuyer } from '../buyers/index.js';
 import { seedBuyers } from '../buyers/index.js';
 import type { Clock } from '../../core/clock/clock.js';
 import type { AccountMode } from '../../core/auth/account.js';
-import type { Buyer } from '../buyers/index.js';
+import type { Buyer, BuyersRepo } from '../buyers/index.js';
 import type { AccountsRepo } from './ports.js';
 import type { ChangeFeed, UnitOfWork } from '../../core/domain/ports.js';
-import type { BuyersRepo } from '../buyers/index.js';
 
 export interface MerchantAccountsDeps {
   clock: Clock;

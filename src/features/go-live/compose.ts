@@ -5,8 +5,7 @@
  */
 import type { CoreParts } from '../../core/core.js';
 import { isoTimestamp } from '../../core/clock/clock.js';
-import type { Transaction } from '../transactions/index.js';
-import type { Outbox, TransactionQueries } from '../transactions/index.js';
+import type { Outbox, Transaction, TransactionQueries } from '../transactions/index.js';
 import { inRequestNotTheMerchants } from '../../core/http/request-log.js';
 import type { Feature } from '../../core/http/route-context.js';
 import { repeatedFailure } from '../../core/log.js';

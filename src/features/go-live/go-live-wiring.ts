@@ -5,10 +5,9 @@
  * outcome or a refund only after its unit of work commits.
  */
 import type { Delivery } from '../../core/domain/entities.js';
-import type { Transaction } from '../transactions/index.js';
+import type { Outbox, Transaction, TransactionsRepo } from '../transactions/index.js';
 import type { ObservedAttempt, ObservedOutcome } from './go-live-observations.js';
 import type { DeliveriesRepo, RecordedAttempt as DomainRecordedAttempt, UnitOfWork } from '../../core/domain/ports.js';
-import type { Outbox, TransactionsRepo } from '../transactions/index.js';
 
 /** An attempt as the dispatcher reports it once recorded (only the delivery's fields the report reads). */
 export type RecordedAttempt = DomainRecordedAttempt<Pick<Delivery, 'id' | 'account_id' | 'kind' | 'resource_id' | 'fault' | 'canary'>>;

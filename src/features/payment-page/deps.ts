@@ -4,12 +4,9 @@
  * Its feature builds it from the core and the services it calls; a test hands in fakes.
  */
 import type { AccountDirectory } from '../../core/auth/account.js';
-import type { SubscriptionQueries } from '../subscriptions/index.js';
-import type { ScheduledStepQueries } from '../scenarios/index.js';
-import type { TransactionQueries } from '../transactions/index.js';
-import type { SubscriptionService } from '../subscriptions/index.js';
-import type { TransactionService } from '../transactions/index.js';
-import type { ScenarioMatch } from '../scenarios/index.js';
+import type { SubscriptionQueries, SubscriptionService } from '../subscriptions/index.js';
+import type { ScenarioMatch, ScheduledStepQueries } from '../scenarios/index.js';
+import type { TransactionQueries, TransactionService } from '../transactions/index.js';
 
 /** The loaded scenarios, as far as the card form's test-card hint reads them. */
 export interface ScenarioRules {

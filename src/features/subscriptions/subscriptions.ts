@@ -38,11 +38,10 @@ import { nthPeriod } from './billing-schedule.js';
 import type { Clock } from '../../core/clock/clock.js';
 import { isCardExpired } from '../payment-methods/index.js';
 import { awaitsCustomer } from '../payment-methods/index.js';
-import type { AccountIdentity } from '../../core/auth/account.js';
+import type { AccountDirectory, AccountIdentity } from '../../core/auth/account.js';
 import type { Subscription, SubscriptionDraft, SubscriptionState, SubscriptionStatus } from './entities.js';
-import type { Transaction } from '../transactions/index.js';
+import type { Transaction, TransactionService } from '../transactions/index.js';
 import { badRequest, duplicateRecord, invalidState, notFound } from '../../core/domain/errors.js';
-import type { AccountDirectory } from '../../core/auth/account.js';
 import type { ChangeFeed, UnitOfWork } from '../../core/domain/ports.js';
 import type { SubscriptionsRepo } from './ports.js';
 import type { ChargeScript, MatchInput, ScenarioPolicy } from '../scenarios/index.js';
@@ -59,7 +58,6 @@ import {
   type RegisteredMethod,
 } from './subscription-terms.js';
 import { storedPaymentMethod } from '../transactions/index.js';
-import type { TransactionService } from '../transactions/index.js';
 
 /** Most subscriptions one step of a clock advance charges; the rest due then run in the next steps. */
 const BILLING_BATCH = 20;
