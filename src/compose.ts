@@ -111,7 +111,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
   const core = composeCore(options, logger);
   const { stores } = core.store;
 
-  const scenarios = createScenariosFeature(core, policy);
+  const scenarios = createScenariosFeature(core, policy, stores.scheduledSteps);
   const accounts = createAccountsFeature(core, { store: stores.accounts, buyers: stores.buyers });
   const goLive = createGoLiveFeature(core, {
     webhookCanary: (accountId) => accounts.loadSettings.webhookCanary(accountId),
@@ -123,7 +123,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
     scenarios: policy,
     observer: goLive,
     store: stores.transactions,
-    scheduledSteps: stores.scheduledSteps,
+    scheduledSteps: scenarios.steps,
   });
   const subscriptions = createSubscriptionsFeature(core, {
     transactions: transactions.service,
@@ -151,7 +151,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, { logger = c
     subscriptions: subscriptions.service,
     scenarios: policy,
     report: goLive.report,
-    queries: { transactions: transactions.queries, subscriptions: subscriptions.queries, scheduledSteps: stores.scheduledSteps },
+    queries: { transactions: transactions.queries, subscriptions: subscriptions.queries, scheduledSteps: scenarios.steps },
   });
 
   // The timed work on the sandbox clock, in this order: webhook retries, scenario steps, renewals, payment links.

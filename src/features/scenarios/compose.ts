@@ -10,12 +10,15 @@ import type { ScenarioSummary } from './match.js';
 import { RUNTIME_SOURCE, createScenarioPolicy, loadConfiguredScenarios, type LoadedScenarioPolicy, type ScenarioOrigin } from './policy.js';
 import { register } from './register.js';
 import { createScenarioControl, type ScenarioControl } from './scenario-control.js';
+import type { ScheduledStepsRepo } from './vocabulary.js';
 
 export interface ScenariosFeature extends Feature {
   /** The loaded scenario rules. */
   policy: LoadedScenarioPolicy;
   /** Scenarios loaded at run time: `loadScenario` (tried before every scenario loaded at start-up; a 400 with the loader's message when bad), `removeScenario`, `clearScenarios`. Not persisted. */
   runtime: ScenarioControl<ScenarioSummary & { origin: ScenarioOrigin }>;
+  /** The steps a rule's script schedules on the clock: the transactions store them, the scenario runner plays them, the payment page reads them. */
+  steps: ScheduledStepsRepo;
 }
 
 /**
@@ -26,12 +29,16 @@ export function loadScenarioPolicy(options: Pick<SandboxOptions, 'scenario'>): L
   return createScenarioPolicy(loadConfiguredScenarios(options.scenario, defaultScenarioPath()));
 }
 
-export function createScenariosFeature(core: Pick<CoreParts, 'feed'>, policy: LoadedScenarioPolicy): ScenariosFeature {
+export function createScenariosFeature(
+  core: Pick<CoreParts, 'feed'>,
+  policy: LoadedScenarioPolicy,
+  steps: ScheduledStepsRepo,
+): ScenariosFeature {
   const runtime = createScenarioControl({
     parse: (json) => parseScenario(json, RUNTIME_SOURCE),
     rejection: (err) => (err instanceof ScenarioError ? err : undefined),
     policy,
     feed: core.feed,
   });
-  return { policy, runtime, register: (ctx) => register(ctx, { scenarios: policy, runtimeScenarios: runtime }) };
+  return { policy, runtime, steps, register: (ctx) => register(ctx, { scenarios: policy, runtimeScenarios: runtime }) };
 }
