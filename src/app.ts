@@ -15,7 +15,7 @@ import { composeSandbox, type Features, type PipelineServices, type SandboxLifec
 import type { Core } from './core/core.js';
 import type { SandboxOptions } from './core/config.js';
 import type { Db } from './core/db/database.js';
-import type { Repositories } from './core/domain/ports.js';
+import type { FeatureStores } from './sqlite-store.js';
 import { apiAuth, authenticatesAs, VerificationKeys } from './core/http/auth.js';
 import { jsonBody } from './core/http/body.js';
 import { DOCS_DIR, docsRoutes } from './core/http/docs.js';
@@ -69,8 +69,8 @@ export interface SandboxApp {
   lifecycle: SandboxLifecycle;
   /** The HTTP layer's own records (idempotency keys, the request log), over the sandbox's database. */
   httpRecords: HttpRecords;
-  /** The repositories, for tests and benchmarks that seed or inspect records (no router gets them). */
-  repos: Repositories;
+  /** Each feature's storage, for tests and benchmarks that seed or inspect records (no router gets them). */
+  stores: FeatureStores;
   /** The database handle, for tests and benchmarks that inspect or seed it. */
   db: Db;
 }
@@ -138,7 +138,7 @@ function routeContext(core: Core, httpRecords: HttpRecords, services: PipelineSe
 
 /** Builds the sandbox and its app (`runtime`: where it logs, how it POSTs webhooks; defaults: a new text logger, node:http). */
 export function createApp(options: Partial<SandboxOptions> = {}, runtime: SandboxRuntime = {}): SandboxApp {
-  const { core, features, lifecycle, pipeline, httpRecords, repos, db, logger } = composeSandbox(options, runtime);
+  const { core, features, lifecycle, pipeline, httpRecords, stores, db, logger } = composeSandbox(options, runtime);
   // `GET /v4/transactions/` is answered like `GET /v4/transactions`.
   const app = createRouter<AppEnv>({ getPath: pathWithoutTrailingSlash });
   const routes = new RouteTable();
@@ -162,5 +162,5 @@ export function createApp(options: Partial<SandboxOptions> = {}, runtime: Sandbo
 
   for (const r of app.routes) routes.add(r.method, r.path);
   app.notFound(notFoundHandler(routes));
-  return { app, core, features, lifecycle, httpRecords, repos, db };
+  return { app, core, features, lifecycle, httpRecords, stores, db };
 }

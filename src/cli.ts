@@ -372,7 +372,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     openapi: `${server.url}/openapi.json`,
   });
   if (options.logFormat === 'text' && !options.quiet) {
-    process.stdout.write(banner(server.url, options, server.core.queries.accounts.all().slice(0, 2).map(credentialsOf)) + '\n');
+    process.stdout.write(banner(server.url, options, server.features.accounts.queries.all().slice(0, 2).map(credentialsOf)) + '\n');
   }
   detach = attachTerminal(server.core.events, log, { requests: options.log });
   return stopped;

@@ -22,7 +22,7 @@ import { DEMO_WEBHOOK_PUBLIC_KEY_PEM } from './core/credentials/demo-credentials
 import { DatabaseOpenError, type Db } from './core/db/database.js';
 import { readSnapshot } from './core/db/snapshot.js';
 import { SandboxEvents } from './core/domain/events.js';
-import type { RecordedAttempt, Repositories } from './core/domain/ports.js';
+import type { RecordedAttempt } from './core/domain/ports.js';
 import { idempotencyExpiry } from './core/http/idempotency.js';
 import type { HttpRecords } from './core/http/ports.js';
 import { createLogger, repeatedFailure, repeatedFailures, type Logger } from './core/log.js';
@@ -43,10 +43,11 @@ import { createPaymentPageFeature } from './features/payment-page/index.js';
 import { createSandboxFeature, type SandboxFeature } from './features/sandbox/index.js';
 import { createScenariosFeature, loadScenarioPolicy, type ScenariosFeature } from './features/scenarios/index.js';
 import { createSubscriptionsFeature, type SubscriptionsFeature } from './features/subscriptions/index.js';
-import { createTransactionsFeature, type TransactionsFeature } from './features/transactions/index.js';
+import { createTransactionsFeature, deliveryResources, type TransactionsFeature } from './features/transactions/index.js';
 import { createWebhooksFeature, type WebhooksFeature } from './features/webhooks/index.js';
 import type { Feature } from './core/http/route-context.js';
-import { openStore, storedClockOffsets } from './sqlite-store.js';
+import { SANDBOX_SCHEMA } from './sandbox-schema.js';
+import { openStore, storedClockOffsets, type FeatureStores } from './sqlite-store.js';
 
 /** The features of a sandbox, each with the services it offers and its `register`. */
 export interface Features {
@@ -90,8 +91,8 @@ export interface ComposedSandbox {
   pipeline: PipelineServices;
   /** The HTTP layer's own records (idempotency keys, the request log), for `createApp`. */
   httpRecords: HttpRecords;
-  /** The repositories, for tests and benchmarks that seed or inspect records (no router gets them). */
-  repos: Repositories;
+  /** Each feature's storage, for tests and benchmarks that seed or inspect records (no router gets them). */
+  stores: FeatureStores;
   /** The logger everything of this sandbox writes to (the one handed in, or a new text logger). */
   logger: Logger;
   db: Db;
@@ -119,12 +120,28 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, runtime: San
   const options = resolveOptions({ restrictedChannelCode: DEFAULT_RESTRICTED_CHANNEL_CODE, ...input });
   const policy = loadScenarioPolicy(options);
   const core = composeCore(options, logger, runtime.webhookPoster);
+  const { stores } = core.store;
 
-  const scenarios = createScenariosFeature(core, policy);
-  const accounts = createAccountsFeature(core);
-  const goLive = createGoLiveFeature(core, (accountId) => accounts.loadSettings.webhookCanary(accountId));
-  const transactions = createTransactionsFeature(core, { scenarios: policy, observer: goLive });
-  const subscriptions = createSubscriptionsFeature(core, { transactions: transactions.service, scenarios: policy });
+  const scenarios = createScenariosFeature(core, policy, stores.scheduledSteps);
+  const accounts = createAccountsFeature(core, { store: stores.accounts, buyers: stores.buyers });
+  const goLive = createGoLiveFeature(core, {
+    webhookCanary: (accountId) => accounts.loadSettings.webhookCanary(accountId),
+    // The report sits below the transactions and subscriptions: it is handed read ports of their records.
+    transactions: stores.transactions,
+    subscriptions: stores.subscriptions,
+  });
+  const transactions = createTransactionsFeature(core, {
+    scenarios: policy,
+    observer: goLive,
+    store: stores.transactions,
+    scheduledSteps: scenarios.steps,
+  });
+  const subscriptions = createSubscriptionsFeature(core, {
+    transactions: transactions.service,
+    transactionQueries: transactions.queries,
+    scenarios: policy,
+    store: stores.subscriptions,
+  });
   const webhooks = createWebhooksFeature(core, transactions.outbox);
   const sandbox = createSandboxFeature(core, { accounts: accounts.service, report: goLive.report });
   const checkWebhooks = createCheckWebhooksFeature(goLive);
@@ -133,6 +150,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, runtime: San
     subscriptions: subscriptions.service,
     accounts: accounts.service,
     sandbox: sandbox.service,
+    queries: { accounts: accounts.queries, transactions: transactions.queries, subscriptions: subscriptions.queries },
   });
   const forwarder = createForwarderFeature(core);
   const buyers = createBuyersFeature(accounts.service.buyers); // seeded on their first read
@@ -141,6 +159,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, runtime: San
     trials: subscriptions.service,
     scenarios: policy,
     customerCancelled: (accountId) => goLive.report.customerCancelled(accountId),
+    queries: { transactions: transactions.queries, subscriptions: subscriptions.queries, scheduledSteps: scenarios.steps },
   });
 
   // The timed work on the sandbox clock, in this order: webhook retries, scenario steps, renewals, payment links.
@@ -187,7 +206,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, runtime: San
     },
     pipeline: { scenarios: policy, loadSettings: accounts.loadSettings },
     httpRecords: core.store.httpRecords,
-    repos: core.repos,
+    stores,
     logger,
     db: core.db,
   };
@@ -207,7 +226,7 @@ function composeCore(
     options.db,
     (err) => effectFailures.failed(err),
     { requestLogLimit: options.requestLogLimit, deliveryLogLimit: options.deliveryLogLimit },
-    options.restore === undefined ? undefined : readSnapshot(options.restore, pastBound),
+    options.restore === undefined ? undefined : readSnapshot(options.restore, SANDBOX_SCHEMA, pastBound),
     accountClocks,
   );
   const refused = pastBound(store.db);
@@ -215,7 +234,7 @@ function composeCore(
     store.close();
     throw new DatabaseOpenError(`the database file ${options.db} holds ${refused}; start with another --db file`);
   }
-  const { repos, uow } = store;
+  const { stores, uow } = store;
   for (const [id, ms] of Object.entries(store.accountClockOffsets())) accountClocks.setOffset(id, ms);
   const clock = createClock(store.clockOffsetMs(), Date.now, accountClocks);
   const events = new SandboxEvents();
@@ -240,8 +259,8 @@ function composeCore(
   const attemptObservers: ((attempt: RecordedAttempt) => void)[] = [];
   const dispatcher = new Dispatcher({
     clock,
-    deliveries: repos.deliveries,
-    transactions: repos.transactions,
+    deliveries: store.deliveries,
+    resources: deliveryResources(stores.transactions),
     feed,
     sign: createSigner(signing),
     signAsync: createAsyncSigner(signing),
@@ -264,12 +283,18 @@ function composeCore(
     saveOffset: (ms) => (clock.account() === null ? store.saveClockOffset(ms) : store.saveAccountClockOffsets(accountClocks.entries())),
     onError: (work, err) => schedulerFailures.failed(work, err),
   });
-  const apiKeys = createApiKeyService({ nowMs: () => clock.nowMs(), uow, apiKeys: apiKeysStore(store.db), accounts: repos.accounts, feed });
+  const apiKeys = createApiKeyService({
+    nowMs: () => clock.nowMs(),
+    uow,
+    apiKeys: apiKeysStore(store.db),
+    accounts: stores.accounts,
+    feed,
+  });
 
   return {
     options,
     clock,
-    queries: repos,
+    queries: { accounts: stores.accounts, deliveries: store.deliveries },
     events,
     emit: (type, accountId, data) => feed.emit(type, accountId, data),
     atomically: (work) => uow.run(work),
@@ -288,7 +313,7 @@ function composeCore(
     snapshot: () => store.snapshot(),
     uow,
     feed,
-    repos,
+    deliveries: store.deliveries,
     db: store.db,
     scheduler,
     signing,

@@ -15,7 +15,7 @@ export async function startInProcessSandbox({ notificationUrl }: { notificationU
   });
   return {
     url: running.url,
-    accounts: running.core.queries.accounts.all().map(credentialsOf),
+    accounts: running.features.accounts.queries.all().map(credentialsOf),
     stop: () => running.stop(),
   };
 }

@@ -7,7 +7,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { createApp } from './app.js';
 import type { SandboxOptions } from './core/config.js';
-import type { Repositories } from './core/domain/ports.js';
+import type { FeatureStores } from './sqlite-store.js';
 import type { HttpRecords } from './core/http/ports.js';
 import type { Core } from './core/core.js';
 import type { Features, SandboxLifecycle } from './compose.js';
@@ -77,9 +77,9 @@ export interface RunningServer {
   /** Each feature's services, for tests and benchmarks that drive them directly. */
   features: Features;
   lifecycle: SandboxLifecycle;
-  /** The HTTP layer's own records and the repositories, for tests and benchmarks that seed or inspect records. */
+  /** The HTTP layer's own records and each feature's storage, for tests and benchmarks that seed or inspect records. */
   httpRecords: HttpRecords;
-  repos: Repositories;
+  stores: FeatureStores;
   /** The database handle, for tests and benchmarks that inspect or seed it. */
   db: Db;
   server: ServerType;
@@ -103,7 +103,7 @@ export function startServer(
   options: Partial<SandboxOptions> = {},
   { logger = createLogger() }: ServerRuntime = {},
 ): Promise<RunningServer> {
-  const { app, core, features, lifecycle, httpRecords, repos, db } = createApp(options, { logger });
+  const { app, core, features, lifecycle, httpRecords, stores, db } = createApp(options, { logger });
   // Fixtures (--fixtures) are checked before listening, and applied once the sandbox knows its
   // address (payment links); requests that arrive meanwhile wait until they are applied (the
   // first answer, a health check's, comes once they are all in place). A bad one stops the start.
@@ -171,7 +171,7 @@ export function startServer(
         features,
         lifecycle,
         httpRecords,
-        repos,
+        stores,
         db,
         server,
         url,

@@ -2,18 +2,19 @@
  * The sandbox's storage in one piece: the SQLite database (`database.ts`), a repository per
  * table, the unit of work over them, the persisted clock offset, and the wipe a reset does.
  */
-import type { Repositories, UnitOfWork } from './core/domain/ports.js';
+import type { DeliveriesRepo, UnitOfWork } from './core/domain/ports.js';
 import type { HttpRecords } from './core/http/ports.js';
-import { accountsStore } from './features/accounts/index.js';
-import { buyersStore } from './features/buyers/index.js';
+import { accountsStore, type AccountsRepo } from './features/accounts/index.js';
+import { buyersStore, type BuyersRepo } from './features/buyers/index.js';
 import { getMeta, openDatabase, type Db } from './core/db/database.js';
 import { deliveriesStore } from './core/webhooks/deliveries-store.js';
 import { idempotencyStore } from './core/http/idempotency-store.js';
 import { requestLogStore } from './core/http/request-log-store.js';
-import { scheduledStepsStore } from './core/clock/scheduled-steps-store.js';
+import { scheduledStepsStore, type ScheduledStepsRepo } from './features/scenarios/index.js';
 import { takeSnapshot } from './core/db/snapshot.js';
-import { subscriptionsStore } from './features/subscriptions/index.js';
-import { transactionsStore } from './features/transactions/index.js';
+import { SANDBOX_SCHEMA } from './sandbox-schema.js';
+import { subscriptionsStore, type SubscriptionsRepo } from './features/subscriptions/index.js';
+import { transactionsStore, type TransactionsRepo } from './features/transactions/index.js';
 import { createUnitOfWork } from './core/db/unit-of-work.js';
 import { createAccountClocks, parseAccountOffsets, type AccountClocks } from './core/clock/account-clocks.js';
 
@@ -46,9 +47,25 @@ export interface Retention {
   deliveryLogLimit?: number;
 }
 
+/**
+ * Each feature's storage over the one database, built once here: the composition hands each
+ * feature its own (and a feature below another the read ports it is given), never all of them.
+ */
+export interface FeatureStores {
+  accounts: AccountsRepo;
+  buyers: BuyersRepo;
+  transactions: TransactionsRepo;
+  subscriptions: SubscriptionsRepo;
+  /** The scenario runner's steps. */
+  scheduledSteps: ScheduledStepsRepo;
+}
+
 export interface SqliteStore {
   db: Db;
-  repos: Repositories;
+  /** The features' storage. */
+  stores: FeatureStores;
+  /** The webhook dispatcher's deliveries (the core's). */
+  deliveries: DeliveriesRepo;
   /** The HTTP layer's own records (idempotency keys, the request log). */
   httpRecords: HttpRecords;
   uow: UnitOfWork;
@@ -77,7 +94,7 @@ export function openStore(
   restore?: Buffer,
   clocks: AccountClocks = createAccountClocks(),
 ): SqliteStore {
-  const db = openDatabase(path, restore);
+  const db = openDatabase(path, SANDBOX_SCHEMA, restore);
   // Start-up: no request is in flight, so a key still `processing` was left by a crash. A
   // retry must run again (nothing was stored for it) rather than meet 409 for 24 hours.
   db.exec("DELETE FROM idempotency_keys WHERE state = 'processing'");
@@ -89,14 +106,14 @@ export function openStore(
   return {
     db,
     uow,
-    repos: {
+    stores: {
       accounts: accountsStore(db),
       buyers: buyersStore(db),
       transactions,
       subscriptions: subscriptionsStore(db, clocks),
       scheduledSteps: scheduledStepsStore(db, clocks),
-      deliveries: deliveriesStore(db, retention.deliveryLogLimit, clocks),
     },
+    deliveries: deliveriesStore(db, retention.deliveryLogLimit, clocks),
     httpRecords: { idempotency: idempotencyStore(db, clocks), requestLog },
     clockOffsetMs: () => storedClockOffsets(db).offsetMs,
     saveClockOffset: (ms) => void saveOffset.run(CLOCK_OFFSET, String(ms)),

@@ -12,7 +12,7 @@ import type { SandboxOptions } from './config.js';
 import type { Db } from './db/database.js';
 import type { Delivery } from './domain/entities.js';
 import type { ChangeType, SandboxEvents } from './domain/events.js';
-import type { ChangeFeed, RecordedAttempt, Repositories, UnitOfWork } from './domain/ports.js';
+import type { ChangeFeed, DeliveriesRepo, RecordedAttempt, UnitOfWork } from './domain/ports.js';
 import type { Queries } from './domain/queries.js';
 import type { Logger } from './log.js';
 import type { Dispatcher } from './webhooks/dispatcher.js';
@@ -58,8 +58,8 @@ export interface Core {
 export interface CoreParts extends Core {
   readonly uow: UnitOfWork;
   readonly feed: ChangeFeed;
-  /** The repositories over the one database (write side). */
-  readonly repos: Repositories;
+  /** The webhook dispatcher's deliveries (write side): the outbox queues them, the report reads them. */
+  readonly deliveries: DeliveriesRepo;
   readonly db: Db;
   readonly dispatcher: Dispatcher;
   readonly scheduler: Scheduler;

@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Transaction } from '../../src/core/domain/entities.js';
+import type { Transaction } from '../../src/features/transactions/entities.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { decodePayload, tlvMap } from '../support/emvco-decoder.js';
 import { CHECKOUT, DIRECT, control, launchBrowser, merchantApi, startMerchant, type MerchantServer } from '../support/browser.js';
@@ -90,7 +90,7 @@ function channelTransaction(
     updated_at: now,
     resolved_at: null,
   };
-  server.repos.transactions.insert(row);
+  server.stores.transactions.insert(row);
   return { id: row.id, url: `${server.url}/pay/${row.id}` };
 }
 

@@ -5,19 +5,21 @@
  * dropped when the work throws (the fake repositories do not roll back).
  */
 import type { Clock } from '../../src/core/clock/clock.js';
-import type { Account, Refund, ScheduledStep, SimulatedFailures, Subscription, Transaction } from '../../src/core/domain/entities.js';
+import type { Account } from '../../src/features/accounts/entities.js';
+import type { SimulatedFailures } from '../../src/core/domain/entities.js';
+import type { Subscription } from '../../src/features/subscriptions/entities.js';
+import type { Refund, Transaction } from '../../src/features/transactions/entities.js';
 import type {
-  AccountsRepo,
-  ChangeFeed,
   ChargeScript,
-  Outbox,
   ScenarioPolicy,
+  ScheduledStep,
   ScheduledStepsRepo,
   StepResult,
-  SubscriptionsRepo,
-  TransactionsRepo,
-  UnitOfWork,
-} from '../../src/core/domain/ports.js';
+} from '../../src/features/scenarios/vocabulary.js';
+import type { AccountsRepo } from '../../src/features/accounts/ports.js';
+import type { ChangeFeed, UnitOfWork } from '../../src/core/domain/ports.js';
+import type { SubscriptionsRepo } from '../../src/features/subscriptions/ports.js';
+import type { Outbox, TransactionsRepo } from '../../src/features/transactions/ports.js';
 
 export function fakeClock(startMs = Date.UTC(2026, 10, 22, 10)): Clock & { set(ms: number): void } {
   let now = startMs;

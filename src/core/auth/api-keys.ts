@@ -10,9 +10,9 @@
  * The scope names are the HTTP layer's (`http/auth.ts` `SCOPES`); here they are strings.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { Account } from '../domain/entities.js';
+import type { AccountDirectory, AccountIdentity } from './account.js';
 import { SandboxError, notFound } from '../domain/errors.js';
-import type { AccountsRepo, ChangeFeed, UnitOfWork } from '../domain/ports.js';
+import type { ChangeFeed, UnitOfWork } from '../domain/ports.js';
 
 /** A restricted key as stored: never the secret itself. */
 export interface ApiKey {
@@ -56,7 +56,7 @@ export interface ApiKeyServiceDeps {
   nowMs: () => number;
   uow: UnitOfWork;
   apiKeys: ApiKeysRepo;
-  accounts: AccountsRepo;
+  accounts: Pick<AccountDirectory, 'byId'>;
   feed: ChangeFeed;
 }
 
@@ -72,12 +72,12 @@ export interface ApiKeyService {
   /** Revokes (deletes) a key: its secret is a 401 from now on. 404 when the account has no such key. */
   revoke(accountId: string, keyId: string): ApiKey;
   /** The account and scopes of a restricted key's secret, or undefined. */
-  authenticate(secret: string): { account: Account; key: ApiKey } | undefined;
+  authenticate(secret: string): { account: AccountIdentity; key: ApiKey } | undefined;
 }
 
 export function createApiKeyService(deps: ApiKeyServiceDeps): ApiKeyService {
   const { uow, apiKeys, accounts, feed } = deps;
-  const accountOf = (accountId: string): Account => {
+  const accountOf = (accountId: string): AccountIdentity => {
     const account = accounts.byId(accountId);
     if (!account) throw notFound(`Account ${accountId} not found`);
     return account;

@@ -8,12 +8,9 @@ import Database from 'better-sqlite3';
 import { accessSync, constants } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
-import { MIGRATIONS } from './migrations.js';
+import type { Schema } from './migrations.js';
 
 export type Db = Database.Database;
-
-/** The schema version this sandbox migrates to (`PRAGMA user_version` once migrated). */
-export const SCHEMA_VERSION = MIGRATIONS.length;
 
 /**
  * The page cache (KiB) of the database used without `--db`: what it keeps in memory. SQLite
@@ -50,11 +47,11 @@ function anonymousPath(): string {
 export class DatabaseOpenError extends Error {}
 
 /**
- * Opens the database at `path` (`:memory:` for an in-memory one) and migrates it; with
- * `restore` (a snapshot's bytes), starts from that copy.
+ * Opens the database at `path` (`:memory:` for an in-memory one) and migrates it to `schema`
+ * (each version it does not hold yet, in order); with `restore` (a snapshot's bytes), starts from that copy.
  * Throws with a one-line message when the file cannot be opened or written.
  */
-export function openDatabase(path: string, restore?: Buffer): Db {
+export function openDatabase(path: string, schema: Schema, restore?: Buffer): Db {
   let db: Db | undefined;
   let lock: Db | undefined;
   try {
@@ -100,9 +97,9 @@ export function openDatabase(path: string, restore?: Buffer): Db {
   // synchronous does nothing.
   db.pragma('synchronous = NORMAL');
   const version = db.pragma('user_version', { simple: true }) as number;
-  for (let i = version; i < MIGRATIONS.length; i++) {
+  for (let i = version; i < schema.versions.length; i++) {
     db.transaction(() => {
-      db.exec(MIGRATIONS[i]!);
+      db.exec(schema.versions[i]!);
       db.pragma(`user_version = ${i + 1}`);
     })();
   }

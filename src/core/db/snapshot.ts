@@ -14,8 +14,8 @@ import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, rmSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { SCHEMA_VERSION, type Db } from './database.js';
-import { GO_LIVE_STATE_TABLE, MIGRATIONS } from './migrations.js';
+import type { Db } from './database.js';
+import type { Schema } from './migrations.js';
 
 /** A file that is not a sandbox snapshot; the message is one line. */
 export class SnapshotError extends Error {}
@@ -121,11 +121,11 @@ const schemaOf = (db: Db): SchemaObject[] =>
  * (it would run on the sandbox's own writes), a view, a table or an index of its own, or one
  * of the sandbox's own changed. Compared with a fresh database migrated to the same version.
  */
-function foreignObject(db: Db, version: number): SchemaObject | undefined {
+function foreignObject(db: Db, schema: Schema, version: number): SchemaObject | undefined {
   const fresh = new Database(':memory:');
   try {
-    for (const migration of MIGRATIONS.slice(0, version)) fresh.exec(migration);
-    fresh.exec(GO_LIVE_STATE_TABLE);
+    for (const migration of schema.versions.slice(0, version)) fresh.exec(migration);
+    for (const table of schema.created) fresh.exec(table);
     const known = new Set(schemaOf(fresh).map((o) => JSON.stringify([o.type, o.name, o.tbl_name, o.sql])));
     return schemaOf(db).find((o) => !known.has(JSON.stringify([o.type, o.name, o.tbl_name, o.sql])));
   } finally {
@@ -134,12 +134,12 @@ function foreignObject(db: Db, version: number): SchemaObject | undefined {
 }
 
 /**
- * Reads and checks the snapshot at `path`: its bytes, ready for `openDatabase`. `holds`, given
+ * Reads and checks the snapshot at `path` against `schema`: its bytes, ready for `openDatabase`. `holds`, given
  * the opened copy, names what it holds that no sandbox may start from (a clock past the bound),
  * or null.
  * @throws SnapshotError with one line naming the file and what is wrong.
  */
-export function readSnapshot(path: string, holds: (db: Db) => string | null = () => null): Buffer {
+export function readSnapshot(path: string, schema: Schema, holds: (db: Db) => string | null = () => null): Buffer {
   const notOne = (why: string): SnapshotError =>
     new SnapshotError(`${path} is not a payment-sandbox snapshot: ${why} (make one with GET /_sandbox/snapshot)`);
   let bytes = readRegularFile(path, notOne);
@@ -161,11 +161,11 @@ export function readSnapshot(path: string, holds: (db: Db) => string | null = ()
     if (missing.length > 0) throw notOne(`no ${missing.join(', ')} table${missing.length > 1 ? 's' : ''}`);
     const version = db.pragma('user_version', { simple: true }) as number;
     if (version < 1) throw notOne('no schema version');
-    if (version > SCHEMA_VERSION)
+    if (version > schema.versions.length)
       throw new SnapshotError(
-        `${path} was made by a newer payment-sandbox (schema version ${version}; this one knows up to ${SCHEMA_VERSION})`,
+        `${path} was made by a newer payment-sandbox (schema version ${version}; this one knows up to ${schema.versions.length})`,
       );
-    const foreign = foreignObject(db, version);
+    const foreign = foreignObject(db, schema, version);
     if (foreign)
       throw notOne(`it holds ${foreign.type === 'index' ? 'an' : 'a'} ${foreign.type} ${foreign.name} that payment-sandbox did not create`);
     const check = db.pragma('quick_check', { simple: true }) as string;

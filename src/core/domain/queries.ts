@@ -1,29 +1,16 @@
 /**
- * Read-only query ports: what the outer layers (the HTTP routes, the panel's views) may read
- * of the sandbox's records. Each is the read half of a repository of `ports.ts`, so a router
- * given one cannot write; writes go through the domain's services, which check their own
- * preconditions.
+ * Read-only query ports of the core's own records: what the outer layers (the HTTP routes, the
+ * panel's views) may read of them. Each is the read half of a port of `ports.ts` (or of
+ * `auth/account.ts`), so a router given one cannot write. A feature's own records are read
+ * through that feature.
  */
-import type { AccountsRepo, BuyersRepo, DeliveriesRepo, ScheduledStepsRepo, SubscriptionsRepo, TransactionsRepo } from './ports.js';
+import type { AccountDirectory } from '../auth/account.js';
+import type { DeliveriesRepo } from './ports.js';
 
-export type TransactionQueries = Pick<
-  TransactionsRepo,
-  'byId' | 'byIdAnyAccount' | 'page' | 'forSubscription' | 'refundById' | 'refundsOf' | 'refundsPage'
->;
-export type SubscriptionQueries = Pick<SubscriptionsRepo, 'byId' | 'byIdAnyAccount' | 'byExternalIdentifier' | 'page' | 'pageAll'>;
-export type BuyerQueries = Pick<BuyersRepo, 'page' | 'count'>;
-export type AccountQueries = Pick<AccountsRepo, 'byId' | 'byApiKey' | 'byKid' | 'all' | 'count'>;
 export type DeliveryQueries = Pick<DeliveriesRepo, 'byId' | 'page' | 'pageAll' | 'forResource' | 'attemptsOf' | 'matching'>;
-export type ScheduledStepQueries = Pick<ScheduledStepsRepo, 'forResource'>;
 
-/**
- * Every query port the core hands out. The buyers are read through the accounts feature, which
- * seeds an account's buyers on their first read.
- */
+/** Every query port the core hands out: the accounts as the core looks them up, and the webhook deliveries. */
 export interface Queries {
-  accounts: AccountQueries;
-  transactions: TransactionQueries;
-  subscriptions: SubscriptionQueries;
-  scheduledSteps: ScheduledStepQueries;
+  accounts: AccountDirectory;
   deliveries: DeliveryQueries;
 }

@@ -14,13 +14,12 @@ import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import { badRequest, forbidden, unauthorized } from '../domain/errors.js';
 import type { ApiKeyService } from '../auth/api-keys.js';
-import type { Account as AccountRow } from '../domain/entities.js';
-import type { AccountQueries } from '../domain/queries.js';
+import type { AccountDirectory, AccountIdentity as AccountRow } from '../auth/account.js';
 import { jsonBody } from './body.js';
 import type { ApiEnv } from './env.js';
 
 /** The account lookups authentication makes: by API key, by JWT `kid`. */
-type AccountsStore = Pick<AccountQueries, 'byApiKey' | 'byKid'>;
+type AccountsStore = Pick<AccountDirectory, 'byApiKey' | 'byKid'>;
 
 /** Every scope the sandbox knows. */
 export const SCOPES = [

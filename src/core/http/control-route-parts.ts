@@ -5,8 +5,7 @@
  */
 import { z, type RouteConfig, type RouteHandler } from '@hono/zod-openapi';
 import { notFound } from '../domain/errors.js';
-import type { Account } from '../domain/entities.js';
-import type { AccountQueries } from '../domain/queries.js';
+import type { AccountDirectory, AccountIdentity } from '../auth/account.js';
 import type { AppEnv } from './env.js';
 import { errorSchema, lowerCaseUuid } from './schemas.js';
 
@@ -38,7 +37,7 @@ export const accountQuery = z.object({ account_id: z.string().optional() });
 export type ControlHandler<R extends RouteConfig> = RouteHandler<R, AppEnv>;
 
 /** The account `id` names (404 when there is none), or undefined without an id. */
-export function accountOr404(accounts: Pick<AccountQueries, 'byId'>, id: string | undefined): Account | undefined {
+export function accountOr404(accounts: Pick<AccountDirectory, 'byId'>, id: string | undefined): AccountIdentity | undefined {
   if (id === undefined) return undefined;
   const account = accounts.byId(id);
   if (!account) throw notFound(`Merchant account ${id} not found`);

@@ -5,7 +5,7 @@
  * annotations. No context holds the sandbox: every router and middleware takes its ports from
  * `createApp`.
  */
-import type { Account } from '../domain/entities.js';
+import type { AccountIdentity } from '../auth/account.js';
 
 /** What every router's context holds, whatever it mounts. */
 export interface BodyEnv {
@@ -22,7 +22,7 @@ export type AppEnv = BodyEnv;
 export interface ApiEnv {
   Variables: BodyEnv['Variables'] & {
     /** The authenticated merchant account (set by auth). */
-    account: Account;
+    account: AccountIdentity;
     /** Scopes the bearer token grants. */
     scopes: readonly string[];
     /** The `--latency` wait of this request, when one is configured (see load-rehearsal.ts). */

@@ -14,7 +14,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
 import { SandboxError, badRequest } from '../domain/errors.js';
-import type { MatchInput } from '../domain/ports.js';
 import type { ApiEnv } from './env.js';
 import { errorBody } from './errors.js';
 
@@ -163,9 +162,12 @@ class ScenarioFaultSignal extends SandboxError {
 }
 
 /** The scenario rules as the fault middleware asks them (`scenarios/policy.ts` implements it). */
+/** What a scenario rule is matched on: built by the route of a create, read by the scenario rules alone. */
+export type FaultMatch = object;
+
 export interface ScenarioApiFaults {
   /** The `api_fault` step of the first rule matching a create, or null. */
-  apiFaultFor(input: MatchInput): { rule: string; fault: string } | null;
+  apiFaultFor(input: FaultMatch): { rule: string; fault: string } | null;
 }
 
 /** What `apiFaults` needs: the scenario rules. */
@@ -187,7 +189,7 @@ export interface ApiFaults {
    * before execution throws (nothing runs, nothing is stored), `latency=` waits; a fault after
    * execution is noted and played by the middleware once the create has run.
    */
-  scenarioFault(c: Context<ApiEnv>, input: MatchInput): Promise<void>;
+  scenarioFault(c: Context<ApiEnv>, input: FaultMatch): Promise<void>;
   /** Whether a fault was played on this request beyond its header (a scenario rule's, or one after execution), and the answer it lost. */
   playedOn(c: Context<ApiEnv>): { executed?: Response } | undefined;
 }
@@ -243,7 +245,7 @@ export function apiFaults({ scenarios }: ApiFaultsDeps): ApiFaults {
     }
   };
 
-  const scenarioFault = async (c: Context<ApiEnv>, input: MatchInput): Promise<void> => {
+  const scenarioFault = async (c: Context<ApiEnv>, input: FaultMatch): Promise<void> => {
     const found = scenarios.apiFaultFor(input);
     if (!found) return;
     const fault = parseFault(found.fault);

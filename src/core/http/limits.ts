@@ -6,7 +6,7 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import { SandboxError } from '../domain/errors.js';
-import type { AccountQueries } from '../domain/queries.js';
+import type { AccountDirectory } from '../auth/account.js';
 import type { AppEnv, BodyEnv } from './env.js';
 import { nodeBindings } from './node-env.js';
 
@@ -69,7 +69,7 @@ export function eventStreamCap(max: number): MiddlewareHandler<AppEnv> {
 /** What `accountLimit` needs: the limit (`--max-accounts`) and the count of the accounts. */
 export interface AccountLimitDeps {
   max: number;
-  accounts: Pick<AccountQueries, 'count'>;
+  accounts: Pick<AccountDirectory, 'count'>;
 }
 
 /** Refuses a new account (409 `limit_reached`) once `max` exist, counting the ones being created. */

@@ -10,14 +10,14 @@
  */
 import type { Clock } from '../clock/clock.js';
 import type { Delivery as DeliveryRow } from '../domain/entities.js';
-import type { ChangeFeed, DeliveriesRepo, DueDelivery, TransactionsRepo } from '../domain/ports.js';
+import type { ChangeFeed, DeliveriesRepo, DueDelivery } from '../domain/ports.js';
 import type { TimedWork } from '../clock/timed-work.js';
 import { attempt, type AttemptDeps, type AttemptReport } from './attempt.js';
 import { ClockOffsets } from './clock-offsets.js';
 import { CrashBackoff, realTime, type RealTime } from './crash-backoff.js';
 import { releasesParked } from './faults.js';
 import { Lanes, MAX_IN_FLIGHT_PER_URL } from './lanes.js';
-import { TransactionOrder } from './ordering.js';
+import { TransactionOrder, type DeliveryResources } from './ordering.js';
 import { Passes } from './passes.js';
 import type { WebhookForwarding } from './forwarding.js';
 import { createPoster, type WebhookPoster } from './post.js';
@@ -30,7 +30,7 @@ export interface DispatcherDeps {
   clock: Clock;
   deliveries: DeliveriesRepo;
   /** For the transaction a refund's webhook belongs to (its order follows the payment's). */
-  transactions: Pick<TransactionsRepo, 'refundById' | 'refundsOf'>;
+  resources: DeliveryResources;
   feed: ChangeFeed;
   sign: WebhookSigner;
   /** Signs off the main thread (node:crypto's thread pool); without it `sign` is used. */

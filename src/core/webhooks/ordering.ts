@@ -9,7 +9,7 @@
  * outside this order; a parked `out_of_order` delivery waits for a refund webhook's attempt.
  */
 import type { Delivery } from '../domain/entities.js';
-import type { DeliveriesRepo, DueDelivery, TransactionsRepo } from '../domain/ports.js';
+import type { DeliveriesRepo, DueDelivery } from '../domain/ports.js';
 import { isBadSignature } from './faults.js';
 
 /** The prefix of a subscription's queue key. */
@@ -28,10 +28,21 @@ export function subscriptionOrderKey(subscriptionId: string, url: string | null)
   return `${SUBSCRIPTION_QUEUE}${subscriptionId} ${url ?? ''}`;
 }
 
+/**
+ * What the order asks of the resources webhooks are about (the feature that owns them answers):
+ * a refund's payment, and a payment's refunds.
+ */
+export interface DeliveryResources {
+  /** The payment a refund belongs to, or undefined when `refundId` names no refund. */
+  paymentOf(refundId: string): string | undefined;
+  /** The ids of a payment's refunds, oldest first. */
+  refundsOf(paymentId: string): string[];
+}
+
 export interface OrderingDeps {
   deliveries: Pick<DeliveriesRepo, 'forResource' | 'postpone' | 'pendingInOrder' | 'headInOrder'>;
   /** For the transaction a refund's webhook belongs to (its order follows the payment's). */
-  transactions: Pick<TransactionsRepo, 'refundById' | 'refundsOf'>;
+  resources: DeliveryResources;
 }
 
 export class TransactionOrder {
@@ -108,17 +119,17 @@ export class TransactionOrder {
   /** The transaction a delivery is about: the payment's own id, or the refunded transaction's. */
   private transactionOf(row: DueDelivery): string {
     if (row.kind === 'payment') return row.resource_id;
-    return this.deps.transactions.refundById(row.resource_id)?.transaction_id ?? row.resource_id;
+    return this.deps.resources.paymentOf(row.resource_id) ?? row.resource_id;
   }
 
   /** The pending deliveries of a queue (a subscription's, or a transaction's payment and refunds), earliest queued first. */
   private pendingOf(key: string): DueDelivery[] {
-    const { deliveries, transactions } = this.deps;
+    const { deliveries, resources } = this.deps;
     let rows: DueDelivery[];
     if (key.startsWith(SUBSCRIPTION_QUEUE) || key.startsWith(OWN_QUEUE)) rows = deliveries.pendingInOrder(key);
     else {
       rows = deliveries.forResource(key);
-      for (const refund of transactions.refundsOf(key)) rows.push(...deliveries.forResource(refund.id));
+      for (const refundId of resources.refundsOf(key)) rows.push(...deliveries.forResource(refundId));
       // A webhook of a subscription's charge waits in the subscription's queue, not here.
       rows = rows.filter((d) => (d.order_key ?? null) === null);
     }

@@ -1,6 +1,6 @@
-/** The `accounts` table: merchant accounts and their credentials (`domain/ports.ts` → `AccountsRepo`). */
-import type { Account } from '../../core/domain/entities.js';
-import type { AccountsRepo } from '../../core/domain/ports.js';
+/** The `accounts` table: merchant accounts and their credentials (`ports.ts` → `AccountsRepo`). */
+import type { Account } from './entities.js';
+import type { AccountsRepo } from './ports.js';
 import type { Db } from '../../core/db/database.js';
 
 export function accountsStore(db: Db): AccountsRepo {

@@ -6,8 +6,9 @@
  */
 import { generateKeyPair, randomBytes, randomUUID } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import type { Account, AccountMode } from '../../core/domain/entities.js';
-import type { AccountsRepo } from '../../core/domain/ports.js';
+import type { Account } from './entities.js';
+import type { AccountMode } from '../../core/auth/account.js';
+import type { AccountsRepo } from './ports.js';
 import { DEMO_ACCOUNTS } from '../../core/credentials/demo-credentials.js';
 
 /** The credentials of an account as `GET /_sandbox/credentials` shows them. */

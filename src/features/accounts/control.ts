@@ -13,7 +13,7 @@ import { errors, json, type ControlHandler } from '../../core/http/control-route
 import { accountCredentialsSchema, credentialsSchema } from './control.schemas.js';
 import { credentialsOf } from './accounts.js';
 import type { MerchantAccounts } from './merchant-accounts.js';
-import type { AccountQueries } from '../../core/domain/queries.js';
+import type { AccountQueries } from './ports.js';
 import { webhookKeyForms } from '../webhooks/index.js';
 import type { AppEnv } from '../../core/http/env.js';
 import { createRouter } from '../../core/http/router.js';

@@ -10,6 +10,8 @@ import type { Feature } from '../../core/http/route-context.js';
 import { accountControlRoutes, accountSettingsRoutes, apiKeyControlRoutes } from './control.js';
 import { createAccountLoadSettings, type AccountLoadSettings } from './load-settings.js';
 import { createMerchantAccounts, type MerchantAccounts } from './merchant-accounts.js';
+import type { AccountQueries, AccountsRepo } from './ports.js';
+import type { BuyersRepo } from '../buyers/index.js';
 
 export { accountsStore } from './accounts-store.js';
 export { credentialsOf } from './accounts.js';
@@ -17,6 +19,9 @@ export type { ApiKeyView, MintedApiKeyView } from './control.js';
 export { credentialsSchema } from './control.schemas.js';
 export type { AccountCredentials, Credentials } from './control.schemas.js';
 export type { MerchantAccounts } from './merchant-accounts.js';
+export type { Account } from './entities.js';
+export type { AccountQueries, AccountsRepo } from './ports.js';
+export { accountsMigrations } from './migrations.js';
 
 /** Where each account's own rate limit and latency are kept. */
 const ACCOUNT_LOAD_SETTINGS = 'account_load_settings';
@@ -25,15 +30,23 @@ export interface AccountsFeature extends Feature {
   service: MerchantAccounts;
   /** Each account's rate limit and latency (its own, or the options'), for the load rehearsal. */
   loadSettings: AccountLoadSettings;
+  /** The accounts' records, read-only. */
+  queries: AccountQueries;
 }
 
-export function createAccountsFeature(core: CoreParts): AccountsFeature {
-  const { options, clock, uow, repos, feed, db } = core;
+/** The accounts' storage, and the buyers' (seeded with each account). */
+export interface AccountsFeatureDeps {
+  store: AccountsRepo;
+  buyers: BuyersRepo;
+}
+
+export function createAccountsFeature(core: CoreParts, { store, buyers }: AccountsFeatureDeps): AccountsFeature {
+  const { options, clock, uow, feed, db } = core;
   const service = createMerchantAccounts({
     clock,
     uow,
-    accounts: repos.accounts,
-    buyers: repos.buyers,
+    accounts: store,
+    buyers,
     feed,
     seed: options.seed,
     keyPool: options.keyPool,
@@ -41,7 +54,7 @@ export function createAccountsFeature(core: CoreParts): AccountsFeature {
   const loadSettings = createAccountLoadSettings({
     defaults: { rateLimit: options.rateLimit, latency: options.latency },
     webhookCanary: options.webhookCanary,
-    accounts: repos.accounts,
+    accounts: store,
     load: () => getMeta(db, ACCOUNT_LOAD_SETTINGS),
     save: (text) => setMeta(db, ACCOUNT_LOAD_SETTINGS, text),
   });
@@ -49,12 +62,13 @@ export function createAccountsFeature(core: CoreParts): AccountsFeature {
   return {
     service,
     loadSettings,
+    queries: store,
     register(ctx) {
-      const { queries, apiKeys, webhookPublicKeyPem, options } = ctx.core;
+      const { apiKeys, webhookPublicKeyPem, options } = ctx.core;
       ctx.control.route(
         '/',
         accountControlRoutes({
-          accounts: queries.accounts,
+          accounts: store,
           merchantAccounts: service,
           webhookPublicKeyPem,
           notificationUrl: options.notificationUrl,
@@ -64,7 +78,7 @@ export function createAccountsFeature(core: CoreParts): AccountsFeature {
       ctx.control.route(
         '/',
         accountSettingsRoutes({
-          accounts: queries.accounts,
+          accounts: store,
           loadSettings,
           emit: (type, accountId, data) => ctx.core.emit(type, accountId, data),
         }),

@@ -11,8 +11,10 @@ import { KeyPool, credentialsOf, ensureDemoAccounts, newAccount, type AccountCre
 import { newBuyer, type NewBuyer } from '../buyers/index.js';
 import { seedBuyers } from '../buyers/index.js';
 import type { Clock } from '../../core/clock/clock.js';
-import type { AccountMode, Buyer } from '../../core/domain/entities.js';
-import type { AccountsRepo, BuyersRepo, ChangeFeed, UnitOfWork } from '../../core/domain/ports.js';
+import type { AccountMode } from '../../core/auth/account.js';
+import type { Buyer, BuyersRepo } from '../buyers/index.js';
+import type { AccountsRepo } from './ports.js';
+import type { ChangeFeed, UnitOfWork } from '../../core/domain/ports.js';
 
 export interface MerchantAccountsDeps {
   clock: Clock;

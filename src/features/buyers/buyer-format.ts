@@ -1,6 +1,6 @@
 /** The wire format of a buyer (typed from its response schema). */
 import { isoTimestamp } from '../../core/clock/clock.js';
-import type { Buyer } from '../../core/domain/entities.js';
+import type { Buyer } from './entities.js';
 import type { BuyerResponse } from './buyers.schemas.js';
 
 export function buyerView(buyer: Buyer): BuyerResponse {

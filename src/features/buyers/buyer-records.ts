@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { withoutCardNumbers } from '../../core/redaction/card-data.js';
-import type { Buyer } from '../../core/domain/entities.js';
+import type { Buyer } from './entities.js';
 
 export interface NewBuyer {
   display_name?: string;

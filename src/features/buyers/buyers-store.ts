@@ -1,10 +1,10 @@
 /**
- * The `buyers` table (`domain/ports.ts` → `BuyersRepo`), with the borrowed API's filters:
+ * The `buyers` table (`ports.ts` → `BuyersRepo`), with the borrowed API's filters:
  * `search` (display_name or external_identifier contains it, ignoring letter case) and
  * `external_identifier` (exactly). Each combination of filters has its own keyset pager.
  */
-import type { Buyer } from '../../core/domain/entities.js';
-import type { BuyerFilters, BuyersRepo } from '../../core/domain/ports.js';
+import type { Buyer } from './entities.js';
+import type { BuyerFilters, BuyersRepo } from './ports.js';
 import type { Db } from '../../core/db/database.js';
 import { keysetPage } from '../../core/db/keyset.js';
 

@@ -5,7 +5,7 @@
  * mounted twice, so each mount names its own operationId.
  */
 import { type OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
-import type { BuyerQueries } from '../../core/domain/queries.js';
+import type { BuyerQueries } from './ports.js';
 import type { Secured } from '../../core/http/auth.js';
 import type { ApiEnv } from '../../core/http/env.js';
 import { buyerView } from './buyer-format.js';

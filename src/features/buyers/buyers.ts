@@ -6,7 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import type { Faker } from '@faker-js/faker';
-import type { BuyersRepo } from '../../core/domain/ports.js';
+import type { BuyersRepo } from './ports.js';
 
 interface EnglishFaker {
   faker: Faker;

@@ -4,7 +4,7 @@
  * at /v4/buyers, and at /buyers as the spec's pagination example has it (`buyers.api.ts`). This
  * file is its public surface too.
  */
-import type { BuyerQueries } from '../../core/domain/queries.js';
+import type { BuyerQueries } from './ports.js';
 import type { Feature } from '../../core/http/route-context.js';
 import { buyerRoutes } from './buyers.api.js';
 
@@ -15,6 +15,9 @@ export { buyersStore } from './buyers-store.js';
 export { buyerRoutes } from './buyers.api.js';
 export { buyerSchema } from './buyers.schemas.js';
 export { seedBuyers } from './buyers.js';
+export type { Buyer } from './entities.js';
+export type { BuyersRepo } from './ports.js';
+export { buyersMigrations } from './migrations.js';
 
 export function createBuyersFeature(buyers: BuyerQueries): Feature {
   return {

@@ -16,7 +16,7 @@ import {
 } from './listen.schemas.js';
 import type { Context } from 'hono';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
-import type { AccountQueries } from '../../core/domain/queries.js';
+import type { AccountDirectory } from '../../core/auth/account.js';
 import { notFound } from '../../core/domain/errors.js';
 import type { AppEnv } from '../../core/http/env.js';
 import { nodeBindings } from '../../core/http/node-env.js';
@@ -61,7 +61,7 @@ const KEEP_ALIVE_MS = 15_000;
 const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' } as const;
 
 export interface ListenDeps {
-  accounts: Pick<AccountQueries, 'byId'>;
+  accounts: Pick<AccountDirectory, 'byId'>;
   listeners: Listeners;
   /** `--delivery-timeout` in milliseconds, told to the listener (it posts under the same limit). */
   timeoutMs: number;

@@ -15,7 +15,7 @@ import {
 import { controlOperation } from '../../core/http/openapi/document.js';
 import { errorSchema } from '../../core/http/schemas.js';
 import type { GoLiveTracker } from './go-live-tracker.js';
-import type { AccountQueries } from '../../core/domain/queries.js';
+import type { AccountDirectory } from '../../core/auth/account.js';
 import { accountOr404, type ControlHandler } from '../../core/http/control-route-parts.js';
 import type { AppEnv } from '../../core/http/env.js';
 import { createRouter } from '../../core/http/router.js';
@@ -116,7 +116,7 @@ export type GetRoute = typeof get;
 
 /** What the report route uses. */
 export interface ReportControlDeps {
-  accounts: Pick<AccountQueries, 'byId'>;
+  accounts: Pick<AccountDirectory, 'byId'>;
   goLive: Pick<GoLiveTracker, 'report'>;
 }
 

@@ -9,7 +9,6 @@
  */
 import type { GoLiveAccountState, GoLiveStateRepo } from './go-live-findings.js';
 import type { Db } from '../../core/db/database.js';
-import { GO_LIVE_STATE_TABLE } from '../../core/db/migrations.js';
 
 /** Saves are written this long after the first of a burst (ms). */
 export const GO_LIVE_FLUSH_AFTER_MS = 25;
@@ -19,7 +18,8 @@ export interface BatchedGoLiveStore extends GoLiveStateRepo {
   flush(): void;
 }
 
-/** The table's definition (a snapshot may hold it: see core/db/snapshot.ts). */
+/** The table's definition, created when the store opens (a snapshot may hold it: see core/db/snapshot.ts). */
+export const GO_LIVE_STATE_TABLE = 'CREATE TABLE IF NOT EXISTS go_live_state (account_id TEXT PRIMARY KEY, state TEXT NOT NULL)';
 
 export function goLiveStore(db: Db, onError: (err: unknown) => void = () => {}): BatchedGoLiveStore {
   db.exec(GO_LIVE_STATE_TABLE);

@@ -4,16 +4,10 @@
  * into the report's observations (`go-live-tracker.ts`); the report hears of an
  * outcome or a refund only after its unit of work commits.
  */
-import type { Delivery, Transaction } from '../../core/domain/entities.js';
+import type { Delivery } from '../../core/domain/entities.js';
+import type { Outbox, Transaction, TransactionsRepo } from '../transactions/index.js';
 import type { ObservedAttempt, ObservedOutcome } from './go-live-observations.js';
-import type {
-  DeliveriesRepo,
-  Outbox,
-  RecordedAttempt as DomainRecordedAttempt,
-  SubscriptionsRepo,
-  TransactionsRepo,
-  UnitOfWork,
-} from '../../core/domain/ports.js';
+import type { DeliveriesRepo, RecordedAttempt as DomainRecordedAttempt, UnitOfWork } from '../../core/domain/ports.js';
 
 /** An attempt as the dispatcher reports it once recorded (only the delivery's fields the report reads). */
 export type RecordedAttempt = DomainRecordedAttempt<Pick<Delivery, 'id' | 'account_id' | 'kind' | 'resource_id' | 'fault' | 'canary'>>;
@@ -31,7 +25,8 @@ export interface GoLiveWiringDeps {
   inRequestNotTheMerchants(): boolean;
   uow: Pick<UnitOfWork, 'afterCommit'>;
   transactions: Pick<TransactionsRepo, 'refundById'>;
-  subscriptions: Pick<SubscriptionsRepo, 'byId'>;
+  /** A subscription's first charge (its later charges are renewals); subscriptions answer it, handed in. */
+  subscriptions: { byId(accountId: string, id: string): { state: { first_charge_id: string | null } } | undefined };
   deliveries: Pick<DeliveriesRepo, 'forResource'>;
   /** `--notification-url`: where a transaction without its own URL sends its webhooks. */
   defaultNotificationUrl: string | undefined;

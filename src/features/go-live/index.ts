@@ -7,8 +7,7 @@
  */
 import type { CoreParts } from '../../core/core.js';
 import { isoTimestamp } from '../../core/clock/clock.js';
-import type { Transaction } from '../../core/domain/entities.js';
-import type { Outbox } from '../../core/domain/ports.js';
+import type { Outbox, Transaction, TransactionQueries } from '../transactions/index.js';
 import { inRequestNotTheMerchants } from '../../core/http/request-log.js';
 import type { Feature } from '../../core/http/route-context.js';
 import { repeatedFailure } from '../../core/log.js';
@@ -17,7 +16,7 @@ import { connectGuard } from '../../core/webhooks/targets.js';
 import { webhookCanary as createCanary } from './go-live-canary.js';
 import { goLiveStore } from './go-live-store.js';
 import { GoLiveTracker } from './go-live-tracker.js';
-import { createGoLiveWiring } from './go-live-wiring.js';
+import { createGoLiveWiring, type GoLiveWiringDeps } from './go-live-wiring.js';
 import { reportControlRoutes } from './control.js';
 import { goLiveObserver } from './request-observer.js';
 import { stateCheck } from './state-check.js';
@@ -36,6 +35,7 @@ export { goLiveObserver, warnIgnoredWebhookField } from './request-observer.js';
 export { runReport } from './report-command.js';
 export { formatJunitSuite } from './report-format.js';
 export type { JunitCase } from './report-format.js';
+export { GO_LIVE_STATE_TABLE } from './go-live-store.js';
 
 export interface GoLiveFeature extends Feature {
   /** The report's aggregates: `report()` answers `GET /_sandbox/report`; a reset `clear()`s them. */
@@ -50,12 +50,19 @@ export interface GoLiveFeature extends Feature {
   flush(): void;
 }
 
-/**
- * The report over the core; `webhookCanary` says whether an account's URLs get a webhook canary
- * (its own setting, else `--webhook-canary`).
- */
-export function createGoLiveFeature(core: CoreParts, webhookCanary: (accountId: string) => boolean): GoLiveFeature {
-  const { options, clock, uow, repos, feed, db, logger, targets, dispatcher } = core;
+export interface GoLiveFeatureDeps {
+  /** Whether an account's URLs get a webhook canary (its own setting, else `--webhook-canary`). */
+  webhookCanary(accountId: string): boolean;
+  /** The transactions' records the report reads (a refund's payment, a payment's status). */
+  transactions: Pick<TransactionQueries, 'byId' | 'byIdAnyAccount' | 'refundById'>;
+  /** The subscriptions' records the report reads (whether a charge is a renewal). */
+  subscriptions: GoLiveWiringDeps['subscriptions'];
+}
+
+/** The report over the core and the read ports of the records it reads. */
+export function createGoLiveFeature(core: CoreParts, deps: GoLiveFeatureDeps): GoLiveFeature {
+  const { options, clock, uow, deliveries, feed, db, logger, targets, dispatcher } = core;
+  const { transactions, subscriptions } = deps;
   const saves = repeatedFailure(logger, 'report.failed', 'saving the go-live report failed'); // each flush may fail (a full disk)
   const state = goLiveStore(db, (err) => saves.failed(err));
   const report = new GoLiveTracker({
@@ -68,9 +75,9 @@ export function createGoLiveFeature(core: CoreParts, webhookCanary: (accountId: 
   const wiring = createGoLiveWiring({
     report,
     uow,
-    transactions: repos.transactions,
-    subscriptions: repos.subscriptions,
-    deliveries: repos.deliveries,
+    transactions,
+    subscriptions,
+    deliveries,
     defaultNotificationUrl: options.notificationUrl,
     inRequestNotTheMerchants,
   });
@@ -79,8 +86,8 @@ export function createGoLiveFeature(core: CoreParts, webhookCanary: (accountId: 
   const stateReader = createPoster({ timeoutMs: options.deliveryTimeoutMs, maxFreePerOrigin: 1, guard: connectGuard(targets) });
   const checkState = stateCheck({
     stateUrlFor: (url) => stateUrls.get(url),
-    deliveries: repos.deliveries,
-    transactions: repos.transactions,
+    deliveries,
+    transactions,
     // Read under the same connect-time guard as every delivery (no redirects followed).
     read: async (url) => {
       const { status, text } = await stateReader.post(url, { accept: 'application/json' }, '', 'GET');
@@ -89,8 +96,8 @@ export function createGoLiveFeature(core: CoreParts, webhookCanary: (accountId: 
     mismatch: (accountId, deliveryId, transactionId) => report.stateMismatch(accountId, deliveryId, transactionId),
   });
   const canary = createCanary({
-    enabled: (accountId) => webhookCanary(accountId),
-    deliveries: repos.deliveries,
+    enabled: (accountId) => deps.webhookCanary(accountId),
+    deliveries,
     uow,
     clock,
     queued: (id, at) => dispatcher.queued(id, at),
@@ -115,7 +122,7 @@ export function createGoLiveFeature(core: CoreParts, webhookCanary: (accountId: 
       ctx.observe(
         goLiveObserver({
           accounts: queries.accounts,
-          transactions: queries.transactions,
+          transactions,
           goLive: report,
           clock,
           faultPlayedOn: ctx.faultPlayedOn,

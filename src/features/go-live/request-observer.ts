@@ -10,7 +10,8 @@ import type { Context } from 'hono';
 import type { Clock } from '../../core/clock/clock.js';
 import type { GoLiveTracker } from './go-live-tracker.js';
 import type { ObservedRequest } from './go-live-observations.js';
-import type { AccountQueries, TransactionQueries } from '../../core/domain/queries.js';
+import type { AccountDirectory } from '../../core/auth/account.js';
+import type { TransactionQueries } from '../transactions/index.js';
 import type { ApiEnv } from '../../core/http/env.js';
 import { FAULT_HEADER, parseFault, type ApiFaults } from '../../core/http/faults.js';
 import { canonicalBody, canonicalJson } from '../../core/http/idempotency.js';
@@ -74,7 +75,7 @@ function orderOf(body: unknown): { amount: number; currency: string; external_id
 
 /** What `observeRequest` reads: an account named by header, a read transaction's status, the faults played, the clock. */
 export interface GoLiveDeps {
-  accounts: Pick<AccountQueries, 'byId'>;
+  accounts: Pick<AccountDirectory, 'byId'>;
   transactions: Pick<TransactionQueries, 'byId'>;
   /** The go-live report's aggregates. */
   goLive: Pick<GoLiveTracker, 'request' | 'undelivered' | 'notTheMerchants'>;

@@ -5,7 +5,8 @@
  * merchant's state then shows another `payment_status` than the payment's outcome (the
  * sandbox's truth), the report gets a `webhook_state_mismatch` finding.
  */
-import type { Delivery, Transaction } from '../../core/domain/entities.js';
+import type { Delivery } from '../../core/domain/entities.js';
+import type { Transaction } from '../transactions/index.js';
 import type { RecordedAttempt } from './go-live-wiring.js';
 
 export interface StateCheckDeps {

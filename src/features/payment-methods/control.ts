@@ -6,7 +6,7 @@
  */
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { controlOperation } from '../../core/http/openapi/document.js';
-import { PAYMENT_METHOD_TYPES } from '../../core/domain/entities.js';
+import { PAYMENT_METHOD_TYPES } from './entities.js';
 import { PAYMENT_METHOD_GROUPS } from './payment-methods.js';
 import type { ControlHandler } from '../../core/http/control-route-parts.js';
 import type { AppEnv } from '../../core/http/env.js';

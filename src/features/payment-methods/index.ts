@@ -36,3 +36,5 @@ export type { PaymentChannel } from './payment-methods.js';
 export function register(ctx: RouteContext): void {
   ctx.control.route('/', paymentMethodControlRoutes());
 }
+export { PAYMENT_METHOD_TYPES } from './entities.js';
+export type { PaymentMethodType, StoredPaymentMethod } from './entities.js';

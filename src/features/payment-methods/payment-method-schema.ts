@@ -11,7 +11,7 @@
 import { z } from '@hono/zod-openapi';
 import { cardBrand, isValidExpiry, luhnValid, securityCodeLength } from './card.js';
 import { isCurrency } from '../../core/domain/money.js';
-import { PAYMENT_METHOD_TYPES } from '../../core/domain/entities.js';
+import { PAYMENT_METHOD_TYPES } from './entities.js';
 import { PAYMENT_CHANNEL_CODES, paymentChannel, requestTypesOf, validateChannel } from './payment-methods.js';
 import { httpUrlSchema, text } from '../../core/http/schemas.js';
 import { isRecord, missing, type IssueSink } from '../../core/http/wire/issues.js';

@@ -9,7 +9,7 @@
  */
 import type { ErrorDetail } from '../../core/domain/errors.js';
 import { isCurrency } from '../../core/domain/money.js';
-import type { PaymentMethodType } from '../../core/domain/entities.js';
+import type { PaymentMethodType } from './entities.js';
 
 /** How the customer pays with a channel, which decides what the payment page acts out; the request's `payment_method.type`. */
 export type { PaymentMethodType };

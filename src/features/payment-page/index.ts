@@ -10,9 +10,12 @@ import { paymentPageRoutes } from './routes.js';
 export type { PaymentPageDeps } from './ports.js';
 export { paymentPageRoutes } from './routes.js';
 
-/** The page over `services` (the customer's commands, the scenario rules, the go-live report's Cancel) and the core's queries. */
+/** The page over `services` (the customer's commands, the scenario rules, the go-live report's Cancel, the records it reads) and the core's accounts. */
 export function createPaymentPageFeature(
-  services: Pick<PaymentPageDeps, 'payments' | 'trials' | 'scenarios' | 'customerCancelled'>,
+  services: Pick<PaymentPageDeps, 'payments' | 'trials' | 'scenarios' | 'customerCancelled'> & {
+    /** The payments, subscriptions and scenario steps the page reads, through their features. */
+    queries: Pick<PaymentPageDeps, 'transactions' | 'subscriptions' | 'scheduledSteps'>;
+  },
 ): Feature {
   return {
     register(ctx) {
@@ -20,11 +23,12 @@ export function createPaymentPageFeature(
       ctx.pages.route(
         '/pay',
         paymentPageRoutes({
-          ...services,
-          transactions: queries.transactions,
-          subscriptions: queries.subscriptions,
+          payments: services.payments,
+          trials: services.trials,
+          scenarios: services.scenarios,
+          customerCancelled: services.customerCancelled,
+          ...services.queries,
           accounts: queries.accounts,
-          scheduledSteps: queries.scheduledSteps,
         }),
       );
     },

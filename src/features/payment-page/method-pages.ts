@@ -4,7 +4,8 @@ import { html } from 'hono/html';
 import { qrPayloadFor } from '../payment-methods/index.js';
 import { toMajorUnits } from '../../core/domain/money.js';
 import { type PaymentChannel } from '../payment-methods/index.js';
-import type { Account as AccountRow, Transaction as TransactionRow } from '../../core/domain/entities.js';
+import type { AccountIdentity as AccountRow } from '../../core/auth/account.js';
+import type { Transaction as TransactionRow } from '../transactions/index.js';
 import type { AppEnv } from '../../core/http/env.js';
 import { send, amountBlock, facts, header, cancelForm, outcomeHelp } from './page.js';
 

@@ -4,7 +4,8 @@ import { html } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
 import { toMajorUnits } from '../../core/domain/money.js';
 import { groupOf, paymentChannel, paymentLinkExpiresAt, type PaymentChannel } from '../payment-methods/index.js';
-import type { Account as AccountRow, Transaction as TransactionRow } from '../../core/domain/entities.js';
+import type { AccountIdentity as AccountRow } from '../../core/auth/account.js';
+import type { Transaction as TransactionRow } from '../transactions/index.js';
 import type { AppEnv } from '../../core/http/env.js';
 
 export type Html = HtmlEscapedString | Promise<HtmlEscapedString>;

@@ -3,10 +3,10 @@
  * commands a customer's step performs, and the loaded scenario rules (for the test-card hint).
  * The feature's `index.ts` builds it from the core and the services it calls; a test hands in fakes.
  */
-import type { AccountQueries, ScheduledStepQueries, SubscriptionQueries, TransactionQueries } from '../../core/domain/queries.js';
-import type { SubscriptionService } from '../subscriptions/index.js';
-import type { TransactionService } from '../transactions/index.js';
-import type { ScenarioMatch } from '../scenarios/index.js';
+import type { AccountDirectory } from '../../core/auth/account.js';
+import type { SubscriptionQueries, SubscriptionService } from '../subscriptions/index.js';
+import type { ScenarioMatch, ScheduledStepQueries } from '../scenarios/index.js';
+import type { TransactionQueries, TransactionService } from '../transactions/index.js';
 
 /** The loaded scenarios, as far as the card form's test-card hint reads them. */
 export interface ScenarioRules {
@@ -18,7 +18,7 @@ export interface ScenarioRules {
 export interface PaymentPageDeps {
   transactions: Pick<TransactionQueries, 'byIdAnyAccount'>;
   subscriptions: Pick<SubscriptionQueries, 'byIdAnyAccount'>;
-  accounts: Pick<AccountQueries, 'byId'>;
+  accounts: Pick<AccountDirectory, 'byId'>;
   /** Whether a scenario step is to decide a payment on the clock (the page then waits). */
   scheduledSteps: ScheduledStepQueries;
   /** Outcomes set by the customer (Pay, card or not, and Cancel), and a link past its 24 hours failed by the domain. */

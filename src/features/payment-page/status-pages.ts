@@ -2,7 +2,8 @@
 import type { Context } from 'hono';
 import { html } from 'hono/html';
 import { paymentLinkExpiresAt } from '../payment-methods/index.js';
-import type { Account as AccountRow, Transaction as TransactionRow } from '../../core/domain/entities.js';
+import type { AccountIdentity as AccountRow } from '../../core/auth/account.js';
+import type { Transaction as TransactionRow } from '../transactions/index.js';
 import type { AppEnv } from '../../core/http/env.js';
 import { PageStatus, send, returnTarget, cancelTarget, amountBlock, facts } from './page.js';
 

@@ -14,7 +14,8 @@
 import type { Context } from 'hono';
 import { html } from 'hono/html';
 import { isoTimestamp } from '../../core/clock/clock.js';
-import type { Account as AccountRow, Subscription } from '../../core/domain/entities.js';
+import type { AccountIdentity as AccountRow } from '../../core/auth/account.js';
+import type { Subscription } from '../subscriptions/index.js';
 import { SandboxError } from '../../core/domain/errors.js';
 import { toMajorUnits } from '../../core/domain/money.js';
 import { paymentChannel, type PaymentChannel } from '../payment-methods/index.js';

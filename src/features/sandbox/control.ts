@@ -12,7 +12,7 @@ import { AdvanceRefusal } from '../../core/clock/timed-work.js';
 import { SandboxError, notFound } from '../../core/domain/errors.js';
 import type { SandboxEvents } from '../../core/domain/events.js';
 import { CURRENCY_CODES, currencyExponent } from '../../core/domain/money.js';
-import type { AccountQueries } from '../../core/domain/queries.js';
+import type { AccountDirectory } from '../../core/auth/account.js';
 import { accountOr404, accountQuery, errors, json, type ControlHandler } from '../../core/http/control-route-parts.js';
 import type { AppEnv } from '../../core/http/env.js';
 import { controlOperation } from '../../core/http/openapi/document.js';
@@ -159,7 +159,7 @@ export interface ClockControlDeps {
 
 /** What the account clock routes use: the accounts (404 for an unknown one) and the control. */
 export interface AccountClockControlDeps {
-  accounts: Pick<AccountQueries, 'byId'>;
+  accounts: Pick<AccountDirectory, 'byId'>;
   control: Pick<SandboxControl, 'advanceAccountClock' | 'accountClock'>;
 }
 
@@ -276,7 +276,7 @@ export function requestLogFilter(accountId: string | undefined, query: z.infer<t
 
 /** What the request-log route uses: the log's read side only. */
 export interface RequestLogControlDeps {
-  accounts: Pick<AccountQueries, 'byId'>;
+  accounts: Pick<AccountDirectory, 'byId'>;
   requestLog: Pick<RequestLogRepo, 'page' | 'pageAll' | 'find'>;
 }
 

@@ -11,15 +11,32 @@ import { ScenarioError, parseScenario } from './load.js';
 import type { ScenarioSummary } from './match.js';
 import { RUNTIME_SOURCE, createScenarioPolicy, loadConfiguredScenarios, type LoadedScenarioPolicy, type ScenarioOrigin } from './policy.js';
 import { createScenarioControl, type ScenarioControl } from './scenario-control.js';
+import type { ScheduledStepsRepo } from './vocabulary.js';
 
 export { createScenarioRunner } from './runner.js';
 export type { ScenarioMatch } from './schema.js';
+export { scheduledStepsStore } from './scheduled-steps-store.js';
+export { PLAN_INTERVALS } from './vocabulary.js';
+export type {
+  ChargeOutcome,
+  ChargeScript,
+  MatchInput,
+  PlanInterval,
+  RuleSnapshot,
+  ScenarioPolicy,
+  ScheduledStep,
+  ScheduledStepQueries,
+  ScheduledStepsRepo,
+} from './vocabulary.js';
+export { scenariosMigrations } from './migrations.js';
 
 export interface ScenariosFeature extends Feature {
   /** The loaded scenario rules. */
   policy: LoadedScenarioPolicy;
   /** Scenarios loaded at run time: `loadScenario` (tried before every scenario loaded at start-up; a 400 with the loader's message when bad), `removeScenario`, `clearScenarios`. Not persisted. */
   runtime: ScenarioControl<ScenarioSummary & { origin: ScenarioOrigin }>;
+  /** The steps a rule's script schedules on the clock: the transactions store them, the scenario runner plays them, the payment page reads them. */
+  steps: ScheduledStepsRepo;
 }
 
 /**
@@ -30,7 +47,11 @@ export function loadScenarioPolicy(options: Pick<SandboxOptions, 'scenario'>): L
   return createScenarioPolicy(loadConfiguredScenarios(options.scenario, defaultScenarioPath()));
 }
 
-export function createScenariosFeature(core: Pick<CoreParts, 'feed'>, policy: LoadedScenarioPolicy): ScenariosFeature {
+export function createScenariosFeature(
+  core: Pick<CoreParts, 'feed'>,
+  policy: LoadedScenarioPolicy,
+  steps: ScheduledStepsRepo,
+): ScenariosFeature {
   const runtime = createScenarioControl({
     parse: (json) => parseScenario(json, RUNTIME_SOURCE),
     rejection: (err) => (err instanceof ScenarioError ? err : undefined),
@@ -40,6 +61,7 @@ export function createScenariosFeature(core: Pick<CoreParts, 'feed'>, policy: Lo
   return {
     policy,
     runtime,
+    steps,
     register: (ctx) => ctx.control.route('/', scenarioControlRoutes({ scenarios: policy, control: runtime })),
   };
 }

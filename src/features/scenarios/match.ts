@@ -3,7 +3,7 @@
  * transaction or subscription, and the summary of loaded scenarios that the control API shows
  * (`GET /_sandbox/scenarios`). Pure functions: no clock, no database.
  */
-import type { MatchInput } from '../../core/domain/ports.js';
+import type { MatchInput } from './vocabulary.js';
 import { globMatch } from './glob.js';
 import type { LoadedScenario } from './load.js';
 

@@ -1,12 +1,12 @@
 /**
- * The scenario rules as a policy the domain asks (`domain/ports.ts` → `ScenarioPolicy`):
+ * The scenario rules as a policy the domain asks (`vocabulary.ts` → `ScenarioPolicy`):
  * which rule decides a new transaction or subscription (`match.ts`), and the script of
  * outcome, refunds and webhook failures its steps make. Pure decisions over the loaded
  * scenario files: no clock, no storage. The steps that wait for the clock are played by
  * `runner.ts`.
  */
-import type { RuleSnapshot, SimulatedFailures, WebhookFault } from '../../core/domain/entities.js';
-import type { ChargeScript, MatchInput, ScenarioPolicy } from '../../core/domain/ports.js';
+import type { ChargeScript, MatchInput, RuleSnapshot, ScenarioPolicy } from './vocabulary.js';
+import type { SimulatedFailures, WebhookFault } from '../../core/domain/entities.js';
 import { ScenarioError, loadScenarios, type LoadedScenario } from './load.js';
 import { describeScenarios, findRule, type RuleMatch, type ScenarioSummary } from './match.js';
 import type { ScenarioRule } from './schema.js';

@@ -4,9 +4,10 @@
  * reaches it. A step whose transaction changed meanwhile (settled by hand, refunded in full)
  * is skipped.
  */
-import type { ScheduledStep, SimulatedFailures, TransactionOutcome } from '../../core/domain/entities.js';
+import type { ChargeOutcome, ScheduledStep, ScheduledStepsRepo } from './vocabulary.js';
+import type { SimulatedFailures } from '../../core/domain/entities.js';
 import { SandboxError } from '../../core/domain/errors.js';
-import type { ScheduledStepsRepo, UnitOfWork } from '../../core/domain/ports.js';
+import type { UnitOfWork } from '../../core/domain/ports.js';
 import type { TimedWork } from '../../core/clock/timed-work.js';
 
 /** At most this many scheduled steps are applied in one step of an advance (or tick). */
@@ -14,7 +15,7 @@ export const STEP_BATCH = 25;
 
 /** What a step acts through: the transaction service, handed in by the feature that owns it. */
 export interface ScenarioStepTarget {
-  resolve(id: string, outcome: TransactionOutcome, simulated?: SimulatedFailures): unknown;
+  resolve(id: string, outcome: ChargeOutcome, simulated?: SimulatedFailures): unknown;
   refund(transactionId: string, input: { amount?: number; reason?: string }, simulated?: SimulatedFailures): unknown;
 }
 

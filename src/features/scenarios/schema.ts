@@ -7,7 +7,7 @@
  * `load.ts`, matching in `match.ts`.
  */
 import { z } from 'zod';
-import { PLAN_INTERVALS } from '../../core/domain/entities.js';
+import { PLAN_INTERVALS } from './vocabulary.js';
 import { scenarioStepSchema } from './step-schema.js';
 
 /** Billing intervals a `plan` match can name. */

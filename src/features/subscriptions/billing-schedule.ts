@@ -8,7 +8,7 @@
  * period, so month-end clamping never drifts (Jan 31 → Feb 28 → Mar 31 → Apr 30 …).
  */
 
-import type { PlanInterval } from '../../core/domain/entities.js';
+import type { PlanInterval } from '../scenarios/index.js';
 
 /** Allowed values of `plan.interval` (sandbox decision; the spec does not list them): `PLAN_INTERVALS`. */
 export type { PlanInterval };

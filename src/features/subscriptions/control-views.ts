@@ -4,8 +4,8 @@
  * query ports (`subscriptionViews(ports)`).
  */
 import { isoTimestamp } from '../../core/clock/clock.js';
-import type { Subscription as SubscriptionRow } from '../../core/domain/entities.js';
-import type { TransactionQueries } from '../../core/domain/queries.js';
+import type { Subscription as SubscriptionRow } from './entities.js';
+import type { TransactionQueries } from '../transactions/index.js';
 import { transactionViews, type TransactionViewPorts } from '../transactions/index.js';
 import type { ControlSubscription } from './control.schemas.js';
 import { subscriptionView } from './subscription-format.js';

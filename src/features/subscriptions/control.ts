@@ -8,7 +8,8 @@ import { pageQuerySchema, pageSchema, pageEnvelope, pageRequest } from '../../co
 import { errorSchema, lowerCaseUuid } from '../../core/http/schemas.js';
 import { json, accountOr404, type ControlHandler } from '../../core/http/control-route-parts.js';
 import { controlSubscriptionSchema } from './control.schemas.js';
-import type { AccountQueries, SubscriptionQueries } from '../../core/domain/queries.js';
+import type { AccountDirectory } from '../../core/auth/account.js';
+import type { SubscriptionQueries } from './ports.js';
 import type { SubscriptionService } from './subscriptions.js';
 import type { SubscriptionViews } from './control-views.js';
 import type { AppEnv } from '../../core/http/env.js';
@@ -54,7 +55,7 @@ export type CancelRoute = typeof cancel;
 
 /** What the subscription routes use. */
 export interface SubscriptionControlDeps {
-  accounts: Pick<AccountQueries, 'byId'>;
+  accounts: Pick<AccountDirectory, 'byId'>;
   subscriptions: Pick<SubscriptionQueries, 'page' | 'pageAll'>;
   service: Pick<SubscriptionService, 'cancel'>;
   views: SubscriptionViews;

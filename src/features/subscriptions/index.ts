@@ -6,9 +6,11 @@
  * surface too.
  */
 import type { CoreParts } from '../../core/core.js';
-import type { ScenarioPolicy } from '../../core/domain/ports.js';
+import type { AccountDirectory } from '../../core/auth/account.js';
 import type { Feature } from '../../core/http/route-context.js';
-import type { TransactionService } from '../transactions/index.js';
+import type { ScenarioPolicy } from '../scenarios/index.js';
+import type { TransactionQueries, TransactionService } from '../transactions/index.js';
+import type { SubscriptionQueries, SubscriptionsRepo } from './ports.js';
 import { subscriptionControlRoutes } from './control.js';
 import { subscriptionViews } from './control-views.js';
 import { subscriptionRoutes } from './subscriptions.api.js';
@@ -24,9 +26,14 @@ export { subscriptionCreateDocument, subscriptionCreateSchema } from './subscrip
 export { subscriptionResponseSchema } from './subscription-response-schema.js';
 export { collectsMethodDuringTrial, subscriptionActions } from './subscription-terms.js';
 export type { SubscriptionService } from './subscriptions.js';
+export type { Subscription } from './entities.js';
+export type { SubscriptionQueries, SubscriptionsRepo } from './ports.js';
+export { subscriptionsMigrations } from './migrations.js';
 
 export interface SubscriptionsFeature extends Feature {
   service: SubscriptionService;
+  /** The subscriptions, read-only. */
+  queries: SubscriptionQueries;
 }
 
 export function createSubscriptionsFeature(
@@ -34,17 +41,22 @@ export function createSubscriptionsFeature(
   deps: {
     /** Each charge is a transaction. */
     transactions: TransactionService;
+    /** The charges' records (a subscription's view lists them). */
+    transactionQueries: Pick<TransactionQueries, 'forSubscription' | 'refundsOf'>;
+    /** The subscriptions' storage. */
+    store: SubscriptionsRepo;
     /** The scenario rules of a subscription and its renewals. */
     scenarios: ScenarioPolicy;
   },
 ): SubscriptionsFeature {
-  const { clock, uow, repos, feed, logger } = core;
+  const { clock, uow, queries, feed, logger } = core;
+  const { store } = deps;
+  const accounts: AccountDirectory = queries.accounts;
   const service = createSubscriptionService({
     clock,
     uow,
-    accounts: repos.accounts,
-    subscriptions: repos.subscriptions,
-    transactions: repos.transactions,
+    accounts,
+    subscriptions: store,
     transactionService: deps.transactions,
     policy: deps.scenarios,
     feed,
@@ -54,12 +66,13 @@ export function createSubscriptionsFeature(
   });
   return {
     service,
+    queries: store,
     register(ctx) {
       const { queries, clock, options } = ctx.core;
       ctx.api.route(
         '/',
         subscriptionRoutes({
-          queries: queries.subscriptions,
+          queries: store,
           subscriptions: service,
           pipeline: ctx.pipeline,
           clock,
@@ -70,13 +83,10 @@ export function createSubscriptionsFeature(
       const views = subscriptionViews({
         baseUrl: () => ctx.core.baseUrl,
         accounts: queries.accounts,
-        transactions: queries.transactions,
+        transactions: deps.transactionQueries,
         deliveries: queries.deliveries,
       });
-      ctx.control.route(
-        '/',
-        subscriptionControlRoutes({ accounts: queries.accounts, subscriptions: queries.subscriptions, service, views }),
-      );
+      ctx.control.route('/', subscriptionControlRoutes({ accounts: queries.accounts, subscriptions: store, service, views }));
     },
   };
 }

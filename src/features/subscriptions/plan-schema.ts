@@ -3,7 +3,7 @@
  * with its defaults filled in. Allowed values and ranges are sandbox decisions.
  */
 import { z } from '@hono/zod-openapi';
-import { PLAN_INTERVALS } from '../../core/domain/entities.js';
+import { PLAN_INTERVALS } from '../scenarios/index.js';
 import { MAX_AMOUNT, currencySchema, text } from '../../core/http/schemas.js';
 
 const isoDateSchema = z.iso.date();

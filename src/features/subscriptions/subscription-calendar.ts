@@ -4,7 +4,7 @@
  * `billing-schedule.ts`).
  */
 import { buildSchedule, isoDate, nthPeriod, type BillingSchedule } from './billing-schedule.js';
-import type { Subscription } from '../../core/domain/entities.js';
+import type { Subscription } from './entities.js';
 
 /** The dates of a subscription (epoch ms; date as YYYY-MM-DD). */
 export interface SubscriptionCalendar {

@@ -2,7 +2,7 @@
  * The edge between the API's subscription body and the domain: the validated POST
  * /v4/subscriptions body (`SubscriptionCreate`) mapped to the domain's `SubscriptionDraft`.
  */
-import type { SubscriptionDraft } from '../../core/domain/entities.js';
+import type { SubscriptionDraft } from './entities.js';
 import type { SubscriptionCreate } from './subscription-create-schema.js';
 
 /** The domain's draft of a new subscription, from a body that passed its schema (fields the body leaves out stay out). */

@@ -5,7 +5,8 @@
  * `expiration_date`.
  */
 import { isoTimestamp } from '../../core/clock/clock.js';
-import type { AccountMode, Subscription } from '../../core/domain/entities.js';
+import type { AccountMode } from '../../core/auth/account.js';
+import type { Subscription } from './entities.js';
 import { subscriptionCalendar } from './subscription-calendar.js';
 import { awaitsCustomer } from '../payment-methods/index.js';
 import { collectsMethodDuringTrial } from './subscription-terms.js';

@@ -7,8 +7,10 @@ import type { PlanInterval } from './billing-schedule.js';
 import { DEFAULT_TEST_CARD, defaultTestCardExpiry } from '../payment-methods/index.js';
 import { withoutCardNumbers } from '../../core/redaction/card-data.js';
 import { awaitsCustomer } from '../payment-methods/index.js';
-import type { Account, AccountMode, StoredPaymentMethod, Subscription, SubscriptionDraft } from '../../core/domain/entities.js';
-import type { MatchInput } from '../../core/domain/ports.js';
+import type { AccountIdentity, AccountMode } from '../../core/auth/account.js';
+import type { Subscription, SubscriptionDraft } from './entities.js';
+import type { StoredPaymentMethod } from '../payment-methods/index.js';
+import type { MatchInput } from '../scenarios/index.js';
 import { chargeReference, scheduleOf } from './subscription-calendar.js';
 import { storedPaymentMethod, type NewTransaction } from '../transactions/index.js';
 
@@ -80,7 +82,7 @@ export function onFile(request: SubscriptionDraft): SubscriptionDraft {
  * or to the sandbox's own start page when there is none.
  */
 export function chargeInput(
-  account: Account,
+  account: AccountIdentity,
   request: SubscriptionDraft,
   period: number,
   attempt: number,

@@ -1,10 +1,11 @@
 /**
- * The `subscriptions` table (`domain/ports.ts` → `SubscriptionsRepo`). `request` (the
+ * The `subscriptions` table (`ports.ts` → `SubscriptionsRepo`). `request` (the
  * creation body as stored) and `state` (the billing progress) are JSON text, parsed and
  * written here only; `next_charge_at` is the sandbox-clock instant of the next charge.
  */
-import type { RuleSnapshot, Subscription, SubscriptionState } from '../../core/domain/entities.js';
-import type { SubscriptionsRepo } from '../../core/domain/ports.js';
+import type { RuleSnapshot } from '../scenarios/index.js';
+import type { Subscription, SubscriptionState } from './entities.js';
+import type { SubscriptionsRepo } from './ports.js';
 import type { Db } from '../../core/db/database.js';
 import { accountTimedQuery } from '../../core/db/account-time.js';
 import { createAccountClocks, type AccountClocks } from '../../core/clock/account-clocks.js';

@@ -11,7 +11,7 @@ import { type OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { Clock } from '../../core/clock/clock.js';
 import { notFound } from '../../core/domain/errors.js';
-import type { SubscriptionQueries } from '../../core/domain/queries.js';
+import type { SubscriptionQueries } from './ports.js';
 import { type SubscriptionService } from './subscriptions.js';
 import { subscriptionMatchInput } from './subscription-terms.js';
 import type { Secured } from '../../core/http/auth.js';

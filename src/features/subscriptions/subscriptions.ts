@@ -38,25 +38,13 @@ import { nthPeriod } from './billing-schedule.js';
 import type { Clock } from '../../core/clock/clock.js';
 import { isCardExpired } from '../payment-methods/index.js';
 import { awaitsCustomer } from '../payment-methods/index.js';
-import type {
-  Account,
-  Subscription,
-  SubscriptionDraft,
-  SubscriptionState,
-  SubscriptionStatus,
-  Transaction,
-} from '../../core/domain/entities.js';
+import type { AccountDirectory, AccountIdentity } from '../../core/auth/account.js';
+import type { Subscription, SubscriptionDraft, SubscriptionState, SubscriptionStatus } from './entities.js';
+import type { Transaction, TransactionService } from '../transactions/index.js';
 import { badRequest, duplicateRecord, invalidState, notFound } from '../../core/domain/errors.js';
-import type {
-  AccountsRepo,
-  ChangeFeed,
-  ChargeScript,
-  MatchInput,
-  ScenarioPolicy,
-  SubscriptionsRepo,
-  TransactionsRepo,
-  UnitOfWork,
-} from '../../core/domain/ports.js';
+import type { ChangeFeed, UnitOfWork } from '../../core/domain/ports.js';
+import type { SubscriptionsRepo } from './ports.js';
+import type { ChargeScript, MatchInput, ScenarioPolicy } from '../scenarios/index.js';
 import type { TimedWork } from '../../core/clock/timed-work.js';
 import { scheduleOf } from './subscription-calendar.js';
 import {
@@ -70,7 +58,6 @@ import {
   type RegisteredMethod,
 } from './subscription-terms.js';
 import { storedPaymentMethod } from '../transactions/index.js';
-import type { TransactionService } from '../transactions/index.js';
 
 /** Most subscriptions one step of a clock advance charges; the rest due then run in the next steps. */
 const BILLING_BATCH = 20;
@@ -81,9 +68,8 @@ export const RENEWAL_RETRY_SECONDS = 86_400;
 export interface SubscriptionServiceDeps {
   clock: Clock;
   uow: UnitOfWork;
-  accounts: AccountsRepo;
+  accounts: AccountDirectory;
   subscriptions: SubscriptionsRepo;
-  transactions: TransactionsRepo;
   transactionService: TransactionService;
   policy: ScenarioPolicy;
   feed: ChangeFeed;
@@ -102,7 +88,7 @@ export interface SubscriptionService {
    * (`subscriptionMatchInput(request)`, which the caller may have built already for its own
    * check, e.g. the API's `api_fault` steps).
    */
-  create(account: Account, request: SubscriptionDraft, match?: MatchInput): Subscription;
+  create(account: AccountIdentity, request: SubscriptionDraft, match?: MatchInput): Subscription;
   /**
    * Cancels a subscription now: no further charges (a charge already waiting for its outcome
    * still gets it). 409 `invalid_state` when it is already `cancelled` or `failed`.
@@ -120,7 +106,7 @@ export interface SubscriptionService {
 }
 
 export function createSubscriptionService(deps: SubscriptionServiceDeps): SubscriptionService {
-  const { clock, uow, accounts, subscriptions, transactions, transactionService, policy, feed } = deps;
+  const { clock, uow, accounts, subscriptions, transactionService, policy, feed } = deps;
 
   const save = (sub: Subscription, status: SubscriptionStatus, state: SubscriptionState, nextChargeAt: number | null): void => {
     subscriptions.update(sub.id, { status, state, next_charge_at: nextChargeAt, updated_at: clock.nowMs() });
@@ -192,7 +178,7 @@ export function createSubscriptionService(deps: SubscriptionServiceDeps): Subscr
         awaitCustomer,
         ...(afterTrial && (state.payment_method_registered_at ?? null) === null ? { declineReason: 'no_payment_method' as const } : {}),
       });
-      if (state.rule !== null) transactions.setScenarioRule(tx.id, state.rule.label);
+      if (state.rule !== null) transactionService.setScenarioRule(tx.id, state.rule.label);
       next.pending_charge_id = tx.id;
       next.first_charge_id ??= tx.id;
       save(sub, sub.status, next, null);

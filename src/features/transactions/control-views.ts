@@ -3,8 +3,10 @@
  * refundable amount and the actions legal now (the domain's own rules), and in detail its
  * scenario rule and deliveries. Built over read-only query ports (`transactionViews(ports)`).
  */
-import type { Transaction as TransactionRow } from '../../core/domain/entities.js';
-import type { AccountQueries, DeliveryQueries, TransactionQueries } from '../../core/domain/queries.js';
+import type { Transaction as TransactionRow } from './entities.js';
+import type { AccountDirectory } from '../../core/auth/account.js';
+import type { DeliveryQueries } from '../../core/domain/queries.js';
+import type { TransactionQueries } from './ports.js';
 import { deliveryViews } from '../webhooks/index.js';
 import type { ControlTransaction, TransactionDetail } from './control.schemas.js';
 import { refundView } from './refund-format.js';
@@ -15,7 +17,7 @@ import { transactionView } from './transaction-format.js';
 /** What the transaction views read: narrow query ports, and the base URL (set once the server listens). */
 export interface TransactionViewPorts {
   baseUrl(): string;
-  accounts: Pick<AccountQueries, 'byId'>;
+  accounts: Pick<AccountDirectory, 'byId'>;
   transactions: Pick<TransactionQueries, 'refundsOf'>;
   deliveries: Pick<DeliveryQueries, 'attemptsOf' | 'forResource'>;
 }

@@ -8,7 +8,8 @@
  */
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { notFound } from '../../core/domain/errors.js';
-import type { AccountQueries, TransactionQueries } from '../../core/domain/queries.js';
+import type { AccountDirectory } from '../../core/auth/account.js';
+import type { TransactionQueries } from './ports.js';
 import { accountOr404, errors, idParam, json, type ControlHandler } from '../../core/http/control-route-parts.js';
 import type { AppEnv } from '../../core/http/env.js';
 import { controlOperation } from '../../core/http/openapi/document.js';
@@ -97,7 +98,7 @@ const injectFault = createRoute({
 
 /** What the transaction routes use. */
 export interface TransactionControlDeps {
-  accounts: Pick<AccountQueries, 'byId'>;
+  accounts: Pick<AccountDirectory, 'byId'>;
   transactions: Pick<TransactionQueries, 'page' | 'byIdAnyAccount'>;
   service: Pick<TransactionService, 'resolve' | 'refund'>;
   views: TransactionViews;

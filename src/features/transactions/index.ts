@@ -7,8 +7,10 @@
  */
 import type { TimedWork } from '../../core/clock/timed-work.js';
 import type { CoreParts } from '../../core/core.js';
-import type { Transaction, WebhookFault } from '../../core/domain/entities.js';
-import type { Outbox, ScenarioPolicy } from '../../core/domain/ports.js';
+import type { WebhookFault } from '../../core/domain/entities.js';
+import type { Transaction } from './entities.js';
+import type { Outbox, TransactionQueries, TransactionsRepo } from './ports.js';
+import type { ScenarioPolicy, ScheduledStepsRepo } from '../scenarios/index.js';
 import type { Feature } from '../../core/http/route-context.js';
 import { createScenarioRunner } from '../scenarios/index.js';
 import { deliveryViews } from '../webhooks/index.js';
@@ -39,9 +41,15 @@ export {
 } from './transactions.schemas.js';
 export { paymentWebhookBody, refundWebhookBody } from './webhook-bodies.js';
 export type { PaymentWebhookStatus } from './webhook-bodies.js';
+export type { DeclineReason, Transaction, TransactionOutcome, TransactionStatus } from './entities.js';
+export type { Outbox, TransactionQueries, TransactionsRepo } from './ports.js';
+export { deliveryResources } from './delivery-resources.js';
+export { transactionsMigrations } from './migrations.js';
 
 export interface TransactionsFeature extends Feature {
   service: TransactionService;
+  /** The payments and refunds, read-only. */
+  queries: TransactionQueries;
   /** Queues any webhook body as a delivery (the workbench's send). */
   outbox: Pick<FaultingOutbox, 'queue' | 'webhookSubject'>;
   /** Scenario steps scheduled on the clock (a `then` of a rule). */
@@ -58,15 +66,19 @@ export function createTransactionsFeature(
       onResolved(tx: Transaction): void;
       reportingRefunds<O extends Pick<Outbox, 'refund'>>(outbox: O): O;
     };
+    /** The transactions' storage. */
+    store: TransactionsRepo;
+    /** The scenario steps' storage (the scenario runner's), where a script's later steps wait. */
+    scheduledSteps: ScheduledStepsRepo;
   },
 ): TransactionsFeature {
-  const { options, clock, uow, repos, feed, dispatcher, logger } = core;
-  const { scenarios, observer } = deps;
+  const { options, clock, uow, deliveries, feed, dispatcher, logger } = core;
+  const { scenarios, observer, store, scheduledSteps } = deps;
   const outbox = createOutbox({
     clock,
     uow,
-    deliveries: repos.deliveries,
-    transactions: repos.transactions,
+    deliveries,
+    transactions: store,
     format: options.webhookFormat,
     settlementCurrency: options.settlementCurrency,
     defaultNotificationUrl: options.notificationUrl,
@@ -78,8 +90,8 @@ export function createTransactionsFeature(
   const service = createTransactionService({
     clock,
     uow,
-    transactions: repos.transactions,
-    scheduledSteps: repos.scheduledSteps,
+    transactions: store,
+    scheduledSteps,
     outbox: observer.reportingRefunds(outbox),
     feed,
     policy: scenarios,
@@ -87,7 +99,7 @@ export function createTransactionsFeature(
   service.onResolved((tx) => observer.onResolved(tx));
   const scenarioSteps = createScenarioRunner({
     uow,
-    scheduledSteps: repos.scheduledSteps,
+    scheduledSteps,
     transactions: service,
     inAccount: (accountId, work) => clock.inAccount(accountId, work),
     onStepError: (step, err) =>
@@ -95,21 +107,19 @@ export function createTransactionsFeature(
   });
   return {
     service,
+    queries: store,
     outbox,
     scenarioSteps,
     register(ctx) {
       const { queries } = ctx.core;
-      ctx.api.route(
-        '/',
-        transactionRoutes({ queries: queries.transactions, transactions: service, pipeline: ctx.pipeline, baseUrl: ctx.baseUrl }),
-      );
+      ctx.api.route('/', transactionRoutes({ queries: store, transactions: service, pipeline: ctx.pipeline, baseUrl: ctx.baseUrl }));
       const views = transactionViews({
         baseUrl: () => ctx.core.baseUrl,
         accounts: queries.accounts,
-        transactions: queries.transactions,
+        transactions: store,
         deliveries: queries.deliveries,
       });
-      ctx.control.route('/', transactionControlRoutes({ accounts: queries.accounts, transactions: queries.transactions, service, views }));
+      ctx.control.route('/', transactionControlRoutes({ accounts: queries.accounts, transactions: store, service, views }));
       ctx.control.route('/', webhookFaultControlRoutes({ outbox, views: deliveryViews({ deliveries: queries.deliveries }) }));
     },
   };

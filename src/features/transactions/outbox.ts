@@ -1,5 +1,5 @@
 /**
- * The durable webhook outbox (`domain/ports.ts` → `Outbox`): a domain transition queues its
+ * The durable webhook outbox (`ports.ts` → `Outbox`): a domain transition queues its
  * webhook inside its own unit of work, so no outcome is ever stored without its webhook;
  * once that work commits, `onQueued` nudges the dispatcher (`dispatcher.ts`), which drains it.
  * The body is built once, here, in the configured format (`webhook-bodies.ts`: the spec's bodies or
@@ -10,10 +10,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../core/clock/clock.js';
-import type { Delivery, DeliveryFault, SimulatedFailures, Transaction, WebhookFault } from '../../core/domain/entities.js';
+import type { Delivery, DeliveryFault, SimulatedFailures, WebhookFault } from '../../core/domain/entities.js';
+import type { Transaction } from './entities.js';
 import { invalidState, notFound } from '../../core/domain/errors.js';
 import { ownOrderKey, subscriptionOrderKey } from '../../core/webhooks/ordering.js';
-import type { DeliveriesRepo, Outbox, TransactionsRepo, UnitOfWork } from '../../core/domain/ports.js';
+import type { DeliveriesRepo, UnitOfWork } from '../../core/domain/ports.js';
+import type { Outbox, TransactionsRepo } from './ports.js';
 import { paymentWebhookBody, refundEventBody, refundWebhookBody, transactionEventBody, type WebhookFormat } from './webhook-bodies.js';
 
 export interface OutboxDeps {

@@ -3,7 +3,7 @@
  * body carries the same record (`webhook-bodies.ts`).
  */
 import type { z } from '@hono/zod-openapi';
-import type { Refund } from '../../core/domain/entities.js';
+import type { Refund } from './entities.js';
 import { isoTimestamp } from '../../core/clock/clock.js';
 import type { refundSchema } from './transactions.schemas.js';
 

@@ -5,10 +5,13 @@
 import { randomUUID } from 'node:crypto';
 import { withoutCardNumbers } from '../../core/redaction/card-data.js';
 import type { Clock } from '../../core/clock/clock.js';
-import type { Refund, SimulatedFailures, Transaction } from '../../core/domain/entities.js';
+import type { Refund, Transaction } from './entities.js';
+import type { SimulatedFailures } from '../../core/domain/entities.js';
 import { badRequest, notFound } from '../../core/domain/errors.js';
 import { formatMoney } from '../../core/domain/money.js';
-import type { ChangeFeed, Outbox, ScenarioPolicy, TransactionsRepo, UnitOfWork } from '../../core/domain/ports.js';
+import type { ChangeFeed, UnitOfWork } from '../../core/domain/ports.js';
+import type { Outbox, TransactionsRepo } from './ports.js';
+import type { ScenarioPolicy } from '../scenarios/index.js';
 
 export interface NewRefund {
   amount?: number;

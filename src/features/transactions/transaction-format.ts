@@ -5,7 +5,8 @@
  */
 import type { z } from '@hono/zod-openapi';
 import { hasPaymentUrl } from '../payment-methods/index.js';
-import type { AccountMode, Transaction } from '../../core/domain/entities.js';
+import type { AccountMode } from '../../core/auth/account.js';
+import type { Transaction } from './entities.js';
 import { isoTimestamp } from '../../core/clock/clock.js';
 import type { transactionSchema } from './transactions.schemas.js';
 

@@ -6,9 +6,11 @@
 import { cardBrand, cardLast4, isCardExpired, isValidExpiry } from '../payment-methods/index.js';
 import { withoutCardNumbers } from '../../core/redaction/card-data.js';
 import { qrPayloadFor } from '../payment-methods/index.js';
-import type { Account, DeclineReason, StoredPaymentMethod, Transaction, TransactionCustomer } from '../../core/domain/entities.js';
+import type { AccountIdentity } from '../../core/auth/account.js';
+import type { DeclineReason, Transaction, TransactionCustomer } from './entities.js';
+import type { StoredPaymentMethod } from '../payment-methods/index.js';
 import { paymentChannel } from '../payment-methods/index.js';
-import type { MatchInput } from '../../core/domain/ports.js';
+import type { MatchInput } from '../scenarios/index.js';
 import { refundableAmount } from './refunds.js';
 
 /** A payment method as the request carries it (card fields in direct mode). */
@@ -94,7 +96,12 @@ export function transactionMatchInput(input: NewTransaction): MatchInput {
 }
 
 /** What is stored of the payment method of a new payment, with the QR payload of a QR channel. */
-export function paymentMethodOf(account: Account, input: NewTransaction, charge: ChargeContext, id: string): StoredPaymentMethod | null {
+export function paymentMethodOf(
+  account: AccountIdentity,
+  input: NewTransaction,
+  charge: ChargeContext,
+  id: string,
+): StoredPaymentMethod | null {
   const pm = input.payment_method;
   let stored: StoredPaymentMethod | null;
   if (account.mode === 'direct') stored = charge.paymentMethodOnFile ?? (pm ? storedPaymentMethod(pm) : null);

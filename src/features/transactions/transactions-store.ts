@@ -2,8 +2,8 @@
  * The `transactions` and `refunds` tables (`domain/ports.ts` → `TransactionsRepo`). The JSON
  * columns (customer, metadata, payment_method, browser_info) are parsed and written here only.
  */
-import type { Refund, Transaction } from '../../core/domain/entities.js';
-import type { TransactionsRepo } from '../../core/domain/ports.js';
+import type { Refund, Transaction } from './entities.js';
+import type { TransactionsRepo } from './ports.js';
 import type { Db } from '../../core/db/database.js';
 import { accountTimedQuery } from '../../core/db/account-time.js';
 import { createAccountClocks, type AccountClocks } from '../../core/clock/account-clocks.js';

@@ -8,7 +8,7 @@
 import { type OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { notFound } from '../../core/domain/errors.js';
-import type { TransactionQueries } from '../../core/domain/queries.js';
+import type { TransactionQueries } from './ports.js';
 import { type TransactionService } from './transactions.js';
 import { transactionMatchInput } from './transaction-input.js';
 import type { Secured } from '../../core/http/auth.js';

@@ -21,17 +21,13 @@ import type { Clock } from '../../core/clock/clock.js';
 import { awaitsCustomer, linkExpiredWhilePending } from '../payment-methods/index.js';
 import { paymentLinkExpiresAt } from '../payment-methods/index.js';
 import type { TimedWork } from '../../core/clock/timed-work.js';
-import type { Account, DeclineReason, Refund, SimulatedFailures, Transaction, TransactionOutcome } from '../../core/domain/entities.js';
+import type { AccountIdentity } from '../../core/auth/account.js';
+import type { SimulatedFailures } from '../../core/domain/entities.js';
+import type { DeclineReason, Refund, Transaction, TransactionOutcome } from './entities.js';
 import { SandboxError, invalidState, notFound } from '../../core/domain/errors.js';
-import type {
-  ChangeFeed,
-  ChargeScript,
-  Outbox,
-  ScenarioPolicy,
-  ScheduledStepsRepo,
-  TransactionsRepo,
-  UnitOfWork,
-} from '../../core/domain/ports.js';
+import type { ChangeFeed, UnitOfWork } from '../../core/domain/ports.js';
+import type { ChargeScript, ScenarioPolicy, ScheduledStepsRepo } from '../scenarios/index.js';
+import type { Outbox, TransactionsRepo } from './ports.js';
 import { type NewRefund, refundService } from './refunds.js';
 import {
   type ChargeContext,
@@ -61,7 +57,7 @@ export interface TransactionService {
    * subscription's charge: billing plays its own script). The request has passed its
    * account's schema (mode rules included) in the HTTP layer.
    */
-  create(account: Account, input: NewTransaction, charge?: ChargeContext): Transaction;
+  create(account: AccountIdentity, input: NewTransaction, charge?: ChargeContext): Transaction;
   /**
    * Sets the outcome of a PENDING transaction and queues its payment webhook (with the
    * simulated failures its scenario rule asks for, unless `simulated` is given). 409
@@ -92,6 +88,8 @@ export interface TransactionService {
    * visit; `linkExpiry` asks it for each link the clock has passed. 404 for an unknown id.
    */
   expireLinkIfDue(id: string, nowMs?: number): Transaction;
+  /** Records the scenario rule (`scenario/rule`) that decides a transaction: a subscription's charge is decided by its subscription's rule. */
+  setScenarioRule(id: string, rule: string): void;
   /** Registers a listener told of every outcome inside its unit of work (subscription billing). */
   onResolved(listener: (tx: Transaction) => void): void;
   /** Sets FAILED (with its webhook) every PENDING payment whose link expired, on the sandbox clock. */
@@ -315,6 +313,7 @@ export function createTransactionService(deps: TransactionServiceDeps): Transact
       });
     },
     expireLinkIfDue,
+    setScenarioRule: (id, rule) => transactions.setScenarioRule(id, rule),
     onResolved(listener) {
       resolvedListeners.push(listener);
     },

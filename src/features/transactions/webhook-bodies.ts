@@ -16,7 +16,7 @@
  */
 
 import { isoTimestamp } from '../../core/clock/clock.js';
-import type { Refund, Transaction } from '../../core/domain/entities.js';
+import type { Refund, Transaction } from './entities.js';
 import { currencyExponent, toMajorUnits } from '../../core/domain/money.js';
 import { isSettlementCurrency, settle, type Settlement } from '../../core/domain/settlement.js';
 import { refundView, type RefundResponse } from './refund-format.js';

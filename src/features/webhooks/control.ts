@@ -26,7 +26,8 @@ import { pageQuerySchema, pageSchema, pageEnvelope, pageRequest } from '../../co
 import type { Core } from '../../core/core.js';
 import type { Delivery } from '../../core/domain/entities.js';
 import { notFound } from '../../core/domain/errors.js';
-import type { AccountQueries, DeliveryQueries } from '../../core/domain/queries.js';
+import type { AccountDirectory } from '../../core/auth/account.js';
+import type { DeliveryQueries } from '../../core/domain/queries.js';
 import type { DeliveryViews } from './delivery-views.js';
 import type { SignatureExplainer } from './signature-explain.js';
 import type { WebhookSender } from './webhook-send.js';
@@ -114,7 +115,7 @@ export type ResendDeliveryRoute = typeof resendDelivery;
 
 /** What the delivery routes use. */
 export interface DeliveryControlDeps {
-  accounts: Pick<AccountQueries, 'byId'>;
+  accounts: Pick<AccountDirectory, 'byId'>;
   deliveries: Pick<DeliveryQueries, 'byId' | 'page' | 'pageAll'>;
   /** Queues a delivery again now: same body, fresh timestamp and signature. */
   dispatcher: Core['dispatcher'];

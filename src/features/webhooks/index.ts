@@ -29,16 +29,16 @@ export interface WebhooksFeature extends Feature {
 
 /** The workbench over the core and `outbox`, the transactions' outbox a sent body is queued in. */
 export function createWebhooksFeature(core: CoreParts, outbox: Pick<WebhookSendDeps, 'queue' | 'webhookSubject'>): WebhooksFeature {
-  const { options, repos, signing, webhookPublicKeyPem } = core;
+  const { options, queries, deliveries, signing, webhookPublicKeyPem } = core;
   const workbench = {
     sender: createWebhookSender({
-      accounts: repos.accounts,
+      accounts: queries.accounts,
       defaultUrl: options.notificationUrl,
       targetRefused: (url) => core.webhookTargetRefused(url),
       queue: (fields, joinQueue) => outbox.queue(fields, joinQueue),
       webhookSubject: (id) => outbox.webhookSubject(id),
     }),
-    explainer: createSignatureExplainer({ signing, publicKeyPem: webhookPublicKeyPem, deliveries: repos.deliveries }),
+    explainer: createSignatureExplainer({ signing, publicKeyPem: webhookPublicKeyPem, deliveries }),
   };
   return {
     workbench,

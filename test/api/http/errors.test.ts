@@ -8,7 +8,7 @@ const envelopeKeys = ['code', 'details', 'message', 'status', 'type'];
 describe('error envelope', () => {
   /** What the app logged as errors (its logger is this file's). */
   const logged: string[] = [];
-  const { app, core, features, db } = testApp({ bodyLimit: 4096 }, { logger: createLogger({ err: (line) => logged.push(line) }) });
+  const { app, features, db } = testApp({ bodyLimit: 4096 }, { logger: createLogger({ err: (line) => logged.push(line) }) });
 
   it('404 not_found for an unknown path, with or without credentials', async () => {
     for (const h of [{}, headers()]) {
@@ -63,9 +63,9 @@ describe('error envelope', () => {
   });
 
   it('an unexpected exception is a 500 envelope with no stack trace, and is logged', async () => {
-    const original = core.queries.transactions.page;
+    const original = features.transactions.queries.page;
     logged.length = 0;
-    core.queries.transactions.page = () => {
+    features.transactions.queries.page = () => {
       throw new Error('disk on fire at /secret/path.ts:12');
     };
     try {
@@ -76,7 +76,7 @@ describe('error envelope', () => {
       expect(JSON.parse(text)).toMatchObject({ type: 'error', code: 'server_error', status: 500 });
       expect(logged).toHaveLength(1);
     } finally {
-      core.queries.transactions.page = original;
+      features.transactions.queries.page = original;
     }
   });
 

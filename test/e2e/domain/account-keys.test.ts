@@ -99,7 +99,7 @@ describe('the key pool (--key-pool)', () => {
     cleanup.push(() => server.stop());
     expect(await poolFilled(server.url, 3)).toEqual({ size: 3, ready: 3 });
     const accounts = await Promise.all([createAccount(server.url), createAccount(server.url), createAccount(server.url)]);
-    const rows = accounts.map((a) => server.core.queries.accounts.byId(a.account_id)!);
+    const rows = accounts.map((a) => server.features.accounts.queries.byId(a.account_id)!);
     expect(new Set(rows.map((r) => r.jwt_private_key_pem)).size).toBe(3);
     expect(new Set(rows.map((r) => r.jwt_public_key_pem)).size).toBe(3);
     for (const row of rows) {

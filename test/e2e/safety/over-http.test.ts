@@ -280,7 +280,7 @@ describe('webhook targets and acknowledgements', () => {
     const [delivery] = server.core.queries.deliveries.forResource(id);
     expect(delivery!.status).toBe('pending');
     expect(server.core.queries.deliveries.attemptsOf(delivery!.id)[0]!.error).toMatch(/itself/);
-    expect(server.core.queries.transactions.byIdAnyAccount(id)).toBeDefined(); // not wiped
+    expect(server.features.transactions.queries.byIdAnyAccount(id)).toBeDefined(); // not wiped
   });
 
   it('an acknowledgement over 64 KiB counts as delivered; a redirect is not followed', async () => {

@@ -73,7 +73,7 @@ describe('the sandbox never delivers to itself, whatever form its address takes'
     expect(server.core.queries.deliveries.attemptsOf(delivery!.id)[0]!.error).toMatch(
       /target refused: the sandbox does not send webhooks to itself/,
     );
-    expect(server.core.queries.transactions.byIdAnyAccount(id)).toBeDefined(); // not wiped
+    expect(server.features.transactions.queries.byIdAnyAccount(id)).toBeDefined(); // not wiped
   });
 
   it('metadata addresses written as IPv6 are refused with the envelope at /notification_url', async () => {
@@ -160,7 +160,7 @@ describe('POST /_sandbox/check-webhooks', () => {
         ],
       });
     }
-    expect(server.core.queries.transactions.byIdAnyAccount(id)).toBeDefined(); // not wiped
+    expect(server.features.transactions.queries.byIdAnyAccount(id)).toBeDefined(); // not wiped
 
     // The state URL is guarded as the delivery URL is.
     for (const stateUrl of ['http://168.63.129.16/', 'http://192.0.0.192/', 'http://[64:ff9b:1::a9fe:a9fe]/', 'http://[fec0::1]/']) {

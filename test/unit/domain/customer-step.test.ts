@@ -6,7 +6,7 @@ import {
   hasPaymentUrl,
   linkExpiredWhilePending,
 } from '../../../src/features/payment-methods/customer-step.js';
-import type { Account } from '../../../src/core/domain/entities.js';
+import type { Account } from '../../../src/features/accounts/entities.js';
 import { createTransactionService } from '../../../src/features/transactions/transactions.js';
 import {
   fakeClock,

@@ -4,8 +4,11 @@
  * by request, and a first charge that waits for the customer.
  */
 import { describe, expect, it } from 'vitest';
-import type { Account, AccountMode, SubscriptionDraft, TransactionOutcome } from '../../../src/core/domain/entities.js';
-import type { ChargeScript, ScenarioPolicy } from '../../../src/core/domain/ports.js';
+import type { Account } from '../../../src/features/accounts/entities.js';
+import type { AccountMode } from '../../../src/core/auth/account.js';
+import type { SubscriptionDraft } from '../../../src/features/subscriptions/entities.js';
+import type { TransactionOutcome } from '../../../src/features/transactions/entities.js';
+import type { ChargeScript, ScenarioPolicy } from '../../../src/features/scenarios/vocabulary.js';
 import { RENEWAL_RETRY_SECONDS, createSubscriptionService } from '../../../src/features/subscriptions/subscriptions.js';
 import { createTransactionService } from '../../../src/features/transactions/transactions.js';
 import {
@@ -73,7 +76,6 @@ function service(renewals: TransactionOutcome[] = []) {
     uow,
     accounts: fakeAccounts(direct, checkout),
     subscriptions,
-    transactions,
     transactionService,
     policy,
     feed,

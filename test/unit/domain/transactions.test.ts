@@ -1,8 +1,8 @@
 /** The transaction service with fakes of its ports: state rules, the outbox, the feed after commit, scripts. */
 import { describe, expect, it } from 'vitest';
-import type { Account } from '../../../src/core/domain/entities.js';
+import type { Account } from '../../../src/features/accounts/entities.js';
 import { SandboxError } from '../../../src/core/domain/errors.js';
-import type { ChargeScript, MatchInput } from '../../../src/core/domain/ports.js';
+import type { ChargeScript, MatchInput } from '../../../src/features/scenarios/vocabulary.js';
 import { createTransactionService } from '../../../src/features/transactions/transactions.js';
 import { transactionMatchInput } from '../../../src/features/transactions/transaction-input.js';
 import { fakeClock, fakeFeed, fakeOutbox, fakePolicy, fakeScheduledSteps, fakeTransactions, fakeUnitOfWork } from '../../support/fakes.js';

@@ -1,7 +1,9 @@
 /** What the go-live report hears of attempts, outcomes and refunds, on fakes of the repositories. */
 import { describe, expect, it } from 'vitest';
 import { createGoLiveWiring, type RecordedAttempt } from '../../../src/features/go-live/go-live-wiring.js';
-import type { Delivery, Refund, Subscription } from '../../../src/core/domain/entities.js';
+import type { Delivery } from '../../../src/core/domain/entities.js';
+import type { Subscription } from '../../../src/features/subscriptions/entities.js';
+import type { Refund } from '../../../src/features/transactions/entities.js';
 import type { ObservedAttempt, ObservedOutcome } from '../../../src/features/go-live/go-live-observations.js';
 import { fakeOutbox, fakeUnitOfWork, transactionEntity } from '../../support/fakes.js';
 

@@ -6,8 +6,9 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import type { ApiKey } from '../../../src/core/auth/api-keys.js';
-import type { Account, Buyer } from '../../../src/core/domain/entities.js';
-import type { BuyerFilters } from '../../../src/core/domain/ports.js';
+import type { Account } from '../../../src/features/accounts/entities.js';
+import type { Buyer } from '../../../src/features/buyers/entities.js';
+import type { BuyerFilters } from '../../../src/features/buyers/ports.js';
 import { apiAuth } from '../../../src/core/http/auth.js';
 import { errorHandler } from '../../../src/core/http/errors.js';
 import { buyerRoutes } from '../../../src/features/buyers/buyers.api.js';

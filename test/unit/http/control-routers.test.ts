@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { Account, Transaction } from '../../../src/core/domain/entities.js';
+import type { Account } from '../../../src/features/accounts/entities.js';
+import type { Transaction } from '../../../src/features/transactions/entities.js';
 import { invalidState, notFound } from '../../../src/core/domain/errors.js';
 import type { Page, PageRequest } from '../../../src/core/domain/ports.js';
 import { AdvanceTooLongError } from '../../../src/core/clock/timed-work.js';

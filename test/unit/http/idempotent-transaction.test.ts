@@ -5,14 +5,14 @@
  */
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import type { Account } from '../../../src/core/domain/entities.js';
+import type { AccountIdentity } from '../../../src/core/auth/account.js';
 import type { ApiEnv } from '../../../src/core/http/env.js';
 import { errorHandler } from '../../../src/core/http/errors.js';
 import { idempotency } from '../../../src/core/http/idempotency.js';
 import type { IdempotencyRecord, IdempotencyRepo } from '../../../src/core/http/ports.js';
 import { fakeClock } from '../../support/fakes.js';
 
-const ACCOUNT = { id: 'acc_1', mode: 'direct' } as Account;
+const ACCOUNT = { id: 'acc_1', mode: 'direct' } as AccountIdentity;
 
 describe('idempotent: a keyed create is one transaction', () => {
   it('looks its key up inside the unit of work that creates and records it; replays and refusals read the same lookup', async () => {

@@ -3,7 +3,7 @@
  * together from such texts, are exactly what JSON.stringify makes of the view and the page.
  */
 import { describe, expect, it } from 'vitest';
-import type { Transaction } from '../../../src/core/domain/entities.js';
+import type { Transaction } from '../../../src/features/transactions/entities.js';
 import { transactionView, transactionViewJson } from '../../../src/features/transactions/transaction-format.js';
 import { pageEnvelope, pageEnvelopeJson } from '../../../src/core/http/pagination.js';
 import { transactionEntity } from '../../support/fakes.js';

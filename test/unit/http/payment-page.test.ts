@@ -4,7 +4,7 @@
  */
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import type { Transaction } from '../../../src/core/domain/entities.js';
+import type { Transaction } from '../../../src/features/transactions/entities.js';
 import { PAYMENT_LINK_TTL_MS } from '../../../src/features/payment-methods/payment-methods.js';
 import { paymentPageRoutes, type PaymentPageDeps } from '../../../src/features/payment-page/index.js';
 import {

@@ -8,7 +8,7 @@ import { createPrivateKey, sign } from 'node:crypto';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { DEMO_ACCOUNTS } from '../../../src/core/credentials/demo-credentials.js';
-import type { Account } from '../../../src/core/domain/entities.js';
+import type { Account } from '../../../src/features/accounts/entities.js';
 import { apiAuth, VerificationKeys } from '../../../src/core/http/auth.js';
 import type { ApiEnv } from '../../../src/core/http/env.js';
 import { errorHandler } from '../../../src/core/http/errors.js';

@@ -6,7 +6,8 @@
  */
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import type { Account, Refund, Transaction } from '../../../src/core/domain/entities.js';
+import type { Account } from '../../../src/features/accounts/entities.js';
+import type { Refund, Transaction } from '../../../src/features/transactions/entities.js';
 import type { TransactionService } from '../../../src/features/transactions/transactions.js';
 import { apiAuth } from '../../../src/core/http/auth.js';
 import { errorHandler } from '../../../src/core/http/errors.js';

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SCHEMA_VERSION, openDatabase } from '../../../src/core/db/database.js';
-import { MIGRATIONS } from '../../../src/core/db/migrations.js';
+import { SANDBOX_SCHEMA } from '../../../src/sandbox-schema.js';
+import { openDatabase } from '../../../src/core/db/database.js';
 import { deliveriesStore } from '../../../src/core/webhooks/deliveries-store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'payment-sandbox-bodies-'));
@@ -19,9 +19,9 @@ describe('the migration that stores a delivery body once', () => {
     const file = join(dir, 'older.db');
     const old = new Database(file);
     // The schema as it was before: every migration up to the one that drops the copies.
-    const before = MIGRATIONS.findIndex((m) => m.includes('DROP COLUMN request_body'));
+    const before = SANDBOX_SCHEMA.versions.findIndex((m) => m.includes('DROP COLUMN request_body'));
     expect(before).toBeGreaterThan(0);
-    for (const migration of MIGRATIONS.slice(0, before)) old.exec(migration);
+    for (const migration of SANDBOX_SCHEMA.versions.slice(0, before)) old.exec(migration);
     old.pragma(`user_version = ${before}`);
     const body = JSON.stringify({ ll_transaction_id: 'tx-1', padding: 'x'.repeat(10_000) });
     old
@@ -38,8 +38,8 @@ describe('the migration that stores a delivery body once', () => {
     attempt.run(2, 2000, body);
     old.close();
 
-    const db = openDatabase(file);
-    expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    const db = openDatabase(file, SANDBOX_SCHEMA);
+    expect(db.pragma('user_version', { simple: true })).toBe(SANDBOX_SCHEMA.versions.length);
     const columns = (db.pragma('table_info(delivery_attempts)') as { name: string }[]).map((c) => c.name);
     expect(columns).not.toContain('request_body');
     const deliveries = deliveriesStore(db);

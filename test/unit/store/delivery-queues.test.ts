@@ -3,6 +3,7 @@
  * deliveries behind it wait, so a year of renewals queued at once is not read row by row.
  */
 import { describe, expect, it } from 'vitest';
+import { SANDBOX_SCHEMA } from '../../../src/sandbox-schema.js';
 import { openDatabase } from '../../../src/core/db/database.js';
 import type { Delivery } from '../../../src/core/domain/entities.js';
 import { deliveriesStore } from '../../../src/core/webhooks/deliveries-store.js';
@@ -30,7 +31,7 @@ const row = (id: string, extra: Partial<Delivery> = {}): Omit<Delivery, 'seq'> =
 
 describe('due heads of delivery queues', () => {
   it('lists every due delivery without a queue, and of each queue only its earliest pending one', () => {
-    const deliveries = deliveriesStore(openDatabase(':memory:'));
+    const deliveries = deliveriesStore(openDatabase(':memory:', SANDBOX_SCHEMA));
     const queue = 'subscription:sub_1 http://127.0.0.1:1/hook';
     for (const id of ['q1', 'q2', 'q3']) deliveries.insert({ ...row(id), order_key: queue } as Delivery);
     deliveries.insert({ ...row('other'), order_key: 'subscription:sub_2 http://127.0.0.1:1/hook' } as Delivery);
@@ -59,7 +60,7 @@ describe('due heads of delivery queues', () => {
   });
 
   it('a bad-signature copy and a parked delivery are not a queue head; the copy is due on its own', () => {
-    const deliveries = deliveriesStore(openDatabase(':memory:'));
+    const deliveries = deliveriesStore(openDatabase(':memory:', SANDBOX_SCHEMA));
     const queue = 'subscription:sub_1 http://127.0.0.1:1/hook';
     deliveries.insert({ ...row('parked', { next_attempt_at: null }), order_key: queue } as Delivery);
     deliveries.insert({ ...row('copy', { fault: 'bad_signature' }), order_key: queue } as Delivery);

@@ -4,6 +4,7 @@
  * sandbox clock compares each key on its account's clock.
  */
 import { describe, expect, it } from 'vitest';
+import { SANDBOX_SCHEMA } from '../../../src/sandbox-schema.js';
 import { openDatabase } from '../../../src/core/db/database.js';
 import { idempotencyStore } from '../../../src/core/http/idempotency-store.js';
 import { IDEMPOTENCY_TTL_MS } from '../../../src/core/http/idempotency.js';
@@ -14,7 +15,7 @@ const MONTH = 30 * 86_400_000;
 
 function setup() {
   const clocks = createAccountClocks();
-  const store = idempotencyStore(openDatabase(':memory:'), clocks);
+  const store = idempotencyStore(openDatabase(':memory:', SANDBOX_SCHEMA), clocks);
   // Each key stamped on its own account's clock: acc_a a month ahead, acc_b on the sandbox clock.
   clocks.setOffset('acc_a', MONTH);
   store.record('acc_a', 'key-a', 'f', NOW + MONTH, 201, '{}');

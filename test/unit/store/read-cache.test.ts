@@ -4,7 +4,8 @@
  * write that rolls back leaves nothing behind, a wipe empties it, and it is bounded.
  */
 import { describe, expect, it } from 'vitest';
-import type { Transaction } from '../../../src/core/domain/entities.js';
+import { SANDBOX_SCHEMA } from '../../../src/sandbox-schema.js';
+import type { Transaction } from '../../../src/features/transactions/entities.js';
 import { openDatabase } from '../../../src/core/db/database.js';
 import { ReadCache } from '../../../src/core/db/read-cache.js';
 import { transactionEntity } from '../../support/fakes.js';
@@ -25,7 +26,7 @@ function setUp() {
   const store = openStore(':memory:', (err) => {
     throw err;
   });
-  const { transactions } = store.repos;
+  const { transactions } = store.stores;
   transactions.insert(payment('tx_1'));
   transactions.insert(payment('tx_2', 'acc_b'));
   // The row as SQLite holds it, behind the repository's back (to see what the cache answers).
@@ -103,7 +104,7 @@ describe('the transactions read cache', () => {
   });
 
   it('is bounded: past its size the oldest entry goes, and nothing is kept inside a transaction', () => {
-    const db = openDatabase(':memory:');
+    const db = openDatabase(':memory:', SANDBOX_SCHEMA);
     const cache = new ReadCache<{ n: number }>(db, 2);
     cache.remember('a', { n: 1 });
     cache.remember('b', { n: 2 });

@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SCHEMA_VERSION, openDatabase } from '../../../src/core/db/database.js';
+import { SANDBOX_SCHEMA } from '../../../src/sandbox-schema.js';
+import { openDatabase } from '../../../src/core/db/database.js';
 import { MAX_SNAPSHOT_BYTES, SnapshotError, readSnapshot, takeSnapshot } from '../../../src/core/db/snapshot.js';
 import { openStore } from '../../../src/sqlite-store.js';
 
@@ -27,15 +28,15 @@ describe('snapshot files', () => {
     expect(bytes[19]).toBe(1);
     const file = join(dir, 'copy.sqlite');
     writeFileSync(file, bytes);
-    const checked = readSnapshot(file);
-    const restored = openDatabase(':memory:', checked);
-    expect(restored.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    const checked = readSnapshot(file, SANDBOX_SCHEMA);
+    const restored = openDatabase(':memory:', SANDBOX_SCHEMA, checked);
+    expect(restored.pragma('user_version', { simple: true })).toBe(SANDBOX_SCHEMA.versions.length);
     expect((restored.prepare("SELECT value FROM meta WHERE key = 'clock_offset_ms'").get() as { value: string }).value).toBe('123000');
     restored.close();
   });
 
   it('the copy of an in-memory database taken while it is written to holds every committed write', async () => {
-    const db = openDatabase(':memory:');
+    const db = openDatabase(':memory:', SANDBOX_SCHEMA);
     const insert = db.prepare("INSERT INTO meta (key, value) VALUES (?, 'x')");
     for (let i = 0; i < 2000; i++) insert.run(`k${i}`);
     const copying = takeSnapshot(db);
@@ -50,17 +51,19 @@ describe('snapshot files', () => {
   it('refuses, with one line, a file that is not a snapshot or comes from a newer version', () => {
     const notSqlite = join(dir, 'a.txt');
     writeFileSync(notSqlite, 'x'.repeat(200));
-    expect(() => readSnapshot(notSqlite)).toThrow(SnapshotError);
-    expect(() => readSnapshot(notSqlite)).toThrow(/a\.txt is not a payment-sandbox snapshot: not an SQLite database file/);
+    expect(() => readSnapshot(notSqlite, SANDBOX_SCHEMA)).toThrow(SnapshotError);
+    expect(() => readSnapshot(notSqlite, SANDBOX_SCHEMA)).toThrow(/a\.txt is not a payment-sandbox snapshot: not an SQLite database file/);
     const newer = join(dir, 'newer.sqlite');
-    const db = openDatabase(newer);
-    db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    const db = openDatabase(newer, SANDBOX_SCHEMA);
+    db.pragma(`user_version = ${SANDBOX_SCHEMA.versions.length + 1}`);
     db.pragma('journal_mode = DELETE');
     db.close();
-    expect(() => readSnapshot(newer)).toThrow(new RegExp(`made by a newer payment-sandbox \\(schema version ${SCHEMA_VERSION + 1}`));
+    expect(() => readSnapshot(newer, SANDBOX_SCHEMA)).toThrow(
+      new RegExp(`made by a newer payment-sandbox \\(schema version ${SANDBOX_SCHEMA.versions.length + 1}`),
+    );
     for (const f of [notSqlite, newer]) {
       try {
-        readSnapshot(f);
+        readSnapshot(f, SANDBOX_SCHEMA);
       } catch (err) {
         expect((err as Error).message).not.toContain('\n');
       }
@@ -79,21 +82,23 @@ describe('snapshot files', () => {
       ['index', 'CREATE INDEX meta_value ON meta (value)', /it holds an? index meta_value that payment-sandbox did not create/],
     ];
     for (const [name, sql] of attacks) {
-      const db = openDatabase(':memory:');
+      const db = openDatabase(':memory:', SANDBOX_SCHEMA);
       db.exec(sql);
       writeFileSync(join(dir, `${name}.sqlite`), await takeSnapshot(db));
       db.close();
     }
     for (const [name, , refusal] of attacks) {
       const file = join(dir, `${name}.sqlite`);
-      expect(() => readSnapshot(file)).toThrow(SnapshotError);
-      expect(() => readSnapshot(file)).toThrow(new RegExp(`${name}\\.sqlite is not a payment-sandbox snapshot: ${refusal.source}`));
+      expect(() => readSnapshot(file, SANDBOX_SCHEMA)).toThrow(SnapshotError);
+      expect(() => readSnapshot(file, SANDBOX_SCHEMA)).toThrow(
+        new RegExp(`${name}\\.sqlite is not a payment-sandbox snapshot: ${refusal.source}`),
+      );
     }
     // the sandbox's own snapshot (the go-live table included) is still accepted
     const store = openStore(':memory:', () => {});
     writeFileSync(join(dir, 'own.sqlite'), await store.snapshot());
     store.close();
-    expect(readSnapshot(join(dir, 'own.sqlite')).length).toBeGreaterThan(0);
+    expect(readSnapshot(join(dir, 'own.sqlite'), SANDBOX_SCHEMA).length).toBeGreaterThan(0);
   });
 
   it('a snapshot of a database with many deleted rows carries no free pages', async () => {
@@ -119,12 +124,16 @@ describe('snapshot files', () => {
     const fifo = join(dir, 'pipe.sqlite');
     expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
     const started = performance.now();
-    expect(() => readSnapshot(fifo)).toThrow(/pipe\.sqlite is not a payment-sandbox snapshot: a named pipe, not a regular file/);
-    expect(() => readSnapshot('/dev/zero')).toThrow(/\/dev\/zero is not a payment-sandbox snapshot: a device, not a regular file/);
+    expect(() => readSnapshot(fifo, SANDBOX_SCHEMA)).toThrow(
+      /pipe\.sqlite is not a payment-sandbox snapshot: a named pipe, not a regular file/,
+    );
+    expect(() => readSnapshot('/dev/zero', SANDBOX_SCHEMA)).toThrow(
+      /\/dev\/zero is not a payment-sandbox snapshot: a device, not a regular file/,
+    );
     const huge = join(dir, 'huge.sqlite');
     writeFileSync(huge, '');
     truncateSync(huge, MAX_SNAPSHOT_BYTES + 1); // sparse: no disk used
-    expect(() => readSnapshot(huge)).toThrow(/huge\.sqlite is not a payment-sandbox snapshot: \d+ bytes, more than/);
+    expect(() => readSnapshot(huge, SANDBOX_SCHEMA)).toThrow(/huge\.sqlite is not a payment-sandbox snapshot: \d+ bytes, more than/);
     expect(performance.now() - started).toBeLessThan(1000);
   });
 });

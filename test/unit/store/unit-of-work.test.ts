@@ -4,11 +4,12 @@
  * and after-commit effects run once the outermost run commits, never for work rolled back.
  */
 import { describe, expect, it } from 'vitest';
+import { SANDBOX_SCHEMA } from '../../../src/sandbox-schema.js';
 import { openDatabase } from '../../../src/core/db/database.js';
 import { createUnitOfWork } from '../../../src/core/db/unit-of-work.js';
 
 function setUp() {
-  const db = openDatabase(':memory:');
+  const db = openDatabase(':memory:', SANDBOX_SCHEMA);
   const errors: unknown[] = [];
   const uow = createUnitOfWork(db, (err) => errors.push(err));
   const put = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');

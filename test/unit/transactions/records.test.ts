@@ -3,7 +3,7 @@
  * bodies are built by the same functions, so a field can only change in both.
  */
 import { describe, expect, it } from 'vitest';
-import type { Refund } from '../../../src/core/domain/entities.js';
+import type { Refund } from '../../../src/features/transactions/entities.js';
 import { refundView } from '../../../src/features/transactions/refund-format.js';
 import { transactionRecord, transactionView } from '../../../src/features/transactions/transaction-format.js';
 import { refundEventBody, transactionEventBody } from '../../../src/features/transactions/webhook-bodies.js';

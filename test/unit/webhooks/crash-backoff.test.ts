@@ -10,6 +10,7 @@ import { CRASH_BACKOFF_FIRST_MS, CRASH_BACKOFF_MAX_MS, CrashBackoff } from '../.
 import { Dispatcher } from '../../../src/core/webhooks/dispatcher.js';
 import { fakeClock } from '../../support/fakes.js';
 import { delivery, fakePoster, fakeRealTime, flush } from './fake-deliveries.js';
+import { deliveryResources } from '../../../src/features/transactions/delivery-resources.js';
 
 describe('CrashBackoff', () => {
   it('pauses for 250 ms, doubling at each failure in a row up to 30 s; reports each; ends when its timer fires', () => {
@@ -72,7 +73,7 @@ describe('the dispatcher on a full disk', () => {
     const time = fakeRealTime();
     const poster = fakePoster();
     let full = false;
-    const real = store.repos.deliveries;
+    const real = store.deliveries;
     const deliveries: DeliveriesRepo = Object.assign(Object.create(real) as DeliveriesRepo, {
       recordAttempt: (...args: Parameters<DeliveriesRepo['recordAttempt']>) => {
         if (full) throw new Error('SQLITE_FULL: database or disk is full');
@@ -83,7 +84,7 @@ describe('the dispatcher on a full disk', () => {
     const dispatcher = new Dispatcher({
       clock,
       deliveries,
-      transactions: store.repos.transactions,
+      resources: deliveryResources(store.stores.transactions),
       feed: { emit: () => undefined },
       sign: () => 'sig',
       timeZone: 'UTC',
@@ -121,7 +122,7 @@ describe('the dispatcher on a full disk', () => {
     const time = fakeRealTime();
     const poster = fakePoster();
     let full = false;
-    const real = store.repos.deliveries;
+    const real = store.deliveries;
     const deliveries: DeliveriesRepo = Object.assign(Object.create(real) as DeliveriesRepo, {
       postpone: (id: string, atMs: number) => {
         if (full) throw new Error('SQLITE_FULL: database or disk is full');
@@ -132,7 +133,7 @@ describe('the dispatcher on a full disk', () => {
     const dispatcher = new Dispatcher({
       clock,
       deliveries,
-      transactions: store.repos.transactions,
+      resources: deliveryResources(store.stores.transactions),
       feed: { emit: () => undefined },
       sign: () => 'sig',
       timeZone: 'UTC',

@@ -7,7 +7,7 @@
 import { createPublicKey, randomUUID, verify } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_WEBHOOK_PRIVATE_KEY_PEM, DEMO_WEBHOOK_PUBLIC_KEY_PEM } from '../../../src/core/credentials/demo-credentials.js';
-import type { Transaction } from '../../../src/core/domain/entities.js';
+import type { Transaction } from '../../../src/features/transactions/entities.js';
 import type { ChangeFeed } from '../../../src/core/domain/ports.js';
 import { openStore, type SqliteStore } from '../../../src/sqlite-store.js';
 import { Dispatcher } from '../../../src/core/webhooks/dispatcher.js';
@@ -19,6 +19,7 @@ import { createSigner } from '../../../src/core/webhooks/signing.js';
 import { Listeners } from '../../../src/features/forwarder/listeners.js';
 import type { AttemptMessage } from '../../../src/features/forwarder/listen.schemas.js';
 import { fakeClock, transactionEntity } from '../../support/fakes.js';
+import { deliveryResources } from '../../../src/features/transactions/delivery-resources.js';
 
 const ACK = JSON.stringify({ code: '200', message: 'SUCCESS' });
 const publicKey = createPublicKey(DEMO_WEBHOOK_PUBLIC_KEY_PEM);
@@ -58,14 +59,16 @@ function setUp(poster: WebhookPoster, notificationUrl: string | undefined = 'htt
     throw err;
   });
   stores.push(store);
-  const { repos, uow } = store;
+  const { uow } = store;
+  // The records the tests read and seed: the deliveries and the transactions.
+  const repos = { deliveries: store.deliveries, transactions: store.stores.transactions };
   const clock = fakeClock();
   const feed: ChangeFeed = { emit: () => undefined };
   const errors: unknown[] = [];
   const dispatcher = new Dispatcher({
     clock,
     deliveries: repos.deliveries,
-    transactions: repos.transactions,
+    resources: deliveryResources(repos.transactions),
     feed,
     sign: createSigner({ mode: 'rsa', privateKeyPem: DEMO_WEBHOOK_PRIVATE_KEY_PEM }),
     timeZone: 'UTC',

@@ -3,8 +3,10 @@
  * in the store's order), a transactions table of refunds, a manual real-time and an HTTP
  * client that holds each POST until the test answers it.
  */
-import type { Delivery, Refund } from '../../../src/core/domain/entities.js';
-import type { DeliveriesRepo, TransactionsRepo } from '../../../src/core/domain/ports.js';
+import type { Delivery } from '../../../src/core/domain/entities.js';
+import type { Refund } from '../../../src/features/transactions/entities.js';
+import type { DeliveriesRepo } from '../../../src/core/domain/ports.js';
+import type { DeliveryResources } from '../../../src/core/webhooks/ordering.js';
 import type { RealTime } from '../../../src/core/webhooks/crash-backoff.js';
 import type { PostAnswer, WebhookPoster } from '../../../src/core/webhooks/post.js';
 
@@ -91,10 +93,10 @@ export function fakeDeliveries(
   return repo;
 }
 
-export function fakeRefunds(...refunds: Pick<Refund, 'id' | 'transaction_id'>[]): Pick<TransactionsRepo, 'refundById' | 'refundsOf'> {
+export function fakeRefunds(...refunds: Pick<Refund, 'id' | 'transaction_id'>[]): DeliveryResources {
   return {
-    refundById: (id) => refunds.find((r) => r.id === id) as Refund | undefined,
-    refundsOf: (transactionId) => refunds.filter((r) => r.transaction_id === transactionId) as Refund[],
+    paymentOf: (id) => refunds.find((r) => r.id === id)?.transaction_id,
+    refundsOf: (transactionId) => refunds.filter((r) => r.transaction_id === transactionId).map((r) => r.id),
   };
 }
 

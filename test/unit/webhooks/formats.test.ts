@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Refund, Transaction } from '../../../src/core/domain/entities.js';
+import type { Refund, Transaction } from '../../../src/features/transactions/entities.js';
 import {
   paymentWebhookBody,
   refundEventBody,

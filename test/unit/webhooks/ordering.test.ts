@@ -7,7 +7,7 @@ const NOW = Date.UTC(2026, 10, 22, 10);
 
 function setUp(...rows: ReturnType<typeof delivery>[]) {
   const deliveries = fakeDeliveries(...rows);
-  const order = new TransactionOrder({ deliveries, transactions: fakeRefunds({ id: 'rf_1', transaction_id: 'tx_1' }) });
+  const order = new TransactionOrder({ deliveries, resources: fakeRefunds({ id: 'rf_1', transaction_id: 'tx_1' }) });
   return { deliveries, order };
 }
 

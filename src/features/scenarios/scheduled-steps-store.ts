@@ -1,14 +1,13 @@
 /**
- * The `scheduled_steps` table (`domain/ports.ts` → `ScheduledStepsRepo`): scenario steps
+ * The `scheduled_steps` table (`vocabulary.ts` → `ScheduledStepsRepo`): scenario steps
  * waiting for their instant on the sandbox clock. `kind` and `payload` (JSON) hold the
  * step's action; `done` is 0 while waiting, 1 once applied, 2 when skipped (the transaction
  * had changed meanwhile, e.g. settled by hand).
  */
-import type { ScheduledAction, ScheduledStep } from '../domain/entities.js';
-import type { ScheduledStepsRepo, StepResult } from '../domain/ports.js';
-import type { Db } from '../db/database.js';
-import { accountTimedQuery } from '../db/account-time.js';
-import { createAccountClocks, type AccountClocks } from './account-clocks.js';
+import type { Db } from '../../core/db/database.js';
+import { accountTimedQuery } from '../../core/db/account-time.js';
+import { createAccountClocks, type AccountClocks } from '../../core/clock/account-clocks.js';
+import type { ScheduledAction, ScheduledStep, ScheduledStepsRepo, StepResult } from './vocabulary.js';
 
 interface ScheduledStepRow {
   seq: number;
