@@ -4,8 +4,8 @@
  * channel, empty bodies, and the overlap of idempotency rules 5 and 6.
  */
 import { describe, expect, it } from 'vitest';
-import { CHECKOUT, DIRECT, body, directPayment, headers, testApp } from '../../support/app.js';
-import { checkoutSubscription, directSubscription, postSubscription } from '../../support/subscriptions.js';
+import { CHECKOUT, DIRECT, body, directPayment, headers, testApp } from '../../../support/app.js';
+import { checkoutSubscription, directSubscription, postSubscription } from '../../../support/subscriptions.js';
 
 type App = ReturnType<typeof testApp>['app'];
 interface Detail {

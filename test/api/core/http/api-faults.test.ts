@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { directPayment, headers, testApp } from '../../support/app.js';
+import { directPayment, headers, testApp } from '../../../support/app.js';
 
 type Json = Record<string, unknown>;
 type App = ReturnType<typeof testApp>['app'];

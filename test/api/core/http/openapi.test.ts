@@ -1,6 +1,6 @@
 /** The OpenAPI document comes from the route schemas and marks the sandbox extensions. */
 import { describe, expect, it } from 'vitest';
-import { testApp } from '../../support/app.js';
+import { testApp } from '../../../support/app.js';
 
 describe('GET /openapi.json', () => {
   it('documents every /v4 operation with its schemas and the control API as an extension', async () => {

@@ -4,7 +4,7 @@
  * back to the TrieRouter for the whole app, and every /v4 request pays for it.
  */
 import { describe, expect, it } from 'vitest';
-import { testApp } from '../../support/app.js';
+import { testApp } from '../../../support/app.js';
 
 describe('the router', () => {
   it('is the RegExpRouter once the app has answered', async () => {

@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openStore } from '../../../src/sqlite-store.js';
-import { CHECKOUT, DIRECT, directPayment, headers, testApp } from '../../support/app.js';
-import { createSubscription, directSubscription } from '../../support/subscriptions.js';
+import { openStore } from '../../../../src/sqlite-store.js';
+import { CHECKOUT, DIRECT, directPayment, headers, testApp } from '../../../support/app.js';
+import { createSubscription, directSubscription } from '../../../support/subscriptions.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'payment-sandbox-far-clock-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,7 +1,7 @@
 /** Authentication and tenancy: the 401/403 matrix with API keys and JWTs, and isolation. */
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { CHECKOUT, DIRECT, body, directPayment, headers, jwt, testApp } from '../../support/app.js';
+import { CHECKOUT, DIRECT, body, directPayment, headers, jwt, testApp } from '../../../support/app.js';
 
 const now = () => Math.floor(Date.now() / 1000);
 

@@ -4,9 +4,9 @@
  * attacks over a real socket are in `test/e2e/safety/attacks.test.ts`.
  */
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../../src/core/log.js';
-import { refusedTarget, type TargetPolicy } from '../../../src/core/webhooks/targets.js';
-import { CHECKOUT, DIRECT, directPayment, headers, jwt, testApp } from '../../support/app.js';
+import { createLogger } from '../../../../src/core/log.js';
+import { refusedTarget, type TargetPolicy } from '../../../../src/core/webhooks/targets.js';
+import { CHECKOUT, DIRECT, directPayment, headers, jwt, testApp } from '../../../support/app.js';
 
 type Json = Record<string, unknown>;
 const json = async (res: Response): Promise<Json> => (await res.json()) as Json;

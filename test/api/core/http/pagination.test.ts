@@ -1,6 +1,6 @@
 /** Cursor pages: limits, walks forward and back with inserts in between, bad cursors, buyers. */
 import { describe, expect, it } from 'vitest';
-import { DIRECT, body, directPayment, headers, testApp, type PageBody } from '../../support/app.js';
+import { DIRECT, body, directPayment, headers, testApp, type PageBody } from '../../../support/app.js';
 
 type PageOf<T> = PageBody<T>;
 type Tx = { id: string; amount: number };
@@ -154,7 +154,7 @@ describe('buyers', () => {
 
   it('needs the buyers.read scope', async () => {
     const { app } = testApp();
-    const { jwt } = await import('../../support/app.js');
+    const { jwt } = await import('../../../support/app.js');
     const now = Math.floor(Date.now() / 1000);
     const token = jwt({ scopes: ['transactions.read'], iat: now, exp: now + 60 });
     const res = await app.request('/v4/buyers', {

@@ -5,9 +5,9 @@
  * their list and account, and the refunds of a transaction as a page envelope.
  */
 import { describe, expect, it } from 'vitest';
-import { clientAddress } from '../../../src/features/subscriptions/forwarded-for.js';
-import { CHECKOUT, DIRECT, bearer, body, directPayment, headers, jwt, nowSeconds, testApp, type PageBody } from '../../support/app.js';
-import { directSubscription, postSubscription } from '../../support/subscriptions.js';
+import { clientAddress } from '../../../../src/features/subscriptions/forwarded-for.js';
+import { CHECKOUT, DIRECT, bearer, body, directPayment, headers, jwt, nowSeconds, testApp, type PageBody } from '../../../support/app.js';
+import { directSubscription, postSubscription } from '../../../support/subscriptions.js';
 
 const now = nowSeconds;
 interface BuyerItem {

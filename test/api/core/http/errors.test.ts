@@ -1,7 +1,7 @@
 /** The error envelope from every route: 404, 405, bad bodies, 500 without a stack, no half-written rows. */
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../../src/core/log.js';
-import { body, directPayment, headers, testApp } from '../../support/app.js';
+import { createLogger } from '../../../../src/core/log.js';
+import { body, directPayment, headers, testApp } from '../../../support/app.js';
 
 const envelopeKeys = ['code', 'details', 'message', 'status', 'type'];
 

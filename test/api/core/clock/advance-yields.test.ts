@@ -5,9 +5,9 @@
  * records how much work was done since the previous turn: no timing, only counts.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SandboxApp } from '../../../src/app.js';
-import { LINK_EXPIRY_BATCH } from '../../../src/features/transactions/transactions.js';
-import { CHECKOUT, headers, testApp } from '../../support/app.js';
+import type { SandboxApp } from '../../../../src/app.js';
+import { LINK_EXPIRY_BATCH } from '../../../../src/features/transactions/transactions.js';
+import { CHECKOUT, headers, testApp } from '../../../support/app.js';
 
 let current: SandboxApp | undefined;
 afterEach(async () => {

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { body, CHECKOUT, DIRECT, directPayment, headers, testApp } from '../../support/app.js';
+import { body, CHECKOUT, DIRECT, directPayment, headers, testApp } from '../../../support/app.js';
 
 type Json = Record<string, unknown>;
 type App = ReturnType<typeof testApp>['app'];

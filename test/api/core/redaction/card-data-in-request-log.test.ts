@@ -4,9 +4,9 @@
  * the security code. Failed on main for every form but the plain JSON keys.
  */
 import { describe, expect, it } from 'vitest';
-import { redactText } from '../../../src/core/http/redact.js';
-import { FORM_CARDS, FORM_CODE, bareDigits, sendCardDataForms } from '../../support/card-data-forms.js';
-import { DIRECT, headers, testApp } from '../../support/app.js';
+import { redactText } from '../../../../src/core/http/redact.js';
+import { FORM_CARDS, FORM_CODE, bareDigits, sendCardDataForms } from '../../../support/card-data-forms.js';
+import { DIRECT, headers, testApp } from '../../../support/app.js';
 
 /** A security code where a value stands: after `=`, `:`, a quote or a line break. */
 const CODE_AS_VALUE = new RegExp(`[=:"\\n]\\s*${FORM_CODE}(?!\\d)`);

@@ -3,10 +3,10 @@
  * work that rolled back.
  */
 import { describe, expect, it } from 'vitest';
-import type { SandboxEvent } from '../../../src/core/domain/events.js';
-import { createLogger } from '../../../src/core/log.js';
-import { directSubscription, postSubscription } from '../../support/subscriptions.js';
-import { body, directPayment, headers, testApp } from '../../support/app.js';
+import type { SandboxEvent } from '../../../../src/core/domain/events.js';
+import { createLogger } from '../../../../src/core/log.js';
+import { directSubscription, postSubscription } from '../../../support/subscriptions.js';
+import { body, directPayment, headers, testApp } from '../../../support/app.js';
 
 function listen(core: ReturnType<typeof testApp>['core']): { events: SandboxEvent[]; stop: () => void } {
   const events: SandboxEvent[] = [];

@@ -4,8 +4,8 @@
  * looks like a security code keeps its value in the record; the request log leaves it out.
  */
 import { describe, expect, it } from 'vitest';
-import { body, directPayment, headers, testApp, type PageBody } from '../../support/app.js';
-import { createSubscription, directSubscription, getSubscription } from '../../support/subscriptions.js';
+import { body, directPayment, headers, testApp, type PageBody } from '../../../support/app.js';
+import { createSubscription, directSubscription, getSubscription } from '../../../support/subscriptions.js';
 
 /** Metadata whose keys look like security codes, with values no other part of the request holds. */
 const CODE_LIKE = { cid: '8113', card_code: '7264', csc: '9157', cvc: '6342', cvv: '5028', securityCode: '4719' } as const;

@@ -10,9 +10,9 @@
  */
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { paymentWebhookSchema, refundWebhookSchema } from '../../../src/core/http/openapi/webhooks.js';
-import { paymentWebhookBody, refundWebhookBody } from '../../../src/features/transactions/webhook-bodies.js';
-import { DIRECT, testApp } from '../../support/app.js';
+import { paymentWebhookSchema, refundWebhookSchema } from '../../../../src/core/http/openapi/webhooks.js';
+import { paymentWebhookBody, refundWebhookBody } from '../../../../src/features/transactions/webhook-bodies.js';
+import { DIRECT, testApp } from '../../../support/app.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 

@@ -7,11 +7,11 @@
 import { z } from '@hono/zod-openapi';
 import { createRoute } from '@hono/zod-openapi';
 import { describe, expect, it } from 'vitest';
-import { jsonBody } from '../../../src/core/http/body.js';
-import type { AppEnv } from '../../../src/core/http/env.js';
-import { createRouter } from '../../../src/core/http/router.js';
-import { errorHandler } from '../../../src/core/http/errors.js';
-import { body, testApp } from '../../support/app.js';
+import { jsonBody } from '../../../../src/core/http/body.js';
+import type { AppEnv } from '../../../../src/core/http/env.js';
+import { createRouter } from '../../../../src/core/http/router.js';
+import { errorHandler } from '../../../../src/core/http/errors.js';
+import { body, testApp } from '../../../support/app.js';
 
 const post = (payload: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) });
 

@@ -5,9 +5,9 @@
  * wording of error messages.
  */
 import { describe, expect, it } from 'vitest';
-import { CHECKOUT, DIRECT, body, directPayment, headers, testApp } from '../../support/app.js';
-import { paymentMethodTypeSchema } from '../../../src/features/payment-methods/payment-method-schema.js';
-import { DAY, advance, checkoutSubscription, createSubscription, directSubscription, withCharges } from '../../support/subscriptions.js';
+import { CHECKOUT, DIRECT, body, directPayment, headers, testApp } from '../../../support/app.js';
+import { paymentMethodTypeSchema } from '../../../../src/features/payment-methods/payment-method-schema.js';
+import { DAY, advance, checkoutSubscription, createSubscription, directSubscription, withCharges } from '../../../support/subscriptions.js';
 
 type App = ReturnType<typeof testApp>['app'];
 interface Detail {

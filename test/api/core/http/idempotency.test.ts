@@ -1,6 +1,6 @@
 /** The spec's seven idempotency rules (plus the documented scoping and replay header). */
 import { describe, expect, it } from 'vitest';
-import { CHECKOUT, body, directPayment, headers, testApp } from '../../support/app.js';
+import { CHECKOUT, body, directPayment, headers, testApp } from '../../../support/app.js';
 
 type App = ReturnType<typeof testApp>['app'];
 const create = (app: App, key: string | undefined, payload: unknown = directPayment(), h = headers()) =>

@@ -3,7 +3,7 @@
  * probe that need no socket. Each test failed on the main branch before this change.
  */
 import { describe, expect, it } from 'vitest';
-import { testApp, headers, directPayment, DIRECT } from '../../support/app.js';
+import { testApp, headers, directPayment, DIRECT } from '../../../support/app.js';
 
 type Json = Record<string, unknown>;
 const json = async (res: Response): Promise<Json> => (await res.json()) as Json;
@@ -155,13 +155,13 @@ describe('--admin-token', () => {
   });
 
   it('PAYMENT_SANDBOX_ADMIN_TOKEN is an option variable, and its value is never echoed', async () => {
-    const { parseCli } = await import('../../../src/cli.js');
+    const { parseCli } = await import('../../../../src/cli.js');
     expect(parseCli([], { PAYMENT_SANDBOX_ADMIN_TOKEN: 'from-the-env-123' }).adminToken).toBe('from-the-env-123');
     expect(() => parseCli([], { PAYMENT_SANDBOX_ADMIN_TOKEN: 'short' })).toThrow(/value hidden/);
   });
 
   it('an empty PAYMENT_SANDBOX_ADMIN_TOKEN is refused like a short one, never read as no token', async () => {
-    const { parseCli } = await import('../../../src/cli.js');
+    const { parseCli } = await import('../../../../src/cli.js');
     expect(() => parseCli([], { PAYMENT_SANDBOX_ADMIN_TOKEN: '' })).toThrow(/PAYMENT_SANDBOX_ADMIN_TOKEN.*must be at least 8 characters/);
     expect(() => parseCli(['--admin-token', ''], {})).toThrow(/--admin-token.*must be at least 8 characters/);
   });

@@ -6,7 +6,7 @@
  * the files of the repository are linked to the repository.
  */
 import { describe, expect, it } from 'vitest';
-import { testApp } from '../../support/app.js';
+import { testApp } from '../../../support/app.js';
 
 interface Section {
   page: string;
