@@ -3,7 +3,7 @@
  * rules: the actions legal on a transaction or subscription now, the refundable amount, a
  * delivery's state and reference, and a month on the sandbox's calendar. Every control
  * response is described by a schema in /openapi.json (no free-form objects). Through the app;
- * a delivery's state over a real socket is in e2e/http/control.
+ * a delivery's state over a real socket is in e2e/sandbox/control-api.
  */
 import { describe, expect, it } from 'vitest';
 import { createSubscription, directSubscription } from '../../support/subscriptions.js';

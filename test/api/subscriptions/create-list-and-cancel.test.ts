@@ -1,7 +1,7 @@
 /**
  * POST/GET /v4/subscriptions and cancel, over HTTP without a socket: the exact Subscription
  * object, scopes, idempotency with the lowercase header, duplicates, pages, and the control
- * API the panel uses. Validation: subscriptions.validation.test.ts.
+ * API the panel uses. Validation: create-validation.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import { subscriptionResponseSchema } from '../../../src/features/subscriptions/subscription-response-schema.js';

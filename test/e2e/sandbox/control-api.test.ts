@@ -2,7 +2,7 @@
  * The control API over a real socket, with a real receiver: a delivery's state goes
  * retrying -> delivered and carries the merchant's reference. What the control API says of
  * transactions, subscriptions, the calendar and its schemas is checked through the app in
- * api/control/what-can-be-done-now.
+ * api/sandbox/what-can-be-done-now.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../../src/server.js';

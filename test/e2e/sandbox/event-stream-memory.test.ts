@@ -3,7 +3,7 @@
  * `/_sandbox/events` and never read a byte (paused sockets), then 15 KB-path requests pile up
  * events for them. Each stalled stream is dropped once it is too far behind (the sandbox stops
  * queuing for it: nothing listens any more), and the sandbox still answers. The bound itself is
- * checked through the app in api/safety/event-stream-bound; the resident memory of the built
+ * checked through the app in api/sandbox/event-stream-bound; the resident memory of the built
  * CLI under 20,000 such requests is measured by `npm run soak` (round 3).
  */
 import { Agent, request } from 'node:http';

@@ -1,6 +1,7 @@
 /**
  * Scenarios loaded at run time over a real socket (the rules themselves, the reset that rewinds
- * the clock and the filtered request log are checked through the app in api/http/control-steering).
+ * the clock and the filtered request log are checked through the app in
+ * api/sandbox/reset-scenarios-and-request-filters).
  */
 import { describe, expect, it } from 'vitest';
 import { startServer } from '../../../src/server.js';

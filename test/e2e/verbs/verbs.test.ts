@@ -73,7 +73,7 @@ describe('payment-sandbox settle, fail and refund', () => {
     expect((await cli(['refund', declined])).code).toBe(1);
   });
 
-  it('exit 2 for an unreachable sandbox (usage errors: test/unit/cli/verbs-args.test.ts)', async () => {
+  it('exit 2 for an unreachable sandbox (usage errors: test/unit/verbs/args.test.ts)', async () => {
     const closed = await freePort();
     const down = await cli(['deliveries', '--sandbox-url', `http://127.0.0.1:${closed}`]);
     expect(down.code).toBe(2);

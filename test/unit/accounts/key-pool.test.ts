@@ -2,7 +2,7 @@
  * The account key pool (`--key-pool`): keys made ahead of time once `fill()` is called, one
  * generation at a time in the background, each key handed out once; when none waits, keys
  * are made on demand up to the parallelism. A fake generator stands in for RSA here (the
- * real keys are checked over a socket in test/e2e/domain/account-keys.test.ts).
+ * real keys are checked over a socket in test/e2e/accounts/account-keys.test.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { KeyPool, type PemKeyPair } from '../../../src/features/accounts/accounts.js';

@@ -1,7 +1,7 @@
 /**
  * Tests of the POST /v4/subscriptions body schema: valid bodies of each mode, and every
- * field rule with its exact issue path. Cross-field rules: subscriptions.schemas.rules.test.ts;
- * browser_info and the response: subscriptions.schemas.objects.test.ts.
+ * field rule with its exact issue path. Cross-field rules: create-schema-rules.test.ts;
+ * browser_info and the response: response-schema.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import {

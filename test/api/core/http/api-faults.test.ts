@@ -1,6 +1,7 @@
 /**
  * API faults for merchants through the app: the `X-Sandbox-Fault` header and `api_fault`
- * scenario steps that answer (the ones that drop the connection need a socket: e2e/http/faults).
+ * scenario steps that answer (the ones that drop the connection need a socket:
+ * e2e/core/http/fault-header-and-fault-steps).
  * Idempotency rule 2/4 across faults: a fault before execution stores nothing (the retry with
  * the same key executes); a fault after execution stores the response and the retry replays it.
  */

@@ -1,7 +1,7 @@
 /**
  * The attacks of a security probe on loopback, one test each, through `app.request`: what a
  * hostile page, a forged request or a careless log could do, and that it does not. The same
- * attacks over a real socket are in `test/e2e/safety/attacks.test.ts`.
+ * attacks over a real socket are in `test/e2e/core/http/rebinding-secrets-and-delivery-log.test.ts`.
  */
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../../../src/core/log.js';

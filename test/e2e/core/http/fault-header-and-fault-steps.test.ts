@@ -3,7 +3,7 @@
  * `reset-after` from the `X-Sandbox-Fault` header and an `api_fault` scenario step. A fault
  * before execution stores nothing (the retry with the same key executes); a fault after
  * execution stores the response and the retry replays it. The faults that answer are checked
- * through the app in api/http/api-faults.
+ * through the app in api/core/http/api-faults.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

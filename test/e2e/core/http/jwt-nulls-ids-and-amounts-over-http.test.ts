@@ -4,7 +4,7 @@
  * IDR 100,000,000 payment and its exact webhook amount, a method type that contradicts its
  * channel, and a body-less refund sent with a JSON content type. The same idempotency key
  * with another body while the first request is still running is checked through the app
- * (api/http/fidelity).
+ * (api/core/http/optional-nulls-path-ids-and-amount-limits).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../../../src/server.js';

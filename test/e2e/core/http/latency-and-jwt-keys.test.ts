@@ -2,7 +2,8 @@
  * Over a real socket: `--latency` holds back every /v4 answer, whatever the method (a GET,
  * a POST, an idempotent POST, POST /v4/subscriptions/{id}/cancel), and a JWT is accepted on
  * many requests at once. Lower bounds only: no test here depends on how fast the machine is.
- * (That the key of a `kid` is parsed once per app is shown by test/unit/http/per-app-state.test.ts:
+ * (That the key of a `kid` is parsed once per app is shown by
+ * test/unit/core/http/auth-idempotency-faults-per-app.test.ts:
  * the cache belongs to the app's `apiAuth`, with no handle from outside.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -2,7 +2,7 @@
  * The attacks of a security probe on loopback, over real sockets: DNS rebinding used as a
  * POST relay, secrets reaching the request log and the --db file, and a merchant's large
  * error pages growing the delivery log. The in-process attacks are in
- * `test/api/safety/attacks.test.ts`.
+ * `test/api/core/http/rebinding-secrets-framing-injection.test.ts`.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { request } from 'node:http';
