@@ -8,7 +8,7 @@ import { testApp, headers, directPayment, DIRECT } from '../../../support/app.js
 type Json = Record<string, unknown>;
 const json = async (res: Response): Promise<Json> => (await res.json()) as Json;
 
-describe('known bugs found by the fuzz tests', () => {
+describe('odd bodies and media types get the error envelope, never a 500', () => {
   it('an unknown field in a /_sandbox body is ignored, never a 500 (also own-property names such as constructor)', async () => {
     const { app } = testApp();
     for (const body of [

@@ -15,7 +15,7 @@ import { body, testApp } from '../../../support/app.js';
 
 const post = (payload: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) });
 
-describe('one validation path', () => {
+describe('body validation, alike for control routes and /v4', () => {
   const { app } = testApp();
 
   it('null on an optional control field is the field left out, as in /v4', async () => {
