@@ -22,7 +22,7 @@ const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 
 /** The merchant's program: typed calls only, and one call the types must refuse. */
 const PROGRAM = `import createClient from 'openapi-fetch';
-import type { paths } from '../../http/api.js';
+import type { paths } from './api.js';
 
 /** \`baseUrl\` is the API's base URL, which ends in /v4 (as a production base_url does). */
 export async function createAndGet(baseUrl: string, apiKey: string, accountId: string) {
