@@ -2,7 +2,8 @@
  * `npm test`: every tier. The tiers are projects, so one can run alone
  * (`npx vitest run --config test/vitest.config.ts --project unit`): unit (pure modules and
  * the domain with fakes of its ports), api (the app through app.request), e2e (real sockets,
- * the CLI, the webhook receiver, headless Chromium) and architecture (imports).
+ * the CLI, the webhook receiver, headless Chromium). The import rules between features and core
+ * are checked by `npm run lint` (the boundaries rule), not by a tier.
  *
  * The unit tier runs its files on worker threads in one shared module graph (`isolate: false`):
  * its tests are pure or use fakes, so they need no fresh process each, and the imports and the
@@ -39,6 +40,6 @@ export default defineConfig({
       reportsDirectory: 'coverage',
       reportOnFailure: true,
     },
-    projects: [tier('unit', { pool: 'threads', isolate: false }), tier('api'), tier('e2e'), tier('architecture')],
+    projects: [tier('unit', { pool: 'threads', isolate: false }), tier('api'), tier('e2e')],
   },
 });

@@ -2,7 +2,7 @@
  * Property-based tests of the /v4 API: generated bodies, headers, query strings, cursors and path ids for
  * every endpoint, valid and invalid. Never a 5xx; every 4xx is the envelope with pointers
  * that exist in the request; valid bodies create; an idempotent replay is byte-identical.
- * Through `createApp()` + `app.request()`; test/fuzz/over-http.test.ts repeats a sample
+ * Through `createApp()` + `app.request()`; test/e2e/fuzz/over-http.test.ts repeats a sample
  * over a real socket.
  */
 import fc from 'fast-check';

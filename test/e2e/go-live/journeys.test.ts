@@ -50,7 +50,8 @@ describe('the go-live report of a careless merchant', () => {
 
     // Every finding code, errors first; live_key_used for the account and for no known account.
     // Every code but the state check's, which needs a state URL (test/e2e/go-live/state-check.test.ts),
-    // and the coverage gate's, which needs a list of required scenarios (test/e2e/go-live/coverage-gate.test.ts).
+    // and the coverage gate's, which needs a list of required scenarios
+    // (test/e2e/go-live/report-command-require-coverage.test.ts).
     const raised = FINDING_CODES.filter((c) => c !== 'webhook_state_mismatch' && c !== 'coverage_missing');
     expect(new Set(report.findings.map((f) => f.code))).toEqual(new Set(raised));
     const severities = report.findings.map((f) => f.severity);

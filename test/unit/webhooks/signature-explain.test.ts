@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DEMO_WEBHOOK_PRIVATE_KEY_PEM, DEMO_WEBHOOK_PUBLIC_KEY_PEM } from '../../../src/core/credentials/demo-credentials.js';
 import { createSignatureExplainer } from '../../../src/features/webhooks/signature-explain.js';
-import { delivery } from './fake-deliveries.js';
+import { delivery } from '../core/webhooks/fake-deliveries.js';
 
 const explainerOf = (body: string) => {
   const sent = delivery({ id: 'dlv_deep', body });

@@ -9,7 +9,7 @@
  * pages) names its own server, the sandbox's base URL.
  *
  * Every operation has an `operationId`; every operation outside /v4 declares `security: []`
- * (`controlOperation`, `pageOperation`). test/api/http/openapi-lint.test.ts holds the document to
+ * (`controlOperation`, `pageOperation`). test/api/core/http/openapi-lint.test.ts holds the document to
  * Redocly's recommended rules and to "every route the app serves is documented".
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';

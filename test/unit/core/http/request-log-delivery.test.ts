@@ -1,0 +1,92 @@
+/**
+ * Whether a create's answer reached the client, as the request log notes it: a create whose
+ * connection closes before its answer is written is marked undelivered after the fact (one
+ * write, only then) and its observers hear it; an answer written in full, or a request that is
+ * not a create, is never marked. The Node response is a fake of the few fields read.
+ */
+import { EventEmitter } from 'node:events';
+import { Hono } from 'hono';
+import { describe, expect, it } from 'vitest';
+import type { ApiEnv } from '../../../../src/core/http/env.js';
+import type { RequestLogEntry } from '../../../../src/core/http/ports.js';
+import { requestLog, type RequestObserver } from '../../../../src/core/http/request-log.js';
+
+/** The fields of node's ServerResponse the request log reads. */
+class FakeOutgoing extends EventEmitter {
+  destroyed = false;
+  writableFinished = false;
+}
+
+function setup() {
+  const entries: Omit<RequestLogEntry, 'seq'>[] = [];
+  const marked: number[] = [];
+  const heard: { logged: number[]; undelivered: number[]; lostWhenHeard: boolean[] } = { logged: [], undelivered: [], lostWhenHeard: [] };
+  const observer: RequestObserver = {
+    logged: (c, id) => {
+      heard.logged.push(id);
+      heard.lostWhenHeard.push(c.get('answerLost'));
+    },
+    undelivered: (c, id) => {
+      expect(c.get('answerLost')).toBe(true);
+      heard.undelivered.push(id);
+    },
+  };
+  const app = new Hono<ApiEnv>();
+  app.use(
+    '*',
+    requestLog({
+      requestLog: {
+        insert: (entry) => entries.push(entry),
+        insertNow: (entry) => entries.push(entry),
+        markUndelivered: (seq) => void marked.push(seq),
+      },
+      clock: { nowMs: () => 0 },
+      emit: () => {},
+      observers: [observer],
+    }),
+  );
+  app.post('/v4/transactions', (c) => c.json({ id: 'tx1' }, 201));
+  app.get('/v4/transactions', (c) => c.json({ items: [] }));
+  const send = (method: 'GET' | 'POST', outgoing: FakeOutgoing) =>
+    app.request('/v4/transactions', { method, body: method === 'POST' ? '{}' : undefined }, { outgoing });
+  return { entries, marked, heard, send };
+}
+
+describe('the request log: did the answer reach the client', () => {
+  it('marks a create undelivered when its connection closes before the answer is written, once, and tells its observers', async () => {
+    const { entries, marked, heard, send } = setup();
+    const outgoing = new FakeOutgoing();
+    await send('POST', outgoing);
+    expect(entries.map((e) => e.answer_delivered)).toEqual([true]);
+    expect(heard).toMatchObject({ logged: [1], lostWhenHeard: [false], undelivered: [] });
+    outgoing.destroyed = true;
+    outgoing.emit('close');
+    outgoing.emit('close');
+    expect(marked).toEqual([1]);
+    expect(heard.undelivered).toEqual([1]);
+  });
+
+  it('writes nothing more for a create whose answer was written in full, or for a request that is not a create', async () => {
+    const { entries, marked, heard, send } = setup();
+    const written = new FakeOutgoing();
+    await send('POST', written);
+    written.writableFinished = true;
+    written.emit('close');
+    const read = new FakeOutgoing();
+    await send('GET', read);
+    read.emit('close');
+    expect(entries.map((e) => e.answer_delivered)).toEqual([true, null]);
+    expect(marked).toEqual([]);
+    expect(heard.undelivered).toEqual([]);
+  });
+
+  it('logs a create as undelivered at once when the client is already gone', async () => {
+    const { entries, marked, heard, send } = setup();
+    const gone = new FakeOutgoing();
+    gone.destroyed = true;
+    await send('POST', gone);
+    expect(entries.map((e) => e.answer_delivered)).toEqual([false]);
+    expect(heard.lostWhenHeard).toEqual([true]);
+    expect(marked).toEqual([]); // no second write: the entry said so when written
+  });
+});
