@@ -11,6 +11,7 @@ import type { Clock } from '../clock/clock.js';
 import type { TimedWork } from '../clock/timed-work.js';
 import { SandboxError, badRequest } from '../domain/errors.js';
 import type { ApiEnv } from './env.js';
+import { exchangeOf } from './exchange.js';
 import type { IdempotencyRepo } from './ports.js';
 import { errorBody } from './errors.js';
 import { redactText } from './redact.js';
@@ -113,10 +114,11 @@ export function idempotency({ records: store, clock, atomically }: IdempotencyDe
     status: S,
     run: () => T | Promise<T>,
   ): Promise<TypedResponse<T, S, 'json'>> => {
+    const exchange = exchangeOf(c);
     const key = c.req.header('idempotency-key');
     if (key === undefined) {
       const value = await run();
-      c.set('answer', value);
+      exchange.answered = value;
       return c.json(value, status) as unknown as TypedResponse<T, S, 'json'>;
     }
     const length = idempotencyKeyLength(key);
@@ -133,7 +135,7 @@ export function idempotency({ records: store, clock, atomically }: IdempotencyDe
     const accountId = c.get('account').id;
     const stored = storedKey(key);
     // A key found free of card data and secrets is logged as it is: the request log does not scan it again.
-    if (stored === key) c.set('idempotencyKey', key);
+    if (stored === key) exchange.idempotencyKey = key;
     const fingerprint = createHash('sha256')
       .update(`${c.req.method} ${c.req.path}\n${canonicalBody(c)}`)
       .digest('hex');
@@ -165,7 +167,7 @@ export function idempotency({ records: store, clock, atomically }: IdempotencyDe
           { type: 'value_error', pointer: '/idempotency-key', message: 'Key already used with a different request', location: 'header' },
         ]);
       }
-      c.set('replayed', true);
+      exchange.replayed = true;
       return send(existing.response_status ?? 200, existing.response_body ?? 'null', true);
     }
 
@@ -176,7 +178,7 @@ export function idempotency({ records: store, clock, atomically }: IdempotencyDe
       return { status: err.status, json: JSON.stringify(errorBody(err)) };
     };
 
-    const latency = c.get('latency');
+    const latency = exchange.latency;
     let running: Promise<T> | undefined;
     if (latency === undefined) {
       // No artificial latency: run at once. A run that finishes without yielding (every create
@@ -191,12 +193,12 @@ export function idempotency({ records: store, clock, atomically }: IdempotencyDe
             running = value;
             return undefined;
           }
-          // The value is noted on the request, so a reader after it (the go-live report) need not parse the answer.
-          c.set('answer', value);
+          // The value is noted on the request, so the request log's subscribers need not parse the answer.
+          exchange.answered = value;
           const json = JSON.stringify(value);
           store.record(accountId, stored, fingerprint, now, status, json);
           // The request log's entry, its answer known: the record, its key and the entry commit together.
-          c.get('logInUnit')?.(status);
+          exchange.logInUnit?.(status);
           return { status, json };
         });
       } catch (err) {
@@ -211,7 +213,7 @@ export function idempotency({ records: store, clock, atomically }: IdempotencyDe
     try {
       await latency; // the artificial processing time is spent while the key is claimed
       const value = await (running ?? run());
-      c.set('answer', value);
+      exchange.answered = value;
       result = { status, json: JSON.stringify(value) };
     } catch (err) {
       try {

@@ -12,7 +12,7 @@ import { apiAuth } from '../../../src/core/http/auth.js';
 import { errorHandler } from '../../../src/core/http/errors.js';
 import { idempotency } from '../../../src/core/http/idempotency.js';
 import type { IdempotencyRecord, IdempotencyRepo } from '../../../src/core/http/ports.js';
-import type { ApiPipeline } from '../../../src/core/http/pipeline.js';
+import { createSteps, securedBy, type ApiPipeline } from '../../../src/core/http/pipeline.js';
 import { transactionRoutes } from '../../../src/features/transactions/transactions.api.js';
 import { requestValidation } from '../../../src/core/http/validation.js';
 import { accountEntity, fakeClock, transactionEntity } from '../../support/fakes.js';
@@ -91,14 +91,18 @@ function mount() {
   };
   const accounts = [A, B];
   const pipeline: ApiPipeline = {
-    secured: apiAuth({
-      accounts: { byApiKey: (key) => accounts.find((a) => a.api_key === key), byKid: () => undefined },
-      apiKeys: { authenticate: () => undefined },
-      bodyLimit: 1024,
-    }),
-    validRequest: requestValidation({ webhookTargetRefused: (url) => (url.includes('169.254.') ? 'a link-local address' : null) }),
-    scenarioFault: async () => {},
-    idempotent: idempotency({ records: fakeIdempotency(), clock: fakeClock(), atomically: (work) => work() }),
+    secured: securedBy(
+      apiAuth({
+        accounts: { byApiKey: (key) => accounts.find((a) => a.api_key === key), byKid: () => undefined },
+        apiKeys: { authenticate: () => undefined },
+      }),
+      { bodyLimit: 1024 },
+    ),
+    create: createSteps(
+      requestValidation({ webhookTargetRefused: (url) => (url.includes('169.254.') ? 'a link-local address' : null) }),
+      () => undefined,
+      idempotency({ records: fakeIdempotency(), clock: fakeClock(), atomically: (work) => work() }),
+    ),
   };
   const router = transactionRoutes({
     queries: {
