@@ -81,7 +81,12 @@ export interface SandboxApp {
  */
 function routeContext(core: Core, httpRecords: HttpRecords, services: PipelineServices, onError: ErrorHandler<ApiEnv>): RouteContext {
   const { queries, options, clock } = core;
-  const log = requestLog({ requestLog: httpRecords.requestLog, emit: (type, accountId, data) => core.emit(type, accountId, data), clock });
+  const log = requestLog({
+    requestLog: httpRecords.requestLog,
+    emit: (type, accountId, data) => core.emit(type, accountId, data),
+    listens: (type) => core.events.listens(type),
+    clock,
+  });
   // The JWT keys parsed once for this app, shared by authentication and the rate limit's check.
   const keys = new VerificationKeys();
   const pipeline = apiPipeline({

@@ -192,6 +192,8 @@ export interface RequestLogDeps {
   clock: Pick<Clock, 'nowMs'>;
   /** Emits a change on the feed (`Core.emit`); here `request.logged`. */
   emit(type: ChangeType, accountId: string | null, data: unknown): void;
+  /** Whether anyone listens to `request.logged` (the panel, the terminal with `--log`); by default, assumed. */
+  listens?(type: ChangeType): boolean;
 }
 
 /** The request log of one app: the pipeline opens each request's entry as it arrives and closes it once answered. */
@@ -209,7 +211,7 @@ export interface RequestLog {
 
 /** The request log of /v4 (and the bare /buyers). */
 export function requestLog(deps: RequestLogDeps): RequestLog {
-  const { requestLog: log, clock, emit } = deps;
+  const { requestLog: log, clock, emit, listens = () => true } = deps;
   const listeners: RequestListener[] = [];
   /** The entry of `c` as it stands, answered `status` after `duration` ms. */
   const entryOf = (
@@ -279,7 +281,6 @@ export function requestLog(deps: RequestLogDeps): RequestLog {
     return async (faults: FaultOutcome): Promise<void> => {
       const duration = performance.now() - started;
       const status = c.res.status;
-      const account = c.get('account') as ApiEnv['Variables']['account'] | undefined;
       let path: string;
       let id: number;
       let requestBody: string | null;
@@ -319,6 +320,8 @@ export function requestLog(deps: RequestLogDeps): RequestLog {
         if (outgoing.destroyed) lost();
         else outgoing.once('close', lost);
       }
+      if (!listens('request.logged')) return;
+      const account = c.get('account') as ApiEnv['Variables']['account'] | undefined;
       emit('request.logged', account?.id ?? null, {
         id,
         method: c.req.method,

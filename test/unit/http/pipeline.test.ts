@@ -21,13 +21,15 @@ import { accountEntity, fakeClock, fakeIdempotencyRecords } from '../../support/
 const ACCOUNT = accountEntity('acc_1');
 const onError = errorHandler({ error: () => undefined });
 
-function setup() {
+function setup(listens: (type: string) => boolean = () => true) {
   const heard: LoggedRequest[] = [];
+  const emitted: string[] = [];
   const clock = fakeClock();
   const log = requestLog({
     requestLog: { insert: () => heard.length + 1, insertNow: () => heard.length + 1, markUndelivered: () => {} },
     clock,
-    emit: () => {},
+    emit: (type) => void emitted.push(type),
+    listens,
   });
   log.subscribe({ logged: (request) => void heard.push(request) });
   const pipeline = apiPipeline({
@@ -64,7 +66,7 @@ function setup() {
       },
       body,
     });
-  return { heard, refund, app };
+  return { heard, emitted, refund, app };
 }
 
 describe('the request log event', () => {
@@ -108,5 +110,14 @@ describe('the request log event', () => {
     expect(heard[1]).toMatchObject({ status: 400, fault: false, account: undefined });
     expect((await app.request('/v4/nowhere')).status).toBe(404);
     expect(heard[2]).toMatchObject({ route: null, status: 404, path: '/v4/nowhere' });
+  });
+
+  it('goes to the change feed only while someone listens to request.logged; its subscribers hear it either way', async () => {
+    const quiet = setup(() => false);
+    await quiet.refund();
+    expect([quiet.emitted, quiet.heard.length]).toEqual([[], 1]);
+    const listened = setup((type) => type === 'request.logged');
+    await listened.refund();
+    expect(listened.emitted).toEqual(['request.logged']);
   });
 });
