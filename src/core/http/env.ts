@@ -2,8 +2,8 @@
  * The Hono environments (context variables) of the sandbox's routers: `BodyEnv` for what
  * every route has (the parsed body), `AppEnv` for /_sandbox, the payment page and the panel,
  * and `ApiEnv` for /v4, which adds what authentication found and the request's exchange
- * (what its steps note for the request log). No context holds the sandbox: every router and middleware takes its ports from
- * `createApp`.
+ * (what its steps note for the request log). No context holds the sandbox: every router and
+ * middleware takes its ports from `createApp`.
  */
 import type { Account } from '../domain/entities.js';
 
