@@ -99,27 +99,31 @@ export interface IdempotencyDeps {
  * returns. Replays the stored status and body with `Idempotent-Replayed: true`; 409
  * `concurrent_request` while the first is still running (whatever the body); then 400 for a
  * key reused with another request.
- * Without a key, just runs.
+ * Without a key, just runs. Async only when the work waits (`--latency`, a run that yields):
+ * a create answers without a promise of its own.
  */
 export type Idempotent = <T, S extends ContentfulStatusCode>(
   c: Context<ApiEnv>,
   status: S,
   run: () => T | Promise<T>,
-) => Promise<TypedResponse<T, S, 'json'>>;
+) => TypedResponse<T, S, 'json'> | Promise<TypedResponse<T, S, 'json'>>;
 
 /** The `idempotent` of one app, over its keys. */
 export function idempotency({ records: store, clock, atomically }: IdempotencyDeps): Idempotent {
-  return async <T, S extends ContentfulStatusCode>(
+  return <T, S extends ContentfulStatusCode>(
     c: Context<ApiEnv>,
     status: S,
     run: () => T | Promise<T>,
-  ): Promise<TypedResponse<T, S, 'json'>> => {
+  ): TypedResponse<T, S, 'json'> | Promise<TypedResponse<T, S, 'json'>> => {
     const exchange = exchangeOf(c);
     const key = c.req.header('idempotency-key');
     if (key === undefined) {
-      const value = await run();
-      exchange.answered = value;
-      return c.json(value, status) as unknown as TypedResponse<T, S, 'json'>;
+      const answer = (value: T): TypedResponse<T, S, 'json'> => {
+        exchange.answered = value;
+        return c.json(value, status) as unknown as TypedResponse<T, S, 'json'>;
+      };
+      const value = run();
+      return isPromise(value) ? value.then(answer) : answer(value);
     }
     const length = idempotencyKeyLength(key);
     if (length === 0 || length > IDEMPOTENCY_KEY_MAX) {
@@ -209,22 +213,26 @@ export function idempotency({ records: store, clock, atomically }: IdempotencyDe
     }
 
     store.claim(accountId, stored, fingerprint, now);
-    let result: { status: number; json: string };
-    try {
-      await latency; // the artificial processing time is spent while the key is claimed
-      const value = await (running ?? run());
-      exchange.answered = value;
-      result = { status, json: JSON.stringify(value) };
-    } catch (err) {
+    // The work waits (the latency, or a run that yields): the key stays claimed until it is done.
+    const completed = async (): Promise<TypedResponse<T, S, 'json'>> => {
+      let result: { status: number; json: string };
       try {
-        result = failure(err);
-      } catch {
-        store.release(accountId, stored);
-        throw err;
+        await latency; // the artificial processing time is spent while the key is claimed
+        const value = await (running ?? run());
+        exchange.answered = value;
+        result = { status, json: JSON.stringify(value) };
+      } catch (err) {
+        try {
+          result = failure(err);
+        } catch {
+          store.release(accountId, stored);
+          throw err;
+        }
       }
-    }
-    store.complete(accountId, stored, result.status, result.json);
-    return send(result.status, result.json, false);
+      store.complete(accountId, stored, result.status, result.json);
+      return send(result.status, result.json, false);
+    };
+    return completed();
   };
 }
 

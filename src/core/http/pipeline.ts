@@ -51,7 +51,7 @@ export type Create = <D, T, S extends ContentfulStatusCode, I = D>(
   operation: Operation<D, I>,
   status: S,
   run: (input: I, match: MatchInput | undefined) => T,
-) => Promise<TypedResponse<T, S, 'json'>>;
+) => TypedResponse<T, S, 'json'> | Promise<TypedResponse<T, S, 'json'>>;
 
 /** What a /v4 route uses of the pipeline: its operation's guard and a create's steps. */
 export interface ApiPipeline {

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { apiAuth } from '../../../src/core/http/auth.js';
 import type { ApiEnv } from '../../../src/core/http/env.js';
 import { errorHandler } from '../../../src/core/http/errors.js';
+import { exchangeOf } from '../../../src/core/http/exchange.js';
 import { apiFaults } from '../../../src/core/http/faults.js';
 import { idempotency } from '../../../src/core/http/idempotency.js';
 import { loadRehearsal } from '../../../src/core/http/load-rehearsal.js';
@@ -119,5 +120,26 @@ describe('the request log event', () => {
     const listened = setup((type) => type === 'request.logged');
     await listened.refund();
     expect(listened.emitted).toEqual(['request.logged']);
+  });
+});
+
+describe('a create through the pipeline', () => {
+  it('is answered without a promise of its own, keyed or not, unless it waits (a latency)', async () => {
+    const clock = fakeClock();
+    const idempotent = idempotency({ records: fakeIdempotencyRecords(), clock, atomically: (work) => work() });
+    const promised: boolean[] = [];
+    const app = new Hono<ApiEnv>();
+    app.post('/v4/transactions', (c) => {
+      c.set('account', ACCOUNT);
+      if (c.req.header('x-latency') !== undefined) exchangeOf(c).latency = Promise.resolve();
+      const answer = idempotent(c, 201, () => ({ id: 'tx_1' }));
+      promised.push(answer instanceof Promise);
+      return answer;
+    });
+    const post = (headers: Record<string, string>) => app.request('/v4/transactions', { method: 'POST', headers });
+    expect((await post({ 'idempotency-key': 'k1' })).status).toBe(201);
+    expect((await post({})).status).toBe(201);
+    expect((await post({ 'idempotency-key': 'k2', 'x-latency': '1' })).status).toBe(201);
+    expect(promised).toEqual([false, false, true]);
   });
 });
