@@ -113,6 +113,13 @@ const NOTHING_PLAYED: FaultOutcome = { played: false, executed: undefined };
 export function apiPipeline(deps: PipelineDeps): Pipeline {
   const { clock, log, rehearsal, faults, onError } = deps;
 
+  /** An error of the pipeline's own steps is answered, and logged, as one of the operation's would be. */
+  const failed = async (c: Context<ApiEnv>, err: unknown): Promise<void> => {
+    if (!(err instanceof Error)) throw err;
+    c.error = err;
+    c.res = await onError(err, c);
+  };
+
   const through = async (c: Context<ApiEnv>, next: () => Promise<void>, accountId: string | undefined, withFaults: boolean) => {
     const exchange = newExchange();
     c.set('exchange', exchange);
@@ -129,11 +136,17 @@ export function apiPipeline(deps: PipelineDeps): Pipeline {
         else await log.scoped(c, next); // 6 to 11, and the operation
       }
     } catch (err) {
-      if (!(err instanceof Error)) throw err;
-      c.error = err;
-      c.res = await onError(err, c);
+      await failed(c, err);
     }
-    const played = withFaults ? await faults.after(c, exchange, asked) : NOTHING_PLAYED;
+    let played = NOTHING_PLAYED;
+    if (withFaults) {
+      try {
+        const after = faults.after(c, exchange, asked);
+        played = after instanceof Promise ? await after : after;
+      } catch (err) {
+        await failed(c, err);
+      }
+    }
     if (exchange.latency !== undefined) await exchange.latency;
     await logged(played);
   };
