@@ -4,13 +4,13 @@
  * API, /pay the checkout payment page, / the panel, /openapi.json the OpenAPI document, /reference
  * its API reference page (Redoc, offline).
  * `compose.ts` builds the core and the features (each its own services); here the core's HTTP
- * part is built: the app-wide guards, the /v4 pipeline (request log, latency, faults, auth,
- * validation, idempotency), the control API's body gate, the error envelope, the OpenAPI
+ * part is built: the app-wide guards, the /v4 pipeline (`core/http/pipeline.ts`: its steps in
+ * order), the control API's body gate, the error envelope, the OpenAPI
  * document, the docs and the reference page. Each feature then mounts its own routes with
  * `register(ctx)` (`RouteContext`: the routers, the pipeline and the core).
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { Context } from 'hono';
+import type { Context, ErrorHandler } from 'hono';
 import { composeSandbox, type Features, type PipelineServices, type SandboxLifecycle, type SandboxRuntime } from './compose.js';
 import type { Core } from './core/core.js';
 import type { SandboxOptions } from './core/config.js';
@@ -24,13 +24,13 @@ import { RouteTable, errorHandler, notFoundHandler } from './core/http/errors.js
 import { apiFaults } from './core/http/faults.js';
 import { idempotency } from './core/http/idempotency.js';
 import { loadRehearsal } from './core/http/load-rehearsal.js';
-import { onAccountClock } from './core/http/account-clock.js';
 import { accountLimit, eventStreamCap } from './core/http/limits.js';
 import { serveOpenApiDocument } from './core/http/openapi/document.js';
 import { REDOC_BUNDLE_FILE, referenceRoutes } from './core/http/openapi/reference.js';
 import { requestOrigin } from './core/http/origin.js';
 import type { HttpRecords } from './core/http/ports.js';
-import { requestLog, type RequestObserver } from './core/http/request-log.js';
+import { apiPipeline } from './core/http/pipeline.js';
+import { requestLog } from './core/http/request-log.js';
 import type { Feature, RouteContext } from './core/http/route-context.js';
 import { createRouter, pathWithoutTrailingSlash } from './core/http/router.js';
 import { securityGuard } from './core/http/security.js';
@@ -76,43 +76,42 @@ export interface SandboxApp {
 }
 
 /**
- * The core's routers and the /v4 pipeline, handed to each feature's `register`: /v4 behind the
- * request log, `--latency` and the fault header; the bare `/buyers` of the spec's pagination
- * example (no faults); /_sandbox behind the body gate; the pages.
+ * The core's routers and the /v4 pipeline (`core/http/pipeline.ts`, where its order is written),
+ * handed to each feature's `register`: /v4 behind the pipeline's front; the bare `/buyers` of
+ * the spec's pagination example (no faults); /_sandbox behind the body gate; the pages.
  */
-function routeContext(core: Core, httpRecords: HttpRecords, services: PipelineServices): RouteContext {
+function routeContext(core: Core, httpRecords: HttpRecords, services: PipelineServices, onError: ErrorHandler<ApiEnv>): RouteContext {
   const { queries, options, clock } = core;
-  const faults = apiFaults({ scenarios: services.scenarios });
-  const observers: RequestObserver[] = [];
-  const logged = requestLog({
+  const log = requestLog({
     requestLog: httpRecords.requestLog,
     emit: (type, accountId, data) => core.emit(type, accountId, data),
+    listens: (type) => core.events.listens(type),
     clock,
-    observers,
   });
   // The JWT keys parsed once for this app, shared by authentication and the rate limit's check.
   const keys = new VerificationKeys();
-  // `--rate-limit` and `--latency`, each account's own settings first; a request spends an
-  // account's tokens only when its token authenticates as that account.
-  const rehearsal = loadRehearsal({
-    settingsOf: (accountId) => services.loadSettings.of(accountId),
-    authenticatesAs: (authorization, accountId) =>
-      authenticatesAs(authorization, accountId, queries.accounts, Date.now(), keys, (secret) => core.apiKeys.authenticate(secret)),
+  const pipeline = apiPipeline({
+    clock,
+    log,
+    // `--rate-limit` and `--latency`, each account's own settings first; a request spends an
+    // account's tokens only when its token authenticates as that account.
+    rehearsal: loadRehearsal({
+      settingsOf: (accountId) => services.loadSettings.of(accountId),
+      authenticatesAs: (authorization, accountId) =>
+        authenticatesAs(authorization, accountId, queries.accounts, Date.now(), keys, (secret) => core.apiKeys.authenticate(secret)),
+    }),
+    faults: apiFaults({ scenarios: services.scenarios }),
+    auth: apiAuth({ accounts: queries.accounts, apiKeys: core.apiKeys, keys }),
+    validRequest: requestValidation({ webhookTargetRefused: (url) => core.webhookTargetRefused(url) }),
+    idempotent: idempotency({ records: httpRecords.idempotency, clock, atomically: (work) => core.atomically(work) }),
+    bodyLimit: options.bodyLimit,
+    onError,
   });
-  // Each request runs on its account's own clock.
-  const accountClock = onAccountClock(clock);
 
   const api = createRouter<ApiEnv>();
-  api.use('*', accountClock);
-  api.use('*', logged);
-  api.use('*', rehearsal.rateLimit);
-  api.use('*', rehearsal.latency);
-  api.use('*', faults.middleware);
+  api.use('*', pipeline.front);
   const bare = createRouter<ApiEnv>();
-  bare.use('/buyers', accountClock);
-  bare.use('/buyers', logged);
-  bare.use('/buyers', rehearsal.rateLimit);
-  bare.use('/buyers', rehearsal.latency);
+  bare.use('/buyers', pipeline.frontWithoutFaults);
   const controlApi = createRouter<AppEnv>();
   controlApi.use('*', jsonBody({ maxSize: options.bodyLimit }));
 
@@ -121,14 +120,8 @@ function routeContext(core: Core, httpRecords: HttpRecords, services: PipelineSe
     bare,
     control: controlApi,
     pages: createRouter<AppEnv>(),
-    pipeline: {
-      secured: apiAuth({ accounts: queries.accounts, apiKeys: core.apiKeys, bodyLimit: options.bodyLimit, keys }),
-      validRequest: requestValidation({ webhookTargetRefused: (url) => core.webhookTargetRefused(url) }),
-      scenarioFault: faults.scenarioFault,
-      idempotent: idempotency({ records: httpRecords.idempotency, clock, atomically: (work) => core.atomically(work) }),
-    },
-    faultPlayedOn: faults.playedOn,
-    observe: (observer) => observers.push(observer),
+    pipeline: { secured: pipeline.secured, create: pipeline.create },
+    subscribeRequests: log.subscribe,
     httpRecords,
     // Without --public-url, links use the origin the request came in on (its Host).
     baseUrl: (c: Context) => (options.publicUrl === undefined ? (requestOrigin(c) ?? core.baseUrl) : core.baseUrl),
@@ -143,13 +136,14 @@ export function createApp(options: Partial<SandboxOptions> = {}, runtime: Sandbo
   const app = createRouter<AppEnv>({ getPath: pathWithoutTrailingSlash });
   const routes = new RouteTable();
 
-  app.onError(errorHandler(logger));
+  const onError = errorHandler(logger);
+  app.onError(onError);
   // Host, origin and admin-token checks before any route; `nosniff` on every answer.
   app.use('*', securityGuard(core.options));
   app.use('/_sandbox/events', eventStreamCap(core.options.maxEventStreams));
   app.use('/_sandbox/accounts', accountLimit({ max: core.options.maxAccounts, accounts: core.queries.accounts }));
 
-  const ctx = routeContext(core, httpRecords, pipeline);
+  const ctx = routeContext(core, httpRecords, pipeline, onError);
   for (const feature of inOrder(features)) feature.register(ctx);
   app.route('/v4', ctx.api);
   // The spec's pagination example lists buyers without the /v4 prefix.

@@ -6,11 +6,12 @@
  * `--log-format json` makes them JSON lines, `--quiet` silences them, and secrets and card
  * numbers are redacted. Nothing here reads a store or touches the domain.
  */
+import type { ChangeType } from './core/domain/events.js';
 import type { Logger } from './core/log.js';
 
-/** The part of the change feed (`sandbox.events`) the terminal listens to. */
+/** The part of the change feed (`sandbox.events`) the terminal listens to: only the types it prints. */
 export interface ChangeFeed {
-  subscribe(listener: (event: { type: string; data: unknown }) => void): () => void;
+  subscribeTo(types: readonly ChangeType[], listener: (event: { type: string; data: unknown }) => void): () => void;
 }
 
 export interface TerminalOptions {
@@ -23,7 +24,9 @@ export interface TerminalOptions {
  * @returns the function that stops printing.
  */
 export function attachTerminal(feed: ChangeFeed, logger: Logger, options: TerminalOptions): () => void {
-  return feed.subscribe((event) => {
+  // Without `--log` the requests are not asked for: the request log builds no `request.logged` for the terminal.
+  const types: ChangeType[] = options.requests ? ['delivery.attempted', 'request.logged'] : ['delivery.attempted'];
+  return feed.subscribeTo(types, (event) => {
     if (event.type === 'delivery.attempted') printDelivery(logger, event.data);
     else if (event.type === 'request.logged' && options.requests) printRequest(logger, event.data);
   });

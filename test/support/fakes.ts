@@ -9,6 +9,7 @@ import type { Account } from '../../src/features/accounts/entities.js';
 import type { SimulatedFailures } from '../../src/core/domain/entities.js';
 import type { Subscription } from '../../src/features/subscriptions/entities.js';
 import type { Refund, Transaction } from '../../src/features/transactions/entities.js';
+import type { IdempotencyRecord, IdempotencyRepo } from '../../src/core/http/ports.js';
 import type {
   ChargeScript,
   ScenarioPolicy,
@@ -224,5 +225,39 @@ export function fakeAccounts(...accounts: Account[]): AccountsRepo {
     byKid: (kid) => accounts.find((a) => a.jwt_kid === kid),
     all: () => [...accounts],
     count: () => accounts.length,
+  };
+}
+
+/** Idempotency keys in memory (`core/http/ports.ts` `IdempotencyRepo`). */
+export function fakeIdempotencyRecords(): IdempotencyRepo {
+  const rows = new Map<string, IdempotencyRecord>();
+  const id = (accountId: string, key: string) => `${accountId}\n${key}`;
+  return {
+    get: (accountId, key) => rows.get(id(accountId, key)),
+    claim: (accountId, key, fingerprint, at) =>
+      void rows.set(id(accountId, key), {
+        account_id: accountId,
+        key,
+        fingerprint,
+        state: 'processing',
+        response_status: null,
+        response_body: null,
+        created_at: at,
+      }),
+    complete: (accountId, key, status, body) =>
+      void Object.assign(rows.get(id(accountId, key))!, { state: 'done', response_status: status, response_body: body }),
+    release: (accountId, key) => void rows.delete(id(accountId, key)),
+    record: (accountId, key, fingerprint, at, status, body) =>
+      void rows.set(id(accountId, key), {
+        account_id: accountId,
+        key,
+        fingerprint,
+        state: 'done',
+        response_status: status,
+        response_body: body,
+        created_at: at,
+      }),
+    deleteExpired: () => 0,
+    hasKeys: () => rows.size > 0,
   };
 }

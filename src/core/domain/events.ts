@@ -39,6 +39,8 @@ export interface SandboxEvent {
 export class SandboxEvents {
   private readonly emitter = new EventEmitter();
   private sequence = 0;
+  /** How many subscribers of only some types want each type (`subscribeTo`). */
+  private readonly wanted = new Map<ChangeType, number>();
 
   constructor() {
     this.emitter.setMaxListeners(0);
@@ -46,12 +48,35 @@ export class SandboxEvents {
 
   emit(event: SandboxEvent): void {
     this.sequence += 1;
-    this.emitter.emit('event', { id: this.sequence, ...event });
+    const numbered = { id: this.sequence, ...event };
+    this.emitter.emit('event', numbered);
+    if (this.wanted.has(event.type)) this.emitter.emit(`type:${event.type}`, numbered);
   }
 
-  /** Whether anyone listens (the feed costs nothing while no panel is open). */
+  /** Whether anyone listens to any change. */
   get listened(): boolean {
-    return this.emitter.listenerCount('event') > 0;
+    return this.wanted.size > 0 || this.emitter.listenerCount('event') > 0;
+  }
+
+  /** Whether anyone listens to changes of `type` (the feed costs nothing while no panel is open, nor for a type only the terminal ignores). */
+  listens(type: ChangeType): boolean {
+    return this.wanted.has(type) || this.emitter.listenerCount('event') > 0;
+  }
+
+  /** Subscribes to the changes of `types` only; returns the unsubscribe function. */
+  subscribeTo(types: readonly ChangeType[], listener: (event: SandboxEvent & { id: number }) => void): () => void {
+    for (const type of types) {
+      this.emitter.on(`type:${type}`, listener);
+      this.wanted.set(type, (this.wanted.get(type) ?? 0) + 1);
+    }
+    return () => {
+      for (const type of types) {
+        this.emitter.off(`type:${type}`, listener);
+        const left = (this.wanted.get(type) ?? 1) - 1;
+        if (left > 0) this.wanted.set(type, left);
+        else this.wanted.delete(type);
+      }
+    };
   }
 
   /** Subscribes (and to the end of the feed, if given); returns the unsubscribe function. */

@@ -15,7 +15,6 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { badRequest, forbidden, unauthorized } from '../domain/errors.js';
 import type { ApiKeyService } from '../auth/api-keys.js';
 import type { AccountDirectory, AccountIdentity as AccountRow } from '../auth/account.js';
-import { jsonBody } from './body.js';
 import type { ApiEnv } from './env.js';
 
 /** The account lookups authentication makes: by API key, by JWT `kid`. */
@@ -194,64 +193,58 @@ export function bearerChallenge(authorization: string | undefined): string {
   return authorization && authorization.trim() !== '' ? `Bearer realm="${REALM}", error="invalid_token"` : `Bearer realm="${REALM}"`;
 }
 
-/** What `apiAuth` needs: the accounts, the restricted keys, and the body gate's limit. */
+/** What `apiAuth` needs: the accounts and the restricted keys. */
 export interface ApiAuthDeps {
   accounts: AccountsStore;
   apiKeys: Pick<ApiKeyService, 'authenticate'>;
-  /** The body gate's limit in bytes (`--body-limit`). */
-  bodyLimit: number;
   /** The parsed JWT keys; by default a cache of this app alone. */
   keys?: VerificationKeys;
 }
 
-/**
- * The middleware of every /v4 operation, in order: token and account (401/400/403), scope
- * (403), then the JSON body gate. Per route, so unknown paths answer 404/405 without auth.
- */
-export type Secured = (scope: Scope) => [MiddlewareHandler<ApiEnv>, MiddlewareHandler<ApiEnv>, MiddlewareHandler<ApiEnv>];
+/** The middleware of every /v4 operation needing `scope`: token and account, scope, then the body gate (`pipeline.ts` `securedBy`). */
+export type Secured = (scope: Scope) => MiddlewareHandler<ApiEnv>;
 
-/**
- * The authentication of one app: its `secured(scope)`. Its JWT key cache and what it notes of a
- * request are its own, so two apps in one process share nothing.
- */
-export function apiAuth({ accounts, apiKeys, bodyLimit, keys = new VerificationKeys() }: ApiAuthDeps): Secured {
-  /** The restricted key a request authenticated with, for the 403's message (kept off the shared context type). */
-  const restrictedKeyOf = new WeakMap<Context<ApiEnv>, string>();
-  const restricted: RestrictedKeyLookup = (secret) => apiKeys.authenticate(secret);
-
-  /** Token, then account header; sets `account` and `scopes`. */
-  const requireAuth: MiddlewareHandler<ApiEnv> = async (c, next) => {
-    const authorization = c.req.header('authorization');
-    let granted: Granted;
-    try {
-      // JWT times are real time: the sandbox clock may have been advanced.
-      granted = authenticate(authorization, accounts, Date.now(), keys, restricted);
-    } catch (err) {
-      c.header('WWW-Authenticate', bearerChallenge(authorization));
-      throw err;
-    }
-    const { account, scopes } = granted;
-    const accountId = c.req.header('x-merchant-account-id');
-    if (!accountId) {
-      throw badRequest('Missing X-MERCHANT-ACCOUNT-ID header', [
-        { type: 'missing', pointer: '/x-merchant-account-id', message: 'Header required', location: 'header' },
-      ]);
-    }
-    if (accountId !== account.id) {
-      throw forbidden(`The bearer token does not belong to merchant account "${accountId}"`);
-    }
-    c.set('account', account);
-    c.set('scopes', scopes);
-    if (granted.restrictedKeyId !== undefined) restrictedKeyOf.set(c, granted.restrictedKeyId);
-    await next();
-  };
-
+/** The authentication of one app's /v4 operations, as the pipeline runs it (`pipeline.ts` `securedBy`). */
+export interface ApiAuth {
+  /**
+   * Token, then account header (401/400/403); sets `account` and `scopes`. Returns the
+   * restricted key the request authenticated with, if one (for the scope's 403).
+   */
+  authenticate(c: Context<ApiEnv>): string | undefined;
   /** 403 unless the token grants `scope`. */
-  const requireScope =
-    (scope: Scope): MiddlewareHandler<ApiEnv> =>
-    async (c, next) => {
+  requireScope(c: Context<ApiEnv>, scope: Scope, restrictedKeyId: string | undefined): void;
+}
+
+/** The authentication of one app: its JWT key cache is its own, so two apps in one process share nothing. */
+export function apiAuth({ accounts, apiKeys, keys = new VerificationKeys() }: ApiAuthDeps): ApiAuth {
+  const restricted: RestrictedKeyLookup = (secret) => apiKeys.authenticate(secret);
+  return {
+    authenticate(c) {
+      const authorization = c.req.header('authorization');
+      let granted: Granted;
+      try {
+        // JWT times are real time: the sandbox clock may have been advanced.
+        granted = authenticate(authorization, accounts, Date.now(), keys, restricted);
+      } catch (err) {
+        c.header('WWW-Authenticate', bearerChallenge(authorization));
+        throw err;
+      }
+      const { account, scopes } = granted;
+      const accountId = c.req.header('x-merchant-account-id');
+      if (!accountId) {
+        throw badRequest('Missing X-MERCHANT-ACCOUNT-ID header', [
+          { type: 'missing', pointer: '/x-merchant-account-id', message: 'Header required', location: 'header' },
+        ]);
+      }
+      if (accountId !== account.id) {
+        throw forbidden(`The bearer token does not belong to merchant account "${accountId}"`);
+      }
+      c.set('account', account);
+      c.set('scopes', scopes);
+      return granted.restrictedKeyId;
+    },
+    requireScope(c, scope, restrictedKeyId) {
       const granted = c.get('scopes');
-      const restrictedKeyId = restrictedKeyOf.get(c);
       if (restrictedKeyId !== undefined && !hasScope(granted, scope)) {
         throw forbidden(
           `This restricted API key (${restrictedKeyId}) lacks the ${scope} scope; it grants ${granted.join(', ')}. Mint a key with ${scope} or use the account's own key`,
@@ -264,9 +257,6 @@ export function apiAuth({ accounts, apiKeys, bodyLimit, keys = new VerificationK
             : `The token lacks the ${scope} scope`,
         );
       }
-      await next();
-    };
-
-  const body = jsonBody<ApiEnv>({ maxSize: bodyLimit });
-  return (scope) => [requireAuth, requireScope(scope), body];
+    },
+  };
 }

@@ -12,10 +12,11 @@
  * the stored response.
  */
 import type { IncomingMessage } from 'node:http';
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import { SandboxError, badRequest } from '../domain/errors.js';
-import type { ApiEnv } from './env.js';
+import type { ApiEnv, Exchange } from './env.js';
 import { errorBody } from './errors.js';
+import { exchangeOf } from './exchange.js';
 
 /**
  * The syntax of an API fault, shared by the `X-Sandbox-Fault` header and the `api_fault` step:
@@ -175,91 +176,98 @@ export interface ApiFaultsDeps {
   scenarios: ScenarioApiFaults;
 }
 
-/** The fault machinery of one app: its middleware, the create routes' rule check, and what the go-live report asks. */
+/** What the faults did to a request's answer, as the pipeline tells the request log. */
+export interface FaultOutcome {
+  /** A scenario rule's fault, or one after execution, was played. */
+  played: boolean;
+  /** The answer the operation made before a fault after execution replaced it. */
+  executed: Response | undefined;
+}
+
+/** The fault machinery of one app, as the pipeline runs it (`pipeline.ts`) and the create routes ask it. */
 export interface ApiFaults {
   /**
-   * The `X-Sandbox-Fault` middleware on /v4. A bad header value is a 400 envelope naming the
-   * header. Faults before execution answer (or wait) without calling the route; faults after
-   * execution let the route run, then replace its answer.
+   * The fault `X-Sandbox-Fault` asks for, or undefined without the header; a bad value is a 400
+   * envelope naming the header (thrown). A fault after execution withdraws the entry written in
+   * the create's unit of work: the answer logged is the one the fault leaves.
    */
-  middleware: MiddlewareHandler<ApiEnv>;
+  asked(c: Context<ApiEnv>, exchange: Exchange): ApiFault | undefined;
+  /** Plays a fault before execution: its answer, or undefined once a `latency=` wait is over (async only then). */
+  before(c: Context<ApiEnv>, fault: ApiFault): Promise<Response | undefined> | Response | undefined;
+  /**
+   * Once the operation ran: plays a scenario rule's fault before execution (`scenarioFault`
+   * threw it), or a fault after execution (the header's `asked`, or a rule's), in place of the
+   * answer; says what it played.
+   */
+  after(c: Context<ApiEnv>, exchange: Exchange, asked: ApiFault | undefined): Promise<FaultOutcome> | FaultOutcome;
   /**
    * Asks the scenario rules whether this create fails by an `api_fault` step (first matching
    * rule, as for outcomes). Await it after validation and before `idempotent(...)`: a fault
    * before execution throws (nothing runs, nothing is stored), `latency=` waits; a fault after
-   * execution is noted and played by the middleware once the create has run.
+   * execution is noted and played once the create has run.
    */
-  scenarioFault(c: Context<ApiEnv>, input: FaultMatch): Promise<void>;
-  /** Whether a fault was played on this request beyond its header (a scenario rule's, or one after execution), and the answer it lost. */
-  playedOn(c: Context<ApiEnv>): { executed?: Response } | undefined;
+  scenarioFault(c: Context<ApiEnv>, input: FaultMatch): Promise<void> | undefined;
 }
 
-/**
- * The fault machinery of one app. What it notes of a request is kept by the request's context
- * (the same object through every middleware and the route, even when the body gate replaces
- * the raw request), in maps of this app alone.
- */
-export function apiFaults({ scenarios }: ApiFaultsDeps): ApiFaults {
-  /** Faults that apply after execution, by request (set by the header or by a rule). */
-  const faultsAfter = new WeakMap<Context<ApiEnv>, ApiFault>();
-  /** Requests a scenario rule or an after-execution fault was played on, with the answer the fault lost (go-live report). */
-  const played = new WeakMap<Context<ApiEnv>, { executed?: Response }>();
+const NOTHING_PLAYED: FaultOutcome = { played: false, executed: undefined };
 
-  const middleware: MiddlewareHandler<ApiEnv> = async (c, next) => {
+/** The fault machinery of one app over its scenario rules; what it notes of a request is in the request's exchange. */
+export function apiFaults({ scenarios }: ApiFaultsDeps): ApiFaults {
+  const asked = (c: Context<ApiEnv>, exchange: Exchange): ApiFault | undefined => {
     const raw = c.req.header(FAULT_HEADER);
-    let fault: ApiFault | null = null;
-    if (raw !== undefined) {
-      fault = parseFault(raw);
-      if (!fault) {
-        throw badRequest(`Unknown ${FAULT_HEADER} value "${raw}": expected one of ${FAULT_VALUES.join(', ')}`, [
-          { type: 'value_error', pointer: '/x-sandbox-fault', message: `Expected one of ${FAULT_VALUES.join(', ')}`, location: 'header' },
-        ]);
-      }
-      if (!fault.after) {
-        const answer = await play(c, fault, 'before execution');
-        if (answer) return answer;
-      } else {
-        faultsAfter.set(c, fault);
-        c.set('logInUnit', undefined); // the answer logged is the one the fault leaves
-      }
+    if (raw === undefined) return undefined;
+    const fault = parseFault(raw);
+    if (!fault) {
+      throw badRequest(`Unknown ${FAULT_HEADER} value "${raw}": expected one of ${FAULT_VALUES.join(', ')}`, [
+        { type: 'value_error', pointer: '/x-sandbox-fault', message: `Expected one of ${FAULT_VALUES.join(', ')}`, location: 'header' },
+      ]);
     }
-    await next();
+    if (fault.after) exchange.logInUnit = undefined; // the answer logged is the one the fault leaves
+    return fault;
+  };
+
+  const after = async (c: Context<ApiEnv>, exchange: Exchange, header: ApiFault | undefined): Promise<FaultOutcome> => {
     if (c.error instanceof ScenarioFaultSignal) {
       const { fault: ruled, rule } = c.error;
       c.error = undefined;
-      played.set(c, {});
       const answer = await play(c, ruled, `before execution, scenario rule ${rule}`);
       if (answer) c.res = answer;
-      return;
+      return { played: true, executed: undefined };
     }
-    const after = faultsAfter.get(c);
-    if (after) {
-      faultsAfter.delete(c);
-      // Refused before it ran (a bad body, auth): nothing ran, nothing is stored under the key,
-      // so the refusal stands rather than a 503 claiming a stored response.
-      if (c.error !== undefined) return;
-      played.set(c, { executed: c.res });
-      c.set('answerLost', true);
-      const answer = await play(c, after, 'after execution: the response was stored under its idempotency key, then lost');
-      if (answer) c.res = answer;
-    }
+    const fault = header?.after ? header : exchange.faultAfter === undefined ? undefined : (parseFault(exchange.faultAfter) ?? undefined);
+    // Refused before it ran (a bad body, auth): nothing ran, nothing is stored under the key,
+    // so the refusal stands rather than a 503 claiming a stored response.
+    if (fault === undefined || c.error !== undefined) return NOTHING_PLAYED;
+    const executed = c.res;
+    const answer = await play(c, fault, 'after execution: the response was stored under its idempotency key, then lost');
+    if (answer) c.res = answer;
+    return { played: true, executed };
   };
 
-  const scenarioFault = async (c: Context<ApiEnv>, input: FaultMatch): Promise<void> => {
+  const scenarioFault = (c: Context<ApiEnv>, input: FaultMatch): Promise<void> | undefined => {
     const found = scenarios.apiFaultFor(input);
-    if (!found) return;
+    if (!found) return undefined;
     const fault = parseFault(found.fault);
-    if (!fault) return; // the loader checked the syntax
+    if (!fault) return undefined; // the loader checked the syntax
     if (fault.kind === 'latency') return sleep(fault.ms, c.req.raw.signal);
     if (fault.after) {
-      faultsAfter.set(c, fault);
-      c.set('logInUnit', undefined); // the answer logged is the one the fault leaves
-      return;
+      const exchange = exchangeOf(c);
+      exchange.faultAfter = found.fault;
+      exchange.logInUnit = undefined; // the answer logged is the one the fault leaves
+      return undefined;
     }
     throw new ScenarioFaultSignal(fault, found.rule);
   };
 
-  return { middleware, scenarioFault, playedOn: (c) => played.get(c) };
+  return {
+    asked,
+    before: (c, fault) => play(c, fault, 'before execution'),
+    after: (c, exchange, header) =>
+      header?.after || exchange.faultAfter !== undefined || c.error instanceof ScenarioFaultSignal
+        ? after(c, exchange, header)
+        : NOTHING_PLAYED,
+    scenarioFault,
+  };
 }
 
 /** The header as an OpenAPI parameter of every /v4 operation. */

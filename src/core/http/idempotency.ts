@@ -11,6 +11,7 @@ import type { Clock } from '../clock/clock.js';
 import type { TimedWork } from '../clock/timed-work.js';
 import { SandboxError, badRequest } from '../domain/errors.js';
 import type { ApiEnv } from './env.js';
+import { exchangeOf } from './exchange.js';
 import type { IdempotencyRecord, IdempotencyRepo } from './ports.js';
 import { errorBody } from './errors.js';
 import { redactText } from './redact.js';
@@ -98,26 +99,31 @@ export interface IdempotencyDeps {
  * returns. Replays the stored status and body with `Idempotent-Replayed: true`; 409
  * `concurrent_request` while the first is still running (whatever the body); then 400 for a
  * key reused with another request.
- * Without a key, just runs.
+ * Without a key, just runs. Async only when the work waits (`--latency`, a run that yields):
+ * a create answers without a promise of its own.
  */
 export type Idempotent = <T, S extends ContentfulStatusCode>(
   c: Context<ApiEnv>,
   status: S,
   run: () => T | Promise<T>,
-) => Promise<TypedResponse<T, S, 'json'>>;
+) => TypedResponse<T, S, 'json'> | Promise<TypedResponse<T, S, 'json'>>;
 
 /** The `idempotent` of one app, over its keys. */
 export function idempotency({ records: store, clock, atomically }: IdempotencyDeps): Idempotent {
-  return async <T, S extends ContentfulStatusCode>(
+  return <T, S extends ContentfulStatusCode>(
     c: Context<ApiEnv>,
     status: S,
     run: () => T | Promise<T>,
-  ): Promise<TypedResponse<T, S, 'json'>> => {
+  ): TypedResponse<T, S, 'json'> | Promise<TypedResponse<T, S, 'json'>> => {
+    const exchange = exchangeOf(c);
     const key = c.req.header('idempotency-key');
     if (key === undefined) {
-      const value = await run();
-      c.set('answer', value);
-      return c.json(value, status) as unknown as TypedResponse<T, S, 'json'>;
+      const answer = (value: T): TypedResponse<T, S, 'json'> => {
+        exchange.answered = value;
+        return c.json(value, status) as unknown as TypedResponse<T, S, 'json'>;
+      };
+      const value = run();
+      return isPromise(value) ? value.then(answer) : answer(value);
     }
     const length = idempotencyKeyLength(key);
     if (length === 0 || length > IDEMPOTENCY_KEY_MAX) {
@@ -133,7 +139,7 @@ export function idempotency({ records: store, clock, atomically }: IdempotencyDe
     const accountId = c.get('account').id;
     const stored = storedKey(key);
     // A key found free of card data and secrets is logged as it is: the request log does not scan it again.
-    if (stored === key) c.set('idempotencyKey', key);
+    if (stored === key) exchange.idempotencyKey = key;
     const fingerprint = createHash('sha256')
       .update(`${c.req.method} ${c.req.path}\n${canonicalBody(c)}`)
       .digest('hex');
@@ -170,7 +176,7 @@ export function idempotency({ records: store, clock, atomically }: IdempotencyDe
           { type: 'value_error', pointer: '/idempotency-key', message: 'Key already used with a different request', location: 'header' },
         ]);
       }
-      c.set('replayed', true);
+      exchange.replayed = true;
       return send(existing.response_status ?? 200, existing.response_body ?? 'null', true);
     };
 
@@ -181,7 +187,7 @@ export function idempotency({ records: store, clock, atomically }: IdempotencyDe
       return { status: err.status, json: JSON.stringify(errorBody(err)) };
     };
 
-    const latency = c.get('latency');
+    const latency = exchange.latency;
     let running: Promise<T> | undefined;
     if (latency === undefined) {
       // No artificial latency: run at once. A run that finishes without yielding (every create
@@ -201,12 +207,12 @@ export function idempotency({ records: store, clock, atomically }: IdempotencyDe
             running = value;
             return undefined;
           }
-          // The value is noted on the request, so a reader after it (the go-live report) need not parse the answer.
-          c.set('answer', value);
+          // The value is noted on the request, so the request log's subscribers need not parse the answer.
+          exchange.answered = value;
           const json = JSON.stringify(value);
           store.record(accountId, stored, fingerprint, now, status, json);
           // The request log's entry, its answer known: the record, its key and the entry commit together.
-          c.get('logInUnit')?.(status);
+          exchange.logInUnit?.(status);
           return { status, json };
         });
       } catch (err) {
@@ -221,22 +227,26 @@ export function idempotency({ records: store, clock, atomically }: IdempotencyDe
     }
 
     store.claim(accountId, stored, fingerprint, now);
-    let result: { status: number; json: string };
-    try {
-      await latency; // the artificial processing time is spent while the key is claimed
-      const value = await (running ?? run());
-      c.set('answer', value);
-      result = { status, json: JSON.stringify(value) };
-    } catch (err) {
+    // The work waits (the latency, or a run that yields): the key stays claimed until it is done.
+    const completed = async (): Promise<TypedResponse<T, S, 'json'>> => {
+      let result: { status: number; json: string };
       try {
-        result = failure(err);
-      } catch {
-        store.release(accountId, stored);
-        throw err;
+        await latency; // the artificial processing time is spent while the key is claimed
+        const value = await (running ?? run());
+        exchange.answered = value;
+        result = { status, json: JSON.stringify(value) };
+      } catch (err) {
+        try {
+          result = failure(err);
+        } catch {
+          store.release(accountId, stored);
+          throw err;
+        }
       }
-    }
-    store.complete(accountId, stored, result.status, result.json);
-    return send(result.status, result.json, false);
+      store.complete(accountId, stored, result.status, result.json);
+      return send(result.status, result.json, false);
+    };
+    return completed();
   };
 }
 

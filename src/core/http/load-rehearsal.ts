@@ -8,10 +8,9 @@
  * A request spends an account's tokens only once it authenticates as that account: a client
  * naming an account without its key never exhausts that account's budget.
  */
-import type { MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import { SandboxError } from '../domain/errors.js';
 import { errorBody } from './errors.js';
-import type { ApiEnv } from './env.js';
 
 /** The longest latency any call gets, in milliseconds (the --latency option's own limit). */
 export const MAX_LATENCY_MS = 60_000;
@@ -127,50 +126,49 @@ const MAX_BUCKETS = 10_000;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/**
- * The rate limit (before the call runs: a refused call does nothing) and the latency (spent
- * while the call runs; the answer leaves once both are done, as `--latency` always did). The
- * account is the one `X-MERCHANT-ACCOUNT-ID` names, counted only when the request's token
- * authenticates as it; a request that does not goes on uncounted, and authentication refuses it.
- */
-export function loadRehearsal(deps: LoadRehearsalDeps): { rateLimit: MiddlewareHandler<ApiEnv>; latency: MiddlewareHandler<ApiEnv> } {
+/** The rate limit and the latency of one app, as the pipeline runs them (`pipeline.ts`): plain calls, async only while a latency waits. */
+export interface LoadRehearsal {
+  /**
+   * The rate limit, before the call runs (a refused call does nothing): the 429 answer when the
+   * account `accountId` (the one `X-MERCHANT-ACCOUNT-ID` names) has spent its tokens, counted
+   * only when the request's token authenticates as it; else undefined, and the call goes on.
+   */
+  refused(c: Context, accountId: string | undefined): Response | undefined;
+  /** This call's latency, spent while the call runs (the answer leaves once both are done); undefined without one. */
+  latency(accountId: string | undefined): Promise<void> | undefined;
+}
+
+export function loadRehearsal(deps: LoadRehearsalDeps): LoadRehearsal {
   const now = deps.now ?? Date.now;
   const buckets = new Map<string, TokenBucket>();
-  // Neither middleware is async on its common path (no limit, no latency): no promise of its own.
-  const rateLimit: MiddlewareHandler<ApiEnv> = (c, next) => {
-    const accountId = c.req.header('x-merchant-account-id');
-    const settings = deps.settingsOf(accountId);
-    if (!settings.known || settings.rateLimit <= 0 || accountId === undefined) return next();
-    if (!deps.authenticatesAs(c.req.header('authorization'), accountId)) return next();
-    const at = now();
-    let bucket = buckets.get(accountId);
-    if (!bucket || bucket.rate !== settings.rateLimit) {
-      if (!bucket && buckets.size >= MAX_BUCKETS) buckets.clear();
-      bucket = new TokenBucket(settings.rateLimit, at);
-      buckets.set(accountId, bucket);
-    }
-    const waitMs = bucket.take(at);
-    if (waitMs === 0) return next();
-    const retryAfterS = Math.max(1, Math.ceil(waitMs / 1000));
-    const err = new SandboxError(
-      429,
-      'too_many_requests',
-      `Too many requests: this account is limited to ${settings.rateLimit} requests per second; retry after ${retryAfterS} s`,
-    );
-    c.res = new Response(JSON.stringify(errorBody(err)), {
-      status: 429,
-      headers: { 'content-type': 'application/json', 'retry-after': String(retryAfterS) },
-    });
-    return Promise.resolve();
+  return {
+    refused(c, accountId) {
+      const settings = deps.settingsOf(accountId);
+      if (!settings.known || settings.rateLimit <= 0 || accountId === undefined) return undefined;
+      if (!deps.authenticatesAs(c.req.header('authorization'), accountId)) return undefined;
+      const at = now();
+      let bucket = buckets.get(accountId);
+      if (!bucket || bucket.rate !== settings.rateLimit) {
+        if (!bucket && buckets.size >= MAX_BUCKETS) buckets.clear();
+        bucket = new TokenBucket(settings.rateLimit, at);
+        buckets.set(accountId, bucket);
+      }
+      const waitMs = bucket.take(at);
+      if (waitMs === 0) return undefined;
+      const retryAfterS = Math.max(1, Math.ceil(waitMs / 1000));
+      const err = new SandboxError(
+        429,
+        'too_many_requests',
+        `Too many requests: this account is limited to ${settings.rateLimit} requests per second; retry after ${retryAfterS} s`,
+      );
+      return new Response(JSON.stringify(errorBody(err)), {
+        status: 429,
+        headers: { 'content-type': 'application/json', 'retry-after': String(retryAfterS) },
+      });
+    },
+    latency(accountId) {
+      const ms = sampleLatency(deps.settingsOf(accountId).latency, deps.random);
+      return ms <= 0 ? undefined : sleep(ms);
+    },
   };
-
-  const latency: MiddlewareHandler<ApiEnv> = (c, next) => {
-    const ms = sampleLatency(deps.settingsOf(c.req.header('x-merchant-account-id')).latency, deps.random);
-    if (ms <= 0) return next();
-    const elapsed = sleep(ms);
-    c.set('latency', elapsed);
-    return next().then(() => elapsed);
-  };
-
-  return { rateLimit, latency };
 }

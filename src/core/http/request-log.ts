@@ -4,14 +4,18 @@
  * Card numbers are masked and security codes dropped before anything is stored (redact.ts).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
+import type { AccountIdentity } from '../auth/account.js';
 import type { ChangeType } from '../domain/events.js';
-import type { ApiEnv } from './env.js';
+import type { ApiEnv, Exchange } from './env.js';
+import { FAULT_HEADER, parseFault, type FaultOutcome } from './faults.js';
+import { canonicalBody, canonicalJson } from './idempotency.js';
 import type { Clock } from '../clock/clock.js';
 import type { RequestLogRepo } from './ports.js';
-import { isSecurityCodeKey } from '../redaction/card-data.js';
-import { redactText, scannedBody } from './redact.js';
+import { isSecurityCodeKey, redactSecurityCodes } from '../redaction/card-data.js';
+import { carriesCardData, holdsCardNumber, redactText, scannedBody } from './redact.js';
 import { holdsSecret, redactSecrets } from '../redaction/secrets.js';
 import { isConformanceUserAgent } from '../sandbox-client.js';
 
@@ -68,32 +72,43 @@ export function loggedPath(path: string, url: string): string {
 /** A header value as logged (`Idempotency-Key`, `X-Merchant-Account-Id`): card data masked, secrets replaced. */
 const loggedHeader = (value: string | undefined): string | null => (value === undefined ? null : loggedText(value));
 
-/**
- * The request body as logged: the parsed body redacted, or the raw text redacted when it did
- * not parse. The scan of a parsed body also notes whether it carries card data (`cardData`).
- */
-async function loggedRequestBody(c: Context<ApiEnv>): Promise<string | null> {
-  if (c.req.method === 'GET') return null;
-  if (c.get('body') !== undefined) return loggedParsedBody(c);
+/** The body of a request whose body was read but did not parse (null for a GET or an unread body). */
+async function rawText(c: Context<ApiEnv>): Promise<string | null> {
+  if (c.req.method === 'GET' || c.req.method === 'HEAD') return null;
   try {
-    // Only what is kept is scanned (a little more, so a card number across the cut is still found).
-    return loggedText((await c.req.text()).slice(0, MAX_LOGGED_BODY + 64)).slice(0, MAX_LOGGED_BODY) || null;
+    return await c.req.text();
   } catch {
     return null;
   }
 }
 
-/** The parsed body as logged (one scan, which also notes `cardData`); null without a parsed body. */
-function loggedParsedBody(c: Context<ApiEnv>): string | null {
-  const parsed: unknown = c.get('body');
-  if (parsed === undefined || c.req.method === 'GET') return null;
-  const scanned = scannedBody(parsed, MAX_LOGGED_BODY);
-  c.set('cardData', scanned.cardData);
-  return redactSecrets(scanned.json).slice(0, MAX_LOGGED_BODY);
+/** Whether a body (parsed, or its text when it did not parse) carries a card number or a security code, under any field name. */
+export function bodyCarriesCardData(body: unknown, text: string | null): boolean {
+  if (body === undefined) return text !== null && (holdsCardNumber(text) || redactSecurityCodes(text) !== text);
+  return carriesCardData(body);
 }
 
-/** The creates of /v4: a transaction, a refund, a subscription (the request log notes whether their answer reached the client). */
-const CREATE_PATH = /^\/v4\/(?:transactions|subscriptions|transactions\/[^/]+\/refunds)\/?$/;
+/** The body's text as JSON when it parses, else undefined. */
+function parsedOrUndefined(text: string | null): unknown {
+  if (text === null || text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The routes of /v4 whose answer the request log follows to the client: the creates. */
+const CREATE_ROUTES = new Set(['/v4/transactions', '/v4/subscriptions', '/v4/transactions/:transaction_id/refunds']);
+
+/**
+ * The route a request matched, as registered (`/v4/transactions/:transaction_id/refunds`):
+ * the first matched route that is not middleware; null when none matched.
+ */
+function matchedRoute(c: Context<ApiEnv>): string | null {
+  for (const route of c.req.matchedRoutes) if (route.method !== 'ALL') return route.path;
+  return null;
+}
 
 /** The Node response under the Hono context, when served by @hono/node-server (absent in `app.request`). */
 function outgoingOf(c: Context<ApiEnv>): ServerResponse | undefined {
@@ -102,15 +117,62 @@ function outgoingOf(c: Context<ApiEnv>): ServerResponse | undefined {
 }
 
 /**
- * Hears each logged request: `logged` once its entry is written (its request-log id, the
- * logged path with query secrets redacted, the body as logged); `undelivered` when a create's
- * answer turns out, after its entry was written and heard, not to have reached the client (the
- * connection closed before the answer was written). The go-live report subscribes this way.
+ * One logged /v4 request, as the request log publishes it to its subscribers once its entry
+ * is written (the go-live report is one): what was asked, what answered, and what happened on
+ * the way. Built only while someone subscribes.
  */
-export interface RequestObserver {
-  logged(c: Context<ApiEnv>, requestId: number, path: string, loggedBody: string | null): Promise<void> | void;
-  undelivered?(c: Context<ApiEnv>, requestId: number): void;
+export interface LoggedRequest {
+  /** Its request-log id. */
+  id: number;
+  method: string;
+  /** The route that matched, as registered (`/v4/transactions/:transaction_id/refunds`); null when none did. */
+  route: string | null;
+  /** The route's path parameters. */
+  params: Readonly<Record<string, string>>;
+  /** The path as requested, without the query. */
+  path: string;
+  /** The path and query as logged (secrets and card data redacted). */
+  loggedPath: string;
+  /** A request header as sent. */
+  header(name: string): string | undefined;
+  /** The account authentication found; undefined when it did not get that far. */
+  account: AccountIdentity | undefined;
+  /** The status the client was answered (a fault's, when one replaced the answer). */
+  status: number;
+  /** The status the operation answered, before a fault replaced it (else `status`). */
+  executedStatus: number;
+  /** The answer's `Retry-After` in seconds, if it had a valid one. */
+  retryAfterS: number | null;
+  /** The answer is the stored one of an earlier request with the same Idempotency-Key. */
+  replayed: boolean;
+  /** The body as parsed and validated, or the JSON of a body the gate refused, or undefined. */
+  body: unknown;
+  /** The text of a body that did not parse as JSON (null otherwise). */
+  bodyText: string | null;
+  /** Whether the body carried card data (a card number, or a security code under any field name). */
+  cardData(): boolean;
+  /** The record a create made, as answered (not on a replay, nor when a fault stopped it before it ran). */
+  created: { id: string; amount: number | null } | null;
+  /** A fault was asked for (`X-Sandbox-Fault`) or a scenario rule played one. */
+  fault: boolean;
+  /** Whether the answer reached the client, as known when logged (a loss learnt later is told by `undelivered`). */
+  answerDelivered: boolean;
+  /** Method, path with its query, and canonical body, hashed (made when first asked; a keyed create's idempotency fingerprint when it is the same text). */
+  fingerprint(): string;
+  /** When the request arrived, on its account's clock (ms): a request held by a fault or latency is logged long after. */
+  arrivedAtMs: number;
+  /** The request is not the merchant's: the conformance kit's, which names itself in its `User-Agent`. */
+  notTheMerchants: boolean;
 }
+
+/** A subscriber of the request log: each logged request, and each create whose answer turned out not to reach the client after it was heard. */
+export interface RequestListener {
+  logged(request: LoggedRequest): void;
+  undelivered?(request: LoggedRequest): void;
+}
+
+/** Subscribes to the request log's events; returns the function that unsubscribes. */
+export type SubscribeRequests = (listener: RequestListener) => () => void;
 
 /** The scope of a /v4 request that is not the merchant's, open while it runs (closed after, for timers it armed). */
 const notTheMerchants = new AsyncLocalStorage<{ open: boolean }>();
@@ -124,22 +186,37 @@ export function inRequestNotTheMerchants(): boolean {
   return notTheMerchants.getStore()?.open === true;
 }
 
-/** What `requestLog` needs: the log it writes, the change feed it tells, the clock, and who hears each request. */
+/** What `requestLog` needs: the log it writes, the change feed it tells, the clock. */
 export interface RequestLogDeps {
   requestLog: Pick<RequestLogRepo, 'insert' | 'insertNow' | 'markUndelivered'>;
   clock: Pick<Clock, 'nowMs'>;
-  /** Told of each logged request, after it is written. */
-  observers?: readonly RequestObserver[];
   /** Emits a change on the feed (`Core.emit`); here `request.logged`. */
   emit(type: ChangeType, accountId: string | null, data: unknown): void;
+  /** Whether anyone listens to `request.logged` (the panel, the terminal with `--log`); by default, assumed. */
+  listens?(type: ChangeType): boolean;
 }
 
-/** The request-log middleware of /v4 (and the bare /buyers). */
-export function requestLog(deps: RequestLogDeps): MiddlewareHandler<ApiEnv> {
-  const { requestLog: log, clock, emit, observers = [] } = deps;
+/** The request log of one app: the pipeline opens each request's entry as it arrives and closes it once answered. */
+export interface RequestLog {
+  /**
+   * Notes a request's arrival (its exchange gets the hook that writes the entry in a create's
+   * unit of work); the function returned writes the entry, unless written in that unit of work,
+   * and tells the subscribers.
+   */
+  arrive(c: Context<ApiEnv>, exchange: Exchange): (faults: FaultOutcome) => Promise<void>;
+  /** Runs `next` in the scope of a request that is not the merchant's when `c` is one. */
+  scoped(c: Context<ApiEnv>, next: () => Promise<void>): Promise<void>;
+  subscribe: SubscribeRequests;
+}
+
+/** The request log of /v4 (and the bare /buyers). */
+export function requestLog(deps: RequestLogDeps): RequestLog {
+  const { requestLog: log, clock, emit, listens = () => true } = deps;
+  const listeners: RequestListener[] = [];
   /** The entry of `c` as it stands, answered `status` after `duration` ms. */
   const entryOf = (
     c: Context<ApiEnv>,
+    exchange: Exchange,
     path: string,
     status: number,
     duration: number,
@@ -153,99 +230,199 @@ export function requestLog(deps: RequestLogDeps): MiddlewareHandler<ApiEnv> {
       method: c.req.method,
       path,
       status,
-      idempotency_key: c.get('idempotencyKey') ?? loggedHeader(c.req.header('idempotency-key')),
-      replayed: c.get('replayed'),
+      idempotency_key: exchange.idempotencyKey ?? loggedHeader(c.req.header('idempotency-key')),
+      replayed: exchange.replayed,
       duration_ms: Math.round(duration * 100) / 100,
       request_body: requestBody,
       response_body: responseBody,
-      warnings: c.get('warnings').map(loggedText),
+      warnings: exchange.warnings.map(loggedText),
       at: clock.nowMs(),
       answer_delivered: answerDelivered,
     };
   };
-  return async (c, next) => {
+
+  /** Tells each subscriber; a failing one is isolated: it never changes the answer. */
+  const tell = (request: LoggedRequest, undelivered: boolean): void => {
+    for (const listener of listeners) {
+      try {
+        if (undelivered) listener.undelivered?.(request);
+        else listener.logged(request);
+      } catch {
+        // A subscriber that cannot read what it was told (a body nested too deep to fingerprint) leaves it out.
+      }
+    }
+  };
+
+  const arrive = (c: Context<ApiEnv>, exchange: Exchange) => {
     const started = performance.now();
-    c.set('warnings', []);
-    c.set('replayed', false);
-    c.set('idempotencyKey', undefined);
-    c.set('cardData', undefined);
-    c.set('canonicalBody', undefined);
-    c.set('answerLost', false);
-    const create = c.req.method === 'POST' && CREATE_PATH.test(c.req.path);
-    // A create held by latency or a fault is logged long after it started; its observers order creates by arrival.
-    c.set('arrivedAt', create ? clock.nowMs() : undefined);
+    const arrivedAtMs = clock.nowMs();
+    const route = matchedRoute(c);
+    const create = c.req.method === 'POST' && route !== null && CREATE_ROUTES.has(route);
+    /** The parsed body as logged, scanned once (which also says whether it carries card data). */
+    let scanned: { text: string | null; cardData: boolean } | undefined;
+    const loggedParsedBody = (): string | null => {
+      const parsed: unknown = c.get('body');
+      if (parsed === undefined || c.req.method === 'GET') return null;
+      const body = scannedBody(parsed, MAX_LOGGED_BODY);
+      scanned = { text: redactSecrets(body.json).slice(0, MAX_LOGGED_BODY), cardData: body.cardData };
+      return scanned.text;
+    };
     /** The entry written in the create's unit of work: its id, the status it logged and the body as logged. */
     let written: { id: number; status: number; path: string; requestBody: string | null } | undefined;
-    c.set('logInUnit', (status) => {
+    exchange.logInUnit = (status) => {
       // The answer is known here (a success: no response body is logged), and the body is parsed.
-      const requestBody = loggedParsedBody(c);
+      const requestBody = loggedParsedBody();
       const path = loggedPath(c.req.path, c.req.url);
       // Delivered unless the connection closes first: noted after the fact (`markUndelivered`).
-      const id = log.insertNow(entryOf(c, path, status, performance.now() - started, requestBody, null, create ? true : null));
+      const id = log.insertNow(entryOf(c, exchange, path, status, performance.now() - started, requestBody, null, create ? true : null));
       written = { id, status, path, requestBody };
-    });
-    if (isConformanceUserAgent(c.req.header('user-agent'))) {
+    };
+
+    return async (faults: FaultOutcome): Promise<void> => {
+      const duration = performance.now() - started;
+      const status = c.res.status;
+      let path: string;
+      let id: number;
+      let requestBody: string | null;
+      let text: string | null = null;
+      // A create's answer is delivered unless a fault replaced it or the client is already gone.
+      const outgoing = create ? outgoingOf(c) : undefined;
+      let delivered = create && faults.executed === undefined && outgoing?.destroyed !== true;
+      if (written !== undefined && written.status === status && c.error === undefined) {
+        // Committed with the create (a fault after execution withdraws `logInUnit` before it runs).
+        ({ id, path, requestBody } = written);
+        if (create && !delivered) log.markUndelivered(id);
+      } else {
+        path = loggedPath(c.req.path, c.req.url);
+        if (c.get('body') !== undefined) requestBody = loggedParsedBody();
+        else {
+          text = await rawText(c);
+          // Only what is kept is scanned (a little more, so a card number across the cut is still found).
+          requestBody = text === null ? null : loggedText(text.slice(0, MAX_LOGGED_BODY + 64)).slice(0, MAX_LOGGED_BODY) || null;
+        }
+        const responseBody = status >= 400 ? loggedText(await c.res.clone().text()).slice(0, MAX_LOGGED_BODY) : null;
+        id = log.insert(entryOf(c, exchange, path, status, duration, requestBody, responseBody, create ? delivered : null));
+      }
+      const request =
+        listeners.length === 0
+          ? undefined
+          : loggedRequest(c, exchange, { id, path, route, create, delivered, arrivedAtMs, text, faults }, () => scanned?.cardData);
+      if (request !== undefined) tell(request, false);
+      if (delivered && outgoing !== undefined) {
+        // The answer is written after this returns: a close before it is finished is an answer
+        // the client never got (an abort, a dropped connection). One listener, no write unless it was lost.
+        const lost = (): void => {
+          if (!delivered || outgoing.writableFinished) return;
+          delivered = false;
+          log.markUndelivered(id);
+          if (request !== undefined) tell(request, true);
+        };
+        if (outgoing.destroyed) lost();
+        else outgoing.once('close', lost);
+      }
+      if (!listens('request.logged')) return;
+      const account = c.get('account') as ApiEnv['Variables']['account'] | undefined;
+      emit('request.logged', account?.id ?? null, {
+        id,
+        method: c.req.method,
+        path: path.includes('?') ? path.slice(0, path.indexOf('?')) : path,
+        status,
+        duration_ms: Math.round(duration * 100) / 100,
+      });
+    };
+  };
+
+  return {
+    arrive,
+    scoped: async (c, next) => {
+      if (!isConformanceUserAgent(c.req.header('user-agent'))) return next();
       const scope = { open: true };
       try {
         await notTheMerchants.run(scope, next);
       } finally {
         scope.open = false;
       }
-    } else await next();
-    const duration = performance.now() - started;
-    const status = c.res.status;
-    const account = c.get('account') as ApiEnv['Variables']['account'] | undefined;
-    let path: string;
-    let id: number;
-    let requestBody: string | null;
-    // A create's answer is delivered unless a fault replaced it or the client is already gone.
-    const outgoing = create ? outgoingOf(c) : undefined;
-    if (outgoing?.destroyed === true) c.set('answerLost', true);
-    let delivered = create && !c.get('answerLost');
-    if (written !== undefined && written.status === status && c.error === undefined) {
-      // Committed with the create (a fault after execution withdraws `logInUnit` before it runs).
-      ({ id, path, requestBody } = written);
-      if (create && !delivered) log.markUndelivered(id);
-    } else {
-      path = loggedPath(c.req.path, c.req.url);
-      requestBody = await loggedRequestBody(c);
-      const responseBody = status >= 400 ? loggedText(await c.res.clone().text()).slice(0, MAX_LOGGED_BODY) : null;
-      id = log.insert(entryOf(c, path, status, duration, requestBody, responseBody, create ? delivered : null));
-    }
-    for (const observer of observers) {
-      try {
-        await observer.logged(c, id, path, requestBody);
-      } catch {
-        // An observer never changes the answer: a body it cannot read (nested too deep to
-        // fingerprint) is left out of what it observes.
-      }
-    }
-    if (delivered && outgoing !== undefined) {
-      // The answer is written after this middleware returns: a close before it is finished is an
-      // answer the client never got (an abort, a dropped connection). One listener, no write
-      // unless it was lost.
-      const lost = (): void => {
-        if (!delivered || outgoing.writableFinished) return;
-        delivered = false;
-        c.set('answerLost', true);
-        log.markUndelivered(id);
-        for (const observer of observers) {
-          try {
-            observer.undelivered?.(c, id);
-          } catch {
-            // as above: an observer never changes the answer
-          }
-        }
+    },
+    subscribe: (listener) => {
+      listeners.push(listener);
+      return () => {
+        const at = listeners.indexOf(listener);
+        if (at >= 0) listeners.splice(at, 1);
       };
-      if (outgoing.destroyed) lost();
-      else outgoing.once('close', lost);
-    }
-    emit('request.logged', account?.id ?? null, {
-      id,
-      method: c.req.method,
-      path: path.includes('?') ? path.slice(0, path.indexOf('?')) : path,
-      status,
-      duration_ms: Math.round(duration * 100) / 100,
-    });
+    },
+  };
+}
+
+/** What the closing entry knows of a request, beside its context and exchange. */
+interface Closing {
+  id: number;
+  path: string;
+  route: string | null;
+  create: boolean;
+  delivered: boolean;
+  arrivedAtMs: number;
+  /** The body's text when it was read here (no parsed body). */
+  text: string | null;
+  faults: FaultOutcome;
+}
+
+/** The event of one logged request. `scannedCardData`: the log's own scan of the parsed body, when it made one. */
+function loggedRequest(
+  c: Context<ApiEnv>,
+  exchange: Exchange,
+  closing: Closing,
+  scannedCardData: () => boolean | undefined,
+): LoggedRequest {
+  const { id, path, route, create, delivered, arrivedAtMs, text, faults } = closing;
+  const method = c.req.method;
+  const bare = c.req.path;
+  const parsed: unknown = c.get('body');
+  const body: unknown = parsed ?? parsedOrUndefined(text);
+  const status = c.res.status;
+  const retryAfter = status === 429 ? Number(c.res.headers.get('retry-after')) : NaN;
+  const answered: unknown = exchange.replayed ? undefined : exchange.answered;
+  let created: LoggedRequest['created'] = null;
+  if (create && answered !== null && typeof answered === 'object') {
+    const { id: createdId, amount } = answered as { id?: unknown; amount?: unknown };
+    if (typeof createdId === 'string') created = { id: createdId, amount: typeof amount === 'number' ? amount : null };
+  }
+  const faultHeader = c.req.header(FAULT_HEADER);
+  let fingerprint: string | undefined;
+  return {
+    id,
+    method,
+    route,
+    params: route === null ? {} : c.req.param(),
+    path: bare,
+    loggedPath: path,
+    header: (name) => c.req.header(name),
+    account: c.get('account') as ApiEnv['Variables']['account'] | undefined,
+    status,
+    executedStatus: faults.executed?.status ?? status,
+    retryAfterS: Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : null,
+    replayed: exchange.replayed,
+    body,
+    bodyText: body === undefined ? text : null,
+    cardData: () => {
+      if (method === 'GET') return false;
+      const scanned = parsed !== undefined ? scannedCardData() : undefined;
+      if (scanned !== undefined) return scanned;
+      return bodyCarriesCardData(body, body === undefined ? text : null);
+    },
+    created,
+    fault: (faultHeader !== undefined && parseFault(faultHeader) !== null) || faults.played,
+    answerDelivered: !create || delivered,
+    // A keyed request's idempotency fingerprint hashed the same text (bare path, canonical body): not hashed twice.
+    fingerprint: () =>
+      (fingerprint ??=
+        parsed !== undefined && path === bare && c.get('requestFingerprint') !== undefined
+          ? c.get('requestFingerprint')!
+          : createHash('sha256')
+              .update(
+                `${method} ${path}\n${parsed !== undefined ? canonicalBody(c) : body !== undefined ? canonicalJson(body) : (text ?? '')}`,
+              )
+              .digest('hex')),
+    arrivedAtMs,
+    notTheMerchants: isConformanceUserAgent(c.req.header('user-agent')),
   };
 }

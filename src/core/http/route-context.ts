@@ -10,24 +10,21 @@ import type { Core } from '../core.js';
 import type { ApiEnv, AppEnv } from './env.js';
 import type { ApiPipeline } from './pipeline.js';
 import type { HttpRecords } from './ports.js';
-import type { RequestObserver } from './request-log.js';
-import type { ApiFaults } from './faults.js';
+import type { SubscribeRequests } from './request-log.js';
 
 export interface RouteContext {
-  /** The emulated API, mounted at /v4 behind the request log, `--latency` and the fault header. */
+  /** The emulated API, mounted at /v4 behind the pipeline's front (clock, request log, rate limit, latency, fault header). */
   api: OpenAPIHono<ApiEnv>;
-  /** The spec's pagination example's paths without the /v4 prefix (request log and latency, no faults). */
+  /** The spec's pagination example's paths without the /v4 prefix (the pipeline's front without faults). */
   bare: OpenAPIHono<ApiEnv>;
   /** The control API, mounted at /_sandbox behind the body gate. */
   control: OpenAPIHono<AppEnv>;
   /** Pages at the app's root (/pay, the panel); mounted after the APIs. */
   pages: OpenAPIHono<AppEnv>;
-  /** Auth, body validation, scenario faults and idempotency, run by /v4 handlers. */
+  /** What a /v4 route runs of the pipeline (`pipeline.ts`): its operation's guard, a create's steps. */
   pipeline: ApiPipeline;
-  /** Which request the last scenario `api_fault` was played on (for the observers). */
-  faultPlayedOn: ApiFaults['playedOn'];
-  /** Adds a listener of every logged /v4 request (the request log calls each; a failing one is isolated). */
-  observe(observer: RequestObserver): void;
+  /** Subscribes to each logged /v4 request (`LoggedRequest`; a failing subscriber is isolated). */
+  subscribeRequests: SubscribeRequests;
   /** The HTTP layer's own records: idempotency keys and the request log. */
   httpRecords: HttpRecords;
   /** The base URL of links built for request `c` (`--public-url`, else the origin the request came in on). */

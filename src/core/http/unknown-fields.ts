@@ -5,7 +5,7 @@
  * pointers, by comparing the raw body with what the schema kept.
  */
 import type { Context } from 'hono';
-import type { ApiEnv, BodyEnv } from './env.js';
+import type { ApiEnv, BodyEnv, Exchange } from './env.js';
 import { jsonPointer } from '../domain/errors.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -29,7 +29,7 @@ export function unknownFields(raw: unknown, parsed: unknown, path: (string | num
 
 /** Notes each unknown field of the request body (`pointers()` finds them) in the request log's warnings (/v4 only: other routes keep no log). */
 export function warnUnknownFields<E extends BodyEnv>(c: Context<E>, pointers: () => readonly string[]): void {
-  const warnings = (c as unknown as Context<ApiEnv>).get('warnings') as string[] | undefined;
+  const warnings = ((c as unknown as Context<ApiEnv>).get('exchange') as Exchange | undefined)?.warnings;
   if (!warnings) return;
   for (const pointer of pointers()) warnings.push(`unknown field ${pointer} ignored`);
 }

@@ -117,17 +117,9 @@ export function createGoLiveFeature(core: CoreParts, deps: GoLiveFeatureDeps): G
     rememberStateUrl: (webhookUrl, stateUrl) => void stateUrls.set(webhookUrl, stateUrl),
     flush: () => state.flush(),
     register(ctx) {
-      // It observes every logged /v4 request, and answers `GET /_sandbox/report`.
+      // It subscribes to every logged /v4 request, and answers `GET /_sandbox/report`.
       const { queries, clock } = ctx.core;
-      ctx.observe(
-        goLiveObserver({
-          accounts: queries.accounts,
-          transactions,
-          goLive: report,
-          clock,
-          faultPlayedOn: ctx.faultPlayedOn,
-        }),
-      );
+      ctx.subscribeRequests(goLiveObserver({ accounts: queries.accounts, transactions, goLive: report, clock }));
       ctx.control.route('/', reportControlRoutes({ accounts: queries.accounts, goLive: report }));
     },
   };

@@ -112,8 +112,22 @@ export function createScenarioPolicy(startup: readonly LoadedScenario[]): Loaded
   let runtime: LoadedScenario[] = [];
   /** All of them in matching order, rebuilt on each change (matching reads it on every create). */
   let all: LoadedScenario[] = [...startup];
+  /**
+   * The first rule matching each create's input, found once: a create's `api_fault` and its
+   * outcome are asked with the same input object. Forgotten when the scenarios change.
+   */
+  let matched = new WeakMap<MatchInput, RuleMatch | null>();
   const rebuild = (): void => {
     all = [...runtime, ...startup];
+    matched = new WeakMap();
+  };
+  const firstRule = (input: MatchInput): RuleMatch | null => {
+    let found = matched.get(input);
+    if (found === undefined) {
+      found = findRule(all, input);
+      matched.set(input, found);
+    }
+    return found;
   };
   const ruleByLabel = (label: string | null): ScenarioRule | null => {
     if (label === null) return null;
@@ -156,7 +170,7 @@ export function createScenarioPolicy(startup: readonly LoadedScenario[]): Loaded
       return count;
     },
     forTransaction(input) {
-      const found = findRule(all, input);
+      const found = firstRule(input);
       return found ? { rule: ruleLabel(found), script: scriptOf(found.rule.steps) } : null;
     },
     forSubscription(input) {
@@ -168,7 +182,7 @@ export function createScenarioPolicy(startup: readonly LoadedScenario[]): Loaded
           (rule) => rule.match.card_number === undefined && (rule.match.customer_email !== undefined || rule.match.amount !== undefined),
         ),
       }));
-      const found = findRule(onCustomer, input) ?? findRule(all, input);
+      const found = findRule(onCustomer, input) ?? firstRule(input);
       return found ? { label: ruleLabel(found), steps: found.rule.steps } : null;
     },
     firstChargeScript: (rule) => scriptOf(stepsOf(rule), 'SUCCEEDED'),
@@ -182,7 +196,7 @@ export function createScenarioPolicy(startup: readonly LoadedScenario[]): Loaded
       };
     },
     apiFaultFor(input) {
-      const found = findRule(all, input);
+      const found = firstRule(input);
       const step = found?.rule.steps.find((s) => 'api_fault' in s);
       return found && step && 'api_fault' in step ? { rule: ruleLabel(found), fault: step.api_fault } : null;
     },

@@ -1,7 +1,7 @@
 /**
  * /v4/subscriptions: create, read, list (cursor pages), cancel.
  *
- * POST /v4/subscriptions is validated once (`validRequest`): the body with the schema of the
+ * POST /v4/subscriptions is validated once (the pipeline's `create`): the body with the schema of the
  * account's mode, the `--restricted-channel-code` setting and the sandbox clock (trial_end),
  * together with `X-Forwarded-For`; every failure comes back in one 400. The OpenAPI document
  * shows the same schemas (one per mode) by reference. The router is given its query port, the
@@ -145,7 +145,7 @@ export function subscriptionRoutes({
   restrictedChannelCode,
   baseUrl,
 }: SubscriptionRouteDeps): OpenAPIHono<ApiEnv> {
-  const { secured, validRequest, scenarioFault, idempotent } = pipeline;
+  const { secured, create: created } = pipeline;
   const app = createRouter<ApiEnv>();
   app.openAPIRegistry.register('SubscriptionCreate', subscriptionCreateDocument(restrictedChannelCode));
 
@@ -159,7 +159,7 @@ export function subscriptionRoutes({
     return row;
   };
 
-  app.openapi(create(secured), async (c) => {
+  app.openapi(create(secured), (c) => {
     const account = c.get('account');
     warnIgnoredWebhookField(c); // a top-level notification_url: subscriptions take payment_method.webhooks_url
     const body = subscriptionCreateSchema({
@@ -167,10 +167,10 @@ export function subscriptionRoutes({
       directMode: account.mode === 'direct',
       nowMs: clock.nowMs(),
     });
-    const draft = subscriptionDraft(validRequest(c, { body, headers: forwardedForSchema }));
-    const match = subscriptionMatchInput(draft);
-    await scenarioFault(c, match);
-    return idempotent(c, 201, () => subscriptionView(subscriptions.create(account, draft, match), baseUrl(c), account.mode));
+    const operation = { body, headers: forwardedForSchema, input: subscriptionDraft, match: subscriptionMatchInput };
+    return created(c, operation, 201, (draft, match) =>
+      subscriptionView(subscriptions.create(account, draft, match!), baseUrl(c), account.mode),
+    );
   });
 
   app.openapi(get(secured), (c) => {

@@ -1,7 +1,7 @@
 /**
  * /v4/transactions and their refunds: create, read, list (cursor pages, the refunds of a
  * transaction too). Create bodies are
- * validated once, with the schema of the account's mode (`validRequest`).
+ * validated once, with the schema of the account's mode, by the pipeline's `create`.
  * The router reads through the transaction query port and writes through the transaction
  * service; it is given both (`TransactionRouteDeps`), never the sandbox.
  */
@@ -140,7 +140,7 @@ export interface TransactionRouteDeps {
 
 /** The transaction routes, mounted under /v4. */
 export function transactionRoutes({ queries, transactions, pipeline, baseUrl }: TransactionRouteDeps): OpenAPIHono<ApiEnv> {
-  const { secured, validRequest, scenarioFault, idempotent } = pipeline;
+  const { secured, create: created } = pipeline;
   const app = createRouter<ApiEnv>();
   app.openAPIRegistry.register('TransactionCreate', transactionCreateDocument);
   app.openAPIRegistry.register('RefundCreate', refundCreateSchema);
@@ -158,12 +158,11 @@ export function transactionRoutes({ queries, transactions, pipeline, baseUrl }: 
     return tx;
   };
 
-  app.openapi(create(secured), async (c) => {
+  app.openapi(create(secured), (c) => {
     const account = c.get('account');
-    const input = validRequest(c, { body: transactionCreateSchema(account.mode) });
-    const match = transactionMatchInput(input);
-    await scenarioFault(c, match);
-    return idempotent(c, 201, () => transactionView(transactions.create(account, input, { match }), baseUrl(c), account.mode));
+    return created(c, { body: transactionCreateSchema(account.mode), match: transactionMatchInput }, 201, (input, match) =>
+      transactionView(transactions.create(account, input, { match: match! }), baseUrl(c), account.mode),
+    );
   });
 
   app.openapi(get(secured), (c) => {
@@ -186,8 +185,7 @@ export function transactionRoutes({ queries, transactions, pipeline, baseUrl }: 
   });
 
   app.openapi(createRefund(secured), (c) => {
-    const input = validRequest(c, { body: refundCreateSchema, bodyOptional: true });
-    return idempotent(c, 201, () => {
+    return created(c, { body: refundCreateSchema, bodyOptional: true }, 201, (input) => {
       const tx = ownTransaction(c.get('account').id, c.req.valid('param').transaction_id);
       return refundView(transactions.refund(tx.id, input));
     });

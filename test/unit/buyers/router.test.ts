@@ -10,6 +10,7 @@ import type { Account } from '../../../src/features/accounts/entities.js';
 import type { Buyer } from '../../../src/features/buyers/entities.js';
 import type { BuyerFilters } from '../../../src/features/buyers/ports.js';
 import { apiAuth } from '../../../src/core/http/auth.js';
+import { securedBy } from '../../../src/core/http/pipeline.js';
 import { errorHandler } from '../../../src/core/http/errors.js';
 import { buyerRoutes } from '../../../src/features/buyers/buyers.api.js';
 
@@ -47,11 +48,11 @@ const buyer = (id: string, name: string): Buyer => ({
 
 function mount() {
   const asked: { accountId: string; filters: BuyerFilters | undefined }[] = [];
-  const secured = apiAuth({
+  const auth = apiAuth({
     accounts: { byApiKey: (key) => (key === ACCOUNT.api_key ? ACCOUNT : undefined), byKid: () => undefined },
     apiKeys: { authenticate: (secret) => (secret === 'sk_test_restricted_01' ? { account: ACCOUNT, key: RESTRICTED } : undefined) },
-    bodyLimit: 1024,
   });
+  const secured = securedBy(auth, { bodyLimit: 1024 });
   const buyers = {
     page: (accountId: string, _req: unknown, filters?: BuyerFilters) => {
       asked.push({ accountId, filters });

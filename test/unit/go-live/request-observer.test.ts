@@ -3,7 +3,7 @@
  * anywhere, or a security code under any field that names one, whatever the field names.
  */
 import { describe, expect, it } from 'vitest';
-import { carriesCardData } from '../../../src/features/go-live/request-observer.js';
+import { bodyCarriesCardData as carriesCardData } from '../../../src/core/http/request-log.js';
 
 describe('card data in a request body', () => {
   it('finds a card number under any field name, at any depth, spaced or not', () => {

@@ -54,4 +54,35 @@ describe('fault steps', () => {
     expect(policy.webhookFaults('s/hooks')).toEqual([{ kind: 'duplicate' }, { kind: 'delayed', seconds: 30 }]);
     expect(webhookFaultsOf(parsed.rules[0]!.steps)).toEqual([]);
   });
+
+  it("matches a create's rules once: its api_fault and its outcome are asked with the same input", () => {
+    const parsed = scenarioFileSchema.parse({
+      name: 's',
+      rules: [
+        { name: 'other', match: { amount: 7 }, steps: [{ outcome: 'FAILED' }] },
+        { name: 'slow', match: { amount: 503 }, steps: [{ api_fault: 'latency=10' }, { outcome: 'FAILED' }] },
+      ],
+    });
+    const policy = createScenarioPolicy([{ ...parsed, source: 'test' }]);
+    let reads = 0;
+    const input = {
+      kind: 'transaction' as const,
+      currency: 'USD',
+      get amount() {
+        reads += 1;
+        return 503;
+      },
+    };
+    expect(policy.apiFaultFor(input)).toEqual({ rule: 's/slow', fault: 'latency=10' });
+    const matching = reads;
+    expect(matching).toBeGreaterThan(0);
+    expect(policy.forTransaction(input)?.rule).toBe('s/slow');
+    expect(reads).toBe(matching);
+    // Scenarios loaded in between are matched afresh.
+    policy.addRuntime({
+      ...scenarioFileSchema.parse({ name: 'new', rules: [{ name: 'r', match: { amount: 503 }, steps: [{ outcome: 'SUCCEEDED' }] }] }),
+      source: 'run time',
+    });
+    expect(policy.forTransaction(input)?.rule).toBe('new/r');
+  });
 });

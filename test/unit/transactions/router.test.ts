@@ -12,11 +12,10 @@ import type { TransactionService } from '../../../src/features/transactions/tran
 import { apiAuth } from '../../../src/core/http/auth.js';
 import { errorHandler } from '../../../src/core/http/errors.js';
 import { idempotency } from '../../../src/core/http/idempotency.js';
-import type { IdempotencyRecord, IdempotencyRepo } from '../../../src/core/http/ports.js';
-import type { ApiPipeline } from '../../../src/core/http/pipeline.js';
+import { createSteps, securedBy, type ApiPipeline } from '../../../src/core/http/pipeline.js';
 import { transactionRoutes } from '../../../src/features/transactions/transactions.api.js';
 import { requestValidation } from '../../../src/core/http/validation.js';
-import { accountEntity, fakeClock, transactionEntity } from '../../support/fakes.js';
+import { accountEntity, fakeClock, fakeIdempotencyRecords, transactionEntity } from '../../support/fakes.js';
 
 /** Unexpected errors answer 500 with the envelope; these tests do not log them. */
 const onError = errorHandler({ error: () => undefined });
@@ -28,38 +27,6 @@ const TX_A = '7099948d-7286-47e4-aad8-b68f7eb44591';
 const TX_B = '0b7f3c2e-5d41-4c1a-9a57-3f0f6f2b8e11';
 
 /** Idempotency records in a Map. */
-function fakeIdempotency(): IdempotencyRepo {
-  const rows = new Map<string, IdempotencyRecord>();
-  const id = (accountId: string, key: string) => `${accountId}\n${key}`;
-  return {
-    get: (accountId, key) => rows.get(id(accountId, key)),
-    claim: (accountId, key, fingerprint, at) =>
-      void rows.set(id(accountId, key), {
-        account_id: accountId,
-        key,
-        fingerprint,
-        state: 'processing',
-        response_status: null,
-        response_body: null,
-        created_at: at,
-      }),
-    complete: (accountId, key, status, body) =>
-      void Object.assign(rows.get(id(accountId, key))!, { state: 'done', response_status: status, response_body: body }),
-    release: (accountId, key) => void rows.delete(id(accountId, key)),
-    record: (accountId, key, fingerprint, at, status, body) =>
-      void rows.set(id(accountId, key), {
-        account_id: accountId,
-        key,
-        fingerprint,
-        state: 'done',
-        response_status: status,
-        response_body: body,
-        created_at: at,
-      }),
-    deleteExpired: () => 0,
-    hasKeys: () => rows.size > 0,
-  };
-}
 
 /** The router mounted under /v4 of a bare Hono app (with the sandbox's error envelope), over fakes; `calls` lists the service's calls. */
 function mount() {
@@ -92,14 +59,18 @@ function mount() {
   };
   const accounts = [A, B];
   const pipeline: ApiPipeline = {
-    secured: apiAuth({
-      accounts: { byApiKey: (key) => accounts.find((a) => a.api_key === key), byKid: () => undefined },
-      apiKeys: { authenticate: () => undefined },
-      bodyLimit: 1024,
-    }),
-    validRequest: requestValidation({ webhookTargetRefused: (url) => (url.includes('169.254.') ? 'a link-local address' : null) }),
-    scenarioFault: async () => {},
-    idempotent: idempotency({ records: fakeIdempotency(), clock: fakeClock(), atomically: (work) => work() }),
+    secured: securedBy(
+      apiAuth({
+        accounts: { byApiKey: (key) => accounts.find((a) => a.api_key === key), byKid: () => undefined },
+        apiKeys: { authenticate: () => undefined },
+      }),
+      { bodyLimit: 1024 },
+    ),
+    create: createSteps(
+      requestValidation({ webhookTargetRefused: (url) => (url.includes('169.254.') ? 'a link-local address' : null) }),
+      () => undefined,
+      idempotency({ records: fakeIdempotencyRecords(), clock: fakeClock(), atomically: (work) => work() }),
+    ),
   };
   const router = transactionRoutes({
     queries: {

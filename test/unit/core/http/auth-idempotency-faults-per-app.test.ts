@@ -1,6 +1,6 @@
 /**
- * What the /v4 middleware keeps belongs to the app that made it: the JWT key cache of `apiAuth`, and the
- * faults `apiFaults` notes of a request, which it keys by the request's context, so the body
+ * What the /v4 pipeline keeps belongs to the app that made it: the JWT key cache of `apiAuth`, and the
+ * faults `apiFaults` notes of a request, which it keeps in the request's exchange, so the body
  * gate replacing the raw request (a `; charset=utf-8` content type) does not lose them.
  * Fakes of the ports only: no composed sandbox.
  */
@@ -10,6 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { DEMO_ACCOUNTS } from '../../../../src/core/credentials/demo-credentials.js';
 import type { Account } from '../../../../src/features/accounts/entities.js';
 import { apiAuth, VerificationKeys } from '../../../../src/core/http/auth.js';
+import { newExchange } from '../../../../src/core/http/exchange.js';
+import { securedBy } from '../../../../src/core/http/pipeline.js';
 import type { ApiEnv } from '../../../../src/core/http/env.js';
 import { errorHandler } from '../../../../src/core/http/errors.js';
 import { apiFaults } from '../../../../src/core/http/faults.js';
@@ -46,8 +48,8 @@ function jwt(claims: Record<string, unknown>): string {
 function guarded(keys: VerificationKeys) {
   const app = new Hono<ApiEnv>();
   app.onError(onError);
-  const secured = apiAuth({ accounts, apiKeys: { authenticate: () => undefined }, bodyLimit: 1024, keys });
-  app.get('/v4/transactions', ...secured('transactions.read'), (c) => c.json({ account: c.get('account').id }));
+  const secured = securedBy(apiAuth({ accounts, apiKeys: { authenticate: () => undefined }, keys }), { bodyLimit: 1024 });
+  app.get('/v4/transactions', secured('transactions.read'), (c) => c.json({ account: c.get('account').id }));
   return app;
 }
 
@@ -122,16 +124,20 @@ describe('apiFaults', () => {
   function faulted(rule: string | null) {
     const runs: string[] = [];
     const faults = apiFaults({ scenarios: { apiFaultFor: () => (rule === null ? null : { rule: 'r1', fault: rule }) } });
-    const secured = apiAuth({ accounts, apiKeys: { authenticate: () => undefined }, bodyLimit: 1024 });
+    const secured = securedBy(apiAuth({ accounts, apiKeys: { authenticate: () => undefined } }), { bodyLimit: 1024 });
     const app = new Hono<ApiEnv>();
     app.onError(onError);
+    // The pipeline's fault steps around the route, as its front runs them.
     const seen: MiddlewareHandler<ApiEnv> = async (c, next) => {
+      const exchange = newExchange();
+      c.set('exchange', exchange);
+      const asked = faults.asked(c, exchange);
       await next();
-      runs.push(`played: ${faults.playedOn(c) === undefined ? 'no' : 'yes'}`);
+      const { played } = await faults.after(c, exchange, asked);
+      runs.push(`played: ${played ? 'yes' : 'no'}`);
     };
     app.use('*', seen);
-    app.use('*', faults.middleware);
-    app.post('/v4/transactions', ...secured('transactions.write'), async (c) => {
+    app.post('/v4/transactions', secured('transactions.write'), async (c) => {
       await faults.scenarioFault(c, { kind: 'transaction', amount: 1, currency: 'USD' });
       runs.push('created');
       return c.json({ id: 'tx_1' }, 201);

@@ -62,13 +62,17 @@ describe('the token bucket of --rate-limit', () => {
 describe('the rate limit over a request', () => {
   it('answers a call over the budget 429 with Retry-After: 1, and serves the account again once that second has passed', async () => {
     let nowMs = 0;
-    const { rateLimit } = loadRehearsal({
+    const rehearsal = loadRehearsal({
       settingsOf: () => ({ known: true, rateLimit: 1, latency: { p50Ms: 0, p99Ms: 0 } }),
       authenticatesAs: () => true,
       now: () => nowMs,
     });
     const app = new Hono<ApiEnv>();
-    app.use('*', rateLimit);
+    app.use('*', async (c, next) => {
+      const refused = rehearsal.refused(c, c.req.header('x-merchant-account-id'));
+      if (refused) return refused;
+      await next();
+    });
     app.get('/v4/x', (c) => c.text('ok', 200));
     const call = () => app.request('/v4/x', { headers: { 'x-merchant-account-id': 'V', authorization: 'Bearer own-key' } });
     expect((await call()).status).toBe(200);
@@ -85,7 +89,7 @@ describe('the rate limit over a request', () => {
 describe('the rate limit counts authenticated requests only', () => {
   it("a request whose token does not authenticate as the named account passes uncounted; the account's own calls are counted", async () => {
     const asked: string[] = [];
-    const { rateLimit } = loadRehearsal({
+    const rehearsal = loadRehearsal({
       settingsOf: () => ({ known: true, rateLimit: 2, latency: { p50Ms: 0, p99Ms: 0 } }),
       authenticatesAs: (authorization, accountId) => {
         asked.push(accountId);
@@ -94,7 +98,11 @@ describe('the rate limit counts authenticated requests only', () => {
       now: () => 0,
     });
     const app = new Hono<ApiEnv>();
-    app.use('*', rateLimit);
+    app.use('*', async (c, next) => {
+      const refused = rehearsal.refused(c, c.req.header('x-merchant-account-id'));
+      if (refused) return refused;
+      await next();
+    });
     app.get('/v4/x', (c) => c.text('ok', 200));
     const call = async (authorization?: string): Promise<number> =>
       (await app.request('/v4/x', { headers: { 'x-merchant-account-id': 'V', ...(authorization ? { authorization } : {}) } })).status;

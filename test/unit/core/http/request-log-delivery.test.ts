@@ -1,7 +1,7 @@
 /**
  * Whether a create's answer reached the client, as the request log notes it: a create whose
  * connection closes before its answer is written is marked undelivered after the fact (one
- * write, only then) and its observers hear it; an answer written in full, or a request that is
+ * write, only then) and its subscribers hear it; an answer written in full, or a request that is
  * not a create, is never marked. The Node response is a fake of the few fields read.
  */
 import { EventEmitter } from 'node:events';
@@ -9,7 +9,8 @@ import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import type { ApiEnv } from '../../../../src/core/http/env.js';
 import type { RequestLogEntry } from '../../../../src/core/http/ports.js';
-import { requestLog, type RequestObserver } from '../../../../src/core/http/request-log.js';
+import { newExchange } from '../../../../src/core/http/exchange.js';
+import { requestLog, type RequestListener } from '../../../../src/core/http/request-log.js';
 
 /** The fields of node's ServerResponse the request log reads. */
 class FakeOutgoing extends EventEmitter {
@@ -21,30 +22,34 @@ function setup() {
   const entries: Omit<RequestLogEntry, 'seq'>[] = [];
   const marked: number[] = [];
   const heard: { logged: number[]; undelivered: number[]; lostWhenHeard: boolean[] } = { logged: [], undelivered: [], lostWhenHeard: [] };
-  const observer: RequestObserver = {
-    logged: (c, id) => {
-      heard.logged.push(id);
-      heard.lostWhenHeard.push(c.get('answerLost'));
+  const listener: RequestListener = {
+    logged: (request) => {
+      heard.logged.push(request.id);
+      heard.lostWhenHeard.push(!request.answerDelivered);
     },
-    undelivered: (c, id) => {
-      expect(c.get('answerLost')).toBe(true);
-      heard.undelivered.push(id);
+    undelivered: (request) => {
+      heard.undelivered.push(request.id);
     },
   };
+  const log = requestLog({
+    requestLog: {
+      insert: (entry) => entries.push(entry),
+      insertNow: (entry) => entries.push(entry),
+      markUndelivered: (seq) => void marked.push(seq),
+    },
+    clock: { nowMs: () => 0 },
+    emit: () => {},
+  });
+  log.subscribe(listener);
   const app = new Hono<ApiEnv>();
-  app.use(
-    '*',
-    requestLog({
-      requestLog: {
-        insert: (entry) => entries.push(entry),
-        insertNow: (entry) => entries.push(entry),
-        markUndelivered: (seq) => void marked.push(seq),
-      },
-      clock: { nowMs: () => 0 },
-      emit: () => {},
-      observers: [observer],
-    }),
-  );
+  // The request log's part of the pipeline's front: the entry opened on arrival, written once answered.
+  app.use('*', async (c, next) => {
+    const exchange = newExchange();
+    c.set('exchange', exchange);
+    const logged = log.arrive(c, exchange);
+    await next();
+    await logged({ played: false, executed: undefined });
+  });
   app.post('/v4/transactions', (c) => c.json({ id: 'tx1' }, 201));
   app.get('/v4/transactions', (c) => c.json({ items: [] }));
   const send = (method: 'GET' | 'POST', outgoing: FakeOutgoing) =>

@@ -10,7 +10,7 @@ import { CRASH_BACKOFF_FIRST_MS, CRASH_BACKOFF_MAX_MS, CrashBackoff } from '../.
 import { Dispatcher } from '../../../../src/core/webhooks/dispatcher.js';
 import { fakeClock } from '../../../support/fakes.js';
 import { delivery, fakePoster, fakeRealTime, flush } from './fake-deliveries.js';
-import { deliveryResources } from '../../../src/features/transactions/delivery-resources.js';
+import { deliveryResources } from '../../../../src/features/transactions/delivery-resources.js';
 
 describe('CrashBackoff', () => {
   it('pauses for 250 ms, doubling at each failure in a row up to 30 s; reports each; ends when its timer fires', () => {
