@@ -14,6 +14,7 @@ import type { Features, SandboxLifecycle } from './compose.js';
 import type { Db } from './core/db/database.js';
 import { isLoopbackHost } from './core/config.js';
 import { createLogger, type Logger } from './core/log.js';
+import type { RealTime } from './core/webhooks/crash-backoff.js';
 import type { FixtureObjects, PreparedStartupFixtures } from './features/fixtures/index.js';
 import { envelopedServer } from './server-refusals.js';
 import { SandboxError } from './core/domain/errors.js';
@@ -105,14 +106,16 @@ export interface RunningServer {
 export interface ServerRuntime {
   /** Where the sandbox and its server log (the CLI's, from --log-format and --quiet); default a new text logger. */
   logger?: Logger;
+  /** Real time for the webhook dispatcher's crash back-off (default: performance.now and timers); tests shorten its waits. */
+  realTime?: RealTime;
 }
 
 /** Starts the sandbox on `options.host`:`options.port` (0 picks a free port). */
 export function startServer(
   options: Partial<SandboxOptions> = {},
-  { logger = createLogger() }: ServerRuntime = {},
+  { logger = createLogger(), realTime }: ServerRuntime = {},
 ): Promise<RunningServer> {
-  const { app, core, features, lifecycle, httpRecords, repos, db } = createApp(options, { logger });
+  const { app, core, features, lifecycle, httpRecords, repos, db } = createApp(options, { logger, ...(realTime ? { realTime } : {}) });
   // Fixtures (--fixtures) are checked before listening, and applied once the sandbox knows its
   // address (payment links); requests that arrive meanwhile wait until they are applied (the
   // first answer, a health check's, comes once they are all in place). A bad one stops the start.
