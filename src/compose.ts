@@ -26,6 +26,7 @@ import type { RecordedAttempt } from './core/domain/ports.js';
 import { idempotencyExpiry } from './core/http/idempotency.js';
 import type { HttpRecords } from './core/http/ports.js';
 import { createLogger, repeatedFailure, repeatedFailures, type Logger } from './core/log.js';
+import type { RealTime } from './core/webhooks/crash-backoff.js';
 import { Dispatcher } from './core/webhooks/dispatcher.js';
 import type { WebhookPoster } from './core/webhooks/post.js';
 import { createAsyncSigner, createSigner, webhookSigningOf } from './core/webhooks/signing.js';
@@ -107,6 +108,11 @@ export interface SandboxRuntime {
    * origin, under the target guard); tests hand one that delivers in memory.
    */
   webhookPoster?: WebhookPoster;
+  /**
+   * Real time for the webhook dispatcher's crash back-off and full passes (default:
+   * performance.now and unref'd timers); tests hand one that shortens the back-off's waits.
+   */
+  realTime?: RealTime;
 }
 
 /**
@@ -119,7 +125,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, runtime: San
   const { logger = createLogger() } = runtime;
   const options = resolveOptions({ restrictedChannelCode: DEFAULT_RESTRICTED_CHANNEL_CODE, ...input });
   const policy = loadScenarioPolicy(options);
-  const core = composeCore(options, logger, runtime.webhookPoster);
+  const core = composeCore(options, logger, runtime.webhookPoster, runtime.realTime);
   const { stores } = core.store;
 
   const scenarios = createScenariosFeature(core, policy, stores.scheduledSteps);
@@ -217,6 +223,7 @@ function composeCore(
   options: SandboxOptions,
   logger: Logger,
   poster: WebhookPoster | undefined,
+  time: RealTime | undefined,
 ): CoreParts & { store: ReturnType<typeof openStore> } {
   const effectFailures = repeatedFailure(logger, 'feed.failed', 'an after-commit effect failed');
   const accountClocks = createAccountClocks();
@@ -271,6 +278,7 @@ function composeCore(
     refuseTarget: (url) => refusedDelivery(url, targets),
     connectGuard: connectGuard(targets),
     ...(poster ? { poster } : {}),
+    ...(time ? { time } : {}),
     onAttempt: (attempt) => {
       for (const observe of attemptObservers) observe(attempt);
     },

@@ -14,6 +14,7 @@ import type { Features, SandboxLifecycle } from './compose.js';
 import type { Db } from './core/db/database.js';
 import { isLoopbackHost } from './core/config.js';
 import { createLogger, type Logger } from './core/log.js';
+import type { RealTime } from './core/webhooks/crash-backoff.js';
 import type { FixtureObjects, PreparedStartupFixtures } from './features/fixtures/index.js';
 import { envelopedServer } from './server-refusals.js';
 import { SandboxError } from './core/domain/errors.js';
@@ -48,13 +49,22 @@ function onClientError(err: Error & { code?: string }, socket: Socket): void {
 }
 
 /**
- * Shutdown (SIGTERM, `docker stop` kills after 10 s): webhook attempts under way get
- * `WEBHOOK_GRACE_MS`, connections still open after `CUT_AFTER_MS` are cut, and requests already
- * sent are read for `READ_PENDING_MS` before the idle connections close: well under 5 s in all.
+ * Shutdown (SIGTERM, `docker stop` kills after 10 s): requests already sent are read first
+ * (for at most `READ_PENDING_MS` while connections keep arriving), then connections with nothing
+ * in flight close at once; webhook attempts under way get
+ * `WEBHOOK_GRACE_MS`, and connections still open after `CUT_AFTER_MS` are cut: well under 5 s
+ * in all, and a few milliseconds when nothing is in flight.
  */
 const WEBHOOK_GRACE_MS = 1500;
 const CUT_AFTER_MS = 3000;
 const READ_PENDING_MS = 500;
+
+/**
+ * A connection with nothing in flight that Node does not count idle: it has sent no byte (a
+ * client's spare connection, or one left after it gave up on a request), so no request is
+ * being read or answered on it.
+ */
+const quiet = (socket: Socket): boolean => socket.bytesRead === 0 && !(socket as Socket & { _httpMessage?: unknown })._httpMessage;
 
 /** Runs `fn` after the event loop has polled its sockets twice (check phase, twice). */
 const afterReads = (fn: () => void): void => void setImmediate(() => setImmediate(fn));
@@ -96,14 +106,16 @@ export interface RunningServer {
 export interface ServerRuntime {
   /** Where the sandbox and its server log (the CLI's, from --log-format and --quiet); default a new text logger. */
   logger?: Logger;
+  /** Real time for the webhook dispatcher's crash back-off (default: performance.now and timers); tests shorten its waits. */
+  realTime?: RealTime;
 }
 
 /** Starts the sandbox on `options.host`:`options.port` (0 picks a free port). */
 export function startServer(
   options: Partial<SandboxOptions> = {},
-  { logger = createLogger() }: ServerRuntime = {},
+  { logger = createLogger(), realTime }: ServerRuntime = {},
 ): Promise<RunningServer> {
-  const { app, core, features, lifecycle, httpRecords, stores, db } = createApp(options, { logger });
+  const { app, core, features, lifecycle, httpRecords, stores, db } = createApp(options, { logger, ...(realTime ? { realTime } : {}) });
   // Fixtures (--fixtures) are checked before listening, and applied once the sandbox knows its
   // address (payment links); requests that arrive meanwhile wait until they are applied (the
   // first answer, a health check's, comes once they are all in place). A bad one stops the start.
@@ -185,38 +197,48 @@ export function startServer(
             // Webhooks under way get a moment, then are cut and stay pending for the next start.
             const webhooks = lifecycle.drainWebhooks(WEBHOOK_GRACE_MS);
             // Requests that arrived just before the signal are read first: until its request is
-            // read, a connection looks idle, and closing it answered ECONNRESET (16 of 20 under
-            // load). A timer runs before the poll phase that reads sockets, so each close waits
-            // for two polls (`afterReads`): one accepts waiting connections, the next reads them.
-            setTimeout(
-              () =>
-                afterReads(() => {
-                  // In-flight requests finish; keep-alive connections close as soon as they are idle.
-                  const idle = setInterval(
-                    () =>
-                      afterReads(() => {
-                        if ('closeIdleConnections' in server) server.closeIdleConnections();
-                      }),
-                    50,
-                  );
-                  server.close(() => {
-                    clearInterval(idle);
-                    void webhooks.then(done, done);
-                  });
-                  core.events.end(); // open event streams (a panel) finish now
-                  // Anything still open after 3 s is cut.
-                  setTimeout(() => {
-                    if ('closeAllConnections' in server) server.closeAllConnections();
-                  }, CUT_AFTER_MS).unref();
-                }),
-              READ_PENDING_MS,
-            );
+            // read, a connection looks idle, and closing it (or the listener, with connections
+            // still waiting to be accepted) answered ECONNRESET (16 of 20 under load). A timer
+            // runs before the poll phase that reads sockets, so from a timer `afterReads` waits
+            // for two polls: one accepts waiting connections, the next reads them. Node accepts
+            // only some of a burst per poll, so this repeats while connections keep arriving, for
+            // at most `READ_PENDING_MS`; then what is quiet closes at once.
+            const finish = (): void => {
+              // In-flight requests finish (their answers close their connections); quiet ones close now.
+              const closeQuiet = (): void => {
+                if ('closeIdleConnections' in server) server.closeIdleConnections();
+                for (const socket of connections) if (quiet(socket)) socket.destroy();
+              };
+              const idle = setInterval(() => afterReads(closeQuiet), 50);
+              server.close(() => {
+                clearInterval(idle);
+                void webhooks.then(done, done);
+              });
+              closeQuiet();
+              core.events.end(); // open event streams (a panel) finish now
+              // Anything still open after 3 s is cut.
+              setTimeout(() => {
+                if ('closeAllConnections' in server) server.closeAllConnections();
+              }, CUT_AFTER_MS).unref();
+            };
+            const settle = (seen: number, until: number): void =>
+              afterReads(() => (accepted !== seen && Date.now() < until ? settle(accepted, until) : finish()));
+            setTimeout(() => settle(accepted, Date.now() + READ_PENDING_MS));
           }).then(() => lifecycle.close());
           return stopping;
         },
       });
     };
     server.on('clientError', onClientError);
+    // Every open connection: one that has sent nothing yet counts as busy to Node (so that its
+    // headers time out), and would hold a stop until the cut.
+    const connections = new Set<Socket>();
+    let accepted = 0;
+    server.on('connection', (socket: Socket) => {
+      accepted += 1;
+      connections.add(socket);
+      socket.once('close', () => connections.delete(socket));
+    });
     server.on('request', (_req: IncomingMessage, res: ServerResponse) => {
       if (closing)
         res.shouldKeepAlive = false; // stopping: `Connection: close`, so no client sends another

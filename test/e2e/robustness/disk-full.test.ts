@@ -4,7 +4,9 @@
  * with the 500 envelope, the request log can still be read, an advance answers, the
  * dispatcher backs off and logs its failure once instead of 431,000 times, each failed write
  * is one log line (never a stack trace), everything recovers when space returns, and closing
- * the sandbox on a full disk throws nothing.
+ * the sandbox on a full disk throws nothing. The dispatcher's back-off is asked for in real
+ * time (250 ms doubling to 30 s); here each of its waits lasts a few milliseconds, so the test
+ * does not sit them out.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +14,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { until } from '../../support/until.js';
 import { createLogger } from '../../../src/core/log.js';
+import { realTime, type RealTime } from '../../../src/core/webhooks/crash-backoff.js';
 import { startServer } from '../../../src/server.js';
 import { directPayment, headers, startReceiver } from '../../support/app.js';
 
@@ -30,7 +33,23 @@ describe('a full disk', () => {
     const logger = createLogger({ format: 'text', out: () => undefined, err: (line) => lines.push(line) });
     const receiver = await startReceiver();
     cleanup.push(() => receiver.close());
-    const server = await startServer({ port: 0, ticker: true, db: join(dir, 'full.db'), notificationUrl: receiver.url }, { logger });
+    // The back-off's waits as asked, and how many have ended; each lasts at most 5 ms.
+    const backoffs: number[] = [];
+    let resumed = 0;
+    const quickBackoff: RealTime = {
+      now: realTime.now,
+      after(ms, fn) {
+        backoffs.push(ms);
+        return realTime.after(Math.min(ms, 5), () => {
+          resumed += 1;
+          fn();
+        });
+      },
+    };
+    const server = await startServer(
+      { port: 0, ticker: true, db: join(dir, 'full.db'), notificationUrl: receiver.url },
+      { logger, realTime: quickBackoff },
+    );
     cleanup.push(() => server.stop());
     const create = (i: number): Promise<Response> =>
       fetch(`${server.url}/v4/transactions`, {
@@ -79,7 +98,7 @@ describe('a full disk', () => {
     await advanced.arrayBuffer();
 
     // Failing deliveries and ticks: wait until the dispatcher has met the full disk and said so,
-    // then let it back off and retry a few times (250 ms, 500 ms, 1 s) before counting. Every
+    // then let it back off and retry a few times (250 ms, 500 ms, 1 s asked) before counting. Every
     // bound below holds however slow the machine: the dispatcher's failure once, each failed
     // write one line, no stack trace anywhere.
     // Some writes still fit on a nearly full disk (an update in place): the dispatcher may say once
@@ -87,7 +106,11 @@ describe('a full disk', () => {
     const crashLine = (l: string): boolean => l.includes('delivery failed unexpectedly') && !l.includes('working again');
     const recoveryLine = (l: string): boolean => l.includes('delivery failed unexpectedly') && l.includes('working again');
     await until('the dispatcher to log the full disk', () => (lines.some(crashLine) ? true : undefined), 30_000);
-    await new Promise((r) => setTimeout(r, 250 + 500 + 1000));
+    const seen = resumed;
+    await until('three back-offs to end', () => (resumed >= seen + 3 ? true : undefined), 30_000);
+    // 250 ms, doubled at each further failure up to 30 s (from 250 ms again after a recovery)
+    expect(backoffs[0]).toBe(250);
+    expect(backoffs.filter((ms, i) => i > 0 && ms !== 250 && ms !== Math.min(30_000, 2 * backoffs[i - 1]!))).toEqual([]);
     expect(lines.filter(crashLine)).toHaveLength(1);
     expect(lines.filter(recoveryLine).length).toBeLessThanOrEqual(1);
     expect(lines.filter((l) => /^payment-sandbox: (POST|GET) \S+ failed: database or disk is full$/.test(l))).toHaveLength(failedWrites);
@@ -111,10 +134,10 @@ describe('a full disk', () => {
           )
           .get(...settled) as { n: number }
       ).n;
-    // the deliveries' back-off reaches 30 s while the disk stays full; an attempt that failed at
+    // the deliveries' back-off asks up to 30 s while the disk stays full; an attempt that failed at
     // the merchant meanwhile (a slow receiver on a loaded machine) waits for its retry on the
     // sandbox clock, so the clock is moved on once the back-off has had its time
-    while (pendingSettled() > 0 && Date.now() < end + 40_000) await new Promise((r) => setTimeout(r, 100));
+    while (pendingSettled() > 0 && Date.now() < end + 10_000) await new Promise((r) => setTimeout(r, 100));
     if (pendingSettled() > 0) {
       const moved = await fetch(`${server.url}/_sandbox/clock/advance`, {
         method: 'POST',
