@@ -27,6 +27,7 @@ export type {
   ScheduledStep,
   ScheduledStepQueries,
   ScheduledStepsRepo,
+  WebhookFault,
 } from './vocabulary.js';
 export { scenariosMigrations } from './migrations.js';
 
