@@ -122,7 +122,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, runtime: San
   const core = composeCore(options, logger, runtime.webhookPoster);
   const { stores } = core.store;
 
-  const scenarios = createScenariosFeature(core, policy, stores.scheduledSteps);
+  const scenarios = createScenariosFeature(core, policy);
   const accounts = createAccountsFeature(core, { store: stores.accounts, buyers: stores.buyers });
   const goLive = createGoLiveFeature(core, {
     webhookCanary: (accountId) => accounts.loadSettings.webhookCanary(accountId),
@@ -315,6 +315,7 @@ function composeCore(
     feed,
     deliveries: store.deliveries,
     db: store.db,
+    accountClocks,
     scheduler,
     signing,
     targets,
