@@ -173,7 +173,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, runtime: San
 
   const lifecycle = createLifecycle({
     stopTicker: () => clearInterval(ticker),
-    accounts: accounts.service,
+    accounts: { stopKeyPool: () => accounts.service.stopKeyPool(), storeOwed: () => accounts.service.seedOwedBuyers() },
     persistent: options.db !== ':memory:',
     logger,
     webhooks: dispatcher,
