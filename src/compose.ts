@@ -128,7 +128,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, runtime: San
   const core = composeCore(options, logger, runtime.webhookPoster, runtime.realTime);
   const { stores } = core.store;
 
-  const scenarios = createScenariosFeature(core, policy, stores.scheduledSteps);
+  const scenarios = createScenariosFeature(core, policy);
   const accounts = createAccountsFeature(core, { store: stores.accounts, buyers: stores.buyers });
   const goLive = createGoLiveFeature(core, {
     webhookCanary: (accountId) => accounts.loadSettings.webhookCanary(accountId),
@@ -179,7 +179,7 @@ export function composeSandbox(input: Partial<SandboxOptions> = {}, runtime: San
 
   const lifecycle = createLifecycle({
     stopTicker: () => clearInterval(ticker),
-    accounts: accounts.service,
+    accounts: { stopKeyPool: () => accounts.service.stopKeyPool(), storeOwed: () => accounts.service.seedOwedBuyers() },
     persistent: options.db !== ':memory:',
     logger,
     webhooks: dispatcher,
@@ -323,6 +323,7 @@ function composeCore(
     feed,
     deliveries: store.deliveries,
     db: store.db,
+    accountClocks,
     scheduler,
     signing,
     targets,

@@ -10,7 +10,6 @@ import { getMeta, openDatabase, type Db } from './core/db/database.js';
 import { deliveriesStore } from './core/webhooks/deliveries-store.js';
 import { idempotencyStore } from './core/http/idempotency-store.js';
 import { requestLogStore } from './core/http/request-log-store.js';
-import { scheduledStepsStore, type ScheduledStepsRepo } from './features/scenarios/index.js';
 import { takeSnapshot } from './core/db/snapshot.js';
 import { SANDBOX_SCHEMA } from './sandbox-schema.js';
 import { subscriptionsStore, type SubscriptionsRepo } from './features/subscriptions/index.js';
@@ -48,16 +47,18 @@ export interface Retention {
 }
 
 /**
- * Each feature's storage over the one database, built once here: the composition hands each
- * feature its own (and a feature below another the read ports it is given), never all of them.
+ * The storage of the features whose records something built before them reads, built once
+ * here: the core's auth reads the accounts, the dispatcher a refund's payment, the accounts
+ * seed buyers, the go-live report (below the transactions and subscriptions) their records. The
+ * composition hands each feature its own (and a feature below another the read ports it is
+ * given), never all of them. A feature whose records only it reads opens its store itself
+ * from the core's database (the scenario steps, `features/scenarios/index.ts`).
  */
 export interface FeatureStores {
   accounts: AccountsRepo;
   buyers: BuyersRepo;
   transactions: TransactionsRepo;
   subscriptions: SubscriptionsRepo;
-  /** The scenario runner's steps. */
-  scheduledSteps: ScheduledStepsRepo;
 }
 
 export interface SqliteStore {
@@ -111,7 +112,6 @@ export function openStore(
       buyers: buyersStore(db),
       transactions,
       subscriptions: subscriptionsStore(db, clocks),
-      scheduledSteps: scheduledStepsStore(db, clocks),
     },
     deliveries: deliveriesStore(db, retention.deliveryLogLimit, clocks),
     httpRecords: { idempotency: idempotencyStore(db, clocks), requestLog },

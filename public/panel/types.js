@@ -24,7 +24,7 @@
 /** @typedef {import('../../src/features/scenarios/control.schemas.js').ScenarioSummary} ScenarioSummary */
 /** @typedef {import('../../src/features/check-webhooks/control.js').WebhookCheckReportView} WebhookCheckReport */
 /** @typedef {import('../../src/features/transactions/control.schemas.js').WebhookFaultRequest['fault']} WebhookFault */
-/** @typedef {import('../../src/features/go-live/control.js').GoLiveReportView} GoLiveReport */
+/** @typedef {import('../../src/features/go-live/report.schemas.js').GoLiveReport} GoLiveReport */
 /** @typedef {GoLiveReport['findings'][number]} GoLiveFinding */
 /** @typedef {GoLiveReport['coverage'][number]} CoverageEntry */
 

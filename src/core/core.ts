@@ -6,6 +6,7 @@
  * features it depends on.
  */
 import type { ApiKeyService } from './auth/api-keys.js';
+import type { AccountClocks } from './clock/account-clocks.js';
 import type { RewindableClock } from './clock/clock.js';
 import type { Scheduler } from './clock/scheduler.js';
 import type { SandboxOptions } from './config.js';
@@ -61,6 +62,8 @@ export interface CoreParts extends Core {
   /** The webhook dispatcher's deliveries (write side): the outbox queues them, the report reads them. */
   readonly deliveries: DeliveriesRepo;
   readonly db: Db;
+  /** Each account's own clock: a store that times rows by their account's clock is opened over it. */
+  readonly accountClocks: AccountClocks;
   readonly dispatcher: Dispatcher;
   readonly scheduler: Scheduler;
   readonly signing: WebhookSigning;

@@ -7,9 +7,9 @@
 export interface LifecycleDeps {
   /** Stops the scheduler's ticker (none without `ticker`). */
   stopTicker(): void;
-  /** The key pool (`--key-pool`) and the buyers owed to accounts whose keys were made ahead. */
-  accounts: { stopKeyPool(): void; seedOwedBuyers(): void };
-  /** Whether the data outlives the process (a `--db` file): then the owed buyers are stored now. */
+  /** The key pool (`--key-pool`), and storing what the accounts whose keys were made ahead are still owed. */
+  accounts: { stopKeyPool(): void; storeOwed(): void };
+  /** Whether the data outlives the process (a `--db` file): then what the accounts are owed is stored now. */
   persistent: boolean;
   webhooks: { idle(): Promise<void>; close(): void; drain(graceMs: number): Promise<void> };
   /** The go-live report's aggregates, written behind: flushed before the database closes. */
@@ -44,12 +44,10 @@ export function createLifecycle({ stopTicker, accounts, persistent, webhooks, re
           logger.warn(event, `${what} at close: ${err instanceof Error ? err.message : String(err)}`);
         }
       };
-      // The file keeps the owed buyers for the next start; when it cannot, the next start seeds
-      // every account still without buyers.
+      // The file keeps what the accounts are owed for the next start; when it cannot, the next
+      // start makes it again.
       if (persistent)
-        attempt('close.buyers_not_stored', "the accounts' buyers were not stored (made at the next start)", () =>
-          accounts.seedOwedBuyers(),
-        );
+        attempt('close.buyers_not_stored', "the accounts' buyers were not stored (made at the next start)", () => accounts.storeOwed());
       attempt('close.report_not_stored', "the go-live report's latest counts were not stored", () => report.flush());
       store.close();
     },

@@ -23,8 +23,26 @@ export class SnapshotError extends Error {}
 /** The first 16 bytes of every SQLite database file. */
 const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
 
-/** Tables every snapshot has (schema version 1 on). */
-const REQUIRED_TABLES = ['meta', 'accounts', 'transactions', 'refunds', 'idempotency_keys', 'request_log'];
+/**
+ * The tables every snapshot of `schema` has: those its version 1 creates (the core's and each
+ * feature's parts), `meta` first (it marks a sandbox's file), the others by name.
+ */
+function requiredTables(schema: Schema): string[] {
+  const fresh = new Database(':memory:');
+  try {
+    fresh.exec(schema.versions[0] ?? '');
+    const names = (
+      fresh.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'").all() as {
+        name: string;
+      }[]
+    )
+      .map((r) => r.name)
+      .sort();
+    return [...names.filter((n) => n === 'meta'), ...names.filter((n) => n !== 'meta')];
+  } finally {
+    fresh.close();
+  }
+}
 
 /**
  * A consistent copy of `db` as the bytes of an SQLite file (rollback journal, not WAL, so it
@@ -157,7 +175,7 @@ export function readSnapshot(path: string, schema: Schema, holds: (db: Db) => st
     const tables = new Set(
       (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name),
     );
-    const missing = REQUIRED_TABLES.filter((t) => !tables.has(t));
+    const missing = requiredTables(schema).filter((t) => !tables.has(t));
     if (missing.length > 0) throw notOne(`no ${missing.join(', ')} table${missing.length > 1 ? 's' : ''}`);
     const version = db.pragma('user_version', { simple: true }) as number;
     if (version < 1) throw notOne('no schema version');

@@ -70,12 +70,6 @@ export interface DeliveryAttempt {
 export const DELIVERY_FAULTS = ['duplicate', 'out_of_order', 'delayed', 'bad_signature'] as const;
 export type DeliveryFault = (typeof DELIVERY_FAULTS)[number];
 
-/** One webhook fault of a scenario rule (`seconds` for `delayed`). */
-export interface WebhookFault {
-  kind: DeliveryFault;
-  seconds?: number;
-}
-
 export interface SimulatedFailures {
   count: number;
   status: number;

@@ -14,11 +14,11 @@ import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import { badRequest, forbidden, unauthorized } from '../domain/errors.js';
 import type { ApiKeyService } from '../auth/api-keys.js';
-import type { AccountDirectory, AccountIdentity as AccountRow } from '../auth/account.js';
+import type { AccountDirectory, AccountIdentity } from '../auth/account.js';
 import type { ApiEnv } from './env.js';
 
 /** The account lookups authentication makes: by API key, by JWT `kid`. */
-type AccountsStore = Pick<AccountDirectory, 'byApiKey' | 'byKid'>;
+type AccountKeyLookup = Pick<AccountDirectory, 'byApiKey' | 'byKid'>;
 
 /** Every scope the sandbox knows. */
 export const SCOPES = [
@@ -66,7 +66,7 @@ export class VerificationKeys {
   parses = 0;
 
   /** The parsed public key of `account`'s kid. */
-  keyOf(account: AccountRow): KeyObject {
+  keyOf(account: AccountIdentity): KeyObject {
     const cached = this.byKid.get(account.jwt_kid);
     if (cached && cached.pem === account.jwt_public_key_pem) return cached.key;
     const key = createPublicKey(account.jwt_public_key_pem);
@@ -88,10 +88,10 @@ export class VerificationKeys {
  */
 export function verifyJwt(
   token: string,
-  accounts: AccountsStore,
+  accounts: AccountKeyLookup,
   nowMs: number,
   keys: VerificationKeys,
-): { account: AccountRow; scopes: string[] } {
+): { account: AccountIdentity; scopes: string[] } {
   const parts = token.split('.');
   if (parts.length !== 3) throw unauthorized('The bearer token is not valid: neither an API key nor a JWT');
   const [h, p, s] = parts as [string, string, string];
@@ -124,11 +124,11 @@ export function verifyJwt(
 }
 
 /** Finds the account and scopes of a restricted key's secret (`ApiKeyService.authenticate`). */
-export type RestrictedKeyLookup = (secret: string) => { account: AccountRow; key: { id: string; scopes: string[] } } | undefined;
+export type RestrictedKeyLookup = (secret: string) => { account: AccountIdentity; key: { id: string; scopes: string[] } } | undefined;
 
 /** What a bearer token grants; `restrictedKeyId` when it is a restricted key. */
 export interface Granted {
-  account: AccountRow;
+  account: AccountIdentity;
   scopes: readonly string[];
   restrictedKeyId?: string;
 }
@@ -136,7 +136,7 @@ export interface Granted {
 /** Resolves the bearer token of an `Authorization` header, or throws 401. */
 export function authenticate(
   authorization: string | undefined,
-  accounts: AccountsStore,
+  accounts: AccountKeyLookup,
   nowMs: number,
   keys: VerificationKeys,
   restrictedKeys?: RestrictedKeyLookup,
@@ -164,7 +164,7 @@ export function authenticate(
 export function authenticatesAs(
   authorization: string | undefined,
   accountId: string,
-  accounts: AccountsStore,
+  accounts: AccountKeyLookup,
   nowMs: number,
   keys: VerificationKeys,
   restrictedKeys?: RestrictedKeyLookup,
@@ -195,7 +195,7 @@ export function bearerChallenge(authorization: string | undefined): string {
 
 /** What `apiAuth` needs: the accounts and the restricted keys. */
 export interface ApiAuthDeps {
-  accounts: AccountsStore;
+  accounts: AccountKeyLookup;
   apiKeys: Pick<ApiKeyService, 'authenticate'>;
   /** The parsed JWT keys; by default a cache of this app alone. */
   keys?: VerificationKeys;

@@ -162,10 +162,10 @@ class ScenarioFaultSignal extends SandboxError {
   }
 }
 
-/** The scenario rules as the fault middleware asks them (`scenarios/policy.ts` implements it). */
 /** What a scenario rule is matched on: built by the route of a create, read by the scenario rules alone. */
 export type FaultMatch = object;
 
+/** The scenario rules as the fault middleware asks them (`scenarios/policy.ts` implements it). */
 export interface ScenarioApiFaults {
   /** The `api_fault` step of the first rule matching a create, or null. */
   apiFaultFor(input: FaultMatch): { rule: string; fault: string } | null;

@@ -17,7 +17,7 @@ import { ClockOffsets } from './clock-offsets.js';
 import { CrashBackoff, realTime, type RealTime } from './crash-backoff.js';
 import { releasesParked } from './faults.js';
 import { Lanes, MAX_IN_FLIGHT_PER_URL } from './lanes.js';
-import { TransactionOrder, type DeliveryResources } from './ordering.js';
+import { WebhookOrder, type DeliveryResources } from './ordering.js';
 import { Passes } from './passes.js';
 import type { WebhookForwarding } from './forwarding.js';
 import { createPoster, type WebhookPoster } from './post.js';
@@ -60,7 +60,7 @@ export class Dispatcher implements TimedWork {
   /** Deliveries admitted (waiting for a slot on their URL, or being attempted), by id. */
   private readonly inFlight = new Map<string, Promise<void>>();
   private readonly passes: Passes;
-  private readonly order: TransactionOrder;
+  private readonly order: WebhookOrder;
   private readonly lanes = new Lanes();
   private readonly offsets: ClockOffsets;
   /**
@@ -86,7 +86,7 @@ export class Dispatcher implements TimedWork {
         ...(deps.connectGuard ? { guard: deps.connectGuard } : {}),
       });
     this.passes = new Passes({ deliveries: deps.deliveries, time });
-    this.order = new TransactionOrder(deps);
+    this.order = new WebhookOrder(deps);
     this.offsets = new ClockOffsets(deps.clock);
     this.backoff = new CrashBackoff({
       onError: deps.onError,

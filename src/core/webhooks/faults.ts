@@ -4,7 +4,7 @@
  * A `bad_signature` copy is signed over another body, goes outside its transaction's order
  * and is attempted once, with a verdict on the merchant's answer; an `out_of_order` payment
  * webhook is parked (no `next_attempt_at`) until a refund webhook of its transaction has been
- * attempted (`TransactionOrder.releaseParked`).
+ * attempted (`WebhookOrder.releaseParked`).
  */
 import type { Delivery } from '../domain/entities.js';
 import { MAX_ATTEMPTS } from './retries.js';

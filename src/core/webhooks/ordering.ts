@@ -45,7 +45,7 @@ export interface OrderingDeps {
   resources: DeliveryResources;
 }
 
-export class TransactionOrder {
+export class WebhookOrder {
   /** Order keys (transactions) with a delivery admitted: their later deliveries wait for it. */
   private readonly busy = new Set<string>();
   /** Deliveries postponed behind an earlier one of their transaction that awaits a retry. */
@@ -56,7 +56,7 @@ export class TransactionOrder {
   /** The key a delivery is ordered under: its queue (a subscription's), its transaction, or itself alone for a bad-signature copy. */
   keyOf(row: DueDelivery): string {
     if (isBadSignature(row)) return `bad_signature:${row.id}`;
-    return row.order_key ?? this.transactionOf(row);
+    return row.order_key ?? this.paymentIdOf(row);
   }
 
   /**
@@ -108,7 +108,7 @@ export class TransactionOrder {
   /** After a refund webhook's attempt: its transaction's parked (`out_of_order`) deliveries are due at `nowMs`; `released` hears of each. */
   releaseParked(refundRow: Delivery, nowMs: number, released: () => void): void {
     const { deliveries } = this.deps;
-    for (const d of deliveries.forResource(this.transactionOf(refundRow))) {
+    for (const d of deliveries.forResource(this.paymentIdOf(refundRow))) {
       if (d.status === 'pending' && d.next_attempt_at === null) {
         deliveries.postpone(d.id, nowMs);
         released();
@@ -116,8 +116,8 @@ export class TransactionOrder {
     }
   }
 
-  /** The transaction a delivery is about: the payment's own id, or the refunded transaction's. */
-  private transactionOf(row: DueDelivery): string {
+  /** The payment a delivery is about: its own id, or the refunded payment's. */
+  private paymentIdOf(row: DueDelivery): string {
     if (row.kind === 'payment') return row.resource_id;
     return this.deps.resources.paymentOf(row.resource_id) ?? row.resource_id;
   }

@@ -1,17 +1,11 @@
 /**
- * The control route of the go-live report, its definition, schemas and handler:
+ * The control route of the go-live report, its definition, query schema and handler:
  * `GET /_sandbox/report`, the findings and coverage the sandbox has gathered from the
  * merchant's traffic, for one account or all.
  */
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
-import {
-  COVERAGE_SCENARIOS,
-  FINDING_CODES,
-  RECOMMENDED,
-  RECOMMENDED_COVERAGE,
-  parseRequiredCoverage,
-  type CoverageScenario,
-} from './go-live.js';
+import { RECOMMENDED, RECOMMENDED_COVERAGE, parseRequiredCoverage, type CoverageScenario } from './go-live.js';
+import { goLiveReportSchema } from './report.schemas.js';
 import { controlOperation } from '../../core/http/openapi/document.js';
 import { errorSchema } from '../../core/http/schemas.js';
 import type { GoLiveTracker } from './go-live-tracker.js';
@@ -19,61 +13,6 @@ import type { AccountDirectory } from '../../core/auth/account.js';
 import { accountOr404, type ControlHandler } from '../../core/http/control-route-parts.js';
 import type { AppEnv } from '../../core/http/env.js';
 import { createRouter } from '../../core/http/router.js';
-
-const severitySchema = z.enum(['error', 'warning', 'info']);
-
-export const goLiveFindingSchema = z
-  .object({
-    code: z.enum(FINDING_CODES),
-    severity: severitySchema,
-    account_id: z
-      .string()
-      .nullable()
-      .openapi({ description: 'The account; null for a request that named no known account (in every report, whatever its account_id).' }),
-    title: z.string(),
-    detail: z.string(),
-    evidence: z.object({
-      count: z.number().int().openapi({ description: 'How many times it happened (exact).' }),
-      request_ids: z
-        .array(z.number().int())
-        .optional()
-        .openapi({ description: 'The first request-log ids that show it (GET /_sandbox/requests).' }),
-      delivery_ids: z
-        .array(z.string())
-        .optional()
-        .openapi({ description: 'The first webhook delivery ids that show it (GET /_sandbox/deliveries).' }),
-      transaction_ids: z.array(z.string()).optional().openapi({ description: 'The first transaction ids it concerns.' }),
-    }),
-    fix: z.string().openapi({ description: "What to change in the merchant's code." }),
-    docs: z.string().openapi({ description: 'Sandbox extension: the docs entry of the code (docs/go-live.md#<code>).' }),
-    scenario: z
-      .enum(COVERAGE_SCENARIOS)
-      .optional()
-      .openapi({ description: 'Sandbox extension, for coverage_missing: the required scenario not seen.' }),
-  })
-  .openapi('GoLiveFinding');
-
-export const coverageEntrySchema = z
-  .object({
-    scenario: z.enum(COVERAGE_SCENARIOS),
-    account_id: z.string(),
-    seen: z.boolean(),
-    how: z.string(),
-    docs: z.string().openapi({ description: 'Sandbox extension: the README section on how to exercise it.' }),
-  })
-  .openapi('CoverageEntry');
-
-export const goLiveReportSchema = z
-  .object({
-    generated_at: z.string(),
-    summary: z.object({ errors: z.number().int(), warnings: z.number().int(), infos: z.number().int() }),
-    findings: z.array(goLiveFindingSchema),
-    coverage: z.array(coverageEntrySchema),
-  })
-  .openapi('GoLiveReport');
-
-/** The report as the panel reads it. */
-export type GoLiveReportView = z.infer<typeof goLiveReportSchema>;
 
 /** `require_coverage`: scenario names separated by commas (`recommended`: the documented set); an unknown name is a 400 at its pointer. */
 export const requireCoverageSchema = z

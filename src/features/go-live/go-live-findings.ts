@@ -11,13 +11,10 @@ import {
   compareFindings,
   findingDocs,
   noWebhookTargetFix,
-  type CoverageEntry,
   type CoverageScenario,
-  type GoLiveEvidence,
-  type GoLiveFinding,
   type GoLiveFindingCode,
-  type GoLiveReport,
 } from './go-live.js';
+import type { CoverageEntry, GoLiveEvidence, GoLiveFinding, GoLiveReport } from './report.schemas.js';
 import { POLLING_MORE_THAN } from './go-live-observations.js';
 
 /** A finding's aggregate: its exact count and the first ids that show it. */

@@ -22,7 +22,8 @@
  * conformance kit's requests are skipped, and what they create is marked (`notTheMerchants`)
  * so that its outcomes, refunds and deliveries are not heard either.
  */
-import { EVIDENCE_IDS_MAX, type CoverageScenario, type GoLiveFindingCode, type GoLiveReport } from './go-live.js';
+import { EVIDENCE_IDS_MAX, type CoverageScenario, type GoLiveFindingCode } from './go-live.js';
+import type { GoLiveReport } from './report.schemas.js';
 import { NO_ACCOUNT, buildReport, type FindingAggregate, type GoLiveAccountState, type GoLiveStateRepo } from './go-live-findings.js';
 import {
   DUPLICATE_WINDOW_MS,

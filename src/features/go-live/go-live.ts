@@ -1,11 +1,14 @@
 /**
  * The go-live report's vocabulary: the finding codes with
  * their severity, title, fix and README anchor, the coverage scenarios with how to exercise
- * each, and the report document's shape. The rules that raise findings live in
+ * each (the report document's shape is `report.schemas.ts`). The rules that raise findings live in
  * `go-live-tracker.ts`; this file is what a merchant's CI and the panel read.
  */
 
-export type GoLiveSeverity = 'error' | 'warning' | 'info';
+/** A finding's severity, highest first. */
+export const SEVERITIES = ['error', 'warning', 'info'] as const;
+
+export type GoLiveSeverity = (typeof SEVERITIES)[number];
 
 /** Every finding code, stable: each has an entry in `docs/go-live.md`, anchored by the code itself. */
 export const FINDING_CODES = [
@@ -87,51 +90,6 @@ export function parseRequiredCoverage(list: string): { scenarios: CoverageScenar
     else scenarios.add(name as CoverageScenario);
   }
   return { scenarios: [...scenarios] };
-}
-
-/** What shows a finding: how many times it happened, and the first ids of what showed it. */
-export interface GoLiveEvidence {
-  count: number;
-  /** Request-log ids (`GET /_sandbox/requests`), the first ones seen. */
-  request_ids?: number[];
-  /** Webhook delivery ids (`GET /_sandbox/deliveries`), the first ones seen. */
-  delivery_ids?: string[];
-  /** Transaction ids, the first ones seen. */
-  transaction_ids?: string[];
-}
-
-export interface GoLiveFinding {
-  code: GoLiveFindingCode;
-  severity: GoLiveSeverity;
-  /** The account, or null for a request that named no known account (an `sk_live_` key alone). */
-  account_id: string | null;
-  title: string;
-  detail: string;
-  evidence: GoLiveEvidence;
-  /** What to change in the merchant's code, in one or two sentences. */
-  fix: string;
-  /** The docs entry (sandbox extension of the documented shape): `docs/go-live.md#<code>`. */
-  docs: string;
-  /** For `coverage_missing`: the required scenario not seen (sandbox extension). */
-  scenario?: CoverageScenario;
-}
-
-export interface CoverageEntry {
-  scenario: CoverageScenario;
-  account_id: string;
-  seen: boolean;
-  /** How to exercise it. */
-  how: string;
-  /** The README section that explains how (sandbox extension). */
-  docs: string;
-}
-
-/** `GET /_sandbox/report`. */
-export interface GoLiveReport {
-  generated_at: string;
-  summary: { errors: number; warnings: number; infos: number };
-  findings: GoLiveFinding[];
-  coverage: CoverageEntry[];
 }
 
 /** How many ids of each kind a finding's evidence keeps (its count is always exact). */
@@ -305,11 +263,15 @@ export const COVERAGE_HOW: Record<CoverageScenario, { how: string; docs: string 
 
 const SEVERITY_ORDER: Record<GoLiveSeverity, number> = { error: 0, warning: 1, info: 2 };
 
+/** What orders a finding in the report. */
+interface FindingOrderKey {
+  severity: GoLiveSeverity;
+  code: GoLiveFindingCode;
+  account_id: string | null;
+}
+
 /** Orders findings as the report lists them: errors, then warnings, then infos; by code within. */
-export function compareFindings(
-  a: Pick<GoLiveFinding, 'severity' | 'code' | 'account_id'>,
-  b: Pick<GoLiveFinding, 'severity' | 'code' | 'account_id'>,
-): number {
+export function compareFindings(a: FindingOrderKey, b: FindingOrderKey): number {
   return (
     SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] ||
     FINDING_CODES.indexOf(a.code) - FINDING_CODES.indexOf(b.code) ||

@@ -22,15 +22,8 @@ import { goLiveObserver } from './request-observer.js';
 import { stateCheck } from './state-check.js';
 
 export { reportQuerySchema } from './control.js';
-export type {
-  CoverageEntry,
-  CoverageScenario,
-  GoLiveEvidence,
-  GoLiveFinding,
-  GoLiveFindingCode,
-  GoLiveReport,
-  GoLiveSeverity,
-} from './go-live.js';
+export type { CoverageScenario, GoLiveFindingCode, GoLiveSeverity } from './go-live.js';
+export type { CoverageEntry, GoLiveEvidence, GoLiveFinding, GoLiveReport } from './report.schemas.js';
 export { goLiveObserver, warnIgnoredWebhookField } from './request-observer.js';
 export { runReport } from './report-command.js';
 export { formatJunitSuite } from './report-format.js';

@@ -15,7 +15,8 @@ import {
   sandboxOrigin,
   unreachableMessage,
 } from '../../core/sandbox-client.js';
-import { RECOMMENDED, parseRequiredCoverage, type GoLiveReport } from './go-live.js';
+import { RECOMMENDED, parseRequiredCoverage } from './go-live.js';
+import type { GoLiveReport } from './report.schemas.js';
 import { failingFindings, formatJunit, formatText, type FailOn } from './report-format.js';
 
 /** Exit codes of `report`. */

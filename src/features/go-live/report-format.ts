@@ -4,15 +4,8 @@
  * readers take it: one test case per finding code, failed where the code has findings; the
  * coverage checklist in the suite's system-out). The `json` format is the document itself.
  */
-import {
-  COVERAGE_SCENARIOS,
-  FINDING_CODES,
-  atOrAbove,
-  type CoverageEntry,
-  type GoLiveFinding,
-  type GoLiveReport,
-  type GoLiveSeverity,
-} from './go-live.js';
+import { COVERAGE_SCENARIOS, FINDING_CODES, atOrAbove, type GoLiveSeverity } from './go-live.js';
+import type { CoverageEntry, GoLiveFinding, GoLiveReport } from './report.schemas.js';
 
 /** `--fail-on`: the lowest severity that fails the run, or never. */
 export type FailOn = GoLiveSeverity | 'never';

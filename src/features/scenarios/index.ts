@@ -12,6 +12,7 @@ import type { ScenarioSummary } from './match.js';
 import { RUNTIME_SOURCE, createScenarioPolicy, loadConfiguredScenarios, type LoadedScenarioPolicy, type ScenarioOrigin } from './policy.js';
 import { createScenarioControl, type ScenarioControl } from './scenario-control.js';
 import type { ScheduledStepsRepo } from './vocabulary.js';
+import { scheduledStepsStore } from './scheduled-steps-store.js';
 
 export { createScenarioRunner } from './runner.js';
 export type { ScenarioMatch } from './schema.js';
@@ -27,6 +28,7 @@ export type {
   ScheduledStep,
   ScheduledStepQueries,
   ScheduledStepsRepo,
+  WebhookFault,
 } from './vocabulary.js';
 export { scenariosMigrations } from './migrations.js';
 
@@ -48,10 +50,10 @@ export function loadScenarioPolicy(options: Pick<SandboxOptions, 'scenario'>): L
 }
 
 export function createScenariosFeature(
-  core: Pick<CoreParts, 'feed'>,
+  core: Pick<CoreParts, 'feed' | 'db' | 'accountClocks'>,
   policy: LoadedScenarioPolicy,
-  steps: ScheduledStepsRepo,
 ): ScenariosFeature {
+  const steps = scheduledStepsStore(core.db, core.accountClocks);
   const runtime = createScenarioControl({
     parse: (json) => parseScenario(json, RUNTIME_SOURCE),
     rejection: (err) => (err instanceof ScenarioError ? err : undefined),

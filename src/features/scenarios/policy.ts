@@ -5,8 +5,8 @@
  * scenario files: no clock, no storage. The steps that wait for the clock are played by
  * `runner.ts`.
  */
-import type { ChargeScript, MatchInput, RuleSnapshot, ScenarioPolicy } from './vocabulary.js';
-import type { SimulatedFailures, WebhookFault } from '../../core/domain/entities.js';
+import type { ChargeScript, MatchInput, RuleSnapshot, ScenarioPolicy, WebhookFault } from './vocabulary.js';
+import type { SimulatedFailures } from '../../core/domain/entities.js';
 import { ScenarioError, loadScenarios, type LoadedScenario } from './load.js';
 import { describeScenarios, findRule, type RuleMatch, type ScenarioSummary } from './match.js';
 import type { ScenarioRule } from './schema.js';

@@ -3,7 +3,13 @@
  * on, the script it makes for a charge, the policy that decides, and the steps it schedules on
  * the sandbox clock (the `scheduled_steps` table, played by the scenario runner).
  */
-import type { SimulatedFailures } from '../../core/domain/entities.js';
+import type { DeliveryFault, SimulatedFailures } from '../../core/domain/entities.js';
+
+/** One webhook fault of a scenario rule (`webhook_fault`; `seconds` for `delayed`): how the outbox queues the rule's webhooks. */
+export interface WebhookFault {
+  kind: DeliveryFault;
+  seconds?: number;
+}
 
 /** The outcomes a script can set: a charge's terminal statuses. */
 export type ChargeOutcome = 'SUCCEEDED' | 'FAILED';

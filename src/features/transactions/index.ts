@@ -7,10 +7,9 @@
  */
 import type { TimedWork } from '../../core/clock/timed-work.js';
 import type { CoreParts } from '../../core/core.js';
-import type { WebhookFault } from '../../core/domain/entities.js';
 import type { Transaction } from './entities.js';
 import type { Outbox, TransactionQueries, TransactionsRepo } from './ports.js';
-import type { ScenarioPolicy, ScheduledStepsRepo } from '../scenarios/index.js';
+import type { ScenarioPolicy, ScheduledStepsRepo, WebhookFault } from '../scenarios/index.js';
 import type { Feature } from '../../core/http/route-context.js';
 import { createScenarioRunner } from '../scenarios/index.js';
 import { deliveryViews } from '../webhooks/index.js';

@@ -10,7 +10,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../core/clock/clock.js';
-import type { Delivery, DeliveryFault, SimulatedFailures, WebhookFault } from '../../core/domain/entities.js';
+import type { Delivery, DeliveryFault, SimulatedFailures } from '../../core/domain/entities.js';
+import type { WebhookFault } from '../scenarios/index.js';
 import type { Transaction } from './entities.js';
 import { invalidState, notFound } from '../../core/domain/errors.js';
 import { ownOrderKey, subscriptionOrderKey } from '../../core/webhooks/ordering.js';

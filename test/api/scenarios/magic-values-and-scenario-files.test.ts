@@ -171,11 +171,11 @@ describe('default scenario: magic values end to end', () => {
   });
 
   it('anything else stays PENDING for a hand, with nothing scheduled', async () => {
-    const { app, db, stores } = testApp();
+    const { app, db, features } = testApp();
     const tx = await pay(app);
     expect(tx.status).toBe('PENDING');
     expect(ruleOf({ db }, tx.id)).toBeNull();
-    expect(stores.scheduledSteps.forResource(String(tx.id))).toEqual([]);
+    expect(features.scenarios.steps.forResource(String(tx.id))).toEqual([]);
     await advance(app, 86_400);
     expect((await transaction(app, tx.id)).status).toBe('PENDING');
   });
@@ -293,13 +293,13 @@ describe('--scenario files', () => {
   });
 
   it('a scheduled outcome is skipped when a hand settled the payment first', async () => {
-    const { app, stores } = testApp({ scenario: [scenarioFile(ci)] });
+    const { app, features } = testApp({ scenario: [scenarioFile(ci)] });
     const tx = await pay(app, { metadata: { flow: 'manual-review' } });
     const settled = await app.request(`/_sandbox/transactions/${String(tx.id)}/settle`, { method: 'POST' });
     expect(settled.status).toBe(200);
     await advance(app, 120);
     expect((await transaction(app, tx.id)).status).toBe('SUCCEEDED');
-    expect(stores.scheduledSteps.forResource(String(tx.id)).map((s) => s.done)).toEqual(['skipped']);
+    expect(features.scenarios.steps.forResource(String(tx.id)).map((s) => s.done)).toEqual(['skipped']);
   });
 
   it('renewal_fails: the named renewal fails on every attempt (past_due, then cancelled)', async () => {

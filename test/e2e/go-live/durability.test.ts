@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 
 // Journeys of many requests and webhooks: slow on a loaded machine.
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
-import type { GoLiveReport } from '../../../src/features/go-live/go-live.js';
+import type { GoLiveReport } from '../../../src/features/go-live/report.schemas.js';
 import { startServer } from '../../../src/server.js';
 import { directPayment, headers } from '../../support/app.js';
 

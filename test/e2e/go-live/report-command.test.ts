@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 // Each run of the CLI is a process start: slow on a loaded machine.
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
-import { FINDING_CODES, type GoLiveReport } from '../../../src/features/go-live/go-live.js';
+import { FINDING_CODES } from '../../../src/features/go-live/go-live.js';
+import type { GoLiveReport } from '../../../src/features/go-live/report.schemas.js';
 import { startServer, type RunningServer } from '../../../src/server.js';
 import { runReport } from '../../support/processes.js';
 import { createAccount, type CreatedAccount } from '../../support/go-live-journeys.js';

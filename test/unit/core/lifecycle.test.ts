@@ -6,7 +6,7 @@ function setup(persistent: boolean) {
   const calls: string[] = [];
   const deps: LifecycleDeps = {
     stopTicker: () => void calls.push('stopTicker'),
-    accounts: { stopKeyPool: () => void calls.push('stopKeyPool'), seedOwedBuyers: () => void calls.push('seedOwedBuyers') },
+    accounts: { stopKeyPool: () => void calls.push('stopKeyPool'), storeOwed: () => void calls.push('storeOwed') },
     persistent,
     webhooks: {
       idle: async () => void calls.push('webhooks.idle'),
@@ -30,15 +30,7 @@ describe('createLifecycle', () => {
   it('with a database file, the buyers owed to accounts are stored before it closes', async () => {
     const { lifecycle, calls } = setup(true);
     await lifecycle.close();
-    expect(calls).toEqual([
-      'stopTicker',
-      'stopKeyPool',
-      'webhooks.idle',
-      'webhooks.close',
-      'seedOwedBuyers',
-      'report.flush',
-      'store.close',
-    ]);
+    expect(calls).toEqual(['stopTicker', 'stopKeyPool', 'webhooks.idle', 'webhooks.close', 'storeOwed', 'report.flush', 'store.close']);
   });
 
   it('drainWebhooks hands its grace to the dispatcher and closes nothing', async () => {
@@ -54,7 +46,7 @@ describe('createLifecycle', () => {
       stopTicker: () => undefined,
       accounts: {
         stopKeyPool: () => undefined,
-        seedOwedBuyers: () => {
+        storeOwed: () => {
           throw full;
         },
       },

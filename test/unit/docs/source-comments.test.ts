@@ -27,12 +27,15 @@ export function commentsOf(text: string): string[] {
 }
 
 const EXTENSIONS = 'ts|js|mjs|cjs|json|md|yaml|yml|html|css|sql';
+/** The folders a path without an extension or a trailing slash starts from (`features/control`, `core/http`). */
+const FOLDERS = 'src|core|features|test|public|docs|scripts|examples|fixtures|scenarios';
 /**
- * A path a comment names: segments of a file or folder name joined by `/`, or a file name with
+ * A path a comment names: segments of a file or folder name joined by `/` (ending with a file's
+ * extension or a `/`, or starting from one of the repository's folders), or a file name with
  * its extension and a stem of two characters or more (`c.json` is a call).
  */
 const PATH = new RegExp(
-  `(?<![\\w@:/.<>{}*$-])((?:\\.\\.?/)?(?:[\\w.-]+/)+(?:[\\w-]+(?:\\.[\\w-]+)*\\.(?:${EXTENSIONS})|[\\w-]+/)|[\\w-]{2,}(?:\\.[\\w-]+)*\\.(?:${EXTENSIONS}))(?![\\w/*<>{}-])`,
+  `(?<![\\w@:/.<>{}*$-])((?:\\.\\.?/)?(?:[\\w.-]+/)+(?:[\\w-]+(?:\\.[\\w-]+)*\\.(?:${EXTENSIONS})|[\\w-]+/)|(?:${FOLDERS})(?:/[\\w-]+)+(?!\\.\\w)|[\\w-]{2,}(?:\\.[\\w-]+)*\\.(?:${EXTENSIONS}))(?![\\w/*<>{}-])`,
   'g',
 );
 
@@ -55,6 +58,9 @@ describe('comments in src/', () => {
   it('find the paths they name (and only those)', () => {
     const comment = `/** Built by \`compose.ts\`; see features/go-live/request-observer.ts and core/http/, https://example.com/a/b.ts, @hono/zod-openapi. */`;
     expect(pathsIn(comment)).toEqual(['compose.ts', 'features/go-live/request-observer.ts', 'core/http/']);
+    expect(
+      pathsIn('/** Moved out of features/control, beside core/http and src/features/go-live; read/write, application/json. */'),
+    ).toEqual(['features/control', 'core/http', 'src/features/go-live']);
   });
 
   it('name only files and folders the repository holds', () => {

@@ -1,6 +1,7 @@
 /** The outbox with fakes of its ports: webhooks queued inside the unit of work, scripted faults, refunds. */
 import { describe, expect, it } from 'vitest';
-import type { Delivery, WebhookFault } from '../../../src/core/domain/entities.js';
+import type { Delivery } from '../../../src/core/domain/entities.js';
+import type { WebhookFault } from '../../../src/features/scenarios/index.js';
 import type { Refund } from '../../../src/features/transactions/entities.js';
 import type { DeliveriesRepo } from '../../../src/core/domain/ports.js';
 import { subscriptionOrderKey } from '../../../src/core/webhooks/ordering.js';

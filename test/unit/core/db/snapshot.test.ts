@@ -1,5 +1,5 @@
 /**
- * Snapshot files (store/snapshot.ts): a copy of a --db file (WAL mode) comes out as a plain
+ * Snapshot files (core/db/snapshot.ts): a copy of a --db file (WAL mode) comes out as a plain
  * rollback-journal SQLite file that opens anywhere, in memory too; `readSnapshot` refuses what
  * is not one (not SQLite, no sandbox tables, a newer schema) with one line.
  */
@@ -11,6 +11,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SANDBOX_SCHEMA } from '../../../../src/sandbox-schema.js';
 import { openDatabase } from '../../../../src/core/db/database.js';
+import { collectSchema } from '../../../../src/core/db/migrations.js';
 import { MAX_SNAPSHOT_BYTES, SnapshotError, readSnapshot, takeSnapshot } from '../../../../src/core/db/snapshot.js';
 import { openStore } from '../../../../src/sqlite-store.js';
 
@@ -68,6 +69,23 @@ describe('snapshot files', () => {
         expect((err as Error).message).not.toContain('\n');
       }
     }
+  });
+
+  it('requires the tables the schema version 1 creates, whatever parts made it: meta first, then by name', () => {
+    const schema = collectSchema([
+      [{ version: 1, sql: 'CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);' }],
+      [{ version: 1, sql: 'CREATE TABLE widgets (id TEXT PRIMARY KEY); CREATE TABLE gadgets (id TEXT PRIMARY KEY);' }],
+    ]);
+    const partial = join(dir, 'partial.sqlite');
+    const db = new Database(partial);
+    db.exec('CREATE TABLE widgets (id TEXT PRIMARY KEY)');
+    db.close();
+    expect(() => readSnapshot(partial, schema)).toThrow(/partial\.sqlite is not a payment-sandbox snapshot: no meta, gadgets tables/);
+    const none = join(dir, 'none.sqlite');
+    const other = new Database(none);
+    other.exec('CREATE TABLE t (x)');
+    other.close();
+    expect(() => readSnapshot(none, SANDBOX_SCHEMA)).toThrow(/no meta, accounts, /);
   });
 
   it('refuses a snapshot carrying a trigger, a view, an extra table or an extra index the sandbox did not create', async () => {

@@ -1,17 +1,17 @@
 /** One transaction's webhooks in order (ordering.ts), on in-memory deliveries. */
 import { describe, expect, it } from 'vitest';
-import { TransactionOrder, subscriptionOrderKey } from '../../../../src/core/webhooks/ordering.js';
+import { WebhookOrder, subscriptionOrderKey } from '../../../../src/core/webhooks/ordering.js';
 import { delivery, fakeDeliveries, fakeRefunds } from './fake-deliveries.js';
 
 const NOW = Date.UTC(2026, 10, 22, 10);
 
 function setUp(...rows: ReturnType<typeof delivery>[]) {
   const deliveries = fakeDeliveries(...rows);
-  const order = new TransactionOrder({ deliveries, resources: fakeRefunds({ id: 'rf_1', transaction_id: 'tx_1' }) });
+  const order = new WebhookOrder({ deliveries, resources: fakeRefunds({ id: 'rf_1', transaction_id: 'tx_1' }) });
   return { deliveries, order };
 }
 
-describe('TransactionOrder', () => {
+describe('WebhookOrder', () => {
   it("orders a refund's webhook under its transaction, a bad-signature copy under itself", () => {
     const payment = delivery();
     const refund = delivery({ kind: 'refund', resource_id: 'rf_1' });
