@@ -54,8 +54,7 @@
 //   profile   (only when named) a CPU profile (--cpu-prof) of the server under create, get and
 //             list load: the top 10 self-time items of each, and for create the status counts of
 //             its answers and its CPU by part in us per create (the body gate, the null and
-//             unknown-field walk or the pass compiled from the schema, validation (zod, or the
-//             check compiled from it), the card-data scan,
+//             unknown-field walk or the pass compiled from the schema, zod, the card-data scan,
 //             canonical JSON and its hash, SQLite, garbage collection, the rest)
 // Every server runs in its own process. BENCH_ROOT measures another checkout's build (e.g. main
 // before a change); BENCH_SECONDS sets each load run's length (default 3); BENCH_CPU_PROF_DIR
@@ -1544,7 +1543,7 @@ const CREATE_PARTS = [
       (/^(body-pass|compiled-body)$/.test(file) && /anonical|ingerprint/.test(fn)),
   ],
   ['null and unknown-field walk', (file) => /^(absent-nulls|unknown-fields)$/.test(file)],
-  ['validation: zod, or the check compiled from it', (file) => file === 'zod' || file.startsWith('zod/') || file === 'compiled-check'],
+  ['zod validation', (file) => file === 'zod' || file.startsWith('zod/')],
   ['the body pass compiled from the schema', (file) => /^(body-pass|compiled-body)$/.test(file)],
   ['body gate: parse and depth walk', (file) => file === 'body'],
   ['garbage collection', (file, fn) => fn === '(garbage collector)'],

@@ -15,7 +15,6 @@ import { zodDetails } from './errors.js';
 import { unknownFields, warnUnknownFields } from './unknown-fields.js';
 import { preparedBody } from './wire/absent-nulls.js';
 import { compiledBodyPass } from './wire/body-pass.js';
-import { REFUSED, compiledCheck } from './wire/compiled-check.js';
 
 export interface RequestSchemas<T> {
   /** The body schema for this request. */
@@ -76,10 +75,7 @@ function validated<T, E extends BodyEnv>(c: Context<E>, schemas: RequestSchemas<
     c.set('body', raw);
     if (canonical !== undefined) (c as unknown as Context<ApiEnv>).set('canonicalBody', canonical);
   }
-  // The check compiled from the schema accepts what zod accepts, with zod's value; a body it
-  // refuses goes to zod, whose answer (and every refusal's details) stands.
-  const checked = compiledCheck(schemas.body)?.(raw) ?? REFUSED;
-  const result = checked !== REFUSED ? { success: true as const, data: checked as T } : schemas.body.safeParse(raw);
+  const result = schemas.body.safeParse(raw);
   if (!result.success) details.push(...zodDetails(result.error, 'body', raw));
   else details.push(...furtherDetails(result.data));
   if (!result.success || details.length > 0) throw badRequest('Request failed validation', details);

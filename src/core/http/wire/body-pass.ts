@@ -11,15 +11,13 @@
  * - its canonical JSON (`idempotency.ts` `canonicalJson` of that body: keys sorted at every
  *   depth), the text the idempotency fingerprint and the go-live report hash.
  *
- * zod stays the source of the schema, of the OpenAPI document and of each refusal's details;
- * the validation of a valid body is compiled beside the pass (`compiled-check.ts`), when the
- * schema's parts allow it.
+ * zod stays the source of the schema, of the OpenAPI document and of the validation's answers:
+ * the validated value, and each refusal's details, come from the schema itself.
  */
 import { z } from '@hono/zod-openapi';
 import { jsonPointer } from '../../domain/errors.js';
 import { canonicalJson } from '../idempotency.js';
 import { withoutNullOptionals } from './absent-nulls.js';
-import { compileCheck } from './compiled-check.js';
 
 /** What one walk gives (see the module's comment). */
 export interface PassedBody {
@@ -217,7 +215,6 @@ export function bodyPass(schema: z.ZodType): BodyPass {
       return { value, unknown: walk.exact ? walk.unknown : undefined, canonical: walk.text };
     };
     compiled.set(schema, pass);
-    compileCheck(schema);
   }
   return pass;
 }
