@@ -33,12 +33,12 @@ interface PackResult {
 }
 let packed: PackResult;
 
-function sh(cmd: string, args: string[], cwd: string, timeoutMs: number): SpawnSyncReturns<string> {
+function sh(cmd: string, args: string[], cwd: string, timeoutMs: number, env: NodeJS.ProcessEnv = {}): SpawnSyncReturns<string> {
   const res = spawnSync(cmd, args, {
     cwd,
     encoding: 'utf8',
     timeout: timeoutMs,
-    env: { ...process.env, npm_config_update_notifier: 'false' },
+    env: { ...process.env, npm_config_update_notifier: 'false', ...env },
   });
   if (res.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${res.status}:\n${res.stdout}\n${res.stderr}`);
   return res;
@@ -55,6 +55,23 @@ function dependenciesKey(): string {
   ]);
 }
 
+/**
+ * A folder of local prebuilds holding the better-sqlite3 binary this repository's `npm ci` compiled,
+ * as better-sqlite3's installer (prebuild-install) looks for one: named for its version, Node's ABI
+ * and the platform. The consumer's install takes it when it installs that same version on this
+ * Node, as a merchant's install takes the published prebuild, instead of compiling it again (a
+ * minute or two); any other version finds no file there and is compiled as usual.
+ */
+function localPrebuilds(): string {
+  const folder = join(work, 'prebuilds');
+  mkdirSync(folder, { recursive: true });
+  const moduleDir = join(root, 'node_modules', 'better-sqlite3');
+  const { version } = JSON.parse(readFileSync(join(moduleDir, 'package.json'), 'utf8')) as { version: string };
+  const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
+  sh('tar', ['-czf', join(folder, name), 'build/Release/better_sqlite3.node'], moduleDir, 60_000);
+  return folder;
+}
+
 beforeAll(() => {
   // `prepare` builds dist/ (with .d.ts) before packing.
   const out = sh('npm', ['pack', '--json', '--pack-destination', work], root, 300_000).stdout;
@@ -62,8 +79,11 @@ beforeAll(() => {
   mkdirSync(project);
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'merchant-app', private: true, type: 'module' }));
   const started = Date.now();
+  const prebuilds = localPrebuilds();
   const install = (): void => {
-    sh('npm', ['install', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund', join(work, packed.filename)], project, 600_000);
+    sh('npm', ['install', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund', join(work, packed.filename)], project, 600_000, {
+      npm_config_better_sqlite3_local_prebuilds: prebuilds,
+    });
   };
   // The dependencies as a fresh install left them (without the package itself): the cache entry.
   const { folder, hit } = cacheEntry('package-consumer', dependenciesKey(), (entry) => {
