@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DIRECT, headers } from '../../support/app.js';
-import { runMain } from '../../support/in-process-cli.js';
+import { runMain, startMain } from '../../support/in-process-cli.js';
 import { perTest } from '../../support/servers.js';
 import { until } from '../../support/until.js';
 
@@ -17,26 +17,10 @@ const per = perTest();
 const dir = mkdtempSync(join(tmpdir(), 'payment-sandbox-start-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Runs `main(args)` until it listens; `stop` sends it the SIGTERM it listens for (no signal reaches the test process). */
-async function start(args: string[]) {
-  const terms = process.listeners('SIGTERM');
-  const ints = process.listeners('SIGINT');
-  const run = runMain(args);
-  const onTerm = await until('the sandbox listens', () => process.listeners('SIGTERM').find((l) => !terms.includes(l)), 20_000);
-  const onInt = process.listeners('SIGINT').find((l) => !ints.includes(l));
-  const stop = async () => {
-    process.off('SIGTERM', onTerm);
-    if (onInt) process.off('SIGINT', onInt);
-    (onTerm as (signal: string) => void)('SIGTERM');
-    return run;
-  };
-  return { run, stop };
-}
-
 describe('payment-sandbox started in process', () => {
   it('prints the ready line and the banner, writes the port file, logs requests with --log, and stops cleanly', async () => {
     const portFile = join(dir, 'port');
-    const sandbox = await start(['--port', '0', '--port-file', portFile, '--log', '--notification-url', 'http://127.0.0.1:9/hooks']);
+    const sandbox = await startMain(['--port', '0', '--port-file', portFile, '--log', '--notification-url', 'http://127.0.0.1:9/hooks']);
     const port = await until('the port file', () => (existsSync(portFile) ? Number(readFileSync(portFile, 'utf8')) : undefined), 20_000);
     expect(port).toBeGreaterThan(0);
     const url = `http://127.0.0.1:${port}`;
@@ -54,7 +38,7 @@ describe('payment-sandbox started in process', () => {
   });
 
   it('--log-format json prints the ready line as JSON and no banner', async () => {
-    const sandbox = await start(['--port', '0', '--log-format', 'json']);
+    const sandbox = await startMain(['--port', '0', '--log-format', 'json']);
     const { code, out } = await sandbox.stop();
     expect(code).toBe(0);
     const ready = out

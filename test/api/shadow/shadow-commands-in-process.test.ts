@@ -10,10 +10,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startShadow } from '../../../src/index.js';
 import { DIRECT, directPayment, headers } from '../../support/app.js';
-import { runMain } from '../../support/in-process-cli.js';
+import { runMain, startMain } from '../../support/in-process-cli.js';
 import { freePort } from '../../support/ports.js';
 import { perTest } from '../../support/servers.js';
-import { until } from '../../support/until.js';
 
 const per = perTest();
 const dir = mkdtempSync(join(tmpdir(), 'payment-sandbox-shadow-'));
@@ -86,11 +85,9 @@ describe('shadow report in process', () => {
 });
 
 describe('shadow in process', () => {
-  it('starts the proxy, prints its ready line, answers through it, and stops with 0 on SIGTERM', async () => {
+  it('starts the proxy, prints its ready line, and stops with 0 on SIGTERM', async () => {
     const upstream = await per.serve({ quiet: true });
-    const before = process.listeners('SIGTERM');
-    const beforeInterrupt = process.listeners('SIGINT');
-    const run = runMain([
+    const shadow = await startMain([
       'shadow',
       '--upstream',
       `${upstream.url}/v4`,
@@ -101,20 +98,12 @@ describe('shadow in process', () => {
       '--port',
       '0',
     ]);
-    const stop = await until('the proxy listens', () => process.listeners('SIGTERM').find((l) => !before.includes(l)), 15_000);
-    const interrupt = process.listeners('SIGINT').find((l) => !beforeInterrupt.includes(l))!;
-    try {
-      process.off('SIGTERM', stop);
-      (stop as () => void)();
-      const { code, out } = await run;
-      expect(code).toBe(0);
-      expect(out).toMatch(/^payment-sandbox shadow ready: url=http:\/\/127\.0\.0\.1:\d+ port=\d+\n/);
-      expect(out).toContain(`(upstream ${upstream.url}/v4)`);
-      const url = /url=(\S+)/.exec(out)![1]!;
-      await expect(fetch(`${url}/_sandbox/shadow`)).rejects.toThrow(); // stopped
-    } finally {
-      process.off('SIGINT', interrupt);
-    }
+    const { code, out } = await shadow.stop();
+    expect(code).toBe(0);
+    expect(out).toMatch(/^payment-sandbox shadow ready: url=http:\/\/127\.0\.0\.1:\d+ port=\d+\n/);
+    expect(out).toContain(`(upstream ${upstream.url}/v4)`);
+    const url = /url=(\S+)/.exec(out)![1]!;
+    await expect(fetch(`${url}/_sandbox/shadow`)).rejects.toThrow(); // stopped
   });
 
   it.each([
