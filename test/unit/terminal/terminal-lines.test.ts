@@ -74,7 +74,7 @@ describe('the terminal lines', () => {
     t.emit('delivery.attempted', { kind: 7, url: null, ok: false });
     expect(t.lines[0]).toMatch(/ 500 merchant answered HTTP 500 \(attempt 1\); next retry 2026-11-22T10:01:05.000Z \(sandbox clock\)$/);
     expect(t.lines[1]).toMatch(/ ERR failed \(attempt 8\); no more retries \(resend from the panel\)$/);
-    expect(t.lines[2]).toMatch(/ webhook webhook  -> \(no notification URL\)  ERR failed \(attempt \?\); no more retries/);
+    expect(t.lines[2]).toMatch(/ webhook webhook {2}-> \(no notification URL\) {2}ERR failed \(attempt \?\); no more retries/);
   });
 
   it('requests are printed only with --log, each as method, path, status and duration', () => {
