@@ -62,8 +62,8 @@ describe('the MCP tools in process', () => {
 
     expect((await call('settle_payment', { id })).structuredContent).toMatchObject({ id, status: 'SUCCEEDED' });
     const hook = await receiver.waitForMatch((h) => h.raw.includes('mcp-in-process-1'));
-    const console = await call('refund_payment', { id, amount: 1000 });
-    expect(console.structuredContent).toMatchObject({ type: 'refund', transaction_id: id, amount: 1000 });
+    const fromConsole = await call('refund_payment', { id, amount: 1000 });
+    expect(fromConsole.structuredContent).toMatchObject({ type: 'refund', transaction_id: id, amount: 1000 });
     const merchant = await call('refund_payment', {
       id,
       account_id: DIRECT.account_id,
