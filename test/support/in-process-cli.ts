@@ -20,3 +20,41 @@ export async function runMain(args: string[], env: NodeJS.ProcessEnv = {}): Prom
     stderr.mockRestore();
   }
 }
+
+/**
+ * Runs `main(args, env)` in process for a command that runs until SIGINT or SIGTERM (the sandbox,
+ * `shadow`, `listen`): resolves once it listens for them; `stop()` calls the SIGTERM listener it
+ * added (no signal reaches the test process) and resolves with what `runMain` resolves with.
+ */
+export async function startMain(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  timeoutMs = 20_000,
+): Promise<{ run: ReturnType<typeof runMain>; stop(): ReturnType<typeof runMain> }> {
+  const terms = process.listeners('SIGTERM');
+  const ints = process.listeners('SIGINT');
+  const run = runMain(args, env);
+  const deadline = Date.now() + timeoutMs;
+  let onTerm: ((signal: NodeJS.Signals) => void) | undefined;
+  let ended = false;
+  void run.then(() => (ended = true));
+  while (!(onTerm = process.listeners('SIGTERM').find((l) => !terms.includes(l)))) {
+    if (ended) {
+      const r = await run;
+      throw new Error(`${args.join(' ')} ended with ${r.code} before it listened for signals: ${r.err}`);
+    }
+    if (Date.now() > deadline) throw new Error(`${args.join(' ')} did not listen for signals within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const listener = onTerm;
+  const onInt = process.listeners('SIGINT').find((l) => !ints.includes(l));
+  return {
+    run,
+    stop() {
+      process.off('SIGTERM', listener);
+      if (onInt) process.off('SIGINT', onInt);
+      listener('SIGTERM');
+      return run;
+    },
+  };
+}
