@@ -5,9 +5,12 @@
  * the CLI, the webhook receiver, headless Chromium). The import rules between features and core
  * are checked by `npm run lint` (the boundaries rule), not by a tier.
  *
- * The unit tier runs its files on worker threads in one shared module graph (`isolate: false`):
- * its tests are pure or use fakes, so they need no fresh process each, and the imports and the
- * forks pool were most of its time (unit tests must not mock modules or leave global state).
+ * Every tier runs its files on worker threads in one shared module graph per worker
+ * (`isolate: false`), three workers at once. Vitest's default on a 2-core machine is one worker
+ * (the cores minus one) with a fresh process and module graph per file: a second of start and
+ * imports for each of some 250 files, while most e2e files spend their time waiting on sockets,
+ * processes and the browser. Tests therefore must not mock modules, stub globals or change
+ * `process.env`, and must close what they open (servers, browsers, child processes).
  *
  * Transformed modules are kept on disk between runs (`experimental.fsModuleCache`, in
  * node_modules/.experimental-vitest-cache, keyed by each file's content): a later run of any
@@ -21,9 +24,9 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
-const tier = (name: string, pool: { pool?: 'threads'; isolate?: boolean } = {}) => ({
+const tier = (name: string) => ({
   extends: true as const,
-  test: { name, include: [`test/${name}/**/*.test.ts`], ...pool },
+  test: { name, include: [`test/${name}/**/*.test.ts`] },
 });
 
 export default defineConfig({
@@ -31,7 +34,9 @@ export default defineConfig({
     root: fileURLToPath(new URL('..', import.meta.url)),
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    pool: 'forks',
+    pool: 'threads',
+    isolate: false,
+    maxWorkers: 3,
     experimental: { fsModuleCache: true },
     coverage: {
       provider: 'v8',
@@ -40,6 +45,6 @@ export default defineConfig({
       reportsDirectory: 'coverage',
       reportOnFailure: true,
     },
-    projects: [tier('unit', { pool: 'threads', isolate: false }), tier('api'), tier('e2e')],
+    projects: [tier('unit'), tier('api'), tier('e2e')],
   },
 });
