@@ -9,7 +9,7 @@
  * command takes, and docs/ci.md describes this file.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,13 +51,19 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-/** A merchant's checkout after `npm ci`: `node_modules/.bin/payment-sandbox` is this repository's CLI. */
+/**
+ * A merchant's checkout after `npm ci` on a slow runner: `node_modules/.bin/payment-sandbox` is
+ * this repository's CLI, and `listen` takes 1.5 s before it starts (`exec`, so `$!` is still the
+ * listener): a step that waited a fixed second would let the tests run before its stream opened.
+ */
 function checkout(): string {
   const dir = mkdtempSync(join(tmpdir(), 'gha-recipe-'));
   dirs.push(dir);
   mkdirSync(join(dir, 'node_modules', '.bin'), { recursive: true });
   symlinkSync(root, join(dir, 'node_modules', 'payment-sandbox'));
-  symlinkSync(join(root, 'bin', 'payment-sandbox.js'), join(dir, 'node_modules', '.bin', 'payment-sandbox'));
+  const bin = join(dir, 'node_modules', '.bin', 'payment-sandbox');
+  const cli = join(root, 'bin', 'payment-sandbox.js');
+  writeFileSync(bin, `#!/bin/sh\n[ "$1" = listen ] && sleep 1.5\nexec "${process.execPath}" "${cli}" "$@"\n`, { mode: 0o755 });
   return dir;
 }
 
