@@ -15,11 +15,9 @@ import { canonicalBody, canonicalJson } from './idempotency.js';
 import type { Clock } from '../clock/clock.js';
 import type { RequestLogRepo } from './ports.js';
 import { isSecurityCodeKey, redactSecurityCodes } from '../redaction/card-data.js';
-import { carriesCardData, holdsCardNumber, redactText, scannedBody } from './redact.js';
+import { carriesCardData, holdsCardNumber, MAX_LOGGED_BODY, redactText, scannedBody } from './redact.js';
 import { holdsSecret, redactSecrets } from '../redaction/secrets.js';
 import { isConformanceUserAgent } from '../sandbox-client.js';
-
-const MAX_LOGGED_BODY = 16 * 1024;
 
 /** Query parameters whose values are secrets, whatever they hold. */
 const SECRET_PARAMS = /^(api[_-]?key|key|token|access[_-]?token|auth|authorization|secret|password|jwt)$/i;
@@ -263,7 +261,9 @@ export function requestLog(deps: RequestLogDeps): RequestLog {
     const loggedParsedBody = (): string | null => {
       const parsed: unknown = c.get('body');
       if (parsed === undefined || c.req.method === 'GET') return null;
-      const body = scannedBody(parsed, MAX_LOGGED_BODY);
+      // The body's pass made the scan with its canonical text when the body is the one it passed.
+      const passed = c.get('loggedBody');
+      const body = passed !== undefined && passed.body === parsed ? passed : scannedBody(parsed, MAX_LOGGED_BODY);
       scanned = { text: redactSecrets(body.json).slice(0, MAX_LOGGED_BODY), cardData: body.cardData };
       return scanned.text;
     };
