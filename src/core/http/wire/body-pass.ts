@@ -168,7 +168,8 @@ function step(node: Plan, value: unknown, walk: Walk, path: (string | number)[])
         put(out, key, item);
         texts.set(key, canonicalJson(item));
         if (node.strips) walk.unknown.push(jsonPointer([...path, key]));
-        if (scan !== undefined) log = logged(log, memberRule(key), key, item, scan, path.length, () => scanValue(item, scan, path.length + 1));
+        if (scan !== undefined)
+          log = logged(log, memberRule(key), key, item, scan, path.length, () => scanValue(item, scan, path.length + 1));
       } else if (item === null) continue;
       else {
         // A member the log does not walk (left out, or masked whole) is not scanned on the way down.
