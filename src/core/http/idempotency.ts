@@ -108,6 +108,13 @@ export type Idempotent = <T, S extends ContentfulStatusCode>(
   run: () => T | Promise<T>,
 ) => TypedResponse<T, S, 'json'> | Promise<TypedResponse<T, S, 'json'>>;
 
+/** The headers of an answer sent from its JSON text, and of a replay (read, never changed: one object for every answer). */
+const ANSWER_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-type': 'application/json' });
+const REPLAYED_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'content-type': 'application/json',
+  'idempotent-replayed': 'true',
+});
+
 /** The `idempotent` of one app, over its keys. */
 export function idempotency({ records: store, clock, atomically }: IdempotencyDeps): Idempotent {
   return <T, S extends ContentfulStatusCode>(
@@ -146,12 +153,8 @@ export function idempotency({ records: store, clock, atomically }: IdempotencyDe
     c.set('requestFingerprint', fingerprint);
     const now = clock.nowMs();
     // The stored response is the one the route declares; it is sent again byte for byte.
-    const send = (code: number, json: string, replayed: boolean): TypedResponse<T, S, 'json'> => {
-      return new Response(json, {
-        status: code,
-        headers: replayed ? { 'content-type': 'application/json', 'idempotent-replayed': 'true' } : { 'content-type': 'application/json' },
-      }) as unknown as TypedResponse<T, S, 'json'>;
-    };
+    const send = (code: number, json: string, replayed: boolean): TypedResponse<T, S, 'json'> =>
+      new Response(json, { status: code, headers: replayed ? REPLAYED_HEADERS : ANSWER_HEADERS }) as unknown as TypedResponse<T, S, 'json'>;
 
     /** The key's record when it is in force (a record past its 24 h is absent). */
     const inForce = (): IdempotencyRecord | undefined => {
