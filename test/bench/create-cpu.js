@@ -4,17 +4,10 @@
 // rounds alternated, so the machine's load falls on all of them alike. Each figure is the
 // median CPU time (user + system) per request over BENCH_CPU_ROUNDS (default 7) rounds of
 // BENCH_CPU_REQUESTS (default 2,000) requests through `app.request`, after one unmeasured
-// round, each batch after a full garbage collection (so one build's garbage is not collected in
-// another's batch); the spread (lowest to highest round) is printed beside it. A create is the direct
+// round; the spread (lowest to highest round) is printed beside it. A create is the direct
 // card 4111 with a unique Idempotency-Key (it stays PENDING); a get by id cycles over the
 // transactions the creates made.
 import { performance } from 'node:perf_hooks';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
-
-// A full collection before each measured batch: one build's garbage is not collected in another's.
-setFlagsFromString('--expose-gc');
-const collect = runInNewContext('gc');
 
 const REQUESTS = Number(process.env.BENCH_CPU_REQUESTS ?? 2000);
 const ROUNDS = Number(process.env.BENCH_CPU_ROUNDS ?? 7);
@@ -59,7 +52,6 @@ export async function createCpu({ root, compareRoots, figure }) {
       // Each round starts one build further on, so no build always runs first.
       for (let k = 0; k < builds.length; k++) {
         const b = builds[(k + round) % builds.length];
-        collect();
         const start = process.cpuUsage();
         for (let i = 0; i < REQUESTS; i++) await one(b);
         const used = process.cpuUsage(start);
