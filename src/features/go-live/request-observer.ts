@@ -84,7 +84,8 @@ export function observeRequest(deps: GoLiveDeps, request: LoggedRequest): Observ
   const named = request.header('x-merchant-account-id');
   const namedAccount = account === undefined && named !== undefined ? deps.accounts.byId(named) : undefined;
   const accountId = account?.id ?? namedAccount?.id ?? null;
-  const liveKey = /^Bearer\s+sk_live_/i.test(request.header('authorization') ?? '');
+  // A production key never authenticates: a request with an account was made with another key.
+  const liveKey = account === undefined && /^Bearer\s+sk_live_/i.test(request.header('authorization') ?? '');
   if (accountId === null && !liveKey) return undefined;
   const mode = account?.mode ?? namedAccount?.mode;
 
