@@ -52,6 +52,9 @@ interface ObjectPlan extends Common {
   fields: Map<string, Plan>;
   /** Each known key's rule in the request log (`redact.ts` `memberRule`), made once. */
   rules: Map<string, MemberRule>;
+  /** The known keys in canonical order (`Array#sort`'s), each as JSON text, and each key's place in it. */
+  order: { key: string; quoted: string }[];
+  place: Map<string, number>;
   /** A strip object drops the keys it does not know (a loose one keeps them, a strict one refuses them). */
   strips: boolean;
 }
@@ -100,6 +103,8 @@ function plan(schema: z.ZodType, seen: Map<z.ZodType, Plan>): Plan {
       piped,
       fields: new Map(),
       rules: new Map(),
+      order: [],
+      place: new Map(),
       strips: (s as unknown as { _zod: { def: { catchall?: unknown } } })._zod.def.catchall === undefined,
     };
     seen.set(schema, node);
@@ -107,6 +112,8 @@ function plan(schema: z.ZodType, seen: Map<z.ZodType, Plan>): Plan {
       node.fields.set(key, plan(field, seen));
       node.rules.set(key, memberRule(key));
     }
+    node.order = [...node.fields.keys()].sort().map((key) => ({ key, quoted: JSON.stringify(key) }));
+    node.order.forEach(({ key }, i) => node.place.set(key, i));
     return node;
   }
   if (s instanceof z.ZodArray) {
@@ -158,7 +165,9 @@ function step(node: Plan, value: unknown, walk: Walk, path: (string | number)[])
   if (node.piped) walk.exact = false;
   if (node.kind === 'object' && isRecord(value)) {
     const out: Record<string, unknown> = {};
-    const texts = new Map<string, string>();
+    // The canonical text of each known member by its place in canonical order; unknown members apart.
+    const texts = new Array<string | undefined>(node.order.length);
+    let others: Map<string, string> | undefined;
     const scan = walk.scan;
     let log = '{';
     for (const key of Object.keys(value)) {
@@ -166,7 +175,7 @@ function step(node: Plan, value: unknown, walk: Walk, path: (string | number)[])
       const item = value[key];
       if (field === undefined) {
         put(out, key, item);
-        texts.set(key, canonicalJson(item));
+        (others ??= new Map()).set(key, canonicalJson(item));
         if (node.strips) walk.unknown.push(jsonPointer([...path, key]));
         if (scan !== undefined)
           log = logged(log, memberRule(key), key, item, scan, path.length, () => scanValue(item, scan, path.length + 1));
@@ -180,14 +189,11 @@ function step(node: Plan, value: unknown, walk: Walk, path: (string | number)[])
         put(out, key, step(field, item, walk, path));
         path.pop();
         walk.scan = scan;
-        texts.set(key, walk.text);
+        texts[node.place.get(key)!] = walk.text;
         if (rule !== undefined && member !== null) log += (log.length === 1 ? '' : ',') + rule.quoted + ':' + (member ?? walk.log);
       }
     }
-    const keys = [...texts.keys()].sort();
-    let text = '{';
-    for (let i = 0; i < keys.length; i++) text += (i === 0 ? '' : ',') + JSON.stringify(keys[i]) + ':' + texts.get(keys[i]!)!;
-    walk.text = text + '}';
+    walk.text = others === undefined ? knownMembersText(node, texts) : membersText(node, texts, others);
     walk.log = log + '}';
     return out;
   }
@@ -231,6 +237,28 @@ function step(node: Plan, value: unknown, walk: Walk, path: (string | number)[])
   }
   if (walk.scan !== undefined) walk.log = scanValue(kept, walk.scan, path.length);
   return kept;
+}
+
+/** The canonical text of an object whose members are all known: `texts` in the plan's order. */
+function knownMembersText(node: ObjectPlan, texts: (string | undefined)[]): string {
+  let text = '{';
+  for (let i = 0; i < texts.length; i++) {
+    const member = texts[i];
+    if (member !== undefined) text += (text.length === 1 ? '' : ',') + node.order[i]!.quoted + ':' + member;
+  }
+  return text + '}';
+}
+
+/** The canonical text of an object with unknown members (`others`) beside its known ones: every key sorted together. */
+function membersText(node: ObjectPlan, texts: (string | undefined)[], others: Map<string, string>): string {
+  const all = new Map(others);
+  texts.forEach((member, i) => {
+    if (member !== undefined) all.set(node.order[i]!.key, member);
+  });
+  const keys = [...all.keys()].sort();
+  let text = '{';
+  for (let i = 0; i < keys.length; i++) text += (i === 0 ? '' : ',') + JSON.stringify(keys[i]) + ':' + all.get(keys[i]!)!;
+  return text + '}';
 }
 
 /** `log` (an object's log text so far) with the member `key` of an unknown field added: its value's text is `valueText()` unless the rule says otherwise. */
