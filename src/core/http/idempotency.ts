@@ -4,7 +4,7 @@
  * stores nothing. Keys are per merchant account, expire after 24 hours on the sandbox clock,
  * and "the same request" means the same method, path and JSON body (key order ignored).
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Context, TypedResponse } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Clock } from '../clock/clock.js';
@@ -83,7 +83,7 @@ export function canonicalBody(c: Context<ApiEnv>): string {
  * same key still finds the same record.
  */
 function storedKey(key: string): string {
-  return redactText(key) === key && !holdsSecret(key) ? key : `sha256:${createHash('sha256').update(key).digest('hex')}`;
+  return redactText(key) === key && !holdsSecret(key) ? key : `sha256:${hash('sha256', key, 'hex')}`;
 }
 
 /** What `idempotency` needs: the stored keys, the sandbox clock (keys expire on it) and its unit of work. */
@@ -147,9 +147,8 @@ export function idempotency({ records: store, clock, atomically }: IdempotencyDe
     const stored = storedKey(key);
     // A key found free of card data and secrets is logged as it is: the request log does not scan it again.
     if (stored === key) exchange.idempotencyKey = key;
-    const fingerprint = createHash('sha256')
-      .update(`${c.req.method} ${c.req.path}\n${canonicalBody(c)}`)
-      .digest('hex');
+    // One-shot: no Hash object per request.
+    const fingerprint = hash('sha256', `${c.req.method} ${c.req.path}\n${canonicalBody(c)}`, 'hex');
     c.set('requestFingerprint', fingerprint);
     const now = clock.nowMs();
     // The stored response is the one the route declares; it is sent again byte for byte.
