@@ -175,6 +175,16 @@ export type SubscribeRequests = (listener: RequestListener) => () => void;
 /** The scope of a /v4 request that is not the merchant's, open while it runs (closed after, for timers it armed). */
 const notTheMerchants = new AsyncLocalStorage<{ open: boolean }>();
 
+/** Runs `next` in a scope of a request that is not the merchant's, closed once it is done. */
+async function inScopeNotTheMerchants(next: () => Promise<void>): Promise<void> {
+  const scope = { open: true };
+  try {
+    await notTheMerchants.run(scope, next);
+  } finally {
+    scope.open = false;
+  }
+}
+
 /**
  * Whether the code running now is the work of a /v4 request that is not the merchant's (the
  * conformance kit's, which names itself in its `User-Agent`), while that request runs: what
@@ -359,13 +369,8 @@ export function requestLog(deps: RequestLogDeps): RequestLog {
 
   return {
     arrive,
-    scoped: (c, next) => {
-      if (!isConformanceUserAgent(c.req.header('user-agent'))) return next();
-      const scope = { open: true };
-      return notTheMerchants.run(scope, next).finally(() => {
-        scope.open = false;
-      });
-    },
+    // A promise of its own only for the conformance kit's requests.
+    scoped: (c, next) => (isConformanceUserAgent(c.req.header('user-agent')) ? inScopeNotTheMerchants(next) : next()),
     subscribe: (listener) => {
       listeners.push(listener);
       return () => {
