@@ -51,6 +51,9 @@
 //   caches    (only when named) what the read cache and the JSON text cache each pay: CPU per
 //             get and list with each taken out of a copy of the build, interleaved in one
 //             process (caches.js)
+//   create-cpu (only when named) CPU per keyed create (card 4111) and per get by id through
+//             `app.request` in one process, this build and BENCH_COMPARE_ROOT's in alternated
+//             rounds (create-cpu.js)
 //   profile   (only when named) a CPU profile (--cpu-prof) of the server under create, get and
 //             list load: the top 10 self-time items of each, and for create the status counts of
 //             its answers and its CPU by part in us per create (the body gate, the null and
@@ -73,6 +76,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import { caches } from './caches.js';
+import { createCpu } from './create-cpu.js';
 import { firstStart } from './first-start.js';
 
 const ROOT = process.env.BENCH_ROOT ?? fileURLToPath(new URL('../../', import.meta.url));
@@ -92,7 +96,7 @@ const PAYMENT = {
 const PARTS = ['api', 'pages', 'webhooks', 'clock', 'accounts', 'startup', 'memory', 'report', 'load', 'shadow'];
 const REPORT_REQUESTS = Number(process.env.BENCH_REPORT_REQUESTS ?? 100_000);
 const MEMORY_REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1_000_000);
-const EXTRA_PARTS = ['profile', 'first-start', 'create-memory', 'peers', 'latency', 'caches', 'clock-accounts'];
+const EXTRA_PARTS = ['profile', 'first-start', 'create-memory', 'peers', 'latency', 'caches', 'clock-accounts', 'create-cpu'];
 
 // ---------------------------------------------------------------- processes and load
 
@@ -1658,6 +1662,7 @@ async function main() {
     latency,
     'first-start': () => firstStart({ root: ROOT, figure }),
     caches: () => caches({ root: ROOT, figure }),
+    'create-cpu': () => createCpu({ root: ROOT, compareRoots: COMPARE_ROOTS, figure }),
   };
   const started = performance.now();
   for (const part of parts) {

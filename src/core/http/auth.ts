@@ -178,8 +178,7 @@ export function authenticatesAs(
 
 /** True when `granted` holds `scope` itself or its `*.read` / `*.write` wildcard. */
 export function hasScope(granted: readonly string[], scope: Scope): boolean {
-  const action = scope.slice(scope.indexOf('.') + 1);
-  return granted.includes(scope) || granted.includes(`*.${action}`);
+  return granted.includes(scope) || granted.includes(`*.${scope.slice(scope.indexOf('.') + 1)}`);
 }
 
 /** The realm of the sandbox's `WWW-Authenticate` challenges. */

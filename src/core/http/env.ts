@@ -56,5 +56,11 @@ export interface ApiEnv {
     requestFingerprint: string | undefined;
     /** The canonical JSON of the parsed body, made once (`idempotency.ts` `canonicalBody`), or undefined until asked for. */
     canonicalBody: string | undefined;
+    /**
+     * The request log's text of the body and whether it carries card data, made by the body's
+     * pass with its canonical text (`wire/body-pass.ts`); undefined when the body had no
+     * compiled pass. `body` is the value it was made from.
+     */
+    loggedBody: { body: unknown; json: string; cardData: boolean } | undefined;
   };
 }

@@ -4,7 +4,7 @@
  * stores nothing. Keys are per merchant account, expire after 24 hours on the sandbox clock,
  * and "the same request" means the same method, path and JSON body (key order ignored).
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Context, TypedResponse } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Clock } from '../clock/clock.js';
@@ -83,7 +83,7 @@ export function canonicalBody(c: Context<ApiEnv>): string {
  * same key still finds the same record.
  */
 function storedKey(key: string): string {
-  return redactText(key) === key && !holdsSecret(key) ? key : `sha256:${createHash('sha256').update(key).digest('hex')}`;
+  return redactText(key) === key && !holdsSecret(key) ? key : `sha256:${hash('sha256', key, 'hex')}`;
 }
 
 /** What `idempotency` needs: the stored keys, the sandbox clock (keys expire on it) and its unit of work. */
@@ -107,6 +107,13 @@ export type Idempotent = <T, S extends ContentfulStatusCode>(
   status: S,
   run: () => T | Promise<T>,
 ) => TypedResponse<T, S, 'json'> | Promise<TypedResponse<T, S, 'json'>>;
+
+/** The headers of an answer sent from its JSON text, and of a replay (read, never changed: one object for every answer). */
+const ANSWER_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-type': 'application/json' });
+const REPLAYED_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'content-type': 'application/json',
+  'idempotent-replayed': 'true',
+});
 
 /** The `idempotent` of one app, over its keys. */
 export function idempotency({ records: store, clock, atomically }: IdempotencyDeps): Idempotent {
@@ -140,18 +147,13 @@ export function idempotency({ records: store, clock, atomically }: IdempotencyDe
     const stored = storedKey(key);
     // A key found free of card data and secrets is logged as it is: the request log does not scan it again.
     if (stored === key) exchange.idempotencyKey = key;
-    const fingerprint = createHash('sha256')
-      .update(`${c.req.method} ${c.req.path}\n${canonicalBody(c)}`)
-      .digest('hex');
+    // One-shot: no Hash object per request.
+    const fingerprint = hash('sha256', `${c.req.method} ${c.req.path}\n${canonicalBody(c)}`, 'hex');
     c.set('requestFingerprint', fingerprint);
     const now = clock.nowMs();
     // The stored response is the one the route declares; it is sent again byte for byte.
-    const send = (code: number, json: string, replayed: boolean): TypedResponse<T, S, 'json'> => {
-      return new Response(json, {
-        status: code,
-        headers: replayed ? { 'content-type': 'application/json', 'idempotent-replayed': 'true' } : { 'content-type': 'application/json' },
-      }) as unknown as TypedResponse<T, S, 'json'>;
-    };
+    const send = (code: number, json: string, replayed: boolean): TypedResponse<T, S, 'json'> =>
+      new Response(json, { status: code, headers: replayed ? REPLAYED_HEADERS : ANSWER_HEADERS }) as unknown as TypedResponse<T, S, 'json'>;
 
     /** The key's record when it is in force (a record past its 24 h is absent). */
     const inForce = (): IdempotencyRecord | undefined => {

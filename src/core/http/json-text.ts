@@ -6,13 +6,18 @@ import type { Context, TypedResponse } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 
 /** The content type `c.json` sends. */
-const JSON_CONTENT = { 'Content-Type': 'application/json' } as const;
+const JSON_CONTENT = Object.freeze({ 'Content-Type': 'application/json' } as const);
 
 export function jsonText<T, S extends ContentfulStatusCode>(
   c: Context,
   text: string,
   status: S,
-  headers: Record<string, string> = {},
+  headers?: Record<string, string>,
 ): TypedResponse<T, S, 'json'> {
-  return c.body(text, status, { ...JSON_CONTENT, ...headers }) as unknown as TypedResponse<T, S, 'json'>;
+  // Without headers of its own, the one content-type object (Hono and the Node server only read it).
+  return c.body(text, status, headers === undefined ? JSON_CONTENT : { ...JSON_CONTENT, ...headers }) as unknown as TypedResponse<
+    T,
+    S,
+    'json'
+  >;
 }

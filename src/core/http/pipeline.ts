@@ -147,7 +147,8 @@ export function apiPipeline(deps: PipelineDeps): Pipeline {
       }
     }
     if (exchange.latency !== undefined) await exchange.latency;
-    await logged(played);
+    const closing = logged(played);
+    if (closing !== undefined) await closing;
   };
 
   const front =

@@ -91,10 +91,59 @@ export function carriesCardData(body: unknown, depth = 0): boolean {
   return holdsCardNumber(JSON.stringify(body) ?? '') || holdsSecurityCode(body, depth);
 }
 
-/** `scannedBody`'s walk: `found.cardData` is set when card data is met. */
-interface Scan {
+/** The request log keeps this much of a body's text (16 KiB); each string is cut to it before it is scanned. */
+export const MAX_LOGGED_BODY = 16 * 1024;
+
+/** `scannedBody`'s walk: `cardData` is set when card data is met. The compiled body pass (`wire/body-pass.ts`) makes the same walk. */
+export interface Scan {
   cardData: boolean;
   maxString: number;
+}
+
+/** What the log's walk makes of one member of an object, by its key alone (the same for every request: a schema's keys are known beforehand). */
+export interface MemberRule {
+  /** The key as JSON text. */
+  quoted: string;
+  /** The key itself holds a card number. */
+  cardKey: boolean;
+  /** Left out of the log (`__proto__`, a security code's key); what it holds is still looked at. */
+  omitted: boolean;
+  /** A card number's key (`number`, `card_number`, `pan`): a string or number under it is masked whole. */
+  masked: boolean;
+}
+
+/** The rule of a member named `key` (see `MemberRule`). */
+export function memberRule(key: string): MemberRule {
+  return {
+    quoted: JSON.stringify(key),
+    // A card number has at least 13 digits: a shorter key holds none.
+    cardKey: key.length >= 13 && holdsCardNumber(key),
+    omitted: key === '__proto__' || isSecurityCodeKey(key),
+    masked: CARD_NUMBER_KEYS.has(key.toLowerCase()),
+  };
+}
+
+/**
+ * The log's text of the member `v` under `rule` of an object at `depth`, when the member's
+ * value is neither walked nor scanned by `scanValue` (omitted, or masked whole); undefined
+ * when its value is walked (the caller writes `rule.quoted`, `:` and the value's text).
+ * Card data the member holds is noted on `scan`.
+ */
+export function scannedMember(rule: MemberRule, key: string, v: unknown, scan: Scan, depth: number): string | null | undefined {
+  if (!scan.cardData && rule.cardKey) scan.cardData = true;
+  if (rule.omitted) {
+    // Left out of the log; what it holds is still looked at.
+    if (!scan.cardData) {
+      const code = (typeof v === 'string' || typeof v === 'number') && key !== '__proto__' && depth <= SECURITY_CODE_DEPTH;
+      if ((code && SECURITY_CODE_VALUE.test(String(v))) || carriesCardData(v, depth + 1)) scan.cardData = true;
+    }
+    return null;
+  }
+  if (rule.masked && (typeof v === 'string' || typeof v === 'number')) {
+    if (!scan.cardData && holdsCardNumber(String(v))) scan.cardData = true;
+    return JSON.stringify(maskCardNumber(String(v)));
+  }
+  return undefined;
 }
 
 /** See `ScannedBody`. */
@@ -113,7 +162,8 @@ function scanString(value: string, scan: Scan): string {
   return JSON.stringify(text);
 }
 
-function scanValue(value: unknown, scan: Scan, depth: number): string {
+/** The log's text of `value` (an object or array at `depth`, or a leaf); card data in it is noted on `scan`. */
+export function scanValue(value: unknown, scan: Scan, depth: number): string {
   if (Array.isArray(value)) {
     let out = '[';
     for (let i = 0; i < value.length; i++) out += (i === 0 ? '' : ',') + scanValue(value[i], scan, depth + 1);
@@ -126,22 +176,10 @@ function scanValue(value: unknown, scan: Scan, depth: number): string {
     for (const key of Object.keys(record)) {
       const v = record[key];
       if (v === undefined) continue;
-      // A card number has at least 13 digits: a shorter key holds none.
-      if (!scan.cardData && key.length >= 13 && holdsCardNumber(key)) scan.cardData = true;
-      if (key === '__proto__' || isSecurityCodeKey(key)) {
-        // Left out of the log; what it holds is still looked at.
-        if (!scan.cardData) {
-          const code = (typeof v === 'string' || typeof v === 'number') && key !== '__proto__' && depth <= SECURITY_CODE_DEPTH;
-          if ((code && SECURITY_CODE_VALUE.test(String(v))) || carriesCardData(v, depth + 1)) scan.cardData = true;
-        }
-        continue;
-      }
-      let text: string;
-      if (CARD_NUMBER_KEYS.has(key.toLowerCase()) && (typeof v === 'string' || typeof v === 'number')) {
-        if (!scan.cardData && holdsCardNumber(String(v))) scan.cardData = true;
-        text = JSON.stringify(maskCardNumber(String(v)));
-      } else text = scanValue(v, scan, depth + 1);
-      out += (first ? '' : ',') + JSON.stringify(key) + ':' + text;
+      const rule = memberRule(key);
+      const member = scannedMember(rule, key, v, scan, depth);
+      if (member === null) continue;
+      out += (first ? '' : ',') + rule.quoted + ':' + (member ?? scanValue(v, scan, depth + 1));
       first = false;
     }
     return out + '}';

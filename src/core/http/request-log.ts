@@ -15,11 +15,9 @@ import { canonicalBody, canonicalJson } from './idempotency.js';
 import type { Clock } from '../clock/clock.js';
 import type { RequestLogRepo } from './ports.js';
 import { isSecurityCodeKey, redactSecurityCodes } from '../redaction/card-data.js';
-import { carriesCardData, holdsCardNumber, redactText, scannedBody } from './redact.js';
+import { carriesCardData, holdsCardNumber, MAX_LOGGED_BODY, redactText, scannedBody } from './redact.js';
 import { holdsSecret, redactSecrets } from '../redaction/secrets.js';
 import { isConformanceUserAgent } from '../sandbox-client.js';
-
-const MAX_LOGGED_BODY = 16 * 1024;
 
 /** Query parameters whose values are secrets, whatever they hold. */
 const SECRET_PARAMS = /^(api[_-]?key|key|token|access[_-]?token|auth|authorization|secret|password|jwt)$/i;
@@ -177,6 +175,16 @@ export type SubscribeRequests = (listener: RequestListener) => () => void;
 /** The scope of a /v4 request that is not the merchant's, open while it runs (closed after, for timers it armed). */
 const notTheMerchants = new AsyncLocalStorage<{ open: boolean }>();
 
+/** Runs `next` in a scope of a request that is not the merchant's, closed once it is done. */
+async function inScopeNotTheMerchants(next: () => Promise<void>): Promise<void> {
+  const scope = { open: true };
+  try {
+    await notTheMerchants.run(scope, next);
+  } finally {
+    scope.open = false;
+  }
+}
+
 /**
  * Whether the code running now is the work of a /v4 request that is not the merchant's (the
  * conformance kit's, which names itself in its `User-Agent`), while that request runs: what
@@ -203,7 +211,7 @@ export interface RequestLog {
    * unit of work); the function returned writes the entry, unless written in that unit of work,
    * and tells the subscribers.
    */
-  arrive(c: Context<ApiEnv>, exchange: Exchange): (faults: FaultOutcome) => Promise<void>;
+  arrive(c: Context<ApiEnv>, exchange: Exchange): (faults: FaultOutcome) => Promise<void> | undefined;
   /** Runs `next` in the scope of a request that is not the merchant's when `c` is one. */
   scoped(c: Context<ApiEnv>, next: () => Promise<void>): Promise<void>;
   subscribe: SubscribeRequests;
@@ -263,45 +271,38 @@ export function requestLog(deps: RequestLogDeps): RequestLog {
     const loggedParsedBody = (): string | null => {
       const parsed: unknown = c.get('body');
       if (parsed === undefined || c.req.method === 'GET') return null;
-      const body = scannedBody(parsed, MAX_LOGGED_BODY);
+      // The body's pass made the scan with its canonical text when the body is the one it passed.
+      const passed = c.get('loggedBody');
+      const body = passed !== undefined && passed.body === parsed ? passed : scannedBody(parsed, MAX_LOGGED_BODY);
       scanned = { text: redactSecrets(body.json).slice(0, MAX_LOGGED_BODY), cardData: body.cardData };
       return scanned.text;
     };
     /** The entry written in the create's unit of work: its id, the status it logged and the body as logged. */
-    let written: { id: number; status: number; path: string; requestBody: string | null } | undefined;
-    exchange.logInUnit = (status) => {
-      // The answer is known here (a success: no response body is logged), and the body is parsed.
-      const requestBody = loggedParsedBody();
-      const path = loggedPath(c.req.path, c.req.url);
-      // Delivered unless the connection closes first: noted after the fact (`markUndelivered`).
-      const id = log.insertNow(entryOf(c, exchange, path, status, performance.now() - started, requestBody, null, create ? true : null));
-      written = { id, status, path, requestBody };
-    };
+    let written: { id: number; status: number; path: string } | undefined;
+    // Only a create (a POST) runs in a unit of work with its key: a read is logged after its answer.
+    if (c.req.method === 'POST')
+      exchange.logInUnit = (status) => {
+        // The answer is known here (a success: no response body is logged), and the body is parsed.
+        const requestBody = loggedParsedBody();
+        const path = loggedPath(c.req.path, c.req.url);
+        // Delivered unless the connection closes first: noted after the fact (`markUndelivered`).
+        const id = log.insertNow(entryOf(c, exchange, path, status, performance.now() - started, requestBody, null, create ? true : null));
+        written = { id, status, path };
+      };
 
-    return async (faults: FaultOutcome): Promise<void> => {
-      const duration = performance.now() - started;
-      const status = c.res.status;
+    /** Writes the entry (unless the create's unit of work wrote it), then tells the subscribers and the change feed. */
+    const close = (closing: Closing, logged?: LoggedEntry): void => {
+      const { faults, duration, status, text, outgoing } = closing;
+      let { delivered } = closing;
       let path: string;
       let id: number;
-      let requestBody: string | null;
-      let text: string | null = null;
-      // A create's answer is delivered unless a fault replaced it or the client is already gone.
-      const outgoing = create ? outgoingOf(c) : undefined;
-      let delivered = create && faults.executed === undefined && outgoing?.destroyed !== true;
-      if (written !== undefined && written.status === status && c.error === undefined) {
+      if (logged === undefined) {
         // Committed with the create (a fault after execution withdraws `logInUnit` before it runs).
-        ({ id, path, requestBody } = written);
+        ({ id, path } = written!);
         if (create && !delivered) log.markUndelivered(id);
       } else {
-        path = loggedPath(c.req.path, c.req.url);
-        if (c.get('body') !== undefined) requestBody = loggedParsedBody();
-        else {
-          text = await rawText(c);
-          // Only what is kept is scanned (a little more, so a card number across the cut is still found).
-          requestBody = text === null ? null : loggedText(text.slice(0, MAX_LOGGED_BODY + 64)).slice(0, MAX_LOGGED_BODY) || null;
-        }
-        const responseBody = status >= 400 ? loggedText(await c.res.clone().text()).slice(0, MAX_LOGGED_BODY) : null;
-        id = log.insert(entryOf(c, exchange, path, status, duration, requestBody, responseBody, create ? delivered : null));
+        path = logged.path;
+        id = log.insert(entryOf(c, exchange, path, status, duration, logged.requestBody, logged.responseBody, create ? delivered : null));
       }
       const request =
         listeners.length === 0
@@ -330,19 +331,46 @@ export function requestLog(deps: RequestLogDeps): RequestLog {
         duration_ms: Math.round(duration * 100) / 100,
       });
     };
+
+    // Async only where it waits: the text of a body that did not parse, or of an error's answer.
+    return (faults: FaultOutcome): Promise<void> | undefined => {
+      const duration = performance.now() - started;
+      const status = c.res.status;
+      // A create's answer is delivered unless a fault replaced it or the client is already gone.
+      const outgoing = create ? outgoingOf(c) : undefined;
+      const delivered = create && faults.executed === undefined && outgoing?.destroyed !== true;
+      const closing = (text: string | null): Closing => ({ faults, duration, status, text, outgoing, delivered });
+      if (written !== undefined && written.status === status && c.error === undefined) {
+        close(closing(null));
+        return undefined;
+      }
+      const path = loggedPath(c.req.path, c.req.url);
+      const answered = (requestBody: string | null, text: string | null): Promise<void> | undefined => {
+        if (status < 400) {
+          close(closing(text), { path, requestBody, responseBody: null });
+          return undefined;
+        }
+        return c.res
+          .clone()
+          .text()
+          .then((answer) => {
+            const responseBody = loggedText(answer).slice(0, MAX_LOGGED_BODY);
+            close(closing(text), { path, requestBody, responseBody });
+          });
+      };
+      if (c.get('body') !== undefined) return answered(loggedParsedBody(), null);
+      if (c.req.method === 'GET' || c.req.method === 'HEAD') return answered(null, null);
+      return rawText(c).then((text) =>
+        // Only what is kept is scanned (a little more, so a card number across the cut is still found).
+        answered(text === null ? null : loggedText(text.slice(0, MAX_LOGGED_BODY + 64)).slice(0, MAX_LOGGED_BODY) || null, text),
+      );
+    };
   };
 
   return {
     arrive,
-    scoped: async (c, next) => {
-      if (!isConformanceUserAgent(c.req.header('user-agent'))) return next();
-      const scope = { open: true };
-      try {
-        await notTheMerchants.run(scope, next);
-      } finally {
-        scope.open = false;
-      }
-    },
+    // A promise of its own only for the conformance kit's requests.
+    scoped: (c, next) => (isConformanceUserAgent(c.req.header('user-agent')) ? inScopeNotTheMerchants(next) : next()),
     subscribe: (listener) => {
       listeners.push(listener);
       return () => {
@@ -353,8 +381,25 @@ export function requestLog(deps: RequestLogDeps): RequestLog {
   };
 }
 
-/** What the closing entry knows of a request, beside its context and exchange. */
+/** A request as it closes: the faults played, how long it took, the status sent, a body's text read then, whether its answer is on its way. */
 interface Closing {
+  faults: FaultOutcome;
+  duration: number;
+  status: number;
+  text: string | null;
+  outgoing: ServerResponse | undefined;
+  delivered: boolean;
+}
+
+/** An entry written when the request closes: its path and bodies as logged. */
+interface LoggedEntry {
+  path: string;
+  requestBody: string | null;
+  responseBody: string | null;
+}
+
+/** What the closing entry knows of a request, beside its context and exchange. */
+interface ClosedEntry {
   id: number;
   path: string;
   route: string | null;
@@ -370,7 +415,7 @@ interface Closing {
 function loggedRequest(
   c: Context<ApiEnv>,
   exchange: Exchange,
-  closing: Closing,
+  closing: ClosedEntry,
   scannedCardData: () => boolean | undefined,
 ): LoggedRequest {
   const { id, path, route, create, delivered, arrivedAtMs, text, faults } = closing;

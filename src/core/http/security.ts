@@ -83,14 +83,23 @@ const NOSNIFF: readonly [string, string] = ['X-Content-Type-Options', 'nosniff']
 export function securityGuard(options: SecurityOptions): MiddlewareHandler<BodyEnv> {
   const hosts = servedHosts(options);
   const anyHost = options.allowedHosts.includes('*');
-  return async (c, next) => {
-    const outgoing = nodeBindings(c)?.outgoing;
-    if (outgoing && !outgoing.headersSent) outgoing.setHeader(...NOSNIFF);
+  // A client sends the same Host on every request: the last one's answer is kept.
+  let lastHost: string | undefined;
+  let lastServed = false;
+  const served = (host: string): boolean => {
+    if (host !== lastHost) {
+      lastServed = hosts.has(bareHost(host));
+      lastHost = host;
+    }
+    return lastServed;
+  };
+  /** Throws the refusal of a request the sandbox does not answer. */
+  const guard = (c: Context<BodyEnv>): void => {
     const path = c.req.path;
     const api = isApiPath(path);
     if (!anyHost && (!api || isV4Path(path) || isBrowserShaped(c))) {
       const host = requestHost(c);
-      if (!hosts.has(bareHost(host))) {
+      if (!served(host)) {
         throw refuse(403, 'host_not_allowed', `The sandbox does not answer to the host "${host}"; add it with --allowed-hosts`, '/host');
       }
     }
@@ -148,13 +157,20 @@ export function securityGuard(options: SecurityOptions): MiddlewareHandler<BodyE
         }
       }
     }
-    await next();
-    if (outgoing) return;
-    try {
-      c.res.headers.set(...NOSNIFF);
-    } catch {
-      // an answer with immutable headers keeps them
-    }
+  };
+  // Not async on a Node server: the header is already on the response.
+  return (c, next) => {
+    const outgoing = nodeBindings(c)?.outgoing;
+    if (outgoing && !outgoing.headersSent) outgoing.setHeader(...NOSNIFF);
+    guard(c);
+    if (outgoing) return next();
+    return next().then(() => {
+      try {
+        c.res.headers.set(...NOSNIFF);
+      } catch {
+        // an answer with immutable headers keeps them
+      }
+    });
   };
 }
 

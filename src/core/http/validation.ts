@@ -15,6 +15,7 @@ import { zodDetails } from './errors.js';
 import { unknownFields, warnUnknownFields } from './unknown-fields.js';
 import { preparedBody } from './wire/absent-nulls.js';
 import { compiledBodyPass } from './wire/body-pass.js';
+import { MAX_LOGGED_BODY } from './redact.js';
 
 export interface RequestSchemas<T> {
   /** The body schema for this request. */
@@ -44,15 +45,21 @@ function validRequest<T>(
   schemas: RequestSchemas<T>,
   webhookTargetRefused: RequestValidationDeps['webhookTargetRefused'],
 ): T {
-  return validated(c, schemas, (data) => refusedWebhookTargets(webhookTargetRefused, data));
+  return validated(c, schemas, (data) => refusedWebhookTargets(webhookTargetRefused, data), true);
 }
 
 /** Validates the parsed body (and headers) of `c`; returns the body's data or throws one 400 listing every failure. */
 export function validBody<T, E extends BodyEnv = BodyEnv>(c: Context<E>, schemas: RequestSchemas<T>): T {
-  return validated(c, schemas, () => []);
+  return validated(c, schemas, () => [], false);
 }
 
-function validated<T, E extends BodyEnv>(c: Context<E>, schemas: RequestSchemas<T>, furtherDetails: (data: T) => ErrorDetail[]): T {
+/** `logged`: the request is one the request log keeps (/v4): a compiled pass also makes the log's text of the body. */
+function validated<T, E extends BodyEnv>(
+  c: Context<E>,
+  schemas: RequestSchemas<T>,
+  furtherDetails: (data: T) => ErrorDetail[],
+  logged: boolean,
+): T {
   const details: ErrorDetail[] = [];
   if (schemas.headers) {
     const input = c.req.header();
@@ -66,14 +73,20 @@ function validated<T, E extends BodyEnv>(c: Context<E>, schemas: RequestSchemas<
   }
   // One walk, compiled from the schema: `null` on an optional field is the field left out (the
   // idempotency fingerprint, the request log and the go-live report read the same body), the
-  // unknown fields found, and the body's canonical text.
+  // unknown fields found, the body's canonical text and, for the request log, its text with
+  // card data redacted and whether it carries any.
   // A schema made for this request alone is not compiled: the walk beside it gives the same
   // body and unknown fields, and the canonical text is made when first asked for.
   const pass = compiledBodyPass(schemas.body);
-  const { value: raw, unknown, canonical } = pass ? pass(sent) : { ...preparedBody(schemas.body, sent), canonical: undefined };
-  if (c.get('body') !== undefined) {
+  const given = c.get('body') !== undefined;
+  const log = logged && given ? { maxString: MAX_LOGGED_BODY } : undefined;
+  const passed = pass ? pass(sent, log) : { ...preparedBody(schemas.body, sent), canonical: undefined, logged: undefined };
+  const { value: raw, unknown, canonical } = passed;
+  if (given) {
     c.set('body', raw);
-    if (canonical !== undefined) (c as unknown as Context<ApiEnv>).set('canonicalBody', canonical);
+    const api = c as unknown as Context<ApiEnv>;
+    if (canonical !== undefined) api.set('canonicalBody', canonical);
+    if (passed.logged !== undefined) api.set('loggedBody', { body: raw, ...passed.logged });
   }
   const result = schemas.body.safeParse(raw);
   if (!result.success) details.push(...zodDetails(result.error, 'body', raw));

@@ -81,10 +81,12 @@ export function observeRequest(deps: GoLiveDeps, request: LoggedRequest): Observ
     if (account !== undefined && created !== null) deps.goLive.notTheMerchants(account.id, created.id);
     return undefined;
   }
-  const named = request.header('x-merchant-account-id');
-  const namedAccount = account === undefined && named !== undefined ? deps.accounts.byId(named) : undefined;
+  // The account the headers name, read only when authentication found none.
+  const named = account === undefined ? request.header('x-merchant-account-id') : undefined;
+  const namedAccount = named !== undefined ? deps.accounts.byId(named) : undefined;
   const accountId = account?.id ?? namedAccount?.id ?? null;
-  const liveKey = /^Bearer\s+sk_live_/i.test(request.header('authorization') ?? '');
+  // A production key never authenticates: a request with an account was made with another key.
+  const liveKey = account === undefined && /^Bearer\s+sk_live_/i.test(request.header('authorization') ?? '');
   if (accountId === null && !liveKey) return undefined;
   const mode = account?.mode ?? namedAccount?.mode;
 

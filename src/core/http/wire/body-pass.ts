@@ -17,6 +17,7 @@
 import { z } from '@hono/zod-openapi';
 import { jsonPointer } from '../../domain/errors.js';
 import { canonicalJson } from '../idempotency.js';
+import { memberRule, scannedMember, scanValue, type MemberRule, type Scan, type ScannedBody } from '../redact.js';
 import { withoutNullOptionals } from './absent-nulls.js';
 
 /** What one walk gives (see the module's comment). */
@@ -24,10 +25,16 @@ export interface PassedBody {
   value: unknown;
   unknown: string[] | undefined;
   canonical: string;
+  /** The body as the request log keeps it, and whether it carries card data: given when asked for (`log`). */
+  logged?: ScannedBody;
 }
 
-/** A request body's pass over one schema. */
-export type BodyPass = (body: unknown) => PassedBody;
+/**
+ * A request body's pass over one schema. With `log`, the same walk also makes the request
+ * log's text of the body and finds its card data (`redact.ts` `scannedBody` of `value`, with
+ * strings cut to `log.maxString`): each known key's rule is read from the plan.
+ */
+export type BodyPass = (body: unknown, log?: { maxString: number }) => PassedBody;
 
 /** Schema types whose output is the input itself (no key of an object inside them is dropped). */
 const LEAVES = new Set(['string', 'number', 'boolean', 'bigint', 'enum', 'literal', 'unknown', 'any', 'null']);
@@ -43,6 +50,11 @@ interface ObjectPlan extends Common {
   kind: 'object';
   /** Each known key's plan (a Map: `__proto__` and `constructor` are keys like any other). */
   fields: Map<string, Plan>;
+  /** Each known key's rule in the request log (`redact.ts` `memberRule`), made once. */
+  rules: Map<string, MemberRule>;
+  /** The known keys in canonical order (`Array#sort`'s), each as JSON text, and each key's place in it. */
+  order: { key: string; quoted: string }[];
+  place: Map<string, number>;
   /** A strip object drops the keys it does not know (a loose one keeps them, a strict one refuses them). */
   strips: boolean;
 }
@@ -90,10 +102,18 @@ function plan(schema: z.ZodType, seen: Map<z.ZodType, Plan>): Plan {
       kind: 'object',
       piped,
       fields: new Map(),
+      rules: new Map(),
+      order: [],
+      place: new Map(),
       strips: (s as unknown as { _zod: { def: { catchall?: unknown } } })._zod.def.catchall === undefined,
     };
     seen.set(schema, node);
-    for (const [key, field] of Object.entries(s.shape as Record<string, z.ZodType>)) node.fields.set(key, plan(field, seen));
+    for (const [key, field] of Object.entries(s.shape as Record<string, z.ZodType>)) {
+      node.fields.set(key, plan(field, seen));
+      node.rules.set(key, memberRule(key));
+    }
+    node.order = [...node.fields.keys()].sort().map((key) => ({ key, quoted: JSON.stringify(key) }));
+    node.order.forEach(({ key }, i) => node.place.set(key, i));
     return node;
   }
   if (s instanceof z.ZodArray) {
@@ -121,66 +141,92 @@ const put = (target: Record<string, unknown>, key: string, value: unknown): void
   else target[key] = value;
 };
 
-/** One walk's state: the pointers found, whether the plan saw through everywhere, the canonical text of the value last walked. */
+/**
+ * One walk's state: the pointers found, whether the plan saw through everywhere, the canonical
+ * text of the value last walked; and while the log's scan is on (`scan`), the log's text of it.
+ */
 interface Walk {
   unknown: string[];
   exact: boolean;
   text: string;
+  scan: Scan | undefined;
+  log: string;
 }
 
 /** The canonical JSON of a primitive (what `canonicalJson` writes for it). */
 const primitiveText = (value: unknown): string => JSON.stringify(value) ?? 'null';
 
-/** One step: the value as the schema will see it; its canonical text is left in `walk.text`. `path` is changed in place and restored. */
+/**
+ * One step: the value as the schema will see it; its canonical text is left in `walk.text`
+ * and, while the log's scan is on, its log text in `walk.log`. `path` is changed in place and
+ * restored (its length is the value's depth).
+ */
 function step(node: Plan, value: unknown, walk: Walk, path: (string | number)[]): unknown {
   if (node.piped) walk.exact = false;
   if (node.kind === 'object' && isRecord(value)) {
     const out: Record<string, unknown> = {};
-    const texts = new Map<string, string>();
+    // The canonical text of each known member by its place in canonical order; unknown members apart.
+    const texts = new Array<string | undefined>(node.order.length);
+    let others: Map<string, string> | undefined;
+    const scan = walk.scan;
+    let log = '{';
     for (const key of Object.keys(value)) {
       const field = node.fields.get(key);
       const item = value[key];
       if (field === undefined) {
         put(out, key, item);
-        texts.set(key, canonicalJson(item));
+        (others ??= new Map()).set(key, canonicalJson(item));
         if (node.strips) walk.unknown.push(jsonPointer([...path, key]));
+        if (scan !== undefined)
+          log = logged(log, memberRule(key), key, item, scan, path.length, () => scanValue(item, scan, path.length + 1));
       } else if (item === null) continue;
       else {
+        // A member the log does not walk (left out, or masked whole) is not scanned on the way down.
+        const rule = scan === undefined ? undefined : node.rules.get(key)!;
+        const member = rule === undefined ? undefined : scannedMember(rule, key, item, scan!, path.length);
+        if (member !== undefined) walk.scan = undefined;
         path.push(key);
         put(out, key, step(field, item, walk, path));
         path.pop();
-        texts.set(key, walk.text);
+        walk.scan = scan;
+        texts[node.place.get(key)!] = walk.text;
+        if (rule !== undefined && member !== null) log += (log.length === 1 ? '' : ',') + rule.quoted + ':' + (member ?? walk.log);
       }
     }
-    const keys = [...texts.keys()].sort();
-    let text = '{';
-    for (let i = 0; i < keys.length; i++) text += (i === 0 ? '' : ',') + JSON.stringify(keys[i]) + ':' + texts.get(keys[i]!)!;
-    walk.text = text + '}';
+    walk.text = others === undefined ? knownMembersText(node, texts) : membersText(node, texts, others);
+    walk.log = log + '}';
     return out;
   }
   if (node.kind === 'array' && Array.isArray(value)) {
     const out = new Array<unknown>(value.length);
     let text = '[';
+    let log = '[';
     for (let i = 0; i < value.length; i++) {
       path.push(i);
       out[i] = step(node.element, value[i], walk, path);
       path.pop();
       text += (i === 0 ? '' : ',') + walk.text;
+      if (walk.scan !== undefined) log += (i === 0 ? '' : ',') + walk.log;
     }
     walk.text = text + ']';
+    walk.log = log + ']';
     return out;
   }
+  let kept = value;
   if (node.kind === 'union' && isRecord(value)) {
     walk.exact = false;
+    walk.text = '';
     // A union of objects (none in request bodies today): the first option the value fits after the pass.
     for (const option of node.options) {
       const candidate = withoutNullOptionals(option, value);
-      if (option.safeParse(candidate).success) return ((walk.text = canonicalJson(candidate)), candidate);
+      if (option.safeParse(candidate).success) {
+        walk.text = canonicalJson(candidate);
+        kept = candidate;
+        break;
+      }
     }
-    walk.text = canonicalJson(value);
-    return value;
-  }
-  if (value !== null && typeof value === 'object') {
+    if (walk.text === '') walk.text = canonicalJson(value);
+  } else if (value !== null && typeof value === 'object') {
     // A record of leaves keeps every key and value; anything else inside is not seen through.
     if (!(node.kind === 'other' && (node.leaf || node.leafRecord))) walk.exact = false;
     walk.text = canonicalJson(value);
@@ -189,7 +235,37 @@ function step(node: Plan, value: unknown, walk: Walk, path: (string | number)[])
     if (node.kind === 'union' || (node.kind === 'other' && !node.leaf && !node.record)) walk.exact = false;
     walk.text = primitiveText(value);
   }
-  return value;
+  if (walk.scan !== undefined) walk.log = scanValue(kept, walk.scan, path.length);
+  return kept;
+}
+
+/** The canonical text of an object whose members are all known: `texts` in the plan's order. */
+function knownMembersText(node: ObjectPlan, texts: (string | undefined)[]): string {
+  let text = '{';
+  for (let i = 0; i < texts.length; i++) {
+    const member = texts[i];
+    if (member !== undefined) text += (text.length === 1 ? '' : ',') + node.order[i]!.quoted + ':' + member;
+  }
+  return text + '}';
+}
+
+/** The canonical text of an object with unknown members (`others`) beside its known ones: every key sorted together. */
+function membersText(node: ObjectPlan, texts: (string | undefined)[], others: Map<string, string>): string {
+  const all = new Map(others);
+  texts.forEach((member, i) => {
+    if (member !== undefined) all.set(node.order[i]!.key, member);
+  });
+  const keys = [...all.keys()].sort();
+  let text = '{';
+  for (let i = 0; i < keys.length; i++) text += (i === 0 ? '' : ',') + JSON.stringify(keys[i]) + ':' + all.get(keys[i]!)!;
+  return text + '}';
+}
+
+/** `log` (an object's log text so far) with the member `key` of an unknown field added: its value's text is `valueText()` unless the rule says otherwise. */
+function logged(log: string, rule: MemberRule, key: string, v: unknown, scan: Scan, depth: number, valueText: () => string): string {
+  const member = scannedMember(rule, key, v, scan, depth);
+  if (member === null) return log;
+  return log + (log.length === 1 ? '' : ',') + rule.quoted + ':' + (member ?? valueText());
 }
 
 /** The compiled passes, one per schema. */
@@ -209,10 +285,13 @@ export function bodyPass(schema: z.ZodType): BodyPass {
   let pass = compiled.get(schema);
   if (pass === undefined) {
     const root = plan(schema, new Map());
-    pass = (body) => {
-      const walk: Walk = { unknown: [], exact: true, text: '' };
+    pass = (body, log) => {
+      const scan: Scan | undefined = log === undefined ? undefined : { cardData: false, maxString: log.maxString };
+      const walk: Walk = { unknown: [], exact: true, text: '', scan, log: '' };
       const value = step(root, body, walk, []);
-      return { value, unknown: walk.exact ? walk.unknown : undefined, canonical: walk.text };
+      const passed: PassedBody = { value, unknown: walk.exact ? walk.unknown : undefined, canonical: walk.text };
+      if (scan !== undefined) passed.logged = { json: walk.log, cardData: scan.cardData };
+      return passed;
     };
     compiled.set(schema, pass);
   }

@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from '@hono/zod-openapi';
 import { canonicalJson } from '../../../../src/core/http/idempotency.js';
+import { scannedBody } from '../../../../src/core/http/redact.js';
 import { bodyPass, compiledBodyPass } from '../../../../src/core/http/wire/body-pass.js';
 import { preparedBody } from '../../../../src/core/http/wire/absent-nulls.js';
 import { refundCreateSchema, transactionCreateSchema } from '../../../../src/features/transactions/transactions.schemas.js';
@@ -84,5 +85,82 @@ describe('the body pass compiled from the schema', () => {
         '"payment_method":{"expiration_date":"12/30","nickname":"n","number":"4111111111111111","security_code":"123","type":"card"}}',
     );
     expect(unknown).toEqual(['/customer/extra', '/payment_method/nickname', '/browser_info/odd~0key']);
+  });
+});
+
+/** Keys and values that carry card data, or look as if they might, for the log's scan. */
+const cardKey = fc.constantFrom(
+  'cvv',
+  'CVC2',
+  'security_code',
+  'securityCode',
+  'card[cvc]',
+  'number',
+  'PAN',
+  'card_number',
+  '__proto__',
+  '4111111111111111',
+);
+const cardValue = fc
+  .constantFrom<Json>(
+    '4111111111111111',
+    '4111 1111 1111 1111',
+    4111111111111111,
+    '123',
+    123,
+    ' 1234 ',
+    '{"number":"4242424242424242"}',
+    'cvv: 999',
+    '4111111111111111'.repeat(3),
+    'Bearer sk_test_abc',
+    '550e8400-e29b-41d4-a716-446655440000',
+    { cvv: '321' },
+    [{ number: 5555555555554444 }],
+  )
+  .map((v) => structuredClone(v)); // a fresh copy each time: a later mutation may write into it
+const cardMutation = fc.record({
+  at: fc.nat(),
+  op: fc.constantFrom<'set' | 'add'>('set', 'add', 'add'),
+  key: fc.oneof(cardKey, fc.string({ maxLength: 12 })),
+  value: fc.oneof(cardValue, cardValue, fc.jsonValue({ maxDepth: 2 }) as fc.Arbitrary<Json>),
+});
+
+describe("the body pass's scan for the request log", () => {
+  for (const [name, schema] of SCHEMAS) {
+    it(`gives, for a ${name}, the log's text and card-data finding of the log's own scan of the passed body, for any body`, () => {
+      const pass = bodyPass(schema);
+      fc.assert(
+        fc.property(
+          fc.array(fc.oneof(mutation, cardMutation, cardMutation), { maxLength: 6 }),
+          fc.constantFrom(16 * 1024, 12, 3),
+          (mutations, maxString) => {
+            const body = mutate(PAYMENT, mutations);
+            const got = pass(body, { maxString });
+            expect(got.logged).toEqual(scannedBody(got.value, maxString));
+            // Asking for the log's text changes nothing else the pass gives.
+            const { logged: _logged, ...rest } = got;
+            expect(rest).toEqual(pass(body));
+          },
+        ),
+        params,
+      );
+    });
+  }
+
+  it('finds the card data of a create in the same walk: masked number, security code left out', () => {
+    const { logged } = bodyPass(transactionCreateSchema('direct'))(PAYMENT, { maxString: 16 * 1024 });
+    expect(logged).toEqual({
+      json:
+        '{"amount":1050,"currency":"USD","customer":{"email":"jane@example.com","extra":[1,{"z":null}]},"metadata":{"b":"1","a":"2","x/y":"z"},' +
+        '"payment_method":{"type":"card","number":"•••• 1111","expiration_date":"12/30","nickname":"n"},"browser_info":{"user_agent":"bench","odd~key":1}}',
+      cardData: true,
+    });
+    expect(logged!.json).toContain('"number":"•••• 1111"');
+    expect(logged!.json).not.toContain('security_code');
+    const plain = bodyPass(transactionCreateSchema('direct'))(
+      { amount: 1, currency: 'USD', payment_method: { type: 'card' } },
+      { maxString: 16 * 1024 },
+    );
+    expect(plain.logged).toEqual({ json: '{"amount":1,"currency":"USD","payment_method":{"type":"card"}}', cardData: false });
   });
 });
