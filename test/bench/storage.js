@@ -122,7 +122,10 @@ export async function storage({ root, compareRoots, figure }) {
   const [first] = builds;
   for (const build of builds) {
     const [reads, writes, readBytes, writtenBytes] = [0, 1, 2, 3].map((i) => median(build.io.map((x) => x[i])));
-    const ratio = build === first ? '' : ` (${(median(build.cpu) / median(first.cpu)).toFixed(2)}x / ${(median(build.sql) / median(first.sql)).toFixed(2)}x this build's)`;
+    const ratio =
+      build === first
+        ? ''
+        : ` (${(median(build.cpu) / median(first.cpu)).toFixed(2)}x / ${(median(build.sql) / median(first.sql)).toFixed(2)}x this build's)`;
     figure(
       'storage',
       `${build.name} at ${ROWS.toLocaleString('en')} rows: CPU / in SQLite per create${ratio}`,

@@ -36,7 +36,9 @@ describe('POST /v4/transactions', () => {
   it('gives each transaction and refund a time-ordered id (UUID version 7): a later create has a greater id', async () => {
     const { app } = testApp();
     const ids: string[] = [];
-    const succeeding = directPayment({ payment_method: { type: 'card', number: '4242424242424242', expiration_date: '12/30', security_code: '123' } });
+    const succeeding = directPayment({
+      payment_method: { type: 'card', number: '4242424242424242', expiration_date: '12/30', security_code: '123' },
+    });
     for (let i = 0; i < 5; i++) {
       const res = await post(app, i === 0 ? succeeding : directPayment(), headers(DIRECT, { 'idempotency-key': `order-${i}` }));
       ids.push(String((await body(res)).id));
