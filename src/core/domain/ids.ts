@@ -18,9 +18,6 @@ const pool = Buffer.alloc(4096);
 let poolAt = pool.length;
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
-let lastMs = -1;
-let counter = 0;
-
 /** The next bytes of the pool, refilled when spent. */
 function randomAt(n: number): number {
   if (poolAt + n > pool.length) {
@@ -32,41 +29,51 @@ function randomAt(n: number): number {
   return at;
 }
 
-/** A new UUID of version 7, greater than every id this function returned before. */
-export function newId(nowMs: number = Date.now()): string {
-  const r = randomAt(10);
-  if (nowMs > lastMs) {
-    lastMs = nowMs;
-    counter = ((pool[r]! << 8) | pool[r + 1]!) & 0x7ff; // a random start in the lower half: room to count up
-  } else if (counter < 0xfff) {
-    counter++;
-  } else {
-    lastMs++;
-    counter = 0;
-  }
-  const ms = lastMs;
-  const high = Math.floor(ms / 0x1000000); // the first 24 of the 48 bits
-  const low = ms % 0x1000000;
-  return (
-    HEX[(high >>> 16) & 0xff]! +
-    HEX[(high >>> 8) & 0xff]! +
-    HEX[high & 0xff]! +
-    HEX[(low >>> 16) & 0xff]! +
-    '-' +
-    HEX[(low >>> 8) & 0xff]! +
-    HEX[low & 0xff]! +
-    '-' +
-    HEX[0x70 | (counter >>> 8)]! +
-    HEX[counter & 0xff]! +
-    '-' +
-    HEX[0x80 | (pool[r + 2]! & 0x3f)]! +
-    HEX[pool[r + 3]!]! +
-    '-' +
-    HEX[pool[r + 4]!]! +
-    HEX[pool[r + 5]!]! +
-    HEX[pool[r + 6]!]! +
-    HEX[pool[r + 7]!]! +
-    HEX[pool[r + 8]!]! +
-    HEX[pool[r + 9]!]!
-  );
+/**
+ * A generator of UUIDs of version 7 on the clock `now` (the real time's milliseconds): each id
+ * it gives is greater than every id it gave before.
+ */
+export function idGenerator(now: () => number = Date.now): () => string {
+  let lastMs = -1;
+  let counter = 0;
+  return () => {
+    const r = randomAt(10);
+    const nowMs = now();
+    if (nowMs > lastMs) {
+      lastMs = nowMs;
+      counter = ((pool[r]! << 8) | pool[r + 1]!) & 0x7ff; // a random start in the lower half: room to count up
+    } else if (counter < 0xfff) {
+      counter++;
+    } else {
+      lastMs++;
+      counter = 0;
+    }
+    const high = Math.floor(lastMs / 0x1000000); // the first 24 of the 48 bits
+    const low = lastMs % 0x1000000;
+    return (
+      HEX[(high >>> 16) & 0xff]! +
+      HEX[(high >>> 8) & 0xff]! +
+      HEX[high & 0xff]! +
+      HEX[(low >>> 16) & 0xff]! +
+      '-' +
+      HEX[(low >>> 8) & 0xff]! +
+      HEX[low & 0xff]! +
+      '-' +
+      HEX[0x70 | (counter >>> 8)]! +
+      HEX[counter & 0xff]! +
+      '-' +
+      HEX[0x80 | (pool[r + 2]! & 0x3f)]! +
+      HEX[pool[r + 3]!]! +
+      '-' +
+      HEX[pool[r + 4]!]! +
+      HEX[pool[r + 5]!]! +
+      HEX[pool[r + 6]!]! +
+      HEX[pool[r + 7]!]! +
+      HEX[pool[r + 8]!]! +
+      HEX[pool[r + 9]!]!
+    );
+  };
 }
+
+/** A new id of a created record: the process's one generator, on the real time. */
+export const newId: () => string = idGenerator();
