@@ -48,6 +48,10 @@
 //             create at the sandbox and at stripe-stateful-mock (POST /v1/charges) in the same rounds,
 //             and of create + settle + the webhook received at a local receiver (BENCH_LATENCY_REQUESTS
 //             per round, default 500; BENCH_COMPARE_ROOT adds another checkout's sandbox)
+//   storage   (only when named; storage.js) the SQLite share of a keyed create in one process at a
+//             grown table (BENCH_STORAGE_ROWS, default 50,000): CPU per create, the time inside
+//             SQLite's statements and each one's, and the temporary file's reads and writes per
+//             create; BENCH_COMPARE_ROOT's builds alternated in the same rounds
 //   caches    (only when named) what the read cache and the JSON text cache each pay: CPU per
 //             get and list with each taken out of a copy of the build, interleaved in one
 //             process (caches.js)
@@ -78,6 +82,7 @@ import Database from 'better-sqlite3';
 import { caches } from './caches.js';
 import { createCpu } from './create-cpu.js';
 import { firstStart } from './first-start.js';
+import { storage } from './storage.js';
 
 const ROOT = process.env.BENCH_ROOT ?? fileURLToPath(new URL('../../', import.meta.url));
 const TMP = process.env.BENCH_TMP ?? join(tmpdir(), 'payment-sandbox-bench');
@@ -96,7 +101,7 @@ const PAYMENT = {
 const PARTS = ['api', 'pages', 'webhooks', 'clock', 'accounts', 'startup', 'memory', 'report', 'load', 'shadow'];
 const REPORT_REQUESTS = Number(process.env.BENCH_REPORT_REQUESTS ?? 100_000);
 const MEMORY_REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1_000_000);
-const EXTRA_PARTS = ['profile', 'first-start', 'create-memory', 'peers', 'latency', 'caches', 'clock-accounts', 'create-cpu'];
+const EXTRA_PARTS = ['profile', 'first-start', 'create-memory', 'peers', 'latency', 'caches', 'storage', 'clock-accounts', 'create-cpu'];
 
 // ---------------------------------------------------------------- processes and load
 
@@ -1662,6 +1667,7 @@ async function main() {
     latency,
     'first-start': () => firstStart({ root: ROOT, figure }),
     caches: () => caches({ root: ROOT, figure }),
+    storage: () => storage({ root: ROOT, compareRoots: COMPARE_ROOTS, figure }),
     'create-cpu': () => createCpu({ root: ROOT, compareRoots: COMPARE_ROOTS, figure }),
   };
   const started = performance.now();

@@ -14,6 +14,7 @@ import type { Delivery, DeliveryFault, SimulatedFailures } from '../../core/doma
 import type { WebhookFault } from '../scenarios/index.js';
 import type { Transaction } from './entities.js';
 import { invalidState, notFound } from '../../core/domain/errors.js';
+import { newId } from '../../core/domain/ids.js';
 import { ownOrderKey, subscriptionOrderKey } from '../../core/webhooks/ordering.js';
 import type { DeliveriesRepo, UnitOfWork } from '../../core/domain/ports.js';
 import type { Outbox, TransactionsRepo } from './ports.js';
@@ -116,7 +117,7 @@ export function createOutbox(deps: OutboxDeps): FaultingOutbox {
   /** Inserts one delivery, first attempted at `nextAttemptAt` (null: parked, see `Delivery.fault`); returns its id. */
   const insert = (fields: Fields, fault: DeliveryFault | null, nextAttemptAt: number | null, simulated?: SimulatedFailures): string => {
     const now = clock.nowMs();
-    const id = randomUUID();
+    const id = newId();
     deliveries.insert({
       id,
       ...fields,

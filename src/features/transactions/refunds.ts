@@ -2,12 +2,12 @@
  * Refunds of a SUCCEEDED transaction: part or all of what is
  * left, outcome SUCCESS at once, its webhook queued in the same unit of work.
  */
-import { randomUUID } from 'node:crypto';
 import { withoutCardNumbers } from '../../core/redaction/card-data.js';
 import type { Clock } from '../../core/clock/clock.js';
 import type { Refund, Transaction } from './entities.js';
 import type { SimulatedFailures } from '../../core/domain/entities.js';
 import { badRequest, notFound } from '../../core/domain/errors.js';
+import { newId } from '../../core/domain/ids.js';
 import { formatMoney } from '../../core/domain/money.js';
 import type { ChangeFeed, UnitOfWork } from '../../core/domain/ports.js';
 import type { Outbox, TransactionsRepo } from './ports.js';
@@ -62,7 +62,7 @@ export function refundService(deps: RefundDeps): (transactionId: string, input: 
       }
       const now = clock.nowMs();
       const row: Omit<Refund, 'seq'> = {
-        id: randomUUID(),
+        id: newId(),
         account_id: current.account_id,
         transaction_id: current.id,
         amount,

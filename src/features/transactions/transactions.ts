@@ -14,7 +14,6 @@
  * A card whose expiry is before the sandbox clock's month is declined at creation: the
  * transaction is created FAILED with `decline_reason` `expired_card`, and its webhook queued.
  */
-import { randomUUID } from 'node:crypto';
 import { isCardExpired } from '../payment-methods/index.js';
 import { withoutCardNumbers } from '../../core/redaction/card-data.js';
 import type { Clock } from '../../core/clock/clock.js';
@@ -25,6 +24,7 @@ import type { AccountIdentity } from '../../core/auth/account.js';
 import type { SimulatedFailures } from '../../core/domain/entities.js';
 import type { DeclineReason, Refund, Transaction, TransactionOutcome } from './entities.js';
 import { SandboxError, invalidState, notFound } from '../../core/domain/errors.js';
+import { newId } from '../../core/domain/ids.js';
 import type { ChangeFeed, UnitOfWork } from '../../core/domain/ports.js';
 import type { ChargeScript, ScenarioPolicy, ScheduledStepsRepo } from '../scenarios/index.js';
 import type { Outbox, TransactionsRepo } from './ports.js';
@@ -211,7 +211,7 @@ export function createTransactionService(deps: TransactionServiceDeps): Transact
     create(account, input, charge = {}) {
       const now = clock.nowMs();
       const direct = account.mode === 'direct';
-      const id = randomUUID();
+      const id = newId();
       const paymentMethod = paymentMethodOf(account, input, charge, id);
       const waits =
         charge.subscriptionId === undefined

@@ -26,11 +26,36 @@ describe('POST /v4/transactions', () => {
       payment_method: { type: 'card', card: { last4: '1111', expiration_date: '12/30', brand: 'visa' } },
       payment_url: null,
     });
-    expect(tx.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(tx.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/); // a UUID of version 7
     expect(tx.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00$/);
     const again = await app.request(`/v4/transactions/${String(tx.id)}`, { headers: headers() });
     expect(again.status).toBe(200);
     expect(await body(again)).toEqual(tx);
+  });
+
+  it('gives each transaction and refund a time-ordered id (UUID version 7): a later create has a greater id', async () => {
+    const { app } = testApp();
+    const ids: string[] = [];
+    const succeeding = directPayment({
+      payment_method: { type: 'card', number: '4242424242424242', expiration_date: '12/30', security_code: '123' },
+    });
+    for (let i = 0; i < 5; i++) {
+      const res = await post(app, i === 0 ? succeeding : directPayment(), headers(DIRECT, { 'idempotency-key': `order-${i}` }));
+      ids.push(String((await body(res)).id));
+    }
+    expect([...ids].sort()).toEqual(ids);
+    const refunds: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const res = await app.request(`/v4/transactions/${ids[0]}/refunds`, {
+        method: 'POST',
+        headers: headers(DIRECT, { 'idempotency-key': `refund-${i}` }),
+        body: JSON.stringify({ amount: 100 }),
+      });
+      expect(res.status).toBe(201);
+      refunds.push(String((await body(res)).id));
+    }
+    for (const id of [...ids, ...refunds]) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(refunds[1]! > refunds[0]!).toBe(true);
   });
 
   it('never stores or echoes the full card number or the security code', async () => {

@@ -32,7 +32,7 @@ describe('the API over HTTP', () => {
     expect((await call('GET', '/v4/transactions', { ...h, authorization: 'Bearer sk_live_x' })).status).toBe(401);
   });
 
-  it('replays an idempotent create, pages newest first, and lists buyers', async () => {
+  it('replays an idempotent create, pages newest first with time-ordered ids, and lists buyers', async () => {
     const first = await call('POST', '/v4/transactions', headers(DIRECT, { 'idempotency-key': 'http-1' }), directPayment({ amount: 700 }));
     const again = await call('POST', '/v4/transactions', headers(DIRECT, { 'idempotency-key': 'http-1' }), directPayment({ amount: 700 }));
     expect(first.status).toBe(201);
@@ -45,6 +45,9 @@ describe('the API over HTTP', () => {
     expect((page2.body.items as { amount: number }[])[0]!.amount).toBe(700);
     const back = await call('GET', `/v4/transactions?limit=1&cursor=${String(page2.body.previous_cursor)}`, headers());
     expect(back.body.items).toEqual(page1.body.items);
+    const [newer, older] = [page1, page2].map((page) => (page.body.items as { id: string }[])[0]!.id);
+    expect(newer).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/); // UUID version 7
+    expect(newer! > older!).toBe(true); // time-ordered: the later create has the greater id
     const buyers = await call('GET', '/buyers?limit=3', headers());
     expect((buyers.body.items as unknown[]).length).toBe(3);
   });
