@@ -8,18 +8,10 @@
 // card 4111 with a unique Idempotency-Key (it stays PENDING); a get by id cycles over the
 // transactions the creates made.
 import { performance } from 'node:perf_hooks';
+import { BODY, HEADERS } from './create-request.js';
 
 const REQUESTS = Number(process.env.BENCH_CPU_REQUESTS ?? 2000);
 const ROUNDS = Number(process.env.BENCH_CPU_ROUNDS ?? 7);
-const KEY = 'sk_test_demo_direct_5b2f6e0c9d4a4f1e8c3b7a9d2e6f1c04';
-const HEADERS = { authorization: `Bearer ${KEY}`, 'x-merchant-account-id': 'acc_demo_direct', 'content-type': 'application/json' };
-const BODY = JSON.stringify({
-  amount: 1050,
-  currency: 'USD',
-  description: 'bench',
-  payment_method: { type: 'card', number: '4111111111111111', expiration_date: '12/30', security_code: '123' },
-  browser_info: { user_agent: 'bench' },
-});
 
 export async function createCpu({ root, compareRoots, figure }) {
   const builds = [];

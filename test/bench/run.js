@@ -83,21 +83,13 @@ import { caches } from './caches.js';
 import { createCpu } from './create-cpu.js';
 import { firstStart } from './first-start.js';
 import { storage } from './storage.js';
+import { HEADERS, KEY, PAYMENT } from './create-request.js';
 
 const ROOT = process.env.BENCH_ROOT ?? fileURLToPath(new URL('../../', import.meta.url));
 const TMP = process.env.BENCH_TMP ?? join(tmpdir(), 'payment-sandbox-bench');
 const DURATION = Number(process.env.BENCH_SECONDS ?? 3);
 const CONNECTIONS = 32;
 const CLOCK_TIMEOUT_S = Number(process.env.BENCH_CLOCK_TIMEOUT ?? 90);
-const KEY = 'sk_test_demo_direct_5b2f6e0c9d4a4f1e8c3b7a9d2e6f1c04';
-const HEADERS = { authorization: `Bearer ${KEY}`, 'x-merchant-account-id': 'acc_demo_direct', 'content-type': 'application/json' };
-const PAYMENT = {
-  amount: 1050,
-  currency: 'USD',
-  description: 'bench',
-  payment_method: { type: 'card', number: '4111111111111111', expiration_date: '12/30', security_code: '123' },
-  browser_info: { user_agent: 'bench' },
-};
 const PARTS = ['api', 'pages', 'webhooks', 'clock', 'accounts', 'startup', 'memory', 'report', 'load', 'shadow'];
 const REPORT_REQUESTS = Number(process.env.BENCH_REPORT_REQUESTS ?? 100_000);
 const MEMORY_REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1_000_000);

@@ -18,19 +18,11 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { BODY, HEADERS } from './create-request.js';
 
 const ROWS = Number(process.env.BENCH_STORAGE_ROWS ?? 50_000);
 const ROUNDS = Number(process.env.BENCH_STORAGE_ROUNDS ?? 5);
 const PER = Number(process.env.BENCH_STORAGE_CREATES ?? 2_000);
-const KEY = 'sk_test_demo_direct_5b2f6e0c9d4a4f1e8c3b7a9d2e6f1c04';
-const HEADERS = { authorization: `Bearer ${KEY}`, 'x-merchant-account-id': 'acc_demo_direct', 'content-type': 'application/json' };
-const BODY = JSON.stringify({
-  amount: 1050,
-  currency: 'USD',
-  description: 'bench',
-  payment_method: { type: 'card', number: '4111111111111111', expiration_date: '12/30', security_code: '123' },
-  browser_info: { user_agent: 'bench' },
-});
 
 /** The process's I/O counters (Linux); zeros elsewhere. */
 function io() {

@@ -5,12 +5,10 @@
  * not a create, is never marked. The Node response is a fake of the few fields read.
  */
 import { EventEmitter } from 'node:events';
-import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import type { ApiEnv } from '../../../../src/core/http/env.js';
 import type { RequestLogEntry } from '../../../../src/core/http/ports.js';
-import { newExchange } from '../../../../src/core/http/exchange.js';
 import { requestLog, type RequestListener } from '../../../../src/core/http/request-log.js';
+import { requestLogApp } from '../../../support/request-log-front.js';
 
 /** The fields of node's ServerResponse the request log reads. */
 class FakeOutgoing extends EventEmitter {
@@ -41,15 +39,7 @@ function setup() {
     emit: () => {},
   });
   log.subscribe(listener);
-  const app = new Hono<ApiEnv>();
-  // The request log's part of the pipeline's front: the entry opened on arrival, written once answered.
-  app.use('*', async (c, next) => {
-    const exchange = newExchange();
-    c.set('exchange', exchange);
-    const logged = log.arrive(c, exchange);
-    await next();
-    await logged({ played: false, executed: undefined });
-  });
+  const app = requestLogApp(log);
   app.post('/v4/transactions', (c) => c.json({ id: 'tx1' }, 201));
   app.get('/v4/transactions', (c) => c.json({ items: [] }));
   const send = (method: 'GET' | 'POST', outgoing: FakeOutgoing) =>

@@ -4,12 +4,10 @@
  * card-data finding its subscribers hear are the pass's, as long as the body is the value the
  * pass made them from; any other body is scanned by the log itself.
  */
-import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import type { ApiEnv } from '../../../../src/core/http/env.js';
 import type { RequestLogEntry } from '../../../../src/core/http/ports.js';
-import { newExchange } from '../../../../src/core/http/exchange.js';
 import { requestLog } from '../../../../src/core/http/request-log.js';
+import { requestLogApp } from '../../../support/request-log-front.js';
 
 function setup(passedBodyOf: (body: unknown) => unknown) {
   const entries: Omit<RequestLogEntry, 'seq'>[] = [];
@@ -20,14 +18,7 @@ function setup(passedBodyOf: (body: unknown) => unknown) {
     emit: () => {},
   });
   log.subscribe({ logged: (request) => void cardData.push(request.cardData()) });
-  const app = new Hono<ApiEnv>();
-  app.use('*', async (c, next) => {
-    const exchange = newExchange();
-    c.set('exchange', exchange);
-    const logged = log.arrive(c, exchange);
-    await next();
-    await logged({ played: false, executed: undefined });
-  });
+  const app = requestLogApp(log);
   app.post('/v4/transactions', (c) => {
     const body = { amount: 1, description: 'no card here' };
     c.set('body', body);
