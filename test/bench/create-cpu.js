@@ -6,7 +6,8 @@
 // BENCH_CPU_REQUESTS (default 2,000) requests through `app.request`, after one unmeasured
 // round; the spread (lowest to highest round) is printed beside it. A create is the direct
 // card 4111 with a unique Idempotency-Key (it stays PENDING); a get by id cycles over the
-// transactions the creates made.
+// transactions the creates made, with the account's key, then with a restricted key
+// (transactions.read) minted for each build.
 import { performance } from 'node:perf_hooks';
 import { BODY, HEADERS } from './create-request.js';
 
@@ -18,8 +19,20 @@ export async function createCpu({ root, compareRoots, figure }) {
   for (const [i, dir] of [root, ...compareRoots].entries()) {
     const { createApp } = await import(`${dir.replace(/\/$/, '')}/dist/app.js`);
     const { app } = createApp({ port: 0, ticker: false });
-    builds.push({ name: i === 0 ? 'this build' : dir, app, ids: [], n: 0 });
+    const minted = await app.request(`/_sandbox/accounts/${HEADERS['x-merchant-account-id']}/api-keys`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ scopes: ['transactions.read'] }),
+    });
+    if (minted.status !== 201) throw new Error(`create-cpu: ${dir} answered a restricted key's mint ${minted.status}`);
+    const restricted = { ...HEADERS, authorization: `Bearer ${(await minted.json()).secret}` };
+    builds.push({ name: i === 0 ? 'this build' : dir, app, ids: [], n: 0, restricted });
   }
+  const get = async (b, headers) => {
+    const res = await b.app.request(`/v4/transactions/${b.ids[b.n++ % b.ids.length]}`, { headers });
+    if (res.status !== 200) throw new Error(`create-cpu: ${b.name} answered a get ${res.status}`);
+    await res.text();
+  };
   const kinds = {
     create: async (b) => {
       const res = await b.app.request('/v4/transactions', {
@@ -31,11 +44,8 @@ export async function createCpu({ root, compareRoots, figure }) {
       const text = await res.text();
       if (b.ids.length < 500) b.ids.push(JSON.parse(text).id);
     },
-    'get by id': async (b) => {
-      const res = await b.app.request(`/v4/transactions/${b.ids[b.n++ % b.ids.length]}`, { headers: HEADERS });
-      if (res.status !== 200) throw new Error(`create-cpu: ${b.name} answered a get ${res.status}`);
-      await res.text();
-    },
+    'get by id': (b) => get(b, HEADERS),
+    'get by id, restricted key': (b) => get(b, b.restricted),
   };
   const cpu = {};
   const started = performance.now();

@@ -55,9 +55,9 @@
 //   caches    (only when named) what the read cache and the JSON text cache each pay: CPU per
 //             get and list with each taken out of a copy of the build, interleaved in one
 //             process (caches.js)
-//   create-cpu (only when named) CPU per keyed create (card 4111) and per get by id through
-//             `app.request` in one process, this build and BENCH_COMPARE_ROOT's in alternated
-//             rounds (create-cpu.js)
+//   create-cpu (only when named) CPU per keyed create (card 4111) and per get by id (with the
+//             account's key, then with a restricted key) through `app.request` in one process,
+//             this build and BENCH_COMPARE_ROOT's in alternated rounds (create-cpu.js)
 //   profile   (only when named) a CPU profile (--cpu-prof) of the server under create, get and
 //             list load: the top 10 self-time items of each, and for create the status counts of
 //             its answers and its CPU by part in us per create (the body gate, the null and

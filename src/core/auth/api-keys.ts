@@ -9,7 +9,7 @@
  *
  * The scope names are the HTTP layer's (`http/auth.ts` `SCOPES`); here they are strings.
  */
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { hash, randomBytes, randomUUID } from 'node:crypto';
 import type { AccountDirectory, AccountIdentity } from './account.js';
 import { SandboxError, notFound } from '../domain/errors.js';
 import type { ChangeFeed, UnitOfWork } from '../domain/ports.js';
@@ -50,7 +50,7 @@ export function redactedSecret(key: Pick<ApiKey, 'secret_last4'>): string {
   return `${RESTRICTED_KEY_PREFIX}…${key.secret_last4}`;
 }
 
-const hashOf = (secret: string): string => createHash('sha256').update(secret).digest('hex');
+const hashOf = (secret: string): string => hash('sha256', secret);
 
 export interface ApiKeyServiceDeps {
   nowMs: () => number;

@@ -34,12 +34,31 @@ const holdsCardData = (text: string): boolean => redactText(text) !== text;
 /** Text as logged: card data masked (`redact.ts`) and every secret (`../redaction/secrets.ts`) replaced. */
 const loggedText = (text: string): string => redactSecrets(redactText(text));
 
+/** URLs longer than this are not kept by `loggedPath`'s memory of recent answers. */
+const REMEMBERED_URL_MAX = 512;
+/** How many recent URLs `loggedPath` keeps the answer of (the oldest goes first). */
+const REMEMBERED_URLS = 1024;
+/** The recent URLs' paths as logged: a client polling one record asks the same URL again and again. */
+const recentlyLogged = new Map<string, { path: string; logged: string }>();
+
 /**
  * The request's path and query as logged: secret parameters and API keys or JWTs in any value
  * are replaced by `[redacted]`; card numbers are masked and security-code parameters
- * redacted, in the path and the query, whatever their encoding.
+ * redacted, in the path and the query, whatever their encoding. The answer depends on `path`
+ * and `url` alone: a recent URL's is kept, and a repeated request is not scanned again.
  */
 export function loggedPath(path: string, url: string): string {
+  if (url.length > REMEMBERED_URL_MAX) return scannedPath(path, url);
+  const recent = recentlyLogged.get(url);
+  if (recent !== undefined && recent.path === path) return recent.logged;
+  const logged = scannedPath(path, url);
+  if (recentlyLogged.size >= REMEMBERED_URLS) recentlyLogged.delete(recentlyLogged.keys().next().value!);
+  recentlyLogged.set(url, { path, logged });
+  return logged;
+}
+
+/** `loggedPath`, scanned. */
+function scannedPath(path: string, url: string): string {
   const safePath = loggedText(path);
   const at = url.indexOf('?');
   if (at < 0) return safePath;

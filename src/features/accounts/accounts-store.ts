@@ -15,9 +15,19 @@ export function accountsStore(db: Db): AccountsRepo {
   const count = db.prepare<[], number>('SELECT count(*) FROM accounts').pluck();
   // Every /v4 call looks its key up; accounts are only ever added, so a found one stays valid.
   const byKey = new Map<string, Account>();
+  // Read by every /v4 call made with a restricted key (its account), for the same reason kept once found.
+  const byIdKept = new Map<string, Account>();
   return {
     insert: (row) => void insert.run(row),
-    byId: (id) => byId.get(id),
+    byId: (id) => {
+      let row = byIdKept.get(id);
+      if (!row) {
+        row = byId.get(id);
+        // Only a committed account: one a rolled-back transaction inserted must not stay found.
+        if (row && !db.inTransaction) byIdKept.set(id, row);
+      }
+      return row;
+    },
     byApiKey: (key) => {
       let row = byKey.get(key);
       if (!row) {

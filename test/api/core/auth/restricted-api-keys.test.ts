@@ -154,6 +154,22 @@ describe('GET and DELETE /_sandbox/accounts/{account_id}/api-keys', () => {
     ).toEqual([b.id]);
   });
 
+  it('a key that was just used is refused as soon as it is revoked; the others still work', async () => {
+    const { app } = testApp();
+    const a = await minted(app, ['transactions.read']);
+    const b = await minted(app, ['transactions.read']);
+    for (let i = 0; i < 3; i++) {
+      expect((await app.request('/v4/transactions', { headers: withKey(a.secret) })).status).toBe(200);
+      expect((await app.request('/v4/transactions', { headers: withKey(b.secret) })).status).toBe(200);
+    }
+    expect((await app.request(`/_sandbox/accounts/${DIRECT.account_id}/api-keys/${a.id}`, { method: 'DELETE' })).status).toBe(200);
+    expect((await app.request('/v4/transactions', { headers: withKey(a.secret) })).status).toBe(401);
+    expect((await app.request('/v4/transactions', { headers: withKey(b.secret) })).status).toBe(200);
+    // A key minted after the revocation works at once.
+    const c = await minted(app, ['transactions.read']);
+    expect((await app.request('/v4/transactions', { headers: withKey(c.secret) })).status).toBe(200);
+  });
+
   it('a reset keeps the keys, as it keeps the accounts; a --db file keeps them across a restart', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'api-keys-'));
     cleanup.push(() => rmSync(dir, { recursive: true, force: true }));

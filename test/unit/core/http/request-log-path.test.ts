@@ -63,3 +63,25 @@ describe('loggedPath redacts an API key wherever it starts in a path', () => {
     expect(loggedPath('/v4/x/task_test_runner', 'http://h/v4/x/task_test_runner')).toBe('/v4/x/task_test_runner');
   });
 });
+
+describe('loggedPath of a URL asked again', () => {
+  it('answers as the first time, for the path it is asked with', () => {
+    const url = 'http://h/v4/transactions/4111111111111111?limit=20&api_key=abc';
+    for (let i = 0; i < 3; i++) {
+      expect(loggedPath('/v4/transactions/4111111111111111', url)).toBe('/v4/transactions/•••• 1111?limit=20&api_key=[redacted]');
+    }
+    // The same URL with another path (as a router that rewrote it would pass): that path, scanned.
+    expect(loggedPath('/v4/transactions/x', url)).toBe('/v4/transactions/x?limit=20&api_key=[redacted]');
+    expect(loggedPath('/v4/transactions/4111111111111111', url)).toBe('/v4/transactions/•••• 1111?limit=20&api_key=[redacted]');
+  });
+
+  it('answers a long URL and many distinct ones alike', () => {
+    const long = `/v4/x/${'a'.repeat(600)}/4111111111111111`;
+    expect(loggedPath(long, `http://h${long}`)).toBe(`/v4/x/${'a'.repeat(600)}/•••• 1111`);
+    for (let i = 0; i < 1500; i++) {
+      const path = `/v4/transactions/${i}-sk_test_${i}`;
+      expect(loggedPath(path, `http://h${path}`)).toBe(`/v4/transactions/${i}-sk_test_[redacted]`);
+    }
+    expect(loggedPath('/v4/transactions/4111111111111111', 'http://h/v4/transactions/4111111111111111')).toBe('/v4/transactions/•••• 1111');
+  });
+});
