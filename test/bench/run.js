@@ -58,6 +58,12 @@
 //   create-cpu (only when named) CPU per keyed create (card 4111) and per get by id (with the
 //             account's key, then with a restricted key) through `app.request` in one process,
 //             this build and BENCH_COMPARE_ROOT's in alternated rounds (create-cpu.js)
+//   create-gc (only when named) what keyed creates leave to the garbage collector: each build (this
+//             one and BENCH_COMPARE_ROOT's, alternated over BENCH_GC_ROUNDS rounds, default 2) serves
+//             BENCH_GC_SECONDS (default 10) of creates at 32 connections under --trace-gc-nvp, after
+//             2 s unmeasured; per create: bytes allocated, bytes that survived a scavenge and bytes
+//             promoted to old space, scavenge pause; and the mark-compacts. Bytes per create barely
+//             move with the machine's load (unlike req/s), so two builds compare in one run
 //   profile   (only when named) a CPU profile (--cpu-prof) of the server under create, get and
 //             list load: the top 10 self-time items of each, and for create the status counts of
 //             its answers and its CPU by part in us per create (the body gate, the null and
@@ -93,14 +99,25 @@ const CLOCK_TIMEOUT_S = Number(process.env.BENCH_CLOCK_TIMEOUT ?? 90);
 const PARTS = ['api', 'pages', 'webhooks', 'clock', 'accounts', 'startup', 'memory', 'report', 'load', 'shadow'];
 const REPORT_REQUESTS = Number(process.env.BENCH_REPORT_REQUESTS ?? 100_000);
 const MEMORY_REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1_000_000);
-const EXTRA_PARTS = ['profile', 'first-start', 'create-memory', 'peers', 'latency', 'caches', 'storage', 'clock-accounts', 'create-cpu'];
+const EXTRA_PARTS = [
+  'profile',
+  'first-start',
+  'create-memory',
+  'peers',
+  'latency',
+  'caches',
+  'storage',
+  'clock-accounts',
+  'create-cpu',
+  'create-gc',
+];
 
 // ---------------------------------------------------------------- processes and load
 
 /** Every bench server still running: killed if the run fails, so none is left behind. */
 const running = new Set();
 
-function startProcess(args, nodeFlags = [], root = ROOT) {
+function startProcess(args, nodeFlags = [], root = ROOT, onOutput = undefined) {
   // BENCH_CPU_PROF_DIR: every sandbox server of the run writes a CPU profile there.
   if (process.env.BENCH_CPU_PROF_DIR && args[0] === 'sandbox' && nodeFlags.length === 0) {
     nodeFlags = ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`];
@@ -114,6 +131,7 @@ function startProcess(args, nodeFlags = [], root = ROOT) {
     child.once('exit', () => running.delete(child));
     const onExit = (code) => reject(new Error(`bench server exited with ${code}`));
     child.once('exit', onExit);
+    if (onOutput) child.stdout.on('data', (d) => onOutput(d.toString()));
     child.stdout.on('data', (d) => {
       const m = /READY (\d+)/.exec(d.toString());
       if (!m) return;
@@ -1411,6 +1429,69 @@ async function createMemory() {
   );
 }
 
+/** BENCH_GC_SECONDS (default 10) and BENCH_GC_ROUNDS (default 2) of `create-gc`. */
+const GC_SECONDS = Number(process.env.BENCH_GC_SECONDS ?? 10);
+const GC_ROUNDS = Number(process.env.BENCH_GC_ROUNDS ?? 2);
+
+/**
+ * What keyed creates leave to the garbage collector, from V8's own trace (--trace-gc-nvp) of a
+ * sandbox under GC_SECONDS of creates: per create, the bytes allocated, the bytes that survived
+ * a scavenge (copied within the young generation or promoted) and the bytes promoted to old
+ * space, the scavenges' pause; the mark-compacts of the load. This build and
+ * BENCH_COMPARE_ROOT's alternate over GC_ROUNDS rounds.
+ */
+async function createGc() {
+  const roots = [ROOT, ...COMPARE_ROOTS];
+  const name = (root) => (root === ROOT ? 'this build' : root);
+  for (let round = 1; round <= GC_ROUNDS; round++) {
+    for (const root of roots) {
+      const sums = { allocated: 0, survived: 0, promoted: 0, pause: 0, scavenges: 0, compacts: 0, compactPause: 0 };
+      let counting = false;
+      let rest = '';
+      const s = await startProcess(['sandbox'], ['--trace-gc-nvp'], root, (text) => {
+        const lines = (rest + text).split('\n');
+        rest = lines.pop() ?? '';
+        if (!counting) return;
+        for (const line of lines) {
+          const field = (key) => Number(new RegExp(`\\b${key}=([\\d.]+)`).exec(line)?.[1] ?? 0);
+          if (/ gc=s /.test(line)) {
+            sums.scavenges += 1;
+            sums.allocated += field('allocated');
+            sums.survived += field('new_space_survived') + field('promoted');
+            sums.promoted += field('promoted');
+            sums.pause += field('pause');
+          } else if (/ gc=mc /.test(line)) {
+            sums.compacts += 1;
+            sums.compactPause += field('pause');
+          }
+        }
+      });
+      await createLoad(s.url, 2);
+      counting = true;
+      const r = await createLoad(s.url, GC_SECONDS);
+      counting = false;
+      await s.stop();
+      const n = r.requests.total;
+      const per = (bytes) => `${(bytes / n / 1024).toFixed(1)} KiB`;
+      figure(
+        'create-gc',
+        `round ${round}, ${name(root)}: ${n.toLocaleString('en')} creates${noteBad(r)}`,
+        `${per(sums.allocated)} allocated`,
+        '-',
+        null,
+      );
+      figure('create-gc', '  survived a scavenge / promoted, per create', `${per(sums.survived)} / ${per(sums.promoted)}`, '-', null);
+      figure(
+        'create-gc',
+        '  scavenge pause per create; scavenges; mark-compacts',
+        `${((sums.pause * 1000) / n).toFixed(1)} us; ${sums.scavenges}; ${sums.compacts} (${sums.compactPause.toFixed(0)} ms)`,
+        '-',
+        null,
+      );
+    }
+  }
+}
+
 /**
  * The go-live report after a long run: every request feeds its trackers as it happens, so the
  * report's cost must not grow with the traffic (target: under 100 ms after 100,000 requests).
@@ -1640,6 +1721,7 @@ async function main() {
   console.log(`payment-sandbox benchmark of ${ROOT}: node ${process.version}, ${DURATION} s per load run, ${CONNECTIONS} connections`);
   const runs = {
     'create-memory': createMemory,
+    'create-gc': createGc,
     api,
     pages,
     webhooks,

@@ -54,12 +54,15 @@ export interface GoLiveDeps {
 /** The go-live report's subscriber of the request log: each logged /v4 request, and each create whose answer was lost after. */
 export function goLiveObserver(deps: GoLiveDeps): RequestListener {
   // The creates heard with their answer delivered, until the event is gone: told again if it was lost after all.
+  // Each value is detached from its request (`detached`): a young-generation collection keeps a
+  // WeakMap's values alive whatever their keys, so a value holding the request's closures would
+  // keep every object of the request until a full collection.
   const answered = new WeakMap<LoggedRequest, ObservedRequest>();
   return {
     logged: (request) => {
       const observed = observeRequest(deps, request);
       if (observed?.answerDelivered && (observed.createdTransaction !== null || observed.createdRefund !== null))
-        answered.set(request, observed);
+        answered.set(request, detached(observed));
     },
     undelivered: (request) => {
       const observed = answered.get(request);
@@ -68,6 +71,16 @@ export function goLiveObserver(deps: GoLiveDeps): RequestListener {
       deps.goLive.undelivered({ ...observed, answerDelivered: false });
     },
   };
+}
+
+/**
+ * The observation with its fingerprint made, holding no closure over the request. The tracker
+ * already made it when it heard a create without a key or without an `external_identifier`;
+ * otherwise it is the idempotency fingerprint the request carries.
+ */
+function detached(observed: ObservedRequest): ObservedRequest {
+  const fingerprint = observed.fingerprint();
+  return { ...observed, fingerprint: () => fingerprint };
 }
 
 /** Reports a logged /v4 request to the go-live report; returns what it observed (undefined when the request is not counted). */
