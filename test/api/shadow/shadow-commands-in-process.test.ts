@@ -84,20 +84,22 @@ describe('shadow report in process', () => {
   });
 });
 
+/** `shadow` in front of `upstream`'s /v4 with the direct account's id, `apiKey` and any further flags. */
+const shadowArgs = (upstream: { url: string }, apiKey: string, ...more: string[]): string[] => [
+  'shadow',
+  '--upstream',
+  `${upstream.url}/v4`,
+  '--api-key',
+  apiKey,
+  '--account-id',
+  DIRECT.account_id,
+  ...more,
+];
+
 describe('shadow in process', () => {
   it('starts the proxy, prints its ready line, and stops with 0 on SIGTERM', async () => {
     const upstream = await per.serve({ quiet: true });
-    const shadow = await startMain([
-      'shadow',
-      '--upstream',
-      `${upstream.url}/v4`,
-      '--api-key',
-      DIRECT.api_key,
-      '--account-id',
-      DIRECT.account_id,
-      '--port',
-      '0',
-    ]);
+    const shadow = await startMain(shadowArgs(upstream, DIRECT.api_key, '--port', '0'));
     const { code, out } = await shadow.stop();
     expect(code).toBe(0);
     expect(out).toMatch(/^payment-sandbox shadow ready: url=http:\/\/127\.0\.0\.1:\d+ port=\d+\n/);
@@ -122,28 +124,10 @@ describe('shadow in process', () => {
 
   it('an upstream that refuses the credentials, and a port in use, are exit 2 with the reason', async () => {
     const upstream = await per.serve({ quiet: true });
-    const wrong = await runMain([
-      'shadow',
-      '--upstream',
-      `${upstream.url}/v4`,
-      '--api-key',
-      'sk_test_wrong',
-      '--account-id',
-      DIRECT.account_id,
-    ]);
+    const wrong = await runMain(shadowArgs(upstream, 'sk_test_wrong'));
     expect(wrong.code).toBe(2);
     expect(wrong.err).toMatch(/^payment-sandbox shadow: .*refused the credentials \(401\)/);
-    const busy = await runMain([
-      'shadow',
-      '--upstream',
-      `${upstream.url}/v4`,
-      '--api-key',
-      DIRECT.api_key,
-      '--account-id',
-      DIRECT.account_id,
-      '--port',
-      String(upstream.port),
-    ]);
+    const busy = await runMain(shadowArgs(upstream, DIRECT.api_key, '--port', String(upstream.port)));
     expect(busy.code).toBe(2);
     expect(busy.err).toBe(`payment-sandbox shadow: port ${upstream.port} is already in use\n`);
   });
