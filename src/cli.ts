@@ -328,7 +328,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   const log: Logger = createLogger({ format: options.logFormat, quiet: options.quiet });
   let running;
   try {
-    running = await startServer(options, { logger: log });
+    running = await startServer(options, { logger: log, collectWhenIdle: true });
   } catch (err) {
     const e = err as { code?: string; message?: string };
     const reason = e.code === 'EADDRINUSE' ? `port ${options.port} on ${options.host} is already in use` : (e.message ?? String(err));

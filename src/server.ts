@@ -17,6 +17,7 @@ import { createLogger, type Logger } from './core/log.js';
 import type { RealTime } from './core/webhooks/crash-backoff.js';
 import type { FixtureObjects, PreparedStartupFixtures } from './features/fixtures/index.js';
 import { envelopedServer } from './server-refusals.js';
+import { collectWhenIdle, type IdleCollectionOptions } from './idle-collection.js';
 import { SandboxError } from './core/domain/errors.js';
 import { errorBody } from './core/http/errors.js';
 
@@ -108,12 +109,18 @@ export interface ServerRuntime {
   logger?: Logger;
   /** Real time for the webhook dispatcher's crash back-off (default: performance.now and timers); tests shorten its waits. */
   realTime?: RealTime;
+  /**
+   * One full garbage collection once traffic has stopped (`idle-collection.ts`): on for the CLI,
+   * which owns its process; off by default, so a sandbox started inside a test suite's process
+   * leaves that process's collector alone. Tests pass the options to shorten the watch.
+   */
+  collectWhenIdle?: boolean | Partial<IdleCollectionOptions>;
 }
 
 /** Starts the sandbox on `options.host`:`options.port` (0 picks a free port). */
 export function startServer(
   options: Partial<SandboxOptions> = {},
-  { logger = createLogger(), realTime }: ServerRuntime = {},
+  { logger = createLogger(), realTime, collectWhenIdle: idleCollection = false }: ServerRuntime = {},
 ): Promise<RunningServer> {
   const { app, core, features, lifecycle, httpRecords, stores, db } = createApp(options, { logger, ...(realTime ? { realTime } : {}) });
   // Fixtures (--fixtures) are checked before listening, and applied once the sandbox knows its
@@ -177,6 +184,7 @@ export function startServer(
       // Account key pairs are made ahead of time, off the main thread (--key-pool): shortly
       // after listening, so that the first requests do not share the CPU with them.
       const fillKeys = setTimeout(() => lifecycle.fillKeyPool(), KEY_POOL_DELAY_MS).unref();
+      const stopIdleCollection = idleCollection === false ? () => {} : collectWhenIdle(idleCollection === true ? {} : idleCollection);
       let stopping: Promise<void> | undefined;
       resolve({
         core,
@@ -191,6 +199,7 @@ export function startServer(
         fixtures,
         stop() {
           clearTimeout(fillKeys);
+          stopIdleCollection();
           stopping ??= new Promise<void>((done) => {
             closing = true; // answers from now on close their connection
             for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
