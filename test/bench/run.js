@@ -136,13 +136,32 @@ function startProcess(args, nodeFlags = [], root = ROOT, onOutput = undefined) {
       const m = /READY (\d+)/.exec(d.toString());
       if (!m) return;
       child.off('exit', onExit);
-      resolve({
+      const started = {
         url: `http://127.0.0.1:${m[1]}`,
         pid: child.pid,
         stop: () => stopChild(child),
-      });
+      };
+      settled(child.pid).then(() => resolve(started), reject);
     });
   });
+}
+
+/**
+ * Resolves once the process has used at most one clock tick of CPU in each of two 250 ms windows
+ * in a row (at most 20 s): what a server does once after it listens (the sandbox fills its key
+ * pool, `--key-pool`, on a worker thread for about 3 s of CPU) is not measured as the work of its
+ * first requests, and does not take the CPU from the load generator.
+ */
+async function settled(pid) {
+  const until = Date.now() + 20_000;
+  let quiet = 0;
+  let last = cpuMs(pid);
+  while (quiet < 2 && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 250));
+    const now = cpuMs(pid);
+    quiet = now - last <= 10 ? quiet + 1 : 0;
+    last = now;
+  }
 }
 
 /** SIGTERM (a clean exit writes a CPU profile), then SIGKILL if it has not gone in 10 s. */
