@@ -30,7 +30,7 @@ import { REDOC_BUNDLE_FILE, referenceRoutes } from './core/http/openapi/referenc
 import { requestOrigin } from './core/http/origin.js';
 import type { HttpRecords } from './core/http/ports.js';
 import { apiPipeline } from './core/http/pipeline.js';
-import { requestLog } from './core/http/request-log.js';
+import { requestLog, type RequestLog } from './core/http/request-log.js';
 import type { Feature, RouteContext } from './core/http/route-context.js';
 import { createRouter, pathWithoutTrailingSlash } from './core/http/router.js';
 import { securityGuard } from './core/http/security.js';
@@ -80,14 +80,14 @@ export interface SandboxApp {
  * handed to each feature's `register`: /v4 behind the pipeline's front; the bare `/buyers` of
  * the spec's pagination example (no faults); /_sandbox behind the body gate; the pages.
  */
-function routeContext(core: Core, httpRecords: HttpRecords, services: PipelineServices, onError: ErrorHandler<ApiEnv>): RouteContext {
+function routeContext(
+  core: Core,
+  httpRecords: HttpRecords,
+  services: PipelineServices,
+  log: RequestLog,
+  onError: ErrorHandler<ApiEnv>,
+): RouteContext {
   const { queries, options, clock } = core;
-  const log = requestLog({
-    requestLog: httpRecords.requestLog,
-    emit: (type, accountId, data) => core.emit(type, accountId, data),
-    listens: (type) => core.events.listens(type),
-    clock,
-  });
   // The JWT keys parsed once for this app, shared by authentication and the rate limit's check.
   const keys = new VerificationKeys();
   const pipeline = apiPipeline({
@@ -138,12 +138,24 @@ export function createApp(options: Partial<SandboxOptions> = {}, runtime: Sandbo
 
   const onError = errorHandler(logger);
   app.onError(onError);
+  const log = requestLog({
+    requestLog: httpRecords.requestLog,
+    emit: (type, accountId, data) => core.emit(type, accountId, data),
+    listens: (type) => core.events.listens(type),
+    clock: core.clock,
+  });
+  // A request answered over a socket is heard by the request log's subscribers after its answer
+  // is written: before any other request is handled, all of them have been.
+  app.use('*', (_c, next) => {
+    log.tellAnswered();
+    return next();
+  });
   // Host, origin and admin-token checks before any route; `nosniff` on every answer.
   app.use('*', securityGuard(core.options));
   app.use('/_sandbox/events', eventStreamCap(core.options.maxEventStreams));
   app.use('/_sandbox/accounts', accountLimit({ max: core.options.maxAccounts, accounts: core.queries.accounts }));
 
-  const ctx = routeContext(core, httpRecords, pipeline, onError);
+  const ctx = routeContext(core, httpRecords, pipeline, log, onError);
   for (const feature of inOrder(features)) feature.register(ctx);
   app.route('/v4', ctx.api);
   // The spec's pagination example lists buyers without the /v4 prefix.

@@ -15,8 +15,8 @@
  *   10. the scenario rules' `api_fault` (`faults.ts`),
  *   11. idempotency (`idempotency.ts`), which runs the operation.
  * Back in `front`: a fault after execution replaces the answer, the latency is waited for, and
- * the request log writes the entry (unless the create's unit of work wrote it) and tells its
- * subscribers (`LoggedRequest`).
+ * the request log writes the entry (unless the create's unit of work wrote it); its subscribers
+ * (`LoggedRequest`) hear of it once the answer is written (`request-log.ts` `afterAnswer`).
  *
  * Nothing is async but what waits: the latency, a fault's wait, the body stream.
  */

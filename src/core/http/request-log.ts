@@ -231,6 +231,8 @@ export interface RequestLog {
    * and tells the subscribers.
    */
   arrive(c: Context<ApiEnv>, exchange: Exchange): (faults: FaultOutcome) => Promise<void> | undefined;
+  /** Tells the subscribers and the change feed of every request answered so far (see `afterAnswer`). */
+  tellAnswered(): void;
   /** Runs `next` in the scope of a request that is not the merchant's when `c` is one. */
   scoped(c: Context<ApiEnv>, next: () => Promise<void>): Promise<void>;
   subscribe: SubscribeRequests;
@@ -266,6 +268,32 @@ export function requestLog(deps: RequestLogDeps): RequestLog {
       at: clock.nowMs(),
       answer_delivered: answerDelivered,
     };
+  };
+
+  /**
+   * What the subscribers and the change feed have not heard yet. A request answered over a
+   * socket is told after its answer is written, so its client waits for none of them: at the
+   * end of the event loop's turn, and in any case before the sandbox handles another request
+   * (`tellAnswered`, first in the app), so whatever a client asks after an answer already knows
+   * of it. A request in process (`app.request`) is told before its answer returns.
+   */
+  let unheard: (() => void)[] = [];
+  const tellAnswered = (): void => {
+    while (unheard.length > 0) {
+      const now = unheard;
+      unheard = [];
+      for (const told of now) {
+        try {
+          told();
+        } catch {
+          // As a subscriber's failure in `tell`: it changes no answer, and stops nothing.
+        }
+      }
+    }
+  };
+  const afterAnswer = (c: Context<ApiEnv>, told: () => void): void => {
+    if (outgoingOf(c) === undefined) told();
+    else if (unheard.push(told) === 1) setImmediate(tellAnswered);
   };
 
   /** Tells each subscriber; a failing one is isolated: it never changes the answer. */
@@ -325,11 +353,26 @@ export function requestLog(deps: RequestLogDeps): RequestLog {
         path = logged.path;
         id = log.insert(entryOf(c, exchange, path, status, duration, logged.requestBody, logged.responseBody, create ? delivered : null));
       }
-      const request =
-        listeners.length === 0
-          ? undefined
-          : loggedRequest(c, exchange, { id, path, route, create, delivered, arrivedAtMs, text, faults }, () => scanned?.cardData);
-      if (request !== undefined) tell(request, false);
+      let request: LoggedRequest | undefined;
+      let told = false;
+      /** The subscribers and the change feed hear of the request (`afterAnswer`), as known then. */
+      const heard = (): void => {
+        told = true;
+        if (listeners.length > 0) {
+          request = loggedRequest(c, exchange, { id, path, route, create, delivered, arrivedAtMs, text, faults }, () => scanned?.cardData);
+          tell(request, false);
+        }
+        if (!listens('request.logged')) return;
+        const account = c.get('account') as ApiEnv['Variables']['account'] | undefined;
+        emit('request.logged', account?.id ?? null, {
+          id,
+          method: c.req.method,
+          path: path.includes('?') ? path.slice(0, path.indexOf('?')) : path,
+          status,
+          duration_ms: Math.round(duration * 100) / 100,
+        });
+      };
+      afterAnswer(c, heard);
       if (delivered && outgoing !== undefined) {
         // The answer is written after this returns: a close before it is finished is an answer
         // the client never got (an abort, a dropped connection). One listener, no write unless it was lost.
@@ -337,20 +380,12 @@ export function requestLog(deps: RequestLogDeps): RequestLog {
           if (!delivered || outgoing.writableFinished) return;
           delivered = false;
           log.markUndelivered(id);
-          if (request !== undefined) tell(request, true);
+          // Heard already, as delivered: heard again, as lost. Not yet: heard once, as lost.
+          if (told && request !== undefined) tell(request, true);
         };
         if (outgoing.destroyed) lost();
         else outgoing.once('close', lost);
       }
-      if (!listens('request.logged')) return;
-      const account = c.get('account') as ApiEnv['Variables']['account'] | undefined;
-      emit('request.logged', account?.id ?? null, {
-        id,
-        method: c.req.method,
-        path: path.includes('?') ? path.slice(0, path.indexOf('?')) : path,
-        status,
-        duration_ms: Math.round(duration * 100) / 100,
-      });
     };
 
     // Async only where it waits: the text of a body that did not parse, or of an error's answer.
@@ -390,6 +425,7 @@ export function requestLog(deps: RequestLogDeps): RequestLog {
 
   return {
     arrive,
+    tellAnswered,
     // A promise of its own only for the conformance kit's requests.
     scoped: (c, next) => (isConformanceUserAgent(c.req.header('user-agent')) ? inScopeNotTheMerchants(next) : next()),
     subscribe: (listener) => {
