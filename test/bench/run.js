@@ -45,8 +45,8 @@
 //             several checkouts joined by commas each run)
 //   latency   (only when named; stripe-stateful-mock as in `peers`) one request at a time over one
 //             keep-alive connection, the latency a merchant's test suite feels: p50 and p99 of a keyed
-//             create at the sandbox and at stripe-stateful-mock (POST /v1/charges) in the same rounds,
-//             and of create + settle + the webhook received at a local receiver (BENCH_LATENCY_REQUESTS
+//             create at the sandbox and at stripe-stateful-mock (POST /v1/charges), alternated request
+//             by request, and of create + settle + the webhook received at a local receiver (BENCH_LATENCY_REQUESTS
 //             per round, default 500; BENCH_COMPARE_ROOT adds another checkout's sandbox)
 //   storage   (only when named; storage.js) the SQLite share of a keyed create in one process at a
 //             grown table (BENCH_STORAGE_ROWS, default 50,000): CPU per create, the time inside
@@ -689,15 +689,22 @@ async function latency() {
     if (server.kind === 'sandbox') runs.push({ name: `${server.name}: create + settle + webhook`, server, step: settled, ms: [], bad: 0 });
   }
   const n = LATENCY_REQUESTS;
+  const warm = Math.ceil(n / 10);
+  const timed = async (run, i) => {
+    const r = await run.step(run.server, run.server.agent);
+    if (i < warm) return;
+    run.ms.push(r.ms);
+    if (r.status >= 300) run.bad++;
+  };
+  // The keyed creates of every server alternate request by request (each request one server
+  // further on), so a change in the machine's load or clock speed falls on all of them alike;
+  // create + settle + webhook, which leaves deliveries running, has rounds of its own.
+  const creates = runs.filter((run) => run.step === create);
   for (let round = 0; round < PEER_ROUNDS; round++) {
-    for (const run of runs) {
-      for (let i = 0; i < n + Math.ceil(n / 10); i++) {
-        const r = await run.step(run.server, run.server.agent);
-        if (i < Math.ceil(n / 10)) continue;
-        run.ms.push(r.ms);
-        if (r.status >= 300) run.bad++;
-      }
+    for (let i = 0; i < n + warm; i++) {
+      for (let k = 0; k < creates.length; k++) await timed(creates[(i + k) % creates.length], i);
     }
+    for (const run of runs.filter((r) => r.step !== create)) for (let i = 0; i < n + warm; i++) await timed(run, i);
   }
   for (const server of servers) {
     server.agent.destroy();
