@@ -110,7 +110,7 @@ export interface ServerRuntime {
   /** Real time for the webhook dispatcher's crash back-off (default: performance.now and timers); tests shorten its waits. */
   realTime?: RealTime;
   /**
-   * One full garbage collection once traffic has stopped (`idle-collection.ts`): on for the CLI,
+   * Full garbage collections once traffic has stopped (`idle-collection.ts`): on for the CLI,
    * which owns its process; off by default, so a sandbox started inside a test suite's process
    * leaves that process's collector alone. Tests pass the options to shorten the watch.
    */

@@ -102,7 +102,7 @@ if (kind === 'bare-cli') {
 } else {
   const root = process.env.BENCH_ROOT ? pathToFileURL(`${process.env.BENCH_ROOT}/`).href : new URL('../../', import.meta.url).href;
   const { startServer } = await import(new URL('dist/server.js', root).href);
-  // Started as the CLI starts it: with one full collection once traffic stops.
+  // Started as the CLI starts it: with full collections once traffic stops.
   const server = await startServer({ port: 0, host: '127.0.0.1', ...(dbPath ? { db: dbPath } : {}) }, { collectWhenIdle: true });
   console.log(`READY ${server.port}`);
   process.on('SIGTERM', () => server.stop().then(() => process.exit(0)));

@@ -1,17 +1,18 @@
 /**
- * The full collection once traffic stops: when the watch collects (after work, once the loop has
- * been quiet long enough, once per quiet period), and that the collection it uses is V8's own.
+ * The full collections once traffic stops: when the watch collects (after work, once the loop
+ * has been quiet long enough, and once more six quiet samples later, once per quiet period),
+ * and that the collection it uses is V8's own.
  */
 import { constants, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
-import { fullCollection, IDLE_COLLECTION_DEFAULTS, idleStep, type IdleState, type LoopSample } from '../../../src/idle-collection.js';
+import { fullCollection, IDLE_COLLECTION_DEFAULTS, IDLE_START, idleStep, type LoopSample } from '../../../src/idle-collection.js';
 
 const busy: LoopSample = { utilization: 0.9, activeMs: 900 };
 const quiet: LoopSample = { utilization: 0.01, activeMs: 10 };
 
 /** Feeds the samples in order from a fresh state; the indexes of the samples that collected. */
 function collections(samples: LoopSample[]): number[] {
-  let state: IdleState = { quiet: 0, busyMs: 0 };
+  let state = IDLE_START;
   const at: number[] = [];
   samples.forEach((sample, i) => {
     const step = idleStep(state, sample, IDLE_COLLECTION_DEFAULTS);
@@ -24,8 +25,8 @@ function collections(samples: LoopSample[]): number[] {
 const repeat = (sample: LoopSample, n: number): LoopSample[] => Array.from({ length: n }, () => sample);
 
 describe('the watch for a quiet period', () => {
-  it('collects once, after eight quiet seconds that follow at least a second of work', () => {
-    expect(collections([...repeat(busy, 5), ...repeat(quiet, 20)])).toEqual([5 + 7]);
+  it('collects after three quiet seconds that follow at least a second of work, and once more six seconds later', () => {
+    expect(collections([...repeat(busy, 5), ...repeat(quiet, 20)])).toEqual([5 + 2, 5 + 8]);
   });
 
   it('never collects in a sandbox that has done no work since it started', () => {
@@ -37,12 +38,13 @@ describe('the watch for a quiet period', () => {
   });
 
   it('waits while traffic goes on, and starts the quiet count again when it returns', () => {
-    const samples = [...repeat(busy, 3), ...repeat(quiet, 5), ...repeat(busy, 2), ...repeat(quiet, 8)];
-    expect(collections(samples)).toEqual([samples.length - 1]);
+    const samples = [...repeat(busy, 3), quiet, quiet, ...repeat(busy, 2), ...repeat(quiet, 9)];
+    expect(collections(samples)).toEqual([9, 15]);
   });
 
-  it('collects again after the next burst of work', () => {
-    expect(collections([...repeat(busy, 2), ...repeat(quiet, 8), ...repeat(busy, 2), ...repeat(quiet, 8)])).toEqual([9, 19]);
+  it('drops the second collection when traffic comes back first, and collects again after the next quiet', () => {
+    const samples = [...repeat(busy, 2), ...repeat(quiet, 4), ...repeat(busy, 2), ...repeat(quiet, 9)];
+    expect(collections(samples)).toEqual([4, 10, 16]);
   });
 });
 
