@@ -84,7 +84,8 @@ async function start(args: string[]): Promise<{ child: ChildProcessWithoutNullSt
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', () => undefined);
-  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  // 'close', not 'exit': the process can exit before its output has been read from the pipes.
+  const exit = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   const deadline = Date.now() + 15_000;
   while (!/ready: url=(\S+)/.test(out)) {
     if (Date.now() > deadline || child.exitCode !== null) throw new Error(`no ready line: ${out}`);

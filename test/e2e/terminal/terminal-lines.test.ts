@@ -41,7 +41,8 @@ async function startCli(args: string[], env: Record<string, string> = {}): Promi
   let err = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  // 'close', not 'exit': the process can exit before its output has been read from the pipes.
+  const exit = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   const waitFor = async (pattern: RegExp): Promise<string> => {
     const deadline = Date.now() + 15_000;
     for (;;) {
