@@ -40,7 +40,8 @@ function runBin(args: string[], env: Record<string, string> = {}): Promise<{ cod
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('exit', (code) => resolve({ code, out, err }));
+    // 'close', not 'exit': the process can exit before its output has been read from the pipes.
+    child.on('close', (code) => resolve({ code, out, err }));
   });
 }
 

@@ -19,7 +19,8 @@ function run(args: string[]): Promise<{ code: number | null; out: string; err: s
   let err = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, out, err })));
+  // 'close', not 'exit': the process can exit before its output has been read from the pipes.
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, out, err })));
 }
 
 let sandbox: RunningSandbox;

@@ -191,7 +191,8 @@ describe('shadow', () => {
     const child = spawn(process.execPath, [BIN, 'shadow', 'report', '--sandbox-url', shadow.url]);
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    // 'close', not 'exit': the process can exit before its output has been read from the pipes.
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect(code).toBe(1);
     expect(out).toContain('GET /v4/transactions/{transaction_id}  /body/refunded_amount: upstream "string", sandbox "integer"');
     expect(out).toContain(`shadow: ${report.summary.differences} differences`);

@@ -210,7 +210,8 @@ describe('the chosen port', () => {
     const child = spawn(process.execPath, [BIN, '--port', '0', '--port-file', join(dir, 'no-such-dir', 'port')]);
     let err = '';
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    // 'close', not 'exit': the process can exit before its output has been read from the pipes.
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect(code).toBe(1);
     expect(err).toMatch(/^payment-sandbox: cannot write --port-file .*no-such-dir\/port: .+\n$/);
   });
