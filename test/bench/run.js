@@ -39,7 +39,9 @@
 //             /v1/charges, also keyed) and bare Hono answering the sandbox's own create bytes;
 //             median req/s and server CPU per request of each, and the ratios; also the framework
 //             floor (server.js `floor`: the sandbox's routers and layers, no work) answering those
-//             bytes, to show what the framework itself costs a create; then a get by id and a list
+//             bytes, to show what the framework itself costs a create; the storage floor (server.js
+//             `storage-floor`: bare Hono and the create's four writes in one transaction, nothing
+//             else), to show what a create costs on this stack before its features; then a get by id and a list
 //             of 20 at the sandbox and at stripe-stateful-mock (GET /v1/charges/{id}, ?limit=20). With
 //             BENCH_COMPARE_ROOT, that checkout's build runs in the same rounds (before/after;
 //             several checkouts joined by commas each run)
@@ -460,6 +462,10 @@ async function peers() {
   const floorProcess = await startProcess(['floor', fixture]);
   const floor = { name: 'framework floor, same bytes', s: floorProcess, run: (d) => createLoad(floorProcess.url, d) };
   servers.push(floor);
+  // The storage floor: bare Hono and the create's four writes in one transaction, nothing else.
+  const storageProcess = await startProcess(['storage-floor', fixture]);
+  const storageFloor = { name: 'storage floor, same bytes', s: storageProcess, run: (d) => createLoad(storageProcess.url, d) };
+  servers.push(storageFloor);
   if (peer.dir) {
     try {
       const s = await startStripeMock(peer.dir);
@@ -593,6 +599,8 @@ async function peers() {
   );
   figure('peers', 'framework floor / bare Hono same bytes (req/s; CPU per request)', ratio(floor, bare), '-', null);
   figure('peers', 'sandbox / framework floor (req/s; CPU per request)', ratio(sandbox, floor), '-', null);
+  figure('peers', 'sandbox / storage floor (req/s; CPU per request)', ratio(sandbox, storageFloor), '-', null);
+  if (stripe) figure('peers', `storage floor / ${STRIPE_MOCK.name} (req/s; CPU per request)`, ratio(storageFloor, stripe), '-', null);
   for (const compare of servers.filter((x) => x.name.startsWith('sandbox of ')))
     figure('peers', `sandbox / ${compare.name} (req/s; CPU per request)`, ratio(sandbox, compare), '-', null);
 }

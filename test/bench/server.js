@@ -7,6 +7,12 @@
 // answering the fixture's `get` and `list` bodies, and, for a POST /v4/transactions (its JSON body
 // parsed and checked to be an object, as the body gate and validator do, but not validated
 // field by field), the fixture's `create` bytes with 201.
+// `storage-floor <fixture.json>` is the create's storage floor: a bare Hono endpoint that checks the
+// key, parses the JSON body and, in one transaction over the sandbox's own schema and stores
+// (its temporary database, as the sandbox opens it), looks the Idempotency-Key up, inserts the
+// transaction's row, the key's record with the answer and the request log's row, then answers
+// the fixture's `create` bytes with 201. No validation, redaction, scenarios, go-live facts or
+// anything else a create does: what any create costs on this stack before its features.
 // `stripe-mock <dir>` is the peer stripe-stateful-mock (an in-memory Express mock of Stripe),
 // loaded from `<dir>/node_modules` where run.js installed it (nothing of it is committed).
 // Prints `READY <port>` once listening; SIGTERM stops it cleanly (so --cpu-prof is written).
@@ -46,6 +52,79 @@ if (kind === 'bare-cli') {
     server.closeAllConnections();
     server.close(() => process.exit(0));
   });
+} else if (kind === 'storage-floor') {
+  const root = process.env.BENCH_ROOT ? pathToFileURL(`${process.env.BENCH_ROOT}/`).href : new URL('../../', import.meta.url).href;
+  const dist = (path) => import(new URL(`dist/${path}`, root).href);
+  const [{ openDatabase }, { SANDBOX_SCHEMA }, { idempotencyStore }, { requestLogStore }, { transactionsStore }, { newId }] =
+    await Promise.all([
+      dist('core/db/database.js'),
+      dist('sandbox-schema.js'),
+      dist('core/http/idempotency-store.js'),
+      dist('core/http/request-log-store.js'),
+      dist('features/transactions/index.js'),
+      dist('core/domain/ids.js'),
+    ]);
+  const { createHash } = await import('node:crypto');
+  const answer = JSON.parse(readFileSync(dbPath, 'utf8')).create;
+  const db = openDatabase(':memory:', SANDBOX_SCHEMA);
+  const [keys, log, transactions] = [idempotencyStore(db), requestLogStore(db, 10_000), transactionsStore(db)];
+  const key = 'Bearer sk_test_demo_direct_5b2f6e0c9d4a4f1e8c3b7a9d2e6f1c04';
+  const create = db.transaction((accountId, idempotencyKey, body, text) => {
+    const found = keys.get(accountId, idempotencyKey);
+    if (found !== undefined) return found.response_body;
+    const now = Date.now();
+    const card = body.payment_method;
+    transactions.insert({
+      id: newId(),
+      account_id: accountId,
+      status: 'PENDING',
+      amount: body.amount,
+      currency: body.currency,
+      description: body.description ?? null,
+      customer: null,
+      return_url: null,
+      cancel_url: null,
+      external_identifier: null,
+      notification_url: null,
+      metadata: null,
+      payment_method: { type: 'card', card: { last4: card.number.slice(-4), expiration_date: card.expiration_date, brand: 'visa' } },
+      browser_info: body.browser_info ?? null,
+      refunded_amount: 0,
+      subscription_id: null,
+      scenario_rule: null,
+      decline_reason: null,
+      link_expires_at: null,
+      created_at: now,
+      updated_at: now,
+      resolved_at: null,
+    });
+    keys.record(accountId, idempotencyKey, createHash('sha256').update(text).digest('hex'), now, 201, answer);
+    log.insertNow({
+      account_id: accountId,
+      method: 'POST',
+      path: '/v4/transactions',
+      status: 201,
+      idempotency_key: idempotencyKey,
+      replayed: false,
+      duration_ms: 0,
+      request_body: text,
+      response_body: answer,
+      warnings: [],
+      at: now,
+      answer_delivered: true,
+    });
+    return answer;
+  });
+  const app = new Hono();
+  app.post('/v4/transactions', async (c) => {
+    if (c.req.header('authorization') !== key) return c.json({ error: 'unauthorized' }, 401);
+    const text = await c.req.text();
+    const body = JSON.parse(text);
+    const stored = create(c.req.header('x-merchant-account-id'), c.req.header('idempotency-key'), body, text);
+    return c.body(stored, 201, { 'Content-Type': 'application/json' });
+  });
+  const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info) => console.log(`READY ${info.port}`));
+  process.on('SIGTERM', () => server.close(() => process.exit(0)));
 } else if (kind === 'floor') {
   const { OpenAPIHono, createRoute, z } = await import('@hono/zod-openapi');
   const fixture = JSON.parse(readFileSync(dbPath, 'utf8'));
