@@ -53,47 +53,38 @@ export interface GoLiveDeps {
 
 /** The go-live report's subscriber of the request log: each logged /v4 request, and each create whose answer was lost after. */
 export function goLiveObserver(deps: GoLiveDeps): RequestListener {
-  // The creates heard with their answer delivered, until the event is gone: told again if it was lost after all.
-  // Each value is detached from its request (`detached`): a young-generation collection keeps a
-  // WeakMap's values alive whatever their keys, so a value holding the request's closures would
-  // keep every object of the request until a full collection.
-  const answered = new WeakMap<LoggedRequest, ObservedRequest>();
   return {
-    logged: (request) => {
-      const observed = observeRequest(deps, request);
-      if (observed?.answerDelivered && (observed.createdTransaction !== null || observed.createdRefund !== null))
-        answered.set(request, detached(observed));
-    },
+    logged: (request) => void observeRequest(deps, request),
+    // Rare (the connection closed after the create was heard): the observation is made again
+    // from the request, as it was heard, rather than kept for every create until then.
     undelivered: (request) => {
-      const observed = answered.get(request);
-      if (observed === undefined) return;
-      answered.delete(request);
+      if (!request.answerDelivered || request.notTheMerchants) return;
+      const observed = observationOf(deps, request);
+      if (observed === undefined || (observed.createdTransaction === null && observed.createdRefund === null)) return;
       deps.goLive.undelivered({ ...observed, answerDelivered: false });
     },
   };
 }
 
-/**
- * The observation with its fingerprint made, holding no closure over the request. The tracker
- * already made it when it heard a create without a key or without an `external_identifier`;
- * otherwise it is the idempotency fingerprint the request carries.
- */
-function detached(observed: ObservedRequest): ObservedRequest {
-  const fingerprint = observed.fingerprint();
-  return { ...observed, fingerprint: () => fingerprint };
-}
-
 /** Reports a logged /v4 request to the go-live report; returns what it observed (undefined when the request is not counted). */
 export function observeRequest(deps: GoLiveDeps, request: LoggedRequest): ObservedRequest | undefined {
-  const { account, method, route, status, executedStatus, replayed, body } = request;
-  const createRoute = method === 'POST' ? route : null;
   // The conformance kit's requests test the sandbox, not the merchant's integration: what they
   // create is marked, so that its outcomes, refunds, renewals and deliveries are not heard either.
   if (request.notTheMerchants) {
+    const createRoute = request.method === 'POST' ? request.route : null;
     const created = createRoute === TRANSACTION_CREATE || createRoute === SUBSCRIPTION_CREATE ? request.created : null;
-    if (account !== undefined && created !== null) deps.goLive.notTheMerchants(account.id, created.id);
+    if (request.account !== undefined && created !== null) deps.goLive.notTheMerchants(request.account.id, created.id);
     return undefined;
   }
+  const observed = observationOf(deps, request);
+  if (observed !== undefined) deps.goLive.request(observed);
+  return observed;
+}
+
+/** What the report reads of a merchant's logged /v4 request (undefined when it is not counted); reports nothing. */
+function observationOf(deps: GoLiveDeps, request: LoggedRequest): ObservedRequest | undefined {
+  const { account, method, route, status, executedStatus, replayed, body } = request;
+  const createRoute = method === 'POST' ? route : null;
   // The account the headers name, read only when authentication found none.
   const named = account === undefined ? request.header('x-merchant-account-id') : undefined;
   const namedAccount = named !== undefined ? deps.accounts.byId(named) : undefined;
@@ -148,6 +139,5 @@ export function observeRequest(deps: GoLiveDeps, request: LoggedRequest): Observ
     atMs: request.arrivedAtMs,
     realMs: Date.now(),
   };
-  deps.goLive.request(observed);
   return observed;
 }

@@ -1,7 +1,6 @@
 /**
- * What the go-live observer keeps of a create until its answer is known to have arrived: an
- * observation that holds no closure over the request (its fingerprint already made), so that
- * keeping it does not keep the request's objects alive.
+ * A create whose answer turned out to be lost after the go-live observer heard it: the observer
+ * keeps nothing of a create until then, and hears it again from the request as it was heard.
  */
 import { describe, expect, it } from 'vitest';
 import { goLiveObserver } from '../../../src/features/go-live/request-observer.js';
@@ -34,28 +33,44 @@ function keyedCreate(fingerprint: () => string): LoggedRequest {
   };
 }
 
+function observerWith() {
+  const heard: ObservedRequest[] = [];
+  const lost: ObservedRequest[] = [];
+  const observer = goLiveObserver({
+    accounts: { byId: () => undefined },
+    transactions: { byId: () => undefined },
+    goLive: { request: (r) => heard.push(r), undelivered: (r) => lost.push(r), notTheMerchants: () => undefined },
+    clock: { nowMs: () => 1_000 },
+  });
+  return { observer, heard, lost };
+}
+
 describe('the go-live observer and a create whose answer may yet be lost', () => {
-  it('keeps the observation with its fingerprint made, not the request’s closure', () => {
-    const heard: ObservedRequest[] = [];
-    const lost: ObservedRequest[] = [];
-    const observer = goLiveObserver({
-      accounts: { byId: () => undefined },
-      transactions: { byId: () => undefined },
-      goLive: { request: (r) => heard.push(r), undelivered: (r) => lost.push(r), notTheMerchants: () => undefined },
-      clock: { nowMs: () => 1_000 },
-    });
-    let open = true;
-    const request = keyedCreate(() => {
-      if (!open) throw new Error('the request was asked after it was logged');
-      return 'fingerprint-1';
-    });
+  it('hears a create lost after it was heard again, as it was heard, with its answer not delivered', () => {
+    const { observer, heard, lost } = observerWith();
+    const request = keyedCreate(() => 'fingerprint-1');
     observer.logged(request);
     expect(heard).toHaveLength(1);
-    open = false;
     observer.undelivered?.(request);
     expect(lost).toHaveLength(1);
-    expect(lost[0]!.answerDelivered).toBe(false);
+    const { answerDelivered, realMs: _lostAt, fingerprint: lostFingerprint, ...lostRest } = lost[0]!;
+    const { realMs: _heardAt, fingerprint: heardFingerprint, ...heardRest } = heard[0]!;
+    expect(answerDelivered).toBe(false);
+    expect(heard[0]!.answerDelivered).toBe(true);
+    expect({ ...lostRest, answerDelivered: true }).toEqual(heardRest);
+    expect(lostFingerprint()).toBe(heardFingerprint());
     expect(lost[0]!.createdTransaction?.id).toBe('tx_1');
-    expect(lost[0]!.fingerprint()).toBe('fingerprint-1');
+  });
+
+  it('hears nothing more of a request that was heard lost, created nothing, or is not the merchant’s', () => {
+    const { observer, lost } = observerWith();
+    const heardLost = { ...keyedCreate(() => 'f'), answerDelivered: false };
+    const refused = { ...keyedCreate(() => 'f'), status: 400, executedStatus: 400, created: null };
+    const kits = { ...keyedCreate(() => 'f'), notTheMerchants: true };
+    for (const request of [heardLost, refused, kits]) {
+      observer.logged(request);
+      observer.undelivered?.(request);
+    }
+    expect(lost).toEqual([]);
   });
 });
