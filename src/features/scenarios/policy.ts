@@ -113,20 +113,20 @@ export function createScenarioPolicy(startup: readonly LoadedScenario[]): Loaded
   /** All of them in matching order, rebuilt on each change (matching reads it on every create). */
   let all: LoadedScenario[] = [...startup];
   /**
-   * The first rule matching each create's input, found once: a create's `api_fault` and its
-   * outcome are asked with the same input object. Forgotten when the scenarios change.
+   * The first rule matching a create's input, found once: a create's `api_fault` and its
+   * outcome are asked with the same input object, one right after the other. Only the last
+   * input is kept (a create asked again after another one was matched is matched again, with
+   * the same answer); forgotten when the scenarios change.
    */
-  let matched = new WeakMap<MatchInput, RuleMatch | null>();
+  let last: { input: MatchInput; found: RuleMatch | null } | undefined;
   const rebuild = (): void => {
     all = [...runtime, ...startup];
-    matched = new WeakMap();
+    last = undefined;
   };
   const firstRule = (input: MatchInput): RuleMatch | null => {
-    let found = matched.get(input);
-    if (found === undefined) {
-      found = findRule(all, input);
-      matched.set(input, found);
-    }
+    if (last?.input === input) return last.found;
+    const found = findRule(all, input);
+    last = { input, found };
     return found;
   };
   const ruleByLabel = (label: string | null): ScenarioRule | null => {
