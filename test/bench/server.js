@@ -22,6 +22,7 @@ import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import { KEY } from './create-request.js';
 
 const [kind, dbPath] = process.argv.slice(2);
 
@@ -68,7 +69,6 @@ if (kind === 'bare-cli') {
   const answer = JSON.parse(readFileSync(dbPath, 'utf8')).create;
   const db = openDatabase(':memory:', SANDBOX_SCHEMA);
   const [keys, log, transactions] = [idempotencyStore(db), requestLogStore(db, 10_000), transactionsStore(db)];
-  const key = 'Bearer sk_test_demo_direct_5b2f6e0c9d4a4f1e8c3b7a9d2e6f1c04';
   const create = db.transaction((accountId, idempotencyKey, body, text) => {
     const found = keys.get(accountId, idempotencyKey);
     if (found !== undefined) return found.response_body;
@@ -117,7 +117,7 @@ if (kind === 'bare-cli') {
   });
   const app = new Hono();
   app.post('/v4/transactions', async (c) => {
-    if (c.req.header('authorization') !== key) return c.json({ error: 'unauthorized' }, 401);
+    if (c.req.header('authorization') !== `Bearer ${KEY}`) return c.json({ error: 'unauthorized' }, 401);
     const text = await c.req.text();
     const body = JSON.parse(text);
     const stored = create(c.req.header('x-merchant-account-id'), c.req.header('idempotency-key'), body, text);

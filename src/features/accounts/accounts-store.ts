@@ -2,6 +2,7 @@
 import type { Account } from './entities.js';
 import type { AccountsRepo } from './ports.js';
 import type { Db } from '../../core/db/database.js';
+import { ReadCache } from '../../core/db/read-cache.js';
 
 export function accountsStore(db: Db): AccountsRepo {
   const cols = 'id, name, mode, api_key, jwt_kid, jwt_private_key_pem, jwt_public_key_pem, created_at';
@@ -16,17 +17,15 @@ export function accountsStore(db: Db): AccountsRepo {
   // Every /v4 call looks its key up; accounts are only ever added, so a found one stays valid.
   const byKey = new Map<string, Account>();
   // Read by every /v4 call made with a restricted key (its account), for the same reason kept once found.
-  const byIdKept = new Map<string, Account>();
+  const byIdKept = new ReadCache<Account>(db);
   return {
     insert: (row) => void insert.run(row),
     byId: (id) => {
-      let row = byIdKept.get(id);
-      if (!row) {
-        row = byId.get(id);
-        // Only a committed account: one a rolled-back transaction inserted must not stay found.
-        if (row && !db.inTransaction) byIdKept.set(id, row);
-      }
-      return row;
+      const kept = byIdKept.get(id);
+      if (kept !== undefined) return kept;
+      // Only a committed account is kept: one a rolled-back transaction inserted must not stay found.
+      const row = byId.get(id);
+      return row ? byIdKept.remember(id, row) : undefined;
     },
     byApiKey: (key) => {
       let row = byKey.get(key);
