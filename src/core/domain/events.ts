@@ -89,6 +89,12 @@ export class SandboxEvents {
     };
   }
 
+  /** Hears when the feed ends (the sandbox is stopping) without hearing its changes; returns the function that stops hearing. */
+  onEnd(listener: () => void): () => void {
+    this.emitter.on('end', listener);
+    return () => this.emitter.off('end', listener);
+  }
+
   /** Ends every subscriber's stream (the sandbox is stopping). */
   end(): void {
     this.emitter.emit('end');

@@ -65,6 +65,8 @@ export interface ListenDeps {
   listeners: Listeners;
   /** `--delivery-timeout` in milliseconds, told to the listener (it posts under the same limit). */
   timeoutMs: number;
+  /** Runs `end` when the sandbox stops (`SandboxEvents.onEnd`): a listener's stream ends then, not cut seconds later. */
+  onStop(end: () => void): () => void;
 }
 
 /** A listener's report as the dispatcher's port takes it. */
@@ -79,19 +81,21 @@ export function forwardedAnswer(report: AttemptReport): ForwardedAnswer {
   return { kind: 'answer', status: report.status, text: report.body, whole: report.whole, durationMs: report.duration_ms };
 }
 
-export function listenHandlers({ accounts, listeners, timeoutMs }: ListenDeps) {
+export function listenHandlers({ accounts, listeners, timeoutMs, onStop }: ListenDeps) {
   const stream = (c: Context<AppEnv>): Response => {
     const accountId = c.req.query('account_id') || undefined;
     accountOr404(accounts, accountId);
     const encoder = new TextEncoder();
     const event = (name: string, data: unknown): Uint8Array => encoder.encode(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
-    const open = (write: (chunk: Uint8Array) => void): (() => void) => {
+    const open = (write: (chunk: Uint8Array) => void, end: () => void): (() => void) => {
       const { id, disconnect } = listeners.connect(accountId ?? null, { send: (m: AttemptMessage) => write(event('attempt', m)) });
       write(event('ready', { listener_id: id, account_id: accountId ?? null, timeout_ms: timeoutMs }));
       const keepAlive = setInterval(() => write(encoder.encode(': keep-alive\n\n')), KEEP_ALIVE_MS);
       keepAlive.unref();
+      const stopHearing = onStop(end);
       return () => {
         clearInterval(keepAlive);
+        stopHearing();
         disconnect();
       };
     };
@@ -99,14 +103,23 @@ export function listenHandlers({ accounts, listeners, timeoutMs }: ListenDeps) {
     if (outgoing) {
       outgoing.writeHead(200, SSE_HEADERS);
       outgoing.flushHeaders();
-      const close = open((chunk) => void outgoing.write(chunk));
+      const close = open(
+        (chunk) => void outgoing.write(chunk),
+        () => outgoing.end(),
+      );
       outgoing.once('close', close);
       return RESPONSE_ALREADY_SENT;
     }
     let close = (): void => {};
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
-        close = open((chunk) => controller.enqueue(chunk));
+        close = open(
+          (chunk) => controller.enqueue(chunk),
+          () => {
+            close();
+            controller.close();
+          },
+        );
       },
       cancel() {
         close();

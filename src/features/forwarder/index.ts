@@ -31,7 +31,12 @@ export function createForwarderFeature(core: CoreParts): ForwarderFeature {
     register: (ctx) =>
       ctx.control.route(
         '/',
-        listenControlRoutes({ accounts: ctx.core.queries.accounts, listeners, timeoutMs: ctx.core.options.deliveryTimeoutMs }),
+        listenControlRoutes({
+          accounts: ctx.core.queries.accounts,
+          listeners,
+          timeoutMs: ctx.core.options.deliveryTimeoutMs,
+          onStop: (end) => ctx.core.events.onEnd(end),
+        }),
       ),
   };
 }

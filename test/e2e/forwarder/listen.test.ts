@@ -162,6 +162,14 @@ describe('payment-sandbox listen --forward-to', () => {
     expect(forwarded.received).toHaveLength(1);
   });
 
+  it("a sandbox that stops ends its listeners' streams, rather than cutting them", async () => {
+    const server = await the.serve();
+    const forwarder = await forwardWebhooks({ sandboxUrl: server.url, forwardTo: 'http://127.0.0.1:9/x' });
+    the.defer(() => forwarder.stop());
+    await server.stop();
+    await expect(forwarder.closed).rejects.toThrow(`the sandbox at ${server.url} closed the listener's stream`);
+  });
+
   it('an account the sandbox does not know is refused', async () => {
     const server = await the.serve();
     await expect(
