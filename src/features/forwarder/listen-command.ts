@@ -4,12 +4,15 @@
  * sandbox (in a container, a CI service) that cannot reach the merchant's server itself. The
  * sandbox is found as the other commands find it: `--sandbox-url`, else `PAYMENT_SANDBOX_URL`,
  * else the port of `PAYMENT_SANDBOX_PORT`, else 4010. Prints one line per forwarded delivery
- * and runs until SIGINT or SIGTERM (exit 0); exit 1 when the sandbox refused the listener or
- * closed its stream, 2 for usage errors or an unreachable sandbox.
+ * and runs until SIGINT or SIGTERM (exit 0). When the sandbox goes away (a restart), it says
+ * so and connects again once the sandbox is back (`keep-forwarding.ts`). Exit 1 when the
+ * sandbox refused the listener, at start or on connecting again; 2 for usage errors or a
+ * sandbox unreachable at start.
  */
 import { Command, Option } from 'commander';
 import { DEFAULT_SANDBOX_URL, sandboxOrigin } from '../../core/sandbox-client.js';
-import { forwardWebhooks, ForwardWebhooksError, type ForwardedDelivery } from './forward-webhooks.js';
+import { ForwardWebhooksError, type ForwardedDelivery } from './forward-webhooks.js';
+import { keepForwarding } from './keep-forwarding.js';
 
 export const LISTEN_EXIT = { ok: 0, failed: 1, usage: 2 } as const;
 
@@ -35,7 +38,7 @@ export async function runListen(
 ): Promise<number> {
   const program = new Command('payment-sandbox listen')
     .description(
-      "Takes a running sandbox's webhook deliveries over a stream and POSTs each to --forward-to with the same headers and bytes; the handler's answer is recorded as the attempt's (retries, order and the go-live report as for a direct delivery). For a sandbox in a container that cannot reach localhost on your machine.",
+      "Takes a running sandbox's webhook deliveries over a stream and POSTs each to --forward-to with the same headers and bytes; the handler's answer is recorded as the attempt's (retries, order and the go-live report as for a direct delivery). For a sandbox in a container that cannot reach localhost on your machine. When the sandbox restarts, it connects again once the sandbox is back.",
     )
     .usage('--forward-to <url> [--account <id>] [options]')
     .helpOption('-h, --help', 'show this help')
@@ -74,20 +77,22 @@ export async function runListen(
       LISTEN_EXIT.usage,
     );
   const adminToken = flags.adminToken ?? env.PAYMENT_SANDBOX_ADMIN_TOKEN;
+  const scope = flags.account ? `account ${flags.account}` : 'every account';
   let forwarder;
   try {
-    forwarder = await forwardWebhooks({
+    forwarder = await keepForwarding({
       sandboxUrl: resolved.origin,
       forwardTo: flags.forwardTo,
       ...(flags.account ? { accountId: flags.account } : {}),
       ...(adminToken ? { adminToken } : {}),
       onForward: (f) => process.stdout.write(`${forwardedLine(f)}\n`),
+      onLost: (reason) => process.stderr.write(`payment-sandbox listen: ${reason}; connecting again once it is back (Ctrl-C to stop)\n`),
+      onBack: () => process.stdout.write(`listening again to ${resolved.origin} for ${scope}\n`),
     });
   } catch (err) {
     if (err instanceof ForwardWebhooksError) return fail(err.message, err.refused ? LISTEN_EXIT.failed : LISTEN_EXIT.usage);
     return fail(err instanceof Error ? err.message : String(err), LISTEN_EXIT.failed);
   }
-  const scope = flags.account ? `account ${flags.account}` : 'every account';
   process.stdout.write(`listening to ${resolved.origin} for ${scope}; forwarding webhooks to ${flags.forwardTo} (Ctrl-C to stop)\n`);
   const running = forwarder;
   return new Promise<number>((resolve) => {

@@ -101,6 +101,47 @@ describe('payment-sandbox listen --forward-to', () => {
     expect(await exited).toBe(0);
   });
 
+  it('the built CLI connects again when the sandbox restarts, and exits 1 when the sandbox that comes back refuses it', async () => {
+    const port = await freePort();
+    const first = await the.serve({ port });
+    const receiver = await the.receive();
+    const child = spawn(process.execPath, [BIN, 'listen', '--forward-to', receiver.url], {
+      env: { PATH: process.env.PATH, PAYMENT_SANDBOX_URL: first.url },
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    the.defer(async () => {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await exited;
+    });
+    await until('the listener to connect', () => (out.includes('listening to') ? true : undefined), 15_000);
+
+    await first.stop();
+    await until(
+      'the listener to say it lost the sandbox',
+      () => (err.includes('connecting again once it is back') ? true : undefined),
+      15_000,
+    );
+    expect(child.exitCode).toBeNull();
+
+    const second = await the.serve({ port });
+    await until('the listener to connect again', () => (out.includes(`listening again to ${second.url}`) ? true : undefined), 15_000);
+    const tx = await unreachablePayment(second);
+    expect((await control(second, 'POST', `/transactions/${tx.id}/settle`)).status).toBe(200);
+    const [hook] = await receiver.waitFor(1);
+    expect(hook!.verified).toBe(true);
+    expect((await deliveryAfter(second, tx.id, 1)).status).toBe('delivered');
+
+    // Back with an admin token the listener does not have: refused, so it stops trying.
+    await second.stop();
+    await the.serve({ port, adminToken: 'a-token-the-listener-lacks' });
+    expect(await exited).toBe(1);
+    expect(err).toMatch(/refused the listener \(401\)/);
+  });
+
   it('a handler answering 500 then 200 is retried on the sandbox clock as a direct delivery is; the report hears the retry', async () => {
     const server = await the.serve();
     const receiver = await the.receive();
