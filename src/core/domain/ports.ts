@@ -83,6 +83,8 @@ export interface DeliveriesRepo {
   requeue(id: string, nowMs: number): void;
   /** Moves a pending delivery's next attempt to `atMs` (it waits for an earlier one of its transaction). */
   postpone(id: string, atMs: number): void;
+  /** The pending deliveries without a URL that wait for a retry, of `accountId` (null: of every account), oldest first. */
+  waitingWithoutUrl(accountId: string | null): Pick<Delivery, 'id' | 'account_id'>[];
   setSignature(id: string, signature: string): void;
   attemptsOf(deliveryId: string): DeliveryAttempt[];
   /** The newest delivery signed with one of `signatures`, else the newest whose body is `body` (explaining a failed check). */

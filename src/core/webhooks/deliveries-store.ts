@@ -105,6 +105,10 @@ export function deliveriesStore(db: Db, limit?: number, clocks: AccountClocks = 
     (q) => `SELECT id, next_attempt_at, ${q.due('next_attempt_at')} AS due_on_clock FROM deliveries WHERE status = 'pending' AND ${q.scope}
       AND due_on_clock > ? ORDER BY due_on_clock, seq`,
   );
+  const waitingWithoutUrl = db.prepare<[string | null, string | null], Pick<Delivery, 'id' | 'account_id'>>(
+    `SELECT id, account_id FROM deliveries WHERE status = 'pending' AND url IS NULL AND next_attempt_at IS NOT NULL
+      AND (? IS NULL OR account_id = ?) ORDER BY seq`,
+  );
   const canaryTo = db.prepare<[string, string], { id: string }>(
     'SELECT id FROM deliveries WHERE account_id = ? AND url = ? AND canary = 1 LIMIT 1',
   );
@@ -158,6 +162,7 @@ export function deliveriesStore(db: Db, limit?: number, clocks: AccountClocks = 
     },
     requeue: (id, nowMs) => void requeue.run(nowMs, nowMs, id),
     postpone: (id, atMs) => void postpone.run(atMs, id),
+    waitingWithoutUrl: (accountId) => waitingWithoutUrl.all(accountId, accountId),
     setSignature: (id, signature) => void setSignature.run(signature, id),
     attemptsOf: (deliveryId) => attemptsOf.all(deliveryId).map(toAttempt),
     matching: (signatures, body) => bySignature.get(JSON.stringify(signatures)) ?? byBody.get(body),

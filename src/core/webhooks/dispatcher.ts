@@ -237,6 +237,20 @@ export class Dispatcher implements TimedWork {
     return deliveries.byId(id);
   }
 
+  /**
+   * A listener of `accountId`'s deliveries (null: every account's) connected. A pending delivery
+   * of those without a URL, which only a listener can carry, is due now rather than at its next
+   * retry; one with a URL keeps its retry's time, as it would without a listener.
+   */
+  carryWaiting(accountId: string | null): void {
+    const { deliveries, clock } = this.deps;
+    const waiting = deliveries.waitingWithoutUrl(accountId).filter((row) => !this.inFlight.has(row.id));
+    if (waiting.length === 0) return;
+    for (const row of waiting) clock.inAccount(row.account_id, () => deliveries.postpone(row.id, clock.nowMs()));
+    this.readAll();
+    this.nudge();
+  }
+
   /** Starts a delivery once its URL has a free slot; when it ends, the next one of its queue may start. */
   private admit(row: DueDelivery, key: string): void {
     // Only the id and URL are kept while it waits for a slot: a backlog holds no bodies.

@@ -24,7 +24,11 @@ export interface ForwarderFeature extends Feature {
 }
 
 export function createForwarderFeature(core: CoreParts): ForwarderFeature {
-  const listeners = new Listeners({ timeoutMs: core.options.deliveryTimeoutMs, newId: randomUUID });
+  const listeners = new Listeners({
+    timeoutMs: core.options.deliveryTimeoutMs,
+    newId: randomUUID,
+    connected: (accountId) => core.dispatcher.carryWaiting(accountId),
+  });
   core.dispatcher.useForwarding(listeners);
   return {
     listeners,

@@ -4,7 +4,9 @@
  * last that takes its account's deliveries (one named account, or all). The listener's report
  * settles it; a listener that goes away before reporting, or a report that does not come within
  * the delivery timeout (and a short grace for the way back), settles it as a network failure, so
- * it is retried as any failed attempt (directly, or to the next listener).
+ * it is retried as any failed attempt (directly, or to the next listener). A delivery without a
+ * URL waiting for its retry is due as soon as a listener of its account connects
+ * (`WebhookDispatcher.carryWaiting`).
  */
 import type { AttemptMessage } from './listen.schemas.js';
 import type { ForwardedAnswer, ForwardedAttempt, WebhookForwarding } from '../../core/webhooks/forwarding.js';
@@ -41,6 +43,8 @@ export class Listeners implements WebhookForwarding {
       newId: () => string;
       /** How long past the timeout a report may take (default `REPORT_GRACE_MS`). */
       graceMs?: number;
+      /** A listener of `accountId`'s deliveries (null: every account's) connected: what only it can carry may go now. */
+      connected?: (accountId: string | null) => void;
     },
   ) {}
 
@@ -53,6 +57,7 @@ export class Listeners implements WebhookForwarding {
   connect(accountId: string | null, sink: ListenerSink): { id: string; disconnect: () => void } {
     const listener: Listener = { id: this.deps.newId(), accountId, sink };
     this.listeners.push(listener);
+    this.deps.connected?.(accountId);
     return { id: listener.id, disconnect: () => this.disconnect(listener) };
   }
 

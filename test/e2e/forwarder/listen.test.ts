@@ -203,6 +203,35 @@ describe('payment-sandbox listen --forward-to', () => {
     expect(forwarded.received).toHaveLength(1);
   });
 
+  it('a listener that connects takes at once a webhook that had no URL to go to; one with a URL keeps its retry time', async () => {
+    const server = await the.serve();
+    const receiver = await the.receive();
+    const pay = async (body: Record<string, unknown>): Promise<string> => {
+      const res = await fetch(`${server.url}/v4/transactions`, { method: 'POST', headers: headers(DIRECT), body: JSON.stringify(body) });
+      const id = ((await res.json()) as { id: string }).id;
+      expect((await control(server, 'POST', `/transactions/${id}/settle`)).status).toBe(200);
+      return id;
+    };
+    const nowhere = await pay(directPayment()); // no notification URL, and the sandbox has none
+    const unreachable = (await unreachablePayment(server)).id;
+    await control(server, 'POST', `/transactions/${unreachable}/settle`);
+    const firstTry = await deliveryAfter(server, nowhere, 1);
+    expect(firstTry.attempts[0]!.error).toMatch(/no notification URL/);
+    await deliveryAfter(server, unreachable, 1);
+
+    const forwarder = await forwardWebhooks({ sandboxUrl: server.url, forwardTo: receiver.url });
+    the.defer(() => forwarder.stop());
+    const [hook] = await receiver.waitFor(1);
+    expect(JSON.stringify(hook!.body)).toContain(nowhere);
+    const carried = await deliveryAfter(server, nowhere, 2);
+    expect(carried.status).toBe('delivered');
+    expect(carried.attempts[1]).toMatchObject({ number: 2, ok: true, response_status: 200 });
+
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await deliveriesOf(server, unreachable))[0]!.attempts).toHaveLength(1); // its retry is not due yet
+    expect(receiver.received).toHaveLength(1);
+  });
+
   it("a sandbox that stops ends its listeners' streams, rather than cutting them", async () => {
     const server = await the.serve();
     const forwarder = await forwardWebhooks({ sandboxUrl: server.url, forwardTo: 'http://127.0.0.1:9/x' });

@@ -30,6 +30,7 @@ function fakeDeliveries(): DeliveriesRepo & { rows: Delivery[] } {
     recordAttempt: none,
     requeue: none,
     postpone: none,
+    waitingWithoutUrl: none,
     setSignature: none,
     attemptsOf: none,
     matching: none,
