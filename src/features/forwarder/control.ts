@@ -58,7 +58,9 @@ export type ReportRoute = typeof report;
 
 /** A `: keep-alive` comment after this long without an attempt. */
 const KEEP_ALIVE_MS = 15_000;
-const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' } as const;
+// The connection closes with the stream: a client must not reuse it for another request once
+// the stream ended (the sandbox stopped), as the socket goes with the sandbox.
+const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'close' } as const;
 
 export interface ListenDeps {
   accounts: Pick<AccountDirectory, 'byId'>;

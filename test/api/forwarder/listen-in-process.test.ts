@@ -1,7 +1,8 @@
 /**
  * `payment-sandbox listen` through the CLI's `main` in this process, against a sandbox and a
  * merchant's handler on loopback: the line it prints when listening and per forwarded delivery,
- * what the sandbox recorded of the attempt, a stop with 0, and the refusals (exit 1 and 2).
+ * what the sandbox recorded of the attempt, a stop with 0, a sandbox that restarts, and the
+ * refusals (exit 1 and 2).
  * The built CLI as a process: e2e/forwarder.
  */
 import { describe, expect, it } from 'vitest';
@@ -46,15 +47,30 @@ describe('listen in process', () => {
     expect(out).toMatch(new RegExp(`payment/SUCCEEDED {2}${id} {2}-> 200 {2}\\d+ ms {2}\\[\\S+\\]\\n`));
   });
 
-  it('a stopped sandbox ends it with 1', async () => {
-    const server = await per.serve();
+  it('a sandbox that stops and starts again: it says so, connects again and forwards; a stop ends it with 0', async () => {
+    const port = await freePort();
+    const first = await per.serve({ port });
     const receiver = await per.receive();
-    const listen = await startMain(['listen', '--forward-to', receiver.url, '--sandbox-url', server.url]);
-    await server.stop();
-    const { code, out, err } = await listen.run;
-    expect(out).toContain(`listening to ${server.url} for every account;`);
-    expect(code).toBe(1);
-    expect(err).toMatch(/^payment-sandbox listen: .+/);
+    const listen = await startMain(['listen', '--forward-to', receiver.url, '--sandbox-url', first.url]);
+    await first.stop();
+    const second = await per.serve({ port });
+    const created = await fetch(`${second.url}/v4/transactions`, {
+      method: 'POST',
+      headers: headers(DIRECT),
+      // No URL: only a listener can carry its webhook, which goes as soon as the listener is back.
+      body: JSON.stringify(directPayment()),
+    });
+    const { id } = (await created.json()) as { id: string };
+    expect((await fetch(`${second.url}/_sandbox/transactions/${id}/settle`, { method: 'POST' })).status).toBe(200);
+    const [hook] = await receiver.waitFor(1, 15_000);
+    expect(hook!.verified).toBe(true);
+    const { code, out, err } = await listen.stop();
+    expect(code).toBe(0);
+    expect(out).toContain(`listening to ${first.url} for every account;`);
+    expect(err).toBe(
+      `payment-sandbox listen: the sandbox at ${first.url} closed the listener's stream; connecting again once it is back (Ctrl-C to stop)\n`,
+    );
+    expect(out).toContain(`listening again to ${second.url} for every account\n`);
   });
 
   it('an invalid --forward-to and an unreachable sandbox are exit 2; a guarded sandbox without its token is exit 1', async () => {
