@@ -19,3 +19,10 @@ export function nodeBindings(c: Context): NodeBindings | undefined {
     return undefined;
   return env as NodeBindings;
 }
+
+/**
+ * The headers of a server-sent event stream (the change feed, a listener's attempts). Its
+ * connection closes with the stream: once the stream ended (the sandbox stopped), a client
+ * must not send its next request on that connection, which goes with the sandbox.
+ */
+export const EVENT_STREAM_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'close' } as const;

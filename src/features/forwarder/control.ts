@@ -19,7 +19,7 @@ import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { AccountDirectory } from '../../core/auth/account.js';
 import { notFound } from '../../core/domain/errors.js';
 import type { AppEnv } from '../../core/http/env.js';
-import { nodeBindings } from '../../core/http/node-env.js';
+import { EVENT_STREAM_HEADERS, nodeBindings } from '../../core/http/node-env.js';
 import { createRouter } from '../../core/http/router.js';
 import type { ForwardedAnswer } from '../../core/webhooks/forwarding.js';
 import type { Listeners } from './listeners.js';
@@ -58,9 +58,6 @@ export type ReportRoute = typeof report;
 
 /** A `: keep-alive` comment after this long without an attempt. */
 const KEEP_ALIVE_MS = 15_000;
-// The connection closes with the stream: a client must not reuse it for another request once
-// the stream ended (the sandbox stopped), as the socket goes with the sandbox.
-const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'close' } as const;
 
 export interface ListenDeps {
   accounts: Pick<AccountDirectory, 'byId'>;
@@ -103,7 +100,7 @@ export function listenHandlers({ accounts, listeners, timeoutMs, onStop }: Liste
     };
     const outgoing = nodeBindings(c)?.outgoing;
     if (outgoing) {
-      outgoing.writeHead(200, SSE_HEADERS);
+      outgoing.writeHead(200, EVENT_STREAM_HEADERS);
       outgoing.flushHeaders();
       const close = open(
         (chunk) => void outgoing.write(chunk),
@@ -127,7 +124,7 @@ export function listenHandlers({ accounts, listeners, timeoutMs, onStop }: Liste
         close();
       },
     });
-    return new Response(body, { status: 200, headers: SSE_HEADERS });
+    return new Response(body, { status: 200, headers: EVENT_STREAM_HEADERS });
   };
 
   const report: ControlHandler<ReportRoute> = (c) => {

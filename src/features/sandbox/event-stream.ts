@@ -12,7 +12,7 @@ import type { Context } from 'hono';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { SandboxEvent, SandboxEvents } from '../../core/domain/events.js';
 import type { AppEnv } from '../../core/http/env.js';
-import { nodeBindings } from '../../core/http/node-env.js';
+import { EVENT_STREAM_HEADERS, nodeBindings } from '../../core/http/node-env.js';
 
 /** How far (bytes) one stream may fall behind before it is dropped. */
 export const MAX_BUFFERED_BYTES = 1024 * 1024;
@@ -109,8 +109,6 @@ export class FanOut {
   }
 }
 
-const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' } as const;
-
 /**
  * Serves the event stream: over a Node server, written straight to the response (its
  * `writableLength` is the backlog; `write()`'s backpressure is left to the socket); in
@@ -119,7 +117,7 @@ const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-
 export function serveEventStream(c: Context<AppEnv>, fanOut: FanOut, ready: string): Response {
   const outgoing = nodeBindings(c)?.outgoing;
   if (outgoing) {
-    outgoing.writeHead(200, SSE_HEADERS);
+    outgoing.writeHead(200, EVENT_STREAM_HEADERS);
     outgoing.flushHeaders();
     const leave = fanOut.add(
       {
@@ -159,5 +157,5 @@ export function serveEventStream(c: Context<AppEnv>, fanOut: FanOut, ready: stri
     },
     { highWaterMark: MAX_BUFFERED_BYTES, size: (chunk) => chunk.byteLength },
   );
-  return new Response(body, { status: 200, headers: SSE_HEADERS });
+  return new Response(body, { status: 200, headers: EVENT_STREAM_HEADERS });
 }
