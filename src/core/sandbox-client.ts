@@ -52,3 +52,24 @@ export function unreachableMessage(origin: string, err: unknown, flagName = '--s
   const cause = (err as { cause?: { code?: string; message?: string } }).cause;
   return `cannot reach the sandbox at ${origin} (${cause?.code ?? cause?.message ?? (err instanceof Error ? err.message : String(err))}); is it running? (${flagName})`;
 }
+
+/**
+ * The waits before each try to reach a sandbox again after it went away (a restart), in
+ * milliseconds; the last one repeats. A command that follows a sandbox (`listen`, `tail`)
+ * keeps trying until it is back.
+ */
+export const RECONNECT_DELAYS_MS: readonly number[] = [250, 500, 1_000, 2_000, 5_000];
+
+/** Waits before try `tries` (0 for the first) to connect again; resolves at once when `signal` aborts. */
+export function beforeReconnect(tries: number, signal: AbortSignal, delays: readonly number[] = RECONNECT_DELAYS_MS): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, delays[Math.min(tries, delays.length - 1)]);
+    signal.addEventListener('abort', done);
+  });
+}

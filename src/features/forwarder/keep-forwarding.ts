@@ -1,15 +1,13 @@
 /**
  * A listener that outlives the sandbox it listens to: `payment-sandbox listen` keeps forwarding
- * across a restart of the sandbox (a `--watch` reload, a container restarted), as the Stripe
- * CLI's `listen` does. When the stream closes or breaks, it says so and connects again, waiting
- * longer between tries up to a few seconds, until the sandbox answers or it is stopped. A
- * sandbox that answers but refuses the listener (an unknown `--account`, a wrong admin token)
- * ends it: trying again would be refused again.
+ * across a restart of the sandbox (a container restarted, the sandbox started again), as the
+ * Stripe CLI's `listen` does. When the stream closes or breaks, it says so and connects again,
+ * waiting longer between tries up to a few seconds (`RECONNECT_DELAYS_MS`), until the sandbox
+ * answers or it is stopped. A sandbox that answers but refuses the listener (an unknown
+ * `--account`, a wrong admin token) ends it: trying again would be refused again.
  */
+import { beforeReconnect } from '../../core/sandbox-client.js';
 import { forwardWebhooks, ForwardWebhooksError, type ForwardWebhooksOptions, type WebhookForwarder } from './forward-webhooks.js';
-
-/** The waits before each try to connect again, in milliseconds: the last one repeats. */
-export const RECONNECT_DELAYS_MS: readonly number[] = [250, 500, 1_000, 2_000, 5_000];
 
 export interface KeepForwardingOptions extends ForwardWebhooksOptions {
   /** The stream was lost (`reason`); tries to connect again follow. */
@@ -28,27 +26,17 @@ const reasonOf = (err: unknown): string => (err instanceof Error ? err.message :
  * sandbox refused a new connection (rejects with its `ForwardWebhooksError`).
  */
 export async function keepForwarding(options: KeepForwardingOptions): Promise<WebhookForwarder> {
-  const delays = options.delaysMs ?? RECONNECT_DELAYS_MS;
   let current = await forwardWebhooks(options);
-  let stopping = false;
-  let wake = (): void => {};
-  const wait = (ms: number): Promise<void> =>
-    new Promise((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
+  const stopping = new AbortController();
 
   /** Connects again after a loss; null once stopped. Throws when the sandbox refuses. */
   const reconnect = async (): Promise<WebhookForwarder | null> => {
     for (let tries = 0; ; tries++) {
-      await wait(delays[Math.min(tries, delays.length - 1)]!);
-      if (stopping) return null;
+      await beforeReconnect(tries, stopping.signal, options.delaysMs);
+      if (stopping.signal.aborted) return null;
       try {
         const fresh = await forwardWebhooks(options);
-        if (!stopping) return fresh;
+        if (!stopping.signal.aborted) return fresh;
         await fresh.stop();
         return null;
       } catch (err) {
@@ -64,7 +52,7 @@ export async function keepForwarding(options: KeepForwardingOptions): Promise<We
         () => null,
         (err: unknown) => err,
       );
-      if (stopping) return;
+      if (stopping.signal.aborted) return;
       options.onLost?.(reasonOf(lost ?? 'the stream ended'));
       const fresh = await reconnect();
       if (fresh === null) return;
@@ -77,8 +65,7 @@ export async function keepForwarding(options: KeepForwardingOptions): Promise<We
   return {
     closed,
     async stop() {
-      stopping = true;
-      wake();
+      stopping.abort();
       await current.stop();
       await closed.catch(() => {});
     },

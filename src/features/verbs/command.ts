@@ -7,12 +7,13 @@
  * - `trigger <event> [--account ID] [--webhook-url URL]`: creates what the event needs, plays it,
  *   prints the ids;
  * - `deliveries [--limit N] [--account ID]`: the webhook delivery log, newest first;
- * - `tail [--account ID]`: one line per `/v4` request and per webhook attempt as they happen.
+ * - `tail [--account ID]`: one line per `/v4` request and per webhook attempt as they happen,
+ *   across restarts of the sandbox.
  * Each takes `--format text|json`. Exit 0 on success, 1 when the sandbox refused (its message
  * is printed), 2 for usage errors or an unreachable sandbox.
  */
 import { Argument, Command, Option } from 'commander';
-import { DEFAULT_SANDBOX_URL, sandboxOrigin } from '../../core/sandbox-client.js';
+import { beforeReconnect, DEFAULT_SANDBOX_URL, sandboxOrigin } from '../../core/sandbox-client.js';
 import { SANDBOX_URL_FLAG, SandboxClient, VERB_EXIT, VerbFailure, type VerbExit } from './client.js';
 import { formatDeliveries, formatTailLine, formatTrigger, tailLine } from './format.js';
 import { TRIGGER_EVENTS, trigger, type TriggerEvent } from './trigger.js';
@@ -169,21 +170,50 @@ function print(output: VerbOutput, text: string): void {
 
 const json = (value: unknown): string => JSON.stringify(value, null, 2);
 
-/** Follows the change feed until `signal` aborts (exit 0) or the sandbox ends the stream (exit 1). */
+/**
+ * Follows the change feed until `signal` aborts (exit 0). When the sandbox ends the stream (it
+ * stopped, to start again), says so and follows it again once it is back (`RECONNECT_DELAYS_MS`
+ * between tries). Exit 1 when the sandbox refuses the stream, or closed it because this
+ * terminal read too slowly; 2 when it cannot be reached at start.
+ */
 async function tail(client: SandboxClient, parsed: ParsedVerb, output: VerbOutput, signal: AbortSignal): Promise<VerbExit> {
   if (parsed.accountId !== undefined) await client.accountClock(parsed.accountId); // an account the sandbox does not hold is refused
-  for await (const { event, data } of client.events(signal)) {
-    if (event === 'ready')
-      output.err(`tailing ${client.origin}${parsed.accountId === undefined ? '' : ` (account ${parsed.accountId})`}; Ctrl-C to stop\n`);
-    else if (event === 'dropped')
-      throw new VerbFailure('the sandbox closed the event stream: this terminal read too slowly', VERB_EXIT.refused);
-    else if (event === 'change') {
-      const line = tailLine(data, parsed.accountId);
-      if (line !== undefined) output.out(`${parsed.format === 'json' ? JSON.stringify(line) : formatTailLine(line)}\n`);
+  const where = `${client.origin}${parsed.accountId === undefined ? '' : ` (account ${parsed.accountId})`}`;
+  let lost = false;
+  for (let tries = 0; ; tries++) {
+    let opened = false;
+    let dropped = false;
+    try {
+      for await (const { event, data } of client.events(signal)) {
+        if (event === 'ready') {
+          opened = true;
+          output.err(lost ? `tailing ${where} again\n` : `tailing ${where}; Ctrl-C to stop\n`);
+        } else if (event === 'dropped') {
+          dropped = true;
+          break;
+        } else if (event === 'change') {
+          const line = tailLine(data, parsed.accountId);
+          if (line !== undefined) output.out(`${parsed.format === 'json' ? JSON.stringify(line) : formatTailLine(line)}\n`);
+        }
+      }
+    } catch (err) {
+      // A stream that broke is a sandbox gone; one that cannot be opened is an answer at start,
+      // and after a loss a sandbox not back yet (unreachable), unless it refuses.
+      const unreachable = err instanceof VerbFailure && err.code === VERB_EXIT.usage;
+      if (!opened && !(lost && unreachable)) throw err;
     }
+    if (dropped) throw new VerbFailure('the sandbox closed the event stream: this terminal read too slowly', VERB_EXIT.refused);
+    if (signal.aborted) return VERB_EXIT.ok;
+    if (opened) {
+      lost = true;
+      tries = 0;
+      output.err(
+        `payment-sandbox tail: the sandbox at ${client.origin} ended the event stream; following it again once it is back (Ctrl-C to stop)\n`,
+      );
+    }
+    await beforeReconnect(tries, signal);
+    if (signal.aborted) return VERB_EXIT.ok;
   }
-  if (signal.aborted) return VERB_EXIT.ok;
-  throw new VerbFailure(`the sandbox at ${client.origin} ended the event stream (it stopped)`, VERB_EXIT.refused);
 }
 
 /** Runs a parsed verb; writes its result; resolves with the exit code. */

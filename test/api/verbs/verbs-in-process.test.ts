@@ -210,15 +210,42 @@ describe('tail in process', () => {
     });
   });
 
-  it('an account the sandbox does not hold is refused (exit 1); a stopped sandbox ends the tail with 1', async () => {
+  it('an account the sandbox does not hold is refused (exit 1)', async () => {
     const { server } = await setup();
     const nobody = await runMain(['tail', '--account', 'acc_nobody', '--sandbox-url', server.url]);
     expect(nobody.code).toBe(1);
-    const other = await per.serve();
-    const tail = tailOf(other.url, []);
+    expect(nobody.err).toContain('acc_nobody');
+  });
+
+  it('a sandbox that stops: tail says so and follows it again once it is back; one back refusing it ends it with 1', async () => {
+    const port = await freePort();
+    const first = await per.serve({ port });
+    const tail = tailOf(first.url, []);
     await until('tail is ready', () => (tail.err().includes('tailing') ? true : undefined), 10_000);
-    await other.stop();
+    await first.stop();
+    await until('tail to say so', () => (tail.err().includes('ended the event stream') ? true : undefined), 10_000);
+    const second = await per.serve({ port });
+    await until('tail to follow again', () => (tail.err().includes('again\n') ? true : undefined), 10_000);
+    expect(tail.err()).toBe(
+      `tailing ${first.url}; Ctrl-C to stop\n` +
+        `payment-sandbox tail: the sandbox at ${first.url} ended the event stream; following it again once it is back (Ctrl-C to stop)\n` +
+        `tailing ${second.url} again\n`,
+    );
+    const created = await fetch(`${second.url}/v4/transactions`, {
+      method: 'POST',
+      headers: headers(DIRECT),
+      body: JSON.stringify(directPayment()),
+    });
+    expect(created.status).toBe(201);
+    await until(
+      'the line of the create',
+      () => (tail.lines.some((l) => l.includes('POST /v4/transactions 201')) ? true : undefined),
+      10_000,
+    );
+
+    await second.stop();
+    await per.serve({ port, adminToken: 'a-token-tail-lacks' });
     expect(await tail.exit).toBe(1);
-    expect(tail.err()).toMatch(/payment-sandbox tail: (the sandbox at .+ ended the event stream|the event stream of .+ broke)/);
+    expect(tail.err()).toMatch(/payment-sandbox tail: .*401/);
   });
 });
