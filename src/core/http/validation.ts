@@ -15,6 +15,7 @@ import { zodDetails } from './errors.js';
 import { unknownFields, warnUnknownFields } from './unknown-fields.js';
 import { preparedBody } from './wire/absent-nulls.js';
 import { compiledBodyPass } from './wire/body-pass.js';
+import { parseBody } from './wire/fast-parse.js';
 import { MAX_LOGGED_BODY } from './redact.js';
 
 export interface RequestSchemas<T> {
@@ -88,7 +89,7 @@ function validated<T, E extends BodyEnv>(
     if (canonical !== undefined) api.set('canonicalBody', canonical);
     if (passed.logged !== undefined) api.set('loggedBody', { body: raw, ...passed.logged });
   }
-  const result = schemas.body.safeParse(raw);
+  const result = parseBody(schemas.body, raw);
   if (!result.success) details.push(...zodDetails(result.error, 'body', raw));
   else details.push(...furtherDetails(result.data));
   if (!result.success || details.length > 0) throw badRequest('Request failed validation', details);

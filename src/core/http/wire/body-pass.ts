@@ -19,6 +19,7 @@ import { jsonPointer } from '../../domain/errors.js';
 import { canonicalJson } from '../idempotency.js';
 import { memberRule, scannedMember, scanValue, type MemberRule, type Scan, type ScannedBody } from '../redact.js';
 import { withoutNullOptionals } from './absent-nulls.js';
+import { compileParse } from './fast-parse.js';
 
 /** What one walk gives (see the module's comment). */
 export interface PassedBody {
@@ -278,12 +279,14 @@ export function compiledBodyPass(schema: z.ZodType): BodyPass | undefined {
 
 /**
  * The pass of `schema`, compiled and kept on its first call: a route calls it for its schemas
- * when it is built. A schema made for one request (one that depends on the sandbox clock) is
- * not compiled: its body takes the walk beside the schema (`absent-nulls.ts`) instead.
+ * when it is built. zod's parse of the schema is compiled with it (`fast-parse.ts`). A schema
+ * made for one request (one that depends on the sandbox clock) is not compiled: its body takes
+ * the walk beside the schema (`absent-nulls.ts`) instead.
  */
 export function bodyPass(schema: z.ZodType): BodyPass {
   let pass = compiled.get(schema);
   if (pass === undefined) {
+    compileParse(schema);
     const root = plan(schema, new Map());
     pass = (body, log) => {
       const scan: Scan | undefined = log === undefined ? undefined : { cardData: false, maxString: log.maxString };
