@@ -37,8 +37,9 @@
 //             the first time) create with a unique Idempotency-Key at 32 connections, interleaved
 //             over BENCH_PEER_ROUNDS (default 3) rounds: the sandbox, stripe-stateful-mock (POST
 //             /v1/charges, also keyed) and bare Hono answering the sandbox's own create bytes;
-//             median req/s and server CPU per request of each, and the ratios; also the framework
-//             floor (server.js `floor`: the sandbox's routers and layers, no work) answering those
+//             median req/s and server CPU per request of each (its main thread's beside it), and
+//             the ratios; also the framework floor (server.js `floor`: the sandbox's routers and
+//             layers, no work) answering those
 //             bytes, to show what the framework itself costs a create; the storage floor (server.js
 //             `storage-floor`: bare Hono and the create's four writes in one transaction, nothing
 //             else), to show what a create costs on this stack before its features; then a get by id and a list
@@ -276,18 +277,24 @@ const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 1);
 async function warmed(run, pid) {
   if (WARMUP > 0) await run(WARMUP);
   const before = pid === undefined ? NaN : cpuMs(pid);
+  const beforeMain = pid === undefined ? NaN : cpuMs(pid, true);
   const result = await run(DURATION);
   result.cpuPerRequest = pid === undefined ? NaN : ((cpuMs(pid) - before) * 1000) / result.requests.total;
+  result.mainCpuPerRequest = pid === undefined ? NaN : ((cpuMs(pid, true) - beforeMain) * 1000) / result.requests.total;
   return result;
 }
 
 /**
  * CPU time (user + system, ms) a process has used so far, from /proc (NaN elsewhere): on a
  * shared machine, CPU per request compares two builds more steadily than requests a second.
+ * With `mainThread`, its main thread's alone (without the collector's and the pool's threads):
+ * the steadiest of the three for a single-threaded server.
  */
-function cpuMs(pid) {
+function cpuMs(pid, mainThread = false) {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    const fields = readFileSync(mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8')
+      .split(') ')[1]
+      .split(' ');
     return (Number(fields[11]) + Number(fields[12])) * 10; // clock ticks of 10 ms
   } catch {
     return NaN;
@@ -564,11 +571,12 @@ async function peers() {
   for (const server of servers) {
     server.rps = median(server.results.map((r) => r.requests.average));
     server.cpu = median(server.results.map((r) => r.cpuPerRequest));
+    server.mainCpu = median(server.results.map((r) => r.mainCpuPerRequest));
     const bads = server.results.reduce((n, r) => n + bad(r), 0);
     figure(
       'peers',
-      `${server.name}: create req/s, CPU/request`,
-      `${server.rps.toFixed(0)}, ${server.cpu.toFixed(0)} us${bads ? ` (${bads} bad!)` : ''}`,
+      `${server.name}: create req/s, CPU/request (main thread)`,
+      `${server.rps.toFixed(0)}, ${server.cpu.toFixed(0)} us (${server.mainCpu.toFixed(0)} us)${bads ? ` (${bads} bad!)` : ''}`,
       '-',
       null,
     );
@@ -602,7 +610,13 @@ async function peers() {
   figure('peers', 'sandbox / storage floor (req/s; CPU per request)', ratio(sandbox, storageFloor), '-', null);
   if (stripe) figure('peers', `storage floor / ${STRIPE_MOCK.name} (req/s; CPU per request)`, ratio(storageFloor, stripe), '-', null);
   for (const compare of servers.filter((x) => x.name.startsWith('sandbox of ')))
-    figure('peers', `sandbox / ${compare.name} (req/s; CPU per request)`, ratio(sandbox, compare), '-', null);
+    figure(
+      'peers',
+      `sandbox / ${compare.name} (req/s; CPU per request; main thread's)`,
+      `${ratio(sandbox, compare)}; ${(compare.mainCpu / sandbox.mainCpu).toFixed(2)}x`,
+      '-',
+      null,
+    );
 }
 
 /** The answers of several load runs by status (`{"201": n}`), from autocannon's counts. */
