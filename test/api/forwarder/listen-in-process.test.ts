@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { DIRECT, directPayment, headers } from '../../support/app.js';
 import { runMain, startMain } from '../../support/in-process-cli.js';
 import { freePort } from '../../support/ports.js';
+import { startRelay } from '../../support/relay.js';
 import { perTest } from '../../support/servers.js';
 import { until } from '../../support/until.js';
 
@@ -48,12 +49,14 @@ describe('listen in process', () => {
   });
 
   it('a sandbox that stops and starts again: it says so, connects again and forwards; a stop ends it with 0', async () => {
-    const port = await freePort();
-    const first = await per.serve({ port });
+    const first = await per.serve();
+    const relay = await startRelay(first.port); // one address, as a container's published port
+    per.defer(() => relay.close());
     const receiver = await per.receive();
-    const listen = await startMain(['listen', '--forward-to', receiver.url, '--sandbox-url', first.url]);
+    const listen = await startMain(['listen', '--forward-to', receiver.url, '--sandbox-url', relay.url]);
     await first.stop();
-    const second = await per.serve({ port });
+    const second = await per.serve();
+    relay.to(second.port);
     const created = await fetch(`${second.url}/v4/transactions`, {
       method: 'POST',
       headers: headers(DIRECT),
@@ -66,11 +69,11 @@ describe('listen in process', () => {
     expect(hook!.verified).toBe(true);
     const { code, out, err } = await listen.stop();
     expect(code).toBe(0);
-    expect(out).toContain(`listening to ${first.url} for every account;`);
+    expect(out).toContain(`listening to ${relay.url} for every account;`);
     expect(err).toBe(
-      `payment-sandbox listen: the sandbox at ${first.url} closed the listener's stream; connecting again once it is back (Ctrl-C to stop)\n`,
+      `payment-sandbox listen: the sandbox at ${relay.url} closed the listener's stream; connecting again once it is back (Ctrl-C to stop)\n`,
     );
-    expect(out).toContain(`listening again to ${second.url} for every account\n`);
+    expect(out).toContain(`listening again to ${relay.url} for every account\n`);
   });
 
   it('an invalid --forward-to and an unreachable sandbox are exit 2; a guarded sandbox without its token is exit 1', async () => {

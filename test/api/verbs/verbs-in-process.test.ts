@@ -9,6 +9,7 @@ import { parseVerb, runParsedVerb, type ParsedVerb } from '../../../src/features
 import { CHECKOUT, DIRECT, directPayment, headers } from '../../support/app.js';
 import { runMain } from '../../support/in-process-cli.js';
 import { freePort } from '../../support/ports.js';
+import { startRelay } from '../../support/relay.js';
 import { perTest } from '../../support/servers.js';
 import { until } from '../../support/until.js';
 
@@ -218,18 +219,20 @@ describe('tail in process', () => {
   });
 
   it('a sandbox that stops: tail says so and follows it again once it is back; one back refusing it ends it with 1', async () => {
-    const port = await freePort();
-    const first = await per.serve({ port });
-    const tail = tailOf(first.url, []);
+    const first = await per.serve();
+    const relay = await startRelay(first.port); // one address, as a container's published port
+    per.defer(() => relay.close());
+    const tail = tailOf(relay.url, []);
     await until('tail is ready', () => (tail.err().includes('tailing') ? true : undefined), 10_000);
     await first.stop();
     await until('tail to say so', () => (tail.err().includes('ended the event stream') ? true : undefined), 10_000);
-    const second = await per.serve({ port });
+    const second = await per.serve();
+    relay.to(second.port);
     await until('tail to follow again', () => (tail.err().includes('again\n') ? true : undefined), 10_000);
     expect(tail.err()).toBe(
-      `tailing ${first.url}; Ctrl-C to stop\n` +
-        `payment-sandbox tail: the sandbox at ${first.url} ended the event stream; following it again once it is back (Ctrl-C to stop)\n` +
-        `tailing ${second.url} again\n`,
+      `tailing ${relay.url}; Ctrl-C to stop\n` +
+        `payment-sandbox tail: the sandbox at ${relay.url} ended the event stream; following it again once it is back (Ctrl-C to stop)\n` +
+        `tailing ${relay.url} again\n`,
     );
     const created = await fetch(`${second.url}/v4/transactions`, {
       method: 'POST',
@@ -244,7 +247,7 @@ describe('tail in process', () => {
     );
 
     await second.stop();
-    await per.serve({ port, adminToken: 'a-token-tail-lacks' });
+    relay.to((await per.serve({ adminToken: 'a-token-tail-lacks' })).port);
     expect(await tail.exit).toBe(1);
     expect(tail.err()).toMatch(/payment-sandbox tail: .*401/);
   });

@@ -12,6 +12,7 @@ import { forwardWebhooks } from '../../../src/index.js';
 import type { RunningServer } from '../../../src/server.js';
 import { ACK, DIRECT, directPayment, headers, verifySignature } from '../../support/app.js';
 import { freePort } from '../../support/ports.js';
+import { startRelay } from '../../support/relay.js';
 import { perTest } from '../../support/servers.js';
 import { until } from '../../support/until.js';
 
@@ -102,11 +103,12 @@ describe('payment-sandbox listen --forward-to', () => {
   });
 
   it('the built CLI connects again when the sandbox restarts, and exits 1 when the sandbox that comes back refuses it', async () => {
-    const port = await freePort();
-    const first = await the.serve({ port });
+    const first = await the.serve();
+    const relay = await startRelay(first.port); // one address, as a container's published port
+    the.defer(() => relay.close());
     const receiver = await the.receive();
     const child = spawn(process.execPath, [BIN, 'listen', '--forward-to', receiver.url], {
-      env: { PATH: process.env.PATH, PAYMENT_SANDBOX_URL: first.url },
+      env: { PATH: process.env.PATH, PAYMENT_SANDBOX_URL: relay.url },
     });
     let out = '';
     let err = '';
@@ -127,8 +129,9 @@ describe('payment-sandbox listen --forward-to', () => {
     );
     expect(child.exitCode).toBeNull();
 
-    const second = await the.serve({ port });
-    await until('the listener to connect again', () => (out.includes(`listening again to ${second.url}`) ? true : undefined), 15_000);
+    const second = await the.serve();
+    relay.to(second.port);
+    await until('the listener to connect again', () => (out.includes(`listening again to ${relay.url}`) ? true : undefined), 15_000);
     const tx = await unreachablePayment(second);
     expect((await control(second, 'POST', `/transactions/${tx.id}/settle`)).status).toBe(200);
     const [hook] = await receiver.waitFor(1);
@@ -137,7 +140,7 @@ describe('payment-sandbox listen --forward-to', () => {
 
     // Back with an admin token the listener does not have: refused, so it stops trying.
     await second.stop();
-    await the.serve({ port, adminToken: 'a-token-the-listener-lacks' });
+    relay.to((await the.serve({ adminToken: 'a-token-the-listener-lacks' })).port);
     expect(await exited).toBe(1);
     expect(err).toMatch(/refused the listener \(401\)/);
   });
