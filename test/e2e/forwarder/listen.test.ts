@@ -65,25 +65,32 @@ const deliveryAfter = (server: RunningServer, resourceId: string, attempts: numb
     (await deliveriesOf(server, resourceId)).find((d) => d.attempts.length >= attempts),
   );
 
+/** The built CLI's `listen` at `sandboxUrl`, forwarding to `forwardTo`: what it printed so far, and its exit. */
+function cli(sandboxUrl: string, forwardTo: string) {
+  const child = spawn(process.execPath, [BIN, 'listen', '--forward-to', forwardTo], {
+    env: { PATH: process.env.PATH, PAYMENT_SANDBOX_URL: sandboxUrl },
+  });
+  const printed = { out: '', err: '' };
+  child.stdout.on('data', (c: Buffer) => (printed.out += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (printed.err += c.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  the.defer(async () => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+    await exited;
+  });
+  return { child, printed, exited };
+}
+
 describe('payment-sandbox listen --forward-to', () => {
   it('the built CLI forwards a webhook the sandbox cannot reach; the attempt is recorded as delivered and printed', async () => {
     const server = await the.serve();
     const receiver = await the.receive();
-    const child = spawn(process.execPath, [BIN, 'listen', '--forward-to', receiver.url], {
-      env: { PATH: process.env.PATH, PAYMENT_SANDBOX_URL: server.url },
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    the.defer(async () => {
-      if (child.exitCode === null) child.kill('SIGKILL');
-      await exited;
-    });
-    await until('the listener to connect', () => (out.includes('listening to') ? true : undefined), 15_000).catch((e: Error) => {
-      throw new Error(`${e.message}; stderr: ${err}`);
-    });
+    const listen = cli(server.url, receiver.url);
+    await until('the listener to connect', () => (listen.printed.out.includes('listening to') ? true : undefined), 15_000).catch(
+      (e: Error) => {
+        throw new Error(`${e.message}; stderr: ${listen.printed.err}`);
+      },
+    );
 
     const tx = await unreachablePayment(server);
     expect((await control(server, 'POST', `/transactions/${tx.id}/settle`)).status).toBe(200);
@@ -95,11 +102,11 @@ describe('payment-sandbox listen --forward-to', () => {
     expect(delivery.status).toBe('delivered');
     expect(hook!.raw).toBe(delivery.body); // the same bytes
     expect(delivery.attempts[0]).toMatchObject({ number: 1, ok: true, response_status: 200, error: null });
-    await until('the printed line', () => (out.includes(tx.id) ? true : undefined), 10_000);
-    expect(out).toMatch(new RegExp(`payment/SUCCEEDED\\s+${tx.id}\\s+-> 200\\s+\\d+ ms`));
+    await until('the printed line', () => (listen.printed.out.includes(tx.id) ? true : undefined), 10_000);
+    expect(listen.printed.out).toMatch(new RegExp(`payment/SUCCEEDED\\s+${tx.id}\\s+-> 200\\s+\\d+ ms`));
 
-    child.kill('SIGINT');
-    expect(await exited).toBe(0);
+    listen.child.kill('SIGINT');
+    expect(await listen.exited).toBe(0);
   });
 
   it('the built CLI connects again when the sandbox restarts, and exits 1 when the sandbox that comes back refuses it', async () => {
@@ -107,31 +114,24 @@ describe('payment-sandbox listen --forward-to', () => {
     const relay = await startRelay(first.port); // one address, as a container's published port
     the.defer(() => relay.close());
     const receiver = await the.receive();
-    const child = spawn(process.execPath, [BIN, 'listen', '--forward-to', receiver.url], {
-      env: { PATH: process.env.PATH, PAYMENT_SANDBOX_URL: relay.url },
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    the.defer(async () => {
-      if (child.exitCode === null) child.kill('SIGKILL');
-      await exited;
-    });
-    await until('the listener to connect', () => (out.includes('listening to') ? true : undefined), 15_000);
+    const listen = cli(relay.url, receiver.url);
+    await until('the listener to connect', () => (listen.printed.out.includes('listening to') ? true : undefined), 15_000);
 
     await first.stop();
     await until(
       'the listener to say it lost the sandbox',
-      () => (err.includes('connecting again once it is back') ? true : undefined),
+      () => (listen.printed.err.includes('connecting again once it is back') ? true : undefined),
       15_000,
     );
-    expect(child.exitCode).toBeNull();
+    expect(listen.child.exitCode).toBeNull();
 
     const second = await the.serve();
     relay.to(second.port);
-    await until('the listener to connect again', () => (out.includes(`listening again to ${relay.url}`) ? true : undefined), 15_000);
+    await until(
+      'the listener to connect again',
+      () => (listen.printed.out.includes(`listening again to ${relay.url}`) ? true : undefined),
+      15_000,
+    );
     const tx = await unreachablePayment(second);
     expect((await control(second, 'POST', `/transactions/${tx.id}/settle`)).status).toBe(200);
     const [hook] = await receiver.waitFor(1);
@@ -141,8 +141,8 @@ describe('payment-sandbox listen --forward-to', () => {
     // Back with an admin token the listener does not have: refused, so it stops trying.
     await second.stop();
     relay.to((await the.serve({ adminToken: 'a-token-the-listener-lacks' })).port);
-    expect(await exited).toBe(1);
-    expect(err).toMatch(/refused the listener \(401\)/);
+    expect(await listen.exited).toBe(1);
+    expect(listen.printed.err).toMatch(/refused the listener \(401\)/);
   });
 
   it('a handler answering 500 then 200 is retried on the sandbox clock as a direct delivery is; the report hears the retry', async () => {
