@@ -49,8 +49,9 @@ function unconditional(check: Check): Check {
   return copy;
 }
 
-/** The parts of a definition that hold schemas, by how many they hold. */
-const ONE = ['innerType', 'keyType', 'valueType', 'element'] as const;
+/** The schema types that hold other schemas in these parts of their definition. */
+const HOLDERS = new Set(['optional', 'nullable', 'default', 'readonly', 'record', 'array']);
+const PARTS = ['innerType', 'keyType', 'valueType', 'element'] as const;
 
 /**
  * `schema` with no check on a condition at any depth under objects, records, arrays and
@@ -74,9 +75,9 @@ function withoutConditions(schema: z.ZodType, seen: Map<z.ZodType, z.ZodType>): 
     }
     next.shape = shape;
   }
-  for (const part of ONE) {
+  for (const part of HOLDERS.has(def.type ?? '') ? PARTS : []) {
     const inner = def[part];
-    if (inner === undefined || !['optional', 'nullable', 'default', 'readonly', 'record', 'array'].includes(def.type ?? '')) continue;
+    if (inner === undefined) continue;
     next[part] = withoutConditions(inner, seen);
     if (next[part] !== inner) changed = true;
   }
@@ -98,7 +99,10 @@ export function compileParse(schema: z.ZodType): void {
   }
 }
 
-/** `schema`'s parse of `value`: the compiled one when it accepts the value, else the schema's own (its details). */
+/**
+ * `schema`'s parse of `value`: the compiled one when it accepts the value, else the schema's own
+ * (its details). A refused body is parsed twice, the twin's way then the schema's.
+ */
 export function parseBody<T>(schema: z.ZodType<T>, value: unknown): z.ZodSafeParseResult<T> {
   const twin = compiled.get(schema);
   if (twin) {
