@@ -173,8 +173,9 @@ const json = (value: unknown): string => JSON.stringify(value, null, 2);
 /**
  * Follows the change feed until `signal` aborts (exit 0). When the sandbox ends the stream (it
  * stopped, to start again), says so and follows it again once it is back (`RECONNECT_DELAYS_MS`
- * between tries). Exit 1 when the sandbox refuses the stream, or closed it because this
- * terminal read too slowly; 2 when it cannot be reached at start.
+ * between tries). Exit 1 when the sandbox refuses the stream or does not hold `--account` (at
+ * start or once back), or closed the stream because this terminal read too slowly; 2 when it
+ * cannot be reached at start.
  */
 async function tail(client: SandboxClient, parsed: ParsedVerb, output: VerbOutput, signal: AbortSignal): Promise<VerbExit> {
   if (parsed.accountId !== undefined) await client.accountClock(parsed.accountId); // an account the sandbox does not hold is refused
@@ -184,6 +185,8 @@ async function tail(client: SandboxClient, parsed: ParsedVerb, output: VerbOutpu
     let opened = false;
     let dropped = false;
     try {
+      // The sandbox that is back must still hold the account (one in memory starts afresh).
+      if (lost && parsed.accountId !== undefined) await client.accountClock(parsed.accountId);
       for await (const { event, data } of client.events(signal)) {
         if (event === 'ready') {
           opened = true;

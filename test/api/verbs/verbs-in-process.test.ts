@@ -218,6 +218,24 @@ describe('tail in process', () => {
     expect(nobody.err).toContain('acc_nobody');
   });
 
+  it('a sandbox back without the account tail follows ends it with 1', async () => {
+    const first = await per.serve();
+    const relay = await startRelay(first.port);
+    per.defer(() => relay.close());
+    const created = await fetch(`${first.url}/_sandbox/accounts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ mode: 'direct' }),
+    });
+    const account = ((await created.json()) as { account_id: string }).account_id;
+    const tail = tailOf(relay.url, ['--account', account]);
+    await until('tail is ready', () => (tail.err().includes('tailing') ? true : undefined), 10_000);
+    await first.stop();
+    relay.to((await per.serve()).port); // in memory: the account is gone
+    expect(await tail.exit).toBe(1);
+    expect(tail.err()).toContain(account);
+  });
+
   it('a sandbox that stops: tail says so and follows it again once it is back; one back refusing it ends it with 1', async () => {
     const first = await per.serve();
     const relay = await startRelay(first.port); // one address, as a container's published port
