@@ -17,6 +17,7 @@ import { createLogger, type Logger } from './core/log.js';
 import type { RealTime } from './core/webhooks/crash-backoff.js';
 import type { FixtureObjects, PreparedStartupFixtures } from './features/fixtures/index.js';
 import { envelopedServer } from './server-refusals.js';
+import { coalesceWrites } from './coalesced-writes.js';
 import { collectWhenIdle, type IdleCollectionOptions } from './idle-collection.js';
 import { SandboxError } from './core/domain/errors.js';
 import { errorBody } from './core/http/errors.js';
@@ -246,6 +247,7 @@ export function startServer(
     server.on('connection', (socket: Socket) => {
       accepted += 1;
       connections.add(socket);
+      coalesceWrites(socket);
       socket.once('close', () => connections.delete(socket));
     });
     server.on('request', (_req: IncomingMessage, res: ServerResponse) => {
