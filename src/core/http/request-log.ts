@@ -272,8 +272,9 @@ export function requestLog(deps: RequestLogDeps): RequestLog {
 
   /**
    * What the subscribers and the change feed have not heard yet. A request answered over a
-   * socket is told after its answer is written, so its client waits for none of them: at the
-   * end of the event loop's turn, and in any case before the sandbox handles another request
+   * socket is told after its answer is written to the socket (whose bytes leave with the
+   * turn's other answers, `coalesced-writes.ts`): at the end of the event loop's turn, and in
+   * any case before the sandbox handles another request
    * (`tellAnswered`, first in the app), so whatever a client asks after an answer already knows
    * of it. A request in process (`app.request`) is told before its answer returns.
    */
