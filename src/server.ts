@@ -2,7 +2,7 @@
  * Puts the app on a socket: `startServer(options)` listens, sets the sandbox's base URL to
  * the real address, and `stop()` finishes in-flight requests and closes the database.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { createApp } from './app.js';
@@ -151,10 +151,26 @@ export function startServer(
       );
     }
     let closing = false;
-    // Answers not yet sent: one in flight when the server stops says `Connection: close` too.
-    const inFlight = new Set<ServerResponse>();
+    /**
+     * An answer whose head is written once the server is stopping says `Connection: close` (one
+     * in flight then, or one to a request that arrives after), so no client sends another
+     * request on its connection. Asked at the head, not tracked per request: nothing is noted
+     * for an answer while the server runs.
+     */
+    class SandboxResponse<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
+      override writeHead(...args: unknown[]): this {
+        if (closing) this.shouldKeepAlive = false;
+        return Reflect.apply(ServerResponse.prototype.writeHead, this, args) as this;
+      }
+    }
     const server = serve(
-      { fetch, hostname: host, port, serverOptions: { maxHeaderSize }, createServer: envelopedServer(fetch, host) },
+      {
+        fetch,
+        hostname: host,
+        port,
+        serverOptions: { maxHeaderSize, ServerResponse: SandboxResponse },
+        createServer: envelopedServer(fetch, host),
+      },
       (info: AddressInfo) => {
         const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
         const url = `http://${host}:${info.port}`;
@@ -202,8 +218,7 @@ export function startServer(
           clearTimeout(fillKeys);
           stopIdleCollection();
           stopping ??= new Promise<void>((done) => {
-            closing = true; // answers from now on close their connection
-            for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
+            closing = true; // answers whose head is written from now on close their connection
             // Webhooks under way get a moment, then are cut and stay pending for the next start.
             const webhooks = lifecycle.drainWebhooks(WEBHOOK_GRACE_MS);
             // Requests that arrived just before the signal are read first: until its request is
@@ -249,14 +264,6 @@ export function startServer(
       connections.add(socket);
       coalesceWrites(socket);
       socket.once('close', () => connections.delete(socket));
-    });
-    server.on('request', (_req: IncomingMessage, res: ServerResponse) => {
-      if (closing)
-        res.shouldKeepAlive = false; // stopping: `Connection: close`, so no client sends another
-      else {
-        inFlight.add(res);
-        res.once('close', () => inFlight.delete(res));
-      }
     });
     server.once('error', (err) => {
       void lifecycle.close();
