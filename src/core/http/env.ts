@@ -30,6 +30,12 @@ export interface Exchange {
    * (the entry commits with the create); undefined when a fault may still change the answer.
    */
   logInUnit: ((status: number) => void) | undefined;
+  /**
+   * Makes what the log entry takes from the request (its body and path as logged, redacted)
+   * before a create's unit of work opens, so the unit runs its statements back to back;
+   * undefined for a request that has no such unit.
+   */
+  prepareLog: (() => void) | undefined;
 }
 
 /** What every router's context holds, whatever it mounts. */

@@ -21,6 +21,7 @@ export function newExchange(): Exchange {
     answered: undefined,
     faultAfter: undefined,
     logInUnit: undefined,
+    prepareLog: undefined,
   };
 }
 

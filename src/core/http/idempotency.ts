@@ -200,6 +200,8 @@ export function idempotency({ records: store, clock, atomically }: IdempotencyDe
       // create, its record and its log entry.
       let done: { status: number; json: string } | undefined;
       let existing: IdempotencyRecord | undefined;
+      // What the log entry takes from the request is made first: the unit runs its statements back to back.
+      exchange.prepareLog?.();
       try {
         done = atomically(() => {
           existing = inForce();

@@ -317,6 +317,7 @@ export function requestLog(deps: RequestLogDeps): RequestLog {
     /** The parsed body as logged, scanned once (which also says whether it carries card data). */
     let scanned: { text: string | null; cardData: boolean } | undefined;
     const loggedParsedBody = (): string | null => {
+      if (scanned !== undefined) return scanned.text;
       const parsed: unknown = c.get('body');
       if (parsed === undefined || c.req.method === 'GET') return null;
       // The body's pass made the scan with its canonical text when the body is the one it passed.
@@ -330,15 +331,23 @@ export function requestLog(deps: RequestLogDeps): RequestLog {
     // Only a create (a POST) runs in a unit of work with its key: a read is logged after its answer.
     // Assigned from a constant: V8 allocates a function literal assigned straight to a property
     // in the old generation, where it would hold this request's objects until a full collection.
+    let entryPath: string | undefined;
+    const prepareLog = (): void => {
+      loggedParsedBody();
+      entryPath = loggedPath(c.req.path, c.req.url);
+    };
     const logInUnit = (status: number): void => {
       // The answer is known here (a success: no response body is logged), and the body is parsed.
       const requestBody = loggedParsedBody();
-      const path = loggedPath(c.req.path, c.req.url);
+      const path = entryPath ?? loggedPath(c.req.path, c.req.url);
       // Delivered unless the connection closes first: noted after the fact (`markUndelivered`).
       const id = log.insertNow(entryOf(c, exchange, path, status, performance.now() - started, requestBody, null, create ? true : null));
       written = { id, status, path };
     };
-    if (c.req.method === 'POST') exchange.logInUnit = logInUnit;
+    if (c.req.method === 'POST') {
+      exchange.logInUnit = logInUnit;
+      exchange.prepareLog = prepareLog;
+    }
 
     /** Writes the entry (unless the create's unit of work wrote it), then tells the subscribers and the change feed. */
     const close = (closing: Closing, logged?: LoggedEntry): void => {
