@@ -145,13 +145,13 @@ export function createApp(options: Partial<SandboxOptions> = {}, runtime: Sandbo
     clock: core.clock,
   });
   // A request answered over a socket is heard by the request log's subscribers after its answer
-  // is written: before any other request is handled, all of them have been.
-  app.use('*', (_c, next) => {
+  // is written: before any other request is handled, all of them have been. Then the Host,
+  // origin and admin-token checks, before any route; `nosniff` on every answer.
+  const guard = securityGuard(core.options);
+  app.use('*', (c, next) => {
     log.tellAnswered();
-    return next();
+    return guard(c, next);
   });
-  // Host, origin and admin-token checks before any route; `nosniff` on every answer.
-  app.use('*', securityGuard(core.options));
   app.use('/_sandbox/events', eventStreamCap(core.options.maxEventStreams));
   app.use('/_sandbox/accounts', accountLimit({ max: core.options.maxAccounts, accounts: core.queries.accounts }));
 
