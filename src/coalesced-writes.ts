@@ -4,16 +4,18 @@
  * Under concurrent load each client waits in `epoll` between answers, so an answer written at
  * once wakes it: on loopback the kernel does that wake-up inside the server's `writev`, and it
  * was the largest single cost of a keyed create at 32 connections (a quarter of the main
- * thread's CPU, measured with `perf`). Here the requests one poll reads are handled first; the
- * bytes their answers write are kept, and written back to back in the check phase
- * (`setImmediate`): the first write wakes a client, the ones right after it find it awake.
+ * thread's CPU, measured with `perf`). Here the requests one poll reads are handled first: the
+ * turn's first write goes at once (it wakes its client either way, and an answer alone in its
+ * turn, one connection, waits for nothing), the bytes of the others are kept and written back
+ * to back in the check phase (`setImmediate`), where the first wakes a client and the ones right
+ * after it find it awake.
  *
  * Only where the bytes go changes, through the stream implementer's hooks (`_write`, `_writev`,
  * `_final`, `_destroy`) of each accepted socket:
  * - a write is done for its stream (its callback runs) at once while the kernel has taken all
  *   that was written before; once a write waits for the kernel, the next ones wait with it, so
  *   a client that does not read still holds the server back (backpressure);
- * - every byte goes in the order written, one `writev` per socket per turn;
+ * - every byte goes in the order written, in one `writev` per socket per turn after the first;
  * - before a socket ends (`_final`: the FIN follows its bytes) or is destroyed, its bytes go;
  * - a write the kernel refuses destroys the socket with that error, as a refused write would.
  */
@@ -60,8 +62,11 @@ class Held {
 
 /** Sockets with writes held this turn, in the order of their first write. */
 let turn: Held[] = [];
+/** A write was made this turn: the ones after it are held until its end. */
+let turnOpen = false;
 
 function sendTurn(): void {
+  turnOpen = false;
   const sending = turn;
   turn = [];
   for (const held of sending) held.send();
@@ -74,11 +79,20 @@ export function coalesceWrites(socket: Socket): void {
   const held = new Held(socket, (chunks, done) => proto._writev!.call(socket, chunks, done));
   const hold = (chunks: Chunk[], done: Done): void => {
     for (const chunk of chunks) held.chunks.push(chunk);
+    if (!turnOpen) {
+      // The turn's first write goes at once: it wakes its client either way, and an answer
+      // alone in its turn (one connection) waits for nothing.
+      turnOpen = true;
+      setImmediate(sendTurn);
+      held.waiting.push(done);
+      held.send();
+      return;
+    }
     if (held.inKernel === 0) done();
     else held.waiting.push(done);
     if (!held.queued) {
       held.queued = true;
-      if (turn.push(held) === 1) setImmediate(sendTurn);
+      turn.push(held);
     }
   };
   socket._writev = hold;
