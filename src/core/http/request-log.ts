@@ -328,14 +328,15 @@ export function requestLog(deps: RequestLogDeps): RequestLog {
     };
     /** The entry written in the create's unit of work: its id, the status it logged and the body as logged. */
     let written: { id: number; status: number; path: string } | undefined;
-    // Only a create (a POST) runs in a unit of work with its key: a read is logged after its answer.
-    // Assigned from a constant: V8 allocates a function literal assigned straight to a property
-    // in the old generation, where it would hold this request's objects until a full collection.
+    /** The path as logged, made with the body before a create's unit of work opens (`prepareLog`). */
     let entryPath: string | undefined;
     const prepareLog = (): void => {
       loggedParsedBody();
       entryPath = loggedPath(c.req.path, c.req.url);
     };
+    // Only a create (a POST) runs in a unit of work with its key: a read is logged after its answer.
+    // Assigned from a constant: V8 allocates a function literal assigned straight to a property
+    // in the old generation, where it would hold this request's objects until a full collection.
     const logInUnit = (status: number): void => {
       // The answer is known here (a success: no response body is logged), and the body is parsed.
       const requestBody = loggedParsedBody();
