@@ -55,16 +55,20 @@ describe('coalesced writes of an accepted socket', () => {
       // The turn's first write has gone to the kernel, the others not yet; by the check phase all of them have.
       const sentInTurn = socket.bytesWritten;
       // Done for the stream at once: the kernel had taken all that was written before.
-      setImmediate(() => socket.end(`callbacks ${sent}, bytes ${sentInTurn} then ${socket.bytesWritten}`));
+      setImmediate(() => {
+        socket.write(`callbacks ${sent}, bytes ${sentInTurn} then ${socket.bytesWritten}`);
+        socket.end(', the end'); // held, and sent before the end of the stream
+      });
     });
     const written = Array.from({ length: 50 }, (_, i) => `${i},`).join('') + 'buffer,corked,together,';
-    const expected = `${written}callbacks 50, bytes 2 then ${written.length}`;
+    const expected = `${written}callbacks 50, bytes 2 then ${written.length}, the end`;
     expect(await readAll(client)).toBe(expected);
   });
 
   it('sends what was written before the socket is destroyed in the same turn', async () => {
     const client = await pair((socket) => {
-      socket.write('the answer');
+      socket.write('the '); // the turn's first write: at once
+      socket.write('answer'); // held until the turn ends, or until the socket goes
       socket.destroy();
     });
     let data = '';
