@@ -113,7 +113,8 @@ describe('the Go-live view', () => {
     await delivery.click();
     await poll(() => page.evaluate(() => window.location.hash)).toBe('#webhooks');
     await page.locator(`#view-webhooks [data-item="${deliveryId}"] .detail-row`).waitFor();
-    await expect(page.locator(`#view-webhooks [data-item="${deliveryId}"]`).textContent()).resolves.toMatch(/bad.signature/i);
+    // The delivery's attempts load after its detail opens ("Loading 1 attempt…").
+    await poll(() => page.locator(`#view-webhooks [data-item="${deliveryId}"]`).textContent()).toMatch(/bad.signature/i);
 
     await page.locator('[data-nav="go-live"]').click();
     const transaction = view.locator('[data-code="polling_instead_of_webhooks"] [data-evidence^="transactions:"]').first();
